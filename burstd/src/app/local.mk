@@ -1,0 +1,1 @@
+# burstd daemon, config, logging, metrics, control socket

@@ -1,0 +1,44 @@
+#pragma once
+// Everything a policy may look at in one decision: the latest snapshot, the
+// configured node groups, burstd's own instances, and spend so far.  Built by
+// burstd from the plugin's snapshot plus its ledger, and by burstsim from its
+// simulated site; policies cannot tell the two apart.
+
+#include "clock.hpp"
+#include "instance.hpp"
+#include "node_group.hpp"
+#include "snapshot.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct ClusterState {
+    Snapshot snapshot;
+    std::vector<NodeGroup> groups;
+    std::vector<Instance> instances;
+    // Money spent in the current budget interval, per account ("" = unattributed).
+    std::map<std::string, double> spend;
+    Time budget_interval_start = 0;
+
+    const NodeGroup* group(const std::string& name) const
+    {
+        for (const auto& g : groups)
+            if (g.name == name)
+                return &g;
+        return nullptr;
+    }
+    // The node group a CLOUD node belongs to, or nullptr for a local node.
+    const NodeGroup* group_of_node(const std::string& node) const
+    {
+        for (const auto& g : groups)
+            for (const auto& n : g.nodes)
+                if (n == node)
+                    return &g;
+        return nullptr;
+    }
+};
+
+} // namespace burst

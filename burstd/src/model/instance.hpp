@@ -1,0 +1,30 @@
+#pragma once
+// A cloud instance burstd asked for, as the ledger records it and policies see it.
+
+#include "clock.hpp"
+
+#include <string>
+
+namespace burst {
+
+enum class InstanceState {
+    Requested,   // written to the ledger, provider call not yet answered
+    Launching,   // provider accepted; node not yet registered with Slurm
+    Running,     // node registered
+    Terminating, // terminate asked for
+    Terminated,
+    Failed,
+};
+
+struct Instance {
+    std::string node;        // Slurm node name it backs
+    std::string node_group;
+    std::string provider_id; // provider's own instance id; empty until known
+    std::string instance_type;
+    InstanceState state = InstanceState::Requested;
+    Time requested_at = 0;
+    Time running_since = 0;
+    bool spot = false;
+};
+
+} // namespace burst

@@ -1,0 +1,15 @@
+libburst_a_SOURCES += \
+	burstd/src/model/clock.hpp \
+	burstd/src/model/cluster_state.hpp \
+	burstd/src/model/hostlist.cpp \
+	burstd/src/model/hostlist.hpp \
+	burstd/src/model/instance.hpp \
+	burstd/src/model/job.hpp \
+	burstd/src/model/node.hpp \
+	burstd/src/model/node_group.hpp \
+	burstd/src/model/partition.hpp \
+	burstd/src/model/share.hpp \
+	burstd/src/model/snapshot.hpp
+
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/model/hostlist_test.cpp

@@ -1,0 +1,39 @@
+#pragma once
+// A set of CLOUD nodes that one provider backs with one kind of instance:
+// the unit burstd hires in, prices and budgets (burstd.conf NodeGroup= lines).
+
+#include "clock.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+enum class Billing { PerSecond, PerHour };
+
+struct NodeGroup {
+    std::string name;
+    std::string provider;               // name of a Provider= section
+    std::vector<std::string> nodes;     // expanded CLOUD node names, in hire order
+    std::string partition;              // Slurm partition holding these nodes
+    std::vector<std::string> instance_types; // first is preferred; later ones are fallbacks
+    std::uint32_t cpus = 1;
+    std::uint64_t memory_mb = 0;
+    std::string gres;
+    double price_per_hour = 0;          // site currency per instance-hour
+    Billing billing = Billing::PerSecond;
+    Seconds min_billed = 60;            // providers bill at least this much per instance
+    Seconds boot_time = 120;            // expected launch-to-registered time
+    std::uint32_t max_count = 0;        // 0 = as many as `nodes` lists
+    double speed = 1.0;                 // relative per-core speed (1 = like local nodes)
+    bool spot = false;
+
+    std::uint32_t capacity() const
+    {
+        return max_count == 0 || max_count > nodes.size() ? std::uint32_t(nodes.size()) : max_count;
+    }
+    double price_per_cpu_second() const { return price_per_hour / 3600.0 / (cpus ? cpus : 1); }
+};
+
+} // namespace burst

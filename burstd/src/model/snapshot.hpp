@@ -1,0 +1,26 @@
+#pragma once
+// One export from the plugin: the whole visible state of the cluster at `time`.
+
+#include "clock.hpp"
+#include "job.hpp"
+#include "node.hpp"
+#include "partition.hpp"
+#include "share.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct Snapshot {
+    std::string cluster;
+    std::uint64_t seq = 0;
+    Time time = 0;
+    std::vector<Job> jobs;
+    std::vector<Node> nodes;
+    std::vector<Partition> partitions;
+    std::vector<Share> shares;
+};
+
+} // namespace burst

@@ -1,0 +1,73 @@
+#pragma once
+// What a policy asks for in one cycle.  Every action carries the reason shown
+// to sysadmins (burstctl status, logs) and users (the job's comment/reason).
+// burstd's actuator applies actions through Slurm; burstsim applies them to its
+// simulated site.
+
+#include "model/clock.hpp"
+#include "model/job.hpp"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace burst {
+
+// Let a pending job run on a node group's nodes (extend its partition list).
+struct RouteToCloud {
+    JobId job = 0;
+    std::string group;
+};
+
+// Bring this many powered-down nodes of a group up ahead of demand.  The
+// actuator picks node names; Slurm then calls ResumeProgram for them.
+struct HireNodes {
+    std::string group;
+    std::uint32_t count = 0;
+};
+
+// Power these cloud nodes down (they should be idle or draining).
+struct ReleaseNodes {
+    std::vector<std::string> nodes;
+    bool drain_first = true; // POWER_DOWN_ASAP: let running work finish
+};
+
+// Give a pending job a thread count (cpus per task, and total cpus).
+struct SetJobThreads {
+    JobId job = 0;
+    std::uint32_t cpus_per_task = 1;
+    std::uint32_t cpus = 1;
+};
+
+// Keep `count` placeholder jobs of a group's shape queued at lowest priority
+// so that warm capacity exists for real jobs to preempt.
+struct KeepPlaceholders {
+    std::string group;
+    std::uint32_t count = 0;
+};
+
+using ActionKind = std::variant<RouteToCloud, HireNodes, ReleaseNodes, SetJobThreads, KeepPlaceholders>;
+
+struct Action {
+    ActionKind what;
+    std::string reason;
+};
+
+struct Decision {
+    Time time = 0;
+    std::vector<Action> actions;
+    // Why nothing (more) was done, when that is worth saying ("local capacity
+    // frees in 40 s", "budget of account bio exhausted").
+    std::vector<std::string> notes;
+    // When the policy wants to be asked again at the latest (0 = next cycle).
+    Seconds redecide_after = 0;
+
+    template <class T>
+    void add(T what, std::string reason)
+    {
+        actions.push_back(Action{std::move(what), std::move(reason)});
+    }
+};
+
+} // namespace burst

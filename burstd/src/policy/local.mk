@@ -1,0 +1,3 @@
+libburst_a_SOURCES += \
+	burstd/src/policy/decision.hpp \
+	burstd/src/policy/policy.hpp

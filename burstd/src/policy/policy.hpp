@@ -1,0 +1,24 @@
+#pragma once
+// A hiring policy: pure decision logic shared by burstd and burstsim.  It gets
+// the whole state and the time, returns a Decision, and may learn from
+// finished jobs.  No I/O, no clock reads: the same inputs give the same output.
+
+#include "model/clock.hpp"
+#include "model/cluster_state.hpp"
+#include "model/job.hpp"
+#include "policy/decision.hpp"
+
+#include <string_view>
+
+namespace burst {
+
+class Policy {
+public:
+    virtual ~Policy() = default;
+    virtual std::string_view name() const = 0;
+    virtual Decision decide(const ClusterState& state, const Clock& clock) = 0;
+    // A job finished: update runtime/resource models.  Default: learns nothing.
+    virtual void observe(const JobEnd&) {}
+};
+
+} // namespace burst

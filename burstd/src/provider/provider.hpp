@@ -1,0 +1,86 @@
+#pragma once
+// A cloud (or the local machine) that can start and stop instances backing
+// Slurm CLOUD nodes.  Calls are blocking; burstd runs them on its worker pool.
+// Implementations never throw for provider-side failures: they classify them.
+
+#include "model/clock.hpp"
+#include "model/instance.hpp"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace burst {
+
+enum class ProviderErrorKind {
+    None,
+    Capacity,  // no capacity for this type/zone now: try another, back off the group
+    Quota,     // account limit reached: stop hiring in this group
+    Throttled, // rate limited: retry after a delay
+    Auth,      // credentials rejected: operator must act
+    Transient, // 5xx, timeout, connection reset: retry
+    Invalid,   // our request was wrong (bad template, unknown type): operator must act
+};
+
+std::string_view to_string(ProviderErrorKind kind);
+
+struct ProviderError {
+    ProviderErrorKind kind = ProviderErrorKind::None;
+    std::string message;       // provider's code and text, never credentials
+    Seconds retry_after = 0;   // from Retry-After or the provider's hint; 0 = unknown
+
+    explicit operator bool() const { return kind != ProviderErrorKind::None; }
+};
+
+// Tags every instance carries, so that listing by tag finds exactly ours.
+struct InstanceTags {
+    std::string cluster;
+    std::string node;
+    std::string burstd_id; // identifies the burstd installation that owns it
+};
+
+struct LaunchRequest {
+    std::string node;          // Slurm node name
+    std::string instance_type;
+    std::string idempotency_token; // same token -> the provider creates at most one instance
+    InstanceTags tags;
+    bool spot = false;
+};
+
+struct LaunchResult {
+    std::string node;
+    std::string provider_id; // empty on error
+    std::string address;     // may be empty until the instance is running
+    ProviderError error;
+};
+
+// An instance as the provider reports it.
+struct ProviderInstance {
+    std::string provider_id;
+    std::string node;       // from its node tag
+    std::string state;      // provider's own word ("running", "ACTIVE", ...)
+    std::string address;
+    bool gone = false;      // terminated/deleted or being deleted
+    bool reclaimed = false; // spot/preemptible capacity taken back
+};
+
+struct ListResult {
+    std::vector<ProviderInstance> instances;
+    ProviderError error;
+};
+
+class Provider {
+public:
+    virtual ~Provider() = default;
+    virtual std::string_view name() const = 0;
+    // Launch one instance per request; results are per node, in request order,
+    // so a partial success is visible.
+    virtual std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) = 0;
+    // Every instance carrying these cluster and burstd_id tags, not yet gone.
+    virtual ListResult list(const InstanceTags& owner) = 0;
+    // Terminate by provider id; per-id errors in the result map (absent = ok).
+    virtual std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) = 0;
+};
+
+} // namespace burst
