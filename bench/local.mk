@@ -1,0 +1,1 @@
+# build rules for bench (appends to the variables declared in Makefile.am)

@@ -1,0 +1,1 @@
+# build rules for burstd/src/ingest (appends to the variables declared in Makefile.am)

@@ -1,0 +1,1 @@
+# build rules for burstd/src/provider/aws (appends to the variables declared in Makefile.am)

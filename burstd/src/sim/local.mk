@@ -1,0 +1,1 @@
+# build rules for burstd/src/sim (appends to the variables declared in Makefile.am)

@@ -1,0 +1,1 @@
+# build rules for plugin (appends to the variables declared in Makefile.am)
