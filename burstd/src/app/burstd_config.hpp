@@ -1,0 +1,71 @@
+#pragma once
+// Everything burstd.conf configures, after validation.  Each section remembers
+// where it was written ("burstd.conf:12") so later checks — the provider and
+// policy factories — can point the admin at the right line.
+
+#include "app/log_level.hpp"
+#include "app/param_map.hpp"
+#include "model/clock.hpp"
+#include "model/node_group.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct ProviderConfig {
+    std::string name;
+    std::string type; // local, aws, gcp, azure or openstack (lower case)
+    std::string credentials_file;
+    std::string region;
+    // Type-specific keys (ImageId=, SubnetId=, ...) for the provider factory,
+    // which rejects the ones its type does not know.
+    ParamMap params;
+    std::string origin; // "file:line"
+};
+
+// One link of the policy chain, in the order the lines appear.  Every key on
+// the line other than Policy= is a parameter for the policy factory.
+struct PolicyConfig {
+    std::string name;
+    ParamMap params;
+    std::string origin;
+};
+
+struct BudgetConfig {
+    std::string account; // "*" = every account without a line of its own
+    double amount = 0;   // site currency per interval
+    Seconds interval = 0;
+    std::string origin;
+};
+
+struct BurstdConfig {
+    std::string cluster_name;                        // must match the plugin's "cluster"
+    std::string socket_path = "/run/burstd/snapshot.sock";
+    std::string control_socket = "/run/burstd/control.sock";
+    std::string state_dir = "/var/lib/burstd";
+    std::string ledger_path;                         // default: <StateDir>/ledger.sqlite
+    LogLevel log_level = LogLevel::Info;
+    std::uint16_t metrics_port = 0;                  // 0 = no metrics endpoint
+    Seconds cycle_interval = 30;
+    std::string burstd_id;                           // default: ClusterName
+    std::string slurm_conf = "/etc/slurm/slurm.conf";
+    std::string slurm_user = "slurm";                // admitted on the control socket besides root
+
+    std::vector<ProviderConfig> providers;
+    std::vector<NodeGroup> node_groups;
+    std::vector<std::string> node_group_origins;     // parallel to node_groups
+    std::vector<PolicyConfig> policies;
+    std::vector<BudgetConfig> budgets;
+
+    const ProviderConfig* provider(const std::string& name) const
+    {
+        for (const auto& p : providers)
+            if (p.name == name)
+                return &p;
+        return nullptr;
+    }
+};
+
+} // namespace burst
