@@ -1,0 +1,359 @@
+#include "ledger/ledger.hpp"
+
+#include <array>
+#include <random>
+
+namespace burst {
+
+namespace {
+
+constexpr std::array<std::pair<InstanceState, std::string_view>, 6> kStateNames{{
+    {InstanceState::Requested, "requested"},
+    {InstanceState::Launching, "launching"},
+    {InstanceState::Running, "running"},
+    {InstanceState::Terminating, "terminating"},
+    {InstanceState::Terminated, "terminated"},
+    {InstanceState::Failed, "failed"},
+}};
+
+constexpr std::string_view kColumns =
+    "id, token, node, node_group, provider, instance_type, spot, provider_id, address, state, "
+    "requested_at, launched_at, running_since, terminate_requested_at, terminated_at, updated_at, "
+    "last_error";
+
+// 128 random bits: collisions are not a practical concern, and the UNIQUE
+// constraint turns one into an error instead of a shared instance.
+std::string new_token()
+{
+    std::random_device rd;
+    std::string token = "burst-";
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (int i = 0; i < 4; ++i) {
+        std::uint32_t word = rd();
+        for (int j = 0; j < 8; ++j) {
+            token += kHex[word & 0xf];
+            word >>= 4;
+        }
+    }
+    return token;
+}
+
+std::string state_list(std::initializer_list<InstanceState> states)
+{
+    std::string out;
+    for (InstanceState s : states) {
+        if (!out.empty())
+            out += ",";
+        out += "'" + std::string(to_string(s)) + "'";
+    }
+    return out;
+}
+
+SqliteConnection open_ledger_file(const std::string& path)
+{
+    try {
+        return SqliteConnection(path, true);
+    } catch (const SqliteError& e) {
+        throw LedgerError(std::string("ledger ") + e.what());
+    }
+}
+
+} // namespace
+
+std::string_view to_string(InstanceState state)
+{
+    for (const auto& [s, name] : kStateNames)
+        if (s == state)
+            return name;
+    return "unknown";
+}
+
+std::optional<InstanceState> parse_instance_state(std::string_view word)
+{
+    for (const auto& [s, name] : kStateNames)
+        if (name == word)
+            return s;
+    return std::nullopt;
+}
+
+Instance LedgerRecord::to_instance() const
+{
+    Instance i;
+    i.node = node;
+    i.node_group = node_group;
+    i.provider_id = provider_id;
+    i.instance_type = instance_type;
+    i.state = state;
+    i.requested_at = requested_at;
+    i.running_since = running_since;
+    i.spot = spot;
+    return i;
+}
+
+Ledger::Ledger(const std::string& path) : db_(open_ledger_file(path))
+{
+    try {
+        db_.exec("PRAGMA busy_timeout=5000");
+        {
+            auto mode = db_.prepare("PRAGMA journal_mode=WAL");
+            if (!mode.step() || mode.text(0) != "wal")
+                throw LedgerError("ledger " + path + ": cannot switch to WAL journal mode");
+        }
+        // FULL: a commit returns only after the WAL is fsync'ed, so an intent
+        // recorded before a provider call survives a power loss too.
+        db_.exec("PRAGMA synchronous=FULL");
+        create_or_check_schema();
+    } catch (const SqliteError& e) {
+        throw LedgerError("ledger " + path + " is unreadable (" + e.what() + ")");
+    }
+}
+
+void Ledger::create_or_check_schema()
+{
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+        bool has_version = false, has_other = false;
+        {
+            auto tables = db_.prepare("SELECT name FROM sqlite_master WHERE type='table'");
+            while (tables.step()) {
+                std::string name = tables.text(0);
+                if (name == "schema_version")
+                    has_version = true;
+                else if (name != "sqlite_sequence")
+                    has_other = true;
+            }
+        }
+        if (!has_version) {
+            if (has_other)
+                throw LedgerError("ledger " + path() +
+                                  " is a SQLite database but not a burstd ledger (no schema_version table)");
+            db_.exec(R"(
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE instances (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  token TEXT NOT NULL UNIQUE,
+  node TEXT NOT NULL,
+  node_group TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  instance_type TEXT NOT NULL,
+  spot INTEGER NOT NULL,
+  provider_id TEXT NOT NULL DEFAULT '',
+  address TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL,
+  requested_at REAL NOT NULL,
+  launched_at REAL NOT NULL DEFAULT 0,
+  running_since REAL NOT NULL DEFAULT 0,
+  terminate_requested_at REAL NOT NULL DEFAULT 0,
+  terminated_at REAL NOT NULL DEFAULT 0,
+  updated_at REAL NOT NULL,
+  last_error TEXT NOT NULL DEFAULT '');
+CREATE INDEX instances_node ON instances(node);
+CREATE INDEX instances_state ON instances(state);
+)");
+            db_.prepare("INSERT INTO schema_version(version) VALUES (?)")
+                .bind(1, std::int64_t{kSchemaVersion})
+                .run();
+        } else {
+            std::int64_t version = 0;
+            {
+                auto v = db_.prepare("SELECT version FROM schema_version");
+                if (!v.step())
+                    throw LedgerError("ledger " + path() + " has an empty schema_version table");
+                version = v.integer(0);
+            }
+            if (version > kSchemaVersion)
+                throw LedgerError("ledger " + path() + " has schema version " +
+                                  std::to_string(version) + ", written by a newer burstd; this one reads up to " +
+                                  std::to_string(kSchemaVersion));
+            if (version < 1)
+                throw LedgerError("ledger " + path() + " has invalid schema version " +
+                                  std::to_string(version));
+        }
+        db_.exec("COMMIT");
+    } catch (...) {
+        db_.rollback();
+        throw;
+    }
+}
+
+LedgerRecord Ledger::record_launch_intent(const LaunchIntent& intent, Time now)
+{
+    if (intent.node.empty() || intent.provider.empty())
+        throw LedgerError("ledger " + path() + ": a launch intent needs a node and a provider");
+    std::lock_guard lock(mutex_);
+    LedgerRecord r;
+    r.token = new_token();
+    r.node = intent.node;
+    r.node_group = intent.node_group;
+    r.provider = intent.provider;
+    r.instance_type = intent.instance_type;
+    r.spot = intent.spot;
+    r.requested_at = r.updated_at = now;
+    db_.prepare("INSERT INTO instances(token, node, node_group, provider, instance_type, spot, state, "
+                "requested_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)")
+        .bind(1, r.token)
+        .bind(2, r.node)
+        .bind(3, r.node_group)
+        .bind(4, r.provider)
+        .bind(5, r.instance_type)
+        .bind(6, std::int64_t{r.spot})
+        .bind(7, to_string(r.state))
+        .bind(8, now)
+        .bind(9, now)
+        .run();
+    r.id = db_.last_insert_rowid();
+    return r;
+}
+
+void Ledger::transition(const std::string& token, std::string_view what, std::string_view set_sql,
+                        std::initializer_list<InstanceState> allowed,
+                        const std::function<void(SqliteStatement&)>& bind_set,
+                        std::string_view guard)
+{
+    std::lock_guard lock(mutex_);
+    auto update = db_.prepare("UPDATE instances SET " + std::string(set_sql) +
+                              " WHERE token = ?1 AND state IN (" + state_list(allowed) + ")" +
+                              (guard.empty() ? "" : " AND " + std::string(guard)));
+    update.bind(1, token);
+    bind_set(update);
+    update.run();
+    if (db_.changes() == 1)
+        return;
+    auto current = db_.prepare("SELECT state, provider_id FROM instances WHERE token = ?");
+    current.bind(1, token);
+    if (!current.step())
+        throw LedgerError("ledger " + path() + ": " + std::string(what) + ": unknown token " + token);
+    auto state = parse_instance_state(current.text(0));
+    for (InstanceState a : allowed)
+        if (state == a)
+            throw LedgerError("ledger " + path() + ": " + std::string(what) + ": instance " + token +
+                              " already has provider id " + current.text(1));
+    throw LedgerError("ledger " + path() + ": " + std::string(what) + ": instance " + token +
+                      " is " + current.text(0));
+}
+
+void Ledger::mark_launched(const std::string& token, const std::string& provider_id,
+                           const std::string& address, Time now)
+{
+    if (provider_id.empty())
+        throw LedgerError("ledger " + path() + ": mark_launched(" + token + ") without a provider id");
+    // A repeat on a Launching record may only fill in the address of the same instance.
+    transition(token, "mark launched",
+               "state = 'launching', provider_id = ?2, address = ?3, updated_at = ?4, "
+               "launched_at = CASE WHEN launched_at = 0 THEN ?4 ELSE launched_at END",
+               {InstanceState::Requested, InstanceState::Launching},
+               [&](SqliteStatement& s) {
+                   s.bind(2, provider_id).bind(3, address).bind(4, now);
+               },
+               "provider_id IN ('', ?2)");
+}
+
+void Ledger::mark_running(const std::string& token, Time now)
+{
+    transition(token, "mark running",
+               "state = 'running', updated_at = ?2, "
+               "running_since = CASE WHEN running_since = 0 THEN ?2 ELSE running_since END",
+               {InstanceState::Launching, InstanceState::Running},
+               [&](SqliteStatement& s) { s.bind(2, now); });
+}
+
+void Ledger::mark_failed(const std::string& token, const std::string& error, Time now)
+{
+    transition(token, "mark failed",
+               "state = 'failed', last_error = ?2, terminated_at = ?3, updated_at = ?3",
+               {InstanceState::Requested, InstanceState::Launching, InstanceState::Running,
+                InstanceState::Terminating},
+               [&](SqliteStatement& s) { s.bind(2, error).bind(3, now); });
+}
+
+void Ledger::record_terminate_intent(const std::string& token, const std::string& reason, Time now)
+{
+    transition(token, "record terminate intent",
+               "state = 'terminating', last_error = CASE WHEN ?2 = '' THEN last_error ELSE ?2 END, "
+               "updated_at = ?3, "
+               "terminate_requested_at = CASE WHEN terminate_requested_at = 0 THEN ?3 "
+               "ELSE terminate_requested_at END",
+               {InstanceState::Requested, InstanceState::Launching, InstanceState::Running,
+                InstanceState::Terminating},
+               [&](SqliteStatement& s) { s.bind(2, reason).bind(3, now); });
+}
+
+void Ledger::mark_terminated(const std::string& token, Time now)
+{
+    transition(token, "mark terminated",
+               "state = 'terminated', updated_at = ?2, "
+               "terminated_at = CASE WHEN terminated_at = 0 THEN ?2 ELSE terminated_at END",
+               {InstanceState::Requested, InstanceState::Launching, InstanceState::Running,
+                InstanceState::Terminating, InstanceState::Terminated},
+               [&](SqliteStatement& s) { s.bind(2, now); });
+}
+
+LedgerRecord Ledger::row(const SqliteStatement& s) const
+{
+    LedgerRecord r;
+    r.id = s.integer(0);
+    r.token = s.text(1);
+    r.node = s.text(2);
+    r.node_group = s.text(3);
+    r.provider = s.text(4);
+    r.instance_type = s.text(5);
+    r.spot = s.integer(6) != 0;
+    r.provider_id = s.text(7);
+    r.address = s.text(8);
+    auto state = parse_instance_state(s.text(9));
+    if (!state)
+        throw LedgerError("ledger " + path() + ": record " + std::to_string(r.id) +
+                          " has unknown state '" + s.text(9) + "'");
+    r.state = *state;
+    r.requested_at = s.real(10);
+    r.launched_at = s.real(11);
+    r.running_since = s.real(12);
+    r.terminate_requested_at = s.real(13);
+    r.terminated_at = s.real(14);
+    r.updated_at = s.real(15);
+    r.last_error = s.text(16);
+    return r;
+}
+
+std::vector<LedgerRecord> Ledger::select(std::string_view where, const std::string& arg)
+{
+    std::lock_guard lock(mutex_);
+    auto stmt = db_.prepare("SELECT " + std::string(kColumns) + " FROM instances WHERE " +
+                            std::string(where) + " ORDER BY id");
+    if (!arg.empty())
+        stmt.bind(1, arg);
+    std::vector<LedgerRecord> out;
+    while (stmt.step())
+        out.push_back(row(stmt));
+    return out;
+}
+
+std::optional<LedgerRecord> Ledger::find(const std::string& token)
+{
+    auto rows = select("token = ?1", token);
+    if (rows.empty())
+        return std::nullopt;
+    return rows.front();
+}
+
+std::vector<LedgerRecord> Ledger::for_node(const std::string& node)
+{
+    return select("node = ?1", node);
+}
+
+std::vector<LedgerRecord> Ledger::in_state(InstanceState state)
+{
+    return select("state = ?1", std::string(to_string(state)));
+}
+
+std::vector<LedgerRecord> Ledger::open_records()
+{
+    return select("state NOT IN ('terminated', 'failed')", "");
+}
+
+std::vector<LedgerRecord> Ledger::all()
+{
+    return select("1", "");
+}
+
+} // namespace burst

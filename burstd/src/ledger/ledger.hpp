@@ -1,0 +1,110 @@
+#pragma once
+// The durable record of every instance burstd asked a provider for.  An intent
+// is written (and on disk: WAL + synchronous=FULL) BEFORE the provider call,
+// carrying the idempotency token the provider gets, so after a crash at any
+// point the reconciler can tell launched, half-launched and leaked instances
+// apart.  Storage failures throw SqliteError, misuse throws LedgerError; both
+// name the ledger file.
+
+#include "ledger/sqlite_connection.hpp"
+#include "model/clock.hpp"
+#include "model/instance.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace burst {
+
+class LedgerError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string_view to_string(InstanceState state);
+std::optional<InstanceState> parse_instance_state(std::string_view word);
+
+struct LaunchIntent {
+    std::string node;
+    std::string node_group;
+    std::string provider;
+    std::string instance_type;
+    bool spot = false;
+};
+
+struct LedgerRecord {
+    std::int64_t id = 0;
+    std::string token; // idempotency token handed to the provider
+    std::string node;
+    std::string node_group;
+    std::string provider;
+    std::string instance_type;
+    bool spot = false;
+    std::string provider_id; // empty until the provider answered
+    std::string address;
+    InstanceState state = InstanceState::Requested;
+    Time requested_at = 0;
+    Time launched_at = 0; // 0 = not yet
+    Time running_since = 0;
+    Time terminate_requested_at = 0;
+    Time terminated_at = 0; // also the time a launch was marked failed
+    Time updated_at = 0;
+    std::string last_error;
+
+    // Still (possibly) backed by an instance that costs money.
+    bool open() const { return state != InstanceState::Terminated && state != InstanceState::Failed; }
+    Instance to_instance() const;
+};
+
+class Ledger {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    // Opens or creates the ledger.  Throws naming `path` when the file is not a
+    // SQLite database, not a burstd ledger, or from a newer burstd.
+    explicit Ledger(const std::string& path);
+
+    const std::string& path() const { return db_.path(); }
+
+    // Generates a fresh unique token and stores the intent as Requested.
+    LedgerRecord record_launch_intent(const LaunchIntent& intent, Time now);
+    // Requested -> Launching; repeating it on a Launching record updates the
+    // address (the provider id must then be the same).
+    void mark_launched(const std::string& token, const std::string& provider_id,
+                       const std::string& address, Time now);
+    // Launching -> Running: the node registered with Slurm.
+    void mark_running(const std::string& token, Time now);
+    // Any open state -> Failed: no instance exists for this record.
+    void mark_failed(const std::string& token, const std::string& error, Time now);
+    // Any open state -> Terminating, before the provider's terminate call.
+    void record_terminate_intent(const std::string& token, const std::string& reason, Time now);
+    // Any open state -> Terminated.  Terminated again is a no-op.
+    void mark_terminated(const std::string& token, Time now);
+
+    std::optional<LedgerRecord> find(const std::string& token);
+    std::vector<LedgerRecord> for_node(const std::string& node); // oldest first
+    std::vector<LedgerRecord> in_state(InstanceState state);
+    std::vector<LedgerRecord> open_records();
+    std::vector<LedgerRecord> all();
+
+private:
+    void create_or_check_schema();
+    // Runs an UPDATE guarded by "state IN allowed"; explains a refusal.
+    void transition(const std::string& token, std::string_view what, std::string_view set_sql,
+                    std::initializer_list<InstanceState> allowed,
+                    const std::function<void(SqliteStatement&)>& bind_set,
+                    std::string_view guard = {});
+    std::vector<LedgerRecord> select(std::string_view where, const std::string& arg);
+    LedgerRecord row(const SqliteStatement& stmt) const;
+
+    std::mutex mutex_;
+    SqliteConnection db_;
+};
+
+} // namespace burst

@@ -1,0 +1,256 @@
+#include "ledger/ledger.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ScratchDir {
+    fs::path path;
+    ScratchDir()
+    {
+        std::string tmpl = (fs::temp_directory_path() / "ledger-test-XXXXXX").string();
+        path = mkdtemp(tmpl.data());
+    }
+    ~ScratchDir() { fs::remove_all(path); }
+};
+
+LaunchIntent intent(const std::string& node)
+{
+    return LaunchIntent{node, "cpu", "local", "m5.large", false};
+}
+
+bool contains(const std::string& haystack, const std::string& needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+} // namespace
+
+TEST_GROUP(Ledger)
+{
+    ScratchDir dir;
+    std::string db() const { return (dir.path / "ledger.db").string(); }
+};
+
+TEST(Ledger, WalksALaunchThroughItsLifeWithTimestamps)
+{
+    Ledger ledger(db());
+    LedgerRecord r = ledger.record_launch_intent(intent("c1"), 100);
+    CHECK(r.state == InstanceState::Requested);
+    CHECK(r.token.size() > 20);
+    ledger.mark_launched(r.token, "i-1", "", 105);
+    ledger.mark_launched(r.token, "i-1", "10.0.0.5", 107);
+    ledger.mark_running(r.token, 110);
+    ledger.record_terminate_intent(r.token, "idle", 200);
+    ledger.mark_terminated(r.token, 205);
+
+    auto got = ledger.find(r.token);
+    CHECK(got.has_value());
+    CHECK(got->state == InstanceState::Terminated);
+    STRCMP_EQUAL("i-1", got->provider_id.c_str());
+    STRCMP_EQUAL("10.0.0.5", got->address.c_str());
+    STRCMP_EQUAL("local", got->provider.c_str());
+    STRCMP_EQUAL("m5.large", got->instance_type.c_str());
+    DOUBLES_EQUAL(100, got->requested_at, 0);
+    DOUBLES_EQUAL(105, got->launched_at, 0);
+    DOUBLES_EQUAL(110, got->running_since, 0);
+    DOUBLES_EQUAL(200, got->terminate_requested_at, 0);
+    DOUBLES_EQUAL(205, got->terminated_at, 0);
+    STRCMP_EQUAL("idle", got->last_error.c_str());
+    CHECK_FALSE(got->open());
+}
+
+TEST(Ledger, GeneratesADifferentTokenForEveryIntent)
+{
+    Ledger ledger(db());
+    auto a = ledger.record_launch_intent(intent("c1"), 1);
+    auto b = ledger.record_launch_intent(intent("c1"), 1);
+    CHECK(a.token != b.token);
+    CHECK(a.id != b.id);
+}
+
+TEST(Ledger, RecordsTheErrorOfAFailedLaunch)
+{
+    Ledger ledger(db());
+    auto r = ledger.record_launch_intent(intent("c1"), 1);
+    ledger.mark_failed(r.token, "capacity: InsufficientInstanceCapacity", 2);
+    auto got = ledger.find(r.token);
+    CHECK(got->state == InstanceState::Failed);
+    STRCMP_EQUAL("capacity: InsufficientInstanceCapacity", got->last_error.c_str());
+    CHECK_FALSE(got->open());
+}
+
+TEST(Ledger, RefusesTransitionsThatSkipOrReverseStates)
+{
+    Ledger ledger(db());
+    auto r = ledger.record_launch_intent(intent("c1"), 1);
+    CHECK_THROWS(LedgerError, ledger.mark_running(r.token, 2));
+    CHECK_THROWS(LedgerError, ledger.mark_launched(r.token, "", "", 2));
+    ledger.mark_launched(r.token, "i-1", "", 2);
+    CHECK_THROWS(LedgerError, ledger.mark_launched(r.token, "i-2", "", 3));
+    ledger.mark_terminated(r.token, 4);
+    ledger.mark_terminated(r.token, 5); // repeating is harmless
+    CHECK_THROWS(LedgerError, ledger.mark_failed(r.token, "late", 6));
+    CHECK_THROWS(LedgerError, ledger.record_terminate_intent(r.token, "", 6));
+    CHECK_THROWS(LedgerError, ledger.mark_launched(r.token, "i-1", "", 6));
+    DOUBLES_EQUAL(4, ledger.find(r.token)->terminated_at, 0);
+}
+
+TEST(Ledger, ExplainsARefusalWithTheTokenAndCurrentState)
+{
+    Ledger ledger(db());
+    auto r = ledger.record_launch_intent(intent("c1"), 1);
+    ledger.mark_launched(r.token, "i-1", "", 2);
+    try {
+        ledger.mark_launched(r.token, "i-2", "", 3);
+        FAIL("expected LedgerError");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), "already has provider id i-1"));
+    }
+    try {
+        ledger.mark_running("no-such-token", 3);
+        FAIL("expected LedgerError");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), "unknown token no-such-token"));
+        CHECK(contains(e.what(), db()));
+    }
+}
+
+TEST(Ledger, QueriesByNodeStateAndOpenness)
+{
+    Ledger ledger(db());
+    auto a = ledger.record_launch_intent(intent("c1"), 1);
+    auto b = ledger.record_launch_intent(intent("c2"), 2);
+    auto c = ledger.record_launch_intent(intent("c1"), 3);
+    ledger.mark_failed(a.token, "x", 4);
+    ledger.mark_launched(b.token, "i-b", "", 5);
+
+    auto c1 = ledger.for_node("c1");
+    LONGS_EQUAL(2, c1.size());
+    STRCMP_EQUAL(a.token.c_str(), c1[0].token.c_str());
+    STRCMP_EQUAL(c.token.c_str(), c1[1].token.c_str());
+    LONGS_EQUAL(1, ledger.in_state(InstanceState::Launching).size());
+    LONGS_EQUAL(1, ledger.in_state(InstanceState::Requested).size());
+    LONGS_EQUAL(2, ledger.open_records().size());
+    LONGS_EQUAL(3, ledger.all().size());
+}
+
+TEST(Ledger, KeepsEverythingAcrossCloseAndReopen)
+{
+    std::string token;
+    {
+        Ledger ledger(db());
+        auto r = ledger.record_launch_intent(intent("c7"), 10);
+        ledger.mark_launched(r.token, "i-7", "127.0.0.1", 11);
+        token = r.token;
+    }
+    Ledger again(db());
+    auto got = again.find(token);
+    CHECK(got.has_value());
+    CHECK(got->state == InstanceState::Launching);
+    STRCMP_EQUAL("c7", got->node.c_str());
+    STRCMP_EQUAL("i-7", got->provider_id.c_str());
+}
+
+TEST(Ledger, AnIntentSurvivesAProcessThatDiesWithoutClosing)
+{
+    Ledger before(db()); // the parent holds the ledger open too, like a second reader
+    pid_t child = fork();
+    if (child == 0) {
+        try {
+            Ledger ledger(db());
+            auto r = ledger.record_launch_intent(intent("c9"), 42);
+            std::FILE* f = std::fopen((dir.path / "token").c_str(), "w");
+            std::fputs(r.token.c_str(), f);
+            std::fclose(f);
+        } catch (...) {
+            _exit(2);
+        }
+        _exit(0); // no destructors, no sqlite3_close: a crash as far as SQLite can tell
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    std::ifstream in(dir.path / "token");
+    std::string token;
+    in >> token;
+
+    Ledger after(db());
+    auto got = after.find(token);
+    CHECK(got.has_value());
+    CHECK(got->state == InstanceState::Requested);
+    STRCMP_EQUAL("c9", got->node.c_str());
+    DOUBLES_EQUAL(42, got->requested_at, 0);
+}
+
+TEST(Ledger, RejectsALedgerFromANewerBurstdNamingTheFile)
+{
+    { Ledger ledger(db()); }
+    {
+        SqliteConnection raw(db(), false);
+        raw.exec("UPDATE schema_version SET version = 99");
+    }
+    try {
+        Ledger ledger(db());
+        FAIL("expected LedgerError");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), db()));
+        CHECK(contains(e.what(), "schema version 99"));
+        CHECK(contains(e.what(), "newer burstd"));
+    }
+}
+
+TEST(Ledger, RejectsAFileThatIsNotADatabaseNamingThePath)
+{
+    {
+        std::ofstream out(db());
+        out << "this is not sqlite, just some text that is long enough to look like a header..."
+            << std::string(4096, 'x');
+    }
+    try {
+        Ledger ledger(db());
+        FAIL("expected LedgerError");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), db()));
+        CHECK(contains(e.what(), "not a database"));
+    }
+}
+
+TEST(Ledger, RejectsAnotherProgramsSqliteDatabase)
+{
+    {
+        SqliteConnection raw(db(), true);
+        raw.exec("CREATE TABLE cookies (name TEXT)");
+    }
+    try {
+        Ledger ledger(db());
+        FAIL("expected LedgerError");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), "not a burstd ledger"));
+    }
+}
+
+TEST(Ledger, RejectsAPathInAMissingDirectory)
+{
+    CHECK_THROWS(LedgerError, Ledger((dir.path / "missing" / "ledger.db").string()));
+}
+
+TEST(Ledger, NamesEveryStateAndParsesItBack)
+{
+    for (InstanceState s : {InstanceState::Requested, InstanceState::Launching, InstanceState::Running,
+                            InstanceState::Terminating, InstanceState::Terminated, InstanceState::Failed})
+        CHECK(parse_instance_state(to_string(s)) == s);
+    CHECK_FALSE(parse_instance_state("exploded").has_value());
+}
