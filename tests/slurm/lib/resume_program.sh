@@ -1,0 +1,35 @@
+#!/bin/bash
+# The test cluster's default ResumeProgram: "launching an instance" for a CLOUD
+# node means starting that node's slurmd on this host.
+#   resume_program.sh HOSTLIST        (slurmctld passes e.g. c[1-2])
+# slurmctld runs it with SLURM_CONF as the only environment variable; the
+# cluster's directory is the one holding slurm.conf (see cluster.sh).
+#
+# Two traps of slurm-wlm 22.05 (doc: /work/shared/SLURM-NOTES.md):
+#  - slurmd must start with -b (report "booted now"), or slurmctld keeps
+#    waiting for the node's reboot and marks it DOWN at ResumeTimeout;
+#  - slurmctld runs this program with most signals blocked (SIGTERM among
+#    them) and a daemon inherits that mask, so the SuspendProgram's SIGTERM
+#    would be ignored: the mask is cleared before exec'ing slurmd.
+set -euo pipefail
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+: "${SLURM_CONF:?resume_program: SLURM_CONF is not set (slurmctld sets it)}"
+[ $# = 1 ] || { echo "usage: $0 HOSTLIST" >&2; exit 2; }
+log=$(dirname "$SLURM_CONF")/log/power.log
+
+pids=()
+for node in $(scontrol show hostnames "$1"); do
+    echo "$(date +%T.%N) resume $node" >>"$log"
+    perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!"; exec @ARGV or die "exec $ARGV[0]: $!"' \
+        slurmd -b -N "$node" -f "$SLURM_CONF" </dev/null >>"$log" 2>&1 &
+    pids+=("$!:$node")
+done
+rc=0
+for p in "${pids[@]}"; do
+    # slurmd daemonizes: this waits only for its start-up checks.
+    if ! wait "${p%%:*}"; then
+        echo "$(date +%T.%N) resume ${p#*:} FAILED: slurmd did not start" >>"$log"
+        rc=1
+    fi
+done
+exit "$rc"
