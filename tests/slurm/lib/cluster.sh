@@ -257,17 +257,23 @@ EOF
 
 _cluster_accounts() {
     local out
-    if ! out=$(
-        set -e
-        sacctmgr -i add cluster "$CLUSTER_NAME"
-        sacctmgr -i add account alpha Cluster="$CLUSTER_NAME" Fairshare=30 Description=test Organization=burst
-        sacctmgr -i add account beta Cluster="$CLUSTER_NAME" Fairshare=10 Description=test Organization=burst
-        sacctmgr -i add user root Account=alpha,beta Cluster="$CLUSTER_NAME"
-        sacctmgr -i modify user root set DefaultAccount=alpha
-        sacctmgr -i add user nobody Account=alpha DefaultAccount=alpha Cluster="$CLUSTER_NAME"
-        sacctmgr -i add user daemon Account=beta DefaultAccount=beta Cluster="$CLUSTER_NAME"
-    2>&1); then
-        _cluster_err "creating the accounts with sacctmgr failed:"
+    # one `sacctmgr load` is one slurmdbd transaction: seconds faster than a
+    # sacctmgr call per account and user
+    cat >"$CLUSTER_DIR/associations.cfg" <<EOF
+Cluster - '$CLUSTER_NAME'
+Parent - 'root'
+User - 'root':DefaultAccount='alpha':AdminLevel='Administrator'
+Account - 'alpha':Description='test':Organization='burst':Fairshare=30
+Account - 'beta':Description='test':Organization='burst':Fairshare=10
+Parent - 'alpha'
+User - 'root':DefaultAccount='alpha'
+User - 'nobody':DefaultAccount='alpha'
+Parent - 'beta'
+User - 'root':DefaultAccount='alpha'
+User - 'daemon':DefaultAccount='beta'
+EOF
+    if ! out=$(sacctmgr -i load file="$CLUSTER_DIR/associations.cfg" 2>&1); then
+        _cluster_err "loading the accounts ($CLUSTER_DIR/associations.cfg) with sacctmgr failed:"
         echo "$out" >&2
         return 1
     fi
