@@ -1,1 +1,12 @@
-# build rules for burstd/src/ingest (appends to the variables declared in Makefile.am)
+# Snapshot protocol (doc/protocol.md): message decoding and advice encoding.
+libburst_a_SOURCES += \
+	burstd/src/ingest/advice_message.cpp \
+	burstd/src/ingest/advice_message.hpp \
+	burstd/src/ingest/json_ref.hpp \
+	burstd/src/ingest/message_parser.cpp \
+	burstd/src/ingest/message_parser.hpp \
+	burstd/src/ingest/protocol_message.hpp
+
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/ingest/advice_message_test.cpp \
+	tests/unit/ingest/message_parser_test.cpp

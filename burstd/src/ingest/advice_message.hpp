@@ -1,0 +1,19 @@
+#pragma once
+// burstd -> plugin: per-category thread counts for --threads=auto jobs.
+
+#include "model/clock.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace burst {
+
+constexpr std::uint32_t kMaxAdvisedThreads = 1024;
+
+// One NDJSON line, newline included.  Throws std::invalid_argument for a
+// thread count outside 1..kMaxAdvisedThreads: the plugin would reject it.
+std::string serialize_advice(const std::string& cluster, std::uint64_t seq, Time time,
+                             const std::map<std::string, std::uint32_t>& threads);
+
+} // namespace burst

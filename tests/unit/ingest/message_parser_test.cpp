@@ -1,0 +1,155 @@
+#include "ingest/message_parser.hpp"
+
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+const std::string kHeader = R"("v":1,"cluster":"lab","seq":12,"time":1700000000)";
+
+const std::string kJob =
+    R"({"id":42,"array_tasks":5,"user":"ann","account":"bio","partitions":["batch","cloud"],)"
+    R"("state":"PENDING","priority":100,"submit_time":1699999000,"time_limit":3600,"nodes_req":1,)"
+    R"("cpus":8,"cpus_per_task":4,"mem_mb":16000,"category":"bio/align","burst":"prefer",)"
+    R"("threads":"auto","reason":"Resources","future_field":{"x":1}})";
+const std::string kNode =
+    R"({"name":"c1","state":"IDLE","flags":["CLOUD","POWERED_DOWN","SOMETHING_NEW"],"cpus":8,)"
+    R"("alloc_cpus":0,"mem_mb":15000,"partitions":["cloud"],"addr":"10.0.0.5"})";
+const std::string kPartition = R"({"name":"cloud","nodes":["c1"],"state":"UP","default":false,"max_time":0})";
+const std::string kShare = R"({"account":"bio","user":"","raw_shares":10,"norm_shares":0.5,"fs_factor":0.25})";
+
+std::string snapshot_with(const std::string& jobs, const std::string& nodes = "[" + kNode + "]")
+{
+    return R"({"type":"snapshot",)" + kHeader + R"(,"jobs":)" + jobs + R"(,"nodes":)" + nodes +
+           R"(,"partitions":[)" + kPartition + R"(],"shares":[)" + kShare + "]}";
+}
+
+std::string error_of(const std::string& line)
+{
+    auto r = parse_message(line);
+    CHECK_FALSE_TEXT(r.message.has_value(), line.c_str());
+    return r.error;
+}
+
+} // namespace
+
+TEST_GROUP(MessageParser){};
+
+TEST(MessageParser, ParsesAFullSnapshot)
+{
+    auto r = parse_message(snapshot_with("[" + kJob + "]"));
+    CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
+    STRCMP_EQUAL("snapshot", r.message->type.c_str());
+    const Snapshot& s = std::get<Snapshot>(r.message->body);
+    STRCMP_EQUAL("lab", s.cluster.c_str());
+    LONGS_EQUAL(12, s.seq);
+    DOUBLES_EQUAL(1700000000, s.time, 0);
+    LONGS_EQUAL(1, s.jobs.size());
+    const Job& j = s.jobs[0];
+    LONGS_EQUAL(42, j.id);
+    LONGS_EQUAL(5, j.array_task_count);
+    LONGS_EQUAL(40, j.total_cpus());
+    STRCMP_EQUAL("cloud", j.partitions[1].c_str());
+    CHECK(j.state == JobState::Pending);
+    CHECK(j.burst == BurstOption::Prefer);
+    CHECK_TRUE(j.threads.automatic);
+    LONGS_EQUAL(4, j.cpus_per_task);
+    LONGS_EQUAL(16000, j.memory_mb);
+    DOUBLES_EQUAL(3600, j.time_limit, 0);
+    const Node& n = s.nodes[0];
+    CHECK_TRUE(n.cloud());
+    CHECK_TRUE(n.has(kNodePoweredDown));
+    CHECK(n.base == NodeBaseState::Idle);
+    STRCMP_EQUAL("10.0.0.5", n.addr.c_str());
+    CHECK_TRUE(s.partitions[0].up);
+    DOUBLES_EQUAL(0.25, s.shares[0].fairshare_factor, 1e-12);
+}
+
+TEST(MessageParser, AppliesDefaultsForOptionalJobFields)
+{
+    auto r = parse_message(snapshot_with(
+        R"([{"id":1,"user":"u","account":"a","partitions":["p"],"state":"RUNNING","submit_time":5,"cpus":2,"threads":"6"}])"));
+    CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
+    const Job& j = std::get<Snapshot>(r.message->body).jobs[0];
+    LONGS_EQUAL(1, j.array_task_count);
+    LONGS_EQUAL(1, j.cpus_per_task);
+    CHECK(j.burst == BurstOption::Allow);
+    CHECK_FALSE(j.threads.automatic);
+    LONGS_EQUAL(6, j.threads.count);
+    CHECK_TRUE(j.running());
+}
+
+TEST(MessageParser, ParsesHelloAndJobEnd)
+{
+    auto h = parse_message(R"({"type":"hello",)" + kHeader + R"(,"plugin_version":"0.1.0","slurm_version":"22.05.8"})");
+    CHECK_TRUE_TEXT(h.message.has_value(), h.error.c_str());
+    STRCMP_EQUAL("22.05.8", std::get<Hello>(h.message->body).slurm_version.c_str());
+
+    auto e = parse_message(R"({"type":"job_end",)" + kHeader +
+                           R"(,"id":7,"category":"c","cpus":4,"elapsed":120,"exit_code":-1,"node_list":["c1"]})");
+    CHECK_TRUE_TEXT(e.message.has_value(), e.error.c_str());
+    const JobEnd& end = std::get<JobEnd>(e.message->body);
+    LONGS_EQUAL(7, end.id);
+    DOUBLES_EQUAL(120, end.elapsed, 0);
+    LONGS_EQUAL(-1, end.exit_code);
+    STRCMP_EQUAL("c1", end.nodes[0].c_str());
+}
+
+TEST(MessageParser, NamesTheFieldPathOfAWrongType)
+{
+    std::string jobs = "[" + kJob + "," + kJob + "," + kJob + R"(,{"id":9,"cpus":"many"}])";
+    STRCMP_EQUAL("snapshot seq 12: jobs[3].user: required field missing", error_of(snapshot_with(jobs)).c_str());
+    std::string bad_cpus = R"([{"id":1,"user":"u","account":"a","partitions":["p"],"state":"PENDING","submit_time":5,"cpus":"8"}])";
+    STRCMP_EQUAL("snapshot seq 12: jobs[0].cpus: expected integer", error_of(snapshot_with(bad_cpus)).c_str());
+}
+
+TEST(MessageParser, RejectsBadValuesInsideArrays)
+{
+    STRCMP_EQUAL("snapshot seq 12: nodes[0].flags[1]: expected string",
+                 error_of(snapshot_with("[]", R"([{"name":"n","state":"IDLE","flags":["CLOUD",3],"cpus":1,"alloc_cpus":0}])")).c_str());
+    STRCMP_EQUAL("snapshot seq 12: nodes[0].state: expected one of IDLE, ALLOCATED, MIXED, DOWN, FUTURE, UNKNOWN, got \"idle\"",
+                 error_of(snapshot_with("[]", R"([{"name":"n","state":"idle","flags":[],"cpus":1,"alloc_cpus":0}])")).c_str());
+    STRCMP_EQUAL("snapshot seq 12: jobs[0]: expected object", error_of(snapshot_with("[5]")).c_str());
+    STRCMP_EQUAL("snapshot seq 12: jobs: expected array", error_of(snapshot_with("{}")).c_str());
+    STRCMP_EQUAL("snapshot seq 12: jobs[0].cpus: expected integer in 0..4294967295, got -1",
+                 error_of(snapshot_with(R"([{"id":1,"user":"u","account":"a","partitions":[],"state":"PENDING","submit_time":1,"cpus":-1}])")).c_str());
+    STRCMP_EQUAL("snapshot seq 12: jobs[0].threads: expected \"auto\", a positive integer or \"\", got \"0\"",
+                 error_of(snapshot_with(R"([{"id":1,"user":"u","account":"a","partitions":[],"state":"PENDING","submit_time":1,"cpus":1,"threads":"0"}])")).c_str());
+}
+
+TEST(MessageParser, RequiresEverySnapshotArray)
+{
+    STRCMP_EQUAL("snapshot seq 3: shares: required field missing",
+                 error_of(R"({"v":1,"type":"snapshot","cluster":"c","seq":3,"time":1,"jobs":[],"nodes":[],"partitions":[]})").c_str());
+}
+
+TEST(MessageParser, RejectsBadHeaders)
+{
+    STRCMP_EQUAL("v: unsupported protocol version 2 (this burstd speaks 1)",
+                 error_of(R"({"v":2,"type":"hello","cluster":"c","seq":1,"time":1})").c_str());
+    STRCMP_EQUAL("v: required field missing", error_of(R"({"type":"hello"})").c_str());
+    STRCMP_EQUAL("v: expected integer", error_of(R"({"v":"1","type":"hello"})").c_str());
+    STRCMP_EQUAL("type: expected one of hello, snapshot, job_end, got \"advice\"",
+                 error_of(R"({"v":1,"type":"advice","cluster":"c","seq":1,"time":1})").c_str());
+    STRCMP_EQUAL("hello: seq: required field missing", error_of(R"({"v":1,"type":"hello","cluster":"c","time":1})").c_str());
+    STRCMP_EQUAL("job_end seq 4: time: expected integer",
+                 error_of(R"({"v":1,"type":"job_end","cluster":"c","seq":4,"time":1.5})").c_str());
+}
+
+TEST(MessageParser, RejectsGarbageTruncatedAndNonObjects)
+{
+    CHECK_TRUE(error_of("not json").rfind("invalid JSON at byte", 0) == 0);
+    CHECK_TRUE(error_of(snapshot_with("[" + kJob + "]").substr(0, 100)).rfind("invalid JSON", 0) == 0);
+    CHECK_TRUE(error_of("").rfind("invalid JSON", 0) == 0);
+    STRCMP_EQUAL("expected a JSON object", error_of("[1,2]").c_str());
+    CHECK_TRUE(error_of(R"({"v":1,"v":1})").find("duplicate") != std::string::npos);
+}
+
+TEST(MessageParser, RejectsOversizedLines)
+{
+    std::string huge(kMaxMessageBytes + 1, ' ');
+    CHECK_TRUE(error_of(huge).find("exceeds the limit") != std::string::npos);
+}
