@@ -42,7 +42,7 @@ build() {
         autoreconf -fi && ./configure -q && make -j"$(nproc)"
     ) >/tmp/slurm-burst-demo-build.log 2>&1 ||
         { tail -n 40 /tmp/slurm-burst-demo-build.log; echo "demo: build failed (log: /tmp/slurm-burst-demo-build.log)" >&2; exit 1; }
-    say "built: $(cd "$top" && find . -name 'burst*' -type f -perm -u+x ! -name '*.sh' -printf '%P ')"
+    say "built (log: /tmp/slurm-burst-demo-build.log)"
 }
 
 start_cluster() {
@@ -67,28 +67,36 @@ submit_cloud_job() {
 # states, and every ResumeProgram/SuspendProgram event, until the job is over
 # and every CLOUD node is powered down again (bounded: 180 s)
 narrate() {
-    local job=$1 deadline=$((SECONDS + 180)) last_job="" last_nodes="" seen_log=0 line st nodes done=0
+    local job=$1 deadline=$((SECONDS + 180)) last_job="" last_nodes="" seen_log=0
+    local line st reason node nodes n state all_down i
+    local -a events
     while ((SECONDS < deadline)); do
         line=$(scontrol show job -o "$job" 2>/dev/null || true)
-        st="$(sed -nE 's/.* JobState=([^ ]+).*/\1/p' <<<"$line") $(sed -nE 's/.* Reason=([^ ]+).*/reason \1/p' <<<"$line") $(sed -nE 's/.* NodeList=([^ (][^ ]*).*/on \1/p' <<<"$line")"
+        st=$(sed -nE 's/.* JobState=([^ ]+).*/\1/p' <<<"$line")
+        reason=$(sed -nE 's/.* Reason=([^ ]+).*/\1/p' <<<"$line")
+        node=$(sed -nE 's/.* NodeList=([^ ]+).*/\1/p' <<<"$line")
+        [ "$reason" = None ] || st+=" (reason: $reason)"
+        [ -z "$node" ] || [ "$node" = "(null)" ] || st+=" on $node"
         if [ "$st" != "$last_job" ]; then
             say "job $job: $st"
             last_job=$st
         fi
-        nodes=$(sinfo -h -N -p cloud -o '%N=%T' | sort -u | tr '\n' ' ')
+        nodes="" all_down=1
+        for n in $(scontrol show hostnames "$CLUSTER_CLOUD_NODES"); do
+            state=$(node_state "$n" || echo unknown)
+            nodes+="$n=$state "
+            [ "$state" = IDLE+CLOUD+POWERED_DOWN ] || all_down=0
+        done
         if [ "$nodes" != "$last_nodes" ]; then
-            say "cloud nodes: $nodes  (~ powered down, # powering up, % powering down)"
+            say "cloud nodes: $nodes"
             last_nodes=$nodes
         fi
         if [ -f "$CLUSTER_DIR/log/power.log" ]; then
-            while IFS= read -r l; do say "power: $l"; done < <(tail -n +$((seen_log + 1)) "$CLUSTER_DIR/log/power.log")
-            seen_log=$(wc -l <"$CLUSTER_DIR/log/power.log")
+            mapfile -t events <"$CLUSTER_DIR/log/power.log"
+            for ((i = seen_log; i < ${#events[@]}; i++)); do say "power.log: ${events[i]}"; done
+            seen_log=${#events[@]}
         fi
-        if [[ $last_job == COMPLETED* || $last_job == FAILED* || $last_job == CANCELLED* ]]; then
-            done=1
-        fi
-        # every entry of "c1=idle~ c2=idle~ " ends in '~' when all are powered down
-        if ((done)) && [ -n "$nodes" ] && ! grep -q '[^~] ' <<<"$nodes"; then
+        if [[ $last_job =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) ]] && ((all_down)); then
             return 0
         fi
         sleep 0.25
