@@ -1,3 +1,28 @@
+# build rules for burstd/src/policy (appends to the variables declared in Makefile.am)
 libburst_a_SOURCES += \
 	burstd/src/policy/decision.hpp \
-	burstd/src/policy/policy.hpp
+	burstd/src/policy/policy.hpp \
+	burstd/src/policy/policy_params.cpp \
+	burstd/src/policy/policy_params.hpp \
+	burstd/src/policy/policy_factory.cpp \
+	burstd/src/policy/policy_factory.hpp \
+	burstd/src/policy/site_view.cpp \
+	burstd/src/policy/site_view.hpp \
+	burstd/src/policy/expander.hpp \
+	burstd/src/policy/expander_factory.cpp \
+	burstd/src/policy/least_waste_expander.cpp \
+	burstd/src/policy/least_waste_expander.hpp \
+	burstd/src/policy/price_expander.cpp \
+	burstd/src/policy/price_expander.hpp \
+	burstd/src/policy/priority_expander.cpp \
+	burstd/src/policy/priority_expander.hpp \
+	burstd/src/policy/runtime_estimator.cpp \
+	burstd/src/policy/runtime_estimator.hpp \
+	burstd/src/policy/never_policy.cpp \
+	burstd/src/policy/never_policy.hpp \
+	burstd/src/policy/always_policy.cpp \
+	burstd/src/policy/always_policy.hpp \
+	burstd/src/policy/threshold_policy.cpp \
+	burstd/src/policy/threshold_policy.hpp \
+	burstd/src/policy/boot_window_policy.cpp \
+	burstd/src/policy/boot_window_policy.hpp

@@ -1,1 +1,24 @@
-# build rules for burstd/src/sim (appends to the variables declared in Makefile.am)
+# build rules for burstd/src/sim and burstsim (appends to the variables declared in Makefile.am)
+libburst_a_SOURCES += \
+	burstd/src/sim/trace.cpp \
+	burstd/src/sim/trace.hpp \
+	burstd/src/sim/swf_parser.cpp \
+	burstd/src/sim/swf_parser.hpp \
+	burstd/src/sim/sacct_parser.cpp \
+	burstd/src/sim/sacct_parser.hpp \
+	burstd/src/sim/trace_loader.cpp \
+	burstd/src/sim/trace_loader.hpp \
+	burstd/src/sim/sim_config.hpp \
+	burstd/src/sim/simulator.cpp \
+	burstd/src/sim/simulator.hpp \
+	burstd/src/sim/sim_metrics.cpp \
+	burstd/src/sim/sim_metrics.hpp \
+	burstd/src/sim/group_spec.cpp \
+	burstd/src/sim/group_spec.hpp \
+	burstd/src/sim/burstsim_cli.cpp \
+	burstd/src/sim/burstsim_cli.hpp
+
+bin_PROGRAMS += burstsim
+burstsim_SOURCES = burstd/tools/burstsim_main.cpp
+burstsim_LDADD = $(BURST_LIBS)
+dist_man_MANS += man/burstsim.1

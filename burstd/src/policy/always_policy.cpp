@@ -1,0 +1,52 @@
+#include "policy/always_policy.hpp"
+
+#include "policy/site_view.hpp"
+
+namespace burst {
+
+AlwaysPolicy::AlwaysPolicy(PolicyParams& params)
+    : expander_(make_expander(params.get_choice("expander", "price", expander_names())))
+{
+}
+
+Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
+{
+    Decision d;
+    d.time = clock.now();
+    SiteView view = SiteView::of(state);
+    std::uint64_t local_free = view.local_free_cpus;
+    std::size_t no_room = 0;
+    std::vector<const GroupView*> candidates;
+    for (const Job* job : view.pending) {
+        const std::uint64_t cpus = job->total_cpus();
+        if (view.group_of(*job) >= 0)
+            continue; // already cloud-eligible; its cores are counted as promised
+        // First-come first-served against the cores free now: a job that
+        // fits would start locally in this scheduling pass.
+        if (job->burst != BurstOption::Prefer && cpus <= local_free) {
+            local_free -= cpus;
+            continue;
+        }
+        if (job->burst == BurstOption::Never)
+            continue;
+        candidates.clear();
+        for (const auto& g : view.groups)
+            if (g.free_capacity() >= cpus)
+                candidates.push_back(&g);
+        const GroupView* chosen = expander_->choose(candidates, cpus);
+        if (!chosen) {
+            ++no_room;
+            continue;
+        }
+        view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
+        d.add(RouteToCloud{job->id, chosen->group->name},
+              job->burst == BurstOption::Prefer ? "job prefers the cloud"
+                                                : "cannot start on local nodes now (" + std::to_string(cpus) +
+                                                      " cores wanted, " + std::to_string(local_free) + " free)");
+    }
+    if (no_room)
+        d.notes.push_back(std::to_string(no_room) + " burstable job(s) wait: no node group has room");
+    return d;
+}
+
+} // namespace burst

@@ -1,0 +1,185 @@
+#include "policy/boot_window_policy.hpp"
+
+#include "policy/site_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <utility>
+
+namespace burst {
+namespace {
+
+struct Waiting {
+    const Job* job;
+    std::uint64_t cpus;
+    Seconds runtime; // 0 = unknown: it does not finish inside the window
+    bool started = false;
+};
+
+using Release = std::pair<Seconds, std::uint64_t>; // (offset from now, cores freed)
+using ReleaseQueue = std::priority_queue<Release, std::vector<Release>, std::greater<Release>>;
+
+// Remaining runtime of a running job, or a negative value when it is not
+// expected to end within any window we can reason about.
+Seconds remaining(const Job& job, Seconds estimate, Time now)
+{
+    const Seconds elapsed = now - job.start_time;
+    if (estimate > elapsed)
+        return estimate - elapsed;
+    if (job.time_limit > 0)
+        return std::max<Seconds>(0, job.time_limit - elapsed);
+    return -1;
+}
+
+} // namespace
+
+BootWindowPolicy::BootWindowPolicy(PolicyParams& params)
+    : expander_(make_expander(params.get_choice("expander", "least-waste", expander_names())))
+{
+}
+
+Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
+{
+    Decision d;
+    const Time now = d.time = clock.now();
+    if (state.groups.empty())
+        return d;
+    SiteView view = SiteView::of(state);
+
+    // The window is the latest measured boot time, else the longest configured one.
+    Seconds window = 0;
+    Time latest = -1;
+    for (const auto& inst : state.instances)
+        if (inst.running_since > 0 && inst.running_since >= inst.requested_at && inst.running_since > latest) {
+            latest = inst.running_since;
+            window = inst.running_since - inst.requested_at;
+        }
+    if (latest < 0)
+        for (const auto& g : state.groups)
+            window = std::max(window, g.boot_time);
+    window = std::max<Seconds>(window, 1);
+
+    // Algorithm 1, lines 1-18: play the site forward over the window.
+    std::uint64_t avail = view.local_free_cpus;
+    ReleaseQueue releases;
+    for (std::size_t g = 0; g < view.groups.size(); ++g) {
+        const GroupView& gv = view.groups[g];
+        avail += gv.free_up_cpus;
+        if (gv.free_booting_cpus == 0)
+            continue;
+        Seconds ready = 0;
+        for (const auto& inst : state.instances)
+            if (inst.node_group == gv.group->name &&
+                (inst.state == InstanceState::Requested || inst.state == InstanceState::Launching))
+                ready = std::max(ready, inst.requested_at + gv.group->boot_time - now);
+        releases.emplace(std::max<Seconds>(0, ready), gv.free_booting_cpus);
+    }
+    for (const Job* job : view.running) {
+        const Seconds left = remaining(*job, runtimes_.estimate(*job), now);
+        if (left >= 0 && left < window)
+            releases.emplace(left, job->total_cpus());
+    }
+    std::vector<Waiting> waiting;
+    waiting.reserve(view.pending.size());
+    std::uint64_t smallest = UINT64_MAX;
+    for (const Job* job : view.pending) {
+        waiting.push_back(Waiting{job, job->total_cpus(), runtimes_.estimate(*job)});
+        smallest = std::min(smallest, job->total_cpus());
+    }
+    std::size_t first_waiting = 0;
+    auto dispatch = [&](Seconds t) {
+        // `smallest` only grows as jobs start, so it stays a valid lower bound.
+        if (avail < smallest)
+            return;
+        while (first_waiting < waiting.size() && waiting[first_waiting].started)
+            ++first_waiting;
+        for (std::size_t i = first_waiting; i < waiting.size() && avail > 0; ++i) {
+            Waiting& w = waiting[i];
+            if (w.started || w.cpus > avail)
+                continue;
+            w.started = true;
+            avail -= w.cpus;
+            if (w.runtime > 0 && t + w.runtime < window)
+                releases.emplace(t + w.runtime, w.cpus);
+        }
+    };
+    dispatch(0);
+    while (!releases.empty() && releases.top().first < window) {
+        const Seconds t = releases.top().first;
+        while (!releases.empty() && releases.top().first == t) {
+            avail += releases.top().second;
+            releases.pop();
+        }
+        dispatch(t);
+    }
+
+    std::uint64_t shortage = 0;
+    std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
+    for (std::size_t i = first_waiting; i < waiting.size(); ++i) {
+        const Waiting& w = waiting[i];
+        if (w.started || w.job->burst == BurstOption::Never)
+            continue;
+        shortage += w.cpus;
+        if (view.group_of(*w.job) < 0)
+            unserved.push_back(w.job);
+    }
+
+    if (shortage == 0 && avail == 0)
+        return d;
+    if (now < next_resize_) {
+        d.notes.push_back("last resize less than one boot time (" + std::to_string(int(window)) + " s) ago");
+        d.redecide_after = next_resize_ - now;
+        return d;
+    }
+    if (shortage > 0) {
+        std::vector<const GroupView*> candidates;
+        for (const auto& g : view.groups)
+            if (g.hireable_nodes > 0)
+                candidates.push_back(&g);
+        const GroupView* chosen = expander_->choose(candidates, shortage);
+        if (!chosen) {
+            d.notes.push_back(std::to_string(shortage) + " cores short at ready time; no node group can grow");
+            return d;
+        }
+        GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
+        const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
+        const std::uint32_t nodes =
+            std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));
+        d.add(HireNodes{g.group->name, nodes}, std::to_string(shortage) + " cores short when nodes booted now (" +
+                                                   std::to_string(int(window)) + " s) would be ready");
+        g.free_booting_cpus += std::uint64_t(nodes) * per_node;
+        for (const Job* job : unserved) {
+            const std::uint64_t cpus = job->total_cpus();
+            if (g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus)
+                continue;
+            g.routed_pending_cpus += cpus;
+            d.add(RouteToCloud{job->id, g.group->name}, "still waiting when hired nodes are ready");
+        }
+        next_resize_ = now + window;
+        d.redecide_after = window;
+        return d;
+    }
+    // Lines 22-23: spare cores at ready time; release idle cloud nodes that fit in them.
+    std::vector<const GroupView*> by_price;
+    for (const auto& g : view.groups)
+        by_price.push_back(&g);
+    std::sort(by_price.begin(), by_price.end(), [](const GroupView* a, const GroupView* b) {
+        return a->group->price_per_cpu_second() > b->group->price_per_cpu_second();
+    });
+    ReleaseNodes release;
+    for (const GroupView* g : by_price)
+        for (const auto& node : g->idle_nodes)
+            if (g->group->cpus <= avail) {
+                release.nodes.push_back(node);
+                avail -= g->group->cpus;
+            }
+    if (!release.nodes.empty()) {
+        d.add(std::move(release), "cores stay spare over the next boot time");
+        next_resize_ = now + window;
+    }
+    return d;
+}
+
+} // namespace burst

@@ -1,0 +1,14 @@
+#pragma once
+#include "policy/expander.hpp"
+
+namespace burst {
+
+// Fewest idle cores on the nodes the work would occupy; then cheapest per core.
+class LeastWasteExpander final : public Expander {
+public:
+    static constexpr std::string_view kName = "least-waste";
+    std::string_view name() const override { return kName; }
+    const GroupView* choose(const std::vector<const GroupView*>& candidates, std::uint64_t cpus) const override;
+};
+
+} // namespace burst

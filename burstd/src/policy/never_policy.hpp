@@ -1,0 +1,16 @@
+#pragma once
+#include "policy/policy.hpp"
+#include "policy/policy_params.hpp"
+
+namespace burst {
+
+// The baseline that never bursts: the site as it is without burstd.
+class NeverPolicy final : public Policy {
+public:
+    static constexpr std::string_view kName = "never";
+    explicit NeverPolicy(PolicyParams&) {}
+    std::string_view name() const override { return kName; }
+    Decision decide(const ClusterState& state, const Clock& clock) override;
+};
+
+} // namespace burst

@@ -1,0 +1,43 @@
+#include "policy/policy_factory.hpp"
+
+#include "policy/always_policy.hpp"
+#include "policy/boot_window_policy.hpp"
+#include "policy/never_policy.hpp"
+#include "policy/threshold_policy.hpp"
+
+namespace burst {
+namespace {
+
+template <class P>
+std::unique_ptr<Policy> build(PolicyParams& params)
+{
+    auto policy = std::make_unique<P>(params);
+    params.reject_unread(std::string(P::kName));
+    return policy;
+}
+
+} // namespace
+
+std::vector<std::string> policy_names()
+{
+    return {std::string(NeverPolicy::kName), std::string(AlwaysPolicy::kName), std::string(ThresholdPolicy::kName),
+            std::string(BootWindowPolicy::kName)};
+}
+
+std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params)
+{
+    if (name == NeverPolicy::kName)
+        return build<NeverPolicy>(params);
+    if (name == AlwaysPolicy::kName)
+        return build<AlwaysPolicy>(params);
+    if (name == ThresholdPolicy::kName)
+        return build<ThresholdPolicy>(params);
+    if (name == BootWindowPolicy::kName)
+        return build<BootWindowPolicy>(params);
+    std::string known;
+    for (const auto& n : policy_names())
+        known += (known.empty() ? "" : ", ") + n;
+    throw PolicyConfigError("unknown policy '" + name + "' (known: " + known + ")");
+}
+
+} // namespace burst

@@ -1,0 +1,81 @@
+#include "policy/policy_params.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace burst {
+
+void PolicyParams::set(const std::string& assignment)
+{
+    auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw PolicyConfigError("policy parameter '" + assignment + "': expected key=value");
+    values_[assignment.substr(0, eq)] = assignment.substr(eq + 1);
+}
+
+double PolicyParams::get_double(const std::string& key, double fallback, double min, double max)
+{
+    read_.insert(key);
+    auto it = values_.find(key);
+    if (it == values_.end())
+        return fallback;
+    const char* text = it->second.c_str();
+    char* end = nullptr;
+    errno = 0;
+    double value = std::strtod(text, &end);
+    if (it->second.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
+        throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected a number in [" +
+                                std::to_string(min) + ", " + std::to_string(max) + "]");
+    return value;
+}
+
+std::uint32_t PolicyParams::get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min,
+                                     std::uint32_t max)
+{
+    read_.insert(key);
+    auto it = values_.find(key);
+    if (it == values_.end())
+        return fallback;
+    const char* text = it->second.c_str();
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text, &end, 10);
+    if (it->second.empty() || it->second[0] == '-' || *end != '\0' || errno != 0 || value < min || value > max)
+        throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected an integer in [" +
+                                std::to_string(min) + ", " + std::to_string(max) + "]");
+    return std::uint32_t(value);
+}
+
+std::string PolicyParams::get_choice(const std::string& key, const std::string& fallback,
+                                     const std::vector<std::string>& allowed)
+{
+    read_.insert(key);
+    auto it = values_.find(key);
+    if (it == values_.end())
+        return fallback;
+    for (const auto& a : allowed)
+        if (a == it->second)
+            return a;
+    std::string list;
+    for (const auto& a : allowed)
+        list += (list.empty() ? "" : ", ") + a;
+    throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected one of " + list);
+}
+
+void PolicyParams::reject_unread(const std::string& policy) const
+{
+    std::string unknown;
+    for (const auto& [key, value] : values_)
+        if (!read_.count(key))
+            unknown += (unknown.empty() ? "" : ", ") + key;
+    if (unknown.empty())
+        return;
+    std::string known;
+    for (const auto& key : read_)
+        known += (known.empty() ? "" : ", ") + key;
+    throw PolicyConfigError("policy " + policy + ": unknown parameter(s) " + unknown + " (known: " +
+                            (known.empty() ? "none" : known) + ")");
+}
+
+} // namespace burst

@@ -1,0 +1,45 @@
+#pragma once
+// A policy's parameters as configured (burstd.conf `PolicyParam=` or
+// `burstsim --param k=v`): strings in, typed and range-checked values out.
+// Every key must be read by the policy; leftovers are rejected so that a
+// misspelled parameter is an error rather than a silent default.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+class PolicyConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class PolicyParams {
+public:
+    PolicyParams() = default;
+    explicit PolicyParams(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+
+    // "k=v" as given on a command line; throws PolicyConfigError without '='.
+    void set(const std::string& assignment);
+    void set(const std::string& key, const std::string& value) { values_[key] = value; }
+
+    double get_double(const std::string& key, double fallback, double min, double max);
+    std::uint32_t get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min, std::uint32_t max);
+    std::string get_choice(const std::string& key, const std::string& fallback,
+                           const std::vector<std::string>& allowed);
+
+    // Throws naming the policy, every key nobody read, and the known keys.
+    void reject_unread(const std::string& policy) const;
+
+    const std::map<std::string, std::string>& values() const { return values_; }
+
+private:
+    std::map<std::string, std::string> values_;
+    std::set<std::string> read_;
+};
+
+} // namespace burst

@@ -1,0 +1,88 @@
+#include "policy/site_view.hpp"
+
+#include <algorithm>
+
+namespace burst {
+
+const std::string& group_partition(const NodeGroup& group)
+{
+    return group.partition.empty() ? group.name : group.partition;
+}
+
+int SiteView::group_of(const Job& job) const
+{
+    for (const auto& p : job.partitions) {
+        auto it = partition_group_.find(p);
+        if (it != partition_group_.end())
+            return it->second;
+    }
+    return -1;
+}
+
+SiteView SiteView::of(const ClusterState& state)
+{
+    SiteView view;
+    std::unordered_map<std::string, int> node_group;
+    view.groups.resize(state.groups.size());
+    for (std::size_t g = 0; g < state.groups.size(); ++g) {
+        const NodeGroup& group = state.groups[g];
+        view.groups[g].group = &group;
+        view.partition_group_.emplace(group_partition(group), int(g));
+        for (const auto& n : group.nodes)
+            node_group.emplace(n, int(g));
+    }
+    std::vector<std::uint32_t> down(state.groups.size(), 0);
+    for (const auto& node : state.snapshot.nodes) {
+        auto it = node_group.find(node.name);
+        if (it == node_group.end()) {
+            if (node.cloud() || !node.usable())
+                continue;
+            view.local_cpus += node.cpus;
+            view.local_alloc_cpus += std::min(node.alloc_cpus, node.cpus);
+            view.local_free_cpus += node.free_cpus();
+            continue;
+        }
+        GroupView& gv = view.groups[std::size_t(it->second)];
+        if (node.has(kNodePoweredDown) || node.has(kNodePoweringDown)) {
+            if (!node.has(kNodeDrain) && !node.has(kNodeFail))
+                ++down[std::size_t(it->second)];
+        } else if (node.has(kNodePoweringUp)) {
+            ++gv.booting_nodes;
+            gv.alloc_cpus += node.alloc_cpus;
+            if (!node.has(kNodeDrain))
+                gv.free_booting_cpus += node.free_cpus();
+        } else if (node.usable()) {
+            ++gv.up_nodes;
+            gv.alloc_cpus += node.alloc_cpus;
+            gv.free_up_cpus += node.free_cpus();
+            if (node.alloc_cpus == 0)
+                gv.idle_nodes.push_back(node.name);
+        }
+    }
+    for (std::size_t g = 0; g < view.groups.size(); ++g) {
+        GroupView& gv = view.groups[g];
+        const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
+        const std::uint32_t cap = gv.group->capacity();
+        gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);
+    }
+    for (const auto& job : state.snapshot.jobs) {
+        if (job.pending()) {
+            view.pending.push_back(&job);
+            int g = view.group_of(job);
+            if (g >= 0)
+                view.groups[std::size_t(g)].routed_pending_cpus += job.total_cpus();
+        } else if (job.running()) {
+            view.running.push_back(&job);
+        }
+    }
+    std::sort(view.pending.begin(), view.pending.end(), [](const Job* a, const Job* b) {
+        if (a->priority != b->priority)
+            return a->priority > b->priority;
+        if (a->submit_time != b->submit_time)
+            return a->submit_time < b->submit_time;
+        return a->id < b->id;
+    });
+    return view;
+}
+
+} // namespace burst

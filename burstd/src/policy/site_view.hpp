@@ -1,0 +1,58 @@
+#pragma once
+// The questions every hiring policy asks of a ClusterState, answered once per
+// decision in O(jobs + nodes): how many local cores are free, which jobs wait
+// in priority order, and per node group how much is up, booting, hireable and
+// already promised to routed jobs.
+
+#include "model/cluster_state.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace burst {
+
+struct GroupView {
+    const NodeGroup* group = nullptr;
+    std::uint32_t up_nodes = 0;       // usable (idle, mixed or allocated)
+    std::uint32_t booting_nodes = 0;  // powering up
+    std::uint32_t hireable_nodes = 0; // powered down and within max_count
+    std::uint64_t alloc_cpus = 0;
+    std::uint64_t free_up_cpus = 0;
+    std::uint64_t free_booting_cpus = 0;
+    std::uint64_t routed_pending_cpus = 0; // routed here, not yet allocated
+    std::vector<std::string> idle_nodes;   // up, nothing allocated, not draining
+
+    // Cores a newly routed job could still get: free on up or booting nodes,
+    // or on nodes Slurm would resume for it, less what routed jobs will take.
+    std::uint64_t free_capacity() const
+    {
+        std::uint64_t total = free_up_cpus + free_booting_cpus + std::uint64_t(hireable_nodes) * group->cpus;
+        return total > routed_pending_cpus ? total - routed_pending_cpus : 0;
+    }
+};
+
+class SiteView {
+public:
+    static SiteView of(const ClusterState& state);
+
+    std::uint64_t local_cpus = 0;
+    std::uint64_t local_free_cpus = 0;
+    std::uint64_t local_alloc_cpus = 0;
+    std::vector<const Job*> pending; // highest priority first, then oldest, then lowest id
+    std::vector<const Job*> running;
+    std::vector<GroupView> groups;    // in ClusterState::groups order
+
+    // Index into `groups` of the group a job may run in (routed or running
+    // there), or -1 when it is local-only.
+    int group_of(const Job& job) const;
+
+private:
+    std::unordered_map<std::string, int> partition_group_;
+};
+
+// The partition holding a group's nodes; a group without one is named after itself.
+const std::string& group_partition(const NodeGroup& group);
+
+} // namespace burst

@@ -1,0 +1,118 @@
+#include "policy/threshold_policy.hpp"
+
+#include "policy/site_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace burst {
+
+ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
+    : target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
+      stabilization_(params.get_double("stabilization", 300, 0, 86400)),
+      expander_(make_expander(params.get_choice("expander", "price", expander_names())))
+{
+}
+
+Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
+{
+    Decision d;
+    const Time now = d.time = clock.now();
+    SiteView view = SiteView::of(state);
+
+    // Waiting work: burstable jobs that would not start locally in FCFS order.
+    std::uint64_t local_free = view.local_free_cpus;
+    std::vector<const Job*> waiting;
+    std::uint64_t waiting_cpus = 0;
+    for (const Job* job : view.pending) {
+        const std::uint64_t cpus = job->total_cpus();
+        if (view.group_of(*job) >= 0) {
+            waiting_cpus += cpus;
+            continue;
+        }
+        if (cpus <= local_free) {
+            local_free -= cpus;
+            continue;
+        }
+        if (job->burst == BurstOption::Never)
+            continue;
+        waiting.push_back(job);
+        waiting_cpus += cpus;
+    }
+    std::uint64_t busy = view.local_alloc_cpus, cloud_cpus = 0;
+    for (const auto& g : view.groups) {
+        busy += g.alloc_cpus;
+        cloud_cpus += std::uint64_t(g.up_nodes + g.booting_nodes) * g.group->cpus;
+    }
+    const double wanted_total = std::ceil(double(busy + waiting_cpus) / target_);
+    const std::uint64_t desired_now =
+        wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
+
+    history_.emplace_back(now, desired_now);
+    while (!history_.empty() && history_.front().first < now - stabilization_)
+        history_.pop_front();
+    std::uint64_t desired = 0;
+    for (const auto& h : history_)
+        desired = std::max(desired, h.second);
+
+    if (desired > cloud_cpus) {
+        std::uint64_t missing = desired - cloud_cpus;
+        std::vector<const GroupView*> candidates;
+        for (const auto& g : view.groups)
+            if (g.hireable_nodes > 0)
+                candidates.push_back(&g);
+        if (const GroupView* chosen = expander_->choose(candidates, missing)) {
+            const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
+            const std::uint32_t nodes =
+                std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
+            d.add(HireNodes{chosen->group->name, nodes},
+                  "utilization " + std::to_string(int(100 * double(busy + waiting_cpus) /
+                                                      double(std::max<std::uint64_t>(1, view.local_cpus + cloud_cpus)))) +
+                      "% of current cores exceeds target " + std::to_string(int(100 * target_)) + "%");
+            GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
+            g.free_booting_cpus += std::uint64_t(nodes) * per_node;
+            g.hireable_nodes -= nodes;
+        } else {
+            d.notes.push_back("no node group can grow");
+        }
+    } else if (desired < cloud_cpus) {
+        // Release idle nodes, most expensive first, while staying at or above desire.
+        std::uint64_t surplus = cloud_cpus - desired;
+        std::vector<const GroupView*> by_price;
+        for (const auto& g : view.groups)
+            by_price.push_back(&g);
+        std::sort(by_price.begin(), by_price.end(), [](const GroupView* a, const GroupView* b) {
+            return a->group->price_per_cpu_second() > b->group->price_per_cpu_second();
+        });
+        ReleaseNodes release;
+        for (const GroupView* g : by_price)
+            for (const auto& node : g->idle_nodes)
+                if (g->group->cpus <= surplus) {
+                    release.nodes.push_back(node);
+                    surplus -= g->group->cpus;
+                }
+        if (!release.nodes.empty())
+            d.add(std::move(release), "cloud cores above the highest desire of the last " +
+                                          std::to_string(int(stabilization_)) + " s");
+    }
+
+    // Let waiting jobs use cloud cores that are up, booting or just hired, but
+    // never so many that Slurm would resume nodes beyond the desired size.
+    for (const Job* job : waiting) {
+        const std::uint64_t cpus = job->total_cpus();
+        std::vector<const GroupView*> candidates;
+        for (const auto& g : view.groups) {
+            const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
+            if (ready >= g.routed_pending_cpus + cpus)
+                candidates.push_back(&g);
+        }
+        const GroupView* chosen = expander_->choose(candidates, cpus);
+        if (!chosen)
+            break;
+        view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
+        d.add(RouteToCloud{job->id, chosen->group->name}, "cloud cores are up or booting for it");
+    }
+    return d;
+}
+
+} // namespace burst

@@ -1,0 +1,240 @@
+#include "sim/sacct_parser.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace burst {
+namespace {
+
+enum Column { kId, kAccount, kUser, kSubmit, kStart, kEnd, kAllocCpus, kReqCpus, kTimelimit, kState, kName, kPartition, kColumns };
+constexpr std::array<const char*, kColumns> kColumnNames = {
+    "JobIDRaw", "Account", "User", "Submit", "Start", "End", "AllocCPUS",
+    "ReqCPUS", "Timelimit", "State", "JobName", "Partition"};
+constexpr int kRequiredColumns = kName; // every column before JobName
+
+std::vector<std::string_view> split(std::string_view line)
+{
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (true) {
+        auto bar = line.find('|', start);
+        if (bar == std::string_view::npos) {
+            out.push_back(line.substr(start));
+            return out;
+        }
+        out.push_back(line.substr(start, bar - start));
+        start = bar + 1;
+    }
+}
+
+template <class T>
+bool parse_number(std::string_view text, T& out)
+{
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = unsigned(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + std::int64_t(doe) - 719468;
+}
+
+} // namespace
+
+bool parse_slurm_timestamp(const std::string& text, Time& out)
+{
+    // Fixed layout: 0123-56-89T12:45:78
+    if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+        text[16] != ':')
+        return false;
+    std::string_view v(text);
+    unsigned y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+    if (!parse_number(v.substr(0, 4), y) || !parse_number(v.substr(5, 2), mo) || !parse_number(v.substr(8, 2), d) ||
+        !parse_number(v.substr(11, 2), h) || !parse_number(v.substr(14, 2), mi) || !parse_number(v.substr(17, 2), s))
+        return false;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+        return false;
+    out = Time(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s);
+    return true;
+}
+
+bool parse_slurm_duration(const std::string& text, Seconds& out)
+{
+    if (text == "UNLIMITED" || text == "Partition_Limit" || text == "INVALID") {
+        out = 0;
+        return text != "INVALID";
+    }
+    std::string_view v(text);
+    std::uint64_t days = 0;
+    bool has_days = false;
+    if (auto dash = v.find('-'); dash != std::string_view::npos) {
+        if (!parse_number(v.substr(0, dash), days))
+            return false;
+        has_days = true;
+        v.remove_prefix(dash + 1);
+    }
+    std::vector<std::uint64_t> parts;
+    std::size_t start = 0;
+    while (true) {
+        auto colon = v.find(':', start);
+        std::uint64_t part = 0;
+        if (!parse_number(v.substr(start, colon == std::string_view::npos ? v.npos : colon - start), part))
+            return false;
+        parts.push_back(part);
+        if (colon == std::string_view::npos)
+            break;
+        start = colon + 1;
+    }
+    if (parts.size() > 3)
+        return false;
+    std::uint64_t seconds = 0;
+    if (has_days) { // D-H, D-H:M, D-H:M:S
+        const std::uint64_t unit[3] = {3600, 60, 1};
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            seconds += parts[i] * unit[i];
+        seconds += days * 86400;
+    } else if (parts.size() == 1) { // M
+        seconds = parts[0] * 60;
+    } else if (parts.size() == 2) { // M:S
+        seconds = parts[0] * 60 + parts[1];
+    } else { // H:M:S
+        seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+    }
+    out = Seconds(seconds);
+    return true;
+}
+
+Trace parse_sacct(std::istream& in, const std::string& source)
+{
+    Trace trace;
+    TraceReport& report = trace.report;
+    report.source = source;
+    std::string line;
+    std::array<int, kColumns> where;
+    where.fill(-1);
+    std::size_t columns = 0;
+    bool have_header = false;
+    while (std::getline(in, line)) {
+        const std::size_t line_no = ++report.lines;
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty()) {
+            ++report.comment_lines;
+            continue;
+        }
+        auto fields = split(line);
+        // `--parsable` (not parsable2) ends every line with a '|'.
+        if (fields.size() > 1 && fields.back().empty())
+            fields.pop_back();
+        if (!have_header) {
+            ++report.comment_lines;
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                for (int c = 0; c < kColumns; ++c)
+                    if (fields[i] == kColumnNames[std::size_t(c)])
+                        where[std::size_t(c)] = int(i);
+            std::string missing;
+            for (int c = 0; c < kRequiredColumns; ++c)
+                if (where[std::size_t(c)] < 0)
+                    missing += std::string(missing.empty() ? "" : ",") + kColumnNames[std::size_t(c)];
+            if (!missing.empty()) {
+                report.malformed_line(line_no, "sacct header lacks required column(s) " + missing +
+                                                   "; run sacct -P --format=JobIDRaw,Account,User,Submit,Start,End,"
+                                                   "AllocCPUS,ReqCPUS,Timelimit,State,JobName,Partition");
+                // Without a header no record can be read; count them all.
+                while (std::getline(in, line)) {
+                    ++report.lines;
+                    ++report.malformed;
+                }
+                return trace;
+            }
+            columns = fields.size();
+            have_header = true;
+            continue;
+        }
+        if (fields.size() != columns) {
+            report.malformed_line(line_no, "expected " + std::to_string(columns) + " '|'-separated fields, found " +
+                                               std::to_string(fields.size()));
+            continue;
+        }
+        auto field = [&](Column c) -> std::string {
+            return where[c] < 0 ? std::string() : std::string(fields[std::size_t(where[c])]);
+        };
+        const std::string id = field(kId);
+        if (id.find('.') != std::string::npos) {
+            ++report.skipped_steps;
+            continue;
+        }
+        std::uint32_t numeric_id = 0;
+        if (!parse_number(std::string_view(id), numeric_id) || numeric_id == 0) {
+            report.malformed_line(line_no, "JobIDRaw: expected a positive integer, got '" + id + "'");
+            continue;
+        }
+        const std::string state = field(kState);
+        if (state == "PENDING" || state == "RUNNING" || state == "REQUEUED" || state == "SUSPENDED") {
+            report.unusable_record(line_no, "job " + id + " was still " + state + " when sacct ran");
+            continue;
+        }
+        Time submit = 0, start = 0, end = 0;
+        if (!parse_slurm_timestamp(field(kSubmit), submit)) {
+            report.malformed_line(line_no, "Submit: expected YYYY-MM-DDTHH:MM:SS, got '" + field(kSubmit) + "'");
+            continue;
+        }
+        const std::string start_text = field(kStart), end_text = field(kEnd);
+        if (start_text == "Unknown" || start_text == "None" || end_text == "Unknown") {
+            report.unusable_record(line_no, "job " + id + " (" + state + ") never ran");
+            continue;
+        }
+        if (!parse_slurm_timestamp(start_text, start) || !parse_slurm_timestamp(end_text, end)) {
+            report.malformed_line(line_no, "Start/End: expected YYYY-MM-DDTHH:MM:SS, got '" + start_text + "'/'" +
+                                               end_text + "'");
+            continue;
+        }
+        if (start < submit || end < start) {
+            report.malformed_line(line_no, "times out of order (Submit <= Start <= End expected)");
+            continue;
+        }
+        std::uint32_t alloc = 0, req = 0;
+        if (!parse_number(std::string_view(fields[std::size_t(where[kAllocCpus])]), alloc) ||
+            !parse_number(std::string_view(fields[std::size_t(where[kReqCpus])]), req)) {
+            report.malformed_line(line_no, "AllocCPUS/ReqCPUS: expected non-negative integers");
+            continue;
+        }
+        if (alloc == 0 && req == 0) {
+            report.unusable_record(line_no, "job " + id + " has neither AllocCPUS nor ReqCPUS");
+            continue;
+        }
+        Seconds limit = 0;
+        if (!parse_slurm_duration(field(kTimelimit), limit)) {
+            report.malformed_line(line_no, "Timelimit: expected [D-]H:M:S, M, M:S, D-H or UNLIMITED, got '" +
+                                               field(kTimelimit) + "'");
+            continue;
+        }
+        TraceJob job;
+        job.id = numeric_id;
+        job.submit = submit;
+        job.runtime = end - start;
+        job.time_limit = limit;
+        job.cpus = alloc ? alloc : req;
+        job.user = field(kUser);
+        job.account = field(kAccount).empty() ? job.user : field(kAccount);
+        job.partition = field(kPartition);
+        job.name = field(kName);
+        job.category = job.name.empty() ? job.account : job.account + "/" + job.name;
+        trace.jobs.push_back(std::move(job));
+    }
+    if (!have_header && report.lines > 0)
+        report.malformed_line(report.lines, "no sacct header line found");
+    report.jobs = trace.jobs.size();
+    return trace;
+}
+
+} // namespace burst

@@ -1,0 +1,31 @@
+#pragma once
+// Slurm accounting history as `sacct --parsable2` prints it.  Produce it with
+//
+//   sacct -a -X -P -S 2024-01-01 -E 2024-02-01
+//     --format=JobIDRaw,Account,User,Submit,Start,End,AllocCPUS,ReqCPUS,Timelimit,State,JobName,Partition
+//
+// (one command line).
+//
+// The first line must be sacct's header.  Columns may come in any order;
+// JobIDRaw, Account, User, Submit, Start, End, AllocCPUS, ReqCPUS, Timelimit
+// and State are required, JobName and Partition are optional.  Job steps
+// (ids with a '.', present without -X) are skipped and counted.  Times are
+// read as UTC (only differences matter to the simulator).
+
+#include "sim/trace.hpp"
+
+#include <istream>
+#include <string>
+
+namespace burst {
+
+Trace parse_sacct(std::istream& in, const std::string& source);
+
+// sacct's Timelimit: "UNLIMITED"/"Partition_Limit" (0), "M", "M:S", "H:M:S",
+// "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these.
+bool parse_slurm_duration(const std::string& text, Seconds& out);
+
+// "YYYY-MM-DDTHH:MM:SS" as UTC epoch seconds; false when malformed.
+bool parse_slurm_timestamp(const std::string& text, Time& out);
+
+} // namespace burst

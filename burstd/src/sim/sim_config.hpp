@@ -1,0 +1,31 @@
+#pragma once
+// The simulated site: local cores, CLOUD node groups, and the Slurm and
+// burstd settings that shape what a policy's decisions lead to.
+
+#include "model/clock.hpp"
+#include "model/node_group.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct SimConfig {
+    std::uint32_t local_cores = 0;
+    // Local cores are scheduled as one pool (as SWF machines are); policies
+    // see them as nodes of this many cores.
+    std::uint32_t local_node_cores = 32;
+    // Groups without node names get max_count nodes named "<group>-<i>".
+    std::vector<NodeGroup> groups;
+    Seconds cycle = 60;           // decision interval (burstd's DecisionInterval)
+    Seconds suspend_time = 300;   // Slurm SuspendTime for idle CLOUD nodes
+    double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)
+    std::uint64_t seed = 1;
+    // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
+    // the head, which bounds the cost of a pass on deep queues.
+    std::uint32_t bf_max_job_test = 500;
+    std::string cluster = "sim";
+};
+
+} // namespace burst

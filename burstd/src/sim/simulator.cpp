@@ -1,0 +1,774 @@
+#include "sim/simulator.hpp"
+
+#include "policy/site_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <random>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace burst {
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr Time kNever = std::numeric_limits<Time>::infinity();
+const std::string kLocalPartition = "local";
+
+enum class Phase { Future, Pending, Configuring, Running, Done };
+
+struct SimJob {
+    const TraceJob* trace = nullptr;
+    std::uint32_t cpus = 0;
+    Seconds runtime = 0;
+    Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
+    Phase phase = Phase::Future;
+    int routed = -1;      // group the job may also run in
+    int group = -1;       // group it was allocated in
+    Time start = 0;
+    std::uint32_t nodes_booting = 0;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
+    std::multimap<Time, std::uint32_t>::iterator local_slot;
+    std::uint32_t snap = kNone; // index in the snapshot's job list
+};
+
+enum class Power { Down, Booting, Up };
+
+struct CloudNode {
+    std::uint32_t group = 0;
+    std::uint32_t cpus = 0;
+    Power power = Power::Down;
+    std::uint32_t alloc = 0;
+    Time launched = 0;
+    Time ready = 0;
+    bool draining = false;        // ReleaseNodes on a busy node: no new work
+    std::uint64_t idle_epoch = 0; // invalidates stale suspend checks
+    std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
+    std::uint32_t snap = 0;       // index in the snapshot's node list
+};
+
+enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck };
+
+struct Event {
+    Time time;
+    EventKind kind;
+    std::uint64_t seq;
+    std::uint32_t target;
+    std::uint64_t token;
+    bool operator>(const Event& o) const
+    {
+        if (time != o.time)
+            return time > o.time;
+        if (kind != o.kind)
+            return kind > o.kind;
+        return seq > o.seq;
+    }
+};
+
+void validate(const SimConfig& c)
+{
+    if (c.local_cores == 0)
+        throw SimConfigError("local cores must be at least 1");
+    if (c.local_node_cores == 0)
+        throw SimConfigError("local node cores must be at least 1");
+    if (!(c.cycle > 0))
+        throw SimConfigError("decision cycle must be > 0 s");
+    if (!(c.suspend_time >= 0))
+        throw SimConfigError("suspend time must be >= 0 s");
+    if (!(c.boot_jitter >= 0 && c.boot_jitter < 1))
+        throw SimConfigError("boot jitter must be in [0, 1)");
+    if (c.bf_max_job_test == 0)
+        throw SimConfigError("bf_max_job_test must be at least 1");
+    std::set<std::string> names;
+    for (const auto& g : c.groups) {
+        if (g.name.empty() || !names.insert(g.name).second)
+            throw SimConfigError("node group names must be non-empty and unique ('" + g.name + "')");
+        if (g.cpus == 0)
+            throw SimConfigError("node group " + g.name + ": cpus must be at least 1");
+        if (g.nodes.empty() && g.max_count == 0)
+            throw SimConfigError("node group " + g.name + ": needs node names or max > 0");
+        if (!(g.price_per_hour >= 0) || !(g.boot_time >= 0) || !(g.min_billed >= 0) || !(g.speed > 0))
+            throw SimConfigError("node group " + g.name + ": price, boot time and min billed must be >= 0, speed > 0");
+    }
+}
+
+class SimRun {
+public:
+    SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);
+    SimResult run();
+
+private:
+    // Trace and time.
+    void submit(std::uint32_t j);
+    void schedule();
+    void decide();
+    void apply(const Action& action);
+
+    // Local pool.
+    void start_local(std::uint32_t j);
+    void reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const;
+
+    // Cloud nodes.
+    std::uint64_t group_room(std::uint32_t g) const;
+    bool start_cloud(std::uint32_t j);
+    void power_up(std::uint32_t n);
+    void power_down(std::uint32_t n);
+    void node_ready(std::uint32_t n);
+    void node_idle(std::uint32_t n);
+    void begin_running(std::uint32_t j, Seconds runtime);
+    void finish(std::uint32_t j);
+    Seconds sample_boot(const NodeGroup& g);
+    double bill(const NodeGroup& g, Seconds up) const;
+
+    // Snapshot upkeep.
+    void snapshot_add(std::uint32_t j);
+    void snapshot_remove(std::uint32_t j);
+    void sync_node(std::uint32_t n);
+    void push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token = 0);
+
+    SimConfig config_;
+    Policy& policy_;
+    ManualClock clock_;
+    std::mt19937_64 rng_;
+    std::vector<SimJob> jobs_;           // in submit order
+    std::unordered_map<JobId, std::uint32_t> by_id_;
+    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+    std::uint64_t event_seq_ = 0;
+    std::size_t next_submit_ = 0;
+    std::size_t finished_ = 0;
+    bool dirty_ = false;
+
+    std::uint32_t local_free_ = 0;
+    std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
+    std::deque<std::uint32_t> queue_; // pending jobs in FCFS order; backfilled ones linger
+    std::size_t queue_dead_ = 0;      // lingering entries
+    std::vector<std::uint32_t> routed_;              // routed jobs that may still be pending
+
+    std::vector<CloudNode> nodes_;
+    std::unordered_map<std::string, std::uint32_t> node_by_name_;
+    std::vector<std::vector<std::uint32_t>> group_nodes_;
+    std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
+    std::uint32_t local_nodes_ = 0;
+
+    ClusterState state_;
+    std::vector<std::uint32_t> snap_owner_;
+    double closed_cost_ = 0;
+    double attributed_cost_ = 0;
+    SimResult result_;
+};
+
+SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy)
+    : config_(config), policy_(policy), rng_(config.seed)
+{
+    validate(config_);
+    std::vector<const TraceJob*> order;
+    order.reserve(trace.size());
+    std::unordered_set<JobId> seen;
+    for (const auto& t : trace) {
+        if (!seen.insert(t.id).second)
+            throw SimConfigError("trace has job id " + std::to_string(t.id) + " more than once");
+        if (t.cpus > config_.local_cores) {
+            ++result_.jobs_too_wide;
+            continue;
+        }
+        order.push_back(&t);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const TraceJob* a, const TraceJob* b) { return a->submit < b->submit; });
+    jobs_.resize(order.size());
+    by_id_.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        SimJob& j = jobs_[i];
+        j.trace = order[i];
+        j.cpus = order[i]->cpus;
+        j.runtime = std::max<Seconds>(0, order[i]->runtime);
+        if (order[i]->time_limit > 0 && j.runtime > order[i]->time_limit) {
+            j.runtime = order[i]->time_limit;
+            ++result_.runtimes_capped;
+        }
+        j.estimate = order[i]->time_limit > 0 ? order[i]->time_limit : j.runtime;
+        by_id_.emplace(order[i]->id, std::uint32_t(i));
+    }
+    local_free_ = config_.local_cores;
+
+    state_.snapshot.cluster = config_.cluster;
+    Partition local;
+    local.name = kLocalPartition;
+    local.is_default = true;
+    local_nodes_ = (config_.local_cores + config_.local_node_cores - 1) / config_.local_node_cores;
+    for (std::uint32_t i = 0; i < local_nodes_; ++i) {
+        Node n;
+        n.name = "local" + std::to_string(i + 1);
+        n.cpus = std::min(config_.local_node_cores, config_.local_cores - i * config_.local_node_cores);
+        n.base = NodeBaseState::Idle;
+        n.partitions = {kLocalPartition};
+        local.nodes.push_back(n.name);
+        state_.snapshot.nodes.push_back(std::move(n));
+    }
+    state_.snapshot.partitions.push_back(std::move(local));
+    group_nodes_.resize(config_.groups.size());
+    warm_.assign(config_.groups.size(), 0);
+    for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+        NodeGroup& group = config_.groups[g];
+        if (group.nodes.empty())
+            for (std::uint32_t i = 0; i < group.max_count; ++i)
+                group.nodes.push_back(group.name + "-" + std::to_string(i + 1));
+        if (group.provider.empty())
+            group.provider = "sim";
+        group.nodes.resize(group.capacity());
+        Partition p;
+        p.name = group_partition(group);
+        p.nodes = group.nodes;
+        for (const auto& name : group.nodes) {
+            if (node_by_name_.count(name))
+                throw SimConfigError("node " + name + " is in more than one node group");
+            CloudNode cn;
+            cn.group = std::uint32_t(g);
+            cn.cpus = group.cpus;
+            cn.snap = std::uint32_t(state_.snapshot.nodes.size());
+            Node n;
+            n.name = name;
+            n.cpus = group.cpus;
+            n.memory_mb = group.memory_mb;
+            n.partitions = {p.name};
+            state_.snapshot.nodes.push_back(std::move(n));
+            node_by_name_.emplace(name, std::uint32_t(nodes_.size()));
+            group_nodes_[g].push_back(std::uint32_t(nodes_.size()));
+            nodes_.push_back(std::move(cn));
+            sync_node(std::uint32_t(nodes_.size() - 1));
+        }
+        state_.snapshot.partitions.push_back(std::move(p));
+        result_.group_names.push_back(group.name);
+    }
+    state_.groups = config_.groups;
+}
+
+void SimRun::push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token)
+{
+    events_.push(Event{t, kind, event_seq_++, target, token});
+}
+
+SimResult SimRun::run()
+{
+    if (jobs_.empty())
+        return std::move(result_);
+    result_.first_submit = jobs_.front().trace->submit;
+    Time next_decide = result_.first_submit;
+    while (true) {
+        Time t = kNever;
+        if (!events_.empty())
+            t = events_.top().time;
+        if (next_submit_ < jobs_.size())
+            t = std::min(t, jobs_[next_submit_].trace->submit);
+        const bool deciding = finished_ < jobs_.size();
+        if (deciding)
+            t = std::min(t, next_decide);
+        if (t == kNever)
+            break;
+        clock_.set(t);
+        while (!events_.empty() && events_.top().time == t) {
+            Event e = events_.top();
+            events_.pop();
+            switch (e.kind) {
+            case EventKind::JobEnd:
+                finish(e.target);
+                break;
+            case EventKind::NodeReady:
+                node_ready(e.target);
+                break;
+            case EventKind::SuspendCheck: {
+                CloudNode& n = nodes_[e.target];
+                if (n.power != Power::Up || n.alloc != 0 || n.idle_epoch != e.token)
+                    break;
+                std::uint32_t in_use = 0;
+                for (auto m : group_nodes_[n.group])
+                    in_use += nodes_[m].power != Power::Down;
+                // A placeholder holds the node warm while the workload lasts.
+                if (finished_ < jobs_.size() && in_use <= warm_[n.group])
+                    push(t + std::max<Seconds>(config_.suspend_time, 1), EventKind::SuspendCheck, e.target, e.token);
+                else
+                    power_down(e.target);
+                break;
+            }
+            }
+        }
+        while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
+            submit(std::uint32_t(next_submit_++));
+        schedule();
+        if (deciding && t == next_decide) {
+            decide();
+            schedule();
+            next_decide = t + config_.cycle;
+        }
+    }
+    result_.cloud_cost = closed_cost_;
+    for (auto& j : jobs_)
+        j.cloud_alloc.clear();
+    return std::move(result_);
+}
+
+void SimRun::submit(std::uint32_t j)
+{
+    jobs_[j].phase = Phase::Pending;
+    queue_.push_back(j);
+    snapshot_add(j);
+    dirty_ = true;
+}
+
+void SimRun::reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const
+{
+    std::uint64_t avail = free;
+    for (const auto& [end, cpus] : local_ends_) {
+        avail += cpus;
+        if (avail >= head.cpus) {
+            shadow = end;
+            extra = avail - head.cpus;
+            return;
+        }
+    }
+    shadow = kNever; // cannot happen: wider jobs are not replayed
+    extra = 0;
+}
+
+void SimRun::schedule()
+{
+    if (!dirty_)
+        return;
+    dirty_ = false;
+    const Time now = clock_.now();
+    std::uint32_t free = local_free_;
+    bool blocked = false;
+    Time shadow = kNever;
+    std::uint64_t extra = 0;
+    std::uint32_t tested = 0;
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+        const std::uint32_t j = queue_[i];
+        SimJob& job = jobs_[j];
+        if (job.phase != Phase::Pending)
+            continue;
+        if (!blocked) {
+            if (job.cpus <= free) {
+                start_local(j);
+                free -= job.cpus;
+                continue;
+            }
+            if (job.routed >= 0 && start_cloud(j))
+                continue;
+            blocked = true;
+            reservation(job, free, shadow, extra);
+            continue;
+        }
+        if (free == 0 || ++tested > config_.bf_max_job_test)
+            break;
+        if (job.cpus > free)
+            continue;
+        const bool ends_before = now + job.estimate <= shadow;
+        if (ends_before || job.cpus <= extra) {
+            start_local(j);
+            free -= job.cpus;
+            if (!ends_before)
+                extra -= job.cpus;
+        }
+    }
+    // Routed jobs are also queued in their group's partition, where Slurm
+    // schedules them in priority order regardless of the local queue.
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < routed_.size(); ++i) {
+        const std::uint32_t j = routed_[i];
+        if (jobs_[j].phase != Phase::Pending || jobs_[j].routed < 0)
+            continue;
+        if (!start_cloud(j))
+            routed_[keep++] = j;
+    }
+    routed_.resize(keep);
+    // Started jobs leave the head at once; those started from deeper in the
+    // queue are swept out when they are a quarter of it (amortized O(1)).
+    while (!queue_.empty() && jobs_[queue_.front()].phase != Phase::Pending) {
+        queue_.pop_front();
+        --queue_dead_;
+    }
+    if (queue_dead_ > 64 && queue_dead_ > queue_.size() / 4) {
+        queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
+                                    [&](std::uint32_t j) { return jobs_[j].phase != Phase::Pending; }),
+                     queue_.end());
+        queue_dead_ = 0;
+    }
+}
+
+void SimRun::start_local(std::uint32_t j)
+{
+    SimJob& job = jobs_[j];
+    const Time now = clock_.now();
+    local_free_ -= job.cpus;
+    ++queue_dead_;
+    job.local_slot = local_ends_.emplace(now + job.estimate, job.cpus);
+    job.group = -1;
+    begin_running(j, job.runtime);
+    Job& view = state_.snapshot.jobs[job.snap];
+    view.partitions = {kLocalPartition};
+}
+
+void SimRun::begin_running(std::uint32_t j, Seconds runtime)
+{
+    SimJob& job = jobs_[j];
+    const Time now = clock_.now();
+    job.phase = Phase::Running;
+    job.start = now;
+    push(now + runtime, EventKind::JobEnd, j);
+    Job& view = state_.snapshot.jobs[job.snap];
+    view.state = JobState::Running;
+    view.reason = "None";
+    if (view.start_time == 0)
+        view.start_time = now;
+}
+
+std::uint64_t SimRun::group_room(std::uint32_t g) const
+{
+    std::uint64_t room = 0;
+    for (auto n : group_nodes_[g]) {
+        const CloudNode& node = nodes_[n];
+        if (!node.draining)
+            room += node.cpus - node.alloc;
+    }
+    return room;
+}
+
+bool SimRun::start_cloud(std::uint32_t j)
+{
+    SimJob& job = jobs_[j];
+    const auto g = std::uint32_t(job.routed);
+    if (group_room(g) < job.cpus)
+        return false;
+    std::uint32_t need = job.cpus;
+    // Like Slurm: nodes already up first, then booting ones, then resume more.
+    for (Power pass : {Power::Up, Power::Booting, Power::Down}) {
+        for (auto n : group_nodes_[g]) {
+            if (need == 0)
+                break;
+            CloudNode& node = nodes_[n];
+            if (node.power != pass || node.draining || node.alloc == node.cpus)
+                continue;
+            if (node.power == Power::Down)
+                power_up(n);
+            const std::uint32_t take = std::min(need, node.cpus - node.alloc);
+            node.alloc += take;
+            ++node.idle_epoch;
+            need -= take;
+            job.cloud_alloc.emplace_back(n, take);
+            if (node.power == Power::Booting) {
+                node.configuring.push_back(j);
+                ++job.nodes_booting;
+            }
+            sync_node(n);
+        }
+    }
+    job.group = int(g);
+    ++queue_dead_;
+    Job& view = state_.snapshot.jobs[job.snap];
+    view.partitions = {group_partition(config_.groups[g])};
+    view.nodes.clear();
+    for (const auto& [n, cores] : job.cloud_alloc)
+        view.nodes.push_back(state_.snapshot.nodes[nodes_[n].snap].name);
+    view.node_count = std::uint32_t(job.cloud_alloc.size());
+    const Seconds runtime = job.runtime / config_.groups[g].speed;
+    if (job.nodes_booting == 0) {
+        begin_running(j, runtime);
+    } else {
+        // Slurm shows the job RUNNING (CONFIGURING) from allocation on.
+        job.phase = Phase::Configuring;
+        view.state = JobState::Running;
+        view.reason = "Configuring";
+        view.start_time = clock_.now();
+    }
+    return true;
+}
+
+Seconds SimRun::sample_boot(const NodeGroup& g)
+{
+    const double u = double(rng_() >> 11) * 0x1.0p-53; // [0, 1), same on every platform
+    return g.boot_time * (1 + config_.boot_jitter * (2 * u - 1));
+}
+
+double SimRun::bill(const NodeGroup& g, Seconds up) const
+{
+    Seconds billed = std::max(up, g.min_billed);
+    if (g.billing == Billing::PerHour)
+        billed = std::ceil(billed / 3600) * 3600;
+    return billed * g.price_per_hour / 3600;
+}
+
+void SimRun::power_up(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    const Time now = clock_.now();
+    node.power = Power::Booting;
+    node.launched = now;
+    node.ready = 0;
+    node.draining = false;
+    ++node.idle_epoch;
+    ++result_.instances_launched;
+    push(now + sample_boot(config_.groups[node.group]), EventKind::NodeReady, n);
+    sync_node(n);
+}
+
+void SimRun::power_down(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    const Seconds up = clock_.now() - node.launched;
+    closed_cost_ += bill(config_.groups[node.group], up);
+    result_.instance_seconds += up;
+    node.power = Power::Down;
+    node.draining = false;
+    ++node.idle_epoch;
+    sync_node(n);
+    dirty_ = true;
+}
+
+void SimRun::node_ready(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    node.power = Power::Up;
+    node.ready = clock_.now();
+    for (auto j : node.configuring) {
+        SimJob& job = jobs_[j];
+        if (--job.nodes_booting == 0)
+            begin_running(j, job.runtime / config_.groups[std::size_t(job.group)].speed);
+    }
+    node.configuring.clear();
+    sync_node(n);
+    if (node.alloc == 0)
+        node_idle(n);
+    dirty_ = true;
+}
+
+void SimRun::node_idle(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    if (node.draining) {
+        power_down(n);
+        return;
+    }
+    push(clock_.now() + config_.suspend_time, EventKind::SuspendCheck, n, ++node.idle_epoch);
+}
+
+void SimRun::finish(std::uint32_t j)
+{
+    SimJob& job = jobs_[j];
+    const Time now = clock_.now();
+    job.phase = Phase::Done;
+    ++finished_;
+    JobEnd end;
+    end.id = job.trace->id;
+    end.category = job.trace->category;
+    end.account = job.trace->account;
+    end.cpus = job.cpus;
+    end.elapsed = now - job.start;
+    end.end_time = now;
+    if (job.group < 0) {
+        local_free_ += job.cpus;
+        local_ends_.erase(job.local_slot);
+    } else {
+        const NodeGroup& g = config_.groups[std::size_t(job.group)];
+        const double cost = double(job.cpus) * end.elapsed * g.price_per_cpu_second();
+        attributed_cost_ += cost;
+        result_.account_cost[job.trace->account] += cost;
+        state_.spend[job.trace->account] += cost;
+        end.node_group = g.name;
+        end.nodes = state_.snapshot.jobs[job.snap].nodes;
+        for (const auto& [n, cores] : job.cloud_alloc) {
+            nodes_[n].alloc -= cores;
+            sync_node(n);
+            if (nodes_[n].alloc == 0 && nodes_[n].power == Power::Up)
+                node_idle(n);
+        }
+        job.cloud_alloc.clear();
+    }
+    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.start, now,
+                                      job.group});
+    snapshot_remove(j);
+    policy_.observe(end);
+    dirty_ = true;
+}
+
+void SimRun::snapshot_add(std::uint32_t j)
+{
+    SimJob& job = jobs_[j];
+    const TraceJob& t = *job.trace;
+    Job view;
+    view.id = t.id;
+    view.user = t.user;
+    view.account = t.account;
+    view.partitions = {kLocalPartition};
+    view.name = t.name;
+    view.category = t.category;
+    view.reason = "Resources";
+    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
+    view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
+    view.submit_time = view.eligible_time = t.submit;
+    view.time_limit = t.time_limit;
+    view.cpus = job.cpus;
+    job.snap = std::uint32_t(state_.snapshot.jobs.size());
+    state_.snapshot.jobs.push_back(std::move(view));
+    snap_owner_.push_back(j);
+}
+
+void SimRun::snapshot_remove(std::uint32_t j)
+{
+    const std::uint32_t pos = jobs_[j].snap;
+    auto& list = state_.snapshot.jobs;
+    if (pos != list.size() - 1) {
+        list[pos] = std::move(list.back());
+        snap_owner_[pos] = snap_owner_.back();
+        jobs_[snap_owner_[pos]].snap = pos;
+    }
+    list.pop_back();
+    snap_owner_.pop_back();
+    jobs_[j].snap = kNone;
+}
+
+void SimRun::sync_node(std::uint32_t n)
+{
+    const CloudNode& node = nodes_[n];
+    Node& view = state_.snapshot.nodes[node.snap];
+    view.alloc_cpus = node.alloc;
+    view.base = node.alloc == 0 ? NodeBaseState::Idle
+                                : (node.alloc < node.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
+    view.flags = kNodeCloud;
+    if (node.power == Power::Down)
+        view.flags |= kNodePoweredDown;
+    else if (node.power == Power::Booting)
+        view.flags |= kNodePoweringUp;
+    if (node.draining)
+        view.flags |= kNodeDrain;
+}
+
+void SimRun::decide()
+{
+    const Time now = clock_.now();
+    Snapshot& snap = state_.snapshot;
+    snap.time = now;
+    ++snap.seq;
+    std::uint32_t busy = config_.local_cores - local_free_;
+    for (std::uint32_t i = 0; i < local_nodes_; ++i) {
+        Node& n = snap.nodes[i];
+        n.alloc_cpus = std::min(busy, n.cpus);
+        busy -= n.alloc_cpus;
+        n.base = n.alloc_cpus == 0 ? NodeBaseState::Idle
+                                   : (n.alloc_cpus < n.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
+    }
+    state_.instances.clear();
+    double open_cost = 0;
+    for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+        const CloudNode& node = nodes_[n];
+        if (node.power == Power::Down)
+            continue;
+        const NodeGroup& g = config_.groups[node.group];
+        Instance inst;
+        inst.node = snap.nodes[node.snap].name;
+        inst.node_group = g.name;
+        inst.provider_id = "sim-" + inst.node;
+        inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
+        inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
+        inst.requested_at = node.launched;
+        inst.running_since = node.power == Power::Up ? node.ready : 0;
+        inst.spot = g.spot;
+        state_.instances.push_back(std::move(inst));
+        open_cost += bill(g, now - node.launched);
+    }
+    state_.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+
+    Decision d = policy_.decide(state_, clock_);
+    ++result_.decisions;
+    for (const auto& action : d.actions)
+        apply(action);
+}
+
+void SimRun::apply(const Action& action)
+{
+    auto group_index = [&](const std::string& name) -> int {
+        for (std::size_t g = 0; g < config_.groups.size(); ++g)
+            if (config_.groups[g].name == name)
+                return int(g);
+        return -1;
+    };
+    bool ok = true;
+    if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
+        auto it = by_id_.find(route->job);
+        const int g = group_index(route->group);
+        if (it == by_id_.end() || g < 0 || jobs_[it->second].phase != Phase::Pending ||
+            std::uint64_t(jobs_[it->second].cpus) >
+                std::uint64_t(config_.groups[std::size_t(g)].cpus) * config_.groups[std::size_t(g)].capacity()) {
+            ok = false;
+        } else {
+            SimJob& job = jobs_[it->second];
+            if (job.routed < 0)
+                routed_.push_back(it->second);
+            job.routed = g;
+            Job& view = state_.snapshot.jobs[job.snap];
+            view.partitions = {kLocalPartition, group_partition(config_.groups[std::size_t(g)])};
+            dirty_ = true;
+        }
+    } else if (const auto* hire = std::get_if<HireNodes>(&action.what)) {
+        const int g = group_index(hire->group);
+        if (g < 0) {
+            ok = false;
+        } else {
+            std::uint32_t left = hire->count;
+            for (auto n : group_nodes_[std::size_t(g)])
+                if (left > 0 && nodes_[n].power == Power::Down) {
+                    power_up(n);
+                    --left;
+                }
+            result_.hire_shortfall += left;
+            dirty_ = true;
+        }
+    } else if (const auto* release = std::get_if<ReleaseNodes>(&action.what)) {
+        // A forced power-down would kill running jobs; the simulator drains
+        // instead, so a policy cannot gain by killing work.
+        for (const auto& name : release->nodes) {
+            auto it = node_by_name_.find(name);
+            if (it == node_by_name_.end() || nodes_[it->second].power == Power::Down) {
+                ok = false;
+                continue;
+            }
+            CloudNode& node = nodes_[it->second];
+            node.draining = true;
+            sync_node(it->second);
+            if (node.power == Power::Up && node.alloc == 0)
+                power_down(it->second);
+        }
+    } else if (std::get_if<SetJobThreads>(&action.what)) {
+        ++result_.thread_actions_ignored;
+        return;
+    } else if (const auto* keep = std::get_if<KeepPlaceholders>(&action.what)) {
+        const int g = group_index(keep->group);
+        if (g < 0) {
+            ok = false;
+        } else {
+            warm_[std::size_t(g)] = keep->count;
+            std::uint32_t in_use = 0;
+            for (auto n : group_nodes_[std::size_t(g)])
+                in_use += nodes_[n].power != Power::Down;
+            for (auto n : group_nodes_[std::size_t(g)])
+                if (in_use < keep->count && nodes_[n].power == Power::Down) {
+                    power_up(n);
+                    ++in_use;
+                }
+        }
+    }
+    ++(ok ? result_.actions_applied : result_.actions_rejected);
+}
+
+} // namespace
+
+SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy)
+{
+    return SimRun(config, trace, policy).run();
+}
+
+} // namespace burst

@@ -1,0 +1,70 @@
+#pragma once
+// Discrete-event replay of a trace on a simulated Slurm site, driving a real
+// Policy exactly as burstd does: each decision cycle it builds a
+// ClusterState, calls Policy::decide, and applies the Decision the way
+// burstd's actuator plus Slurm would.
+//
+// Site model: local cores scheduled FCFS with EASY backfill (reservation for
+// the queue head from time limits; without a limit the trace runtime is the
+// estimate).  A job routed to a node group may also run there: Slurm's power
+// saving resumes powered-down nodes of the group for it (boot time drawn
+// from the group's boot time and the jitter), a job on booting nodes starts
+// when they are all up, and runs runtime / speed.  Idle CLOUD nodes power
+// down after SuspendTime.  Instances are billed from launch to power-down,
+// at least min_billed, per second or per started hour.
+//
+// Deterministic: same config, trace and policy → same result.  No wall clock.
+
+#include "model/job.hpp"
+#include "policy/policy.hpp"
+#include "sim/sim_config.hpp"
+#include "sim/trace.hpp"
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+class SimConfigError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+struct JobOutcome {
+    JobId id = 0;
+    std::string account;
+    std::uint32_t cpus = 0;
+    Time submit = 0;
+    Time start = 0; // began running (after any cloud boot)
+    Time end = 0;
+    int group = -1; // index into SimConfig::groups; -1 = local
+};
+
+struct SimResult {
+    std::vector<JobOutcome> jobs;
+    std::vector<std::string> group_names;
+    double cloud_cost = 0;
+    // What each account's cloud core-seconds cost at the group's per-core
+    // price; the rest of cloud_cost (boot, idle, minimum and hourly billing)
+    // is attributed to nobody.
+    std::map<std::string, double> account_cost;
+    double instance_seconds = 0;
+    std::uint64_t instances_launched = 0;
+    std::uint64_t decisions = 0;
+    std::uint64_t actions_applied = 0;
+    std::uint64_t actions_rejected = 0; // unknown job/node/group, job no longer pending
+    std::uint64_t thread_actions_ignored = 0; // traces carry no speedup model
+    std::uint64_t hire_shortfall = 0;   // nodes asked for beyond what was powered down
+    std::uint64_t jobs_too_wide = 0;    // more cores than the local site: not replayed
+    std::uint64_t runtimes_capped = 0;  // ran past their limit in the trace: killed at it
+    Time first_submit = 0;
+};
+
+// Throws SimConfigError for an unusable site (no local cores, bad group) or
+// a trace with duplicate job ids.
+SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);
+
+} // namespace burst

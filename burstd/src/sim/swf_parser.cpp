@@ -1,0 +1,178 @@
+#include "sim/swf_parser.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+namespace burst {
+namespace {
+
+constexpr std::size_t kFields = 18;
+
+enum Field {
+    kJobNumber = 0,
+    kSubmit = 1,
+    kRunTime = 3,
+    kAllocProcs = 4,
+    kReqProcs = 7,
+    kReqTime = 8,
+    kStatus = 10,
+    kUser = 11,
+    kGroup = 12,
+    kExecutable = 13,
+    kQueue = 14,
+    kPartition = 15,
+};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Splits a record into numbers; returns how many fields were read, or -1
+// (with `bad` set to the offending text) when a field is not a number.
+int split_numbers(std::string_view line, std::array<double, kFields + 1>& out, std::string_view& bad)
+{
+    std::size_t i = 0;
+    int n = 0;
+    while (true) {
+        while (i < line.size() && is_space(line[i]))
+            ++i;
+        if (i == line.size())
+            return n;
+        std::size_t j = i;
+        while (j < line.size() && !is_space(line[j]))
+            ++j;
+        std::string_view token = line.substr(i, j - i);
+        if (n == int(kFields) + 1)
+            return n; // too many fields: the caller rejects the line
+        double value = 0;
+        auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+        if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value)) {
+            bad = token;
+            return -1;
+        }
+        out[std::size_t(n++)] = value;
+        i = j;
+    }
+}
+
+void read_header(std::string_view line, TraceReport& report, std::size_t line_no)
+{
+    line.remove_prefix(1);
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos)
+        return;
+    auto trim = [](std::string_view s) {
+        while (!s.empty() && is_space(s.front()))
+            s.remove_prefix(1);
+        while (!s.empty() && is_space(s.back()))
+            s.remove_suffix(1);
+        return s;
+    };
+    std::string_view key = trim(line.substr(0, colon));
+    std::string_view value = trim(line.substr(colon + 1));
+    std::uint64_t* target = nullptr;
+    if (key == "MaxNodes")
+        target = &report.max_nodes;
+    else if (key == "MaxProcs")
+        target = &report.max_procs;
+    else if (key != "UnixStartTime")
+        return;
+    std::uint64_t number = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (ec != std::errc() || end != value.data() + value.size()) {
+        report.malformed_line(line_no, "header " + std::string(key) + ": expected a non-negative integer, got '" +
+                                           std::string(value) + "'");
+        return;
+    }
+    if (target)
+        *target = number;
+    else
+        report.unix_start_time = Time(number);
+}
+
+std::string id_name(char prefix, double id) { return prefix + std::to_string(std::int64_t(id)); }
+
+} // namespace
+
+Trace parse_swf(std::istream& in, const std::string& source)
+{
+    Trace trace;
+    TraceReport& report = trace.report;
+    report.source = source;
+    std::string line;
+    std::array<double, kFields + 1> f{};
+    while (std::getline(in, line)) {
+        const std::size_t line_no = ++report.lines;
+        std::string_view view(line);
+        std::size_t first = 0;
+        while (first < view.size() && is_space(view[first]))
+            ++first;
+        if (first == view.size()) {
+            ++report.comment_lines;
+            continue;
+        }
+        if (view[first] == ';') {
+            ++report.comment_lines;
+            read_header(view.substr(first), report, line_no);
+            continue;
+        }
+        std::string_view bad;
+        int n = split_numbers(view, f, bad);
+        if (n < 0) {
+            report.malformed_line(line_no, "field is not a number: '" + std::string(bad) + "'");
+            continue;
+        }
+        if (n != int(kFields)) {
+            report.malformed_line(line_no, "expected 18 fields, found " + std::to_string(n) +
+                                               (n < int(kFields) ? " (truncated line?)" : ""));
+            continue;
+        }
+        if (f[kJobNumber] < 1 || f[kJobNumber] > 4294967295.0 || f[kJobNumber] != std::floor(f[kJobNumber])) {
+            report.malformed_line(line_no, "job number must be a positive integer");
+            continue;
+        }
+        if (f[kSubmit] < 0) {
+            report.malformed_line(line_no, "submit time must be >= 0");
+            continue;
+        }
+        const int status = int(f[kStatus]);
+        if (status >= 2 && status <= 4) {
+            report.unusable_record(line_no, "partial-execution record (status " + std::to_string(status) +
+                                                "); the job's summary line is used");
+            continue;
+        }
+        if (f[kRunTime] < 0) {
+            report.unusable_record(line_no, "no run time (-1)");
+            continue;
+        }
+        if (status == 5 && f[kRunTime] == 0) {
+            report.unusable_record(line_no, "cancelled before it started");
+            continue;
+        }
+        double cpus = f[kAllocProcs] > 0 ? f[kAllocProcs] : f[kReqProcs];
+        if (cpus < 1 || cpus > 4294967295.0) {
+            report.unusable_record(line_no, "neither allocated nor requested processors");
+            continue;
+        }
+        TraceJob job;
+        job.id = JobId(f[kJobNumber]);
+        job.submit = f[kSubmit];
+        job.runtime = f[kRunTime];
+        job.time_limit = f[kReqTime] > 0 ? f[kReqTime] : 0;
+        job.cpus = std::uint32_t(std::ceil(cpus));
+        job.user = f[kUser] >= 0 ? id_name('u', f[kUser]) : "unknown";
+        job.account = f[kGroup] >= 0 ? id_name('g', f[kGroup]) : job.user;
+        job.partition = f[kPartition] >= 0 ? id_name('p', f[kPartition]) : "";
+        job.name = f[kExecutable] >= 0 ? id_name('x', f[kExecutable])
+                                       : (f[kQueue] >= 0 ? id_name('q', f[kQueue]) : "job");
+        job.category = job.account + "/" + job.name;
+        trace.jobs.push_back(std::move(job));
+    }
+    // Applied after reading so that a header line anywhere still counts.
+    for (auto& job : trace.jobs)
+        job.submit += report.unix_start_time;
+    report.jobs = trace.jobs.size();
+    return trace;
+}
+
+} // namespace burst

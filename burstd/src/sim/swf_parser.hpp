@@ -1,0 +1,24 @@
+#pragma once
+// Standard Workload Format (Parallel Workloads Archive, SWF 2.2): 18
+// whitespace-separated numeric fields per job, `;` comment lines, header
+// comments such as `; MaxProcs: 100` and `; UnixStartTime: 843480031`.
+
+#include "sim/trace.hpp"
+
+#include <istream>
+#include <string>
+
+namespace burst {
+
+// Reads every line of `in`; `source` names the input in problems.
+//
+// Per the SWF definition: cpus are the allocated processors (field 5), else
+// the requested ones (field 8); the runtime is field 4; the requested time
+// (field 9) is the time limit; ids become names ("u12", account "g3" from the
+// group id, else the user's).  Submit times are relative to the log start, so
+// with an UnixStartTime header they become epoch seconds.  Records that name
+// no runnable job (no run time, no processors, partial-execution lines,
+// cancelled before starting) are counted as unusable.
+Trace parse_swf(std::istream& in, const std::string& source);
+
+} // namespace burst

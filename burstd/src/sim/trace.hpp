@@ -1,0 +1,68 @@
+#pragma once
+// A workload trace as burstsim replays it: one record per job, plus a report
+// of every line that could not be used and why.  Parsers never drop a line
+// silently: each rejected line is counted, and the first few are kept with
+// their line numbers so a sysadmin can find them.
+
+#include "model/clock.hpp"
+#include "model/job.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct TraceJob {
+    JobId id = 0;
+    Time submit = 0;
+    Seconds runtime = 0;
+    Seconds time_limit = 0; // 0 = the trace gives none
+    std::uint32_t cpus = 1;
+    std::string user;
+    std::string account;
+    std::string partition;
+    std::string name;
+    std::string category; // runtime models are learned per category
+};
+
+struct TraceProblem {
+    std::size_t line = 0;
+    std::string message;
+};
+
+struct TraceReport {
+    // Only this many problems keep their text; all of them are counted.
+    static constexpr std::size_t kKeptProblems = 20;
+
+    std::string source;
+    std::size_t lines = 0;       // every line read, comments included
+    std::size_t comment_lines = 0;
+    std::size_t jobs = 0;        // records turned into TraceJobs
+    std::size_t malformed = 0;   // lines that are not a valid record
+    std::size_t unusable = 0;    // valid records that describe no runnable job
+    std::size_t skipped_steps = 0; // sacct job steps (expected, not a problem)
+    std::vector<TraceProblem> problems;
+
+    // Header facts when the format carries them (SWF `;` comments); 0 = absent.
+    std::uint64_t max_nodes = 0;
+    std::uint64_t max_procs = 0;
+    Time unix_start_time = 0;
+
+    void malformed_line(std::size_t line, std::string message);
+    void unusable_record(std::size_t line, std::string message);
+    std::size_t problem_count() const { return malformed + unusable; }
+    // "KTH.swf: 28476 jobs from 28500 lines; 0 malformed, 0 unusable" plus the kept problems.
+    std::string summary() const;
+
+private:
+    void keep(std::size_t line, std::string message);
+};
+
+struct Trace {
+    std::vector<TraceJob> jobs;
+    TraceReport report;
+};
+
+} // namespace burst

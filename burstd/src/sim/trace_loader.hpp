@@ -1,0 +1,20 @@
+#pragma once
+// Opens a trace file and hands it to the parser its format names.
+
+#include "sim/trace.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace burst {
+
+class TraceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// `format` is "swf", "sacct" or "auto" (".swf" suffix → swf, else sacct).
+// Throws TraceError when the file cannot be read or the format is unknown.
+Trace load_trace(const std::string& path, const std::string& format);
+
+} // namespace burst

@@ -1,0 +1,11 @@
+// burstsim: replay a workload trace through a burst policy (see burstsim(1)).
+#include "sim/burstsim_cli.hpp"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv)
+{
+    return burst::burstsim_main(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+}
