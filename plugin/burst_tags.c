@@ -1,0 +1,196 @@
+#include "burst_tags.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WORD_SEPARATORS " \t\r\n,"
+
+int burst_parse_mode(const char *s, enum burst_mode *out, char *err, size_t errlen)
+{
+	if (!strcmp(s, "never"))
+		*out = BURST_MODE_NEVER;
+	else if (!strcmp(s, "allow"))
+		*out = BURST_MODE_ALLOW;
+	else if (!strcmp(s, "prefer"))
+		*out = BURST_MODE_PREFER;
+	else {
+		snprintf(err, errlen, "burst: expected never, allow or prefer, got \"%s\"", s);
+		return -1;
+	}
+	return 0;
+}
+
+int burst_parse_threads(const char *s, int *out, char *err, size_t errlen)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(s, "auto")) {
+		*out = BURST_THREADS_AUTO;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (!isdigit((unsigned char) s[0]) || *end || errno || n < 1 ||
+	    n > BURST_THREADS_MAX) {
+		snprintf(err, errlen, "threads: expected auto or an integer 1..%d, got \"%s\"",
+			 BURST_THREADS_MAX, s);
+		return -1;
+	}
+	*out = (int) n;
+	return 0;
+}
+
+const char *burst_mode_name(enum burst_mode mode)
+{
+	switch (mode) {
+	case BURST_MODE_NEVER:
+		return "never";
+	case BURST_MODE_PREFER:
+		return "prefer";
+	case BURST_MODE_ALLOW:
+	case BURST_MODE_UNSET:
+		break;
+	}
+	return "allow";
+}
+
+const char *burst_threads_text(int threads, char *buf, size_t buflen)
+{
+	if (threads == BURST_THREADS_AUTO)
+		snprintf(buf, buflen, "auto");
+	else if (threads == BURST_THREADS_UNSET)
+		snprintf(buf, buflen, "%s", "");
+	else
+		snprintf(buf, buflen, "%d", threads);
+	return buf;
+}
+
+static int parse_category(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!isxdigit((unsigned char) s[i]) || isupper((unsigned char) s[i]))
+			break;
+	if (i != 16 || s[i]) {
+		snprintf(err, errlen, "category: expected 16 lowercase hex digits, got \"%s\"", s);
+		return -1;
+	}
+	*out = strtoull(s, NULL, 16);
+	return 0;
+}
+
+static int is_our_word(const char *w, size_t len)
+{
+	static const char *const prefixes[] = { "burst:", "threads:", "category:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t plen = strlen(prefixes[i]);
+		if (len >= plen && !strncmp(w, prefixes[i], plen))
+			return 1;
+	}
+	return 0;
+}
+
+static int parse_word(const char *word, int allow_category, struct burst_tags *t,
+		      char *err, size_t errlen)
+{
+	const char *value = strchr(word, ':') + 1;
+
+	if (!strncmp(word, "burst:", 6)) {
+		enum burst_mode m;
+		if (burst_parse_mode(value, &m, err, errlen))
+			return -1;
+		if (t->mode != BURST_MODE_UNSET && t->mode != m) {
+			snprintf(err, errlen, "burst: given twice with different values");
+			return -1;
+		}
+		t->mode = m;
+	} else if (!strncmp(word, "threads:", 8)) {
+		int n;
+		if (burst_parse_threads(value, &n, err, errlen))
+			return -1;
+		if (t->threads != BURST_THREADS_UNSET && t->threads != n) {
+			snprintf(err, errlen, "threads: given twice with different values");
+			return -1;
+		}
+		t->threads = n;
+	} else {
+		uint64_t c;
+		if (!allow_category) {
+			snprintf(err, errlen, "category: is set by slurm-burst, not by users");
+			return -1;
+		}
+		if (parse_category(value, &c, err, errlen))
+			return -1;
+		t->category = c;
+		t->has_category = 1;
+	}
+	return 0;
+}
+
+int burst_tags_parse(const char *text, int allow_category, struct burst_tags *out,
+		     char *err, size_t errlen)
+{
+	struct burst_tags t = { BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0 };
+	char word[128];
+	const char *p = text ? text : "";
+
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, WORD_SEPARATORS);
+		len = strcspn(p, WORD_SEPARATORS);
+		if (!len)
+			break;
+		if (is_our_word(p, len)) {
+			if (len >= sizeof(word)) {
+				snprintf(err, errlen, "\"%.20s...\": too long for a burst/threads value", p);
+				return -1;
+			}
+			memcpy(word, p, len);
+			word[len] = '\0';
+			if (parse_word(word, allow_category, &t, err, errlen))
+				return -1;
+		}
+		p += len;
+	}
+	*out = t;
+	return 0;
+}
+
+char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
+{
+	size_t cap = 128 + (old ? strlen(old) : 0);
+	char *out = malloc(cap), threads[16];
+	size_t used;
+	const char *p = old ? old : "";
+
+	if (!out)
+		return NULL;
+	used = (size_t) snprintf(out, cap, "burst:%s", burst_mode_name(tags->mode));
+	if (tags->threads != BURST_THREADS_UNSET)
+		used += (size_t) snprintf(out + used, cap - used, " threads:%s",
+					  burst_threads_text(tags->threads, threads, sizeof(threads)));
+	if (tags->has_category)
+		used += (size_t) snprintf(out + used, cap - used, " category:%016" PRIx64,
+					  tags->category);
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, WORD_SEPARATORS);
+		len = strcspn(p, WORD_SEPARATORS);
+		if (!len)
+			break;
+		if (!is_our_word(p, len))
+			used += (size_t) snprintf(out + used, cap - used, " %.*s", (int) len, p);
+		p += len;
+	}
+	return out;
+}

@@ -1,0 +1,61 @@
+/*
+ * The user's burst and thread choices and how they are written down.
+ *
+ * Users give them as SPANK options (--burst=never|allow|prefer,
+ * --threads=N|auto) or, on sites without SPANK, as words in --comment:
+ *     --comment="burst:prefer threads:auto my own notes"
+ * Words are separated by blanks or commas; only words starting with "burst:"
+ * or "threads:" are ours, everything else is left alone.  The plugin records
+ * the outcome on the job's AdminComment in the same syntax, plus the job's
+ * category:  "burst:prefer threads:auto category:0123456789abcdef".
+ */
+#ifndef BURST_TAGS_H
+#define BURST_TAGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum burst_mode { BURST_MODE_UNSET = 0, BURST_MODE_NEVER, BURST_MODE_ALLOW, BURST_MODE_PREFER };
+
+#define BURST_THREADS_UNSET 0
+#define BURST_THREADS_AUTO (-1)
+#define BURST_THREADS_MAX 1024
+
+struct burst_tags {
+	enum burst_mode mode;
+	int threads;       /* BURST_THREADS_UNSET, BURST_THREADS_AUTO or 1..MAX */
+	int has_category;
+	uint64_t category;
+};
+
+/* 0 on success; otherwise err names the value and what was expected. */
+int burst_parse_mode(const char *s, enum burst_mode *out, char *err, size_t errlen);
+int burst_parse_threads(const char *s, int *out, char *err, size_t errlen);
+
+/* "never", "allow", "prefer" ("allow" for UNSET, the default). */
+const char *burst_mode_name(enum burst_mode mode);
+/* "auto", "N" or "" into buf. */
+const char *burst_threads_text(int threads, char *buf, size_t buflen);
+
+/*
+ * Collects our words from text (NULL is empty).  allow_category accepts
+ * "category:<16 hex>" (AdminComment); users cannot set it.  A repeated word
+ * with a different value is an error.  Returns 0 or -1 with err set.
+ */
+int burst_tags_parse(const char *text, int allow_category, struct burst_tags *out,
+		     char *err, size_t errlen);
+
+/*
+ * Rewrites an AdminComment: our words for tags first, then every word of
+ * old (may be NULL) that is not ours.  Returns a malloc'd string.
+ */
+char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

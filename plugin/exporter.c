@@ -1,0 +1,671 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/slurm_xlator.h"
+#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
+#include "src/common/hostlist.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/uid.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "burst_link.h"
+#include "exporter.h"
+#include "snapshot.h"
+#include "snapshot_json.h"
+
+#define LOG_PREFIX "job_submit/burst: "
+/* Job changes are noticed at most this often between regular exports. */
+#define CHANGE_POLL_MS 1000
+/* One message per kind of trouble per this many seconds. */
+#define LOG_EVERY 60
+#define STOP_JOIN_SECONDS 3
+
+struct rate_limit {
+	time_t last;
+	unsigned suppressed;
+};
+
+/*
+ * One per started thread.  A thread that fini() had to abandon (detach)
+ * keeps its own state until it exits, so a new init() never shares it.
+ */
+struct exporter {
+	pthread_t tid;
+	pthread_mutex_t mutex;  /* guards exited/abandoned */
+	bool exited, abandoned;
+	int wake_fd;
+	volatile bool stop;
+	struct burst_conf conf;
+	char cluster[256];
+	struct burst_advice_cache *cache;
+	struct burst_link link;
+	/* job_end bookkeeping: ends at end_watermark already sent, by id */
+	time_t end_watermark;
+	uint32_t *ends_at_watermark;
+	size_t nends_at_watermark, cap_ends_at_watermark;
+	struct rate_limit rl_connect, rl_drop, rl_advice;
+	uint64_t advice_ok, advice_bad;
+};
+
+/* The exporter the calling thread runs (set on thread entry). */
+static __thread struct exporter *ex;
+/* The exporter started by the last init(), for fini(). */
+static struct exporter *current;
+
+static bool rate_ok(struct rate_limit *rl, time_t now, unsigned *suppressed)
+{
+	if (rl->last && now - rl->last < LOG_EVERY) {
+		rl->suppressed++;
+		return false;
+	}
+	rl->last = now;
+	*suppressed = rl->suppressed;
+	rl->suppressed = 0;
+	return true;
+}
+
+static int expand_hostlist(const char *expr, json_t *array)
+{
+	hostlist_t hl = hostlist_create(expr);
+	char *host;
+
+	if (!hl)
+		return -1;
+	while ((host = hostlist_shift(hl))) {
+		json_array_append_new(array, json_string(host));
+		free(host);
+	}
+	hostlist_destroy(hl);
+	return 0;
+}
+
+static const char *node_base_state(uint32_t state, uint32_t cpus, uint32_t alloc)
+{
+	switch (state & NODE_STATE_BASE) {
+	case NODE_STATE_IDLE:
+		return "IDLE";
+	case NODE_STATE_ALLOCATED:
+	case NODE_STATE_MIXED:
+		return (alloc && alloc < cpus) ? "MIXED" : "ALLOCATED";
+	case NODE_STATE_DOWN:
+		return "DOWN";
+	case NODE_STATE_FUTURE:
+		return "FUTURE";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+static unsigned node_flags(node_record_t *n)
+{
+	unsigned f = 0;
+
+	if (IS_NODE_CLOUD(n))
+		f |= SNAP_NODE_CLOUD;
+	if (IS_NODE_POWERED_DOWN(n))
+		f |= SNAP_NODE_POWERED_DOWN;
+	if (IS_NODE_POWERING_UP(n))
+		f |= SNAP_NODE_POWERING_UP;
+	if (IS_NODE_POWERING_DOWN(n))
+		f |= SNAP_NODE_POWERING_DOWN;
+	if (IS_NODE_POWER_DOWN(n))
+		f |= SNAP_NODE_POWER_DOWN;
+	if (IS_NODE_DRAIN(n))
+		f |= SNAP_NODE_DRAIN;
+	if (IS_NODE_NO_RESPOND(n))
+		f |= SNAP_NODE_NOT_RESPONDING;
+	if (IS_NODE_COMPLETING(n))
+		f |= SNAP_NODE_COMPLETING;
+	if (IS_NODE_FAIL(n))
+		f |= SNAP_NODE_FAIL;
+	if (n->node_state & NODE_STATE_RES)
+		f |= SNAP_NODE_RESERVED;
+	if (IS_NODE_MAINT(n))
+		f |= SNAP_NODE_MAINTENANCE;
+	return f;
+}
+
+static const char *job_state(job_record_t *j)
+{
+	if (IS_JOB_PENDING(j))
+		return "PENDING";
+	if (IS_JOB_RUNNING(j))
+		return "RUNNING";
+	if (IS_JOB_SUSPENDED(j))
+		return "SUSPENDED";
+	if (IS_JOB_COMPLETING(j))
+		return "COMPLETING";
+	return NULL;
+}
+
+struct collect {
+	struct snapshot *snap;
+	uint32_t *alloc_cpus;   /* per node index */
+	uint64_t *alloc_mem;
+	time_t new_watermark;
+	int oom;
+};
+
+static bool end_already_sent(uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < ex->nends_at_watermark; i++)
+		if (ex->ends_at_watermark[i] == id)
+			return true;
+	return false;
+}
+
+static void add_job_end(struct collect *c, job_record_t *j)
+{
+	struct snap_job_end *e;
+	int status = (int) j->exit_code;
+
+	/* A job cancelled before it ever ran says nothing about runtimes. */
+	if (!j->nodes || !j->nodes[0] || !j->start_time)
+		return;
+	if (j->end_time < ex->end_watermark ||
+	    (j->end_time == ex->end_watermark && end_already_sent(j->job_id)))
+		return;
+	if (!(e = snapshot_add_job_end(c->snap))) {
+		c->oom = 1;
+		return;
+	}
+	e->id = j->job_id;
+	e->admin_comment = snap_strdup(j->admin_comment);
+	e->account = snap_strdup(j->account);
+	e->node_list = snap_strdup(j->nodes);
+	e->state = job_state_string(j->job_state & JOB_STATE_BASE);
+	e->cpus = j->total_cpus;
+	e->end_time = j->end_time;
+	e->elapsed = j->end_time - j->start_time - j->tot_sus_time;
+	if (e->elapsed < 0)
+		e->elapsed = 0;
+	e->exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	if (j->end_time > c->new_watermark)
+		c->new_watermark = j->end_time;
+}
+
+static void add_allocation(struct collect *c, job_record_t *j)
+{
+	job_resources_t *r = j->job_resrcs;
+	int first, last, i, k = 0;
+
+	if (!r || !r->node_bitmap || (first = bit_ffs(r->node_bitmap)) < 0)
+		return;
+	last = bit_fls(r->node_bitmap);
+	for (i = first; i <= last && i < node_record_count; i++) {
+		if (!bit_test(r->node_bitmap, i))
+			continue;
+		if (r->cpus && k < (int) r->nhosts)
+			c->alloc_cpus[i] += r->cpus[k];
+		if (r->memory_allocated && k < (int) r->nhosts)
+			c->alloc_mem[i] += r->memory_allocated[k];
+		k++;
+	}
+}
+
+static int copy_job(void *x, void *arg)
+{
+	job_record_t *j = x;
+	struct collect *c = arg;
+	struct job_details *d = j->details;
+	const char *state = job_state(j);
+	struct snap_job *s;
+	uint64_t mem;
+
+	if (IS_JOB_FINISHED(j))
+		add_job_end(c, j);
+	if (IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j))
+		add_allocation(c, j);
+	if (!state)
+		return 0;
+	if (!(s = snapshot_add_job(c->snap))) {
+		c->oom = 1;
+		return -1;
+	}
+	s->id = j->job_id;
+	s->state = state;
+	if (j->array_recs && j->array_recs->task_cnt && IS_JOB_PENDING(j)) {
+		s->array_tasks = j->array_recs->task_cnt;
+		s->array_job_id = j->array_job_id;
+		s->array_task_id = -1;
+	} else {
+		s->array_tasks = 1;
+		s->array_job_id = j->array_job_id;
+		s->array_task_id = (j->array_task_id == NO_VAL) ? -1 : (int64_t) j->array_task_id;
+	}
+	s->user = snap_strdup(j->user_name ? j->user_name : uid_to_string_cached(j->user_id));
+	s->account = snap_strdup(j->account);
+	s->partitions = snap_strdup(j->partition);
+	s->qos = snap_strdup(j->qos_ptr ? j->qos_ptr->name : NULL);
+	s->name = snap_strdup(j->name);
+	s->admin_comment = snap_strdup(j->admin_comment);
+	s->gres = snap_strdup(j->tres_per_node);
+	s->node_list = snap_strdup(j->nodes);
+	s->reason = job_reason_string(j->state_reason);
+	s->priority = j->priority;
+	s->start_time = j->start_time;
+	s->time_limit = (j->time_limit == NO_VAL || j->time_limit == INFINITE) ?
+		0 : j->time_limit * 60;
+	if (d) {
+		s->features = snap_strdup(d->features);
+		s->dependency = snap_strdup(d->dependency);
+		s->submit_time = d->submit_time;
+		s->eligible_time = d->begin_time;
+		s->cpus_per_task = (d->cpus_per_task == NO_VAL16) ? 1 : d->cpus_per_task;
+	}
+	if (IS_JOB_PENDING(j)) {
+		s->nodes_req = d ? d->min_nodes : 0;
+		s->cpus = d ? d->min_cpus : 0;
+	} else {
+		s->nodes_req = j->node_cnt;
+		s->cpus = j->total_cpus;
+	}
+	mem = d ? d->pn_min_memory : 0;
+	if (mem == NO_VAL64 || mem == 0)
+		s->mem_mb = 0;
+	else if (mem & MEM_PER_CPU)
+		s->mem_mb = (mem & ~MEM_PER_CPU) * s->cpus;
+	else
+		s->mem_mb = mem * (s->nodes_req ? s->nodes_req : 1);
+	return 0;
+}
+
+static const char *partition_state(uint16_t state_up)
+{
+	switch (state_up) {
+	case PARTITION_UP:
+		return "UP";
+	case PARTITION_DOWN:
+		return "DOWN";
+	case PARTITION_DRAIN:
+		return "DRAIN";
+	default:
+		return "INACTIVE";
+	}
+}
+
+static int copy_partition(void *x, void *arg)
+{
+	part_record_t *p = x;
+	struct collect *c = arg;
+	struct snap_partition *s = snapshot_add_partition(c->snap);
+
+	if (!s) {
+		c->oom = 1;
+		return -1;
+	}
+	s->name = snap_strdup(p->name);
+	s->nodes = snap_strdup(p->nodes);
+	s->state = partition_state(p->state_up);
+	s->is_default = (p->flags & PART_FLAG_DEFAULT) ? 1 : 0;
+	s->max_time = (p->max_time == INFINITE || p->max_time == NO_VAL) ? 0 : p->max_time * 60;
+	s->priority_tier = p->priority_tier;
+	return 0;
+}
+
+static int copy_share(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *a = x;
+	struct collect *c = arg;
+	struct snap_share *s;
+
+	if (!a->usage)
+		return 0;
+	if (!(s = snapshot_add_share(c->snap))) {
+		c->oom = 1;
+		return -1;
+	}
+	s->account = snap_strdup(a->acct);
+	s->user = snap_strdup(a->user);
+	s->parent = snap_strdup(a->user ? a->acct : a->parent_acct);
+	s->raw_shares = a->shares_raw == SLURMDB_FS_USE_PARENT ? 0 : a->shares_raw;
+	s->norm_shares = a->usage->shares_norm;
+	s->raw_usage = (double) a->usage->usage_raw;
+	s->norm_usage = (double) a->usage->usage_norm;
+	s->fs_factor = a->usage->fs_factor;
+	return 0;
+}
+
+static char *node_partitions(node_record_t *n)
+{
+	size_t len = 1, used = 0;
+	char *out;
+	int i;
+
+	for (i = 0; i < n->part_cnt; i++)
+		len += strlen(((part_record_t *) n->part_pptr[i])->name) + 1;
+	if (!(out = malloc(len)))
+		return NULL;
+	out[0] = '\0';
+	for (i = 0; i < n->part_cnt; i++)
+		used += (size_t) snprintf(out + used, len - used, "%s%s", i ? "," : "",
+					  ((part_record_t *) n->part_pptr[i])->name);
+	return out;
+}
+
+static void copy_nodes(struct collect *c)
+{
+	node_record_t *n;
+	int i;
+
+	for (i = 0; (n = next_node(&i)); i++) {
+		struct snap_node *s = snapshot_add_node(c->snap);
+		if (!s) {
+			c->oom = 1;
+			return;
+		}
+		s->name = snap_strdup(n->name);
+		s->features = snap_strdup(n->features);
+		s->partitions = node_partitions(n);
+		s->addr = snap_strdup(n->comm_name);
+		s->cpus = n->cpus;
+		s->alloc_cpus = c->alloc_cpus[n->index];
+		s->alloc_mem_mb = c->alloc_mem[n->index];
+		s->mem_mb = n->real_memory;
+		s->weight = n->weight;
+		s->flags = node_flags(n);
+		s->state = node_base_state(n->node_state, s->cpus, s->alloc_cpus);
+	}
+}
+
+/* Remembers which job ends at the newest end time were sent, so the next
+ * pass neither repeats nor skips jobs that ended within the same second. */
+static void note_sent_ends(struct snapshot *snap, time_t new_watermark)
+{
+	size_t i;
+
+	if (new_watermark > ex->end_watermark) {
+		ex->end_watermark = new_watermark;
+		ex->nends_at_watermark = 0;
+	}
+	for (i = 0; i < snap->nends; i++) {
+		if (snap->ends[i].end_time != ex->end_watermark)
+			continue;
+		if (ex->nends_at_watermark == ex->cap_ends_at_watermark) {
+			size_t cap = ex->cap_ends_at_watermark ? ex->cap_ends_at_watermark * 2 : 64;
+			uint32_t *n = realloc(ex->ends_at_watermark, cap * sizeof(*n));
+			if (!n)
+				return;
+			ex->ends_at_watermark = n;
+			ex->cap_ends_at_watermark = cap;
+		}
+		ex->ends_at_watermark[ex->nends_at_watermark++] = snap->ends[i].id;
+	}
+}
+
+/* Everything under the locks is copying; nothing here allocates JSON or
+ * touches the socket. */
+static int collect(struct snapshot *snap)
+{
+	slurmctld_lock_t read_lock = { .conf = NO_LOCK, .job = READ_LOCK,
+				       .node = READ_LOCK, .part = READ_LOCK,
+				       .fed = NO_LOCK };
+	assoc_mgr_lock_t assoc_lock = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	struct collect c = { .snap = snap, .new_watermark = ex->end_watermark };
+	int count;
+
+	lock_slurmctld(read_lock);
+	assoc_mgr_lock(&assoc_lock);
+	count = node_record_count;
+	c.alloc_cpus = calloc(count + 1, sizeof(*c.alloc_cpus));
+	c.alloc_mem = calloc(count + 1, sizeof(*c.alloc_mem));
+	if (c.alloc_cpus && c.alloc_mem) {
+		if (job_list)
+			list_for_each(job_list, copy_job, &c);
+		copy_nodes(&c);
+		if (part_list)
+			list_for_each(part_list, copy_partition, &c);
+		if (assoc_mgr_assoc_list)
+			list_for_each(assoc_mgr_assoc_list, copy_share, &c);
+	} else {
+		c.oom = 1;
+	}
+	assoc_mgr_unlock(&assoc_lock);
+	unlock_slurmctld(read_lock);
+	free(c.alloc_cpus);
+	free(c.alloc_mem);
+	if (c.oom)
+		return -1;
+	note_sent_ends(snap, c.new_watermark);
+	return 0;
+}
+
+static void queue_line(char *line, size_t len, int droppable)
+{
+	if (line)
+		burst_link_queue(&ex->link, line, len, droppable);
+	free(line);
+}
+
+static void export_once(time_t now)
+{
+	struct snapshot snap = { 0 };
+	size_t i, len;
+	uint64_t dropped = ex->link.dropped;
+	unsigned suppressed;
+
+	if (collect(&snap)) {
+		if (rate_ok(&ex->rl_drop, now, &suppressed))
+			error(LOG_PREFIX "out of memory while copying slurmctld state; snapshot skipped");
+		snapshot_clear(&snap);
+		return;
+	}
+	for (i = 0; i < snap.nends; i++)
+		queue_line(snapshot_json_job_end(&snap.ends[i], ex->cluster, ++ex->link.seq,
+						 now, expand_hostlist, &len), len, 0);
+	queue_line(snapshot_json_snapshot(&snap, ex->cluster, ++ex->link.seq, now,
+					  expand_hostlist, &len), len, 1);
+	snapshot_clear(&snap);
+	if (ex->link.dropped != dropped && rate_ok(&ex->rl_drop, now, &suppressed))
+		info(LOG_PREFIX "burstd is not keeping up; %" PRIu64 " messages dropped so far",
+		     ex->link.dropped);
+}
+
+static void on_advice(void *ctx, const char *line, size_t len, int too_long)
+{
+	time_t now = *(time_t *) ctx;
+	struct burst_advice advice;
+	char err[256];
+	unsigned suppressed;
+
+	if (too_long) {
+		ex->advice_bad++;
+		if (rate_ok(&ex->rl_advice, now, &suppressed))
+			error(LOG_PREFIX "advice from burstd longer than %d bytes ignored",
+			      BURST_LINK_MAX_IN_LINE);
+		return;
+	}
+	if (burst_advice_parse(line, len, ex->cluster, &advice, err, sizeof(err))) {
+		ex->advice_bad++;
+		if (rate_ok(&ex->rl_advice, now, &suppressed))
+			error(LOG_PREFIX "advice from burstd ignored: %s (%u similar messages suppressed)",
+			      err, suppressed);
+		return;
+	}
+	if (burst_advice_cache_merge(ex->cache, &advice)) {
+		ex->advice_bad++;
+		error(LOG_PREFIX "advice from burstd ignored: the cache would exceed %d categories",
+		      BURST_ADVICE_MAX_ENTRIES);
+	} else {
+		ex->advice_ok++;
+		debug(LOG_PREFIX "advice for %zu categories cached", advice.count);
+	}
+	burst_advice_free(&advice);
+}
+
+static void on_tick(time_t now)
+{
+	unsigned suppressed;
+	size_t len;
+
+	switch (burst_link_tick(&ex->link, now)) {
+	case BURST_LINK_CONNECTED:
+		info(LOG_PREFIX "connected to burstd at %s", ex->conf.socket_path);
+		ex->rl_connect.last = 0;
+		queue_line(snapshot_json_hello(ex->cluster, ++ex->link.seq, now,
+					       BURST_VERSION, SLURM_VERSION_STRING,
+					       &len), len, 0);
+		break;
+	case BURST_LINK_CONNECT_FAILED:
+		if (rate_ok(&ex->rl_connect, now, &suppressed))
+			info(LOG_PREFIX "cannot connect to burstd at %s: %s; retrying with backoff (%u similar messages suppressed)",
+			     ex->conf.socket_path, strerror(ex->link.last_errno), suppressed);
+		break;
+	case BURST_LINK_IDLE:
+		break;
+	}
+}
+
+static void exporter_free(struct exporter *e)
+{
+	burst_link_close(&e->link);
+	if (e->wake_fd >= 0)
+		close(e->wake_fd);
+	free(e->ends_at_watermark);
+	pthread_mutex_destroy(&e->mutex);
+	free(e);
+}
+
+static void *exporter_main(void *arg)
+{
+	time_t next_export = 0, last_export = 0, seen_job_update = 0, seen_node_update = 0;
+	bool abandoned;
+
+	ex = arg;
+	info(LOG_PREFIX "exporter started: SocketPath=%s ExportInterval=%u",
+	     ex->conf.socket_path, ex->conf.export_interval);
+	while (!ex->stop) {
+		time_t now = time(NULL);
+		struct pollfd fds[2];
+		int was_connected = burst_link_connected(&ex->link), nfds = 1;
+
+		on_tick(now);
+		if (burst_link_connected(&ex->link)) {
+			bool changed = last_job_update != seen_job_update ||
+				       last_node_update != seen_node_update;
+			if (now >= next_export || (changed && now > last_export)) {
+				seen_job_update = last_job_update;
+				seen_node_update = last_node_update;
+				export_once(now);
+				last_export = now;
+				next_export = now + ex->conf.export_interval;
+			}
+			burst_link_flush(&ex->link, now);
+		}
+		if (was_connected && !burst_link_connected(&ex->link))
+			info(LOG_PREFIX "lost connection to burstd: %s", strerror(ex->link.last_errno));
+
+		fds[0].fd = ex->wake_fd;
+		fds[0].events = POLLIN;
+		if (burst_link_connected(&ex->link)) {
+			fds[1].fd = ex->link.fd;
+			fds[1].events = POLLIN | (burst_link_wants_write(&ex->link) ? POLLOUT : 0);
+			nfds = 2;
+		}
+		if (poll(fds, nfds, CHANGE_POLL_MS) > 0 && nfds == 2 &&
+		    (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			now = time(NULL);
+			if (burst_link_read(&ex->link, now, on_advice, &now))
+				info(LOG_PREFIX "lost connection to burstd: %s",
+				     strerror(ex->link.last_errno));
+		}
+	}
+	info(LOG_PREFIX "exporter stopping: %" PRIu64 " messages sent, %" PRIu64 " dropped, %" PRIu64 " advice accepted, %" PRIu64 " rejected",
+	     ex->link.sent, ex->link.dropped, ex->advice_ok, ex->advice_bad);
+	pthread_mutex_lock(&ex->mutex);
+	ex->exited = true;
+	abandoned = ex->abandoned;
+	pthread_mutex_unlock(&ex->mutex);
+	if (abandoned)
+		exporter_free(ex);
+	return NULL;
+}
+
+int exporter_start(const struct burst_conf *conf, const char *cluster,
+		   struct burst_advice_cache *cache)
+{
+	struct exporter *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		error(LOG_PREFIX "out of memory starting the exporter");
+		return SLURM_ERROR;
+	}
+	e->wake_fd = -1;
+	pthread_mutex_init(&e->mutex, NULL);
+	e->conf = *conf;
+	snprintf(e->cluster, sizeof(e->cluster), "%s", cluster ? cluster : "");
+	e->cache = cache;
+	/* Only jobs that end from now on are reported; older ends were
+	 * reported by an earlier instance or predate the plugin. */
+	e->end_watermark = time(NULL);
+	burst_link_init(&e->link, conf->socket_path);
+	e->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (e->wake_fd < 0) {
+		error(LOG_PREFIX "eventfd: %m");
+		exporter_free(e);
+		return SLURM_ERROR;
+	}
+	if (pthread_create(&e->tid, NULL, exporter_main, e)) {
+		error(LOG_PREFIX "pthread_create: %m");
+		exporter_free(e);
+		return SLURM_ERROR;
+	}
+	current = e;
+	return SLURM_SUCCESS;
+}
+
+void exporter_stop(void)
+{
+	struct exporter *e = current;
+	struct timespec deadline;
+	uint64_t one = 1;
+	bool joined = false;
+
+	if (!e)
+		return;
+	current = NULL;
+	e->stop = true;
+	if (write(e->wake_fd, &one, sizeof(one)) < 0)
+		error(LOG_PREFIX "waking the exporter: %m");
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += STOP_JOIN_SECONDS;
+	if (!pthread_timedjoin_np(e->tid, NULL, &deadline)) {
+		joined = true;
+	} else {
+		/* Still waiting for a lock our caller holds: it sees stop and
+		 * frees its own state once the locks are released. */
+		pthread_mutex_lock(&e->mutex);
+		if (e->exited) {
+			pthread_mutex_unlock(&e->mutex);
+			pthread_join(e->tid, NULL);
+			joined = true;
+		} else {
+			e->abandoned = true;
+			pthread_detach(e->tid);
+			pthread_mutex_unlock(&e->mutex);
+			info(LOG_PREFIX "exporter busy at fini; detached, it exits after the locks are released");
+		}
+	}
+	if (joined)
+		exporter_free(e);
+}

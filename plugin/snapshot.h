@@ -1,0 +1,107 @@
+/*
+ * Plain copies of what the exporter takes from slurmctld under its locks.
+ * Everything here is owned (malloc'd) or points at static strings, so it can
+ * be serialized after the locks are released.  No Slurm headers: the JSON
+ * side is unit-tested without slurmctld.
+ */
+#ifndef BURST_SNAPSHOT_H
+#define BURST_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct snap_job {
+	uint32_t id;
+	uint32_t array_tasks;    /* pending tasks this record stands for */
+	uint32_t array_job_id;   /* 0 unless part of an array */
+	int64_t array_task_id;   /* -1 unless a single array task */
+	char *user, *account, *partitions /* comma list */, *qos, *name;
+	char *admin_comment;     /* our tags: burst, threads, category */
+	char *gres, *features, *dependency;
+	char *node_list;         /* Slurm hostlist expression */
+	const char *reason, *state; /* static strings */
+	uint32_t priority;
+	int64_t submit_time, eligible_time, start_time;
+	uint32_t time_limit;     /* seconds, 0 = none */
+	uint32_t nodes_req, cpus, cpus_per_task;
+	uint64_t mem_mb;
+};
+
+enum snap_node_flag {
+	SNAP_NODE_CLOUD = 1 << 0,
+	SNAP_NODE_POWERED_DOWN = 1 << 1,
+	SNAP_NODE_POWERING_UP = 1 << 2,
+	SNAP_NODE_POWERING_DOWN = 1 << 3,
+	SNAP_NODE_POWER_DOWN = 1 << 4,
+	SNAP_NODE_DRAIN = 1 << 5,
+	SNAP_NODE_NOT_RESPONDING = 1 << 6,
+	SNAP_NODE_COMPLETING = 1 << 7,
+	SNAP_NODE_FAIL = 1 << 8,
+	SNAP_NODE_RESERVED = 1 << 9,
+	SNAP_NODE_MAINTENANCE = 1 << 10,
+};
+
+struct snap_node {
+	char *name, *features /* comma list */, *partitions /* comma list */, *addr;
+	const char *state;       /* static */
+	unsigned flags;          /* enum snap_node_flag */
+	uint32_t cpus, alloc_cpus, weight;
+	uint64_t mem_mb, alloc_mem_mb;
+};
+
+struct snap_partition {
+	char *name, *nodes;      /* nodes: hostlist expression */
+	const char *state;
+	int is_default;
+	uint32_t max_time;       /* seconds, 0 = unlimited */
+	uint32_t priority_tier;
+};
+
+struct snap_share {
+	char *account, *user, *parent;
+	double raw_shares, norm_shares, raw_usage, norm_usage, fs_factor;
+};
+
+struct snap_job_end {
+	uint32_t id;
+	char *admin_comment, *account, *node_list;
+	const char *state;
+	uint32_t cpus;
+	int64_t elapsed, end_time;
+	int exit_code;
+};
+
+struct snapshot {
+	struct snap_job *jobs;
+	size_t njobs, cap_jobs;
+	struct snap_node *nodes;
+	size_t nnodes, cap_nodes;
+	struct snap_partition *parts;
+	size_t nparts, cap_parts;
+	struct snap_share *shares;
+	size_t nshares, cap_shares;
+	struct snap_job_end *ends;
+	size_t nends, cap_ends;
+};
+
+/* Appends a zeroed element; NULL when out of memory. */
+struct snap_job *snapshot_add_job(struct snapshot *s);
+struct snap_node *snapshot_add_node(struct snapshot *s);
+struct snap_partition *snapshot_add_partition(struct snapshot *s);
+struct snap_share *snapshot_add_share(struct snapshot *s);
+struct snap_job_end *snapshot_add_job_end(struct snapshot *s);
+
+/* Frees every owned string and array; leaves s empty and reusable. */
+void snapshot_clear(struct snapshot *s);
+
+/* strdup that keeps NULL as NULL. */
+char *snap_strdup(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,192 @@
+#include "../../../plugin/snapshot_json.h"
+
+#include <jansson.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+namespace {
+// Test stand-in for Slurm's hostlist expansion: a plain comma list.
+int expand_commas(const char* hostlist, json_t* array)
+{
+    snapshot_json_add_list(array, hostlist);
+    return 0;
+}
+
+json_t* load(char* line, size_t len)
+{
+    CHECK(line != nullptr);
+    CHECK(len > 0 && line[len - 1] == '\n');
+    CHECK(std::memchr(line, '\n', len - 1) == nullptr);
+    json_t* msg = json_loadb(line, len, 0, nullptr);
+    std::free(line);
+    CHECK(msg != nullptr);
+    return msg;
+}
+
+std::string str(json_t* o, const char* key)
+{
+    json_t* v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : "<not a string>";
+}
+
+long long num(json_t* o, const char* key)
+{
+    json_t* v = json_object_get(o, key);
+    return json_is_integer(v) ? json_integer_value(v) : -999;
+}
+}  // namespace
+
+TEST_GROUP(SnapshotJson)
+{
+    snapshot s{};
+    void teardown() override { snapshot_clear(&s); }
+};
+
+TEST(SnapshotJson, HelloCarriesTheEnvelope)
+{
+    size_t len;
+    char* line = snapshot_json_hello("c1", 1, 1700000000, "0.1.0", "22.05.8", &len);
+    json_t* m = load(line, len);
+    LONGS_EQUAL(1, num(m, "v"));
+    STRCMP_EQUAL("hello", str(m, "type").c_str());
+    STRCMP_EQUAL("c1", str(m, "cluster").c_str());
+    LONGS_EQUAL(1, num(m, "seq"));
+    LONGS_EQUAL(1700000000, num(m, "time"));
+    STRCMP_EQUAL("22.05.8", str(m, "slurm_version").c_str());
+    STRCMP_EQUAL("0.1.0", str(m, "plugin_version").c_str());
+    json_decref(m);
+}
+
+TEST(SnapshotJson, EmptySnapshotHasAllFourArrays)
+{
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    for (const char* k : {"jobs", "nodes", "partitions", "shares"}) {
+        CHECK(json_is_array(json_object_get(m, k)));
+        LONGS_EQUAL(0, json_array_size(json_object_get(m, k)));
+    }
+    json_decref(m);
+}
+
+TEST(SnapshotJson, JobFieldsFollowTheProtocol)
+{
+    snap_job* j = snapshot_add_job(&s);
+    j->id = 42;
+    j->array_tasks = 7;
+    j->array_job_id = 42;
+    j->array_task_id = -1;
+    j->user = snap_strdup("alice");
+    j->account = snap_strdup("physics");
+    j->partitions = snap_strdup("local,cloud");
+    j->admin_comment = snap_strdup("burst:prefer threads:auto category:00000000000000aa note");
+    j->node_list = snap_strdup("n1,n2");
+    j->state = "PENDING";
+    j->reason = "Priority";
+    j->submit_time = 100;
+    j->time_limit = 3600;
+    j->cpus = 8;
+    j->cpus_per_task = 0;
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    json_t* job = json_array_get(json_object_get(m, "jobs"), 0);
+    LONGS_EQUAL(42, num(job, "id"));
+    LONGS_EQUAL(7, num(job, "array_tasks"));
+    LONGS_EQUAL(42, num(job, "array_job_id"));
+    CHECK(json_object_get(job, "array_task_id") == nullptr);
+    STRCMP_EQUAL("alice", str(job, "user").c_str());
+    STRCMP_EQUAL("physics", str(job, "account").c_str());
+    LONGS_EQUAL(2, json_array_size(json_object_get(job, "partitions")));
+    STRCMP_EQUAL("cloud", json_string_value(json_array_get(json_object_get(job, "partitions"), 1)));
+    STRCMP_EQUAL("prefer", str(job, "burst").c_str());
+    STRCMP_EQUAL("auto", str(job, "threads").c_str());
+    STRCMP_EQUAL("00000000000000aa", str(job, "category").c_str());
+    STRCMP_EQUAL("PENDING", str(job, "state").c_str());
+    STRCMP_EQUAL("", str(job, "qos").c_str());
+    LONGS_EQUAL(3600, num(job, "time_limit"));
+    LONGS_EQUAL(8, num(job, "cpus"));
+    LONGS_EQUAL(1, num(job, "cpus_per_task"));
+    LONGS_EQUAL(2, json_array_size(json_object_get(job, "node_list")));
+    json_decref(m);
+}
+
+TEST(SnapshotJson, UntaggedJobDefaultsToAllowWithoutCategory)
+{
+    snap_job* j = snapshot_add_job(&s);
+    j->id = 1;
+    j->state = "RUNNING";
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    json_t* job = json_array_get(json_object_get(m, "jobs"), 0);
+    STRCMP_EQUAL("allow", str(job, "burst").c_str());
+    STRCMP_EQUAL("", str(job, "threads").c_str());
+    STRCMP_EQUAL("", str(job, "category").c_str());
+    LONGS_EQUAL(1, num(job, "array_tasks"));
+    json_decref(m);
+}
+
+TEST(SnapshotJson, NodesPartitionsAndShares)
+{
+    snap_node* n = snapshot_add_node(&s);
+    n->name = snap_strdup("cloud1");
+    n->state = "IDLE";
+    n->flags = SNAP_NODE_CLOUD | SNAP_NODE_POWERED_DOWN;
+    n->cpus = 4;
+    n->features = snap_strdup("cloud,big");
+    n->partitions = snap_strdup("cloud");
+    snap_partition* p = snapshot_add_partition(&s);
+    p->name = snap_strdup("cloud");
+    p->nodes = snap_strdup("cloud1,cloud2");
+    p->state = "UP";
+    p->is_default = 1;
+    snap_share* sh = snapshot_add_share(&s);
+    sh->account = snap_strdup("physics");
+    sh->parent = snap_strdup("root");
+    sh->fs_factor = 0.5;
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    json_t* node = json_array_get(json_object_get(m, "nodes"), 0);
+    json_t* flags = json_object_get(node, "flags");
+    LONGS_EQUAL(2, json_array_size(flags));
+    STRCMP_EQUAL("CLOUD", json_string_value(json_array_get(flags, 0)));
+    STRCMP_EQUAL("POWERED_DOWN", json_string_value(json_array_get(flags, 1)));
+    LONGS_EQUAL(0, num(node, "alloc_cpus"));
+    LONGS_EQUAL(2, json_array_size(json_object_get(node, "features")));
+    json_t* part = json_array_get(json_object_get(m, "partitions"), 0);
+    LONGS_EQUAL(2, json_array_size(json_object_get(part, "nodes")));
+    CHECK(json_is_true(json_object_get(part, "default")));
+    json_t* share = json_array_get(json_object_get(m, "shares"), 0);
+    STRCMP_EQUAL("", str(share, "user").c_str());
+    DOUBLES_EQUAL(0.5, json_real_value(json_object_get(share, "fs_factor")), 1e-12);
+    json_decref(m);
+}
+
+TEST(SnapshotJson, JobEnd)
+{
+    snap_job_end* e = snapshot_add_job_end(&s);
+    e->id = 9;
+    e->admin_comment = snap_strdup("burst:allow category:0000000000000bbb");
+    e->account = snap_strdup("physics");
+    e->node_list = snap_strdup("n1");
+    e->state = "COMPLETED";
+    e->cpus = 2;
+    e->elapsed = 61;
+    e->end_time = 1000;
+    size_t len;
+    char* line = snapshot_json_job_end(e, "c1", 4, 1001, expand_commas, &len);
+    json_t* m = load(line, len);
+    STRCMP_EQUAL("job_end", str(m, "type").c_str());
+    LONGS_EQUAL(9, num(m, "id"));
+    STRCMP_EQUAL("0000000000000bbb", str(m, "category").c_str());
+    LONGS_EQUAL(61, num(m, "elapsed"));
+    LONGS_EQUAL(0, num(m, "exit_code"));
+    STRCMP_EQUAL("n1", json_string_value(json_array_get(json_object_get(m, "node_list"), 0)));
+    json_decref(m);
+}
