@@ -19,3 +19,21 @@ tests_unit_unit_tests_SOURCES += \
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/aws/sigv4_signer_test.cpp \
 	tests/unit/provider/http/http_request_parser_test.cpp
+libburst_a_SOURCES += \
+	burstd/src/provider/http/http_transport.hpp \
+	burstd/src/provider/aws/credential_chain.cpp \
+	burstd/src/provider/aws/credential_chain.hpp \
+	burstd/src/provider/aws/credential_source.hpp \
+	burstd/src/provider/aws/environment_credentials.cpp \
+	burstd/src/provider/aws/environment_credentials.hpp \
+	burstd/src/provider/aws/environment_lookup.cpp \
+	burstd/src/provider/aws/environment_lookup.hpp \
+	burstd/src/provider/aws/imds_credentials.cpp \
+	burstd/src/provider/aws/imds_credentials.hpp \
+	burstd/src/provider/aws/ini_file.cpp \
+	burstd/src/provider/aws/ini_file.hpp \
+	burstd/src/provider/aws/shared_file_credentials.cpp \
+	burstd/src/provider/aws/shared_file_credentials.hpp
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/provider/aws/credentials_test.cpp \
+	tests/unit/provider/aws/scripted_transport.hpp
