@@ -41,7 +41,8 @@ else
     tap_fail "cloud job $job RUNNING within 60 s" \
         "job: $(scontrol show job -o "$job" 2>&1)" "power.log: $(cat "$CLUSTER_DIR/log/power.log" 2>&1)"
 fi
-node=$(job_field "$job" NodeList || echo none)
+node=$(job_field "$job" NodeList || true)
+node=${node:-none}
 tap_like "cloud job was given a CLOUD node" "$node" '^c[12]$'
 tap_like "ResumeProgram was called for $node" "$(cat "$CLUSTER_DIR/log/power.log" 2>/dev/null)" "resume $node"
 slurmd_pid=$(cat "$CLUSTER_DIR/run/slurmd-$node.pid" 2>/dev/null || echo none)
@@ -71,7 +72,9 @@ if wait_node_state "$node" '^IDLE\+CLOUD\+POWERED_DOWN$' 40; then
 else
     tap_fail "$node powered down within 40 s of the job's end" "node: $(scontrol show node -o "$node" 2>&1)"
 fi
-if wait_for "! [ -d /proc/$slurmd_pid ] || [ \"\$(cat /proc/$slurmd_pid/stat 2>/dev/null | awk '{ print \$3 }')\" = Z ]" 10; then
+if ! [[ $slurmd_pid =~ ^[0-9]+$ ]]; then
+    tap_fail "$node's slurmd is gone" "its pid was never known"
+elif wait_for "! [ -d /proc/$slurmd_pid ] || [ \"\$(awk '{ print \$3 }' /proc/$slurmd_pid/stat)\" = Z ]" 10; then
     tap_ok "$node's slurmd (pid $slurmd_pid) is gone"
 else
     tap_fail "$node's slurmd (pid $slurmd_pid) stopped by the SuspendProgram"

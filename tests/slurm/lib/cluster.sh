@@ -545,7 +545,7 @@ cluster_stop() {
     ports_release "${_CLUSTER_OWNER:-$BASHPID}" "${CLUSTER_DIR##*/}"
     echo "# cluster $CLUSTER_NAME stopped in $(elapsed "$t0") s"
     if [ "${KEEP_CLUSTER:-0}" = 1 ] || [ "$status" != 0 ] || [ "${TAP_FAILED:-0}" != 0 ]; then
-        echo "# cluster $CLUSTER_NAME: kept $CLUSTER_DIR (logs in $CLUSTER_DIR/log, MariaDB's in mysql/)" >&2
+        echo "# cluster $CLUSTER_NAME: kept $CLUSTER_DIR (logs in $CLUSTER_DIR/log$([ -d "$CLUSTER_DIR/mysql" ] && echo ", MariaDB's in mysql/"))" >&2
     else
         rm -rf "$CLUSTER_DIR"
     fi
