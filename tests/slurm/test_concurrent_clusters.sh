@@ -21,7 +21,7 @@ cleanup() {
     local rc=$?
     touch "$sync_dir/done"
     wait "$b_pid" 2>/dev/null || true
-    cat "$sync_dir/b.out" 2>/dev/null | sed 's/^/# B: /'
+    sed 's/^/# B: /' "$sync_dir/b.out" 2>/dev/null || true
     rm -rf "$sync_dir"
     cluster_stop "$rc"
 }

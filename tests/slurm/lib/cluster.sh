@@ -94,7 +94,10 @@ _cluster_uint() { # OPTION VALUE
 }
 
 _cluster_program() { # OPTION PATH
-    [ -f "$2" ] && [ -x "$2" ] || { _cluster_err "$1: '$2' is not an executable file"; return 1; }
+    if ! [ -f "$2" ] || ! [ -x "$2" ]; then
+        _cluster_err "$1: '$2' is not an executable file"
+        return 1
+    fi
 }
 
 # _cluster_alive PID: a running process (zombies count as gone)
@@ -224,8 +227,11 @@ _cluster_mariadb_start() { # PORT PASSWORD
     local port=$1 pass=$2 db=$CLUSTER_DIR/mysql template
     template=$(_cluster_mariadb_template) || return 1
     install -d -o mysql -g mysql -m 0750 "$db"
-    cp -a "$template" "$db/data" && rm -f "$db/data/.complete" ||
-        { _cluster_err "cannot copy the MariaDB template $template"; return 1; }
+    if ! cp -a "$template" "$db/data"; then
+        _cluster_err "cannot copy the MariaDB template $template"
+        return 1
+    fi
+    rm -f "$db/data/.complete"
     # setsid -f: mariadbd does not daemonize itself; it gets its own session
     # and is found again through its pid file.
     setsid -f mariadbd --no-defaults --user=mysql --datadir="$db/data" \
@@ -501,9 +507,12 @@ cluster_start() {
     if ((dbd)); then
         local pass
         pass=$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
-        _cluster_mariadb_start "$db_port" "$pass" &&
-            _cluster_slurmdbd_start "$dbd_port" "$db_port" "$pass" "$plugin_path" &&
-            _cluster_accounts || { cluster_stop 1; return 1; }
+        if ! _cluster_mariadb_start "$db_port" "$pass" ||
+            ! _cluster_slurmdbd_start "$dbd_port" "$db_port" "$pass" "$plugin_path" ||
+            ! _cluster_accounts; then
+            cluster_stop 1
+            return 1
+        fi
     fi
 
     if ! slurmctld -f "$SLURM_CONF" 2>>"$CLUSTER_DIR/log/slurmctld.log"; then
