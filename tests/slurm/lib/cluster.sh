@@ -48,7 +48,10 @@
 #   slurmdbd.log, power.log = every resume/suspend/prolog event), run/ (pid
 #   files), state/, spool/, munge/, mysql/), CLUSTER_NAME,
 #   CLUSTER_LOCAL_NODES / CLUSTER_CLOUD_NODES (hostlists, e.g. n[1-2]) and
-#   CLUSTER_ACCOUNTS ("alpha beta" with --dbd).  It returns once every ordinary
+#   CLUSTER_ACCOUNTS ("alpha beta" with --dbd) and CLUSTER_START_SECONDS.
+#   Ports are claimed in /tmp/slurm-burst-ports (lib/ports.sh); --dbd copies a
+#   pristine MariaDB data dir cached in ${BURST_SCRATCH:-/tmp}/slurm-burst-mariadb-VERSION.
+#   It returns once every ordinary
 #   node is idle (bounded by CLUSTER_START_TIMEOUT, default 90 s; on timeout
 #   it prints the tail of slurmctld.log), prints how long the start took, and
 #   installs an EXIT trap (and INT/TERM traps that exit) calling cluster_stop.
