@@ -51,8 +51,7 @@
 #   CLUSTER_ACCOUNTS ("alpha beta" with --dbd) and CLUSTER_START_SECONDS.
 #   Ports are claimed in /tmp/slurm-burst-ports (lib/ports.sh); --dbd copies a
 #   pristine MariaDB data dir cached in ${BURST_SCRATCH:-/tmp}/slurm-burst-mariadb-VERSION.
-#   It returns once every ordinary
-#   node is idle (bounded by CLUSTER_START_TIMEOUT, default 90 s; on timeout
+#   It returns once every ordinary node is idle (bounded by CLUSTER_START_TIMEOUT, default 90 s; on timeout
 #   it prints the tail of slurmctld.log), prints how long the start took, and
 #   installs an EXIT trap (and INT/TERM traps that exit) calling cluster_stop.
 #   A test that needs its own EXIT trap must call cluster_stop from it.
