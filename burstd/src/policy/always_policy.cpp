@@ -17,9 +17,10 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
     std::uint64_t local_free = view.local_free_cpus;
     std::size_t no_room = 0;
     std::vector<const GroupView*> candidates;
-    for (const Job* job : view.pending) {
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        const Job* job = view.pending[i];
         const std::uint64_t cpus = job->total_cpus();
-        if (view.group_of(*job) >= 0)
+        if (view.pending_group[i] >= 0)
             continue; // already cloud-eligible; its cores are counted as promised
         // First-come first-served against the cores free now: a job that
         // fits would start locally in this scheduling pass.

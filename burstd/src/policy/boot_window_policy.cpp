@@ -13,6 +13,7 @@ namespace {
 
 struct Waiting {
     const Job* job;
+    bool routed;
     std::uint64_t cpus;
     Seconds runtime; // 0 = unknown: it does not finish inside the window
     bool started = false;
@@ -84,8 +85,9 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<Waiting> waiting;
     waiting.reserve(view.pending.size());
     std::uint64_t smallest = UINT64_MAX;
-    for (const Job* job : view.pending) {
-        waiting.push_back(Waiting{job, job->total_cpus(), runtimes_.estimate(*job)});
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        const Job* job = view.pending[i];
+        waiting.push_back(Waiting{job, view.pending_group[i] >= 0, job->total_cpus(), runtimes_.estimate(*job)});
         smallest = std::min(smallest, job->total_cpus());
     }
     std::size_t first_waiting = 0;
@@ -122,7 +124,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         if (w.started || w.job->burst == BurstOption::Never)
             continue;
         shortage += w.cpus;
-        if (view.group_of(*w.job) < 0)
+        if (!w.routed)
             unserved.push_back(w.job);
     }
 

@@ -26,3 +26,14 @@ libburst_a_SOURCES += \
 	burstd/src/policy/threshold_policy.hpp \
 	burstd/src/policy/boot_window_policy.cpp \
 	burstd/src/policy/boot_window_policy.hpp
+
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/policy/policy_test_state.hpp \
+	tests/unit/policy/policy_params_test.cpp \
+	tests/unit/policy/policy_factory_test.cpp \
+	tests/unit/policy/site_view_test.cpp \
+	tests/unit/policy/expander_factory_test.cpp \
+	tests/unit/policy/runtime_estimator_test.cpp \
+	tests/unit/policy/always_policy_test.cpp \
+	tests/unit/policy/threshold_policy_test.cpp \
+	tests/unit/policy/boot_window_policy_test.cpp

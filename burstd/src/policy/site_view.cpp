@@ -65,23 +65,42 @@ SiteView SiteView::of(const ClusterState& state)
         const std::uint32_t cap = gv.group->capacity();
         gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);
     }
+    // Sorting small contiguous keys, and not at all when the snapshot is
+    // already in priority order, keeps this cheap on deep queues.
+    struct Key {
+        std::uint32_t priority;
+        Time submit;
+        JobId id;
+        int group;
+        const Job* job;
+        bool operator<(const Key& o) const
+        {
+            if (priority != o.priority)
+                return priority > o.priority;
+            if (submit != o.submit)
+                return submit < o.submit;
+            return id < o.id;
+        }
+    };
+    std::vector<Key> keys;
     for (const auto& job : state.snapshot.jobs) {
         if (job.pending()) {
-            view.pending.push_back(&job);
-            int g = view.group_of(job);
+            const int g = view.group_of(job);
             if (g >= 0)
                 view.groups[std::size_t(g)].routed_pending_cpus += job.total_cpus();
+            keys.push_back(Key{job.priority, job.submit_time, job.id, g, &job});
         } else if (job.running()) {
             view.running.push_back(&job);
         }
     }
-    std::sort(view.pending.begin(), view.pending.end(), [](const Job* a, const Job* b) {
-        if (a->priority != b->priority)
-            return a->priority > b->priority;
-        if (a->submit_time != b->submit_time)
-            return a->submit_time < b->submit_time;
-        return a->id < b->id;
-    });
+    if (!std::is_sorted(keys.begin(), keys.end()))
+        std::sort(keys.begin(), keys.end());
+    view.pending.reserve(keys.size());
+    view.pending_group.reserve(keys.size());
+    for (const auto& k : keys) {
+        view.pending.push_back(k.job);
+        view.pending_group.push_back(k.group);
+    }
     return view;
 }
 

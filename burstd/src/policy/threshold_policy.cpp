@@ -24,9 +24,10 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     std::uint64_t local_free = view.local_free_cpus;
     std::vector<const Job*> waiting;
     std::uint64_t waiting_cpus = 0;
-    for (const Job* job : view.pending) {
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        const Job* job = view.pending[i];
         const std::uint64_t cpus = job->total_cpus();
-        if (view.group_of(*job) >= 0) {
+        if (view.pending_group[i] >= 0) {
             waiting_cpus += cpus;
             continue;
         }

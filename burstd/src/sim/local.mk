@@ -22,3 +22,11 @@ bin_PROGRAMS += burstsim
 burstsim_SOURCES = burstd/tools/burstsim_main.cpp
 burstsim_LDADD = $(BURST_LIBS)
 dist_man_MANS += man/burstsim.1
+
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/sim/swf_parser_test.cpp \
+	tests/unit/sim/sacct_parser_test.cpp \
+	tests/unit/sim/group_spec_test.cpp \
+	tests/unit/sim/simulator_test.cpp \
+	tests/unit/sim/sim_metrics_test.cpp \
+	tests/unit/sim/burstsim_cli_test.cpp

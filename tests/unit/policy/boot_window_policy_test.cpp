@@ -1,0 +1,99 @@
+#include "policy/boot_window_policy.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+template <class T>
+std::vector<T> actions(const Decision& d)
+{
+    std::vector<T> out;
+    for (const auto& a : d.actions)
+        if (auto x = std::get_if<T>(&a.what))
+            out.push_back(*x);
+    return out;
+}
+
+JobEnd finished(const std::string& category, Seconds elapsed)
+{
+    JobEnd e;
+    e.category = category;
+    e.elapsed = elapsed;
+    return e;
+}
+
+} // namespace
+
+TEST_GROUP(BootWindowPolicy){};
+
+TEST(BootWindowPolicy, HiresForWorkStillWaitingWhenNodesWouldBeReady)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900, "long").pending(2, 4).pending(3, 2);
+    Decision d = policy.decide(b.state, clock);
+    auto hires = actions<HireNodes>(d);
+    LONGS_EQUAL(1, hires.size());
+    LONGS_EQUAL(2, hires[0].count); // 6 cores short on 4-core nodes
+    LONGS_EQUAL(2, actions<RouteToCloud>(d).size());
+    DOUBLES_EQUAL(100, d.redecide_after, 0);
+
+    // A second shortage within one boot time waits.
+    clock.set(1050);
+    Decision held = policy.decide(b.state, clock);
+    CHECK(held.actions.empty());
+    DOUBLES_EQUAL(50, held.redecide_after, 1e-9);
+}
+
+TEST(BootWindowPolicy, DoesNotHireWhenLearnedRuntimesFreeCoresInTime)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    policy.observe(finished("short", 50));
+    ManualClock clock(1000);
+    StateBuilder b;
+    // Started 10 s ago, runs ~50 s: its 4 cores are free long before a boot (100 s).
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 990, "short").pending(2, 4, BurstOption::Allow,
+                                                                                        "short");
+    CHECK(actions<HireNodes>(policy.decide(b.state, clock)).empty());
+}
+
+TEST(BootWindowPolicy, FallsBackToTheTimeLimit)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 980, "unseen", 60).pending(2, 4);
+    CHECK(actions<HireNodes>(policy.decide(b.state, clock)).empty());
+}
+
+TEST(BootWindowPolicy, ReleasesIdleCloudNodesWhenCoresStaySpare)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 0).group("g", 4, 2, 1.0, 100).up("g-1").up("g-2", 2);
+    auto releases = actions<ReleaseNodes>(policy.decide(b.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(1, releases[0].nodes.size());
+    STRCMP_EQUAL("g-1", releases[0].nodes[0].c_str());
+}
+
+TEST(BootWindowPolicy, NeverHiresForJobsThatMayNotBurst)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900).pending(2, 4, BurstOption::Never);
+    CHECK(actions<HireNodes>(policy.decide(b.state, clock)).empty());
+}

@@ -1,0 +1,38 @@
+#include "policy/policy_factory.hpp"
+
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+TEST_GROUP(PolicyFactory){};
+
+TEST(PolicyFactory, BuildsEveryKnownPolicyUnderItsName)
+{
+    for (const auto& name : policy_names()) {
+        auto p = make_policy(name, PolicyParams{});
+        STRCMP_EQUAL(name.c_str(), std::string(p->name()).c_str());
+    }
+}
+
+TEST(PolicyFactory, RejectsUnknownNamesListingTheKnownOnes)
+{
+    try {
+        make_policy("magic", PolicyParams{});
+        FAIL("unknown policy accepted");
+    } catch (const PolicyConfigError& e) {
+        STRCMP_CONTAINS("known: never, always, threshold, boot-window", e.what());
+    }
+}
+
+TEST(PolicyFactory, RejectsParametersThePolicyDoesNotHave)
+{
+    PolicyParams p;
+    p.set("target_utilization=0.5");
+    CHECK_THROWS(PolicyConfigError, make_policy("never", p));
+    make_policy("threshold", p);
+    PolicyParams bad_expander;
+    bad_expander.set("expander=random");
+    CHECK_THROWS(PolicyConfigError, make_policy("always", bad_expander));
+}

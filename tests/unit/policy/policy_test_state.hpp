@@ -1,0 +1,92 @@
+#pragma once
+// Builds small ClusterStates for policy tests.
+
+#include "model/cluster_state.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace burst::test {
+
+class StateBuilder {
+public:
+    StateBuilder& local(const std::string& name, std::uint32_t cpus, std::uint32_t alloc)
+    {
+        Node n;
+        n.name = name;
+        n.cpus = cpus;
+        n.alloc_cpus = alloc;
+        n.base = alloc == 0 ? NodeBaseState::Idle : NodeBaseState::Mixed;
+        state.snapshot.nodes.push_back(n);
+        return *this;
+    }
+    // A group of `count` powered-down nodes of `cpus` cores named <name>-<i>.
+    StateBuilder& group(const std::string& name, std::uint32_t cpus, std::uint32_t count, double price,
+                        double boot = 100)
+    {
+        NodeGroup g;
+        g.name = name;
+        g.cpus = cpus;
+        g.price_per_hour = price;
+        g.boot_time = boot;
+        for (std::uint32_t i = 1; i <= count; ++i) {
+            Node n;
+            n.name = name + "-" + std::to_string(i);
+            n.cpus = cpus;
+            n.flags = kNodeCloud | kNodePoweredDown;
+            n.base = NodeBaseState::Idle;
+            g.nodes.push_back(n.name);
+            state.snapshot.nodes.push_back(n);
+        }
+        state.groups.push_back(g);
+        return *this;
+    }
+    Node& node(const std::string& name)
+    {
+        for (auto& n : state.snapshot.nodes)
+            if (n.name == name)
+                return n;
+        throw std::runtime_error("no node " + name);
+    }
+    // Power a cloud node up (idle) with `alloc` cores in use.
+    StateBuilder& up(const std::string& name, std::uint32_t alloc = 0)
+    {
+        Node& n = node(name);
+        n.flags = kNodeCloud;
+        n.alloc_cpus = alloc;
+        return *this;
+    }
+    StateBuilder& pending(JobId id, std::uint32_t cpus, BurstOption burst = BurstOption::Allow,
+                          const std::string& category = "c", Seconds limit = 0)
+    {
+        Job j;
+        j.id = id;
+        j.cpus = cpus;
+        j.burst = burst;
+        j.category = category;
+        j.time_limit = limit;
+        j.priority = 1000 - id;
+        j.submit_time = id;
+        j.partitions = {"local"};
+        state.snapshot.jobs.push_back(j);
+        return *this;
+    }
+    StateBuilder& running(JobId id, std::uint32_t cpus, Time start, const std::string& category = "c",
+                          Seconds limit = 0)
+    {
+        Job j;
+        j.id = id;
+        j.cpus = cpus;
+        j.state = JobState::Running;
+        j.start_time = start;
+        j.category = category;
+        j.time_limit = limit;
+        j.partitions = {"local"};
+        state.snapshot.jobs.push_back(j);
+        return *this;
+    }
+
+    ClusterState state;
+};
+
+} // namespace burst::test

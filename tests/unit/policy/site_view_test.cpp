@@ -1,0 +1,56 @@
+#include "policy/site_view.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+TEST_GROUP(SiteView){};
+
+TEST(SiteView, CountsLocalAndCloudCapacity)
+{
+    StateBuilder b;
+    b.local("n1", 8, 6).local("n2", 8, 0).group("g", 4, 3, 1.0).up("g-1", 1);
+    b.node("g-2").flags = kNodeCloud | kNodePoweringUp;
+    b.pending(1, 2).pending(2, 4);
+    b.state.snapshot.jobs.back().partitions.push_back("g"); // job 2 routed
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(16, v.local_cpus);
+    LONGS_EQUAL(10, v.local_free_cpus);
+    LONGS_EQUAL(6, v.local_alloc_cpus);
+    const GroupView& g = v.groups[0];
+    LONGS_EQUAL(1, g.up_nodes);
+    LONGS_EQUAL(1, g.booting_nodes);
+    LONGS_EQUAL(1, g.hireable_nodes);
+    LONGS_EQUAL(3, g.free_up_cpus);
+    LONGS_EQUAL(4, g.free_booting_cpus);
+    LONGS_EQUAL(4, g.routed_pending_cpus);
+    LONGS_EQUAL(3 + 4 + 4 - 4, g.free_capacity());
+    LONGS_EQUAL(-1, v.pending_group[0]);
+    LONGS_EQUAL(0, v.pending_group[1]);
+}
+
+TEST(SiteView, OrdersPendingByPriorityThenSubmitThenId)
+{
+    StateBuilder b;
+    b.pending(5, 1).pending(3, 1).pending(4, 1);
+    b.state.snapshot.jobs[0].priority = 10;
+    b.state.snapshot.jobs[1].priority = 10;
+    b.state.snapshot.jobs[1].submit_time = 5; // same submit as job 5
+    b.state.snapshot.jobs[2].priority = 99;
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(4, v.pending[0]->id);
+    LONGS_EQUAL(3, v.pending[1]->id);
+    LONGS_EQUAL(5, v.pending[2]->id);
+}
+
+TEST(SiteView, HonoursMaxCount)
+{
+    StateBuilder b;
+    b.group("g", 4, 5, 1.0);
+    b.state.groups[0].max_count = 2;
+    b.up("g-1");
+    LONGS_EQUAL(1, SiteView::of(b.state).groups[0].hireable_nodes);
+}

@@ -1,0 +1,61 @@
+#include "policy/threshold_policy.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+template <class T>
+std::vector<T> actions(const Decision& d)
+{
+    std::vector<T> out;
+    for (const auto& a : d.actions)
+        if (auto x = std::get_if<T>(&a.what))
+            out.push_back(*x);
+    return out;
+}
+
+} // namespace
+
+TEST_GROUP(ThresholdPolicy){};
+
+TEST(ThresholdPolicy, HiresToTheTargetAndScalesDownOnlyAfterTheWindow)
+{
+    PolicyParams p;
+    p.set("target_utilization=0.8");
+    p.set("stabilization=300");
+    ThresholdPolicy policy(p);
+    ManualClock clock(0);
+
+    StateBuilder busy;
+    busy.local("n1", 8, 8).group("g", 4, 4, 1.0).pending(1, 4).pending(2, 4);
+    // (8 busy + 8 waiting) / 0.8 = 20 cores: 12 in the cloud, 3 nodes.
+    Decision d = policy.decide(busy.state, clock);
+    auto hires = actions<HireNodes>(d);
+    LONGS_EQUAL(1, hires.size());
+    LONGS_EQUAL(3, hires[0].count);
+    LONGS_EQUAL(2, actions<RouteToCloud>(d).size());
+
+    StateBuilder calm;
+    calm.local("n1", 8, 8).group("g", 4, 4, 1.0).up("g-1").up("g-2").up("g-3");
+    clock.set(100); // 10 cores wanted now, but 12 were wanted 100 s ago
+    CHECK(actions<ReleaseNodes>(policy.decide(calm.state, clock)).empty());
+    clock.set(500); // the window has passed: keep 2 cloud cores' worth, release 2 nodes
+    auto releases = actions<ReleaseNodes>(policy.decide(calm.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(2, releases[0].nodes.size());
+}
+
+TEST(ThresholdPolicy, DoesNothingBelowTheTarget)
+{
+    PolicyParams p;
+    ThresholdPolicy policy(p);
+    ManualClock clock(0);
+    StateBuilder b;
+    b.local("n1", 8, 4).group("g", 4, 4, 1.0).pending(1, 2);
+    CHECK(policy.decide(b.state, clock).actions.empty());
+}

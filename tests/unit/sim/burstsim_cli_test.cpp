@@ -1,0 +1,100 @@
+#include "sim/burstsim_cli.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+// A trace file that exists for one test.
+class TempTrace {
+public:
+    explicit TempTrace(const std::string& text)
+    {
+        char name[] = "/tmp/burstsim-test-XXXXXX.swf";
+        int fd = mkstemps(name, 4);
+        if (fd < 0)
+            FAIL("mkstemps");
+        close(fd);
+        path_ = name;
+        std::ofstream(path_) << text;
+    }
+    ~TempTrace() { std::remove(path_.c_str()); }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+struct Run {
+    int status;
+    std::string out, err;
+};
+
+Run invoke(const std::vector<std::string>& args)
+{
+    std::ostringstream out, err;
+    int status = burstsim_main(args, out, err);
+    return Run{status, out.str(), err.str()};
+}
+
+const char* const kTrace = "; MaxProcs: 4\n"
+                           "1 0 0 1000 4 -1 -1 4 1000 -1 1 1 1 1 -1 -1 -1 -1\n"
+                           "2 0 0 100 2 -1 -1 2 100 -1 1 1 1 1 -1 -1 -1 -1\n"
+                           "3 5 0 100 2 -1 -1 2 100 -1 1 1 1 1 -1 -1 -1 -1\n"
+                           "4 5 0 1\n";
+
+} // namespace
+
+TEST_GROUP(BurstsimCli){};
+
+TEST(BurstsimCli, ComparesPoliciesInOneTable)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4", "--compare", "never,always",
+                 "--seed", "3", "--lambda", "2"});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.out.find("policy") != std::string::npos);
+    CHECK(r.out.find("never") != std::string::npos);
+    CHECK(r.out.find("always") != std::string::npos);
+    // The truncated line is reported with its line number.
+    CHECK(r.err.find(t.path() + ":5:") != std::string::npos);
+    CHECK(r.err.find("1 malformed") != std::string::npos);
+}
+
+TEST(BurstsimCli, RejectsBadArgumentsWithStatusTwo)
+{
+    TempTrace t(kTrace);
+    Run unknown = invoke({"--trace", t.path(), "--policy", "magic"});
+    LONGS_EQUAL(2, unknown.status);
+    CHECK(unknown.err.find("known: never, always, threshold, boot-window") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--policy", "never"}).status); // no trace
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--seed", "-1"}).status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--group", "g,cpus=2"}).status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "always", "--param", "colour=red"}).status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--frobnicate"}).status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--cycle"}).status);
+}
+
+TEST(BurstsimCli, ScopesParametersToOnePolicy)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--compare", "never,threshold", "--param",
+                 "threshold:target_utilization=0.5"});
+    LONGS_EQUAL(0, r.status);
+}
+
+TEST(BurstsimCli, FailsWithStatusOneOnAnUnreadableTrace)
+{
+    Run r = invoke({"--trace", "/nonexistent/trace.swf", "--local-cores", "4"});
+    LONGS_EQUAL(1, r.status);
+    CHECK(r.err.find("cannot open") != std::string::npos);
+}

@@ -1,0 +1,45 @@
+#include "sim/group_spec.hpp"
+
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+TEST_GROUP(GroupSpec){};
+
+TEST(GroupSpec, ReadsEveryKey)
+{
+    NodeGroup g = parse_group_spec("aws,cpus=8,price=0.4,boot=90,max=20,billing=hour,min_billed=0,speed=1.5,"
+                                   "partition=cloud");
+    STRCMP_EQUAL("aws", g.name.c_str());
+    LONGS_EQUAL(8, g.cpus);
+    DOUBLES_EQUAL(0.4, g.price_per_hour, 1e-12);
+    DOUBLES_EQUAL(90, g.boot_time, 0);
+    LONGS_EQUAL(20, g.max_count);
+    CHECK(g.billing == Billing::PerHour);
+    DOUBLES_EQUAL(0, g.min_billed, 0);
+    DOUBLES_EQUAL(1.5, g.speed, 0);
+    STRCMP_EQUAL("cloud", g.partition.c_str());
+}
+
+TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
+{
+    auto message = [](const std::string& spec) -> std::string {
+        try {
+            parse_group_spec(spec);
+        } catch (const GroupSpecError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    CHECK(message("aws,cpus=8").find("max=") != std::string::npos);
+    CHECK(message("aws,cpus=0,max=1").find("cpus") != std::string::npos);
+    CHECK(message("aws,cpus=2.5,max=1").find("whole") != std::string::npos);
+    CHECK(message("aws,max=1,colour=red").find("unknown key 'colour'") != std::string::npos);
+    CHECK(message("aws,max=1,max=2").find("twice") != std::string::npos);
+    CHECK(message("cpus=8,max=1").find("name") != std::string::npos);
+    CHECK(message("aws,max=1,billing=month").find("second or hour") != std::string::npos);
+    CHECK(message("aws,max=1,price=-1").find("price") != std::string::npos);
+    CHECK(message("aws,max=1,speed=0").find("speed") != std::string::npos);
+}

@@ -1,0 +1,108 @@
+#include "sim/sacct_parser.hpp"
+
+#include <sstream>
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+Trace parse(const std::string& text)
+{
+    std::istringstream in(text);
+    return parse_sacct(in, "h.txt");
+}
+
+const char* const kHeader = "JobIDRaw|Account|User|Submit|Start|End|AllocCPUS|ReqCPUS|Timelimit|State|JobName\n";
+
+} // namespace
+
+TEST_GROUP(SacctParser){};
+
+TEST(SacctParser, ReadsJobsAndSkipsSteps)
+{
+    Trace t = parse(std::string(kHeader) +
+                    "101|bio|alice|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T01:01:00|8|8|02:00:00|"
+                    "COMPLETED|align\n"
+                    "101.batch|bio|alice|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T01:01:00|8|8||"
+                    "COMPLETED|batch\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(1, t.report.skipped_steps);
+    const TraceJob& j = t.jobs[0];
+    LONGS_EQUAL(101, j.id);
+    DOUBLES_EQUAL(1704067200, j.submit, 0);
+    DOUBLES_EQUAL(3600, j.runtime, 0);
+    DOUBLES_EQUAL(7200, j.time_limit, 0);
+    LONGS_EQUAL(8, j.cpus);
+    STRCMP_EQUAL("bio/align", j.category.c_str());
+    LONGS_EQUAL(0, t.report.problem_count());
+}
+
+TEST(SacctParser, AcceptsColumnsInAnyOrderAndATrailingBar)
+{
+    Trace t = parse("State|JobIDRaw|User|Account|ReqCPUS|AllocCPUS|Timelimit|Submit|Start|End|\n"
+                    "TIMEOUT|7|bob|phys|4|0|UNLIMITED|2024-01-01T00:00:00|2024-01-01T00:00:10|"
+                    "2024-01-01T00:00:20|\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(4, t.jobs[0].cpus); // AllocCPUS 0: requested
+    DOUBLES_EQUAL(0, t.jobs[0].time_limit, 0);
+    DOUBLES_EQUAL(10, t.jobs[0].runtime, 0);
+}
+
+TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
+{
+    Trace t = parse(std::string(kHeader) +
+                    "1|a|u|2024-01-01T00:00:00|None|Unknown|0|1|01:00|CANCELLED by 0|x\n"     // line 2
+                    "2|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|Unknown|1|1|01:00|RUNNING|x\n"
+                    "3|a|u|yesterday|2024-01-01T00:00:00|2024-01-01T00:00:01|1|1|01:00|COMPLETED|x\n"
+                    "4|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:00:01|1|1|soon|COMPLETED|x\n"
+                    "5|a|u|2024-01-01T00:00:00\n");
+    LONGS_EQUAL(0, t.jobs.size());
+    LONGS_EQUAL(2, t.report.unusable);
+    LONGS_EQUAL(3, t.report.malformed);
+    LONGS_EQUAL(2, t.report.problems[0].line);
+    LONGS_EQUAL(6, t.report.problems[4].line);
+}
+
+TEST(SacctParser, RejectsAHeaderWithoutRequiredColumns)
+{
+    Trace t = parse("JobID|User\n1|u\n2|u\n");
+    LONGS_EQUAL(0, t.jobs.size());
+    LONGS_EQUAL(3, t.report.malformed);
+    CHECK(t.report.problems[0].message.find("JobIDRaw") != std::string::npos);
+}
+
+TEST(SacctParser, ParsesEverySlurmDurationForm)
+{
+    Seconds s = -1;
+    CHECK(parse_slurm_duration("30", s));
+    DOUBLES_EQUAL(1800, s, 0);
+    CHECK(parse_slurm_duration("30:15", s));
+    DOUBLES_EQUAL(1815, s, 0);
+    CHECK(parse_slurm_duration("1:02:03", s));
+    DOUBLES_EQUAL(3723, s, 0);
+    CHECK(parse_slurm_duration("2-3", s));
+    DOUBLES_EQUAL(2 * 86400 + 3 * 3600, s, 0);
+    CHECK(parse_slurm_duration("2-03:04", s));
+    DOUBLES_EQUAL(2 * 86400 + 3 * 3600 + 240, s, 0);
+    CHECK(parse_slurm_duration("1-00:00:05", s));
+    DOUBLES_EQUAL(86405, s, 0);
+    CHECK(parse_slurm_duration("UNLIMITED", s));
+    DOUBLES_EQUAL(0, s, 0);
+    CHECK_FALSE(parse_slurm_duration("1:2:3:4", s));
+    CHECK_FALSE(parse_slurm_duration("", s));
+    CHECK_FALSE(parse_slurm_duration("x-1", s));
+}
+
+TEST(SacctParser, ParsesTimestampsAsUtc)
+{
+    Time t = 0;
+    CHECK(parse_slurm_timestamp("1970-01-02T00:00:01", t));
+    DOUBLES_EQUAL(86401, t, 0);
+    CHECK(parse_slurm_timestamp("2000-03-01T00:00:00", t));
+    DOUBLES_EQUAL(951868800, t, 0);
+    CHECK_FALSE(parse_slurm_timestamp("2000-13-01T00:00:00", t));
+    CHECK_FALSE(parse_slurm_timestamp("2000-01-01 00:00:00", t));
+}

@@ -1,0 +1,224 @@
+#include "policy/never_policy.hpp"
+#include "policy/policy_factory.hpp"
+#include "sim/sim_metrics.hpp"
+#include "sim/simulator.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+// A policy whose decisions the test writes, recording what it was shown.
+class ScriptedPolicy final : public Policy {
+public:
+    std::function<Decision(const ClusterState&, Time)> script;
+    std::vector<JobEnd> ends;
+    std::string_view name() const override { return "scripted"; }
+    Decision decide(const ClusterState& state, const Clock& clock) override
+    {
+        return script ? script(state, clock.now()) : Decision{};
+    }
+    void observe(const JobEnd& end) override { ends.push_back(end); }
+};
+
+TraceJob job(JobId id, Time submit, std::uint32_t cpus, Seconds runtime, Seconds limit = 0)
+{
+    TraceJob j;
+    j.id = id;
+    j.submit = submit;
+    j.cpus = cpus;
+    j.runtime = runtime;
+    j.time_limit = limit;
+    j.user = "u1";
+    j.account = "acct";
+    j.category = "acct/x";
+    return j;
+}
+
+NodeGroup cloud(double price_per_hour = 3.6)
+{
+    NodeGroup g;
+    g.name = "g";
+    g.cpus = 2;
+    g.max_count = 2;
+    g.price_per_hour = price_per_hour; // 0.001 per instance-second
+    g.boot_time = 30;
+    g.min_billed = 0;
+    return g;
+}
+
+SimConfig site(std::uint32_t cores)
+{
+    SimConfig c;
+    c.local_cores = cores;
+    c.local_node_cores = 2;
+    c.cycle = 10;
+    c.suspend_time = 100;
+    c.boot_jitter = 0;
+    return c;
+}
+
+const JobOutcome& outcome(const SimResult& r, JobId id)
+{
+    for (const auto& o : r.jobs)
+        if (o.id == id)
+            return o;
+    FAIL("job not in result");
+    return r.jobs.front();
+}
+
+} // namespace
+
+TEST_GROUP(Simulator){};
+
+TEST(Simulator, RunsFcfsWithEasyBackfill)
+{
+    PolicyParams none;
+    NeverPolicy never(none);
+    SimResult r = simulate(site(4),
+                           {job(1, 0, 2, 100, 100), job(2, 1, 4, 10, 10), job(3, 2, 2, 50, 50),
+                            job(4, 3, 2, 200, 200)},
+                           never);
+    LONGS_EQUAL(4, r.jobs.size());
+    DOUBLES_EQUAL(0, outcome(r, 1).start, 0);
+    DOUBLES_EQUAL(100, outcome(r, 2).start, 0); // head waits for job 1
+    DOUBLES_EQUAL(2, outcome(r, 3).start, 0);   // ends before the reservation: backfilled
+    DOUBLES_EQUAL(110, outcome(r, 4).start, 0); // would delay the head: not backfilled
+    DOUBLES_EQUAL(0, r.cloud_cost, 0);
+}
+
+TEST(Simulator, TheTraceRuntimeIsTheEstimateWithoutALimitAndRuntimesStopAtTheLimit)
+{
+    PolicyParams none;
+    NeverPolicy never(none);
+    SimResult r = simulate(site(4), {job(1, 0, 2, 100), job(2, 1, 4, 10), job(3, 2, 2, 80, 50)}, never);
+    DOUBLES_EQUAL(2, outcome(r, 3).start, 0);
+    DOUBLES_EQUAL(52, outcome(r, 3).end, 0);
+    LONGS_EQUAL(1, r.runtimes_capped);
+}
+
+TEST(Simulator, AlwaysBootsACloudNodeForARoutedJobAndBillsUntilSuspend)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    auto always = make_policy("always", PolicyParams{});
+    SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100)}, *always);
+    DOUBLES_EQUAL(0, outcome(r, 1).start, 0);
+    LONGS_EQUAL(-1, outcome(r, 1).group);
+    LONGS_EQUAL(0, outcome(r, 2).group);
+    DOUBLES_EQUAL(30, outcome(r, 2).start, 1e-9); // routed at t=0, node boots 30 s
+    DOUBLES_EQUAL(130, outcome(r, 2).end, 1e-9);
+    LONGS_EQUAL(1, r.instances_launched);
+    DOUBLES_EQUAL(0.23, r.cloud_cost, 1e-9); // launched 0, idle at 130, suspended at 230
+    DOUBLES_EQUAL(0.1, r.account_cost.at("acct"), 1e-9);
+    SimMetrics m = compute_metrics(r, 2.0);
+    DOUBLES_EQUAL(0.13, m.account_cost.at(""), 1e-9);
+    DOUBLES_EQUAL(200, m.cloud_core_seconds, 1e-9);
+}
+
+TEST(Simulator, BillsStartedHoursAndSpeedsUpOnFasterNodes)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].billing = Billing::PerHour;
+    c.groups[0].speed = 2;
+    auto always = make_policy("always", PolicyParams{});
+    SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100)}, *always);
+    DOUBLES_EQUAL(80, outcome(r, 2).end, 1e-9); // 30 s boot + 100 s / 2
+    DOUBLES_EQUAL(3.6, r.cloud_cost, 1e-9);
+}
+
+TEST(Simulator, HiredNodesPowerDownAfterSuspendTimeWhenUnused)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    ScriptedPolicy p;
+    bool hired = false;
+    p.script = [&](const ClusterState&, Time) {
+        Decision d;
+        if (!hired)
+            d.add(HireNodes{"g", 3}, "test");
+        hired = true;
+        return d;
+    };
+    SimResult r = simulate(c, {job(1, 0, 1, 1000)}, p);
+    LONGS_EQUAL(2, r.instances_launched);
+    LONGS_EQUAL(1, r.hire_shortfall); // the group has two nodes
+    DOUBLES_EQUAL(2 * 0.13, r.cloud_cost, 1e-9); // each up 30 s boot + 100 s idle
+}
+
+TEST(Simulator, ShowsPoliciesTheSiteAndReportsFinishedJobs)
+{
+    SimConfig c = site(4);
+    c.groups = {cloud()};
+    ScriptedPolicy p;
+    std::size_t pending_seen = 0, nodes_seen = 0;
+    p.script = [&](const ClusterState& s, Time now) {
+        if (now == 0) {
+            for (const auto& j : s.snapshot.jobs)
+                pending_seen += j.pending();
+            nodes_seen = s.snapshot.nodes.size();
+        }
+        return Decision{};
+    };
+    simulate(c, {job(1, 0, 4, 50), job(2, 0, 2, 10)}, p);
+    LONGS_EQUAL(1, pending_seen); // job 2 waits behind job 1
+    LONGS_EQUAL(4, nodes_seen);   // two local nodes of 2 cores, two cloud nodes
+    LONGS_EQUAL(2, p.ends.size());
+    STRCMP_EQUAL("acct/x", p.ends[0].category.c_str());
+    DOUBLES_EQUAL(50, p.ends[0].elapsed, 0);
+}
+
+TEST(Simulator, RejectsActionsOnUnknownOrFinishedThings)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    ScriptedPolicy p;
+    p.script = [&](const ClusterState&, Time) {
+        Decision d;
+        d.add(RouteToCloud{99, "g"}, "no such job");
+        d.add(RouteToCloud{1, "nowhere"}, "no such group");
+        d.add(ReleaseNodes{{"g-9"}}, "no such node");
+        return d;
+    };
+    SimResult r = simulate(c, {job(1, 0, 2, 10)}, p);
+    CHECK(r.actions_rejected >= 3);
+    LONGS_EQUAL(0, r.actions_applied);
+}
+
+TEST(Simulator, IsDeterministicForASeed)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.boot_jitter = 0.5;
+    auto run = [&](std::uint64_t seed) {
+        c.seed = seed;
+        auto always = make_policy("always", PolicyParams{});
+        return simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100), job(3, 5, 2, 100)}, *always);
+    };
+    SimResult a = run(7), b = run(7), other = run(8);
+    DOUBLES_EQUAL(outcome(a, 2).start, outcome(b, 2).start, 0);
+    DOUBLES_EQUAL(a.cloud_cost, b.cloud_cost, 0);
+    CHECK(outcome(a, 2).start != outcome(other, 2).start);
+    CHECK(outcome(a, 2).start >= 15 && outcome(a, 2).start <= 45);
+}
+
+TEST(Simulator, RejectsUnusableSitesAndTraces)
+{
+    PolicyParams none;
+    NeverPolicy never(none);
+    CHECK_THROWS(SimConfigError, simulate(site(0), {job(1, 0, 1, 1)}, never));
+    CHECK_THROWS(SimConfigError, simulate(site(2), {job(1, 0, 1, 1), job(1, 2, 1, 1)}, never));
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].cpus = 0;
+    CHECK_THROWS(SimConfigError, simulate(c, {job(1, 0, 1, 1)}, never));
+    SimResult r = simulate(site(2), {job(1, 0, 4, 1), job(2, 0, 1, 1)}, never);
+    LONGS_EQUAL(1, r.jobs_too_wide);
+    LONGS_EQUAL(1, r.jobs.size());
+}

@@ -1,0 +1,105 @@
+#include "sim/swf_parser.hpp"
+
+#include <sstream>
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+Trace parse(const std::string& text)
+{
+    std::istringstream in(text);
+    return parse_swf(in, "t.swf");
+}
+
+const char* const kHeader = "; Version: 2.2\n; MaxNodes: 64\n; MaxProcs: 128\n; UnixStartTime: 1000\n";
+
+} // namespace
+
+TEST_GROUP(SwfParser){};
+
+TEST(SwfParser, ReadsHeaderAndEveryFieldItUses)
+{
+    Trace t = parse(std::string(kHeader) +
+                    "  7  10  5  300  8  -1  -1  16  3600  -1  1  12  3  4  1  2  -1  -1\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(64, t.report.max_nodes);
+    LONGS_EQUAL(128, t.report.max_procs);
+    DOUBLES_EQUAL(1000, t.report.unix_start_time, 0);
+    const TraceJob& j = t.jobs[0];
+    LONGS_EQUAL(7, j.id);
+    DOUBLES_EQUAL(1010, j.submit, 0);
+    DOUBLES_EQUAL(300, j.runtime, 0);
+    DOUBLES_EQUAL(3600, j.time_limit, 0);
+    LONGS_EQUAL(8, j.cpus); // allocated wins over requested
+    STRCMP_EQUAL("u12", j.user.c_str());
+    STRCMP_EQUAL("g3", j.account.c_str());
+    STRCMP_EQUAL("p2", j.partition.c_str());
+    STRCMP_EQUAL("g3/x4", j.category.c_str());
+    LONGS_EQUAL(4, t.report.comment_lines);
+    LONGS_EQUAL(0, t.report.problem_count());
+}
+
+TEST(SwfParser, FallsBackToRequestedProcessorsAndNoLimit)
+{
+    Trace t = parse("1 0 0 50 -1 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(4, t.jobs[0].cpus);
+    DOUBLES_EQUAL(0, t.jobs[0].time_limit, 0);
+    STRCMP_EQUAL("u1", t.jobs[0].account.c_str()); // no group: the user's name
+    DOUBLES_EQUAL(0, t.jobs[0].submit, 0);          // relative times stay relative
+}
+
+TEST(SwfParser, CountsAndLocatesMalformedLines)
+{
+    Trace t = parse(std::string(kHeader) +
+                    "1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                    "2 5 0 50 1 -1 -1 1 60\n"                              // truncated (line 6)
+                    "3 5 0 abc 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"     // not a number (7)
+                    "0 5 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"      // bad job number (8)
+                    "4 5 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1 9\n");  // 19 fields (9)
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(4, t.report.malformed);
+    LONGS_EQUAL(4, t.report.problems.size());
+    LONGS_EQUAL(6, t.report.problems[0].line);
+    CHECK(t.report.problems[0].message.find("truncated") != std::string::npos);
+    LONGS_EQUAL(7, t.report.problems[1].line);
+    CHECK(t.report.problems[1].message.find("abc") != std::string::npos);
+    LONGS_EQUAL(8, t.report.problems[2].line);
+    LONGS_EQUAL(9, t.report.problems[3].line);
+    CHECK(t.report.summary().find("t.swf:6:") != std::string::npos);
+}
+
+TEST(SwfParser, CountsRecordsThatAreNoRunnableJob)
+{
+    Trace t = parse("1 0 0 -1 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"  // no run time
+                    "2 0 0 30 1 -1 -1 1 60 -1 2 1 1 -1 -1 -1 -1 -1\n"  // partial execution
+                    "3 0 0 0 1 -1 -1 1 60 -1 5 1 1 -1 -1 -1 -1 -1\n"   // cancelled before start
+                    "4 0 0 30 -1 -1 -1 -1 60 -1 1 1 1 -1 -1 -1 -1 -1\n" // no processors
+                    "5 0 0 30 2 -1 -1 2 60 -1 5 1 1 -1 -1 -1 -1 -1\n"); // cancelled while running: kept
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(5, t.jobs[0].id);
+    LONGS_EQUAL(4, t.report.unusable);
+    LONGS_EQUAL(0, t.report.malformed);
+}
+
+TEST(SwfParser, KeepsTheFirstProblemsButCountsThemAll)
+{
+    std::string text;
+    for (int i = 0; i < 50; ++i)
+        text += "1 2 3\n";
+    Trace t = parse(text);
+    LONGS_EQUAL(50, t.report.malformed);
+    LONGS_EQUAL(TraceReport::kKeptProblems, t.report.problems.size());
+    CHECK(t.report.summary().find("and 30 more") != std::string::npos);
+}
+
+TEST(SwfParser, RejectsANonNumericHeaderValue)
+{
+    Trace t = parse("; MaxProcs: lots\n");
+    LONGS_EQUAL(1, t.report.malformed);
+    LONGS_EQUAL(1, t.report.problems[0].line);
+}
