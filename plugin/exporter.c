@@ -37,6 +37,7 @@
 /* One message per kind of trouble per this many seconds. */
 #define LOG_EVERY 60
 #define STOP_JOIN_SECONDS 3
+#define EXPORTER_THREAD_NAME "burst_export"
 
 struct rate_limit {
 	time_t last;
@@ -450,17 +451,21 @@ static int collect(struct snapshot *snap)
 	return 0;
 }
 
+/* Takes ownership of line (NULL when serialization ran out of memory). */
 static void queue_line(char *line, size_t len, int droppable)
 {
 	if (line)
 		burst_link_queue(&ex->link, line, len, droppable);
+	else
+		ex->link.dropped++;
 	free(line);
 }
 
 static void export_once(time_t now)
 {
 	struct snapshot snap = { 0 };
-	size_t i, len;
+	size_t i, len = 0;
+	char *line;
 	uint64_t dropped = ex->link.dropped;
 	unsigned suppressed;
 
@@ -470,11 +475,14 @@ static void export_once(time_t now)
 		snapshot_clear(&snap);
 		return;
 	}
-	for (i = 0; i < snap.nends; i++)
-		queue_line(snapshot_json_job_end(&snap.ends[i], ex->cluster, ++ex->link.seq,
-						 now, expand_hostlist, &len), len, 0);
-	queue_line(snapshot_json_snapshot(&snap, ex->cluster, ++ex->link.seq, now,
-					  expand_hostlist, &len), len, 1);
+	for (i = 0; i < snap.nends; i++) {
+		line = snapshot_json_job_end(&snap.ends[i], ex->cluster, ++ex->link.seq,
+					     now, expand_hostlist, &len);
+		queue_line(line, len, 0);
+	}
+	line = snapshot_json_snapshot(&snap, ex->cluster, ++ex->link.seq, now,
+				      expand_hostlist, &len);
+	queue_line(line, len, 1);
 	snapshot_clear(&snap);
 	if (ex->link.dropped != dropped && rate_ok(&ex->rl_drop, now, &suppressed))
 		info(LOG_PREFIX "burstd is not keeping up; %" PRIu64 " messages dropped so far",
@@ -516,15 +524,16 @@ static void on_advice(void *ctx, const char *line, size_t len, int too_long)
 static void on_tick(time_t now)
 {
 	unsigned suppressed;
-	size_t len;
+	size_t len = 0;
+	char *line;
 
 	switch (burst_link_tick(&ex->link, now)) {
 	case BURST_LINK_CONNECTED:
 		info(LOG_PREFIX "connected to burstd at %s", ex->conf.socket_path);
 		ex->rl_connect.last = 0;
-		queue_line(snapshot_json_hello(ex->cluster, ++ex->link.seq, now,
-					       BURST_VERSION, SLURM_VERSION_STRING,
-					       &len), len, 0);
+		line = snapshot_json_hello(ex->cluster, ++ex->link.seq, now,
+					   BURST_VERSION, SLURM_VERSION_STRING, &len);
+		queue_line(line, len, 0);
 		break;
 	case BURST_LINK_CONNECT_FAILED:
 		if (rate_ok(&ex->rl_connect, now, &suppressed))
@@ -552,6 +561,8 @@ static void *exporter_main(void *arg)
 	bool abandoned;
 
 	ex = arg;
+	/* Named so operators (and tests) can find it in /proc/PID/task. */
+	pthread_setname_np(pthread_self(), EXPORTER_THREAD_NAME);
 	info(LOG_PREFIX "exporter started: SocketPath=%s ExportInterval=%u",
 	     ex->conf.socket_path, ex->conf.export_interval);
 	while (!ex->stop) {
@@ -560,6 +571,9 @@ static void *exporter_main(void *arg)
 		int was_connected = burst_link_connected(&ex->link), nfds = 1;
 
 		on_tick(now);
+		/* hello goes out before the first snapshot, which would
+		 * otherwise be dropped behind it. */
+		burst_link_flush(&ex->link, now);
 		if (burst_link_connected(&ex->link)) {
 			bool changed = last_job_update != seen_job_update ||
 				       last_node_update != seen_node_update;

@@ -49,7 +49,11 @@ static int check_threads(int val, const char *optarg, int remote)
 	return ESPANK_SUCCESS;
 }
 
-struct spank_option spank_options[] = {
+/*
+ * Registered from slurm_spank_init rather than exported as spank_options:
+ * sbatch and salloc (allocator context) ignore a static table.
+ */
+static struct spank_option burst_options[] = {
 	{ "burst", "never|allow|prefer",
 	  "Whether this job may run on cloud nodes: never, allow (default) or "
 	  "prefer (burst even when local nodes would free up soon)",
@@ -61,6 +65,21 @@ struct spank_option spank_options[] = {
 	  1, 0, check_threads },
 	SPANK_OPTIONS_TABLE_END
 };
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	struct spank_option *opt;
+
+	(void) ac;
+	(void) av;
+	for (opt = burst_options; opt->name; opt++) {
+		if (spank_option_register(sp, opt) != ESPANK_SUCCESS) {
+			slurm_error("spank_burst: cannot register --%s", opt->name);
+			return -1;
+		}
+	}
+	return ESPANK_SUCCESS;
+}
 
 static int pass_to_controller(spank_t sp, const char *var, const char *value)
 {
@@ -85,17 +104,25 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	return ESPANK_SUCCESS;
 }
 
-/* Runs in each task of the job; the option values are forwarded here by
- * Slurm, so only jobs that asked for --threads get OMP_NUM_THREADS. */
+/*
+ * Runs in each task of the job; the option values are forwarded here by
+ * Slurm, so only jobs that asked for --threads get OMP_NUM_THREADS.  The
+ * step's own CPUs per task is the truth: job_submit/burst may have set it
+ * after sbatch wrote SLURM_CPUS_PER_TASK (or did not write it at all).
+ */
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
+	uint16_t cpus_per_task = 0;
 	char cpus[16];
 
 	(void) ac;
 	(void) av;
 	if (!burst_threads[0])
 		return ESPANK_SUCCESS;
-	if (spank_getenv(sp, "SLURM_CPUS_PER_TASK", cpus, sizeof(cpus)) != ESPANK_SUCCESS)
+	if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpus_per_task) == ESPANK_SUCCESS &&
+	    cpus_per_task > 0)
+		snprintf(cpus, sizeof(cpus), "%u", (unsigned) cpus_per_task);
+	else if (spank_getenv(sp, "SLURM_CPUS_PER_TASK", cpus, sizeof(cpus)) != ESPANK_SUCCESS)
 		snprintf(cpus, sizeof(cpus), "1");
 	if (spank_setenv(sp, "OMP_NUM_THREADS", cpus, 1) != ESPANK_SUCCESS) {
 		slurm_error("spank_burst: cannot set OMP_NUM_THREADS=%s", cpus);
