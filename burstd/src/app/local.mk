@@ -7,10 +7,30 @@ libburst_a_SOURCES += \
 	burstd/src/app/config_parser.hpp \
 	burstd/src/app/config_values.cpp \
 	burstd/src/app/config_values.hpp \
+	burstd/src/app/control_client.cpp \
+	burstd/src/app/control_client.hpp \
+	burstd/src/app/control_request.cpp \
+	burstd/src/app/control_request.hpp \
+	burstd/src/app/control_server.cpp \
+	burstd/src/app/control_server.hpp \
+	burstd/src/app/daemon.cpp \
+	burstd/src/app/daemon.hpp \
+	burstd/src/app/daemon_seams.hpp \
 	burstd/src/app/log_level.cpp \
 	burstd/src/app/log_level.hpp \
+	burstd/src/app/logger.cpp \
+	burstd/src/app/logger.hpp \
 	burstd/src/app/param_map.hpp
+
+sbin_PROGRAMS += burstd/burstd
+burstd_burstd_SOURCES = burstd/src/app/burstd_main.cpp
+burstd_burstd_LDADD = $(BURST_LIBS)
+
+dist_man_MANS += man/burstd.8 man/burstd.conf.5
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/config_parser_test.cpp \
-	tests/unit/app/config_values_test.cpp
+	tests/unit/app/config_values_test.cpp \
+	tests/unit/app/control_request_test.cpp \
+	tests/unit/app/daemon_test.cpp \
+	tests/unit/app/logger_test.cpp

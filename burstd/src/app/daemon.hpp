@@ -1,0 +1,89 @@
+#pragma once
+// burstd's shell: one io_context running the snapshot server, the control
+// server, the cycle timer and the signal handlers.  Deciding and acting plug
+// in through daemon_seams.hpp.
+
+#include "app/burstd_config.hpp"
+#include "app/control_server.hpp"
+#include "app/daemon_seams.hpp"
+#include "app/logger.hpp"
+#include "ingest/json_ref.hpp"
+#include "ingest/snapshot_server.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace burst {
+
+class Daemon final : private IngestObserver {
+public:
+    // `config` must be valid (load_config(...).ok()).
+    Daemon(boost::asio::io_context& io, std::string config_path, BurstdConfig config, Logger& log,
+           const Clock& clock);
+    ~Daemon() override;
+
+    // Opens both sockets and starts the cycle timer; throws std::runtime_error
+    // if a socket cannot be opened.  With `handle_signals`, SIGHUP reloads and
+    // SIGTERM/SIGINT stop.
+    void start(bool handle_signals);
+    void stop();
+    // Re-reads the configuration file; a file with errors is logged and the
+    // running configuration kept.  Returns whether the new one was applied.
+    bool reload();
+
+    void set_cycle_runner(CycleRunner runner) { cycle_runner_ = std::move(runner); }
+    void set_power_handler(PowerHandler handler) { power_handler_ = std::move(handler); }
+    void set_job_end_handler(JobEndHandler handler) { job_end_handler_ = std::move(handler); }
+
+    // One control request line -> one reply line; what the control socket runs.
+    std::string handle_control(const std::string& request, const PeerCredentials& peer);
+    std::string status_json() const;
+
+    const BurstdConfig& config() const { return config_; }
+    const std::optional<Snapshot>& latest_snapshot() const { return latest_; }
+    const IngestCounters& ingest_counters() const;
+    std::uint64_t cycles() const { return cycles_; }
+    std::uint64_t job_ends() const { return job_ends_; }
+
+private:
+    void connected(const PeerCredentials& peer) override;
+    void refused(const PeerCredentials& peer) override;
+    void disconnected(const std::string& why) override;
+    void rejected(const std::string& why) override;
+    void accepted(ProtocolMessage&& message) override;
+
+    JsonRef status_object() const;
+    bool admit(uid_t uid) const;
+    void resolve_slurm_user();
+    void schedule_cycle();
+    void run_cycle();
+    void wait_for_signal();
+
+    boost::asio::io_context& io_;
+    std::string config_path_;
+    BurstdConfig config_;
+    Logger& log_;
+    const Clock& clock_;
+    std::optional<uid_t> slurm_uid_;
+    std::unique_ptr<SnapshotServer> snapshots_;
+    std::unique_ptr<ControlServer> control_;
+    boost::asio::steady_timer cycle_timer_;
+    boost::asio::signal_set signals_;
+    std::optional<Snapshot> latest_;
+    Time latest_received_ = 0;
+    Time started_ = 0;
+    std::uint64_t cycles_ = 0;
+    std::uint64_t job_ends_ = 0;
+    std::uint64_t reloads_ = 0;
+    std::uint64_t failed_reloads_ = 0;
+    CycleRunner cycle_runner_;
+    PowerHandler power_handler_;
+    JobEndHandler job_end_handler_;
+};
+
+} // namespace burst

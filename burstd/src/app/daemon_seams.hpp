@@ -1,0 +1,40 @@
+#pragma once
+// Where the deciding and acting parts plug into the daemon shell.  The shell
+// owns sockets, timers, signals and configuration; these callbacks own the
+// work.  A seam nobody filled is reported as such, never papered over.
+
+#include "app/burstd_config.hpp"
+#include "app/control_request.hpp"
+#include "app/logger.hpp"
+#include "ingest/peer_credentials.hpp"
+#include "model/clock.hpp"
+#include "model/job.hpp"
+#include "model/snapshot.hpp"
+
+#include <functional>
+#include <string>
+
+namespace burst {
+
+// One policy cycle: build ClusterState from `snapshot` (nullptr before the
+// first one arrives) and the ledger, run the policy chain, hand the Decision
+// to the actuator.
+struct CycleContext {
+    const BurstdConfig& config;
+    const Snapshot* snapshot;
+    Time now;
+    Logger& log;
+};
+using CycleRunner = std::function<void(const CycleContext&)>;
+
+// burstctl resume|suspend|resume-fail, already validated: every node belongs
+// to a configured node group.  Must return quickly (queue work on a worker).
+struct PowerReply {
+    bool ok = false;
+    std::string message; // shown by burstctl; the error when !ok
+};
+using PowerHandler = std::function<PowerReply(const ControlRequest&, const PeerCredentials&)>;
+
+using JobEndHandler = std::function<void(const JobEnd&)>;
+
+} // namespace burst

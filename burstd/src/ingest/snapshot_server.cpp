@@ -1,0 +1,187 @@
+#include "ingest/snapshot_server.hpp"
+
+#include "ingest/message_parser.hpp"
+#include "ingest/unix_listener.hpp"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/error.hpp>
+#include <boost/asio/write.hpp>
+
+#include <array>
+#include <deque>
+
+namespace burst {
+
+namespace asio = boost::asio;
+using asio::local::stream_protocol;
+
+namespace {
+// Advice is small and infrequent; a plugin that stops reading loses advice
+// rather than growing burstd's memory.
+constexpr std::size_t kMaxQueuedAdvice = 16;
+} // namespace
+
+class SnapshotServer::Session : public std::enable_shared_from_this<Session> {
+public:
+    Session(SnapshotServer& server, stream_protocol::socket socket)
+        : server_(server), alive_(server.alive_), socket_(std::move(socket)), framer_(server.options_.max_line)
+    {
+    }
+
+    void start() { read(); }
+
+    void send(const std::string& line)
+    {
+        if (queue_.size() >= kMaxQueuedAdvice) {
+            ++server_.counters_.advice_dropped;
+            return;
+        }
+        ++server_.counters_.advice_sent;
+        queue_.push_back(line);
+        if (queue_.size() == 1)
+            write();
+    }
+
+    void close()
+    {
+        boost::system::error_code ignored;
+        socket_.close(ignored);
+    }
+
+private:
+    void read()
+    {
+        auto self = shared_from_this();
+        socket_.async_read_some(asio::buffer(chunk_), [this, self](boost::system::error_code ec, std::size_t n) {
+            if (alive_.expired())
+                return;
+            if (ec) {
+                if (ec != asio::error::operation_aborted)
+                    server_.observer_.disconnected(ec == asio::error::eof ? "closed by peer" : ec.message());
+                return;
+            }
+            framer_.feed(
+                std::string_view(chunk_.data(), n), [this](std::string_view line) { handle(line); },
+                [this](std::size_t size) {
+                    ++server_.counters_.oversized;
+                    reject("line of " + std::to_string(size) + " bytes exceeds the limit of " +
+                           std::to_string(server_.options_.max_line) + " bytes");
+                });
+            read();
+        });
+    }
+
+    void write()
+    {
+        auto self = shared_from_this();
+        asio::async_write(socket_, asio::buffer(queue_.front()), [this, self](boost::system::error_code ec, std::size_t) {
+            if (alive_.expired() || ec)
+                return; // the read side notices and reports a broken connection
+            queue_.pop_front();
+            if (!queue_.empty())
+                write();
+        });
+    }
+
+    void reject(const std::string& why)
+    {
+        ++server_.counters_.bad_messages;
+        server_.observer_.rejected(why);
+    }
+
+    void handle(std::string_view line)
+    {
+        if (line.empty() || line == "\r")
+            return;
+        ParsedMessage parsed = parse_message(line);
+        if (!parsed.message) {
+            reject(parsed.error);
+            return;
+        }
+        ProtocolMessage& m = *parsed.message;
+        if (m.cluster != server_.options_.cluster) {
+            reject(m.type + " seq " + std::to_string(m.seq) + ": cluster: expected \"" + server_.options_.cluster +
+                   "\" (ClusterName in burstd.conf), got \"" + m.cluster + "\"");
+            return;
+        }
+        if (seen_seq_ && m.seq <= last_seq_) {
+            reject(m.type + " seq " + std::to_string(m.seq) + ": seq: expected more than " + std::to_string(last_seq_) +
+                   " (sequence numbers increase per connection)");
+            return;
+        }
+        seen_seq_ = true;
+        last_seq_ = m.seq;
+        ++server_.counters_.messages;
+        server_.observer_.accepted(std::move(m));
+    }
+
+    SnapshotServer& server_;
+    std::weak_ptr<int> alive_;
+    stream_protocol::socket socket_;
+    LineFramer framer_;
+    std::array<char, 64 * 1024> chunk_;
+    std::deque<std::string> queue_;
+    bool seen_seq_ = false;
+    std::uint64_t last_seq_ = 0;
+};
+
+SnapshotServer::SnapshotServer(asio::io_context& io, Options options, IngestObserver& observer)
+    : options_(std::move(options)), observer_(observer), acceptor_(listen_unix(io, options_.path))
+{
+    accept();
+}
+
+SnapshotServer::~SnapshotServer() { close(); }
+
+void SnapshotServer::close()
+{
+    alive_.reset();
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    for (auto& weak : sessions_)
+        if (auto s = weak.lock())
+            s->close();
+    sessions_.clear();
+}
+
+std::size_t SnapshotServer::open_connections() const
+{
+    std::size_t n = 0;
+    for (const auto& weak : sessions_)
+        n += weak.expired() ? 0 : 1;
+    return n;
+}
+
+void SnapshotServer::broadcast(const std::string& line)
+{
+    sessions_.remove_if([](const std::weak_ptr<Session>& w) { return w.expired(); });
+    for (auto& weak : sessions_)
+        if (auto s = weak.lock())
+            s->send(line);
+}
+
+void SnapshotServer::accept()
+{
+    std::weak_ptr<int> alive = alive_;
+    acceptor_.async_accept([this, alive](boost::system::error_code ec, stream_protocol::socket socket) {
+        if (alive.expired() || ec == asio::error::operation_aborted)
+            return;
+        if (!ec) {
+            auto peer = peer_credentials(socket.native_handle());
+            if (!peer || !options_.admit || !options_.admit(peer->uid)) {
+                ++counters_.refused_peers;
+                observer_.refused(peer.value_or(PeerCredentials{0, uid_t(-1), gid_t(-1)}));
+            } else {
+                ++counters_.connections;
+                observer_.connected(*peer);
+                sessions_.remove_if([](const std::weak_ptr<Session>& w) { return w.expired(); });
+                auto session = std::make_shared<Session>(*this, std::move(socket));
+                sessions_.push_back(session);
+                session->start();
+            }
+        }
+        accept();
+    });
+}
+
+} // namespace burst

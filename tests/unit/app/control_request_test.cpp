@@ -1,0 +1,43 @@
+#include "app/control_request.hpp"
+
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+TEST_GROUP(ControlRequest){};
+
+TEST(ControlRequest, ParsesStatus)
+{
+    auto r = parse_control_request(R"({"cmd":"status"})");
+    CHECK_TRUE(r.request.has_value());
+    CHECK(r.request->command == ControlCommand::Status);
+}
+
+TEST(ControlRequest, ParsesResumeWithSlurmResumeFile)
+{
+    auto r = parse_control_request(
+        R"({"cmd":"resume","nodes":"c[1-3]","resume_file":{"all_nodes_resume":"c[1-3]","jobs":[)"
+        R"({"job_id":17,"nodes_resume":"c[1-2]","partition":"cloud"},{"job_id":18,"nodes_resume":"c3"}]}})");
+    CHECK_TRUE_TEXT(r.request.has_value(), r.error.c_str());
+    CHECK(r.request->command == ControlCommand::Resume);
+    CHECK(r.request->nodes == (std::vector<std::string>{"c1", "c2", "c3"}));
+    LONGS_EQUAL(2, r.request->jobs.size());
+    CHECK(r.request->jobs.at(17) == (std::vector<std::string>{"c1", "c2"}));
+}
+
+TEST(ControlRequest, RejectsBadRequests)
+{
+    STRCMP_EQUAL("cmd: expected string", parse_control_request("{}").error.c_str());
+    STRCMP_EQUAL("cmd: expected one of status, resume, suspend, resume-fail, got \"reboot\"",
+                 parse_control_request(R"({"cmd":"reboot"})").error.c_str());
+    STRCMP_EQUAL("nodes: expected a hostlist string", parse_control_request(R"({"cmd":"suspend"})").error.c_str());
+    STRCMP_EQUAL("nodes: expected at least one node",
+                 parse_control_request(R"({"cmd":"suspend","nodes":""})").error.c_str());
+    CHECK_TRUE(parse_control_request(R"({"cmd":"suspend","nodes":"c[1-"})").error.rfind("nodes: unclosed", 0) == 0);
+    STRCMP_EQUAL("resume_file.jobs[0].job_id: expected positive integer",
+                 parse_control_request(R"({"cmd":"resume","nodes":"c1","resume_file":{"jobs":[{"job_id":"x"}]}})").error.c_str());
+    CHECK_TRUE(parse_control_request("garbage").error.rfind("invalid JSON", 0) == 0);
+}

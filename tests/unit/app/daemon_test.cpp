@@ -1,0 +1,225 @@
+#include "app/config_parser.hpp"
+#include "app/control_client.hpp"
+#include "app/daemon.hpp"
+#include "ingest/json_ref.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+
+#include <jansson.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using boost::asio::local::stream_protocol;
+
+namespace {
+
+std::string make_config(const std::string& dir, const std::string& extra = "")
+{
+    return "ClusterName=lab SlurmUser=root CycleInterval=1\n"
+           "SocketPath=" + dir + "/snap.sock ControlSocket=" + dir + "/ctl.sock StateDir=" + dir + "\n"
+           "Provider=box Type=local\n"
+           "NodeGroup=dev Provider=box Nodes=c[1-4] Partition=cloud Cpus=2 PricePerHour=0\n" + extra;
+}
+
+const char* kHello = R"({"v":1,"type":"hello","cluster":"lab","seq":1,"time":100,"plugin_version":"0.1.0","slurm_version":"22.05.8"})";
+
+std::string snapshot(int seq, const std::string& cluster = "lab")
+{
+    return R"({"v":1,"type":"snapshot","cluster":")" + cluster + R"(","seq":)" + std::to_string(seq) +
+           R"(,"time":200,"jobs":[{"id":5,"user":"u","account":"a","partitions":["cloud"],"state":"PENDING",)"
+           R"("submit_time":150,"cpus":4}],"nodes":[{"name":"c1","state":"IDLE","flags":["CLOUD","POWERED_DOWN"],)"
+           R"("cpus":2,"alloc_cpus":0}],"partitions":[],"shares":[]})";
+}
+
+std::int64_t field(json_t* status, const char* object, const char* key)
+{
+    return json_integer_value(json_object_get(json_object_get(status, object), key));
+}
+
+} // namespace
+
+TEST_GROUP(Daemon)
+{
+    std::string dir;
+    std::string config_path;
+    std::ostringstream log_text;
+    Logger log{log_text, LogLevel::Debug, false};
+    ManualClock clock{1000};
+    boost::asio::io_context io;
+
+    void setup() override
+    {
+        char tmpl[] = "/tmp/burstd-test-XXXXXX";
+        CHECK_TRUE(mkdtemp(tmpl) != nullptr);
+        dir = tmpl;
+        config_path = dir + "/burstd.conf";
+        write_config(make_config(dir));
+    }
+    void teardown() override
+    {
+        std::string cmd = "rm -rf '" + dir + "'";
+        CHECK_EQUAL(0, std::system(cmd.c_str()));
+    }
+    void write_config(const std::string& text) { std::ofstream(config_path) << text; }
+    BurstdConfig load()
+    {
+        auto r = load_config(config_path);
+        CHECK_TRUE_TEXT(r.ok(), r.errors.empty() ? "" : r.errors[0].c_str());
+        return r.config;
+    }
+    // The status burstd reports over its control socket (io runs on another thread).
+    JsonRef status()
+    {
+        auto exchange = exchange_control(dir + "/ctl.sock", R"({"cmd":"status"})", std::chrono::seconds(5));
+        CHECK_TRUE_TEXT(exchange.reply.has_value(), exchange.error.c_str());
+        JsonRef reply(json_loads(exchange.reply->c_str(), 0, nullptr));
+        CHECK_TRUE(json_is_true(json_object_get(reply.get(), "ok")));
+        return JsonRef(json_incref(json_object_get(reply.get(), "status")));
+    }
+};
+
+TEST(Daemon, KeepsTheLatestSnapshotAndCountsBadLinesWithoutDroppingTheConnection)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
+    daemon.start(false);
+    std::thread runner([this] { io.run(); });
+
+    stream_protocol::socket plugin(io);
+    plugin.connect(stream_protocol::endpoint(dir + "/snap.sock"));
+    std::string lines = std::string(kHello) + "\n" + "garbage\n" +
+                        R"({"v":2,"type":"hello","cluster":"lab","seq":2,"time":1})" "\n" + snapshot(3, "other") +
+                        "\n" + snapshot(4) + "\n" + snapshot(4) + "\n";
+    boost::asio::write(plugin, boost::asio::buffer(lines));
+
+    JsonRef s;
+    for (int i = 0; i < 500; ++i) {
+        s = status();
+        if (field(s.get(), "ingest", "messages") + field(s.get(), "ingest", "bad_messages") >= 6)
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    LONGS_EQUAL(2, field(s.get(), "ingest", "messages"));
+    LONGS_EQUAL(4, field(s.get(), "ingest", "bad_messages"));
+    LONGS_EQUAL(1, field(s.get(), "ingest", "open_connections"));
+    LONGS_EQUAL(4, field(s.get(), "snapshot", "seq"));
+    LONGS_EQUAL(1, field(s.get(), "snapshot", "pending_jobs"));
+
+    boost::asio::post(io, [&] { daemon.stop(); });
+    runner.join();
+    CHECK_TRUE(daemon.latest_snapshot().has_value());
+    LONGS_EQUAL(5, daemon.latest_snapshot()->jobs[0].id);
+    std::string text = log_text.str();
+    CHECK_TRUE(text.find("plugin hello: slurm-burst 0.1.0 on Slurm 22.05.8") != std::string::npos);
+    CHECK_TRUE(text.find("error: rejected message: invalid JSON") != std::string::npos);
+    CHECK_TRUE(text.find("v: unsupported protocol version 2") != std::string::npos);
+    CHECK_TRUE(text.find("cluster: expected \"lab\"") != std::string::npos);
+    CHECK_TRUE(text.find("seq: expected more than 4") != std::string::npos);
+    CHECK_EQUAL(-1, access((dir + "/snap.sock").c_str(), F_OK));
+}
+
+TEST(Daemon, ReloadKeepsTheRunningConfigurationWhenTheNewOneIsBad)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
+    write_config(make_config(dir, "LogLevel=chatty\n"));
+    CHECK_FALSE(daemon.reload());
+    CHECK_TRUE(log_text.str().find("burstd.conf:5: LogLevel: expected one of error, info, verbose, debug") !=
+               std::string::npos);
+    CHECK_TRUE(log_text.str().find("keeping the running one") != std::string::npos);
+    LONGS_EQUAL(1, daemon.config().node_groups.size());
+
+    write_config(make_config(dir, "NodeGroup=more Provider=box Nodes=d[1-2] Partition=cloud Cpus=2 PricePerHour=0\n"));
+    CHECK_TRUE(daemon.reload());
+    LONGS_EQUAL(2, daemon.config().node_groups.size());
+}
+
+TEST(Daemon, PowerRequestsGoToTheHandlerOnlyForConfiguredNodes)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
+    PeerCredentials root{1, 0, 0};
+    std::string reply = daemon.handle_control(R"({"cmd":"resume","nodes":"c[1-2]"})", root);
+    CHECK_TRUE(reply.find("no provider actuator is wired into this burstd") != std::string::npos);
+
+    ControlRequest seen;
+    daemon.set_power_handler([&](const ControlRequest& r, const PeerCredentials&) {
+        seen = r;
+        return PowerReply{true, "launching c[1-2]"};
+    });
+    reply = daemon.handle_control(
+        R"({"cmd":"resume","nodes":"c[1-2]","resume_file":{"jobs":[{"job_id":9,"nodes_resume":"c[1-2]"}]}})", root);
+    STRCMP_EQUAL(R"({"ok":true,"message":"launching c[1-2]"})", reply.c_str());
+    LONGS_EQUAL(2, seen.nodes.size());
+    LONGS_EQUAL(1, seen.jobs.count(9));
+
+    reply = daemon.handle_control(R"({"cmd":"suspend","nodes":"c4,x[1-2]"})", root);
+    CHECK_TRUE(reply.find("x[1-2] belong to no NodeGroup") != std::string::npos);
+    reply = daemon.handle_control("nonsense", root);
+    CHECK_TRUE(reply.find(R"("ok":false)") != std::string::npos);
+}
+
+TEST(Daemon, CycleTimerRunsTheCycleRunnerWithTheLatestSnapshot)
+{
+    BurstdConfig config = load();
+    config.cycle_interval = 0.01; // below what burstd.conf allows, to keep the test quick
+    Daemon daemon(io, config_path, config, log, clock);
+    int calls = 0;
+    bool had_snapshot = true;
+    daemon.set_cycle_runner([&](const CycleContext& c) {
+        ++calls;
+        had_snapshot = c.snapshot != nullptr;
+        DOUBLES_EQUAL(1000, c.now, 0);
+        if (calls == 2)
+            throw std::runtime_error("policy blew up");
+        if (calls == 3)
+            daemon.stop();
+    });
+    daemon.start(false);
+    io.run_for(std::chrono::seconds(10));
+    LONGS_EQUAL(3, calls);
+    CHECK_FALSE(had_snapshot);
+    CHECK_TRUE(log_text.str().find("error: cycle 2 failed: policy blew up") != std::string::npos);
+}
+
+TEST(Daemon, ControlSocketRefusesOtherUsers)
+{
+    if (geteuid() != 0)
+        return; // needs root to become another user
+    CHECK_EQUAL(0, chmod(dir.c_str(), 0755));
+    Daemon daemon(io, config_path, load(), log, clock);
+    daemon.start(false);
+    std::thread runner([this] { io.run(); });
+    pid_t child = fork();
+    if (child == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(3);
+        auto exchange = exchange_control(dir + "/ctl.sock", R"({"cmd":"status"})", std::chrono::seconds(5));
+        _exit(exchange.reply && exchange.reply->find("permission denied") != std::string::npos ? 0 : 1);
+    }
+    int wstatus = 0;
+    waitpid(child, &wstatus, 0);
+    boost::asio::post(io, [&] { daemon.stop(); });
+    runner.join();
+    CHECK_TRUE(WIFEXITED(wstatus));
+    LONGS_EQUAL(0, WEXITSTATUS(wstatus));
+    CHECK_TRUE(log_text.str().find("control socket: refused uid 65534") != std::string::npos);
+}
+
+TEST(Daemon, ClientReportsWhenBurstdIsNotRunning)
+{
+    auto exchange = exchange_control(dir + "/nothing.sock", R"({"cmd":"status"})", std::chrono::seconds(1));
+    CHECK_FALSE(exchange.reply.has_value());
+    CHECK_TRUE(exchange.not_running);
+}
