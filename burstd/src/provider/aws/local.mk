@@ -37,3 +37,18 @@ libburst_a_SOURCES += \
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/aws/credentials_test.cpp \
 	tests/unit/provider/aws/scripted_transport.hpp
+libburst_a_SOURCES += \
+	burstd/src/provider/aws/ec2_error_classifier.cpp \
+	burstd/src/provider/aws/ec2_error_classifier.hpp \
+	burstd/src/provider/aws/ec2_query.cpp \
+	burstd/src/provider/aws/ec2_query.hpp \
+	burstd/src/provider/aws/ec2_responses.cpp \
+	burstd/src/provider/aws/ec2_responses.hpp \
+	burstd/src/provider/aws/xml_document.cpp \
+	burstd/src/provider/aws/xml_document.hpp \
+	burstd/src/provider/aws/xml_error.hpp
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/provider/aws/ec2_error_classifier_test.cpp \
+	tests/unit/provider/aws/ec2_query_test.cpp \
+	tests/unit/provider/aws/ec2_responses_test.cpp \
+	tests/unit/provider/aws/fixture.hpp
