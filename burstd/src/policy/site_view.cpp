@@ -1,6 +1,7 @@
 #include "policy/site_view.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace burst {
 
@@ -11,11 +12,10 @@ const std::string& group_partition(const NodeGroup& group)
 
 int SiteView::group_of(const Job& job) const
 {
-    for (const auto& p : job.partitions) {
-        auto it = partition_group_.find(p);
-        if (it != partition_group_.end())
-            return it->second;
-    }
+    for (const auto& p : job.partitions)
+        for (const auto& [name, index] : partition_group_)
+            if (p == name)
+                return index;
     return -1;
 }
 
@@ -27,7 +27,7 @@ SiteView SiteView::of(const ClusterState& state)
     for (std::size_t g = 0; g < state.groups.size(); ++g) {
         const NodeGroup& group = state.groups[g];
         view.groups[g].group = &group;
-        view.partition_group_.emplace(group_partition(group), int(g));
+        view.partition_group_.emplace_back(group_partition(group), int(g));
         for (const auto& n : group.nodes)
             node_group.emplace(n, int(g));
     }

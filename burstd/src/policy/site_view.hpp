@@ -8,7 +8,7 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace burst {
@@ -50,7 +50,8 @@ public:
     int group_of(const Job& job) const;
 
 private:
-    std::unordered_map<std::string, int> partition_group_;
+    // Few groups: comparing short names beats hashing them for every job.
+    std::vector<std::pair<std::string, int>> partition_group_;
 };
 
 // The partition holding a group's nodes; a group without one is named after itself.

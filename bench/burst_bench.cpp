@@ -1,0 +1,185 @@
+// Policy decision time and burstsim throughput.  Prints numbers; asserts nothing.
+//
+//   bench/burst_bench [TRACE_DIR]   (default /work/shared/traces/swf)
+//
+// 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
+//    jobs, malformed and unusable lines and parse speed;
+// 2. times Policy::decide for every policy on synthetic sites with 1k, 10k
+//    and 100k pending jobs (median and p99 over repeated calls);
+// 3. replays the largest trace found with never and always and reports
+//    simulated jobs per second.
+#include "policy/policy_factory.hpp"
+#include "sim/sim_metrics.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_loader.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace burst;
+using Stopwatch = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Stopwatch::time_point start)
+{
+    return std::chrono::duration<double>(Stopwatch::now() - start).count();
+}
+
+ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
+{
+    ClusterState s;
+    for (int i = 0; i < 64; ++i) {
+        Node n;
+        n.name = "c" + std::to_string(i);
+        n.cpus = 32;
+        n.alloc_cpus = 32;
+        n.base = NodeBaseState::Allocated;
+        s.snapshot.nodes.push_back(n);
+    }
+    for (int g = 0; g < 2; ++g) {
+        NodeGroup group;
+        group.name = g == 0 ? "aws" : "gcp";
+        group.cpus = g == 0 ? 8 : 16;
+        group.price_per_hour = g == 0 ? 0.4 : 0.7;
+        group.boot_time = 120;
+        for (int i = 0; i < 200; ++i) {
+            Node n;
+            n.name = group.name + "-" + std::to_string(i);
+            n.cpus = group.cpus;
+            n.flags = kNodeCloud | (i < 20 ? 0u : std::uint32_t(kNodePoweredDown));
+            n.alloc_cpus = i < 10 ? group.cpus : 0;
+            group.nodes.push_back(n.name);
+            s.snapshot.nodes.push_back(n);
+        }
+        s.groups.push_back(group);
+    }
+    std::uniform_int_distribution<int> cpus(1, 16), cat(0, 49), limit(60, 86400);
+    JobId id = 1;
+    for (int i = 0; i < 2000; ++i, ++id) {
+        Job j;
+        j.id = id;
+        j.state = JobState::Running;
+        j.cpus = std::uint32_t(cpus(rng));
+        j.start_time = 1000.0 - double(limit(rng) % 900);
+        j.time_limit = limit(rng);
+        j.category = "cat" + std::to_string(cat(rng));
+        j.partitions = {"local"};
+        s.snapshot.jobs.push_back(j);
+    }
+    for (std::size_t i = 0; i < pending; ++i, ++id) {
+        Job j;
+        j.id = id;
+        j.cpus = std::uint32_t(cpus(rng));
+        j.priority = std::uint32_t(rng() % 100000);
+        j.submit_time = double(i);
+        j.time_limit = limit(rng);
+        j.category = "cat" + std::to_string(cat(rng));
+        j.partitions = {"local"};
+        s.snapshot.jobs.push_back(j);
+    }
+    return s;
+}
+
+void bench_decisions()
+{
+    std::printf("\n== Policy::decide time (64x32 local cores busy, 2 groups x 200 nodes, 2000 running) ==\n");
+    std::printf("%-12s %9s %7s %12s %12s\n", "policy", "pending", "calls", "median_ms", "p99_ms");
+    for (std::size_t pending : {1000u, 10000u, 100000u}) {
+        std::mt19937_64 rng(42);
+        ClusterState state = synthetic_site(pending, rng);
+        const int calls = pending >= 100000 ? 30 : 200;
+        for (const auto& name : policy_names()) {
+            auto policy = make_policy(name, PolicyParams{});
+            for (int c = 0; c < 50; ++c) { // learned runtimes for boot-window
+                JobEnd e;
+                e.category = "cat" + std::to_string(c);
+                e.elapsed = 300 + 60 * c;
+                policy->observe(e);
+            }
+            std::vector<double> ms;
+            ManualClock clock(1000);
+            std::size_t actions = 0;
+            for (int c = 0; c < calls; ++c) {
+                auto start = Stopwatch::now();
+                Decision d = policy->decide(state, clock);
+                ms.push_back(seconds_since(start) * 1000);
+                actions += d.actions.size();
+                clock.advance(60);
+            }
+            std::sort(ms.begin(), ms.end());
+            std::printf("%-12s %9zu %7d %12.3f %12.3f   (%zu actions)\n", name.c_str(), pending, calls,
+                        ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], actions);
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string dir = argc > 1 ? argv[1] : "/work/shared/traces/swf";
+    std::printf("== trace parsing (%s) ==\n", dir.c_str());
+    std::string largest;
+    std::size_t largest_jobs = 0;
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec))
+        if (entry.path().extension() == ".swf")
+            files.push_back(entry.path().string());
+    if (ec) {
+        std::fprintf(stderr, "burst_bench: %s: %s\n", dir.c_str(), ec.message().c_str());
+        return 1;
+    }
+    std::sort(files.begin(), files.end());
+    Trace big;
+    for (const auto& f : files) {
+        auto start = Stopwatch::now();
+        Trace t = load_trace(f, "swf");
+        const double s = seconds_since(start);
+        std::printf("%-60s %7zu jobs %7zu lines %4zu malformed %4zu unusable  %6.0f klines/s\n",
+                    std::filesystem::path(f).filename().c_str(), t.report.jobs, t.report.lines,
+                    t.report.malformed, t.report.unusable, double(t.report.lines) / s / 1000);
+        if (t.report.jobs > largest_jobs) {
+            largest_jobs = t.report.jobs;
+            largest = f;
+            big = std::move(t);
+        }
+    }
+
+    bench_decisions();
+
+    if (largest.empty())
+        return 0;
+    std::printf("\n== burstsim throughput on %s (%zu jobs, EASY backfill, group 8 cpus x 50) ==\n",
+                std::filesystem::path(largest).filename().c_str(), largest_jobs);
+    std::printf("%-8s %12s %12s %10s %12s %12s\n", "policy", "local_cores", "seconds", "jobs/s", "decisions",
+                "mean_wait_h");
+    const std::uint32_t header_cores = std::uint32_t(big.report.max_procs ? big.report.max_procs : 1024);
+    for (std::uint32_t cores : {header_cores, 3000u, 1000u}) {
+        for (const char* name : {"never", "always"}) {
+            SimConfig config;
+            config.local_cores = cores;
+            NodeGroup g;
+            g.name = "aws";
+            g.cpus = 8;
+            g.max_count = 50;
+            g.price_per_hour = 0.4;
+            g.boot_time = 120;
+            config.groups = {g};
+            auto policy = make_policy(name, PolicyParams{});
+            auto start = Stopwatch::now();
+            SimResult r = simulate(config, big.jobs, *policy);
+            const double s = seconds_since(start);
+            SimMetrics m = compute_metrics(r, 1);
+            std::printf("%-8s %12u %12.2f %10.0f %12llu %12.2f\n", name, cores, s, double(r.jobs.size()) / s,
+                        static_cast<unsigned long long>(r.decisions), m.mean_wait / 3600);
+        }
+    }
+    return 0;
+}
