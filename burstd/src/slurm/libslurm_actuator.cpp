@@ -1,0 +1,152 @@
+#include "slurm/libslurm_actuator.hpp"
+
+#include "model/hostlist.hpp"
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <unistd.h>
+#include <vector>
+
+namespace burst {
+
+std::string_view to_string(PowerAction action)
+{
+    switch (action) {
+    case PowerAction::Up: return "POWER_UP";
+    case PowerAction::Down: return "POWER_DOWN";
+    case PowerAction::DownForce: return "POWER_DOWN_FORCE";
+    case PowerAction::DownAsap: return "POWER_DOWN_ASAP";
+    }
+    return "unknown";
+}
+
+std::string check_slurm_name(std::string_view kind, const std::string& name)
+{
+    if (name.empty())
+        return std::string(kind) + " name is empty";
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+            return std::string(kind) + " name '" + name + "' contains '" + std::string(1, c) + "'";
+    return {};
+}
+
+namespace {
+
+// The node_state values scontrol's update_node.c sends for each word (22.05).
+uint32_t node_state_for(PowerAction action)
+{
+    switch (action) {
+    case PowerAction::Up: return NODE_STATE_POWER_UP;
+    case PowerAction::Down: return NODE_STATE_POWER_DOWN;
+    case PowerAction::DownForce: return NODE_STATE_POWER_DOWN | NODE_STATE_POWERED_DOWN;
+    case PowerAction::DownAsap: return NODE_STATE_POWER_DOWN | NODE_STATE_POWER_DRAIN;
+    }
+    return NO_VAL;
+}
+
+} // namespace
+
+LibslurmActuator::LibslurmActuator(const std::string& slurm_conf, ActuatorLog log) : log_(std::move(log))
+{
+    // libslurm exits the process on a configuration it cannot read: check first.
+    const char* conf = slurm_conf.empty() ? std::getenv("SLURM_CONF") : slurm_conf.c_str();
+    if (conf && ::access(conf, R_OK) != 0)
+        throw std::invalid_argument("slurm actuator: cannot read slurm.conf " + std::string(conf));
+    slurm_init(slurm_conf.empty() ? nullptr : slurm_conf.c_str());
+}
+
+LibslurmActuator::~LibslurmActuator()
+{
+    slurm_fini();
+}
+
+ActuatorError LibslurmActuator::outcome(int rc, const std::string& what, std::string_view reason)
+{
+    if (rc == SLURM_SUCCESS) {
+        log_(what + ": done (" + std::string(reason) + ")");
+        return {};
+    }
+    ActuatorError err{what + ": " + slurm_strerror(slurm_get_errno())};
+    log_(err.message + " (" + std::string(reason) + ")");
+    return err;
+}
+
+ActuatorError LibslurmActuator::set_job_partitions(JobId job, const std::vector<std::string>& partitions,
+                                                   std::string_view reason)
+{
+    std::string list;
+    for (const auto& p : partitions) {
+        if (auto bad = check_slurm_name("partition", p); !bad.empty())
+            return {"job " + std::to_string(job) + " partitions: " + bad};
+        list += (list.empty() ? "" : ",") + p;
+    }
+    if (list.empty())
+        return {"job " + std::to_string(job) + ": an empty partition list"};
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc); // every field NO_VAL/NULL = unchanged
+    desc.job_id = job;
+    desc.partition = list.data();
+    return outcome(slurm_update_job(&desc), "job " + std::to_string(job) + " Partition=" + list, reason);
+}
+
+ActuatorError LibslurmActuator::set_job_cpus(const JobCpuChange& change, std::string_view reason)
+{
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc);
+    desc.job_id = change.job();
+    desc.min_cpus = change.min_cpus();
+    desc.cpus_per_task = static_cast<uint16_t>(change.cpus_per_task());
+    desc.num_tasks = change.num_tasks();
+    return outcome(slurm_update_job(&desc),
+                   "job " + std::to_string(change.job()) + " NumCPUs=" + std::to_string(change.min_cpus()) +
+                       " CPUsPerTask=" + std::to_string(change.cpus_per_task()) +
+                       " NumTasks=" + std::to_string(change.num_tasks()),
+                   reason);
+}
+
+ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
+                                      std::string_view reason)
+{
+    if (nodes.empty())
+        return {};
+    for (const auto& n : nodes)
+        if (auto bad = check_slurm_name("node", n); !bad.empty())
+            return {std::string(to_string(action)) + ": " + bad};
+    std::string hostlist = compress_hostlist(nodes);
+    update_node_msg_t msg;
+    slurm_init_update_node_msg(&msg);
+    msg.node_names = hostlist.data();
+    msg.node_state = node_state_for(action);
+    return outcome(slurm_update_node(&msg),
+                   "nodes " + hostlist + " State=" + std::string(to_string(action)), reason);
+}
+
+ActuatorError LibslurmActuator::set_node_address(const std::string& node, const std::string& address,
+                                                 const std::string& hostname, std::string_view reason)
+{
+    if (auto bad = check_slurm_name("node", node); !bad.empty())
+        return {"set address: " + bad};
+    if (address.empty())
+        return {"node " + node + ": empty NodeAddr"};
+    for (const std::string* s : {&address, &hostname})
+        for (char c : *s)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == ':'))
+                return {"node " + node + ": address or hostname '" + *s + "' contains '" + std::string(1, c) + "'"};
+    std::string name = node, addr = address, host = hostname;
+    update_node_msg_t msg;
+    slurm_init_update_node_msg(&msg);
+    msg.node_names = name.data();
+    msg.node_addr = addr.data();
+    if (!host.empty())
+        msg.node_hostname = host.data();
+    return outcome(slurm_update_node(&msg),
+                   "node " + node + " NodeAddr=" + address + (host.empty() ? "" : " NodeHostname=" + host),
+                   reason);
+}
+
+} // namespace burst

@@ -1,0 +1,42 @@
+#pragma once
+// SlurmActuator over libslurm's RPCs (slurm_update_job, slurm_update_node):
+// no scontrol process per change, and Slurm's own error text back.
+
+#include "slurm/slurm_actuator.hpp"
+
+#include <functional>
+#include <string>
+
+namespace burst {
+
+// One line per change, e.g. to burstd's log.
+using ActuatorLog = std::function<void(const std::string& line)>;
+
+class LibslurmActuator final : public SlurmActuator {
+public:
+    // `slurm_conf` empty = libslurm's default ($SLURM_CONF, then /etc/slurm).
+    // libslurm's configuration is process-wide: one actuator per process.
+    // Throws std::invalid_argument when that slurm.conf is unreadable.
+    LibslurmActuator(const std::string& slurm_conf, ActuatorLog log);
+    ~LibslurmActuator() override;
+    LibslurmActuator(const LibslurmActuator&) = delete;
+    LibslurmActuator& operator=(const LibslurmActuator&) = delete;
+
+    ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& partitions,
+                                     std::string_view reason) override;
+    ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view reason) override;
+    ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
+                        std::string_view reason) override;
+    ActuatorError set_node_address(const std::string& node, const std::string& address,
+                                   const std::string& hostname, std::string_view reason) override;
+
+private:
+    ActuatorError outcome(int rc, const std::string& what, std::string_view reason);
+    ActuatorLog log_;
+};
+
+// Validation shared with tests: a partition or node word Slurm would parse as
+// exactly one name.  Returns an error text, empty when fine.
+std::string check_slurm_name(std::string_view kind, const std::string& name);
+
+} // namespace burst

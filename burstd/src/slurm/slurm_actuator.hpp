@@ -1,0 +1,45 @@
+#pragma once
+// The changes burstd makes to Slurm.  Slurm stays the scheduler of record:
+// burstd only widens where a pending job may run, reshapes its CPUs, and
+// drives power saving.  Every call carries the reason that is logged with it,
+// and returns an error text instead of throwing (Slurm saying no is routine).
+
+#include "model/job.hpp"
+#include "slurm/job_cpu_change.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace burst {
+
+enum class PowerAction {
+    Up,        // POWER_UP: resume now (ResumeProgram runs)
+    Down,      // POWER_DOWN: once idle
+    DownForce, // POWER_DOWN_FORCE: now, requeueing its jobs; clears DOWN after a failed resume
+    DownAsap,  // POWER_DOWN_ASAP: drain, then power down
+};
+
+std::string_view to_string(PowerAction action);
+
+struct ActuatorError {
+    std::string message; // empty = success
+
+    explicit operator bool() const { return !message.empty(); }
+};
+
+class SlurmActuator {
+public:
+    virtual ~SlurmActuator() = default;
+    // Sets the job's whole partition list, e.g. {"local", "cloud"}.
+    virtual ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& partitions,
+                                             std::string_view reason) = 0;
+    virtual ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view reason) = 0;
+    virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
+                                std::string_view reason) = 0;
+    // Where slurmctld reaches a launched CLOUD node.
+    virtual ActuatorError set_node_address(const std::string& node, const std::string& address,
+                                           const std::string& hostname, std::string_view reason) = 0;
+};
+
+} // namespace burst
