@@ -377,12 +377,20 @@ void SimRun::schedule()
     }
     // Routed jobs are also queued in their group's partition, where Slurm
     // schedules them in priority order regardless of the local queue.
+    // Room per group is counted once, so a long list of routed jobs facing a
+    // full group costs one comparison each.
+    std::vector<std::uint64_t> room(config_.groups.size());
+    for (std::uint32_t g = 0; g < room.size(); ++g)
+        room[g] = group_room(g);
     std::size_t keep = 0;
     for (std::size_t i = 0; i < routed_.size(); ++i) {
         const std::uint32_t j = routed_[i];
         if (jobs_[j].phase != Phase::Pending || jobs_[j].routed < 0)
             continue;
-        if (!start_cloud(j))
+        std::uint64_t& left = room[std::size_t(jobs_[j].routed)];
+        if (jobs_[j].cpus <= left && start_cloud(j))
+            left -= jobs_[j].cpus;
+        else
             routed_[keep++] = j;
     }
     routed_.resize(keep);

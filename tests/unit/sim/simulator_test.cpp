@@ -152,6 +152,30 @@ TEST(Simulator, HiredNodesPowerDownAfterSuspendTimeWhenUnused)
     DOUBLES_EQUAL(2 * 0.13, r.cloud_cost, 1e-9); // each up 30 s boot + 100 s idle
 }
 
+TEST(Simulator, ReleasingABusyNodeDrainsItAndPowersItDownWhenItsJobEnds)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].max_count = 1;
+    ScriptedPolicy p;
+    p.script = [&](const ClusterState&, Time now) {
+        Decision d;
+        if (now == 0)
+            d.add(RouteToCloud{2, "g"}, "test");
+        if (now == 50)
+            d.add(RouteToCloud{3, "g"}, "test");
+        if (now == 40)
+            d.add(ReleaseNodes{{"g-1"}}, "test");
+        return d;
+    };
+    SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100), job(3, 50, 2, 10)}, p);
+    DOUBLES_EQUAL(130, outcome(r, 2).end, 1e-9);
+    DOUBLES_EQUAL(0.13, r.cloud_cost, 1e-9); // down at 130 instead of 230
+    LONGS_EQUAL(-1, outcome(r, 3).group);    // routed, but nothing new lands on a draining node
+    DOUBLES_EQUAL(1000, outcome(r, 3).start, 1e-9);
+    LONGS_EQUAL(1, r.instances_launched);
+}
+
 TEST(Simulator, ShowsPoliciesTheSiteAndReportsFinishedJobs)
 {
     SimConfig c = site(4);
