@@ -157,6 +157,7 @@ TEST(Simulator, ReleasingABusyNodeDrainsItAndPowersItDownWhenItsJobEnds)
     SimConfig c = site(2);
     c.groups = {cloud()};
     c.groups[0].max_count = 1;
+    c.groups[0].cpus = 4; // job 2 leaves 2 cores that job 3 could use
     ScriptedPolicy p;
     p.script = [&](const ClusterState&, Time now) {
         Decision d;
@@ -170,10 +171,12 @@ TEST(Simulator, ReleasingABusyNodeDrainsItAndPowersItDownWhenItsJobEnds)
     };
     SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100), job(3, 50, 2, 10)}, p);
     DOUBLES_EQUAL(130, outcome(r, 2).end, 1e-9);
-    DOUBLES_EQUAL(0.13, r.cloud_cost, 1e-9); // down at 130 instead of 230
-    LONGS_EQUAL(-1, outcome(r, 3).group);    // routed, but nothing new lands on a draining node
-    DOUBLES_EQUAL(1000, outcome(r, 3).start, 1e-9);
-    LONGS_EQUAL(1, r.instances_launched);
+    // Nothing new lands on the draining node: job 3 waits until it is down
+    // at 130 (not 230) and Slurm resumes it again (up 160, idle 170, down 270).
+    LONGS_EQUAL(0, outcome(r, 3).group);
+    DOUBLES_EQUAL(160, outcome(r, 3).start, 1e-9);
+    LONGS_EQUAL(2, r.instances_launched);
+    DOUBLES_EQUAL(0.13 + 0.14, r.cloud_cost, 1e-9);
 }
 
 TEST(Simulator, ShowsPoliciesTheSiteAndReportsFinishedJobs)
