@@ -1,6 +1,6 @@
 // Command-line front of LibslurmActuator for tests/slurm/test_actuator.sh.
 //   burst_actuate partitions JOBID P1,P2,...
-//   burst_actuate cpus JOBID TASKS CPUS_PER_TASK NODECPUS[,NODECPUS...]
+//   burst_actuate cpus JOBID TASKS CPUS_PER_TASK NODECPUS[,NODECPUS...] [JOB_NODES]
 //   burst_actuate power up|down|down-force|down-asap NODE[,NODE...]
 //   burst_actuate addr NODE ADDRESS [HOSTNAME]
 // Exit 0 on success, 1 when Slurm or validation refused (message on stderr),
@@ -21,7 +21,7 @@ namespace {
 
 int usage()
 {
-    std::cerr << "usage: burst_actuate partitions JOBID P1,P2 | cpus JOBID TASKS CPT NODECPUS,... |\n"
+    std::cerr << "usage: burst_actuate partitions JOBID P1,P2 | cpus JOBID TASKS CPT NODECPUS,... [JOB_NODES] |\n"
                  "       power up|down|down-force|down-asap HOSTLIST | addr NODE ADDRESS [HOSTNAME]\n";
     return 2;
 }
@@ -70,9 +70,10 @@ int main(int argc, char** argv)
         const std::string reason = "burst_actuate command line";
         if (a[0] == "partitions" && a.size() == 3)
             return report(act.set_job_partitions(number(a[1], "JOBID"), split(a[2]), reason));
-        if (a[0] == "cpus" && a.size() == 5) {
+        if (a[0] == "cpus" && (a.size() == 5 || a.size() == 6)) {
             Job job;
             job.id = number(a[1], "JOBID");
+            job.node_count = a.size() == 6 ? number(a[5], "JOB_NODES") : 1;
             job.state = JobState::Pending;
             std::vector<Node> eligible;
             for (const auto& c : split(a[4])) {

@@ -1,6 +1,7 @@
 #include "slurm/job_cpu_change.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 namespace burst {
@@ -19,18 +20,26 @@ JobCpuChange JobCpuChange::validated(const Job& job, std::uint32_t num_tasks, st
     if (cpus_per_task > 0xfffe)
         throw JobCpuChangeError(id + ": cpus_per_task " + std::to_string(cpus_per_task) +
                                 " exceeds Slurm's 16-bit field");
-    std::uint32_t widest = 0;
-    std::uint64_t task_slots = 0;
-    for (const auto& n : eligible) {
-        widest = std::max(widest, n.cpus);
-        task_slots += n.cpus / cpus_per_task; // a task never spans nodes
-    }
+    // burstd never changes the node count, and Slurm answers "Requested
+    // partition configuration not available now" (while applying the change
+    // anyway) when the tasks do not fit the job's node count: count the task
+    // slots of the job's node count widest eligible nodes.
+    std::vector<std::uint32_t> cpus;
+    for (const auto& n : eligible)
+        cpus.push_back(n.cpus);
+    std::sort(cpus.begin(), cpus.end(), std::greater<>());
+    std::uint32_t widest = cpus.empty() ? 0 : cpus.front();
     if (cpus_per_task > widest)
         throw JobCpuChangeError(id + ": " + std::to_string(cpus_per_task) +
                                 " CPUs per task, but the widest eligible node has " + std::to_string(widest));
+    std::size_t nodes = std::min<std::size_t>(std::max<std::uint32_t>(job.node_count, 1), cpus.size());
+    std::uint64_t task_slots = 0;
+    for (std::size_t i = 0; i < nodes; ++i)
+        task_slots += cpus[i] / cpus_per_task; // a task never spans nodes
     if (num_tasks > task_slots)
         throw JobCpuChangeError(id + ": " + std::to_string(num_tasks) + " tasks of " +
-                                std::to_string(cpus_per_task) + " CPUs, but the eligible nodes hold only " +
+                                std::to_string(cpus_per_task) + " CPUs, but " + std::to_string(nodes) +
+                                " eligible node(s) (the job's node count) hold only " +
                                 std::to_string(task_slots));
     return JobCpuChange(job.id, num_tasks, cpus_per_task);
 }

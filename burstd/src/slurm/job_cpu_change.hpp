@@ -23,7 +23,7 @@ public:
     // `eligible` are the nodes the job may run on (its partitions' nodes,
     // CLOUD ones included).  Throws JobCpuChangeError saying why the shape
     // cannot run: job not pending, zero counts, a task wider than every node,
-    // or more tasks than the eligible nodes hold.
+    // or more tasks than the job's node count of eligible nodes hold.
     static JobCpuChange validated(const Job& job, std::uint32_t num_tasks, std::uint32_t cpus_per_task,
                                   const std::vector<Node>& eligible);
 

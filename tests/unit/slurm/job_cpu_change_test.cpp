@@ -50,7 +50,9 @@ TEST_GROUP(JobCpuChange){};
 
 TEST(JobCpuChange, SetsTheTotalExplicitlyFromTasksTimesCpusPerTask)
 {
-    auto c = JobCpuChange::validated(pending_job(), 3, 4, nodes_with({8, 8}));
+    Job job = pending_job();
+    job.node_count = 2;
+    auto c = JobCpuChange::validated(job, 3, 4, nodes_with({8, 8}));
     LONGS_EQUAL(42, c.job());
     LONGS_EQUAL(3, c.num_tasks());
     LONGS_EQUAL(4, c.cpus_per_task());
@@ -79,8 +81,17 @@ TEST(JobCpuChange, RefusesATaskWiderThanEveryNode)
 TEST(JobCpuChange, CountsOnlyWholeTasksPerNode)
 {
     // 3-CPU tasks: a 4-CPU node holds one, a 6-CPU node two: three in all.
-    CHECK(refusal(pending_job(), 3, 3, nodes_with({4, 6})).empty());
-    CHECK(contains(refusal(pending_job(), 4, 3, nodes_with({4, 6})), "hold only 3"));
+    Job two_nodes = pending_job();
+    two_nodes.node_count = 2;
+    CHECK(refusal(two_nodes, 3, 3, nodes_with({4, 6})).empty());
+    CHECK(contains(refusal(two_nodes, 4, 3, nodes_with({4, 6})), "hold only 3"));
+}
+
+TEST(JobCpuChange, FitsTheTasksIntoTheJobsNodeCountOfTheWidestNodes)
+{
+    // One node asked for: only the widest (6 CPUs) counts, two 3-CPU tasks.
+    CHECK(refusal(pending_job(), 2, 3, nodes_with({4, 6, 4})).empty());
+    CHECK(contains(refusal(pending_job(), 3, 3, nodes_with({4, 6, 4})), "1 eligible node(s)"));
 }
 
 TEST(JobCpuChange, RefusesWhenNoNodeIsEligible)
