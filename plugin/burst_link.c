@@ -19,8 +19,8 @@ static void disconnect(struct burst_link *l, time_t now, int err)
 	if (l->fd >= 0)
 		close(l->fd);
 	l->fd = -1;
-	if (l->out_len > l->out_off)
-		l->dropped++;
+	l->dropped += l->out_msgs;
+	l->out_msgs = 0;
 	l->out_len = l->out_off = 0;
 	l->in_len = 0;
 	l->in_discarding = 0;
@@ -110,6 +110,7 @@ int burst_link_queue(struct burst_link *l, const char *msg, size_t len, int drop
 	}
 	memcpy(l->out + l->out_len, msg, len);
 	l->out_len += len;
+	l->out_msgs++;
 	return 0;
 }
 
@@ -129,7 +130,8 @@ int burst_link_flush(struct burst_link *l, time_t now)
 		l->out_off += (size_t) n;
 	}
 	if (l->fd >= 0 && l->out_len && l->out_off == l->out_len) {
-		l->sent++;
+		l->sent += l->out_msgs;
+		l->out_msgs = 0;
 		l->out_len = l->out_off = 0;
 		/* A snapshot-sized buffer is not worth keeping between snapshots. */
 		if (l->out_cap > BURST_LINK_SMALL_QUEUE_BYTES) {

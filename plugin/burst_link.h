@@ -31,6 +31,7 @@ struct burst_link {
 	unsigned backoff;
 	char *out;              /* queued bytes out[out_off..out_len) */
 	size_t out_len, out_off, out_cap;
+	uint64_t out_msgs;      /* messages in out, counted as sent or dropped */
 	char *in;               /* partial received line */
 	size_t in_len, in_cap;
 	int in_discarding;      /* skipping the rest of an oversized line */

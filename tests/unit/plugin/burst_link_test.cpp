@@ -87,6 +87,7 @@ TEST(BurstLink, SendsQueuedMessagesAndDropsSnapshotsWhileBusy)
     LONGS_EQUAL(0, burst_link_flush(&link, 1));
     STRCMP_EQUAL("hello\nsnap2\n", read_some(peer).c_str());
     LONGS_EQUAL(1, link.dropped);
+    LONGS_EQUAL(2, link.sent);
     close(peer);
 }
 
@@ -105,6 +106,11 @@ TEST(BurstLink, FullSocketNeverBlocksAndBoundsTheQueue)
     LONGS_EQUAL(-1, burst_link_queue(&link, small.data(), small.size(), 0));
     LONGS_EQUAL(2, link.dropped);
     close(peer);
+    while (burst_link_connected(&link))
+        if (burst_link_flush(&link, 2) < 0 || burst_link_read(&link, 2, on_line, nullptr) < 0)
+            break;
+    CHECK(!burst_link_connected(&link));
+    LONGS_EQUAL(3, link.dropped);  // the half-written snapshot
 }
 
 TEST(BurstLink, SplitsReceivedLinesAndSkipsOversizedOnes)
