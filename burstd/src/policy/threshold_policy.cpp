@@ -8,7 +8,9 @@
 namespace burst {
 
 ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
-    : target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
+    : queue_metric_(params.get_choice("metric", "utilization", {"utilization", "queue"}) == "queue"),
+      target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
+      target_queue_(params.get_uint("target_queue", 4, 1, 1000000)),
       stabilization_(params.get_double("stabilization", 300, 0, 86400)),
       expander_(make_expander(params.get_choice("expander", "price", expander_names())))
 {
@@ -45,9 +47,19 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         busy += g.alloc_cpus;
         cloud_cpus += std::uint64_t(g.up_nodes + g.booting_nodes) * g.group->cpus;
     }
-    const double wanted_total = std::ceil(double(busy + waiting_cpus) / target_);
-    const std::uint64_t desired_now =
-        wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
+    std::uint64_t desired_now = 0;
+    if (queue_metric_) {
+        std::uint64_t cloud_alloc = 0, node_cpus = 0;
+        for (const auto& g : view.groups) {
+            cloud_alloc += g.alloc_cpus;
+            node_cpus = std::max<std::uint64_t>(node_cpus, g.group->cpus);
+        }
+        const std::uint64_t queued = waiting.size();
+        desired_now = cloud_alloc + (queued + target_queue_ - 1) / target_queue_ * node_cpus;
+    } else {
+        const double wanted_total = std::ceil(double(busy + waiting_cpus) / target_);
+        desired_now = wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
+    }
 
     history_.emplace_back(now, desired_now);
     while (!history_.empty() && history_.front().first < now - stabilization_)
@@ -66,10 +78,14 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
             const std::uint32_t nodes =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
-            d.add(HireNodes{chosen->group->name, nodes},
-                  "utilization " + std::to_string(int(100 * double(busy + waiting_cpus) /
-                                                      double(std::max<std::uint64_t>(1, view.local_cpus + cloud_cpus)))) +
-                      "% of current cores exceeds target " + std::to_string(int(100 * target_)) + "%");
+            const std::string why =
+                queue_metric_ ? std::to_string(waiting.size()) + " jobs waiting, target " +
+                                    std::to_string(target_queue_) + " per node"
+                              : "utilization " +
+                                    std::to_string(int(100 * double(busy + waiting_cpus) /
+                                                       double(std::max<std::uint64_t>(1, view.local_cpus + cloud_cpus)))) +
+                                    "% of current cores exceeds target " + std::to_string(int(100 * target_)) + "%";
+            d.add(HireNodes{chosen->group->name, nodes}, why);
             GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
             g.free_booting_cpus += std::uint64_t(nodes) * per_node;
             g.hireable_nodes -= nodes;

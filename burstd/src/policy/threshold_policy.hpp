@@ -9,13 +9,15 @@
 
 namespace burst {
 
-// Kubernetes-HPA-like: size the cloud so that busy plus waiting cores would
-// fill the site to a target utilization,
-//   desired cloud cores = (busy + waiting) / target − local cores,
-// scale up at once, scale down only to the highest desire seen over the
-// stabilization window (HPA's downscale stabilization), and only idle nodes.
-// Parameters: target_utilization (0.8), stabilization seconds (300),
-// expander (price).
+// Kubernetes-HPA-like.  With metric=utilization, size the cloud so that
+// busy plus waiting cores would fill the site to a target utilization,
+//   desired cloud cores = (busy + waiting) / target − local cores;
+// with metric=queue (KEDA-style queue length), keep the cloud cores in use
+// plus one node per target_queue waiting jobs.  Scale up at once, scale down
+// only to the highest desire seen over the stabilization window (HPA's
+// downscale stabilization), and only idle nodes.
+// Parameters: metric (utilization), target_utilization (0.8), target_queue
+// (4 waiting jobs per node), stabilization seconds (300), expander (price).
 class ThresholdPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "threshold";
@@ -24,7 +26,9 @@ public:
     Decision decide(const ClusterState& state, const Clock& clock) override;
 
 private:
+    bool queue_metric_;
     double target_;
+    std::uint32_t target_queue_;
     Seconds stabilization_;
     std::unique_ptr<Expander> expander_;
     std::deque<std::pair<Time, std::uint64_t>> history_; // (time, desired cloud cores)

@@ -59,3 +59,17 @@ TEST(ThresholdPolicy, DoesNothingBelowTheTarget)
     b.local("n1", 8, 4).group("g", 4, 4, 1.0).pending(1, 2);
     CHECK(policy.decide(b.state, clock).actions.empty());
 }
+
+TEST(ThresholdPolicy, QueueMetricHiresOneNodePerTargetWaitingJobs)
+{
+    PolicyParams p;
+    p.set("metric=queue");
+    p.set("target_queue=2");
+    ThresholdPolicy policy(p);
+    ManualClock clock(0);
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 4, 8, 1.0).pending(1, 1).pending(2, 1).pending(3, 1).pending(4, 1).pending(5, 1);
+    auto hires = actions<HireNodes>(policy.decide(b.state, clock));
+    LONGS_EQUAL(1, hires.size());
+    LONGS_EQUAL(3, hires[0].count); // ceil(5 / 2) nodes
+}
