@@ -5,3 +5,8 @@ libburst_a_SOURCES += \
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/local/local_provider_test.cpp
+
+# Drives the provider from tests/slurm/test_local_provider.sh with a real slurmd.
+noinst_PROGRAMS += tests/slurm/burst_local_provider
+tests_slurm_burst_local_provider_SOURCES = tests/slurm/burst_local_provider.cpp
+tests_slurm_burst_local_provider_LDADD = $(BURST_LIBS)
