@@ -63,6 +63,7 @@ struct ProviderInstance {
     std::string address;
     bool gone = false;      // terminated/deleted or being deleted
     bool reclaimed = false; // spot/preemptible capacity taken back
+    ProviderError error;    // why the provider gave up on it (e.g. Nova ERROR + fault); None otherwise
 };
 
 struct ListResult {
