@@ -52,3 +52,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/aws/ec2_query_test.cpp \
 	tests/unit/provider/aws/ec2_responses_test.cpp \
 	tests/unit/provider/aws/fixture.hpp
+libburst_a_SOURCES += \
+	burstd/src/provider/aws/ec2_client.cpp \
+	burstd/src/provider/aws/ec2_client.hpp \
+	burstd/src/provider/aws/ec2_provider.cpp \
+	burstd/src/provider/aws/ec2_provider.hpp
+tests_unit_unit_tests_SOURCES += \
+	tests/unit/provider/aws/ec2_provider_test.cpp

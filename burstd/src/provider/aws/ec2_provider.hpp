@@ -1,0 +1,34 @@
+#pragma once
+// Provider "aws": one RunInstances per node (MinCount=MaxCount=1, the
+// ledger's idempotency token as ClientToken), listing by owner tags with
+// DescribeInstances pagination, termination in batches of up to 1000.
+
+#include "provider/aws/ec2_client.hpp"
+#include "provider/aws/ec2_query.hpp"
+#include "provider/provider.hpp"
+
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct Ec2ProviderConfig {
+    Ec2LaunchTemplate launch_template;
+    std::string subnet_id; // empty = the launch template's
+};
+
+class Ec2Provider final : public Provider {
+public:
+    Ec2Provider(Ec2Client& client, Ec2ProviderConfig config);
+
+    std::string_view name() const override { return "aws"; }
+    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
+    ListResult list(const InstanceTags& owner) override;
+    std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
+
+private:
+    Ec2Client& client_;
+    Ec2ProviderConfig config_;
+};
+
+} // namespace burst
