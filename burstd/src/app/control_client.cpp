@@ -72,6 +72,11 @@ ControlExchange exchange_control(const std::string& socket_path, const std::stri
         }
         if (sent < pending.size()) {
             ssize_t n = ::send(fd.get(), pending.data() + sent, pending.size() - sent, MSG_NOSIGNAL);
+            if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+                // burstd may refuse and hang up before reading: its reason is still readable.
+                sent = pending.size();
+                continue;
+            }
             if (n < 0 && errno != EAGAIN && errno != EINTR) {
                 out.error = std::string("sending to burstd: ") + std::strerror(errno);
                 return out;

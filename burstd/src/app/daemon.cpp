@@ -1,6 +1,7 @@
 #include "app/daemon.hpp"
 
 #include "app/config_parser.hpp"
+#include "ingest/advice_message.hpp"
 #include "ingest/json_ref.hpp"
 #include "model/hostlist.hpp"
 
@@ -181,6 +182,13 @@ void Daemon::run_cycle()
     } catch (const std::exception& e) {
         log_.error("cycle " + std::to_string(cycles_) + " failed: " + e.what());
     }
+}
+
+void Daemon::send_advice(const std::map<std::string, std::uint32_t>& threads)
+{
+    std::string line = serialize_advice(config_.cluster_name, ++advice_seq_, clock_.now(), threads);
+    if (snapshots_)
+        snapshots_->broadcast(line);
 }
 
 const IngestCounters& Daemon::ingest_counters() const

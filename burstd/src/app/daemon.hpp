@@ -14,6 +14,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,11 @@ public:
     void set_cycle_runner(CycleRunner runner) { cycle_runner_ = std::move(runner); }
     void set_power_handler(PowerHandler handler) { power_handler_ = std::move(handler); }
     void set_job_end_handler(JobEndHandler handler) { job_end_handler_ = std::move(handler); }
+
+    // Sends per-category thread counts to every connected plugin (the
+    // thread-count policy's output).  Throws std::invalid_argument for a count
+    // the plugin would reject.
+    void send_advice(const std::map<std::string, std::uint32_t>& threads);
 
     // One control request line -> one reply line; what the control socket runs.
     std::string handle_control(const std::string& request, const PeerCredentials& peer);
@@ -80,6 +86,7 @@ private:
     std::uint64_t cycles_ = 0;
     std::uint64_t job_ends_ = 0;
     std::uint64_t reloads_ = 0;
+    std::uint64_t advice_seq_ = 0;
     std::uint64_t failed_reloads_ = 0;
     CycleRunner cycle_runner_;
     PowerHandler power_handler_;

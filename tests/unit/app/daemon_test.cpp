@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -71,8 +72,7 @@ TEST_GROUP(Daemon)
     }
     void teardown() override
     {
-        std::string cmd = "rm -rf '" + dir + "'";
-        CHECK_EQUAL(0, std::system(cmd.c_str()));
+        std::filesystem::remove_all(dir);
     }
     void write_config(const std::string& text) { std::ofstream(config_path) << text; }
     BurstdConfig load()
@@ -129,6 +129,26 @@ TEST(Daemon, KeepsTheLatestSnapshotAndCountsBadLinesWithoutDroppingTheConnection
     CHECK_TRUE(text.find("cluster: expected \"lab\"") != std::string::npos);
     CHECK_TRUE(text.find("seq: expected more than 4") != std::string::npos);
     CHECK_EQUAL(-1, access((dir + "/snap.sock").c_str(), F_OK));
+}
+
+TEST(Daemon, SendsAdviceToConnectedPlugins)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
+    daemon.start(false);
+    stream_protocol::socket plugin(io);
+    plugin.connect(stream_protocol::endpoint(dir + "/snap.sock"));
+    boost::asio::write(plugin, boost::asio::buffer(std::string(kHello) + "\n"));
+    for (int i = 0; i < 500 && daemon.ingest_counters().messages == 0; ++i)
+        io.run_for(std::chrono::milliseconds(10));
+    daemon.send_advice({{"bio/align", 8}});
+    for (int i = 0; i < 50 && daemon.ingest_counters().advice_sent == 0; ++i)
+        io.run_for(std::chrono::milliseconds(10));
+    io.run_for(std::chrono::milliseconds(50));
+    std::string line(256, '\0');
+    line.resize(plugin.read_some(boost::asio::buffer(line)));
+    STRCMP_EQUAL(R"({"v":1,"type":"advice","cluster":"lab","seq":1,"time":1000,"threads":{"bio/align":8}})" "\n",
+                 line.c_str());
+    daemon.stop();
 }
 
 TEST(Daemon, ReloadKeepsTheRunningConfigurationWhenTheNewOneIsBad)
