@@ -57,4 +57,10 @@ done
 phase integration tests/slurm/run-all.sh "$top" 2>&1 | tee /tmp/slurm-burst-integration.log
 passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-integration.log)))
 failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-integration.log)))
+# The OpenStack provider against a real Keystone + Nova on this machine
+# (tests/openstack; its first run installs about 730 MB of Debian packages).
+phase openstack env BURST_TEST_TIMEOUT=2400 tests/slurm/run-all.sh "$top" tests/openstack/test_*.sh 2>&1 |
+    tee /tmp/slurm-burst-openstack.log
+passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-openstack.log)))
+failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-openstack.log)))
 finish

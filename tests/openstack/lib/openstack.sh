@@ -76,20 +76,36 @@ _os_spawn() {
     echo $! >"$OS_DIR/run/$name.pid"
 }
 
-# _os_py_cmd PROG MODULE ARGS...: runs an OpenStack console entry point (the
-# Debian python3-* packages ship the modules; the nova-common etc. packages
-# with the scripts would also install and start system services).
-_os_py_cmd() {
-    local prog=$1 module=$2
-    shift 2
-    "$OS_PY" -c "import sys; from $module import main; sys.argv[0] = '$prog'; sys.exit(main())" "$@"
-}
+# The OpenStack console entry points, as small scripts in $OS_DIR/bin: the
+# Debian python3-* packages ship the modules, while the nova-common etc.
+# packages with the real scripts would also install and start system
+# services.  A script file (not python3 -c) also gives oslo.log the program
+# name for the log file.
+declare -A OS_ENTRY_POINTS=(
+    [nova-api]=nova.cmd.api [nova-conductor]=nova.cmd.conductor [nova-scheduler]=nova.cmd.scheduler
+    [nova-compute]=nova.cmd.compute [nova-manage]=nova.cmd.manage [glance-api]=glance.cmd.api
+    [glance-manage]=glance.cmd.manage [neutron-server]=neutron.cmd.eventlet.server
+    [neutron-db-manage]=neutron.db.migration.cli
+)
 
-# _os_spawn_py NAME MODULE ARGS...: _os_py_cmd as a service named NAME.
-_os_spawn_py() {
-    local name=$1 module=$2
-    shift 2
-    _os_spawn "$name" "$OS_PY" -c "import sys; from $module import main; sys.argv[0] = '$name'; sys.exit(main())" "$@"
+# Neutron 21 (Debian 12) reads Port.port_forwardings, a backref that exists
+# only once SQLAlchemy has configured every model's mappers; without the
+# port-forwarding plugin nothing does that, and every port query (Nova lists
+# ports to show or delete a server) fails with AttributeError.
+OS_NEUTRON_PRELUDE='from neutron.db.migration.models import head
+from sqlalchemy import orm
+orm.configure_mappers()'
+
+_os_write_entry_points() {
+    local name prelude
+    mkdir -p "$OS_DIR/bin"
+    for name in "${!OS_ENTRY_POINTS[@]}"; do
+        prelude=
+        [ "$name" = neutron-server ] && prelude=$OS_NEUTRON_PRELUDE
+        printf '#!%s\nimport sys\n%s\nfrom %s import main\nsys.exit(main())\n' "$OS_PY" "$prelude" \
+            "${OS_ENTRY_POINTS[$name]}" >"$OS_DIR/bin/$name"
+        chmod 755 "$OS_DIR/bin/$name"
+    done
 }
 
 _os_write_configs() {
@@ -318,58 +334,64 @@ _os_bring_up() {
     local e=$OS_DIR/etc step_t0
     mkdir -p "$OS_DIR"/{etc,log,run,state/keystone,state/glance,state/neutron,state/nova/instances,state/lock}
     _os_write_configs || return 1
+    _os_write_entry_points
     _os_mariadb_start || return 1
     _os_rabbitmq_start || return 1
 
+    # Every service's database migrates while Keystone's does: each step is
+    # mostly Python start-up time, so they overlap well even on 2 cores.
     step_t0=$SECONDS
-    local K=(keystone-manage --config-file "$e/keystone.conf")
-    { "${K[@]}" db_sync &&
-        "${K[@]}" fernet_setup --keystone-user root --keystone-group root &&
-        "${K[@]}" credential_setup --keystone-user root --keystone-group root &&
-        "${K[@]}" bootstrap --bootstrap-password "$OS_ADMIN_PASSWORD" \
-            --bootstrap-admin-url "$OS_AUTH_URL/" --bootstrap-internal-url "$OS_AUTH_URL/" \
-            --bootstrap-public-url "$OS_AUTH_URL/" --bootstrap-region-id RegionOne; } \
-        >"$OS_DIR/log/keystone-manage.out" 2>&1 || { _os_err "keystone-manage failed (see log/keystone-manage.out)"; return 1; }
-    _os_spawn keystone "$OS_PY" "$OS_LIB/wsgi_run.py" keystone "${OS_PORT[keystone]}" "$e/keystone.conf"
-    tap_note "openstack: keystone database and bootstrap $((SECONDS - step_t0)) s"
-
-    # the other databases migrate while Keystone starts and gets its catalog
-    step_t0=$SECONDS
-    (_os_py_cmd neutron-db-manage neutron.db.migration.cli --config-file "$e/neutron.conf" upgrade heads \
+    ("$OS_DIR/bin/neutron-db-manage" --config-file "$e/neutron.conf" upgrade heads \
         >"$OS_DIR/log/neutron-db-manage.out" 2>&1) &
     local neutron_db=$!
     {
         placement-manage --config-file "$e/placement.conf" db sync &&
-            _os_py_cmd glance-manage glance.cmd.manage --config-file "$e/glance-api.conf" db_sync &&
-            _os_py_cmd nova-manage nova.cmd.manage --config-file "$e/nova.conf" api_db sync &&
-            _os_py_cmd nova-manage nova.cmd.manage --config-file "$e/nova.conf" cell_v2 map_cell0 \
+            "$OS_DIR/bin/glance-manage" --config-file "$e/glance-api.conf" db_sync &&
+            "$OS_DIR/bin/nova-manage" --config-file "$e/nova.conf" api_db sync &&
+            "$OS_DIR/bin/nova-manage" --config-file "$e/nova.conf" cell_v2 map_cell0 \
                 --database_connection "mysql+pymysql://os:$OS_DB_PASSWORD@127.0.0.1:${OS_PORT[mysql]}/nova_cell0" &&
-            _os_py_cmd nova-manage nova.cmd.manage --config-file "$e/nova.conf" cell_v2 create_cell --name=cell1 &&
-            _os_py_cmd nova-manage nova.cmd.manage --config-file "$e/nova.conf" db sync
+            "$OS_DIR/bin/nova-manage" --config-file "$e/nova.conf" cell_v2 create_cell --name=cell1 &&
+            "$OS_DIR/bin/nova-manage" --config-file "$e/nova.conf" db sync
     } >"$OS_DIR/log/db-sync.out" 2>&1 &
     local other_db=$!
+
+    local K=(keystone-manage --config-file "$e/keystone.conf")
+    { "${K[@]}" fernet_setup --keystone-user root --keystone-group root &&
+        "${K[@]}" credential_setup --keystone-user root --keystone-group root; } \
+        >"$OS_DIR/log/keystone-keys.out" 2>&1 &
+    local keys=$!
+    { "${K[@]}" db_sync && wait "$keys" &&
+        "${K[@]}" bootstrap --bootstrap-password "$OS_ADMIN_PASSWORD" \
+            --bootstrap-admin-url "$OS_AUTH_URL/" --bootstrap-internal-url "$OS_AUTH_URL/" \
+            --bootstrap-public-url "$OS_AUTH_URL/" --bootstrap-region-id RegionOne; } \
+        >"$OS_DIR/log/keystone-manage.out" 2>&1 || {
+        _os_err "keystone-manage failed (see log/keystone-manage.out, log/keystone-keys.out)"
+        return 1
+    }
+    _os_spawn keystone "$OS_PY" "$OS_LIB/wsgi_run.py" keystone "${OS_PORT[keystone]}" "$e/keystone.conf"
+
     _os_wait_port keystone "${OS_PORT[keystone]}" 60 || return 1
     "$OS_PY" "$OS_LIB/os_setup.py" identity "$OS_DIR/state" || return 1
     wait "$other_db" || { _os_err "database migration failed (see log/db-sync.out)"; return 1; }
     wait "$neutron_db" || { _os_err "neutron-db-manage failed (see log/neutron-db-manage.out)"; return 1; }
-    tap_note "openstack: database migrations and identity setup $((SECONDS - step_t0)) s"
+    tap_note "openstack: databases, keystone bootstrap and identity setup $((SECONDS - step_t0)) s"
 
     step_t0=$SECONDS
     _os_wait_port rabbitmq "${OS_PORT[rabbit]}" 60 || return 1
     _os_spawn placement "$OS_PY" "$OS_LIB/wsgi_run.py" placement "${OS_PORT[placement]}" "$e/placement.conf"
-    _os_spawn_py glance-api glance.cmd.api --config-file "$e/glance-api.conf"
+    _os_spawn glance-api "$OS_DIR/bin/glance-api" --config-file "$e/glance-api.conf"
     local s
     for s in conductor scheduler compute api; do
-        _os_spawn_py "nova-$s" "nova.cmd.$s" --config-file "$e/nova.conf"
+        _os_spawn "nova-$s" "$OS_DIR/bin/nova-$s" --config-file "$e/nova.conf"
     done
-    _os_spawn_py neutron-server neutron.cmd.eventlet.server \
+    _os_spawn neutron-server "$OS_DIR/bin/neutron-server" \
         --config-file "$e/neutron.conf"
     _os_wait_port placement "${OS_PORT[placement]}" 60 &&
         _os_wait_port glance "${OS_PORT[glance]}" 120 &&
         _os_wait_port nova-api "${OS_PORT[nova]}" 180 &&
         _os_wait_port neutron "${OS_PORT[neutron]}" 180 || return 1
     "$OS_PY" "$OS_LIB/os_setup.py" compute "$OS_DIR/state" || return 1
-    _os_py_cmd nova-manage nova.cmd.manage --config-file "$e/nova.conf" cell_v2 discover_hosts \
+    "$OS_DIR/bin/nova-manage" --config-file "$e/nova.conf" cell_v2 discover_hosts \
         >>"$OS_DIR/log/db-sync.out" 2>&1 || { _os_err "nova-manage cell_v2 discover_hosts failed"; return 1; }
     tap_note "openstack: services up, compute discovered $((SECONDS - step_t0)) s"
     _os_write_credentials

@@ -148,8 +148,13 @@ void OpenStackProvider::await_schedule(LaunchResult& result)
         const HttpResponse r = call("GET", "/servers/" + result.provider_id, "", "", error);
         NovaServer server;
         std::string why;
-        if (error || !parse_server(r.body, server, why))
-            return; // the server exists; list() will tell how it fares
+        if (error || !parse_server(r.body, server, why)) {
+            const bool retry = error.kind == ProviderErrorKind::Transient || error.kind == ProviderErrorKind::Throttled;
+            if (!retry || clock_.now() >= deadline)
+                return; // the server exists; list() will tell how it fares
+            sleep_(settings_.poll_interval);
+            continue;
+        }
         result.address = server.address;
         if (server.status == "ERROR") {
             result.error = server_fault_error(server);
@@ -162,6 +167,17 @@ void OpenStackProvider::await_schedule(LaunchResult& result)
             return;
         sleep_(settings_.poll_interval);
     }
+}
+
+NovaServer OpenStackProvider::with_fault(const NovaServer& server)
+{
+    ProviderError error;
+    const HttpResponse r = call("GET", "/servers/" + server.id, "", "", error);
+    NovaServer shown;
+    std::string why;
+    if (error || !parse_server(r.body, shown, why))
+        return server;
+    return shown;
 }
 
 ListResult OpenStackProvider::list(const InstanceTags& owner)
@@ -185,7 +201,7 @@ ListResult OpenStackProvider::list(const InstanceTags& owner)
         inst.state = s.status;
         inst.address = s.address;
         if (s.status == "ERROR")
-            inst.error = server_fault_error(s);
+            inst.error = server_fault_error(s.fault_message.empty() ? with_fault(s) : s);
         result.instances.push_back(std::move(inst));
     }
     return result;

@@ -38,6 +38,8 @@ private:
                       const std::string& body, ProviderError& error);
     // Servers with all these tags (every page).
     bool servers_tagged(const std::vector<std::string>& tags, std::vector<NovaServer>& out, ProviderError& error);
+    // Nova's list views leave out "fault"; a single server's view has it.
+    NovaServer with_fault(const NovaServer& server);
     LaunchResult launch_one(const LaunchRequest& request);
     // Waits for Nova's scheduler to place the server or give up on it.
     void await_schedule(LaunchResult& result);

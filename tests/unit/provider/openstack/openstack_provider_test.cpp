@@ -170,6 +170,35 @@ TEST(OpenStackProvider, ListFollowsPagesAndReportsErrorServers)
     CHECK(has(err.error.message, "HTTP 500"));
 }
 
+TEST(OpenStackProvider, ListFetchesTheFaultTheListViewLeavesOut)
+{
+    transport.answer(200, "{\"servers\": [" + server("e1", "ERROR", "", "t") + "]}")
+        .answer(200, "{\"server\": " + server("e1", "ERROR", "", "t",
+                                              R"(, "fault": {"code": 500, "message": "No valid host was found. "})") +
+                         "}");
+    const auto l = provider->list({"burst", "", "site-a"});
+    LONGS_EQUAL(1, l.instances.size());
+    CHECK(l.instances[0].error.kind == ProviderErrorKind::Capacity);
+    STRCMP_EQUAL("/v2.1/servers/e1", transport.sent.back().path.c_str());
+}
+
+TEST(OpenStackProvider, SchedulerWaitRidesOutATransientErrorAndStopsAtTheDeadline)
+{
+    transport.answer(200, R"({"servers": []})")
+        .answer(202, R"({"server": {"id": "s-1"}})")
+        .answer(500, R"({"computeFault": {"code": 500, "message": "Unexpected API Error."}})")
+        .answer(200, "{\"server\": " + server("s-1", "BUILD", "scheduling", "tok-c1-1") + "}")
+        .answer(200, "{\"server\": " + server("s-1", "BUILD", "scheduling", "tok-c1-1") + "}")
+        .answer(200, "{\"server\": " + server("s-1", "BUILD", "scheduling", "tok-c1-1") + "}")
+        .answer(200, "{\"server\": " + server("s-1", "BUILD", "scheduling", "tok-c1-1") + "}")
+        .answer(200, "{\"server\": " + server("s-1", "BUILD", "scheduling", "tok-c1-1") + "}");
+    const auto results = provider->launch({request()});
+    CHECK(!results[0].error); // still scheduling at the deadline: launched, list() follows it
+    STRCMP_EQUAL("s-1", results[0].provider_id.c_str());
+    LONGS_EQUAL(5, sleeps); // every 2 s for 10 s
+    CHECK(transport.exhausted());
+}
+
 TEST(OpenStackProvider, ListSkipsDeletedServersAndRejectsMalformedPages)
 {
     transport.answer(200, "{\"servers\": [" + server("a", "ACTIVE", "deleting", "t") + "]}");
