@@ -2,6 +2,8 @@
 
 #include "policy/site_view.hpp"
 
+#include <algorithm>
+
 namespace burst {
 
 AlwaysPolicy::AlwaysPolicy(PolicyParams& params)
@@ -17,6 +19,15 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
     std::uint64_t local_free = view.local_free_cpus;
     std::size_t no_room = 0;
     std::vector<const GroupView*> candidates;
+    // The widest room any group has only shrinks as jobs are routed; jobs
+    // wider than it are counted without asking the expander.
+    auto widest_room = [&view] {
+        std::uint64_t room = 0;
+        for (const auto& g : view.groups)
+            room = std::max(room, g.free_capacity());
+        return room;
+    };
+    std::uint64_t room = widest_room();
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const Job* job = view.pending[i];
         const std::uint64_t cpus = job->total_cpus();
@@ -30,6 +41,10 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         if (job->burst == BurstOption::Never)
             continue;
+        if (cpus > room) {
+            ++no_room;
+            continue;
+        }
         candidates.clear();
         for (const auto& g : view.groups)
             if (g.free_capacity() >= cpus)
@@ -40,6 +55,7 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
+        room = widest_room();
         d.add(RouteToCloud{job->id, chosen->group->name},
               job->burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "cannot start on local nodes now (" + std::to_string(cpus) +

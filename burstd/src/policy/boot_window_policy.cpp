@@ -1,5 +1,6 @@
 #include "policy/boot_window_policy.hpp"
 
+#include "policy/first_fit_index.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -10,14 +11,6 @@
 
 namespace burst {
 namespace {
-
-struct Waiting {
-    const Job* job;
-    bool routed;
-    std::uint64_t cpus;
-    Seconds runtime; // 0 = unknown: it does not finish inside the window
-    bool started = false;
-};
 
 using Release = std::pair<Seconds, std::uint64_t>; // (offset from now, cores freed)
 using ReleaseQueue = std::priority_queue<Release, std::vector<Release>, std::greater<Release>>;
@@ -82,29 +75,20 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         if (left >= 0 && left < window)
             releases.emplace(left, job->total_cpus());
     }
-    std::vector<Waiting> waiting;
-    waiting.reserve(view.pending.size());
-    std::uint64_t smallest = UINT64_MAX;
-    for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        const Job* job = view.pending[i];
-        waiting.push_back(Waiting{job, view.pending_group[i] >= 0, job->total_cpus(), runtimes_.estimate(*job)});
-        smallest = std::min(smallest, job->total_cpus());
-    }
-    std::size_t first_waiting = 0;
+    // Greedy first fit in priority order, as Slurm's backfill without
+    // reservations would start them; the index finds the next job that fits
+    // in O(log n), and runtimes are looked up only for jobs that start.
+    std::vector<std::uint64_t> sizes(view.pending.size());
+    for (std::size_t i = 0; i < view.pending.size(); ++i)
+        sizes[i] = view.pending[i]->total_cpus();
+    FirstFitIndex unstarted(sizes);
     auto dispatch = [&](Seconds t) {
-        // `smallest` only grows as jobs start, so it stays a valid lower bound.
-        if (avail < smallest)
-            return;
-        while (first_waiting < waiting.size() && waiting[first_waiting].started)
-            ++first_waiting;
-        for (std::size_t i = first_waiting; i < waiting.size() && avail > 0; ++i) {
-            Waiting& w = waiting[i];
-            if (w.started || w.cpus > avail)
-                continue;
-            w.started = true;
-            avail -= w.cpus;
-            if (w.runtime > 0 && t + w.runtime < window)
-                releases.emplace(t + w.runtime, w.cpus);
+        for (std::size_t i = unstarted.find(0, avail); i != FirstFitIndex::kNone; i = unstarted.find(i, avail)) {
+            unstarted.erase(i);
+            avail -= sizes[i];
+            const Seconds runtime = runtimes_.estimate(*view.pending[i]);
+            if (runtime > 0 && t + runtime < window)
+                releases.emplace(t + runtime, sizes[i]);
         }
     };
     dispatch(0);
@@ -119,13 +103,13 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
 
     std::uint64_t shortage = 0;
     std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
-    for (std::size_t i = first_waiting; i < waiting.size(); ++i) {
-        const Waiting& w = waiting[i];
-        if (w.started || w.job->burst == BurstOption::Never)
+    for (std::size_t i = unstarted.find(0, UINT64_MAX - 1); i != FirstFitIndex::kNone;
+         i = unstarted.find(i + 1, UINT64_MAX - 1)) {
+        if (view.pending[i]->burst == BurstOption::Never)
             continue;
-        shortage += w.cpus;
-        if (!w.routed)
-            unserved.push_back(w.job);
+        shortage += sizes[i];
+        if (view.pending_group[i] < 0)
+            unserved.push_back(view.pending[i]);
     }
 
     if (shortage == 0 && avail == 0)

@@ -16,6 +16,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/price_expander.hpp \
 	burstd/src/policy/priority_expander.cpp \
 	burstd/src/policy/priority_expander.hpp \
+	burstd/src/policy/first_fit_index.cpp \
+	burstd/src/policy/first_fit_index.hpp \
 	burstd/src/policy/runtime_estimator.cpp \
 	burstd/src/policy/runtime_estimator.hpp \
 	burstd/src/policy/never_policy.cpp \
@@ -25,7 +27,11 @@ libburst_a_SOURCES += \
 	burstd/src/policy/threshold_policy.cpp \
 	burstd/src/policy/threshold_policy.hpp \
 	burstd/src/policy/boot_window_policy.cpp \
-	burstd/src/policy/boot_window_policy.hpp
+	burstd/src/policy/boot_window_policy.hpp \
+	burstd/src/policy/predictive_policy.cpp \
+	burstd/src/policy/predictive_policy.hpp \
+	burstd/src/policy/fixed_delay_policy.cpp \
+	burstd/src/policy/fixed_delay_policy.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -33,7 +39,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_factory_test.cpp \
 	tests/unit/policy/site_view_test.cpp \
 	tests/unit/policy/expander_factory_test.cpp \
+	tests/unit/policy/first_fit_index_test.cpp \
 	tests/unit/policy/runtime_estimator_test.cpp \
 	tests/unit/policy/always_policy_test.cpp \
 	tests/unit/policy/threshold_policy_test.cpp \
-	tests/unit/policy/boot_window_policy_test.cpp
+	tests/unit/policy/boot_window_policy_test.cpp \
+	tests/unit/policy/predictive_policy_test.cpp \
+	tests/unit/policy/fixed_delay_policy_test.cpp

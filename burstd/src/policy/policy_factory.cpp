@@ -2,7 +2,9 @@
 
 #include "policy/always_policy.hpp"
 #include "policy/boot_window_policy.hpp"
+#include "policy/fixed_delay_policy.hpp"
 #include "policy/never_policy.hpp"
+#include "policy/predictive_policy.hpp"
 #include "policy/threshold_policy.hpp"
 
 namespace burst {
@@ -21,7 +23,8 @@ std::unique_ptr<Policy> build(PolicyParams& params)
 std::vector<std::string> policy_names()
 {
     return {std::string(NeverPolicy::kName), std::string(AlwaysPolicy::kName), std::string(ThresholdPolicy::kName),
-            std::string(BootWindowPolicy::kName)};
+            std::string(BootWindowPolicy::kName), std::string(PredictivePolicy::kName),
+            std::string(FixedDelayPolicy::kName)};
 }
 
 std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params)
@@ -34,6 +37,10 @@ std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params
         return build<ThresholdPolicy>(params);
     if (name == BootWindowPolicy::kName)
         return build<BootWindowPolicy>(params);
+    if (name == PredictivePolicy::kName)
+        return build<PredictivePolicy>(params);
+    if (name == FixedDelayPolicy::kName)
+        return build<FixedDelayPolicy>(params);
     std::string known;
     for (const auto& n : policy_names())
         known += (known.empty() ? "" : ", ") + n;

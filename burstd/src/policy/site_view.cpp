@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 
 namespace burst {
 
@@ -18,6 +19,54 @@ int SiteView::group_of(const Job& job) const
                 return index;
     return -1;
 }
+
+namespace {
+
+struct Key {
+    std::uint32_t priority;
+    Time submit;
+    JobId id;
+    int group;
+    const Job* job;
+    bool operator<(const Key& o) const
+    {
+        if (priority != o.priority)
+            return priority > o.priority;
+        if (submit != o.submit)
+            return submit < o.submit;
+        return id < o.id;
+    }
+};
+
+void sort_by_priority(std::vector<Key>& keys)
+{
+    constexpr unsigned kBits = 11, kBuckets = 1u << kBits;
+    std::vector<Key> spare(keys.size());
+    std::vector<std::size_t> count(kBuckets);
+    for (unsigned shift = 0; shift < 32; shift += kBits) {
+        std::fill(count.begin(), count.end(), 0);
+        // Descending priority: sort on the complement.
+        auto digit = [shift](const Key& k) { return (~k.priority >> shift) & (kBuckets - 1); };
+        for (const auto& k : keys)
+            ++count[digit(k)];
+        if (*std::max_element(count.begin(), count.end()) == keys.size())
+            continue; // every key has this digit: the pass would change nothing
+        std::size_t sum = 0;
+        for (auto& c : count)
+            sum += std::exchange(c, sum);
+        for (const auto& k : keys)
+            spare[count[digit(k)]++] = k;
+        keys.swap(spare);
+    }
+    for (auto run = keys.begin(); run != keys.end();) {
+        auto end = std::find_if(run, keys.end(), [p = run->priority](const Key& k) { return k.priority != p; });
+        if (end - run > 1 && !std::is_sorted(run, end))
+            std::sort(run, end);
+        run = end;
+    }
+}
+
+} // namespace
 
 SiteView SiteView::of(const ClusterState& state)
 {
@@ -65,24 +114,10 @@ SiteView SiteView::of(const ClusterState& state)
         const std::uint32_t cap = gv.group->capacity();
         gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);
     }
-    // Sorting small contiguous keys, and not at all when the snapshot is
-    // already in priority order, keeps this cheap on deep queues.
-    struct Key {
-        std::uint32_t priority;
-        Time submit;
-        JobId id;
-        int group;
-        const Job* job;
-        bool operator<(const Key& o) const
-        {
-            if (priority != o.priority)
-                return priority > o.priority;
-            if (submit != o.submit)
-                return submit < o.submit;
-            return id < o.id;
-        }
-    };
+    // Slurm priorities are 32-bit: a stable radix sort on them is O(n), and
+    // only runs of equal priority need comparing on (submit, id).
     std::vector<Key> keys;
+    keys.reserve(state.snapshot.jobs.size());
     for (const auto& job : state.snapshot.jobs) {
         if (job.pending()) {
             const int g = view.group_of(job);
@@ -94,7 +129,7 @@ SiteView SiteView::of(const ClusterState& state)
         }
     }
     if (!std::is_sorted(keys.begin(), keys.end()))
-        std::sort(keys.begin(), keys.end());
+        sort_by_priority(keys);
     view.pending.reserve(keys.size());
     view.pending_group.reserve(keys.size());
     for (const auto& k : keys) {

@@ -1,0 +1,55 @@
+#include "policy/fixed_delay_policy.hpp"
+
+#include "policy/site_view.hpp"
+
+#include <algorithm>
+
+namespace burst {
+
+FixedDelayPolicy::FixedDelayPolicy(PolicyParams& params)
+    : delay_(params.get_double("delay", 600, 0, 365.0 * 86400)),
+      expander_(make_expander(params.get_choice("expander", "price", expander_names())))
+{
+}
+
+Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
+{
+    Decision d;
+    const Time now = d.time = clock.now();
+    SiteView view = SiteView::of(state);
+    std::uint64_t local_free = view.local_free_cpus;
+    std::vector<const GroupView*> candidates;
+    std::size_t no_room = 0;
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        const Job* job = view.pending[i];
+        const std::uint64_t cpus = job->total_cpus();
+        if (view.pending_group[i] >= 0)
+            continue;
+        if (job->burst != BurstOption::Prefer && cpus <= local_free) {
+            local_free -= cpus;
+            continue;
+        }
+        const Seconds waited = now - std::max(job->submit_time, job->eligible_time);
+        if (job->burst == BurstOption::Never || (job->burst != BurstOption::Prefer && waited < delay_))
+            continue;
+        candidates.clear();
+        for (const auto& g : view.groups)
+            if (g.free_capacity() >= cpus)
+                candidates.push_back(&g);
+        const GroupView* chosen = expander_->choose(candidates, cpus);
+        if (!chosen) {
+            ++no_room;
+            continue;
+        }
+        view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
+        d.add(RouteToCloud{job->id, chosen->group->name},
+              job->burst == BurstOption::Prefer ? "job prefers the cloud"
+                                                : "waited " + std::to_string(int(waited)) + " s, longer than " +
+                                                      std::to_string(int(delay_)) + " s");
+    }
+    if (no_room)
+        d.notes.push_back(std::to_string(no_room) + " job(s) past the delay wait: no node group has room");
+    return d;
+}
+
+} // namespace burst

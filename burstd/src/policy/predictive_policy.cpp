@@ -1,0 +1,185 @@
+#include "policy/predictive_policy.hpp"
+
+#include "policy/first_fit_index.hpp"
+#include "policy/site_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <sstream>
+#include <utility>
+
+namespace burst {
+namespace {
+
+constexpr Seconds kNeverLocal = std::numeric_limits<Seconds>::infinity();
+
+using Release = std::pair<Seconds, std::uint64_t>; // (offset from now, cores freed)
+using ReleaseQueue = std::priority_queue<Release, std::vector<Release>, std::greater<Release>>;
+
+std::string hours(Seconds s)
+{
+    std::ostringstream out;
+    out.precision(2);
+    out << std::fixed << s / 3600 << " h";
+    return out.str();
+}
+
+std::string money(double m)
+{
+    std::ostringstream out;
+    out.precision(2);
+    out << std::fixed << m;
+    return out.str();
+}
+
+} // namespace
+
+PredictivePolicy::PredictivePolicy(PolicyParams& params)
+    : lambda_(params.get_double("lambda", 1.0, 0, 1e9)),
+      throughput_(params.get_choice("reward", "time", {"time", "throughput"}) == "throughput"),
+      reward_scale_(params.get_double("reward_scale", lambda_ * 3600, 0, 1e15)),
+      uniform_late_(params.get_choice("late", "uniform", {"uniform", "immediate"}) == "uniform"),
+      max_error_(params.get_double("max_error", 0.5, 0, 1)),
+      queue_benefit_(params.get_choice("benefit", "self", {"self", "queue"}) == "queue"),
+      local_price_(params.get_double("local_price", 0, 0, 1e9)),
+      depth_(params.get_uint("depth", 5000, 1, 100000000))
+{
+}
+
+Seconds PredictivePolicy::remaining(Seconds elapsed, Seconds expected, Seconds limit) const
+{
+    const Seconds to_limit = limit > 0 ? std::max<Seconds>(0, limit - elapsed) : kNeverLocal;
+    if (expected <= 0)
+        return to_limit;
+    Seconds left = 0;
+    if (elapsed < expected)
+        left = expected - elapsed;
+    else if (uniform_late_) {
+        // Completion uniform over the error window; past its start the
+        // expected end, given it has not come, is midway to the window's end.
+        const Seconds window_end = (1 + max_error_) * expected;
+        left = elapsed < window_end ? (window_end - elapsed) / 2 : 0;
+    }
+    return std::min(left, to_limit);
+}
+
+double PredictivePolicy::reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const
+{
+    if (!throughput_)
+        return double(cores) * lambda_ * advance / 3600; // R_max cancels out
+    // R(d, t) = d·R_scale / t, t at least a second; a job that never starts
+    // locally earns nothing either way unless the advance is unbounded too.
+    auto rate = [runtime](Seconds w) { return std::isinf(w) ? 0.0 : 1 / std::max<Seconds>(1, runtime + w); };
+    const Seconds reduced = std::isinf(wait) ? (std::isinf(advance) ? 0 : wait) : wait - advance;
+    return double(cores) * reward_scale_ * (rate(reduced) - rate(wait));
+}
+
+Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
+{
+    Decision d;
+    const Time now = d.time = clock.now();
+    if (state.groups.empty())
+        return d;
+    SiteView view = SiteView::of(state);
+
+    ReleaseQueue releases;
+    for (const Job* job : view.running)
+        if (view.group_of(*job) < 0) {
+            const Seconds left = remaining(now - job->start_time, runtimes_.estimate(*job), job->time_limit);
+            if (!std::isinf(left))
+                releases.emplace(left, job->total_cpus());
+        }
+
+    // Expected local start of the first `depth_` pending jobs: greedy first
+    // fit in priority order over the predicted releases.  Routed jobs are
+    // left out: their cores are expected in the cloud.
+    const std::size_t n = std::min<std::size_t>(depth_, view.pending.size());
+    std::vector<std::uint64_t> sizes(n);
+    std::vector<Seconds> runtime(n), wait(n, kNeverLocal);
+    for (std::size_t i = 0; i < n; ++i) {
+        sizes[i] = view.pending[i]->total_cpus();
+        runtime[i] = runtimes_.estimate(*view.pending[i]);
+    }
+    FirstFitIndex unstarted(sizes);
+    std::size_t left_to_start = n;
+    for (std::size_t i = 0; i < n; ++i)
+        if (view.pending_group[i] >= 0) {
+            unstarted.erase(i);
+            --left_to_start;
+        }
+    std::uint64_t avail = view.local_free_cpus;
+    auto dispatch = [&](Seconds t) {
+        for (std::size_t i = unstarted.find(0, avail); i != FirstFitIndex::kNone; i = unstarted.find(i, avail)) {
+            unstarted.erase(i);
+            --left_to_start;
+            avail -= sizes[i];
+            wait[i] = t;
+            if (runtime[i] > 0)
+                releases.emplace(t + runtime[i], sizes[i]);
+        }
+    };
+    dispatch(0);
+    while (left_to_start > 0 && !releases.empty()) {
+        const Seconds t = releases.top().first;
+        while (!releases.empty() && releases.top().first == t) {
+            avail += releases.top().second;
+            releases.pop();
+        }
+        dispatch(t);
+    }
+
+    std::size_t declined = 0;
+    for (std::size_t h = 0; h < n; ++h) {
+        const Job* job = view.pending[h];
+        if (view.pending_group[h] >= 0 || job->burst == BurstOption::Never || wait[h] == 0)
+            continue;
+        const std::uint64_t cores = sizes[h];
+        const bool prefer = job->burst == BurstOption::Prefer;
+        // The group where bursting this job costs least.
+        GroupView* best = nullptr;
+        double best_cost = 0;
+        Seconds best_boot = 0;
+        for (auto& g : view.groups) {
+            if (g.free_capacity() < cores)
+                continue;
+            const NodeGroup& group = *g.group;
+            const Seconds boot = g.free_up_cpus >= g.routed_pending_cpus + cores ? 0 : group.boot_time;
+            const std::uint64_t nodes = (cores + group.cpus - 1) / group.cpus;
+            const Seconds billed = std::max(group.min_billed, boot + runtime[h] / group.speed);
+            const double cost = double(nodes) * group.price_per_hour / 3600 * billed -
+                                local_price_ / 3600 * double(cores) * runtime[h];
+            if (!best || cost < best_cost) {
+                best = &g;
+                best_cost = cost;
+                best_boot = boot;
+            }
+        }
+        if (!best)
+            continue;
+        double gain = reward_loss(cores, runtime[h], wait[h], wait[h] - best_boot);
+        if (queue_benefit_)
+            for (std::size_t i = 0; i < n; ++i)
+                if (i != h && wait[i] > 0 && view.pending_group[i] < 0)
+                    gain += reward_loss(sizes[i], runtime[i], wait[i], std::min(wait[h], wait[i]));
+        if (!prefer && !(gain > best_cost)) {
+            ++declined;
+            if (queue_benefit_)
+                break; // the paper's FIFO head: nothing behind it is dispatched first
+            continue;
+        }
+        best->routed_pending_cpus += cores;
+        view.pending_group[h] = int(best - view.groups.data());
+        d.add(RouteToCloud{job->id, best->group->name},
+              prefer ? "job prefers the cloud"
+                     : "expected local wait " + (std::isinf(wait[h]) ? std::string("unbounded") : hours(wait[h])) +
+                           ": reward lost " + money(gain) + " exceeds cloud cost " + money(best_cost));
+    }
+    if (declined)
+        d.notes.push_back(std::to_string(declined) + " waiting job(s) cheaper to keep local than to burst");
+    return d;
+}
+
+} // namespace burst

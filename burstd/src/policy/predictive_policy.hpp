@@ -1,0 +1,73 @@
+#pragma once
+#include "policy/policy.hpp"
+#include "policy/policy_params.hpp"
+#include "policy/runtime_estimator.hpp"
+
+#include <cstdint>
+
+namespace burst {
+
+// Smowton et al.'s predictive horizontal scaling (CCGrid 2017, section IV-A),
+// adapted to a Slurm queue.  Running local jobs get expected completion
+// times (learned per-category runtime, else the time limit, never past the
+// limit); playing the queue forward in priority order over those releases
+// (greedy first fit) gives each pending job its expected local wait Q.  A
+// burstable job that cannot start locally now is routed to the cloud when
+// the reward it (and, with benefit=queue, the queue behind it) would lose by
+// waiting exceeds the extra cost of cloud cores:
+//
+//   gain = Σ_i R(E_i + Q_i) − R(E_i + Q_i − advance_i)       (paper's R_loss)
+//   cost = billed node-seconds (boot + E_h / speed, at least min_billed)
+//          × node price − local_price × cores × E_h
+//
+// where the head h's own advance is Q_h − boot (it waits for a node instead
+// of for local cores) and, with benefit=queue, every other queued job
+// advances by min(Q_h, Q_i) as in the paper.  benefit=self counts only the
+// head's own gain: a job that would start locally in less than a boot time
+// never bursts, whatever the queue length.
+//
+// Rewards (d = the job's cores, t = its wait + runtime, λ = money per
+// waiting core-hour):
+//   reward=time        R(d, t) = d·(R_max − t·λ/3600)   (time-oriented)
+//   reward=throughput  R(d, t) = d·R_scale / t          (throughput-oriented),
+//                      R_scale = λ·3600 money·s per core unless given, so a
+//                      one-hour job loses reward at λ per core-hour.
+//
+// Late jobs (running past their expected runtime E): late=immediate predicts
+// they end now; late=uniform (default) assumes completion uniform in
+// [(1 − max_error)·E, (1 + max_error)·E], so a late job is expected at the
+// midpoint of now and the window's end.
+//
+// Cost bound: only the first `depth` pending jobs (default 5000) are played
+// forward and considered; deeper jobs are considered in later cycles as the
+// queue moves.  With benefit=queue the reward sum runs over those jobs too.
+// Parameters: lambda, reward, reward_scale, late, max_error, benefit,
+// local_price (money per local core-hour, default 0: a sunk cost), depth.
+class PredictivePolicy final : public Policy {
+public:
+    static constexpr std::string_view kName = "predictive";
+    explicit PredictivePolicy(PolicyParams& params);
+    std::string_view name() const override { return kName; }
+    Decision decide(const ClusterState& state, const Clock& clock) override;
+    void observe(const JobEnd& end) override { runtimes_.observe(end); }
+
+    // Expected seconds until a running job ends, given it has run `elapsed`
+    // of an expected `expected` (0 = unknown) and has `limit` (0 = none).
+    Seconds remaining(Seconds elapsed, Seconds expected, Seconds limit) const;
+    // Reward lost by a job of `cores` cores and runtime `runtime` when its
+    // wait grows from `wait − advance` to `wait`.
+    double reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const;
+
+private:
+    double lambda_;
+    bool throughput_;
+    double reward_scale_;
+    bool uniform_late_;
+    double max_error_;
+    bool queue_benefit_;
+    double local_price_;
+    std::uint32_t depth_;
+    RuntimeEstimator runtimes_;
+};
+
+} // namespace burst

@@ -1,0 +1,164 @@
+#include "policy/predictive_policy.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+std::vector<RouteToCloud> routes(const Decision& d)
+{
+    std::vector<RouteToCloud> out;
+    for (const auto& a : d.actions)
+        if (auto r = std::get_if<RouteToCloud>(&a.what))
+            out.push_back(*r);
+    return out;
+}
+
+std::unique_ptr<PredictivePolicy> make(std::initializer_list<std::pair<const char*, const char*>> kv)
+{
+    PolicyParams p;
+    for (const auto& [k, v] : kv)
+        p.set(k, v);
+    auto policy = std::make_unique<PredictivePolicy>(p);
+    p.reject_unread("predictive");
+    return policy;
+}
+
+// 8 local cores all used by one job that started at 0 with a limit of
+// `limit`; one waiting 8-core job with a 1 h limit; a group of 8-core nodes
+// at 0.8 per node-hour (0.1 per core-hour) booting in 100 s.
+StateBuilder full_site(Seconds limit)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100);
+    b.running(1, 8, 0, "r", limit).pending(2, 8, BurstOption::Allow, "p", 3600);
+    return b;
+}
+
+} // namespace
+
+TEST_GROUP(PredictivePolicy){};
+
+TEST(PredictivePolicy, BurstsWhenTheExpectedWaitCostsMoreThanTheCloud)
+{
+    // Local cores free in 10 h: waiting costs 8 cores × 10 h × λ=1 = 80 >
+    // cloud 1 node × 0.8/h × (1 h + 100 s) ≈ 0.82.
+    StateBuilder b = full_site(36000);
+    auto policy = make({{"lambda", "1"}});
+    ManualClock clock(0);
+    auto r = routes(policy->decide(b.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(2, r[0].job);
+    STRCMP_EQUAL("aws", r[0].group.c_str());
+}
+
+TEST(PredictivePolicy, DoesNotBurstAJobThatStartsLocallyWithinABootTime)
+{
+    // Local cores free in 60 s, less than the 100 s boot: bursting only delays it.
+    StateBuilder b = full_site(60);
+    auto policy = make({{"lambda", "1000"}});
+    ManualClock clock(0);
+    CHECK(routes(policy->decide(b.state, clock)).empty());
+}
+
+TEST(PredictivePolicy, DoesNotBurstWhenTheCloudCostsMoreThanTheWait)
+{
+    // Wait 1 h: 8 core-hours of waiting at λ=0.05 = 0.4 < cloud ≈ 0.82.
+    StateBuilder b = full_site(3600);
+    auto policy = make({{"lambda", "0.05"}});
+    ManualClock clock(0);
+    Decision d = policy->decide(b.state, clock);
+    CHECK(routes(d).empty());
+    LONGS_EQUAL(1, d.notes.size());
+    // The same wait at λ=0.2 is worth 1.6 minus the boot: burst.
+    auto eager = make({{"lambda", "0.2"}});
+    LONGS_EQUAL(1, routes(eager->decide(b.state, clock)).size());
+}
+
+TEST(PredictivePolicy, NeverBurstsJobsThatFitLocallyOrMayNotBurst)
+{
+    StateBuilder b;
+    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
+    b.running(1, 4, 0, "r", 36000).pending(2, 4).pending(3, 8, BurstOption::Never, "p", 3600);
+    auto policy = make({{"lambda", "100"}});
+    ManualClock clock(0);
+    CHECK(routes(policy->decide(b.state, clock)).empty());
+}
+
+TEST(PredictivePolicy, QueueBenefitCountsTheJobsBehindTheHead)
+{
+    // Alone, no job's own wait pays for a node: the head's 1 core × 1 h ×
+    // λ=0.3 and the last one's 2 h are worth 0.3 and 0.6 < 0.8; with the 8
+    // jobs behind it each gaining up to 1 h, the paper's rule hires.
+    StateBuilder b;
+    b.local("n1", 8, 8).group("aws", 8, 4, 0.8, 0);
+    b.running(1, 8, 0, "r", 3600);
+    for (JobId id = 2; id <= 10; ++id)
+        b.pending(id, 1, BurstOption::Allow, "p", 3600);
+    ManualClock clock(0);
+    auto self = make({{"lambda", "0.3"}});
+    CHECK(routes(self->decide(b.state, clock)).empty());
+    auto queue = make({{"lambda", "0.3"}, {"benefit", "queue"}});
+    CHECK(!routes(queue->decide(b.state, clock)).empty());
+}
+
+TEST(PredictivePolicy, LateJobsEndNowOrMidwayThroughTheErrorWindow)
+{
+    auto immediate = make({{"late", "immediate"}});
+    DOUBLES_EQUAL(0, immediate->remaining(150, 100, 0), 1e-9);
+    DOUBLES_EQUAL(40, immediate->remaining(60, 100, 0), 1e-9);
+    auto uniform = make({{"max_error", "0.5"}});
+    // Window [50, 150]: at 110 s the expected end is midway to 150 s.
+    DOUBLES_EQUAL(20, uniform->remaining(110, 100, 0), 1e-9);
+    DOUBLES_EQUAL(0, uniform->remaining(200, 100, 0), 1e-9);
+    // Never past the time limit; unknown runtime means "at the limit".
+    DOUBLES_EQUAL(5, uniform->remaining(110, 100, 115), 1e-9);
+    DOUBLES_EQUAL(15, uniform->remaining(100, 0, 115), 1e-9);
+    CHECK(std::isinf(uniform->remaining(100, 0, 0)));
+}
+
+TEST(PredictivePolicy, UniformLatePredictionKeepsBurstingForALateJob)
+{
+    // The running job was expected to take 100 s and is at 110 s; its limit
+    // is 10 h.  "Immediately" predicts local cores now: no burst.  The
+    // uniform window (max_error 0.9) predicts 85 s more... still below the
+    // 100 s boot, so learned runtimes with a wide window and a long job:
+    StateBuilder b = full_site(36000);
+    JobEnd e;
+    e.category = "r";
+    e.elapsed = 1000;
+    ManualClock clock(1500);
+    auto immediate = make({{"late", "immediate"}, {"lambda", "10"}});
+    immediate->observe(e);
+    CHECK(routes(immediate->decide(b.state, clock)).empty());
+    auto uniform = make({{"max_error", "0.9"}, {"lambda", "10"}});
+    uniform->observe(e);
+    // Window [100, 1900] s: expected end at (1900 − 1500) / 2 = 200 s from now.
+    LONGS_EQUAL(1, routes(uniform->decide(b.state, clock)).size());
+}
+
+TEST(PredictivePolicy, ThroughputRewardValuesProportionalSpeedup)
+{
+    auto time = make({{"lambda", "1"}});
+    auto rate = make({{"reward", "throughput"}, {"lambda", "1"}});
+    // One core, 1 h runtime, 1 h wait cut to 0: time-oriented loses λ·1 h = 1;
+    // throughput-oriented R = 3600/t: 3600/3600 − 3600/7200 = 0.5.
+    DOUBLES_EQUAL(1.0, time->reward_loss(1, 3600, 3600, 3600), 1e-9);
+    DOUBLES_EQUAL(0.5, rate->reward_loss(1, 3600, 3600, 3600), 1e-9);
+    // A 1 min job gains far more from the same hour under throughput.
+    CHECK(rate->reward_loss(1, 60, 3600, 3600) > 50 * rate->reward_loss(1, 3600, 3600, 3600));
+}
+
+TEST(PredictivePolicy, RejectsUnknownChoices)
+{
+    PolicyParams p;
+    p.set("reward", "money");
+    CHECK_THROWS(PolicyConfigError, PredictivePolicy{p});
+}
