@@ -35,7 +35,10 @@ void write_script(const fs::path& path, const fs::path& out_dir, bool ignore_ter
     std::ofstream s(path);
     s << "#!/bin/sh\n"
       << "node=$4\n"
-      << "{ echo \"pid $$\"; echo \"args $*\"; grep '^SigBlk' /proc/$$/status;"
+      // Builtins only before the mask is read: while dash forks and waits for
+      // a child it blocks signals itself, which /proc would show.
+      << "while read -r key value; do [ \"$key\" = SigBlk: ] && blocked=\"$key\t$value\"; done < /proc/$$/status\n"
+      << "{ echo \"pid $$\"; echo \"args $*\"; printf '%b\\n' \"$blocked\";"
       << " echo \"sid $(cut -d' ' -f6 /proc/$$/stat)\"; } >> " << out_dir.string() << "/$node.started\n"
       << (ignore_term ? "trap '' TERM\n" : "") << "exec sleep 1000\n";
     s.close();
