@@ -9,10 +9,11 @@
 #
 #   openstack_install
 #       installs the Debian packages it needs when one is missing (idempotent;
-#       about 6 minutes and 730 MB the first time).  Prints how long it took.
+#       6 to 15 minutes and 730 MB the first time, depending on the mirror and
+#       the load).  Prints how long it took.
 #
 #   openstack_start
-#       brings the cloud up (about 4 minutes on 2 cores, about 2.4 GB RAM) and
+#       brings the cloud up (about 3 minutes on 2 cores, about 1.7 GB RAM) and
 #       returns once nova-compute is discovered.  Installs an EXIT trap (and
 #       INT/TERM traps that exit) calling openstack_stop.  Exports:
 #         OS_DIR              scratch dir: etc/, log/, state/, run/ (pid files), mysql/
@@ -285,7 +286,6 @@ loopback_users = none
 default_user = burst
 default_pass = $OS_DB_PASSWORD
 EOF
-    : >"$r/enabled_plugins.erl"
     echo "[]." >"$r/enabled_plugins.erl"
     # epmd in the foreground, on its own port, so that it is ours to stop
     _os_spawn epmd epmd -port "${OS_PORT[epmd]}" -address 127.0.0.1

@@ -92,6 +92,7 @@ bool OpenStackProvider::servers_tagged(const std::vector<std::string>& tags, std
 
 std::vector<LaunchResult> OpenStackProvider::launch(const std::vector<LaunchRequest>& requests)
 {
+    const std::lock_guard<std::mutex> lock(mutex_);
     std::vector<LaunchResult> results;
     results.reserve(requests.size());
     for (const auto& req : requests)
@@ -182,6 +183,7 @@ NovaServer OpenStackProvider::with_fault(const NovaServer& server)
 
 ListResult OpenStackProvider::list(const InstanceTags& owner)
 {
+    const std::lock_guard<std::mutex> lock(mutex_);
     ListResult result;
     std::vector<NovaServer> servers;
     try {
@@ -209,6 +211,7 @@ ListResult OpenStackProvider::list(const InstanceTags& owner)
 
 std::map<std::string, ProviderError> OpenStackProvider::terminate(const std::vector<std::string>& provider_ids)
 {
+    const std::lock_guard<std::mutex> lock(mutex_);
     std::map<std::string, ProviderError> errors;
     for (const auto& id : provider_ids) {
         if (id.empty() || id.find_first_of("/?#% ") != std::string::npos) {

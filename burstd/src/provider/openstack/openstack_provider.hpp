@@ -6,7 +6,8 @@
 // adopts it instead of creating a second one.  After creating, launch() waits
 // (up to schedule_wait) for the scheduler's verdict: a server that goes ERROR
 // with "No valid host was found" is a capacity error, and is deleted so that
-// it holds no quota.
+// it holds no quota.  Calls are serialized: the token cache and the
+// transport's connection belong to one caller at a time.
 
 #include "model/clock.hpp"
 #include "provider/http/http_transport.hpp"
@@ -16,6 +17,7 @@
 #include "provider/provider.hpp"
 
 #include <functional>
+#include <mutex>
 
 namespace burst {
 
@@ -49,6 +51,7 @@ private:
     const Clock& clock_;
     Sleep sleep_;
     KeystoneSession session_;
+    std::mutex mutex_;
 };
 
 // The error a server in ERROR stands for: capacity for "No valid host",
