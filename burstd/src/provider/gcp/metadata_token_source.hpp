@@ -1,0 +1,25 @@
+#pragma once
+// OAuth access tokens from the GCE metadata server, for a burstd that runs on
+// a Compute Engine VM with an attached service account: no key file at all.
+
+#include "model/clock.hpp"
+#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/http/http_transport.hpp"
+
+namespace burst {
+
+class MetadataTokenSource final : public BearerTokenSource {
+public:
+    MetadataTokenSource(HttpTransport& transport, const Clock& clock);
+
+    std::string token(ProviderError& error) override;
+    void invalidate() override { token_.clear(); }
+
+private:
+    HttpTransport& transport_;
+    const Clock& clock_;
+    std::string token_;
+    Time expires_at_ = 0;
+};
+
+} // namespace burst

@@ -1,0 +1,13 @@
+#pragma once
+// Reads a file that holds a secret (a private key, a client secret).  A file
+// that group or others may read is refused: the secret may already be out,
+// and the operator should know before burstd relies on it.
+
+#include <string>
+
+namespace burst {
+
+// Throws std::runtime_error naming the path and the problem.
+std::string read_secret_file(const std::string& path);
+
+} // namespace burst
