@@ -1,13 +1,16 @@
 // Policy decision time and burstsim throughput.  Prints numbers; asserts nothing.
 //
-//   bench/burst_bench [TRACE_DIR]   (default /work/shared/traces/swf)
+//   bench/burst_bench [TRACE_DIR [SECTION...]]   (default /work/shared/traces/swf, all sections)
+//
+// Sections: parse, decide, sim.  Times are CPU time of this process (and
+// wall time beside it), so that a loaded machine inflates them less.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
 //    jobs, malformed and unusable lines and parse speed;
 // 2. times Policy::decide for every policy on synthetic sites with 1k, 10k
 //    and 100k pending jobs (median and p99 over repeated calls);
-// 3. replays the largest trace found with never and always and reports
-//    simulated jobs per second.
+// 3. replays the largest trace found with never, always, predictive and
+//    fixed-delay and reports simulated jobs per CPU second.
 #include "policy/policy_factory.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
@@ -15,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -29,6 +33,13 @@ namespace {
 double seconds_since(Stopwatch::time_point start)
 {
     return std::chrono::duration<double>(Stopwatch::now() - start).count();
+}
+
+double cpu_seconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
 ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
@@ -89,7 +100,8 @@ ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
 void bench_decisions()
 {
     std::printf("\n== Policy::decide time (64x32 local cores busy, 2 groups x 200 nodes, 2000 running) ==\n");
-    std::printf("%-12s %9s %7s %12s %12s\n", "policy", "pending", "calls", "median_ms", "p99_ms");
+    std::printf("%-12s %9s %7s %12s %12s %12s\n", "policy", "pending", "calls", "cpu_med_ms", "cpu_p99_ms",
+                "wall_med_ms");
     for (std::size_t pending : {1000u, 10000u, 100000u}) {
         std::mt19937_64 rng(42);
         ClusterState state = synthetic_site(pending, rng);
@@ -102,19 +114,23 @@ void bench_decisions()
                 e.elapsed = 300 + 60 * c;
                 policy->observe(e);
             }
-            std::vector<double> ms;
+            std::vector<double> ms, wall;
             ManualClock clock(1000);
             std::size_t actions = 0;
             for (int c = 0; c < calls; ++c) {
                 auto start = Stopwatch::now();
+                const double cpu = cpu_seconds();
                 Decision d = policy->decide(state, clock);
-                ms.push_back(seconds_since(start) * 1000);
+                ms.push_back((cpu_seconds() - cpu) * 1000);
+                wall.push_back(seconds_since(start) * 1000);
                 actions += d.actions.size();
                 clock.advance(60);
             }
             std::sort(ms.begin(), ms.end());
-            std::printf("%-12s %9zu %7d %12.3f %12.3f   (%zu actions)\n", name.c_str(), pending, calls,
-                        ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], actions);
+            std::sort(wall.begin(), wall.end());
+            std::printf("%-12s %9zu %7d %12.3f %12.3f %12.3f   (%zu actions)\n", name.c_str(), pending, calls,
+                        ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], wall[wall.size() / 2],
+                        actions);
         }
     }
 }
@@ -124,6 +140,10 @@ void bench_decisions()
 int main(int argc, char** argv)
 {
     const std::string dir = argc > 1 ? argv[1] : "/work/shared/traces/swf";
+    std::vector<std::string> sections(argv + std::min(argc, 2), argv + argc);
+    auto wanted = [&sections](const char* s) {
+        return sections.empty() || std::find(sections.begin(), sections.end(), s) != sections.end();
+    };
     std::printf("== trace parsing (%s) ==\n", dir.c_str());
     std::string largest;
     std::size_t largest_jobs = 0;
@@ -142,7 +162,8 @@ int main(int argc, char** argv)
         auto start = Stopwatch::now();
         Trace t = load_trace(f, "swf");
         const double s = seconds_since(start);
-        std::printf("%-60s %7zu jobs %7zu lines %4zu malformed %4zu unusable  %6.0f klines/s\n",
+        if (wanted("parse"))
+            std::printf("%-60s %7zu jobs %7zu lines %4zu malformed %4zu unusable  %6.0f klines/s\n",
                     std::filesystem::path(f).filename().c_str(), t.report.jobs, t.report.lines,
                     t.report.malformed, t.report.unusable, double(t.report.lines) / s / 1000);
         if (t.report.jobs > largest_jobs) {
@@ -152,17 +173,18 @@ int main(int argc, char** argv)
         }
     }
 
-    bench_decisions();
+    if (wanted("decide"))
+        bench_decisions();
 
-    if (largest.empty())
+    if (largest.empty() || !wanted("sim"))
         return 0;
     std::printf("\n== burstsim throughput on %s (%zu jobs, EASY backfill, group 8 cpus x 50) ==\n",
                 std::filesystem::path(largest).filename().c_str(), largest_jobs);
-    std::printf("%-8s %12s %12s %10s %12s %12s\n", "policy", "local_cores", "seconds", "jobs/s", "decisions",
-                "mean_wait_h");
+    std::printf("%-12s %12s %10s %10s %12s %12s %12s\n", "policy", "local_cores", "cpu_s", "wall_s", "jobs/cpu_s",
+                "decisions", "mean_wait_h");
     const std::uint32_t header_cores = std::uint32_t(big.report.max_procs ? big.report.max_procs : 1024);
     for (std::uint32_t cores : {header_cores, 3000u, 1000u}) {
-        for (const char* name : {"never", "always"}) {
+        for (const char* name : {"never", "always", "predictive", "fixed-delay"}) {
             SimConfig config;
             config.local_cores = cores;
             NodeGroup g;
@@ -174,11 +196,12 @@ int main(int argc, char** argv)
             config.groups = {g};
             auto policy = make_policy(name, PolicyParams{});
             auto start = Stopwatch::now();
+            const double cpu = cpu_seconds();
             SimResult r = simulate(config, big.jobs, *policy);
-            const double s = seconds_since(start);
+            const double c = cpu_seconds() - cpu, s = seconds_since(start);
             SimMetrics m = compute_metrics(r, 1);
-            std::printf("%-8s %12u %12.2f %10.0f %12llu %12.2f\n", name, cores, s, double(r.jobs.size()) / s,
-                        static_cast<unsigned long long>(r.decisions), m.mean_wait / 3600);
+            std::printf("%-12s %12u %10.2f %10.2f %12.0f %12llu %12.2f\n", name, cores, c, s,
+                        double(r.jobs.size()) / c, static_cast<unsigned long long>(r.decisions), m.mean_wait / 3600);
         }
     }
     return 0;

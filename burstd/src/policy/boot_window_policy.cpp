@@ -82,9 +82,11 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t i = 0; i < view.pending.size(); ++i)
         sizes[i] = view.pending[i]->total_cpus();
     FirstFitIndex unstarted(sizes);
+    std::vector<char> started(sizes.size(), 0);
     auto dispatch = [&](Seconds t) {
         for (std::size_t i = unstarted.find(0, avail); i != FirstFitIndex::kNone; i = unstarted.find(i, avail)) {
             unstarted.erase(i);
+            started[i] = 1;
             avail -= sizes[i];
             const Seconds runtime = runtimes_.estimate(*view.pending[i]);
             if (runtime > 0 && t + runtime < window)
@@ -103,9 +105,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
 
     std::uint64_t shortage = 0;
     std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
-    for (std::size_t i = unstarted.find(0, UINT64_MAX - 1); i != FirstFitIndex::kNone;
-         i = unstarted.find(i + 1, UINT64_MAX - 1)) {
-        if (view.pending[i]->burst == BurstOption::Never)
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (started[i] || view.pending[i]->burst == BurstOption::Never)
             continue;
         shortage += sizes[i];
         if (view.pending_group[i] < 0)

@@ -13,10 +13,10 @@ namespace {
 template <class P>
 std::unique_ptr<Policy> build(PolicyParams& params)
 {
-    auto policy = std::make_unique<P>(params);
-    params.reject_unread(std::string(P::kName));
-    return policy;
+    return std::make_unique<P>(params);
 }
+
+std::unique_ptr<Policy> construct(const std::string& name, PolicyParams& params);
 
 } // namespace
 
@@ -28,6 +28,22 @@ std::vector<std::string> policy_names()
 }
 
 std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params)
+{
+    auto policy = construct(name, params);
+    params.reject_unread(name);
+    return policy;
+}
+
+bool policy_has_parameter(const std::string& name, const std::string& key)
+{
+    PolicyParams defaults;
+    construct(name, defaults);
+    return defaults.was_read(key);
+}
+
+namespace {
+
+std::unique_ptr<Policy> construct(const std::string& name, PolicyParams& params)
 {
     if (name == NeverPolicy::kName)
         return build<NeverPolicy>(params);
@@ -46,5 +62,7 @@ std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params
         known += (known.empty() ? "" : ", ") + n;
     throw PolicyConfigError("unknown policy '" + name + "' (known: " + known + ")");
 }
+
+} // namespace
 
 } // namespace burst

@@ -14,5 +14,8 @@ namespace burst {
 // parameter value, or a parameter the policy does not have.
 std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params);
 std::vector<std::string> policy_names();
+// Whether policy `name` (a known one) has parameter `key`, e.g. "lambda":
+// burstsim passes its own λ to the policies that optimize for one.
+bool policy_has_parameter(const std::string& name, const std::string& key);
 
 } // namespace burst

@@ -36,6 +36,8 @@ public:
     void reject_unread(const std::string& policy) const;
 
     const std::map<std::string, std::string>& values() const { return values_; }
+    // Whether a policy asked for this key (given or not).
+    bool was_read(const std::string& key) const { return read_.count(key) != 0; }
 
 private:
     std::map<std::string, std::string> values_;

@@ -45,7 +45,8 @@ PredictivePolicy::PredictivePolicy(PolicyParams& params)
       max_error_(params.get_double("max_error", 0.5, 0, 1)),
       queue_benefit_(params.get_choice("benefit", "self", {"self", "queue"}) == "queue"),
       local_price_(params.get_double("local_price", 0, 0, 1e9)),
-      depth_(params.get_uint("depth", 5000, 1, 100000000))
+      depth_(params.get_uint("depth", 1000, 1, 100000000)),
+      limit_runtimes_(params.get_choice("runtime", "learned", {"learned", "limit"}) == "limit")
 {
 }
 
@@ -60,10 +61,19 @@ Seconds PredictivePolicy::remaining(Seconds elapsed, Seconds expected, Seconds l
     else if (uniform_late_) {
         // Completion uniform over the error window; past its start the
         // expected end, given it has not come, is midway to the window's end.
+        // Past the window, only the time limit bounds it: midway to the limit.
         const Seconds window_end = (1 + max_error_) * expected;
-        left = elapsed < window_end ? (window_end - elapsed) / 2 : 0;
+        if (elapsed < window_end)
+            left = (window_end - elapsed) / 2;
+        else if (limit > 0)
+            left = to_limit / 2;
     }
     return std::min(left, to_limit);
+}
+
+Seconds PredictivePolicy::expected_runtime(const Job& job) const
+{
+    return limit_runtimes_ && job.time_limit > 0 ? job.time_limit : runtimes_.estimate(job);
 }
 
 double PredictivePolicy::reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const
@@ -88,7 +98,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     ReleaseQueue releases;
     for (const Job* job : view.running)
         if (view.group_of(*job) < 0) {
-            const Seconds left = remaining(now - job->start_time, runtimes_.estimate(*job), job->time_limit);
+            const Seconds left = remaining(now - job->start_time, expected_runtime(*job), job->time_limit);
             if (!std::isinf(left))
                 releases.emplace(left, job->total_cpus());
         }
@@ -101,7 +111,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<Seconds> runtime(n), wait(n, kNeverLocal);
     for (std::size_t i = 0; i < n; ++i) {
         sizes[i] = view.pending[i]->total_cpus();
-        runtime[i] = runtimes_.estimate(*view.pending[i]);
+        runtime[i] = expected_runtime(*view.pending[i]);
     }
     FirstFitIndex unstarted(sizes);
     std::size_t left_to_start = n;

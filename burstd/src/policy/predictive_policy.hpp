@@ -36,13 +36,19 @@ namespace burst {
 // Late jobs (running past their expected runtime E): late=immediate predicts
 // they end now; late=uniform (default) assumes completion uniform in
 // [(1 − max_error)·E, (1 + max_error)·E], so a late job is expected at the
-// midpoint of now and the window's end.
+// midpoint of now and the window's end; past the window, midway to its time
+// limit (a job never runs past its limit).  runtime=learned (default) uses
+// per-category means learned from finished jobs, else the limit;
+// runtime=limit uses time limits (Slurm's own backfill view).
 //
-// Cost bound: only the first `depth` pending jobs (default 5000) are played
-// forward and considered; deeper jobs are considered in later cycles as the
-// queue moves.  With benefit=queue the reward sum runs over those jobs too.
+// Cost bound: only the first `depth` pending jobs (default 1000, twice
+// Slurm's default bf_max_job_test: deeper jobs would not be started by this
+// scheduling pass either) are played forward and considered; deeper ones are
+// considered in later cycles as the queue moves.  With benefit=queue the
+// reward sum runs over those jobs too.
 // Parameters: lambda, reward, reward_scale, late, max_error, benefit,
-// local_price (money per local core-hour, default 0: a sunk cost), depth.
+// local_price (money per local core-hour, default 0: a sunk cost), depth,
+// runtime.
 class PredictivePolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "predictive";
@@ -67,7 +73,10 @@ private:
     bool queue_benefit_;
     double local_price_;
     std::uint32_t depth_;
+    bool limit_runtimes_;
     RuntimeEstimator runtimes_;
+
+    Seconds expected_runtime(const Job& job) const;
 };
 
 } // namespace burst

@@ -26,8 +26,18 @@ const char* const kUsage =
     "usage: burstsim --trace FILE [--format swf|sacct|auto] [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
-    "                [--seed N] [--lambda X] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
-    "                [--bf-max-job-test N] [--tau S]\n";
+    "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
+    "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
+    "                [--tune-delay [--delay-grid S,S,...]]\n";
+
+// 0, then 30 s doubling to about 5.7 days.
+std::vector<double> default_delay_grid()
+{
+    std::vector<double> grid{0};
+    for (double w = 30; w <= 30 * 16384; w *= 2)
+        grid.push_back(w);
+    return grid;
+}
 
 double parse_double(const std::string& option, const std::string& value, double min)
 {
@@ -69,8 +79,12 @@ struct Options {
     std::vector<std::string> policies;
     bool compare = false;
     std::vector<std::string> params;
-    double lambda = 1.0;
+    std::vector<double> lambdas{1.0};
     double tau = 10;
+    double budget = 0;
+    double budget_interval = 86400;
+    bool tune_delay = false;
+    std::vector<double> delay_grid = default_delay_grid();
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -114,8 +128,25 @@ Options parse(const std::vector<std::string>& args)
             o.params.push_back(value());
         else if (a == "--seed")
             o.config.seed = parse_uint(a, value(), 0, UINT64_MAX);
-        else if (a == "--lambda")
-            o.lambda = parse_double(a, value(), 0);
+        else if (a == "--lambda") {
+            o.lambdas.clear();
+            for (const auto& part : split_commas(value()))
+                o.lambdas.push_back(parse_double(a, part, 0));
+            if (o.lambdas.empty())
+                throw UsageError("--lambda needs at least one number");
+        } else if (a == "--budget")
+            o.budget = parse_double(a, value(), 0);
+        else if (a == "--budget-interval")
+            o.budget_interval = parse_double(a, value(), 1);
+        else if (a == "--tune-delay")
+            o.tune_delay = true;
+        else if (a == "--delay-grid") {
+            o.delay_grid.clear();
+            for (const auto& part : split_commas(value()))
+                o.delay_grid.push_back(parse_double(a, part, 0));
+            if (o.delay_grid.empty())
+                throw UsageError("--delay-grid needs at least one delay");
+        }
         else if (a == "--cycle")
             o.config.cycle = parse_double(a, value(), 1);
         else if (a == "--suspend-time")
@@ -135,6 +166,8 @@ Options parse(const std::vector<std::string>& args)
         throw UsageError("--trace FILE is required");
     if (!have_policy)
         o.policies = {"never"};
+    if (o.tune_delay)
+        o.compare = true;
     return o;
 }
 
@@ -162,16 +195,85 @@ std::string hours(double seconds)
     return s.str();
 }
 
+std::string fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+// One line of the table: `lambda_column` is the index of the only λ the run
+// was tuned for (its J at other λ would compare a policy tuned for something
+// else), or -1 when the run does not depend on λ.
+void print_row(std::ostream& out, const std::string& label, const SimMetrics& m, const Options& o,
+               int lambda_column)
+{
+    out << std::left << std::setw(26) << label << std::right << std::setw(7) << m.jobs << std::setw(7)
+        << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2) << std::setw(10) << hours(m.mean_wait)
+        << std::setw(10) << hours(m.p95_wait) << std::setw(8) << fixed(m.mean_bounded_slowdown, 2) << std::setw(11)
+        << fixed(m.waste_core_seconds / 3600, 1) << std::setw(11) << fixed(m.shortage_core_seconds / 3600, 1)
+        << std::setw(7) << fixed(m.a_under, 3) << std::setw(7) << fixed(m.a_over, 3) << std::setw(6)
+        << fixed(m.t_under, 2) << std::setw(6) << fixed(m.t_over, 2);
+    if (o.budget > 0)
+        out << std::setw(6) << m.budget_violations;
+    for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+        out << std::setw(14)
+            << (lambda_column < 0 || std::size_t(lambda_column) == k ? fixed(objective_at(m, o.lambdas[k]), 2) : "-");
+    out << "\n";
+}
+
+void print_header(std::ostream& out, const Options& o)
+{
+    out << std::left << std::setw(26) << "policy" << std::right << std::setw(7) << "jobs" << std::setw(7) << "cloud"
+        << std::setw(11) << "cost" << std::setw(10) << "mean_wait" << std::setw(10) << "p95_wait" << std::setw(8)
+        << "bsld" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
+        << std::setw(7) << "a_O" << std::setw(6) << "t_U" << std::setw(6) << "t_O";
+    if (o.budget > 0)
+        out << std::setw(6) << "viol";
+    for (double l : o.lambdas)
+        out << std::setw(14) << ("J@" + fixed(l, l < 0.1 ? 3 : 2));
+    out << "\n";
+}
+
+std::string lambda_label(const std::string& name, double lambda)
+{
+    std::ostringstream s;
+    s << name << "(lambda=" << lambda << ")";
+    return s.str();
+}
+
 } // namespace
 
 int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     Options o;
-    std::vector<std::unique_ptr<Policy>> policies;
+    // One run per (policy, λ it is tuned for); λ index -1 = does not depend on λ.
+    struct Run {
+        std::string name;
+        int lambda_index;
+        PolicyParams params;
+    };
+    std::vector<Run> runs;
     try {
         o = parse(args);
-        for (const auto& name : o.policies)
-            policies.push_back(make_policy(name, params_for(name, o.params)));
+        for (const auto& name : o.policies) {
+            PolicyParams params = params_for(name, o.params);
+            make_policy(name, params); // validates the name and parameters up front
+            if (policy_has_parameter(name, "lambda") && !params.values().count("lambda")) {
+                for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                    PolicyParams with = params;
+                    with.set("lambda", std::to_string(o.lambdas[k]));
+                    runs.push_back(Run{name, int(k), with});
+                }
+            } else {
+                runs.push_back(Run{name, -1, params});
+            }
+        }
+        if (o.tune_delay) {
+            PolicyParams probe = params_for("fixed-delay", o.params);
+            if (probe.values().count("delay"))
+                throw UsageError("--tune-delay chooses fixed-delay's delay itself; do not give it with --param");
+        }
     } catch (const std::invalid_argument& e) {
         err << "burstsim: " << e.what() << "\n" << kUsage;
         return 2;
@@ -192,25 +294,24 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         err << "burstsim: " << o.trace << " states no MaxProcs; give --local-cores\n";
         return 2;
     }
+    const double lambda = o.lambdas.front();
+    auto replay = [&](const std::string& name, const PolicyParams& params, SimResult& result) {
+        auto policy = make_policy(name, params);
+        result = simulate(o.config, trace.jobs, *policy);
+        return compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
+    };
 
-    out << std::left << std::setw(12) << "policy" << std::right << std::setw(8) << "jobs" << std::setw(8) << "cloud"
-        << std::setw(12) << "cost" << std::setw(11) << "mean_wait" << std::setw(11) << "p95_wait" << std::setw(9)
-        << "bsld" << std::setw(11) << "makespan" << std::setw(14) << "J" << "\n";
-    for (auto& policy : policies) {
-        SimResult result;
-        try {
-            result = simulate(o.config, trace.jobs, *policy);
-        } catch (const SimConfigError& e) {
-            err << "burstsim: " << e.what() << "\n";
-            return 1;
-        }
-        const SimMetrics m = compute_metrics(result, o.lambda, o.tau);
-        out << std::left << std::setw(12) << policy->name() << std::right << std::setw(8) << m.jobs << std::setw(8)
-            << m.cloud_jobs << std::setw(12) << std::fixed << std::setprecision(2) << m.cloud_cost << std::setw(11)
-            << hours(m.mean_wait) << std::setw(11) << hours(m.p95_wait) << std::setw(9) << m.mean_bounded_slowdown
-            << std::setw(11) << hours(m.makespan) << std::setw(14) << m.objective << "\n";
-        if (!o.compare) {
-            out << "\nlambda " << o.lambda << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
+    print_header(out, o);
+    try {
+        for (const auto& run : runs) {
+            SimResult result;
+            const SimMetrics m = replay(run.name, run.params, result);
+            const std::string label =
+                run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
+            print_row(out, label, m, o, run.lambda_index);
+            if (o.compare)
+                continue;
+            out << "\nlambda " << lambda << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
                 << "; median wait " << hours(m.median_wait) << "; cloud core-hours " << m.cloud_core_seconds / 3600
                 << "\ninstances launched " << result.instances_launched << ", instance-hours "
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
@@ -218,10 +319,36 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
                 << "\njobs not replayed (wider than " << o.config.local_cores << " local cores) "
                 << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped << "\n";
+            if (o.budget > 0)
+                out << "budget " << o.budget << " per " << o.budget_interval << " s exceeded in "
+                    << m.budget_violations << " of " << m.budget_intervals << " intervals\n";
             for (const auto& [account, cost] : m.account_cost)
                 if (cost > 0)
                     out << "cost " << (account.empty() ? "(boot/idle/billing)" : account) << " " << cost << "\n";
         }
+        if (o.tune_delay) {
+            // fixed-delay does not depend on λ: one replay per delay serves every λ.
+            std::vector<SimMetrics> grid;
+            for (double w : o.delay_grid) {
+                PolicyParams params = params_for("fixed-delay", o.params);
+                params.set("delay", fixed(w, 0));
+                SimResult result;
+                grid.push_back(replay("fixed-delay", params, result));
+            }
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                std::size_t best = 0;
+                for (std::size_t i = 1; i < grid.size(); ++i)
+                    if (objective_at(grid[i], o.lambdas[k]) < objective_at(grid[best], o.lambdas[k]))
+                        best = i;
+                print_row(out, "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)", grid[best], o, int(k));
+            }
+        }
+    } catch (const SimConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 1;
+    } catch (const PolicyConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
     }
     return 0;
 }

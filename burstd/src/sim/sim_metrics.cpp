@@ -17,7 +17,8 @@ double nearest_rank(const std::vector<double>& sorted, double q)
 
 } // namespace
 
-SimMetrics compute_metrics(const SimResult& result, double lambda, double tau)
+SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, double budget,
+                           Seconds budget_interval)
 {
     SimMetrics m;
     m.jobs = result.jobs.size();
@@ -52,7 +53,43 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau)
     m.p95_wait = nearest_rank(waits, 0.95);
     m.mean_bounded_slowdown = bsld_sum / double(result.jobs.size());
     m.makespan = last_end - result.first_submit;
-    m.objective = m.cloud_cost + lambda * m.waiting_core_hours;
+    m.objective = objective_at(m, lambda);
+
+    double powered = 0;
+    for (const auto& span : result.instances)
+        powered += double(span.cpus) * (span.down - span.launched);
+    m.waste_core_seconds = std::max(0.0, powered - m.cloud_core_seconds);
+    m.shortage_core_seconds = m.waiting_core_hours * 3600;
+
+    const ProvisioningSamples& p = result.provisioning;
+    if (p.samples > 0 && p.capacity > 0) {
+        const double n = double(p.samples);
+        m.a_under = p.under_cores / (n * p.capacity);
+        m.a_over = p.over_cores / (n * p.capacity);
+        m.t_under = double(p.under_samples) / n;
+        m.t_over = double(p.over_samples) / n;
+    }
+
+    if (budget > 0 && budget_interval > 0) {
+        m.budget_intervals = std::size_t(std::floor(m.makespan / budget_interval)) + 1;
+        std::vector<double> spend(m.budget_intervals, 0.0);
+        for (const auto& span : result.instances) {
+            const double rate = span.price_per_hour / 3600;
+            const double from = std::max(0.0, span.launched - result.first_submit);
+            const double to = std::max(from, span.down - result.first_submit);
+            const std::size_t first = std::min(spend.size() - 1, std::size_t(from / budget_interval));
+            for (std::size_t k = first; k < spend.size(); ++k) {
+                // The last interval also takes uptime past the makespan (idle tails).
+                const double lo = std::max(from, double(k) * budget_interval);
+                const double hi = k + 1 == spend.size() ? to : std::min(to, double(k + 1) * budget_interval);
+                if (hi <= lo)
+                    break;
+                spend[k] += rate * (hi - lo);
+            }
+        }
+        for (double s : spend)
+            m.budget_violations += s > budget;
+    }
     return m;
 }
 

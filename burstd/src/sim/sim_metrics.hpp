@@ -24,9 +24,30 @@ struct SimMetrics {
     double waiting_core_hours = 0;    // Σ cores × wait / 3600
     double lambda = 0;
     double objective = 0;             // J(λ) = cloud cost + λ × waiting core-hours
+    // HTA (Zheng et al.): waste = core-seconds of powered-on cloud nodes not
+    // running a job (boot, idle, drain); shortage = core-seconds of demand
+    // waiting (Σ cores × wait).
+    double waste_core_seconds = 0;
+    double shortage_core_seconds = 0;
+    // PFA (Ilyushkin et al.) elasticity over the decision-cycle samples, R =
+    // local cores + every cloud node's cores: a_U, a_O average missing /
+    // surplus fraction of R; t_U, t_O fraction of samples under / over.
+    double a_under = 0, a_over = 0, t_under = 0, t_over = 0;
+    // Budget intervals (aligned on the first submit) whose cloud spend,
+    // instance uptime pro rata at the group's price, exceeded the budget.
+    std::size_t budget_intervals = 0;
+    std::size_t budget_violations = 0;
 };
 
+// J(λ) for another λ than the one the metrics were computed with.
+inline double objective_at(const SimMetrics& m, double lambda)
+{
+    return m.cloud_cost + lambda * m.waiting_core_hours;
+}
+
 // Quantiles are nearest-rank.  `tau` is the bounded-slowdown threshold (s).
-SimMetrics compute_metrics(const SimResult& result, double lambda, double tau = 10);
+// With budget > 0, spend is checked per `budget_interval` seconds.
+SimMetrics compute_metrics(const SimResult& result, double lambda, double tau = 10, double budget = 0,
+                           Seconds budget_interval = 86400);
 
 } // namespace burst

@@ -142,6 +142,8 @@ private:
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
     bool dirty_ = false;
+    std::uint64_t demand_cores_ = 0;  // submitted, not finished
+    std::uint64_t cloud_up_cores_ = 0; // powered on (booting or up)
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
@@ -246,6 +248,9 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         result_.group_names.push_back(group.name);
     }
     state_.groups = config_.groups;
+    result_.provisioning.capacity = config_.local_cores;
+    for (const auto& node : nodes_)
+        result_.provisioning.capacity += node.cpus;
 }
 
 void SimRun::push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token)
@@ -315,6 +320,7 @@ SimResult SimRun::run()
 void SimRun::submit(std::uint32_t j)
 {
     jobs_[j].phase = Phase::Pending;
+    demand_cores_ += jobs_[j].cpus;
     queue_.push_back(j);
     snapshot_add(j);
     dirty_ = true;
@@ -515,6 +521,7 @@ void SimRun::power_up(std::uint32_t n)
     CloudNode& node = nodes_[n];
     const Time now = clock_.now();
     node.power = Power::Booting;
+    cloud_up_cores_ += node.cpus;
     node.launched = now;
     node.ready = 0;
     node.draining = false;
@@ -530,7 +537,10 @@ void SimRun::power_down(std::uint32_t n)
     const Seconds up = clock_.now() - node.launched;
     closed_cost_ += bill(config_.groups[node.group], up);
     result_.instance_seconds += up;
+    result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, config_.groups[node.group].price_per_hour,
+                                                  node.launched, clock_.now()});
     node.power = Power::Down;
+    cloud_up_cores_ -= node.cpus;
     node.draining = false;
     ++node.idle_epoch;
     sync_node(n);
@@ -570,6 +580,7 @@ void SimRun::finish(std::uint32_t j)
     const Time now = clock_.now();
     job.phase = Phase::Done;
     ++finished_;
+    demand_cores_ -= job.cpus;
     JobEnd end;
     end.id = job.trace->id;
     end.category = job.trace->category;
@@ -689,6 +700,17 @@ void SimRun::decide()
         open_cost += bill(g, now - node.launched);
     }
     state_.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+
+    ProvisioningSamples& p = result_.provisioning;
+    const double demand = double(demand_cores_), supply = double(config_.local_cores + cloud_up_cores_);
+    ++p.samples;
+    if (demand > supply) {
+        ++p.under_samples;
+        p.under_cores += demand - supply;
+    } else if (supply > demand) {
+        ++p.over_samples;
+        p.over_cores += supply - demand;
+    }
 
     Decision d = policy_.decide(state_, clock_);
     ++result_.decisions;

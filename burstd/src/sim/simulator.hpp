@@ -43,6 +43,27 @@ struct JobOutcome {
     int group = -1; // index into SimConfig::groups; -1 = local
 };
 
+// One cloud instance's life: powered up at `launched`, down at `down`.
+struct InstanceSpan {
+    int group = 0;
+    std::uint32_t cpus = 0;
+    double price_per_hour = 0;
+    Time launched = 0;
+    Time down = 0;
+};
+
+// Demand and supply sampled once per decision cycle, for PFA's elasticity
+// metrics: demand = cores of submitted, unfinished jobs (running or
+// pending); supply = local cores + cores of powered-on cloud nodes.
+struct ProvisioningSamples {
+    std::uint64_t samples = 0;
+    std::uint64_t under_samples = 0;  // demand > supply
+    std::uint64_t over_samples = 0;   // supply > demand
+    double under_cores = 0;           // Σ max(demand − supply, 0)
+    double over_cores = 0;            // Σ max(supply − demand, 0)
+    double capacity = 0;              // local cores + every cloud node's cores (PFA's R)
+};
+
 struct SimResult {
     std::vector<JobOutcome> jobs;
     std::vector<std::string> group_names;
@@ -61,6 +82,8 @@ struct SimResult {
     std::uint64_t jobs_too_wide = 0;    // more cores than the local site: not replayed
     std::uint64_t runtimes_capped = 0;  // ran past their limit in the trace: killed at it
     Time first_submit = 0;
+    std::vector<InstanceSpan> instances;
+    ProvisioningSamples provisioning;
 };
 
 // Throws SimConfigError for an unusable site (no local cores, bad group) or

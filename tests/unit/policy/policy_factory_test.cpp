@@ -36,3 +36,10 @@ TEST(PolicyFactory, RejectsParametersThePolicyDoesNotHave)
     bad_expander.set("expander=random");
     CHECK_THROWS(PolicyConfigError, make_policy("always", bad_expander));
 }
+
+TEST(PolicyFactory, TellsWhichPoliciesOptimizeForALambda)
+{
+    CHECK(policy_has_parameter("predictive", "lambda"));
+    CHECK(!policy_has_parameter("always", "lambda"));
+    CHECK_THROWS(PolicyConfigError, policy_has_parameter("magic", "lambda"));
+}

@@ -118,6 +118,8 @@ TEST(PredictivePolicy, LateJobsEndNowOrMidwayThroughTheErrorWindow)
     // Window [50, 150]: at 110 s the expected end is midway to 150 s.
     DOUBLES_EQUAL(20, uniform->remaining(110, 100, 0), 1e-9);
     DOUBLES_EQUAL(0, uniform->remaining(200, 100, 0), 1e-9);
+    // Past the window with a limit: midway to the limit.
+    DOUBLES_EQUAL(400, uniform->remaining(200, 100, 1000), 1e-9);
     // Never past the time limit; unknown runtime means "at the limit".
     DOUBLES_EQUAL(5, uniform->remaining(110, 100, 115), 1e-9);
     DOUBLES_EQUAL(15, uniform->remaining(100, 0, 115), 1e-9);

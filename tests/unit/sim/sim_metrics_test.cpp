@@ -36,3 +36,31 @@ TEST(SimMetrics, EmptyRunIsAllZero)
     LONGS_EQUAL(0, m.jobs);
     DOUBLES_EQUAL(0, m.objective, 0);
 }
+
+TEST(SimMetrics, WasteShortageElasticityAndBudgetViolations)
+{
+    SimResult r;
+    r.first_submit = 0;
+    r.jobs = {{1, "a", 4, 0, 100, 3700, 0},      // cloud, waited 100 s (the boot)
+              {2, "a", 2, 0, 0, 10000, -1}};     // local, makespan 10000 s
+    // One 8-core node at 3.6/h up from 0 to 3900 s: 8 × 3900 powered, 4 × 3600 busy.
+    r.instances = {{0, 8, 3.6, 0, 3900}};
+    r.cloud_cost = 3.9;
+    r.provisioning.samples = 4;
+    r.provisioning.under_samples = 1;
+    r.provisioning.over_samples = 2;
+    r.provisioning.under_cores = 10;
+    r.provisioning.over_cores = 30;
+    r.provisioning.capacity = 50;
+    SimMetrics m = compute_metrics(r, 2, 10, 3.0, 3600);
+    DOUBLES_EQUAL(8 * 3900 - 4 * 3600, m.waste_core_seconds, 1e-9);
+    DOUBLES_EQUAL(400, m.shortage_core_seconds, 1e-9);
+    DOUBLES_EQUAL(10.0 / 200, m.a_under, 1e-12);
+    DOUBLES_EQUAL(30.0 / 200, m.a_over, 1e-12);
+    DOUBLES_EQUAL(0.25, m.t_under, 1e-12);
+    DOUBLES_EQUAL(0.5, m.t_over, 1e-12);
+    // Intervals [0,1h) [1h,2h) [2h,3h): 3.6 spent in the first (> 3.0), 0.3 in the second.
+    LONGS_EQUAL(3, m.budget_intervals);
+    LONGS_EQUAL(1, m.budget_violations);
+    DOUBLES_EQUAL(3.9 + 5 * 400 / 3600.0, objective_at(m, 5), 1e-9);
+}
