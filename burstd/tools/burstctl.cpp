@@ -74,7 +74,40 @@ void print_status(json_t* s)
                   << json_string_value(json_object_get(g, "provider")) << ", nodes "
                   << json_string_value(json_object_get(g, "nodes")) << ", capacity " << integer(g, "capacity")
                   << ", " << json_number_value(json_object_get(g, "price_per_hour")) << "/hour\n";
+        json_t* states = json_object_get(json_object_get(s, "cloud_nodes"), json_string_value(json_object_get(g, "name")));
+        const char* word;
+        json_t* names;
+        json_object_foreach(states, word, names)
+            std::cout << "  " << word << ": " << json_string_value(names) << "\n";
     }
+    json_t* instances = json_object_get(s, "instances");
+    if (json_is_array(instances)) {
+        std::cout << "instances: " << json_array_size(instances) << " open, " << integer(s, "closed_instances")
+                  << " closed, " << integer(s, "provider_work_in_flight") << " provider calls in flight\n";
+        for (size_t i = 0; i < json_array_size(instances); ++i) {
+            json_t* r = json_array_get(instances, i);
+            const char* id = json_string_value(json_object_get(r, "provider_id"));
+            std::cout << "  " << json_string_value(json_object_get(r, "node")) << " "
+                      << json_string_value(json_object_get(r, "state")) << " " << (id && *id ? id : "-")
+                      << " (group " << json_string_value(json_object_get(r, "group")) << ")\n";
+        }
+    }
+    json_t* decisions = json_object_get(s, "decisions");
+    if (json_is_array(decisions)) {
+        std::cout << "recent decisions (" << json_array_size(decisions) << "):\n";
+        for (size_t i = 0; i < json_array_size(decisions); ++i) {
+            json_t* d = json_array_get(decisions, i);
+            json_t* error = json_object_get(d, "error");
+            std::cout << "  [" << integer(d, "time") << "] " << json_string_value(json_object_get(d, "action"))
+                      << ": " << json_string_value(json_object_get(d, "reason"));
+            if (error)
+                std::cout << " -- FAILED: " << json_string_value(error);
+            std::cout << "\n";
+        }
+    }
+    json_t* notes = json_object_get(s, "notes");
+    for (size_t i = 0; i < json_array_size(notes); ++i)
+        std::cout << "note: " << json_string_value(json_array_get(notes, i)) << "\n";
 }
 
 } // namespace

@@ -2,7 +2,15 @@
 
 #include "app/config_parser.hpp"
 #include "app/daemon.hpp"
+#include "app/instance_manager.hpp"
+#include "app/locked_actuator.hpp"
 #include "app/logger.hpp"
+#include "app/policy_cycle.hpp"
+#include "app/slurm_conf_timeouts.hpp"
+#include "ledger/ledger.hpp"
+#include "policy/policy_params.hpp"
+#include "provider/provider_factory.hpp"
+#include "slurm/libslurm_actuator.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -10,9 +18,50 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace {
+
+// How many cycles pass between reconciliations after the first snapshot's.
+constexpr std::uint32_t kReconcileEvery = 5;
+constexpr std::size_t kProviderWorkers = 4;
+
+// Everything the configuration names that only the factories can judge.
+struct BuiltParts {
+    std::map<std::string, std::unique_ptr<burst::Provider>> providers;
+    std::vector<std::unique_ptr<burst::Policy>> chain;
+    std::vector<std::string> errors;
+};
+
+BuiltParts build_parts(const burst::BurstdConfig& config)
+{
+    BuiltParts parts;
+    for (const auto& p : config.providers) {
+        try {
+            parts.providers[p.name] = burst::make_provider(p, config);
+        } catch (const burst::ProviderConfigError& e) {
+            parts.errors.push_back(e.what());
+        }
+    }
+    try {
+        parts.chain = burst::make_policy_chain(config.policies);
+    } catch (const burst::PolicyConfigError& e) {
+        parts.errors.push_back(e.what());
+    }
+    return parts;
+}
+
+burst::PowerRequestKind power_kind(burst::ControlCommand command)
+{
+    switch (command) {
+    case burst::ControlCommand::Suspend: return burst::PowerRequestKind::Suspend;
+    case burst::ControlCommand::ResumeFail: return burst::PowerRequestKind::ResumeFail;
+    default: return burst::PowerRequestKind::Resume;
+    }
+}
 
 constexpr const char* kDefaultConfig = "/etc/slurm/burstd.conf";
 
@@ -61,6 +110,13 @@ int main(int argc, char** argv)
         std::cerr << "burstd: " << loaded.errors.size() << " error(s) in " << config_path << "\n";
         return 1;
     }
+    BuiltParts parts = build_parts(loaded.config);
+    for (const auto& e : parts.errors)
+        std::cerr << e << "\n";
+    if (!parts.errors.empty()) {
+        std::cerr << "burstd: " << parts.errors.size() << " error(s) in " << config_path << "\n";
+        return 1;
+    }
     if (check_only) {
         const auto& c = loaded.config;
         std::cout << config_path << ": OK: cluster " << c.cluster_name << ", " << c.providers.size() << " providers, "
@@ -72,9 +128,42 @@ int main(int argc, char** argv)
     // journald stamps each line itself; a terminal or file gets our own stamp.
     burst::Logger log(std::cerr, loaded.config.log_level, std::getenv("JOURNAL_STREAM") == nullptr);
     try {
-        boost::asio::io_context io;
+        const burst::BurstdConfig config = loaded.config; // loaded.config moves into the daemon
         burst::SystemClock clock;
+        std::filesystem::create_directories(std::filesystem::path(config.ledger_path).parent_path());
+        burst::Ledger ledger(config.ledger_path);
+        burst::LibslurmActuator libslurm(config.slurm_conf, [&log](const std::string& line) { log.info(line); });
+        burst::LockedActuator actuator(libslurm);
+        burst::SlurmConfTimeouts timeouts = burst::read_slurm_conf_timeouts(config.slurm_conf);
+        if (!timeouts.error.empty())
+            log.error(timeouts.error);
+        burst::InstanceManagerSettings settings;
+        settings.owner.cluster = config.cluster_name;
+        settings.owner.burstd_id = config.burstd_id;
+        settings.groups = config.node_groups;
+        settings.resume_timeout = timeouts.resume_timeout;
+        settings.launch_grace = timeouts.resume_timeout;
+        settings.workers = kProviderWorkers;
+        burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
+        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, kReconcileEvery);
+
+        boost::asio::io_context io;
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
+        daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
+            instances.request(power_kind(request.command), request.nodes);
+            return burst::PowerReply{true, "queued for " + std::to_string(request.nodes.size()) + " node(s)"};
+        });
+        daemon.set_cycle_runner([&cycle](const burst::CycleContext& ctx) { cycle.run(ctx); });
+        daemon.set_job_end_handler([&cycle](const burst::JobEnd& end) { cycle.observe(end); });
+        daemon.set_status_reporter([&cycle](json_t* status) { cycle.report(status); });
+        daemon.set_reload_handler([&cycle](const burst::BurstdConfig& next) {
+            BuiltParts rebuilt = build_parts(next);
+            if (rebuilt.errors.empty())
+                cycle.replace_chain(std::move(rebuilt.chain));
+            return rebuilt.errors;
+        });
+        log.info("ledger " + config.ledger_path + ", ResumeTimeout " + std::to_string(int(timeouts.resume_timeout)) +
+                 " s; reconciling on the first snapshot and every " + std::to_string(kReconcileEvery) + " cycles");
         daemon.start(true);
         io.run();
         log.info("burstd stopped");

@@ -20,7 +20,8 @@ std::string_view to_string(ControlCommand command)
 
 namespace {
 
-// Slurm 22.05's SLURM_RESUME_FILE: {"all_nodes_resume":"...","jobs":[{"job_id":N,"nodes_resume":"..."},...]}.
+// SLURM_RESUME_FILE: {"all_nodes":"...","jobs":[{"job_id":N,"nodes":"..."},...]} in Slurm 22.05
+// (power_save.c); later releases call the keys all_nodes_resume and nodes_resume.
 std::string parse_resume_file(json_t* file, ControlRequest& request)
 {
     if (!json_is_object(file))
@@ -34,15 +35,16 @@ std::string parse_resume_file(json_t* file, ControlRequest& request)
         std::string path = "resume_file.jobs[" + std::to_string(i) + "]";
         json_t* job = json_array_get(jobs, i);
         json_t* id = json_object_get(job, "job_id");
-        json_t* nodes = json_object_get(job, "nodes_resume");
+        const char* key = json_object_get(job, "nodes_resume") ? "nodes_resume" : "nodes";
+        json_t* nodes = json_object_get(job, key);
         if (!json_is_integer(id) || json_integer_value(id) <= 0 || json_integer_value(id) > json_int_t(UINT32_MAX))
             return path + ".job_id: expected positive integer";
         if (!json_is_string(nodes))
-            return path + ".nodes_resume: expected string";
+            return path + "." + key + ": expected string";
         try {
             request.jobs[JobId(json_integer_value(id))] = expand_hostlist(json_string_value(nodes));
         } catch (const HostlistError& e) {
-            return path + ".nodes_resume: " + e.what();
+            return path + "." + key + ": " + e.what();
         }
     }
     return "";

@@ -122,6 +122,17 @@ bool Daemon::reload()
                    " error(s) in the new configuration; keeping the running one");
         return false;
     }
+    if (reload_handler_) {
+        std::vector<std::string> errors = reload_handler_(result.config);
+        if (!errors.empty()) {
+            ++failed_reloads_;
+            for (const auto& e : errors)
+                log_.error(e);
+            log_.error("reload: " + std::to_string(errors.size()) +
+                       " error(s) in the new configuration; keeping the running one");
+            return false;
+        }
+    }
     BurstdConfig next = std::move(result.config);
     // Sockets are bound once: the plugin and burstctl know where to find them.
     if (next.socket_path != config_.socket_path) {
@@ -325,6 +336,8 @@ JsonRef Daemon::status_object() const
     for (const auto& p : config_.policies)
         json_array_append_new(policies.get(), json_string(p.name.c_str()));
     json_object_set(s.get(), "policies", policies.get());
+    if (status_reporter_)
+        status_reporter_(s.get());
     return s;
 }
 

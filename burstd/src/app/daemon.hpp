@@ -40,6 +40,8 @@ public:
     void set_cycle_runner(CycleRunner runner) { cycle_runner_ = std::move(runner); }
     void set_power_handler(PowerHandler handler) { power_handler_ = std::move(handler); }
     void set_job_end_handler(JobEndHandler handler) { job_end_handler_ = std::move(handler); }
+    void set_status_reporter(StatusReporter reporter) { status_reporter_ = std::move(reporter); }
+    void set_reload_handler(ReloadHandler handler) { reload_handler_ = std::move(handler); }
 
     // Sends per-category thread counts to every connected plugin (the
     // thread-count policy's output).  Throws std::invalid_argument for a count
@@ -91,6 +93,8 @@ private:
     CycleRunner cycle_runner_;
     PowerHandler power_handler_;
     JobEndHandler job_end_handler_;
+    StatusReporter status_reporter_;
+    ReloadHandler reload_handler_;
 };
 
 } // namespace burst

@@ -11,8 +11,11 @@
 #include "model/job.hpp"
 #include "model/snapshot.hpp"
 
+#include <jansson.h>
+
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace burst {
 
@@ -36,5 +39,14 @@ struct PowerReply {
 using PowerHandler = std::function<PowerReply(const ControlRequest&, const PeerCredentials&)>;
 
 using JobEndHandler = std::function<void(const JobEnd&)>;
+
+// Adds the acting parts' view (decisions, instances, nodes) to the status
+// object `burstctl status` shows.
+using StatusReporter = std::function<void(json_t* status)>;
+
+// SIGHUP: a configuration that parsed is offered here before it replaces the
+// running one; a non-empty result (file:line errors) rejects it.  The handler
+// switches its own parts (e.g. the policy chain) only when it returns none.
+using ReloadHandler = std::function<std::vector<std::string>(const BurstdConfig& next)>;
 
 } // namespace burst

@@ -16,11 +16,20 @@ libburst_a_SOURCES += \
 	burstd/src/app/daemon.cpp \
 	burstd/src/app/daemon.hpp \
 	burstd/src/app/daemon_seams.hpp \
+	burstd/src/app/instance_manager.cpp \
+	burstd/src/app/instance_manager.hpp \
+	burstd/src/app/locked_actuator.hpp \
 	burstd/src/app/log_level.cpp \
 	burstd/src/app/log_level.hpp \
 	burstd/src/app/logger.cpp \
 	burstd/src/app/logger.hpp \
-	burstd/src/app/param_map.hpp
+	burstd/src/app/param_map.hpp \
+	burstd/src/app/policy_cycle.cpp \
+	burstd/src/app/policy_cycle.hpp \
+	burstd/src/app/slurm_conf_timeouts.cpp \
+	burstd/src/app/slurm_conf_timeouts.hpp \
+	burstd/src/provider/provider_factory.cpp \
+	burstd/src/provider/provider_factory.hpp
 
 sbin_PROGRAMS += burstd/burstd
 burstd_burstd_SOURCES = burstd/src/app/burstd_main.cpp

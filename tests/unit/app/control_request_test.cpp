@@ -28,6 +28,19 @@ TEST(ControlRequest, ParsesResumeWithSlurmResumeFile)
     CHECK(r.request->jobs.at(17) == (std::vector<std::string>{"c1", "c2"}));
 }
 
+// What slurmctld 22.05 actually writes (power_save.c): "all_nodes" and "nodes".
+TEST(ControlRequest, ParsesSlurm2205ResumeFile)
+{
+    auto r = parse_control_request(
+        R"({"cmd":"resume","nodes":"c1","resume_file":{"all_nodes":"c1","jobs":[)"
+        R"({"job_id":4,"nodes":"c1","partition":"cloud","features":null}]}})");
+    CHECK_TRUE_TEXT(r.request.has_value(), r.error.c_str());
+    CHECK(r.request->jobs.at(4) == (std::vector<std::string>{"c1"}));
+    STRCMP_EQUAL("resume_file.jobs[0].nodes: expected string",
+                 parse_control_request(R"({"cmd":"resume","nodes":"c1","resume_file":{"jobs":[{"job_id":4}]}})")
+                     .error.c_str());
+}
+
 TEST(ControlRequest, RejectsBadRequests)
 {
     STRCMP_EQUAL("cmd: expected string", parse_control_request("{}").error.c_str());

@@ -1,0 +1,87 @@
+#pragma once
+// Turns Slurm's power requests (burstctl resume|suspend|resume-fail) into
+// provider calls, with the ledger written before every call so a crash at any
+// point is repaired by reconcile():
+//   resume:  intent (token) -> provider.launch -> mark_launched -> NodeAddr;
+//            the node is marked running once a snapshot shows it up.  A launch
+//            that fails is marked failed and the node forced down, so Slurm
+//            requeues its job instead of waiting for ResumeTimeout.
+//   suspend / resume-fail: terminate intent -> provider.terminate -> terminated.
+// Provider calls block, so they run on a small worker pool, never on the
+// io_context; work for one node is serialized so a suspend never overtakes
+// the launch it undoes.
+
+#include "app/logger.hpp"
+#include "ledger/ledger.hpp"
+#include "ledger/reconciler.hpp"
+#include "model/clock.hpp"
+#include "model/node.hpp"
+#include "model/node_group.hpp"
+#include "provider/provider.hpp"
+#include "slurm/slurm_actuator.hpp"
+
+#include <boost/asio/thread_pool.hpp>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+enum class PowerRequestKind { Resume, Suspend, ResumeFail };
+
+struct InstanceManagerSettings {
+    InstanceTags owner;               // cluster + burstd_id; the node is filled per launch
+    std::vector<NodeGroup> groups;
+    Seconds resume_timeout = 60;      // Slurm's ResumeTimeout
+    Seconds launch_grace = 60;        // see ReconcileInput::launch_grace
+    std::size_t workers = 4;
+};
+
+class InstanceManager {
+public:
+    // `providers` maps a Provider= name to its implementation; every group's
+    // provider must be in it.  All references must outlive the manager.
+    InstanceManager(std::map<std::string, std::unique_ptr<Provider>> providers, Ledger& ledger,
+                    SlurmActuator& actuator, const Clock& clock, Logger& log, InstanceManagerSettings settings);
+    ~InstanceManager(); // waits for queued work
+    InstanceManager(const InstanceManager&) = delete;
+    InstanceManager& operator=(const InstanceManager&) = delete;
+
+    // Queues one unit of work per node and returns at once.
+    void request(PowerRequestKind kind, const std::vector<std::string>& nodes);
+    // Launching records whose node a snapshot shows up become Running.
+    void observe_nodes(const std::vector<Node>& nodes);
+    // Queues a reconcile of ledger x provider listings x `nodes` unless one is
+    // still running.  With `wait`, runs it on the caller's thread instead.
+    void reconcile(std::vector<Node> nodes, bool wait = false);
+    // Work queued or running right now (for status).
+    std::size_t busy() const { return busy_.load(); }
+
+private:
+    void resume_one(const std::string& node);
+    void suspend_one(const std::string& node, bool after_failure);
+    void reconcile_now(const std::vector<Node>& nodes);
+    void apply(const RepairAction& action);
+    void force_down(const std::string& node, const std::string& reason);
+    const NodeGroup* group_of(const std::string& node) const;
+    Provider* provider(const std::string& name) const;
+    std::mutex& node_mutex(const std::string& node);
+
+    std::map<std::string, std::unique_ptr<Provider>> providers_;
+    Ledger& ledger_;
+    SlurmActuator& actuator_; // called from several workers: must be thread-safe (LockedActuator)
+    const Clock& clock_;
+    Logger& log_;
+    InstanceManagerSettings settings_;
+    std::mutex node_mutexes_guard_;
+    std::map<std::string, std::unique_ptr<std::mutex>> node_mutexes_;
+    std::atomic<bool> reconciling_{false};
+    std::atomic<std::size_t> busy_{0};
+    boost::asio::thread_pool pool_; // last: joined first, while everything it uses still exists
+};
+
+} // namespace burst

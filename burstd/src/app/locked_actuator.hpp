@@ -1,0 +1,44 @@
+#pragma once
+// A SlurmActuator that lets one caller at a time through to the one it wraps:
+// the cycle (io thread) and provider workers both change Slurm, and
+// libslurm's process-wide configuration is not something to race on.
+
+#include "slurm/slurm_actuator.hpp"
+
+#include <mutex>
+
+namespace burst {
+
+class LockedActuator final : public SlurmActuator {
+public:
+    explicit LockedActuator(SlurmActuator& inner) : inner_(inner) {}
+
+    ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& partitions,
+                                     std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.set_job_partitions(job, partitions, reason);
+    }
+    ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.set_job_cpus(change, reason);
+    }
+    ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.power(nodes, action, reason);
+    }
+    ActuatorError set_node_address(const std::string& node, const std::string& address, const std::string& hostname,
+                                   std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.set_node_address(node, address, hostname, reason);
+    }
+
+private:
+    SlurmActuator& inner_;
+    std::mutex mutex_;
+};
+
+} // namespace burst

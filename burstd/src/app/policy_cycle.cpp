@@ -1,0 +1,249 @@
+#include "app/policy_cycle.hpp"
+
+#include "ingest/json_ref.hpp"
+#include "model/hostlist.hpp"
+#include "policy/policy_factory.hpp"
+#include "policy/policy_params.hpp"
+
+#include <algorithm>
+#include <map>
+#include <type_traits>
+
+namespace burst {
+
+std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies)
+{
+    std::vector<std::unique_ptr<Policy>> chain;
+    for (const auto& p : policies) {
+        try {
+            chain.push_back(make_policy(p.name, PolicyParams(std::map<std::string, std::string>(
+                                                     p.params.begin(), p.params.end()))));
+        } catch (const PolicyConfigError& e) {
+            throw PolicyConfigError(p.origin + ": Policy=" + p.name + ": " + e.what());
+        }
+    }
+    return chain;
+}
+
+namespace {
+
+const char* state_word(const Node& n)
+{
+    if (n.has(kNodePoweringUp))
+        return "powering_up";
+    if (n.has(kNodePoweringDown))
+        return "powering_down";
+    if (n.has(kNodePoweredDown))
+        return "powered_down";
+    if (n.has(kNodeDrain))
+        return "draining";
+    if (n.has(kNodeNotResponding) || n.has(kNodeFail) || n.base == NodeBaseState::Down)
+        return "down";
+    switch (n.base) {
+    case NodeBaseState::Idle: return "idle";
+    case NodeBaseState::Mixed: return "mixed";
+    case NodeBaseState::Allocated: return "allocated";
+    default: return "unknown";
+    }
+}
+
+} // namespace
+
+PolicyCycle::PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& ledger, SlurmActuator& actuator,
+                         InstanceManager& instances, std::uint32_t reconcile_every)
+    : chain_(std::move(chain)), ledger_(ledger), actuator_(actuator), instances_(instances),
+      reconcile_every_(reconcile_every ? reconcile_every : 1)
+{
+}
+
+void PolicyCycle::observe(const JobEnd& end)
+{
+    for (auto& p : chain_)
+        p->observe(end);
+}
+
+void PolicyCycle::remember(AppliedAction a)
+{
+    recent_.push_back(std::move(a));
+    while (recent_.size() > kKeptActions)
+        recent_.pop_front();
+}
+
+void PolicyCycle::run(const CycleContext& ctx)
+{
+    last_groups_ = ctx.config.node_groups;
+    if (!ctx.snapshot) {
+        ctx.log.verbose("cycle: no snapshot from the plugin yet; nothing to decide");
+        return;
+    }
+    ++runs_;
+    last_nodes_ = ctx.snapshot->nodes;
+    instances_.observe_nodes(ctx.snapshot->nodes);
+    // The first snapshot after start-up is the first chance to see what a
+    // crash left behind.
+    if ((runs_ - 1) % reconcile_every_ == 0)
+        instances_.reconcile(ctx.snapshot->nodes);
+
+    ClusterState state;
+    state.snapshot = *ctx.snapshot;
+    state.groups = ctx.config.node_groups;
+    for (const auto& r : ledger_.open_records())
+        state.instances.push_back(r.to_instance());
+    ManualClock clock(ctx.now);
+    std::vector<std::string> notes;
+    for (auto& policy : chain_) {
+        Decision d = policy->decide(state, clock);
+        for (const auto& a : d.actions)
+            apply(a, state, ctx);
+        for (auto& n : d.notes) {
+            ctx.log.verbose("policy " + std::string(policy->name()) + ": " + n);
+            notes.push_back(std::string(policy->name()) + ": " + n);
+        }
+    }
+    last_notes_ = std::move(notes);
+}
+
+void PolicyCycle::apply(const Action& action, const ClusterState& state, const CycleContext& ctx)
+{
+    AppliedAction done;
+    done.time = ctx.now;
+    done.reason = action.reason;
+    std::visit(
+        [&](const auto& what) {
+            using T = std::decay_t<decltype(what)>;
+            if constexpr (std::is_same_v<T, RouteToCloud>) {
+                done.action = "route job " + std::to_string(what.job) + " to group " + what.group;
+                const NodeGroup* g = state.group(what.group);
+                auto job = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
+                                        [&](const Job& j) { return j.id == what.job; });
+                if (!g || job == state.snapshot.jobs.end()) {
+                    done.error = !g ? "unknown node group" : "job is not in the snapshot";
+                    return;
+                }
+                std::vector<std::string> parts = job->partitions;
+                if (std::find(parts.begin(), parts.end(), g->partition) != parts.end())
+                    return; // already eligible: the exporter has not caught up
+                parts.push_back(g->partition);
+                done.action += " (partitions " + [&] {
+                    std::string s;
+                    for (const auto& p : parts)
+                        s += (s.empty() ? "" : ",") + p;
+                    return s;
+                }() + ")";
+                done.error = actuator_.set_job_partitions(what.job, parts, action.reason).message;
+            } else if constexpr (std::is_same_v<T, HireNodes>) {
+                const NodeGroup* g = state.group(what.group);
+                std::vector<std::string> picked;
+                if (g)
+                    for (const auto& name : g->nodes) {
+                        if (picked.size() >= what.count)
+                            break;
+                        auto n = std::find_if(state.snapshot.nodes.begin(), state.snapshot.nodes.end(),
+                                              [&](const Node& x) { return x.name == name; });
+                        bool busy = std::any_of(state.instances.begin(), state.instances.end(),
+                                                [&](const Instance& i) { return i.node == name; });
+                        if (n != state.snapshot.nodes.end() && n->has(kNodePoweredDown) &&
+                            !n->has(kNodePoweringUp) && !busy)
+                            picked.push_back(name);
+                    }
+                done.action = "hire " + std::to_string(what.count) + " node(s) of " + what.group;
+                if (picked.empty()) {
+                    done.error = "no powered-down node of the group is free";
+                    return;
+                }
+                done.action += ": power up " + compress_hostlist(picked);
+                done.error = actuator_.power(picked, PowerAction::Up, action.reason).message;
+            } else if constexpr (std::is_same_v<T, ReleaseNodes>) {
+                done.action = std::string(what.drain_first ? "drain and power down " : "power down ") +
+                              compress_hostlist(what.nodes);
+                done.error = actuator_
+                                 .power(what.nodes, what.drain_first ? PowerAction::DownAsap : PowerAction::Down,
+                                        action.reason)
+                                 .message;
+            } else if constexpr (std::is_same_v<T, SetJobThreads>) {
+                done.action = "job " + std::to_string(what.job) + ": " + std::to_string(what.cpus_per_task) +
+                              " cpus per task, " + std::to_string(what.cpus) + " cpus";
+                auto job = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
+                                        [&](const Job& j) { return j.id == what.job; });
+                if (job == state.snapshot.jobs.end() || what.cpus_per_task == 0) {
+                    done.error = "job is not in the snapshot";
+                    return;
+                }
+                std::vector<Node> eligible;
+                for (const auto& n : state.snapshot.nodes)
+                    for (const auto& p : n.partitions)
+                        if (std::find(job->partitions.begin(), job->partitions.end(), p) != job->partitions.end()) {
+                            eligible.push_back(n);
+                            break;
+                        }
+                try {
+                    auto change = JobCpuChange::validated(*job, what.cpus / what.cpus_per_task, what.cpus_per_task,
+                                                          eligible);
+                    done.error = actuator_.set_job_cpus(change, action.reason).message;
+                } catch (const JobCpuChangeError& e) {
+                    done.error = e.what();
+                }
+            } else if constexpr (std::is_same_v<T, KeepPlaceholders>) {
+                done.action = "keep " + std::to_string(what.count) + " placeholder job(s) for " + what.group;
+                done.error = "placeholder jobs are not supported by this burstd's actuator";
+            }
+        },
+        action.what);
+    if (done.action.empty())
+        return;
+    if (done.error.empty())
+        ctx.log.info("decision: " + done.action + ": " + done.reason);
+    else
+        ctx.log.error("decision: " + done.action + " (" + done.reason + ") failed: " + done.error);
+    remember(std::move(done));
+}
+
+void PolicyCycle::report(json_t* status) const
+{
+    JsonRef decisions(json_array());
+    for (const auto& a : recent_) {
+        json_t* o = json_pack("{s:I, s:s, s:s}", "time", json_int_t(a.time), "action", a.action.c_str(), "reason",
+                              a.reason.c_str());
+        if (!a.error.empty())
+            json_object_set_new(o, "error", json_string(a.error.c_str()));
+        json_array_append_new(decisions.get(), o);
+    }
+    json_object_set(status, "decisions", decisions.get());
+    JsonRef notes(json_array());
+    for (const auto& n : last_notes_)
+        json_array_append_new(notes.get(), json_string(n.c_str()));
+    json_object_set(status, "notes", notes.get());
+
+    // Cloud nodes by state, per group, as the last snapshot showed them.
+    JsonRef by_state(json_object());
+    for (const auto& g : last_groups_) {
+        std::map<std::string, std::vector<std::string>> states;
+        for (const auto& n : last_nodes_)
+            if (std::find(g.nodes.begin(), g.nodes.end(), n.name) != g.nodes.end())
+                states[state_word(n)].push_back(n.name);
+        JsonRef group(json_object());
+        for (const auto& [word, names] : states)
+            json_object_set_new(group.get(), word.c_str(), json_string(compress_hostlist(names).c_str()));
+        json_object_set(by_state.get(), g.name.c_str(), group.get());
+    }
+    json_object_set(status, "cloud_nodes", by_state.get());
+
+    JsonRef instances(json_array());
+    std::size_t closed = 0;
+    for (const auto& r : ledger_.all()) {
+        if (!r.open()) {
+            ++closed;
+            continue;
+        }
+        json_array_append_new(instances.get(),
+                              json_pack("{s:s, s:s, s:s, s:s, s:I}", "node", r.node.c_str(), "group",
+                                        r.node_group.c_str(), "provider_id", r.provider_id.c_str(), "state",
+                                        std::string(to_string(r.state)).c_str(), "requested_at",
+                                        json_int_t(r.requested_at)));
+    }
+    json_object_set(status, "instances", instances.get());
+    json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
+    json_object_set_new(status, "provider_work_in_flight", json_integer(json_int_t(instances_.busy())));
+}
+
+} // namespace burst

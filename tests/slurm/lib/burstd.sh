@@ -1,0 +1,109 @@
+# burstd in a test cluster (source after lib/cluster.sh).
+#
+#   burstd_programs DIR     writes DIR/{resume,suspend,resume-fail}: the
+#                           ResumeProgram & co. wrappers that run
+#                           `burstctl --socket DIR/control.sock <cmd> HOSTLIST`
+#                           (call BEFORE cluster_start; pass them with
+#                           --resume-program etc.)
+#   burstd_enable_plugin    burst.conf next to slurm.conf (SocketPath=DIR/snapshot.sock,
+#                           ExportInterval=1), JobSubmitPlugins=burst, reconfigure
+#   burstd_write_conf POLICY BOOT_DELAY [extra lines...]
+#                           DIR/burstd.conf: provider "box" Type=local, node
+#                           group "cloud" = the cluster's CLOUD nodes, CycleInterval=1
+#   burstd_start / burstd_stop / burstd_kill9
+#                           runs burstd in the background (log: DIR/burstd.log,
+#                           appended across restarts); burstd_start waits for the
+#                           control socket
+#   burstd_status_json      `burstctl status --json`
+#   burstd_instance_slurmds the pids of every slurmd the local provider started
+#   burstd_cleanup          stops burstd and every provider slurmd (call from the EXIT trap
+#                           before cluster_stop)
+#
+# Needs BURST_BUILDDIR (burstd/burstd, burstd/tools/burstctl, plugin/.libs).
+
+BURSTD_BIN=${BURST_BUILDDIR:?run through run-all.sh BUILDDIR}/burstd/burstd
+BURSTCTL_BIN=$BURST_BUILDDIR/burstd/tools/burstctl
+BURSTD_PLUGIN_DIR=$BURST_BUILDDIR/plugin/.libs
+BURSTD_DIR=""
+BURSTD_PID=""
+
+burstd_programs() {
+    BURSTD_DIR=$1
+    mkdir -p "$BURSTD_DIR"
+    local cmd
+    for cmd in resume suspend resume-fail; do
+        cat >"$BURSTD_DIR/$cmd" <<SH
+#!/bin/sh
+# Slurm runs this with SLURM_CONF as its only environment variable.
+echo "\$(date +%s.%N) $cmd \$1" >>"$BURSTD_DIR/power.log"
+exec "$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" $cmd "\$1" >>"$BURSTD_DIR/power.log" 2>&1
+SH
+        chmod 755 "$BURSTD_DIR/$cmd"
+    done
+}
+
+burstd_enable_plugin() {
+    cat >"$CLUSTER_DIR/burst.conf" <<CONF
+SocketPath=$BURSTD_DIR/snapshot.sock
+ExportInterval=1
+CONF
+    sed -i '/^JobSubmitPlugins=/d' "$SLURM_CONF"
+    echo "JobSubmitPlugins=burst" >>"$SLURM_CONF"
+    scontrol reconfigure
+}
+
+burstd_write_conf() { # POLICY BOOT_DELAY [extra lines...]
+    local policy=$1 delay=$2
+    shift 2
+    {
+        echo "ClusterName=$CLUSTER_NAME"
+        echo "SocketPath=$BURSTD_DIR/snapshot.sock"
+        echo "ControlSocket=$BURSTD_DIR/control.sock"
+        echo "StateDir=$BURSTD_DIR/state"
+        echo "SlurmConf=$SLURM_CONF"
+        echo "SlurmUser=root"
+        echo "LogLevel=verbose"
+        echo "CycleInterval=1"
+        echo "Provider=box Type=local BootDelay=$delay"
+        echo "NodeGroup=cloud Provider=box Nodes=$CLUSTER_CLOUD_NODES Partition=cloud Cpus=2 MemoryMB=1000 PricePerHour=0.10 BootTime=$delay"
+        echo "Policy=$policy"
+        local line
+        for line in "$@"; do echo "$line"; done
+    } >"$BURSTD_DIR/burstd.conf"
+}
+
+burstd_start() {
+    rm -f "$BURSTD_DIR/control.sock"
+    "$BURSTD_BIN" -f "$BURSTD_DIR/burstd.conf" >>"$BURSTD_DIR/burstd.log" 2>&1 &
+    BURSTD_PID=$!
+    wait_for "[ -S '$BURSTD_DIR/control.sock' ] && '$BURSTCTL_BIN' --socket '$BURSTD_DIR/control.sock' status >/dev/null 2>&1" 10
+}
+
+burstd_stop() {
+    [ -n "$BURSTD_PID" ] || return 0
+    kill "$BURSTD_PID" 2>/dev/null
+    wait "$BURSTD_PID" 2>/dev/null
+    BURSTD_PID=""
+}
+
+burstd_kill9() {
+    [ -n "$BURSTD_PID" ] || return 0
+    kill -9 "$BURSTD_PID" 2>/dev/null
+    wait "$BURSTD_PID" 2>/dev/null
+    BURSTD_PID=""
+}
+
+burstd_status_json() {
+    "$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" status --json
+}
+
+burstd_instance_slurmds() {
+    pgrep -f -- "slurmd -D -b -N .* -f $SLURM_CONF" || true
+}
+
+burstd_cleanup() {
+    burstd_stop
+    local pid
+    for pid in $(burstd_instance_slurmds); do kill "$pid" 2>/dev/null; done
+    wait_for "[ -z \"\$(burstd_instance_slurmds)\" ]" 10 || for pid in $(burstd_instance_slurmds); do kill -9 "$pid" 2>/dev/null; done
+}
