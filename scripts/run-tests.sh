@@ -57,6 +57,11 @@ done
 phase integration tests/slurm/run-all.sh "$top" 2>&1 | tee /tmp/slurm-burst-integration.log
 passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-integration.log)))
 failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-integration.log)))
+# Provider "aws" against the official AWS SDK for JavaScript (npm ci on first
+# use) and a local HTTPS EC2 endpoint that re-verifies every signature.
+phase providers tests/providers/run-all.sh "$top" 2>&1 | tee /tmp/slurm-burst-providers.log
+passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-providers.log)))
+failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-providers.log)))
 # The OpenStack provider against a real Keystone + Nova on this machine
 # (tests/openstack; its first run installs about 730 MB of Debian packages).
 phase openstack env BURST_TEST_TIMEOUT=2400 tests/slurm/run-all.sh "$top" tests/openstack/test_*.sh 2>&1 |

@@ -1,5 +1,6 @@
 #include "provider/aws/ec2_provider.hpp"
 
+#include "provider/aws/ec2_fleet_launcher.hpp"
 #include "provider/aws/ec2_responses.hpp"
 
 #include <set>
@@ -25,6 +26,8 @@ Ec2Provider::Ec2Provider(Ec2Client& client, Ec2ProviderConfig config) : client_(
 
 std::vector<LaunchResult> Ec2Provider::launch(const std::vector<LaunchRequest>& requests)
 {
+    if (config_.uses_fleet())
+        return Ec2FleetLauncher(client_, config_).launch(requests);
     std::vector<LaunchResult> results;
     for (const auto& r : requests) {
         LaunchResult result;
@@ -32,7 +35,7 @@ std::vector<LaunchResult> Ec2Provider::launch(const std::vector<LaunchRequest>& 
         RunInstancesSpec spec;
         spec.launch_template = config_.launch_template;
         spec.instance_type = r.instance_type;
-        spec.subnet_id = config_.subnet_id;
+        spec.subnet_id = config_.run_instances_subnet();
         spec.spot = r.spot;
         spec.node = r.node;
         spec.tags = r.tags;

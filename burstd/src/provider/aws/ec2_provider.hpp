@@ -1,9 +1,12 @@
 #pragma once
 // Provider "aws": one RunInstances per node (MinCount=MaxCount=1, the
-// ledger's idempotency token as ClientToken), listing by owner tags with
-// DescribeInstances pagination, termination in batches of up to 1000.
+// ledger's idempotency token as ClientToken), or CreateFleet batches when
+// several subnets or fallback types are configured (ec2_fleet_launcher.hpp);
+// listing by owner tags with DescribeInstances pagination, termination in
+// batches of up to 1000.
 
 #include "provider/aws/ec2_client.hpp"
+#include "provider/aws/ec2_provider_config.hpp"
 #include "provider/aws/ec2_query.hpp"
 #include "provider/provider.hpp"
 
@@ -11,11 +14,6 @@
 #include <vector>
 
 namespace burst {
-
-struct Ec2ProviderConfig {
-    Ec2LaunchTemplate launch_template;
-    std::string subnet_id; // empty = the launch template's
-};
 
 class Ec2Provider final : public Provider {
 public:

@@ -56,6 +56,32 @@ libburst_a_SOURCES += \
 	burstd/src/provider/aws/ec2_client.cpp \
 	burstd/src/provider/aws/ec2_client.hpp \
 	burstd/src/provider/aws/ec2_provider.cpp \
-	burstd/src/provider/aws/ec2_provider.hpp
+	burstd/src/provider/aws/ec2_provider.hpp \
+	burstd/src/provider/aws/ec2_provider_config.hpp \
+	burstd/src/provider/aws/ec2_fleet_launcher.cpp \
+	burstd/src/provider/aws/ec2_fleet_launcher.hpp \
+	burstd/src/provider/aws/ec2_provider_settings.cpp \
+	burstd/src/provider/aws/ec2_provider_settings.hpp
 tests_unit_unit_tests_SOURCES += \
-	tests/unit/provider/aws/ec2_provider_test.cpp
+	tests/unit/provider/aws/ec2_provider_test.cpp \
+	tests/unit/provider/aws/ec2_fleet_launcher_test.cpp \
+	tests/unit/provider/aws/ec2_provider_settings_test.cpp
+
+# Prints the requests Ec2Client would send, for the AWS SDK oracle
+# (tests/providers/test_aws_sdk_oracle.sh).
+noinst_PROGRAMS += tests/providers/ec2-sign-check
+tests_providers_ec2_sign_check_SOURCES = tests/providers/ec2_sign_check.cpp
+tests_providers_ec2_sign_check_LDADD = $(BURST_LIBS)
+# Provider "aws" over TLS against tests/providers/ec2_tls_server.py.
+noinst_PROGRAMS += tests/providers/ec2-provider-check
+tests_providers_ec2_provider_check_SOURCES = tests/providers/ec2_provider_check.cpp
+tests_providers_ec2_provider_check_LDADD = $(BURST_LIBS)
+
+EXTRA_DIST += \
+	tests/providers/run-all.sh \
+	tests/providers/test_aws_sdk_oracle.sh \
+	tests/providers/test_ec2_tls_server.sh \
+	tests/providers/ec2_tls_server.py \
+	tests/providers/aws-sdk-oracle/package.json \
+	tests/providers/aws-sdk-oracle/package-lock.json \
+	tests/providers/aws-sdk-oracle/oracle.mjs

@@ -2,6 +2,7 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 namespace burst {
 
@@ -38,7 +39,8 @@ size_t write_header(char* data, size_t size, size_t n, void* user)
 
 } // namespace
 
-CurlTransport::CurlTransport(CurlTimeouts timeouts) : timeouts_(timeouts)
+CurlTransport::CurlTransport(CurlTimeouts timeouts, std::string ca_file)
+    : timeouts_(timeouts), ca_file_(std::move(ca_file))
 {
     static std::once_flag global_init;
     std::call_once(global_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -89,6 +91,8 @@ HttpResponse CurlTransport::perform(const HttpRequest& request)
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (!ca_file_.empty())
+        curl_easy_setopt(h, CURLOPT_CAINFO, ca_file_.c_str());
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     const CURLcode rc = curl_easy_perform(h);
     if (rc != CURLE_OK) {

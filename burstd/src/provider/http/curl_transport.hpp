@@ -8,6 +8,7 @@
 #include <curl/curl.h>
 
 #include <memory>
+#include <string>
 
 namespace burst {
 
@@ -18,7 +19,9 @@ struct CurlTimeouts {
 
 class CurlTransport final : public HttpTransport {
 public:
-    explicit CurlTransport(CurlTimeouts timeouts = {});
+    // `ca_file`: PEM bundle to verify peers against instead of the system's
+    // (a private CA in front of an API endpoint, or a test CA).
+    explicit CurlTransport(CurlTimeouts timeouts = {}, std::string ca_file = {});
     HttpResponse perform(const HttpRequest& request) override;
 
 private:
@@ -27,6 +30,7 @@ private:
     };
     std::unique_ptr<CURL, EasyDeleter> handle_;
     CurlTimeouts timeouts_;
+    std::string ca_file_;
 };
 
 } // namespace burst

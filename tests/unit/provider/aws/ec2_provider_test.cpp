@@ -66,7 +66,7 @@ TEST_GROUP(Ec2Provider)
     {
         client = std::make_unique<Ec2Client>(transport, credentials, clock, "us-east-1",
                                              "https://ec2.us-east-1.amazonaws.com");
-        provider = std::make_unique<Ec2Provider>(*client, Ec2ProviderConfig{{"lt-0abc", "", ""}, "subnet-1"});
+        provider = std::make_unique<Ec2Provider>(*client, Ec2ProviderConfig{{"lt-0abc", "", ""}, "subnet-1", {}, {}});
     }
 };
 
@@ -118,7 +118,7 @@ TEST(Ec2Provider, MissingCredentialsAreAnAuthErrorAndSendNothing)
 {
     CredentialChain none = chain_with({}, clock);
     Ec2Client bare(transport, none, clock, "us-east-1", "https://ec2.us-east-1.amazonaws.com");
-    Ec2Provider p(bare, Ec2ProviderConfig{{"lt-0abc", "", ""}, ""});
+    Ec2Provider p(bare, Ec2ProviderConfig{{"lt-0abc", "", ""}, "", {}, {}});
     auto results = p.launch({launch_request("cloud-1", "t1")});
     CHECK(results[0].error.kind == ProviderErrorKind::Auth);
     LONGS_EQUAL(0, transport.sent.size());

@@ -1,0 +1,41 @@
+#pragma once
+// Launches nodes with CreateFleet (type instant): one fleet per batch of
+// nodes that share an instance type and market, spread over the configured
+// subnets.  Instances are handed out to the batch's nodes in order and tagged
+// per node with CreateTags; when EC2 delivers fewer instances than nodes
+// because of a capacity shortage, the nodes left over are retried with the
+// next fallback type, and whatever is still left gets the classified error.
+
+#include "provider/aws/ec2_client.hpp"
+#include "provider/aws/ec2_provider_config.hpp"
+#include "provider/provider.hpp"
+
+#include <vector>
+
+namespace burst {
+
+class Ec2FleetLauncher {
+public:
+    Ec2FleetLauncher(Ec2Client& client, const Ec2ProviderConfig& config);
+
+    // Results per node, in request order.
+    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests);
+
+private:
+    // Fills results[i] for every index in `batch` (same type and market).
+    void launch_batch(const std::vector<LaunchRequest>& requests, const std::vector<size_t>& batch,
+                      std::vector<LaunchResult>& results);
+    // Tags the instance with its node; on failure terminates it, so no
+    // instance runs under the wrong (or no) node name, and returns the error.
+    ProviderError tag_for_node(const std::string& instance_id, const LaunchRequest& request);
+
+    Ec2Client& client_;
+    const Ec2ProviderConfig& config_;
+};
+
+// The CreateFleet ClientToken for a batch: a digest of the nodes' own
+// idempotency tokens and the instance type, so a retried batch (same nodes,
+// same type) is the same fleet request to EC2 and launches nothing twice.
+std::string fleet_client_token(const std::vector<std::string>& node_tokens, const std::string& instance_type);
+
+} // namespace burst
