@@ -1,15 +1,21 @@
 #!/bin/bash
-# Snapshot cost inside slurmctld at growing queue sizes, next to the cost of
+# What a snapshot costs slurmctld at growing queue sizes, next to the cost of
 # one `squeue --json` (what a plugin-less poller would pay per look).
 #
 #   bench/plugin_snapshot.sh BUILDDIR [JOBS...]      (default: 1000 5000 20000)
 #
 # Starts a private cluster (tests/slurm/lib/cluster.sh) with job_submit/burst
-# and a stand-in listener, fills the queue with held jobs, and for each size
-# prints the median over three snapshots of the time the exporter held
-# slurmctld's read locks, the time it took to serialize, the snapshot's size,
-# and the median wall time of three `squeue --json`.  Numbers come from the
-# exporter's own debug line (SlurmctldDebug=debug).  Run as root.
+# and a stand-in listener, fills the queue with held jobs (bench/submit_held,
+# libslurm from several threads), and for each size prints, over SNAPSHOTS
+# (default 10) snapshots taken at that size, the median and p99 (nearest
+# rank) of the time the exporter held slurmctld's read locks and of the time
+# it took to serialize, the snapshot's size, and for SQUEUES (default 5)
+# `squeue --json` the median wall time and the mean CPU time slurmctld
+# itself spent on one (its utime+stime from /proc, which includes the RPC
+# threads; most of squeue's JSON work happens in the client, not here).
+# "ratio" is squeue's slurmctld CPU over a snapshot's median lock+serialize.
+# Numbers come from the exporter's own debug line (SlurmctldDebug=debug).
+# Run as root.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -17,7 +23,11 @@ builddir=${1:?usage: $0 BUILDDIR [JOBS...]}
 shift
 sizes=("$@")
 ((${#sizes[@]})) || sizes=(1000 5000 20000)
+snapshots=${SNAPSHOTS:-10}
+squeues=${SQUEUES:-5}
 plugdir=$(cd "$builddir/plugin/.libs" && pwd) || exit 1
+submit=$builddir/bench/submit_held
+[ -x "$submit" ] || { echo "$submit not built (make bench/submit_held)" >&2; exit 1; }
 # shellcheck source=../tests/slurm/lib/cluster.sh
 source "$top/tests/slurm/lib/cluster.sh"
 
@@ -26,32 +36,49 @@ cluster_start --local 2 --cloud 0 --plugin-dir "$plugdir" --name plugbench \
 python3 "$top/tests/slurm/lib/snapshot_listener.py" "$CLUSTER_DIR/burst.sock" /dev/null "$CLUSTER_DIR/outbox" &
 listener=$!
 trap 'kill $listener 2>/dev/null; cluster_stop' EXIT
-printf 'SocketPath=%s\nExportInterval=2\n' "$CLUSTER_DIR/burst.sock" >"$CLUSTER_DIR/burst.conf"
+printf 'SocketPath=%s\nExportInterval=1\n' "$CLUSTER_DIR/burst.sock" >"$CLUSTER_DIR/burst.conf"
 echo "JobSubmitPlugins=burst" >>"$SLURM_CONF"
 scontrol reconfigure
 ctld_log=$CLUSTER_DIR/log/slurmctld.log
+ctld_pid=$(cat "$CLUSTER_DIR/run/slurmctld.pid")
+ticks=$(getconf CLK_TCK)
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+p99() { sort -g | awk '{ v[NR] = $1 } END { i = int(NR * 0.99 + 0.999); print v[i < 1 ? 1 : i] }'; }
+ctld_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$ctld_pid/stat"; }
 
-printf '%8s %12s %14s %12s %16s\n' jobs lock_ms serialize_ms bytes squeue_json_s
+# lock_* and ser_* in ms; submit_s (filling the queue), squeue_* in s
+printf '%7s %9s %9s %9s %9s %9s %9s %11s %10s %7s\n' jobs lock_med lock_p99 ser_med ser_p99 \
+    bytes submit_s squeue_wall squeue_cpu ratio
 have=0
 for n in "${sizes[@]}"; do
     need=$((n - have))
-    ((need > 0)) && seq "$need" | xargs -P 4 -n 50 sh -c \
-        'for _ in "$@"; do sbatch -Q --hold -p local -J bench --wrap true; done' sh
+    t0=$EPOCHREALTIME
+    if ((need > 0)); then
+        "$submit" local "$need" 4 >/dev/null || { echo "submitting $need jobs failed" >&2; exit 1; }
+    fi
+    submit_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
     have=$(squeue -h -r -t PD | wc -l)
-    # three snapshots taken after the queue reached its size
-    mark=$(wc -l <"$ctld_log")
-    wait_for "[ \$(tail -n +$mark '$ctld_log' | grep -c 'snapshot seq .*: $have jobs') -ge 3 ]" 120 ||
-        { echo "no snapshots of $have jobs within 120 s" >&2; exit 1; }
-    lines=$(tail -n +"$mark" "$ctld_log" | grep "snapshot seq .*: $have jobs" | head -3)
-    lock=$(sed -n 's/.*locks held \([0-9.]*\) ms.*/\1/p' <<<"$lines" | median)
-    ser=$(sed -n 's/.*bytes in \([0-9.]*\) ms.*/\1/p' <<<"$lines" | median)
+    mark=$(($(wc -l <"$ctld_log") + 1))
+    wait_for "[ \$(tail -n +$mark '$ctld_log' | grep -c 'snapshot seq .*: $have jobs') -ge $snapshots ]" 300 ||
+        { echo "no $snapshots snapshots of $have jobs within 300 s" >&2; exit 1; }
+    lines=$(tail -n +"$mark" "$ctld_log" | grep "snapshot seq .*: $have jobs" | head -"$snapshots")
+    locks=$(sed -n 's/.*locks held \([0-9.]*\) ms.*/\1/p' <<<"$lines")
+    sers=$(sed -n 's/.*bytes in \([0-9.]*\) ms.*/\1/p' <<<"$lines")
     bytes=$(sed -n 's/.*serialized \([0-9]*\) bytes.*/\1/p' <<<"$lines" | median)
-    sq=$(for _ in 1 2 3; do
+    # slurmctld's CPU is counted in clock ticks (10 ms): average over the runs
+    sq=""
+    c0=$(ctld_cpu_ticks)
+    for _ in $(seq "$squeues"); do
         t0=$EPOCHREALTIME
         squeue --json >/dev/null
-        awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
-    done | median)
-    printf '%8d %12s %14s %12s %16s\n' "$have" "$lock" "$ser" "$bytes" "$sq"
+        sq+="$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')"$'\n'
+    done
+    sq_cpu=$(awk -v a="$c0" -v b="$(ctld_cpu_ticks)" -v t="$ticks" -v n="$squeues" \
+        'BEGIN { printf "%.4f", (b - a) / t / n }')
+    lock_med=$(median <<<"$locks")
+    ser_med=$(median <<<"$sers")
+    ratio=$(awk -v s="$sq_cpu" -v l="$lock_med" -v z="$ser_med" 'BEGIN { printf "%.0f", s * 1000 / (l + z) }')
+    printf '%7d %9s %9s %9s %9s %9s %9s %11s %10s %7s\n' "$have" "$lock_med" "$(p99 <<<"$locks")" \
+        "$ser_med" "$(p99 <<<"$sers")" "$bytes" "$submit_s" "$(median <<<"$sq")" "$sq_cpu" "$ratio"
 done

@@ -65,6 +65,9 @@ struct exporter {
 	struct rate_limit rl_connect, rl_drop, rl_advice;
 	uint64_t advice_ok, advice_bad;
 	double max_lock_ms;
+	/* Reused every pass: its arrays and string arena keep their size, so
+	 * a pass like the last one allocates nothing under the locks. */
+	struct snapshot snap;
 };
 
 /* The exporter the calling thread runs (set on thread entry). */
@@ -84,7 +87,7 @@ static bool rate_ok(struct rate_limit *rl, time_t now, unsigned *suppressed)
 	return true;
 }
 
-static int expand_hostlist(const char *expr, json_t *array)
+static int expand_hostlist(const char *expr, snap_name_fn emit, void *ctx)
 {
 	hostlist_t hl = hostlist_create(expr);
 	char *host;
@@ -92,7 +95,7 @@ static int expand_hostlist(const char *expr, json_t *array)
 	if (!hl)
 		return -1;
 	while ((host = hostlist_shift(hl))) {
-		json_array_append_new(array, json_string(host));
+		emit(ctx, host, strlen(host));
 		free(host);
 	}
 	hostlist_destroy(hl);
@@ -160,6 +163,8 @@ static const char *job_state(job_record_t *j)
 
 struct collect {
 	struct snapshot *snap;
+	job_record_t **jobs;    /* job_list in list order */
+	size_t njobs, cap_jobs;
 	uint32_t *alloc_cpus;   /* per node index */
 	uint64_t *alloc_mem;
 	time_t new_watermark;
@@ -192,9 +197,9 @@ static void add_job_end(struct collect *c, job_record_t *j)
 		return;
 	}
 	e->id = j->job_id;
-	e->admin_comment = snap_strdup(j->admin_comment);
-	e->account = snap_strdup(j->account);
-	e->node_list = snap_strdup(j->nodes);
+	e->admin_comment = snapshot_strdup(c->snap, j->admin_comment, &c->oom);
+	e->account = snapshot_strdup(c->snap, j->account, &c->oom);
+	e->node_list = snapshot_strdup(c->snap, j->nodes, &c->oom);
 	e->state = job_state_string(j->job_state & JOB_STATE_BASE);
 	e->cpus = j->total_cpus;
 	e->end_time = j->end_time;
@@ -224,6 +229,8 @@ static void add_allocation(struct collect *c, job_record_t *j)
 		k++;
 	}
 }
+
+#define DUP(str) snapshot_strdup(c->snap, (str), &c->oom)
 
 static int copy_job(void *x, void *arg)
 {
@@ -255,22 +262,24 @@ static int copy_job(void *x, void *arg)
 		s->array_job_id = j->array_job_id;
 		s->array_task_id = (j->array_task_id == NO_VAL) ? -1 : (int64_t) j->array_task_id;
 	}
-	s->user = snap_strdup(j->user_name ? j->user_name : uid_to_string_cached(j->user_id));
-	s->account = snap_strdup(j->account);
-	s->partitions = snap_strdup(j->partition);
-	s->qos = snap_strdup(j->qos_ptr ? j->qos_ptr->name : NULL);
-	s->name = snap_strdup(j->name);
-	s->admin_comment = snap_strdup(j->admin_comment);
-	s->gres = snap_strdup(j->tres_per_node);
-	s->node_list = snap_strdup(j->nodes);
+	/* Most jobs have no user_name; the uid is named after the unlock. */
+	s->user = DUP(j->user_name);
+	s->uid = j->user_id;
+	s->account = DUP(j->account);
+	s->partitions = DUP(j->partition);
+	s->qos = DUP(j->qos_ptr ? j->qos_ptr->name : NULL);
+	s->name = DUP(j->name);
+	s->admin_comment = DUP(j->admin_comment);
+	s->gres = DUP(j->tres_per_node);
+	s->node_list = DUP(j->nodes);
 	s->reason = job_reason_string(j->state_reason);
 	s->priority = j->priority;
 	s->start_time = j->start_time;
 	s->time_limit = (j->time_limit == NO_VAL || j->time_limit == INFINITE) ?
 		0 : j->time_limit * 60;
 	if (d) {
-		s->features = snap_strdup(d->features);
-		s->dependency = snap_strdup(d->dependency);
+		s->features = DUP(d->features);
+		s->dependency = DUP(d->dependency);
 		s->submit_time = d->submit_time;
 		s->eligible_time = d->begin_time;
 		s->cpus_per_task = (d->cpus_per_task == NO_VAL16) ? 1 : d->cpus_per_task;
@@ -290,6 +299,76 @@ static int copy_job(void *x, void *arg)
 	else
 		s->mem_mb = mem * (s->nodes_req ? s->nodes_req : 1);
 	return 0;
+}
+
+static int note_job(void *x, void *arg)
+{
+	struct collect *c = arg;
+
+	/* The job read lock keeps job_list as long as list_count said. */
+	if (c->njobs == c->cap_jobs)
+		return -1;
+	c->jobs[c->njobs++] = x;
+	return 0;
+}
+
+/* The job records, their details and strings are scattered over the heap;
+ * copying them one after the other waits for one cache miss at a time. */
+static void prefetch_record(const job_record_t *j)
+{
+	__builtin_prefetch(&j->job_id);
+	__builtin_prefetch(&j->job_state);
+	__builtin_prefetch(&j->array_recs);
+	__builtin_prefetch(&j->user_name);
+	__builtin_prefetch(&j->account);
+	__builtin_prefetch(&j->partition);
+	__builtin_prefetch(&j->qos_ptr);
+	__builtin_prefetch(&j->name);
+	__builtin_prefetch(&j->admin_comment);
+	__builtin_prefetch(&j->tres_per_node);
+	__builtin_prefetch(&j->nodes);
+	__builtin_prefetch(&j->state_reason);
+	__builtin_prefetch(&j->priority);
+	__builtin_prefetch(&j->details);
+	__builtin_prefetch(&j->total_cpus);
+}
+
+static void prefetch_pointees(const job_record_t *j)
+{
+	const struct job_details *d = j->details;
+
+	__builtin_prefetch(j->account);
+	__builtin_prefetch(j->partition);
+	__builtin_prefetch(j->name);
+	__builtin_prefetch(j->admin_comment);
+	__builtin_prefetch(j->user_name);
+	if (j->qos_ptr)
+		__builtin_prefetch(&j->qos_ptr->name);
+	if (d) {
+		__builtin_prefetch(&d->min_cpus);
+		__builtin_prefetch(&d->pn_min_memory);
+		__builtin_prefetch(&d->submit_time);
+		__builtin_prefetch(&d->features);
+		__builtin_prefetch(&d->dependency);
+	}
+}
+
+/* How far ahead the records, and (once those are cached) what they point
+ * at, are fetched. */
+#define PREFETCH_RECORDS 8
+#define PREFETCH_POINTEES 4
+
+static void copy_jobs(struct collect *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->njobs && !c->oom; i++) {
+		if (i + PREFETCH_RECORDS < c->njobs)
+			prefetch_record(c->jobs[i + PREFETCH_RECORDS]);
+		if (i + PREFETCH_POINTEES < c->njobs)
+			prefetch_pointees(c->jobs[i + PREFETCH_POINTEES]);
+		copy_job(c->jobs[i], c);
+	}
 }
 
 static const char *partition_state(uint16_t state_up)
@@ -316,8 +395,8 @@ static int copy_partition(void *x, void *arg)
 		c->oom = 1;
 		return -1;
 	}
-	s->name = snap_strdup(p->name);
-	s->nodes = snap_strdup(p->nodes);
+	s->name = DUP(p->name);
+	s->nodes = DUP(p->nodes);
 	s->state = partition_state(p->state_up);
 	s->is_default = (p->flags & PART_FLAG_DEFAULT) ? 1 : 0;
 	s->max_time = (p->max_time == INFINITE || p->max_time == NO_VAL) ? 0 : p->max_time * 60;
@@ -337,9 +416,9 @@ static int copy_share(void *x, void *arg)
 		c->oom = 1;
 		return -1;
 	}
-	s->account = snap_strdup(a->acct);
-	s->user = snap_strdup(a->user);
-	s->parent = snap_strdup(a->user ? a->acct : a->parent_acct);
+	s->account = DUP(a->acct);
+	s->user = DUP(a->user);
+	s->parent = DUP(a->user ? a->acct : a->parent_acct);
 	s->raw_shares = a->shares_raw == SLURMDB_FS_USE_PARENT ? 0 : a->shares_raw;
 	s->norm_shares = a->usage->shares_norm;
 	s->raw_usage = (double) a->usage->usage_raw;
@@ -348,7 +427,7 @@ static int copy_share(void *x, void *arg)
 	return 0;
 }
 
-static char *node_partitions(node_record_t *n)
+static char *node_partitions(struct collect *c, node_record_t *n)
 {
 	size_t len = 1, used = 0;
 	char *out;
@@ -356,8 +435,10 @@ static char *node_partitions(node_record_t *n)
 
 	for (i = 0; i < n->part_cnt; i++)
 		len += strlen(((part_record_t *) n->part_pptr[i])->name) + 1;
-	if (!(out = malloc(len)))
+	if (!(out = snapshot_alloc(c->snap, len))) {
+		c->oom = 1;
 		return NULL;
+	}
 	out[0] = '\0';
 	for (i = 0; i < n->part_cnt; i++)
 		used += (size_t) snprintf(out + used, len - used, "%s%s", i ? "," : "",
@@ -376,10 +457,10 @@ static void copy_nodes(struct collect *c)
 			c->oom = 1;
 			return;
 		}
-		s->name = snap_strdup(n->name);
-		s->features = snap_strdup(n->features);
-		s->partitions = node_partitions(n);
-		s->addr = snap_strdup(n->comm_name);
+		s->name = DUP(n->name);
+		s->features = DUP(n->features);
+		s->partitions = node_partitions(c, n);
+		s->addr = DUP(n->comm_name);
 		s->cpus = n->cpus;
 		s->alloc_cpus = c->alloc_cpus[n->index];
 		s->alloc_mem_mb = c->alloc_mem[n->index];
@@ -425,6 +506,28 @@ static double ms_since(const struct timespec *t0)
 	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* Names the users of jobs that only had a uid; needs no slurmctld lock
+ * (the uid cache has its own).  Jobs of one user tend to come together. */
+static int name_users(struct snapshot *snap)
+{
+	uint32_t last_uid = 0;
+	char *last = NULL;
+	int oom = 0;
+	size_t i;
+
+	for (i = 0; i < snap->njobs; i++) {
+		struct snap_job *j = &snap->jobs[i];
+		if (j->user)
+			continue;
+		if (!last || j->uid != last_uid) {
+			last = snapshot_strdup(snap, uid_to_string_cached(j->uid), &oom);
+			last_uid = j->uid;
+		}
+		j->user = last;
+	}
+	return oom ? -1 : 0;
+}
+
 static int collect(struct snapshot *snap, double *lock_ms)
 {
 	struct timespec t0;
@@ -441,9 +544,12 @@ static int collect(struct snapshot *snap, double *lock_ms)
 	count = node_record_count;
 	c.alloc_cpus = calloc(count + 1, sizeof(*c.alloc_cpus));
 	c.alloc_mem = calloc(count + 1, sizeof(*c.alloc_mem));
-	if (c.alloc_cpus && c.alloc_mem) {
+	c.cap_jobs = job_list ? (size_t) list_count(job_list) : 0;
+	c.jobs = malloc((c.cap_jobs + 1) * sizeof(*c.jobs));
+	if (c.alloc_cpus && c.alloc_mem && c.jobs && !snapshot_reserve_jobs(snap, c.cap_jobs)) {
 		if (job_list)
-			list_for_each(job_list, copy_job, &c);
+			list_for_each(job_list, note_job, &c);
+		copy_jobs(&c);
 		copy_nodes(&c);
 		if (part_list)
 			list_for_each(part_list, copy_partition, &c);
@@ -457,10 +563,11 @@ static int collect(struct snapshot *snap, double *lock_ms)
 	unlock_slurmctld(read_lock);
 	free(c.alloc_cpus);
 	free(c.alloc_mem);
+	free(c.jobs);
 	if (c.oom)
 		return -1;
 	note_sent_ends(snap, c.new_watermark);
-	return 0;
+	return name_users(snap);
 }
 
 /* Takes ownership of line (NULL when serialization ran out of memory). */
@@ -475,7 +582,7 @@ static void queue_line(char *line, size_t len, int droppable)
 
 static void export_once(time_t now)
 {
-	struct snapshot snap = { 0 };
+	struct snapshot *snap = &ex->snap;
 	size_t i, len = 0;
 	char *line;
 	uint64_t dropped = ex->link.dropped;
@@ -483,29 +590,29 @@ static void export_once(time_t now)
 	struct timespec t0;
 	double lock_ms = 0, serialize_ms;
 
-	if (collect(&snap, &lock_ms)) {
+	snapshot_reset(snap);
+	if (collect(snap, &lock_ms)) {
 		if (rate_ok(&ex->rl_drop, now, &suppressed))
 			error(LOG_PREFIX "out of memory while copying slurmctld state; snapshot skipped");
-		snapshot_clear(&snap);
+		snapshot_clear(snap);
 		return;
 	}
-	for (i = 0; i < snap.nends; i++) {
-		line = snapshot_json_job_end(&snap.ends[i], ex->cluster, ++ex->link.seq,
+	for (i = 0; i < snap->nends; i++) {
+		line = snapshot_json_job_end(&snap->ends[i], ex->cluster, ++ex->link.seq,
 					     now, expand_hostlist, &len);
 		queue_line(line, len, 0);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	line = snapshot_json_snapshot(&snap, ex->cluster, ++ex->link.seq, now,
+	line = snapshot_json_snapshot(snap, ex->cluster, ++ex->link.seq, now,
 				      expand_hostlist, &len);
 	serialize_ms = ms_since(&t0);
 	if (lock_ms > ex->max_lock_ms)
 		ex->max_lock_ms = lock_ms;
 	/* The numbers bench/plugin_snapshot.sh reads (SlurmctldDebug=debug). */
 	debug(LOG_PREFIX "snapshot seq %" PRIu64 ": %zu jobs, %zu nodes, %zu shares; locks held %.3f ms; serialized %zu bytes in %.3f ms",
-	      ex->link.seq, snap.njobs, snap.nnodes, snap.nshares, lock_ms,
+	      ex->link.seq, snap->njobs, snap->nnodes, snap->nshares, lock_ms,
 	      line ? len : 0, serialize_ms);
 	queue_line(line, len, 1);
-	snapshot_clear(&snap);
 	if (ex->link.dropped != dropped && rate_ok(&ex->rl_drop, now, &suppressed))
 		info(LOG_PREFIX "burstd is not keeping up; %" PRIu64 " messages dropped so far",
 		     ex->link.dropped);
@@ -573,6 +680,7 @@ static void exporter_free(struct exporter *e)
 	if (e->wake_fd >= 0)
 		close(e->wake_fd);
 	free(e->ends_at_watermark);
+	snapshot_clear(&e->snap);
 	pthread_mutex_destroy(&e->mutex);
 	free(e);
 }

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARENA_FIRST_CHUNK (64 * 1024)
+
 static void *grow(void **arr, size_t *n, size_t *cap, size_t elem)
 {
 	char *p;
@@ -47,39 +49,92 @@ struct snap_job_end *snapshot_add_job_end(struct snapshot *s)
 	return ADD(s, ends, nends, cap_ends);
 }
 
-char *snap_strdup(const char *s)
+int snapshot_reserve_jobs(struct snapshot *s, size_t n)
 {
-	return s ? strdup(s) : NULL;
+	struct snap_job *jobs;
+
+	if (n <= s->cap_jobs)
+		return 0;
+	if (!(jobs = realloc(s->jobs, n * sizeof(*jobs))))
+		return -1;
+	s->jobs = jobs;
+	s->cap_jobs = n;
+	return 0;
+}
+
+static struct snap_arena_chunk *new_chunk(size_t cap)
+{
+	struct snap_arena_chunk *c = malloc(sizeof(*c) + cap);
+
+	if (c) {
+		c->next = NULL;
+		c->used = 0;
+		c->cap = cap;
+	}
+	return c;
+}
+
+char *snapshot_alloc(struct snapshot *s, size_t len)
+{
+	struct snap_arena_chunk *c = s->arena;
+
+	if (!c || c->cap - c->used < len) {
+		size_t cap = c ? c->cap * 2 : ARENA_FIRST_CHUNK;
+		if (cap < len)
+			cap = len;
+		if (!(c = new_chunk(cap)))
+			return NULL;
+		c->next = s->arena;
+		s->arena = c;
+	}
+	c->used += len;
+	return c->data + c->used - len;
+}
+
+char *snapshot_strdup(struct snapshot *s, const char *str, int *oom)
+{
+	size_t len;
+	char *copy;
+
+	if (!str)
+		return NULL;
+	len = strlen(str) + 1;
+	if (!(copy = snapshot_alloc(s, len))) {
+		*oom = 1;
+		return NULL;
+	}
+	return memcpy(copy, str, len);
+}
+
+static void free_chunks(struct snap_arena_chunk *c)
+{
+	while (c) {
+		struct snap_arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+void snapshot_reset(struct snapshot *s)
+{
+	struct snap_arena_chunk *c;
+	size_t total = 0;
+
+	for (c = s->arena; c; c = c->next)
+		total += c->used;
+	if (s->arena && s->arena->next) {
+		/* One chunk that fits what the last pass needed, plus room. */
+		free_chunks(s->arena);
+		s->arena = new_chunk(total + total / 4);
+	}
+	if (s->arena)
+		s->arena->used = 0;
+	s->njobs = s->nnodes = s->nparts = s->nshares = s->nends = 0;
 }
 
 void snapshot_clear(struct snapshot *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->njobs; i++) {
-		struct snap_job *j = &s->jobs[i];
-		free(j->user); free(j->account); free(j->partitions); free(j->qos);
-		free(j->name); free(j->admin_comment); free(j->gres);
-		free(j->features); free(j->dependency); free(j->node_list);
-	}
-	for (i = 0; i < s->nnodes; i++) {
-		struct snap_node *n = &s->nodes[i];
-		free(n->name); free(n->features); free(n->partitions); free(n->addr);
-	}
-	for (i = 0; i < s->nparts; i++) {
-		free(s->parts[i].name);
-		free(s->parts[i].nodes);
-	}
-	for (i = 0; i < s->nshares; i++) {
-		free(s->shares[i].account);
-		free(s->shares[i].user);
-		free(s->shares[i].parent);
-	}
-	for (i = 0; i < s->nends; i++) {
-		free(s->ends[i].admin_comment);
-		free(s->ends[i].account);
-		free(s->ends[i].node_list);
-	}
+	free_chunks(s->arena);
 	free(s->jobs); free(s->nodes); free(s->parts); free(s->shares); free(s->ends);
 	memset(s, 0, sizeof(*s));
 }

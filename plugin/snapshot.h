@@ -1,8 +1,10 @@
 /*
  * Plain copies of what the exporter takes from slurmctld under its locks.
- * Everything here is owned (malloc'd) or points at static strings, so it can
- * be serialized after the locks are released.  No Slurm headers: the JSON
- * side is unit-tested without slurmctld.
+ * Every string is either copied into the snapshot's own arena or points at
+ * a static string, so it can be serialized after the locks are released.
+ * The arena exists because one malloc per field made the copy, not the
+ * walk, dominate the lock hold.  No Slurm headers: the JSON side is
+ * unit-tested without slurmctld.
  */
 #ifndef BURST_SNAPSHOT_H
 #define BURST_SNAPSHOT_H
@@ -19,6 +21,7 @@ struct snap_job {
 	uint32_t array_tasks;    /* pending tasks this record stands for */
 	uint32_t array_job_id;   /* 0 unless part of an array */
 	int64_t array_task_id;   /* -1 unless a single array task */
+	uint32_t uid;            /* names user when user is NULL */
 	char *user, *account, *partitions /* comma list */, *qos, *name;
 	char *admin_comment;     /* our tags: burst, threads, category */
 	char *gres, *features, *dependency;
@@ -75,6 +78,13 @@ struct snap_job_end {
 	int exit_code;
 };
 
+/* Bump allocator: strings live until the snapshot is reset or cleared. */
+struct snap_arena_chunk {
+	struct snap_arena_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
 struct snapshot {
 	struct snap_job *jobs;
 	size_t njobs, cap_jobs;
@@ -86,6 +96,7 @@ struct snapshot {
 	size_t nshares, cap_shares;
 	struct snap_job_end *ends;
 	size_t nends, cap_ends;
+	struct snap_arena_chunk *arena;  /* newest chunk first */
 };
 
 /* Appends a zeroed element; NULL when out of memory. */
@@ -95,11 +106,25 @@ struct snap_partition *snapshot_add_partition(struct snapshot *s);
 struct snap_share *snapshot_add_share(struct snapshot *s);
 struct snap_job_end *snapshot_add_job_end(struct snapshot *s);
 
-/* Frees every owned string and array; leaves s empty and reusable. */
+/* Reserves room for n jobs so the copy under the locks never reallocates
+ * the array; 0 on success. */
+int snapshot_reserve_jobs(struct snapshot *s, size_t n);
+
+/*
+ * Empties s but keeps its arrays and one arena chunk big enough for the
+ * strings it held, so the next pass of similar size allocates nothing.
+ */
+void snapshot_reset(struct snapshot *s);
+
+/* Frees every string and array; leaves s empty and reusable. */
 void snapshot_clear(struct snapshot *s);
 
-/* strdup that keeps NULL as NULL. */
-char *snap_strdup(const char *s);
+/* Copies str (NULL stays NULL) into the arena; NULL also when out of memory,
+ * which sets *oom. */
+char *snapshot_strdup(struct snapshot *s, const char *str, int *oom);
+
+/* Room for len bytes in the arena; NULL when out of memory. */
+char *snapshot_alloc(struct snapshot *s, size_t len);
 
 #ifdef __cplusplus
 }

@@ -10,10 +10,15 @@
 
 namespace {
 // Test stand-in for Slurm's hostlist expansion: a plain comma list.
-int expand_commas(const char* hostlist, json_t* array)
+int expand_commas(const char* hostlist, snap_name_fn emit, void* ctx)
 {
-    snapshot_json_add_list(array, hostlist);
+    snapshot_json_each_in_list(hostlist, emit, ctx);
     return 0;
+}
+
+int expand_fails(const char*, snap_name_fn, void*)
+{
+    return -1;
 }
 
 json_t* load(char* line, size_t len)
@@ -43,7 +48,27 @@ long long num(json_t* o, const char* key)
 TEST_GROUP(SnapshotJson)
 {
     snapshot s{};
-    void teardown() override { snapshot_clear(&s); }
+    int oom = 0;
+    void teardown() override
+    {
+        CHECK_EQUAL(0, oom);
+        snapshot_clear(&s);
+    }
+    char* dup(const char* text) { return snapshot_strdup(&s, text, &oom); }
+
+    // The job name as burstd would read it back.
+    std::string name_round_trip(const char* name)
+    {
+        snap_job* j = snapshot_add_job(&s);
+        j->state = "PENDING";
+        j->name = dup(name);
+        size_t len;
+        char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+        json_t* m = load(line, len);
+        std::string out = str(json_array_get(json_object_get(m, "jobs"), 0), "name");
+        json_decref(m);
+        return out;
+    }
 };
 
 TEST(SnapshotJson, HelloCarriesTheEnvelope)
@@ -80,11 +105,11 @@ TEST(SnapshotJson, JobFieldsFollowTheProtocol)
     j->array_tasks = 7;
     j->array_job_id = 42;
     j->array_task_id = -1;
-    j->user = snap_strdup("alice");
-    j->account = snap_strdup("physics");
-    j->partitions = snap_strdup("local,cloud");
-    j->admin_comment = snap_strdup("burst:prefer threads:auto category:00000000000000aa note");
-    j->node_list = snap_strdup("n1,n2");
+    j->user = dup("alice");
+    j->account = dup("physics");
+    j->partitions = dup("local,cloud");
+    j->admin_comment = dup("burst:prefer threads:auto category:00000000000000aa note");
+    j->node_list = dup("n1,n2");
     j->state = "PENDING";
     j->reason = "Priority";
     j->submit_time = 100;
@@ -134,20 +159,20 @@ TEST(SnapshotJson, UntaggedJobDefaultsToAllowWithoutCategory)
 TEST(SnapshotJson, NodesPartitionsAndShares)
 {
     snap_node* n = snapshot_add_node(&s);
-    n->name = snap_strdup("cloud1");
+    n->name = dup("cloud1");
     n->state = "IDLE";
     n->flags = SNAP_NODE_CLOUD | SNAP_NODE_POWERED_DOWN;
     n->cpus = 4;
-    n->features = snap_strdup("cloud,big");
-    n->partitions = snap_strdup("cloud");
+    n->features = dup("cloud,big");
+    n->partitions = dup("cloud");
     snap_partition* p = snapshot_add_partition(&s);
-    p->name = snap_strdup("cloud");
-    p->nodes = snap_strdup("cloud1,cloud2");
+    p->name = dup("cloud");
+    p->nodes = dup("cloud1,cloud2");
     p->state = "UP";
     p->is_default = 1;
     snap_share* sh = snapshot_add_share(&s);
-    sh->account = snap_strdup("physics");
-    sh->parent = snap_strdup("root");
+    sh->account = dup("physics");
+    sh->parent = dup("root");
     sh->fs_factor = 0.5;
     size_t len;
     char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
@@ -172,9 +197,9 @@ TEST(SnapshotJson, JobEnd)
 {
     snap_job_end* e = snapshot_add_job_end(&s);
     e->id = 9;
-    e->admin_comment = snap_strdup("burst:allow category:0000000000000bbb");
-    e->account = snap_strdup("physics");
-    e->node_list = snap_strdup("n1");
+    e->admin_comment = dup("burst:allow category:0000000000000bbb");
+    e->account = dup("physics");
+    e->node_list = dup("n1");
     e->state = "COMPLETED";
     e->cpus = 2;
     e->elapsed = 61;
@@ -189,4 +214,136 @@ TEST(SnapshotJson, JobEnd)
     LONGS_EQUAL(0, num(m, "exit_code"));
     STRCMP_EQUAL("n1", json_string_value(json_array_get(json_object_get(m, "node_list"), 0)));
     json_decref(m);
+}
+
+TEST(SnapshotJson, QuotesBackslashesAndControlCharactersSurvive)
+{
+    const char name[] = "a\"b\\c/\n\r\t\b\f\x01\x1f\x7f end";
+    STRCMP_EQUAL(name, name_round_trip(name).c_str());
+}
+
+TEST(SnapshotJson, ValidUtf8IsKeptAsIs)
+{
+    const char name[] = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80";  // é € rocket
+    STRCMP_EQUAL(name, name_round_trip(name).c_str());
+}
+
+TEST(SnapshotJson, InvalidUtf8BecomesReplacementCharacters)
+{
+    // Latin-1 é, a lone continuation byte, an overlong '/', a surrogate,
+    // and a sequence cut off by the end of the string.
+    STRCMP_EQUAL("caf\xef\xbf\xbd|\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|"
+                 "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd",
+                 name_round_trip("caf\xe9|\x80|\xc0\xaf|\xed\xa0\x80|\xe2\x82").c_str());
+}
+
+TEST(SnapshotJson, SharesAreRealsEvenWhenWhole)
+{
+    snap_share* sh = snapshot_add_share(&s);
+    sh->account = dup("physics");
+    sh->raw_shares = 10;
+    sh->raw_usage = 1e300 * 1e300;  // infinity has no JSON form
+    sh->norm_usage = 0.1;
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    json_t* share = json_array_get(json_object_get(m, "shares"), 0);
+    CHECK(json_is_real(json_object_get(share, "raw_shares")));
+    DOUBLES_EQUAL(10, json_real_value(json_object_get(share, "raw_shares")), 0);
+    DOUBLES_EQUAL(0, json_real_value(json_object_get(share, "raw_usage")), 0);
+    DOUBLES_EQUAL(0.1, json_real_value(json_object_get(share, "norm_usage")), 0);
+    json_decref(m);
+}
+
+TEST(SnapshotJson, ExtremeIntegersAreExact)
+{
+    snap_job* j = snapshot_add_job(&s);
+    j->state = "PENDING";
+    j->id = 4294967295u;
+    j->submit_time = -5;
+    j->mem_mb = 1ull << 52;
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    json_t* job = json_array_get(json_object_get(m, "jobs"), 0);
+    LONGS_EQUAL(4294967295ll, num(job, "id"));
+    LONGS_EQUAL(-5, num(job, "submit_time"));
+    CHECK_EQUAL(1ll << 52, num(job, "mem_mb"));
+    json_decref(m);
+}
+
+TEST(SnapshotJson, ManyJobsMakeOneParsableLine)
+{
+    for (int i = 0; i < 1000; i++) {
+        snap_job* j = snapshot_add_job(&s);
+        j->id = i + 1;
+        j->state = "PENDING";
+        j->name = dup("a fairly ordinary job name");
+        j->partitions = dup("local,cloud");
+    }
+    size_t len;
+    char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
+    json_t* m = load(line, len);
+    json_t* jobs = json_object_get(m, "jobs");
+    LONGS_EQUAL(1000, json_array_size(jobs));
+    LONGS_EQUAL(1000, num(json_array_get(jobs, 999), "id"));
+    json_decref(m);
+}
+
+TEST(SnapshotJson, FailedHostlistExpansionFailsTheLine)
+{
+    snap_job* j = snapshot_add_job(&s);
+    j->state = "RUNNING";
+    j->node_list = dup("n[1-2]");
+    size_t len;
+    POINTERS_EQUAL(nullptr, snapshot_json_snapshot(&s, "c1", 2, 5, expand_fails, &len));
+}
+
+TEST_GROUP(SnapshotArena)
+{
+    snapshot s{};
+    int oom = 0;
+    void teardown() override { snapshot_clear(&s); }
+};
+
+TEST(SnapshotArena, StringsOutliveLaterAllocationsAcrossChunks)
+{
+    std::string big(100000, 'x');
+    char* first = snapshot_strdup(&s, "first", &oom);
+    char* large = snapshot_strdup(&s, big.c_str(), &oom);  // larger than a chunk
+    char* last = snapshot_strdup(&s, "last", &oom);
+    CHECK_EQUAL(0, oom);
+    STRCMP_EQUAL("first", first);
+    CHECK(big == large);
+    STRCMP_EQUAL("last", last);
+    POINTERS_EQUAL(nullptr, snapshot_strdup(&s, nullptr, &oom));
+    CHECK_EQUAL(0, oom);
+}
+
+TEST(SnapshotArena, ResetKeepsOneChunkThatFitsTheLastPass)
+{
+    std::string big(50000, 'y');
+    for (int i = 0; i < 10; i++)
+        snapshot_strdup(&s, big.c_str(), &oom);
+    snapshot_add_job(&s);
+    snapshot_reset(&s);
+    LONGS_EQUAL(0, s.njobs);
+    CHECK(s.arena != nullptr);
+    POINTERS_EQUAL(nullptr, s.arena->next);
+    CHECK(s.arena->cap >= 10 * big.size());
+    char* first = s.arena->data;
+    for (int i = 0; i < 10; i++)
+        snapshot_strdup(&s, big.c_str(), &oom);
+    POINTERS_EQUAL(nullptr, s.arena->next);  // no new chunk for the same load
+    POINTERS_EQUAL(first, s.arena->data);
+    CHECK_EQUAL(0, oom);
+}
+
+TEST(SnapshotArena, ReserveAvoidsGrowingDuringTheCopy)
+{
+    CHECK_EQUAL(0, snapshot_reserve_jobs(&s, 5000));
+    snap_job* jobs = s.jobs;
+    for (int i = 0; i < 5000; i++)
+        snapshot_add_job(&s);
+    POINTERS_EQUAL(jobs, s.jobs);
 }
