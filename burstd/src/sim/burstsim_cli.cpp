@@ -1,6 +1,7 @@
 #include "sim/burstsim_cli.hpp"
 
 #include "policy/policy_factory.hpp"
+#include "sim/clairvoyant_policy.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
@@ -28,7 +29,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
-    "                [--tune-delay [--delay-grid S,S,...]]\n";
+    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant]\n";
 
 // 0, then 30 s doubling to about 5.7 days.
 std::vector<double> default_delay_grid()
@@ -84,6 +85,7 @@ struct Options {
     double budget = 0;
     double budget_interval = 86400;
     bool tune_delay = false;
+    bool clairvoyant = false;
     std::vector<double> delay_grid = default_delay_grid();
 };
 
@@ -140,6 +142,8 @@ Options parse(const std::vector<std::string>& args)
             o.budget_interval = parse_double(a, value(), 1);
         else if (a == "--tune-delay")
             o.tune_delay = true;
+        else if (a == "--clairvoyant")
+            o.clairvoyant = true;
         else if (a == "--delay-grid") {
             o.delay_grid.clear();
             for (const auto& part : split_commas(value()))
@@ -166,7 +170,7 @@ Options parse(const std::vector<std::string>& args)
         throw UsageError("--trace FILE is required");
     if (!have_policy)
         o.policies = {"never"};
-    if (o.tune_delay)
+    if (o.tune_delay || o.clairvoyant)
         o.compare = true;
     return o;
 }
@@ -341,6 +345,16 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                     if (objective_at(grid[i], o.lambdas[k]) < objective_at(grid[best], o.lambdas[k]))
                         best = i;
                 print_row(out, "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)", grid[best], o, int(k));
+            }
+        }
+        if (o.clairvoyant) {
+            auto never = make_policy("never", PolicyParams{});
+            const SimResult no_burst = simulate(o.config, trace.jobs, *never);
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                ClairvoyantPolicy oracle(o.config, trace.jobs, no_burst, o.lambdas[k]);
+                const SimResult result = simulate(o.config, trace.jobs, oracle);
+                print_row(out, lambda_label("clairvoyant", o.lambdas[k]),
+                          compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval), o, int(k));
             }
         }
     } catch (const SimConfigError& e) {

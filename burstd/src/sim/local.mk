@@ -15,6 +15,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/sim_metrics.hpp \
 	burstd/src/sim/group_spec.cpp \
 	burstd/src/sim/group_spec.hpp \
+	burstd/src/sim/clairvoyant_policy.cpp \
+	burstd/src/sim/clairvoyant_policy.hpp \
 	burstd/src/sim/burstsim_cli.cpp \
 	burstd/src/sim/burstsim_cli.hpp
 
@@ -29,4 +31,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/group_spec_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
-	tests/unit/sim/burstsim_cli_test.cpp
+	tests/unit/sim/burstsim_cli_test.cpp \
+	tests/unit/sim/clairvoyant_policy_test.cpp

@@ -126,3 +126,13 @@ TEST(BurstsimCli, TuneDelayReportsTheBestDelayPerLambda)
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--tune-delay", "--param", "fixed-delay:delay=5"}).status);
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--delay-grid", ""}).status);
 }
+
+TEST(BurstsimCli, ClairvoyantReferenceHasARowPerLambda)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4", "--compare", "never",
+                    "--lambda", "1,100", "--clairvoyant"});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.out.find("clairvoyant(lambda=1)") != std::string::npos);
+    CHECK(r.out.find("clairvoyant(lambda=100)") != std::string::npos);
+}
