@@ -11,12 +11,14 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <thread>
 
 namespace {
 
 using burst::JsonRef;
 
 constexpr const char* kDefaultSocket = "/run/burstd/control.sock";
+constexpr std::chrono::seconds kRestartPatience(15);
 
 void usage(std::ostream& out)
 {
@@ -166,6 +168,15 @@ int main(int argc, char** argv)
     json_object_set_new(request.get(), "cmd", json_string(command.c_str()));
 
     burst::ControlExchange exchange = burst::exchange_control(socket, dump(request.get(), JSON_COMPACT), timeout);
+    // Slurm does not repeat a ResumeProgram/SuspendProgram call: ride out a
+    // burstd restart (systemd brings it back within seconds) instead of
+    // losing the request.
+    auto deadline = std::chrono::steady_clock::now() + kRestartPatience;
+    while (command != "status" && !exchange.reply && exchange.not_running &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        exchange = burst::exchange_control(socket, dump(request.get(), JSON_COMPACT), timeout);
+    }
     if (!exchange.reply) {
         std::cerr << "burstctl: " << (exchange.not_running ? "burstd is not running: " : "") << exchange.error << "\n";
         return 1;

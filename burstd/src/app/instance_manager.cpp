@@ -263,6 +263,31 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes)
         }
     }
     log_.verbose("reconcile: " + std::to_string(actions.size()) + " repair(s)");
+
+    // Slurm still waits for nodes whose resume a crash interrupted (or that
+    // burstctl could not deliver): launch them again.  An open record's token
+    // makes this idempotent when the first launch did get through.
+    std::set<std::string> listed_nodes, powered_down;
+    bool complete = true;
+    for (const auto& l : input.listings) {
+        complete = complete && l.complete;
+        for (const auto& i : l.instances)
+            if (!i.gone)
+                listed_nodes.insert(i.node);
+    }
+    for (const auto& a : actions)
+        if (a.kind == RepairKind::PowerDownNode || a.kind == RepairKind::TerminateInstance)
+            powered_down.insert(a.node);
+    std::vector<std::string> resume;
+    for (const auto& n : nodes)
+        if (complete && n.has(kNodePoweringUp) && group_of(n.name) && !listed_nodes.count(n.name) &&
+            !powered_down.count(n.name))
+            resume.push_back(n.name);
+    if (!resume.empty()) {
+        log_.info("reconcile: Slurm is resuming " + std::to_string(resume.size()) +
+                  " node(s) with no instance behind them; launching them");
+        request(PowerRequestKind::Resume, resume);
+    }
 }
 
 void InstanceManager::apply(const RepairAction& a)
