@@ -1,71 +1,84 @@
 #!/bin/bash
 # The test command: installs what is missing, builds with -Werror, runs the
-# unit tests (make check) and the integration tests against a real
-# slurmctld/slurmd on this machine, and closes with "N passed, N failed".
-# Run as root from a clone: sudo scripts/run-tests.sh
+# unit tests (make check), the integration tests against a real
+# slurmctld/slurmd on this machine, the provider wire tests and the real
+# OpenStack test, and closes with "N passed, N failed".
+# Run as root from a clone: scripts/run-tests.sh
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 [ "$(id -u)" = 0 ] || { echo "run-tests: run as root: it installs packages and starts munged, slurmctld and slurmd" >&2; exit 2; }
 
+logs=${BURST_TEST_LOGS:-/tmp/slurm-burst-tests}
+mkdir -p "$logs"
 passed=0 failed=0
-declare -a phases=()
-phase() { # name command...: run a phase, record its wall time
-    local name=$1 t0=$SECONDS; shift
+durations=()
+
+# phase NAME SHOW command...: runs the command with its output in
+# $logs/NAME.log (also on the terminal when SHOW=show) and records its time.
+phase() {
+    local name=$1 show=$2 t0=$SECONDS rc; shift 2
     echo "== $name"
-    "$@"; local rc=$?
-    phases+=("$(printf '%-14s %5ds' "$name" $((SECONDS - t0)))")
-    return $rc
+    if [ "$show" = show ]; then
+        "$@" 2>&1 | tee "$logs/$name.log"; rc=${PIPESTATUS[0]}
+    else
+        "$@" >"$logs/$name.log" 2>&1; rc=$?
+    fi
+    durations+=("$(printf '%-14s %5d s' "$name" $((SECONDS - t0)))")
+    return "$rc"
+}
+# Integration suites print TAP-style "ok - ..." / "not ok - ..." lines.
+count_tap() {
+    local ok bad
+    ok=$(grep -c '^ok ' "$logs/$1.log"); bad=$(grep -c '^not ok ' "$logs/$1.log")
+    passed=$((passed + ok)); failed=$((failed + bad))
+    echo "   $1: $ok passed, $bad failed"
 }
 finish() {
-    echo; echo "== durations"; printf '   %s\n' "${phases[@]}"
+    echo; echo "== durations"; printf '   %s\n' "${durations[@]}"
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]; exit $?
 }
 fatal() { echo "run-tests: $*" >&2; failed=$((failed + 1)); finish; }
 
-phase install-deps scripts/install-deps.sh >/tmp/slurm-burst-deps.log 2>&1 \
-    || { cat /tmp/slurm-burst-deps.log; fatal "installing dependencies failed"; }
-phase configure bash -c 'autoreconf -fi >/dev/null 2>&1 && ./configure -q --enable-werror >/dev/null' \
-    || fatal "autoreconf/configure failed (see config.log)"
-phase build make -j"$(nproc)" >/tmp/slurm-burst-build.log 2>&1 \
-    || { tail -n 60 /tmp/slurm-burst-build.log; fatal "build failed"; }
+phase install-deps quiet scripts/install-deps.sh \
+    || { cat "$logs/install-deps.log"; fatal "installing dependencies failed"; }
+phase configure quiet bash -c 'autoreconf -fi && ./configure --enable-werror' \
+    || { tail -n 30 "$logs/configure.log"; fatal "autoreconf/configure failed (see config.log)"; }
+phase build quiet make -j"$(nproc)" \
+    || { tail -n 60 "$logs/build.log"; fatal "build failed"; }
 
 # Unit tests: each CppUTest case counts; every other make-check test counts once.
-phase unit-tests make -j"$(nproc)" check >/tmp/slurm-burst-check.log 2>&1
-for trs in $(find . -name '*.trs' -newer /tmp/slurm-burst-build.log); do
+phase unit-tests quiet make -j"$(nproc)" check
+for trs in $(find . -name '*.trs' -newer "$logs/build.log"); do
     log=${trs%.trs}.log
     if [ "$trs" = ./tests/unit/unit_tests.trs ]; then
         summary=$(grep -E '^(OK|Errors) \(' "$log" | tail -n 1)
         total=$(sed -nE 's/.*[ (]([0-9]+) tests,.*/\1/p' <<<"$summary")
         bad=$(sed -nE 's/^Errors \(([0-9]+) failures?,.*/\1/p' <<<"$summary")
         if [ -z "$total" ]; then   # crashed before its summary
-            cat "$log"; failed=$((failed + 1)); continue
+            cat "$log"; failed=$((failed + 1)); echo "   unit_tests: crashed"; continue
         fi
         bad=${bad:-0}
         passed=$((passed + total - bad)); failed=$((failed + bad))
         [ "$bad" = 0 ] || cat "$log"
         echo "   unit_tests: $((total - bad)) passed, $bad failed"
     elif grep -q ':test-result: PASS' "$trs"; then
-        passed=$((passed + 1)); echo "   ${trs%.trs}: PASS"
+        passed=$((passed + 1)); echo "   ${trs%.trs}: passed"
     else
-        failed=$((failed + 1)); echo "   ${trs%.trs}: FAIL"; cat "$log"
+        failed=$((failed + 1)); echo "   ${trs%.trs}: FAILED"; cat "$log"
     fi
 done
 
-# Integration tests print TAP-style "ok - ..." / "not ok - ..." lines.
-phase integration tests/slurm/run-all.sh "$top" 2>&1 | tee /tmp/slurm-burst-integration.log
-passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-integration.log)))
-failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-integration.log)))
+# Plugin, actuator, local provider and burstd against a real slurmctld/slurmd.
+phase integration show tests/slurm/run-all.sh "$top"
+count_tap integration
 # Provider "aws" against the official AWS SDK for JavaScript (npm ci on first
 # use) and a local HTTPS EC2 endpoint that re-verifies every signature.
-phase providers tests/providers/run-all.sh "$top" 2>&1 | tee /tmp/slurm-burst-providers.log
-passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-providers.log)))
-failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-providers.log)))
+phase providers show tests/providers/run-all.sh "$top"
+count_tap providers
 # The OpenStack provider against a real Keystone + Nova on this machine
 # (tests/openstack; its first run installs about 730 MB of Debian packages).
-phase openstack env BURST_TEST_TIMEOUT=2400 tests/slurm/run-all.sh "$top" tests/openstack/test_*.sh 2>&1 |
-    tee /tmp/slurm-burst-openstack.log
-passed=$((passed + $(grep -c '^ok ' /tmp/slurm-burst-openstack.log)))
-failed=$((failed + $(grep -c '^not ok ' /tmp/slurm-burst-openstack.log)))
+phase openstack show env BURST_TEST_TIMEOUT=2400 tests/slurm/run-all.sh "$top" tests/openstack/test_*.sh
+count_tap openstack
 finish
