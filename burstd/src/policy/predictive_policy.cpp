@@ -67,6 +67,8 @@ Seconds PredictivePolicy::remaining(Seconds elapsed, Seconds expected, Seconds l
             left = (window_end - elapsed) / 2;
         else if (limit > 0)
             left = to_limit / 2;
+        else
+            left = elapsed; // no limit: heavy-tailed runtimes' mean residual life grows with age
     }
     return std::min(left, to_limit);
 }

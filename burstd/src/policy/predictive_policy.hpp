@@ -37,7 +37,9 @@ namespace burst {
 // they end now; late=uniform (default) assumes completion uniform in
 // [(1 − max_error)·E, (1 + max_error)·E], so a late job is expected at the
 // midpoint of now and the window's end; past the window, midway to its time
-// limit (a job never runs past its limit).  runtime=learned (default) uses
+// limit (a job never runs past its limit), or without a limit as long again
+// as it has run (the mean residual life of heavy-tailed runtimes grows with
+// age; predicting "now" there is the paper's failure mode).  runtime=learned (default) uses
 // per-category means learned from finished jobs, else the limit;
 // runtime=limit uses time limits (Slurm's own backfill view).
 //

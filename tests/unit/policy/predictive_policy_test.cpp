@@ -117,7 +117,8 @@ TEST(PredictivePolicy, LateJobsEndNowOrMidwayThroughTheErrorWindow)
     auto uniform = make({{"max_error", "0.5"}});
     // Window [50, 150]: at 110 s the expected end is midway to 150 s.
     DOUBLES_EQUAL(20, uniform->remaining(110, 100, 0), 1e-9);
-    DOUBLES_EQUAL(0, uniform->remaining(200, 100, 0), 1e-9);
+    // Past the window without a limit: as long again as it has run.
+    DOUBLES_EQUAL(200, uniform->remaining(200, 100, 0), 1e-9);
     // Past the window with a limit: midway to the limit.
     DOUBLES_EQUAL(400, uniform->remaining(200, 100, 1000), 1e-9);
     // Never past the time limit; unknown runtime means "at the limit".
