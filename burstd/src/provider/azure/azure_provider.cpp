@@ -85,7 +85,7 @@ HttpResponse AzureProvider::call(const std::string& method, const std::string& p
             return {};
         }
         target = rest;
-    } else {
+    } else if (target.find('?') == std::string::npos) {
         target += "?api-version=" + config_.api_version;
     }
     const auto q = target.find('?');
@@ -110,7 +110,7 @@ HttpResponse AzureProvider::call(const std::string& method, const std::string& p
     return response;
 }
 
-void AzureProvider::await(const HttpResponse& accepted, const std::string& what, ProviderError& error)
+bool AzureProvider::await(const HttpResponse& accepted, const std::string& what, ProviderError& error)
 {
     error = {};
     std::string url = accepted.header("Azure-AsyncOperation");
@@ -118,17 +118,17 @@ void AzureProvider::await(const HttpResponse& accepted, const std::string& what,
     if (location_only)
         url = accepted.header("Location");
     if (url.empty())
-        return; // synchronous answer: nothing to follow
+        return false; // nothing to follow: the caller judges the answer itself
     const Time deadline = clock_.now() + config_.operation_wait;
     while (clock_.now() < deadline) {
         sleep_(config_.poll_interval);
         const HttpResponse r = call("GET", url, "", error);
         if (error)
-            return;
+            return false;
         if (location_only) {
             // A Location monitor answers 202 until done, then the final result.
             if (r.status != 202)
-                return;
+                return true;
             continue;
         }
         json_error_t jerr;
@@ -136,16 +136,31 @@ void AzureProvider::await(const HttpResponse& accepted, const std::string& what,
         const std::string status = root ? string_field(root.get(), "status") : "";
         if (status.empty()) {
             error = malformed(what, "operation status answer has no status");
-            return;
+            return false;
         }
         if (status == "Succeeded")
-            return;
+            return true;
         if (status == "Failed" || status == "Canceled") {
             error = classify_arm_operation_error(json_object_get(root.get(), "error"), status, what);
-            return;
+            return false;
         }
     }
+    return false;
 }
+
+std::string AzureProvider::private_address(const std::string& node)
+{
+    const std::string nic = "/subscriptions/" + config_.subscription + "/resourceGroups/" + config_.resource_group +
+                            "/providers/Microsoft.Network/networkInterfaces/" + node + "-nic?api-version=" +
+                            kNetworkApiVersion;
+    ProviderError error;
+    const HttpResponse r = call("GET", nic, "", error);
+    json_error_t jerr;
+    JsonRef root(error ? nullptr : json_loads(r.body.c_str(), 0, &jerr));
+    const json_t* ipconfigs = json_object_get(json_object_get(root.get(), "properties"), "ipConfigurations");
+    return string_field(json_object_get(json_array_get(ipconfigs, 0), "properties"), "privateIPAddress");
+}
+
 
 std::string AzureProvider::vm_body(const LaunchRequest& request) const
 {
@@ -224,7 +239,8 @@ LaunchResult AzureProvider::launch_one(const LaunchRequest& request)
         result.error = malformed(what, "answer lacks the VM's id");
         return result;
     }
-    await(created, what, result.error);
+    const bool done = await(created, what, result.error) ||
+                      string_field(json_object_get(root.get(), "properties"), "provisioningState") == "Succeeded";
     if (result.error && result.error.kind != ProviderErrorKind::Throttled) {
         // A VM whose creation failed still exists and may hold quota; its NIC
         // and disk go with it (deleteOption=Delete).
@@ -237,6 +253,8 @@ LaunchResult AzureProvider::launch_one(const LaunchRequest& request)
     if (result.error)
         return result;
     result.provider_id = string_field(root.get(), "id");
+    if (done) // before that the NIC may not have its address; a later list() is no help (ARM VM views lack it)
+        result.address = private_address(request.node);
     return result;
 }
 
@@ -279,8 +297,7 @@ ListResult AzureProvider::list(const InstanceTags& owner)
             pi.gone = pi.state == "Deleting";
             if (pi.state == "Failed")
                 pi.error = {ProviderErrorKind::Transient, "VM " + pi.provider_id + " provisioning Failed", 0};
-            if (!pi.gone)
-                result.instances.push_back(std::move(pi));
+            result.instances.push_back(std::move(pi));
         }
         next = string_field(root.get(), "nextLink");
         if (next.empty())

@@ -49,9 +49,12 @@ private:
                       ProviderError& error);
     // Follows an Azure-AsyncOperation (or Location) URL until a terminal
     // status or OperationWait; error is the operation's failure, if any.
-    void await(const HttpResponse& accepted, const std::string& what, ProviderError& error);
+    // True once the operation is known to have succeeded.
+    bool await(const HttpResponse& accepted, const std::string& what, ProviderError& error);
     std::string vm_body(const LaunchRequest& request) const;
     LaunchResult launch_one(const LaunchRequest& request);
+    // The private IP of the node's NIC; "" if it cannot be read yet.
+    std::string private_address(const std::string& node);
 
     HttpTransport& transport_;
     std::unique_ptr<BearerTokenSource> tokens_;

@@ -169,11 +169,13 @@ ProviderInstance GceProvider::describe(const json_t* instance) const
     pi.state = string_field(instance, "status");
     const json_t* nics = json_object_get(instance, "networkInterfaces");
     pi.address = string_field(json_array_get(nics, 0), "networkIP");
-    pi.gone = pi.state == "STOPPING" || pi.state == "TERMINATED" || pi.state == "SUSPENDED";
     const json_t* scheduling = json_object_get(instance, "scheduling");
     const bool spot = string_field(scheduling, "provisioningModel") == "SPOT" ||
                       json_is_true(json_object_get(scheduling, "preemptible"));
-    pi.reclaimed = spot && pi.gone;
+    // A stopped (TERMINATED) instance still exists and keeps its disk: only a
+    // preempted spot VM counts as gone, so an on-demand one is still deleted.
+    pi.reclaimed = spot && (pi.state == "STOPPING" || pi.state == "TERMINATED");
+    pi.gone = pi.reclaimed;
     return pi;
 }
 
@@ -224,12 +226,9 @@ ListResult GceProvider::list(const InstanceTags& owner)
 {
     std::lock_guard<std::mutex> lock(mutex_);
     ListResult result;
-    std::vector<ProviderInstance> all;
-    if (!owned_instances(owner, all, result.error))
-        return result;
-    for (auto& pi : all)
-        if (!pi.gone || pi.reclaimed) // a reclaimed spot VM still needs its node marked down
-            result.instances.push_back(std::move(pi));
+    owned_instances(owner, result.instances, result.error);
+    if (result.error)
+        result.instances.clear(); // a partial list would look like lost instances
     return result;
 }
 

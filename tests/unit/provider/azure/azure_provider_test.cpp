@@ -133,7 +133,9 @@ TEST(AzureProvider, CreateSendsTheVmTemplateAndFollowsTheAsyncOperation)
     transport.answer(404, not_found())
         .answer(201, vm_answer("cloud-1"), {{"Azure-AsyncOperation", kAsync}})
         .answer(200, R"({"status": "InProgress"})")
-        .answer(200, R"({"status": "Succeeded"})");
+        .answer(200, R"({"status": "Succeeded"})")
+        .answer(200, provider_fixture("azure_arm/_subscriptions_99999999_resourceGroups_000000_providers_Microsoft_"
+                                      "Network_networkInterfaces_test_node_1_nic.json"));
     const auto results = provider()->launch({request("cloud-1", true)});
 
     CHECK_TEXT(!results[0].error, results[0].error.message.c_str());
@@ -143,7 +145,12 @@ TEST(AzureProvider, CreateSendsTheVmTemplateAndFollowsTheAsyncOperation)
     check_call(2, "GET", "/subscriptions/99999999-9999-9999-9999-999999999999/providers/Microsoft.Compute/locations/"
                          "eastus/operations/op-1",
                "api-version=2024-03-01");
-    LONGS_EQUAL(4, transport.sent.size());
+    check_call(4, "GET",
+               "/subscriptions/99999999-9999-9999-9999-999999999999/resourceGroups/000000/providers/"
+               "Microsoft.Network/networkInterfaces/cloud-1-nic",
+               "api-version=2022-11-01");
+    STRCMP_EQUAL("10.0.0.1", results[0].address.c_str());
+    LONGS_EQUAL(5, transport.sent.size());
     LONGS_EQUAL(2, sleeps);
 
     const HttpRequest& put = transport.sent[1];
@@ -257,6 +264,8 @@ TEST(AzureProvider, ListFollowsNextLinkAndFiltersByTag)
     JsonRef first = parse(tagged_page("_subscriptions_99999999_providers_Microsoft_Compute_virtualMachines.json"));
     json_array_append_new(json_object_get(first.get(), "value"),
                           json_pack("{s:s, s:s, s:{}}", "id", (kVms + "/other").c_str(), "name", "other", "tags"));
+    json_t* leaving = json_object_get(json_array_get(json_object_get(first.get(), "value"), 0), "properties");
+    json_object_set_new(leaving, "provisioningState", json_string("Deleting"));
     transport.answer(200, json_text(first.get()))
         .answer(200, tagged_page("_subscriptions_99999999_providers_Microsoft_Compute_virtualMachines_1.json"));
     const auto result = provider()->list({"hpc", "", "site-1"});
@@ -265,7 +274,10 @@ TEST(AzureProvider, ListFollowsNextLinkAndFiltersByTag)
     LONGS_EQUAL(2, result.instances.size());
     STRCMP_EQUAL((kVms + "/test-node-1").c_str(), result.instances[0].provider_id.c_str());
     STRCMP_EQUAL("test-node-1", result.instances[0].node.c_str());
-    STRCMP_EQUAL("Running", result.instances[0].state.c_str());
+    STRCMP_EQUAL("Deleting", result.instances[0].state.c_str());
+    CHECK(result.instances[0].gone);
+    STRCMP_EQUAL("Running", result.instances[1].state.c_str());
+    CHECK(!result.instances[1].gone);
     STRCMP_EQUAL("test-node-2", result.instances[1].node.c_str());
     check_call(0, "GET", kVms, "api-version=2024-03-01");
     check_call(1, "GET", "/subscriptions/99999999-9999-9999-9999-999999999999/providers/Microsoft.Compute/virtualMachines",

@@ -303,7 +303,7 @@ TEST(GceProvider, ListFiltersByLabelsAndFollowsPageTokens)
     const auto result = provider()->list({"Cluster a", "", "site.1"});
 
     CHECK_TEXT(!result.error, result.error.message.c_str());
-    LONGS_EQUAL(2, result.instances.size());
+    LONGS_EQUAL(3, result.instances.size());
     STRCMP_EQUAL("projects/proj/zones/us-central1-a/instances/node-name", result.instances[0].provider_id.c_str());
     STRCMP_EQUAL("Node.1", result.instances[0].node.c_str());
     STRCMP_EQUAL("RUNNING", result.instances[0].state.c_str());
@@ -311,6 +311,9 @@ TEST(GceProvider, ListFiltersByLabelsAndFollowsPageTokens)
     CHECK(!result.instances[0].gone);
     STRCMP_EQUAL("cloud-9", result.instances[1].node.c_str());
     CHECK(result.instances[1].gone && result.instances[1].reclaimed);
+    STRCMP_EQUAL("cloud-8", result.instances[2].node.c_str()); // no node label: the instance name
+    STRCMP_EQUAL("STOPPING", result.instances[2].state.c_str());
+    CHECK(!result.instances[2].gone && !result.instances[2].reclaimed);
 
     check_call(0, "GET", std::string(kZone) + "/instances");
     STRCMP_EQUAL("filter=labels.slurm-burst-cluster%3D%22_43luster_20a%22%20AND%20labels.slurm-burst-id%3D%22site_2e1%22"
