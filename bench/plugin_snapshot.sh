@@ -13,7 +13,9 @@
 # `squeue --json` the median wall time and the mean CPU time slurmctld
 # itself spent on one (its utime+stime from /proc, which includes the RPC
 # threads; most of squeue's JSON work happens in the client, not here).
-# "ratio" is squeue's slurmctld CPU over a snapshot's median lock+serialize.
+# "ratio" is squeue's slurmctld CPU over a snapshot's lock+serialize CPU
+# (medians).  Wall times include time the exporter thread waited for a core,
+# which on a busy machine dwarfs the work itself.
 # Numbers come from the exporter's own debug line (SlurmctldDebug=debug).
 # Run as root.
 set -uo pipefail
@@ -47,9 +49,10 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 p99() { sort -g | awk '{ v[NR] = $1 } END { i = int(NR * 0.99 + 0.999); print v[i < 1 ? 1 : i] }'; }
 ctld_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$ctld_pid/stat"; }
 
-# lock_* and ser_* in ms; submit_s (filling the queue), squeue_* in s
-printf '%7s %9s %9s %9s %9s %9s %9s %11s %10s %7s\n' jobs lock_med lock_p99 ser_med ser_p99 \
-    bytes submit_s squeue_wall squeue_cpu ratio
+# lock_* and ser_* in ms (wall median, p99, CPU median); submit_s (filling
+# the queue), squeue_* in s
+printf '%6s %8s %8s %8s %8s %8s %8s %8s %8s %11s %10s %6s\n' jobs lock_med lock_p99 lock_cpu \
+    ser_med ser_p99 ser_cpu bytes submit_s squeue_wall squeue_cpu ratio
 have=0
 for n in "${sizes[@]}"; do
     need=$((n - have))
@@ -65,6 +68,8 @@ for n in "${sizes[@]}"; do
     lines=$(tail -n +"$mark" "$ctld_log" | grep "snapshot seq .*: $have jobs" | head -"$snapshots")
     locks=$(sed -n 's/.*locks held \([0-9.]*\) ms.*/\1/p' <<<"$lines")
     sers=$(sed -n 's/.*bytes in \([0-9.]*\) ms.*/\1/p' <<<"$lines")
+    lock_cpu=$(sed -n 's/.*locks held [0-9.]* ms (cpu \([0-9.]*\) ms).*/\1/p' <<<"$lines" | median)
+    ser_cpu=$(sed -n 's/.*bytes in [0-9.]* ms (cpu \([0-9.]*\) ms).*/\1/p' <<<"$lines" | median)
     bytes=$(sed -n 's/.*serialized \([0-9]*\) bytes.*/\1/p' <<<"$lines" | median)
     # slurmctld's CPU is counted in clock ticks (10 ms): average over the runs
     sq=""
@@ -78,7 +83,8 @@ for n in "${sizes[@]}"; do
         'BEGIN { printf "%.4f", (b - a) / t / n }')
     lock_med=$(median <<<"$locks")
     ser_med=$(median <<<"$sers")
-    ratio=$(awk -v s="$sq_cpu" -v l="$lock_med" -v z="$ser_med" 'BEGIN { printf "%.0f", s * 1000 / (l + z) }')
-    printf '%7d %9s %9s %9s %9s %9s %9s %11s %10s %7s\n' "$have" "$lock_med" "$(p99 <<<"$locks")" \
-        "$ser_med" "$(p99 <<<"$sers")" "$bytes" "$submit_s" "$(median <<<"$sq")" "$sq_cpu" "$ratio"
+    ratio=$(awk -v s="$sq_cpu" -v l="$lock_cpu" -v z="$ser_cpu" 'BEGIN { printf "%.0f", s * 1000 / (l + z) }')
+    printf '%6d %8s %8s %8s %8s %8s %8s %8s %8s %11s %10s %6s\n' "$have" "$lock_med" "$(p99 <<<"$locks")" \
+        "$lock_cpu" "$ser_med" "$(p99 <<<"$sers")" "$ser_cpu" "$bytes" "$submit_s" "$(median <<<"$sq")" \
+        "$sq_cpu" "$ratio"
 done
