@@ -4,12 +4,16 @@
 #   1. install the dependencies (scripts/install-deps.sh),
 #   2. build slurm-burst in this clone (autoreconf -fi, ./configure, make),
 #   3. start a private Slurm cluster (tests/slurm/lib/cluster.sh): 2 ordinary
-#      nodes, 2 CLOUD nodes whose "instances" are slurmds started by the
-#      ResumeProgram, slurmdbd with fair-share accounts,
-#   4. submit a job that only the cloud can run and narrate, with timestamps,
-#      what happens: pending -> CLOUD node resumed -> job running on it ->
-#      completed -> node powered down after SuspendTime idle,
-#   5. tear everything down (KEEP_CLUSTER=1 keeps the cluster's directory).
+#      nodes, 2 CLOUD nodes, slurmdbd with fair-share accounts, the
+#      job_submit/burst plugin exporting to burstd, and ResumeProgram /
+#      SuspendProgram / ResumeFailProgram = `burstctl resume|suspend|resume-fail`,
+#   4. run burstd with the "local" provider (an instance is a slurmd started
+#      on this machine after a 2 s boot delay) and the "always" policy,
+#   5. fill the ordinary nodes, submit one job that may burst and one tagged
+#      burst:never, and narrate with timestamps: burstd's decision and its
+#      reason, the CLOUD node resumed and launched, the job running and done
+#      there, the node retired after SuspendTime idle; then `burstctl status`,
+#   6. tear everything down (KEEP_CLUSTER=1 keeps the cluster's directory).
 #
 #   scripts/demo.sh [--skip-deps] [--skip-build]
 set -euo pipefail
@@ -47,20 +51,31 @@ build() {
 
 start_cluster() {
     say "starting a private Slurm cluster (munged, MariaDB, slurmdbd, slurmctld, slurmd)"
+    export BURST_BUILDDIR=${BURST_BUILDDIR:-$top} # an out-of-tree build with --skip-build
     # shellcheck source=../tests/slurm/lib/cluster.sh
     source "$top/tests/slurm/lib/cluster.sh"
-    cluster_start --dbd --local 2 --cloud 2 --cpus 2 --name demo
+    # shellcheck source=../tests/slurm/lib/burstd.sh
+    source "$top/tests/slurm/lib/burstd.sh"
+    work=$(mktemp -d /tmp/slurm-burst-demo.XXXXXX)
+    burstd_programs "$work"
+    cluster_start --dbd --local 2 --cloud 2 --cpus 2 --name demo --plugin-dir "$BURSTD_PLUGIN_DIR" \
+        --resume-program "$work/resume" --suspend-program "$work/suspend" --resume-fail-program "$work/resume-fail"
+    trap 'burstd_cleanup; cluster_stop' EXIT
     say "cluster up: SLURM_CONF=$SLURM_CONF"
     sinfo | sed 's/^/            /'
     say "fair-share accounts:"
     sshare -P -o Account,User,RawShares,NormShares | sed 's/^/            /'
 }
 
-# The job asks for 2 nodes' worth of CPUs in the cloud partition; the ordinary
-# nodes cannot take it, so Slurm has to power up a CLOUD node.
-submit_cloud_job() {
-    sbatch --parsable -A beta -p cloud -N1 -n2 -o "$CLUSTER_DIR/demo-%j.out" \
-        --wrap 'echo "hello from $SLURMD_NODENAME"; sleep 3'
+start_burstd() {
+    burstd_write_conf always 2
+    say "burstd.conf ($work/burstd.conf):"
+    sed 's/^/            /' "$work/burstd.conf"
+    burstd_start || { tail -n 20 "$work/burstd.log"; echo "demo: burstd did not start" >&2; exit 1; }
+    burstd_enable_plugin >/dev/null
+    wait_for "grep -q 'plugin hello' '$work/burstd.log'" 15 ||
+        { echo "demo: the job_submit/burst plugin did not connect to burstd" >&2; exit 1; }
+    say "burstd running (log $work/burstd.log); the plugin in slurmctld is exporting to it"
 }
 
 # narrate JOB: prints every change of the job's state and of the CLOUD nodes'
@@ -91,8 +106,8 @@ narrate() {
             say "cloud nodes: $nodes"
             last_nodes=$nodes
         fi
-        if [ -f "$CLUSTER_DIR/log/power.log" ]; then
-            mapfile -t events <"$CLUSTER_DIR/log/power.log"
+        if [ -f "$work/power.log" ]; then
+            mapfile -t events <"$work/power.log"
             for ((i = seen_log; i < ${#events[@]}; i++)); do say "power.log: ${events[i]}"; done
             seen_log=${#events[@]}
         fi
@@ -106,19 +121,34 @@ narrate() {
 }
 
 cloud_burst() {
-    local job
-    job=$(submit_cloud_job)
-    say "submitted job $job (needs the cloud partition; every CLOUD node is powered down)"
+    local job never f1 f2
+    f1=$(sbatch --parsable -A alpha -p local -n2 -w n1 -o /dev/null --wrap 'sleep 120')
+    f2=$(sbatch --parsable -A alpha -p local -n2 -w n2 -o /dev/null --wrap 'sleep 120')
+    say "filled both ordinary nodes with jobs $f1 and $f2"
+    never=$(sbatch --parsable -A beta -p local -n2 --comment burst:never -o /dev/null --wrap 'true')
+    say "submitted job $never tagged burst:never: it must wait for the ordinary nodes"
+    job=$(sbatch --parsable -A beta -p local -n2 -o "$CLUSTER_DIR/demo-%j.out" \
+        --wrap 'echo "hello from $SLURMD_NODENAME"; sleep 3')
+    say "submitted job $job to partition local; no ordinary node has room"
     narrate "$job"
     say "job $job output: $(cat "$CLUSTER_DIR/demo-$job.out")"
-    say "accounting: $(sacct -n -P -X -j "$job" -o JobID,State,ExitCode,NodeList,Account,Elapsed)"
+    say "accounting: $(sacct -n -P -X -j "$job" -o JobID,State,ExitCode,NodeList,Partition,Account,Elapsed)"
+    say "job $never (burst:never): $(squeue -h -j "$never" -o '%T partition=%P' 2>/dev/null || echo gone)"
+    say "what burstd did (decisions, launches, retirements):"
+    grep -E 'decision:|launched |retired |reconcile: [a-z-]+ ' "$work/burstd.log" | sed 's/^/            /'
+    say "burstctl status:"
+    "$BURSTCTL_BIN" --socket "$work/control.sock" status | sed 's/^/            /'
+    scancel "$f1" "$f2" "$never"
     [ "$(scontrol show job -o "$job" | sed -nE 's/.* JobState=([^ ]+).*/\1/p')" = COMPLETED ]
 }
 
 ((skip_deps)) || install_deps
 ((skip_build)) || build
 start_cluster
+start_burstd
 cloud_burst
 say "tearing down"
+burstd_cleanup
 cluster_stop
+trap - EXIT
 say "done"
