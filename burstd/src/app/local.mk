@@ -42,5 +42,6 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/config_values_test.cpp \
 	tests/unit/app/control_request_test.cpp \
 	tests/unit/app/daemon_test.cpp \
+	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp
