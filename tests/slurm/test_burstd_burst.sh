@@ -132,6 +132,8 @@ if wait_job_done "$never" 30; then
 else
     tap_fail "the burst:never job ran once local nodes freed"
 fi
+# The status reflects the latest snapshot (ExportInterval=1): let it catch up.
+wait_for "'$BURSTCTL_BIN' --socket '$work/control.sock' status | grep -q 'powered_down: c\[1-2\]'" 10
 status=$("$BURSTCTL_BIN" --socket "$work/control.sock" status)
 tap_like "burstctl status lists the decision with its reason" "$status" "route job $job to group cloud.*cannot start"
 tap_like "burstctl status shows the node group's nodes by state" "$status" "powered_down: c\[1-2\]"
