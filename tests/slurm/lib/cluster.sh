@@ -48,7 +48,8 @@
 #   slurmdbd.log, power.log = every resume/suspend/prolog event), run/ (pid
 #   files), state/, spool/, munge/, mysql/), CLUSTER_NAME,
 #   CLUSTER_LOCAL_NODES / CLUSTER_CLOUD_NODES (hostlists, e.g. n[1-2]) and
-#   CLUSTER_ACCOUNTS ("alpha beta" with --dbd) and CLUSTER_START_SECONDS.
+#   CLUSTER_ACCOUNTS ("alpha beta" with --dbd) and CLUSTER_START_SECONDS, and
+#   leaves the caller in CLUSTER_DIR so job output files land there.
 #   Ports are claimed in /tmp/slurm-burst-ports (lib/ports.sh); --dbd copies a
 #   pristine MariaDB data dir cached in ${BURST_SCRATCH:-/tmp}/slurm-burst-mariadb-VERSION.
 #   It returns once every ordinary node is idle (bounded by CLUSTER_START_TIMEOUT, default 90 s; on timeout
@@ -549,6 +550,9 @@ cluster_start() {
     fi
     CLUSTER_START_SECONDS=$(elapsed "$t0")
     echo "# cluster $CLUSTER_NAME up in $CLUSTER_START_SECONDS s: local=${CLUSTER_LOCAL_NODES:-none} cloud=${CLUSTER_CLOUD_NODES:-none} dbd=$( ((dbd)) && echo yes || echo no) slurmctld port $ctld_port, dir $CLUSTER_DIR"
+    # Jobs write slurm-%j.out where they were submitted: keep those with the
+    # cluster's logs rather than in the caller's directory (often a checkout).
+    cd "$CLUSTER_DIR" || return 1
 }
 
 cluster_stop() {
