@@ -35,4 +35,4 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/gcp/gce_provider_test.cpp \
 	tests/unit/provider/gcp/gcp_config_test.cpp \
 	tests/unit/provider/gcp/gcp_token_test.cpp \
-	tests/unit/provider/gcp/recording_transport.hpp
+	tests/unit/provider/http/queued_transport.hpp

@@ -23,8 +23,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/openstack/keystone_session_test.cpp \
 	tests/unit/provider/openstack/openstack_credentials_test.cpp \
 	tests/unit/provider/openstack/openstack_error_test.cpp \
-	tests/unit/provider/openstack/openstack_provider_test.cpp \
-	tests/unit/provider/openstack/replay_transport.hpp
+	tests/unit/provider/openstack/openstack_provider_test.cpp
 
 # Drives the real provider class from the shell: tests/openstack/test_openstack_provider.sh
 noinst_PROGRAMS += tests/openstack/openstack-provider-check

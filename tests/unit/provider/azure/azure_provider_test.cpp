@@ -1,7 +1,7 @@
 #include "provider/azure/azure_provider.hpp"
 
 #include "../aws/fixture.hpp"
-#include "../gcp/recording_transport.hpp"
+#include "../http/queued_transport.hpp"
 #include "ingest/json_ref.hpp"
 #include "provider/gcp/json_text.hpp"
 
@@ -91,7 +91,7 @@ std::string tagged_page(const std::string& fixture)
 
 TEST_GROUP(AzureProvider)
 {
-    RecordingTransport transport;
+    QueuedTransport transport;
     ManualClock clock{1000};
     AzureProviderConfig config;
     int invalidations = 0;

@@ -2,7 +2,7 @@
 #include "provider/azure/client_credentials_token_source.hpp"
 
 #include "../aws/fixture.hpp"
-#include "../gcp/recording_transport.hpp"
+#include "../http/queued_transport.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -53,7 +53,7 @@ std::string rejection(const std::string& text)
 
 TEST_GROUP(AzureToken)
 {
-    RecordingTransport transport;
+    QueuedTransport transport;
     ManualClock clock{1000};
 };
 

@@ -5,7 +5,7 @@
 #include "../aws/fixture.hpp"
 #include "ingest/json_ref.hpp"
 #include "provider/gcp/json_text.hpp"
-#include "recording_transport.hpp"
+#include "../http/queued_transport.hpp"
 
 #include <memory>
 #include <string>
@@ -90,7 +90,7 @@ const char* kZone = "/compute/v1/projects/proj/zones/us-central1-a";
 
 TEST_GROUP(GceProvider)
 {
-    RecordingTransport transport;
+    QueuedTransport transport;
     ManualClock clock{1000};
     GcpProviderConfig config;
     int invalidations = 0;

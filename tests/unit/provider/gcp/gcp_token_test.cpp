@@ -5,7 +5,7 @@
 #include "provider/gcp/service_account_token_source.hpp"
 
 #include "ingest/json_ref.hpp"
-#include "recording_transport.hpp"
+#include "../http/queued_transport.hpp"
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -114,7 +114,7 @@ TEST_GROUP(GcpServiceAccountToken)
 {
     Pkey key = generate_rsa_key();
     std::string pem = private_pem(key.get());
-    RecordingTransport transport;
+    QueuedTransport transport;
     ManualClock clock{1700000000};
 };
 
@@ -270,7 +270,7 @@ TEST(GcpServiceAccountToken, Base64urlHasNoPaddingAndUrlAlphabet)
 
 TEST_GROUP(GcpMetadataToken)
 {
-    RecordingTransport transport;
+    QueuedTransport transport;
     ManualClock clock{1000};
 };
 

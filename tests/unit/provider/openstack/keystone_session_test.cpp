@@ -1,7 +1,7 @@
 #include "provider/openstack/keystone_session.hpp"
 
 #include "../aws/fixture.hpp"
-#include "replay_transport.hpp"
+#include "../http/queued_transport.hpp"
 
 #include <string>
 
@@ -29,7 +29,7 @@ bool has(const std::string& s, const std::string& part)
 
 TEST_GROUP(KeystoneSession)
 {
-    ReplayTransport transport;
+    QueuedTransport transport;
     ManualClock clock{parse_keystone_time("2014-08-10T18:00:00Z")}; // the fixture's token expires 19:15:57
 };
 

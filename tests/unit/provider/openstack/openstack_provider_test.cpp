@@ -1,7 +1,7 @@
 #include "provider/openstack/openstack_provider.hpp"
 
 #include "../aws/fixture.hpp"
-#include "replay_transport.hpp"
+#include "../http/queued_transport.hpp"
 
 #include <jansson.h>
 
@@ -45,7 +45,7 @@ bool has(const std::string& s, const std::string& part)
 
 TEST_GROUP(OpenStackProvider)
 {
-    ReplayTransport transport;
+    QueuedTransport transport;
     ManualClock clock{parse_keystone_time("2029-06-01T00:00:00Z")};
     OpenStackSettings settings;
     std::unique_ptr<OpenStackProvider> provider;

@@ -1,6 +1,7 @@
 #pragma once
-// An HttpTransport for the OpenStack tests: answers each request with the
-// next queued response (status, headers, body) and records what was sent.
+// An HttpTransport for provider tests: answers each request with the next
+// queued response (status, headers, body) and records every request so tests
+// can assert it field by field.
 
 #include "provider/http/http_transport.hpp"
 
@@ -10,9 +11,9 @@
 
 namespace burst {
 
-class ReplayTransport final : public HttpTransport {
+class QueuedTransport final : public HttpTransport {
 public:
-    ReplayTransport& answer(long status, std::string body, std::vector<HttpHeader> headers = {})
+    QueuedTransport& answer(long status, std::string body, std::vector<HttpHeader> headers = {})
     {
         HttpResponse r;
         r.status = status;
@@ -21,7 +22,7 @@ public:
         queue_.push_back(std::move(r));
         return *this;
     }
-    ReplayTransport& fail(std::string why)
+    QueuedTransport& fail(std::string why)
     {
         HttpResponse r;
         r.transport_error = std::move(why);
@@ -32,7 +33,8 @@ public:
     {
         sent.push_back(request);
         if (queue_.empty())
-            throw std::logic_error("ReplayTransport: unexpected " + request.method + " " + request.path);
+            throw std::logic_error("QueuedTransport: unexpected " + request.method + " " + request.origin +
+                                   request.path + "?" + request.query);
         HttpResponse r = std::move(queue_.front());
         queue_.pop_front();
         return r;
