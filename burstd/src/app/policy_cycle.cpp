@@ -89,8 +89,13 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.groups = ctx.config.node_groups;
     for (const auto& r : ledger_.open_records())
         state.instances.push_back(r.to_instance());
+    state.hire_limits = instances_.health().hire_limits(ctx.now);
     ManualClock clock(ctx.now);
     std::vector<std::string> notes;
+    for (const auto& [group, limit] : state.hire_limits)
+        if (auto v = instances_.health().view(group, ctx.now))
+            notes.push_back("node group " + group + " " + v->mode + (limit ? " (one probe launch allowed)" : "") +
+                            ": " + v->reason);
     for (auto& policy : chain_) {
         Decision d = policy->decide(state, clock);
         for (const auto& a : d.actions)
@@ -244,6 +249,7 @@ void PolicyCycle::report(json_t* status) const
     json_object_set(status, "instances", instances.get());
     json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
     json_object_set_new(status, "provider_work_in_flight", json_integer(json_int_t(instances_.busy())));
+    json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
 }
 
 } // namespace burst
