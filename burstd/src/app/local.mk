@@ -54,5 +54,6 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/group_health_test.cpp \
 	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/logger_test.cpp \
+	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

@@ -224,7 +224,9 @@ private:
                 return; // listed before the instance became visible
             plan_.close(RepairKind::MarkTerminated, r,
                         "instance " + r.provider_id + " no longer exists at " + provider);
-            power_down(r.node, "its instance " + r.provider_id + " no longer exists at " + provider);
+            // Gone before its node ever registered: it did not boot.
+            power_down(r.node, "its instance " + r.provider_id + " no longer exists at " + provider,
+                       r.state == InstanceState::Launching);
             return;
         case InstanceState::Terminating:
             plan_.close(RepairKind::MarkTerminated, r,

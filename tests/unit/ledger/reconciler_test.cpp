@@ -515,3 +515,14 @@ TEST(Reconciler, ANodeThatNeverCameUpIsABootFailureOneThatRanIsNot)
                    .run();
     CHECK_FALSE(of_kind(ran, RepairKind::PowerDownNode).at(0).boot_failure);
 }
+
+TEST(Reconciler, AnInstanceGoneBeforeItsNodeRegisteredIsABootFailure)
+{
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Launching, "i-1"))
+                       .node(cloud_node("c1", NodeBaseState::Idle, kNodePoweringUp))
+                       .run();
+    auto down = of_kind(actions, RepairKind::PowerDownNode);
+    LONGS_EQUAL(1, down.size());
+    CHECK(down[0].boot_failure);
+}
