@@ -152,7 +152,7 @@ int main(int argc, char** argv)
         boost::asio::io_context io;
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
-            instances.request(power_kind(request.command), request.nodes);
+            instances.request(power_kind(request.command), request.nodes, request.jobs);
             return burst::PowerReply{true, "queued for " + std::to_string(request.nodes.size()) + " node(s)"};
         });
         daemon.set_group_reset_handler([&instances](const std::string& group) {

@@ -83,8 +83,31 @@ std::mutex& InstanceManager::node_mutex(const std::string& node)
     return *m;
 }
 
-void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes)
+std::vector<JobId> InstanceManager::resume_jobs(const std::string& node, bool forget)
 {
+    std::lock_guard<std::mutex> lock(resume_jobs_guard_);
+    auto it = resume_jobs_.find(node);
+    if (it == resume_jobs_.end())
+        return {};
+    std::vector<JobId> jobs = it->second;
+    if (forget)
+        resume_jobs_.erase(it);
+    return jobs;
+}
+
+void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes,
+                              const std::map<JobId, std::vector<std::string>>& jobs)
+{
+    if (kind == PowerRequestKind::Resume && !jobs.empty()) {
+        std::lock_guard<std::mutex> lock(resume_jobs_guard_);
+        for (const auto& node : nodes) {
+            std::vector<JobId>& for_node = resume_jobs_[node];
+            for_node.clear();
+            for (const auto& [id, job_nodes] : jobs)
+                if (std::find(job_nodes.begin(), job_nodes.end(), node) != job_nodes.end())
+                    for_node.push_back(id);
+        }
+    }
     for (const auto& node : nodes) {
         ++busy_;
         boost::asio::post(pool_, [this, kind, node] {
@@ -106,7 +129,7 @@ void InstanceManager::request(PowerRequestKind kind, const std::vector<std::stri
 void InstanceManager::force_down(const std::string& node, const std::string& reason)
 {
     std::vector<JobId> released;
-    if (auto err = actuator_.hand_back_node(node, reason, released))
+    if (auto err = actuator_.hand_back_node(node, reason, resume_jobs(node, true), released))
         log_.error("node " + node + ": cannot force it down: " + err.message);
     std::string ids;
     for (JobId id : released)
@@ -284,6 +307,7 @@ void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
             if (r.state == InstanceState::Launching) {
                 ledger_.mark_running(r.token, clock_.now());
                 health_.registered(r.node_group, clock_.now());
+                resume_jobs(n.name, true);
                 log_.info("node " + n.name + " is up in Slurm: instance " + r.provider_id + " running");
             }
     }

@@ -68,8 +68,11 @@ public:
     InstanceManager(const InstanceManager&) = delete;
     InstanceManager& operator=(const InstanceManager&) = delete;
 
-    // Queues one unit of work per node and returns at once.
-    void request(PowerRequestKind kind, const std::vector<std::string>& nodes);
+    // Queues one unit of work per node and returns at once.  `jobs` (from
+    // SLURM_RESUME_FILE: job -> nodes resumed for it) are released along with
+    // a node handed back before it registered.
+    void request(PowerRequestKind kind, const std::vector<std::string>& nodes,
+                 const std::map<JobId, std::vector<std::string>>& jobs = {});
     // Launching records whose node a snapshot shows up become Running.
     void observe_nodes(const std::vector<Node>& nodes);
     // Queues a reconcile of ledger x provider listings x `nodes` unless one is
@@ -93,6 +96,7 @@ private:
     const NodeGroup* group_of(const std::string& node) const;
     Provider* provider(const std::string& name) const;
     std::mutex& node_mutex(const std::string& node);
+    std::vector<JobId> resume_jobs(const std::string& node, bool forget);
 
     std::map<std::string, std::unique_ptr<Provider>> providers_;
     Ledger& ledger_;
@@ -107,6 +111,8 @@ private:
     GroupHealthBoard health_;
     std::mutex node_mutexes_guard_;
     std::map<std::string, std::unique_ptr<std::mutex>> node_mutexes_;
+    std::mutex resume_jobs_guard_;
+    std::map<std::string, std::vector<JobId>> resume_jobs_; // until the node registers
     std::atomic<bool> reconciling_{false};
     std::atomic<std::size_t> busy_{0};
     boost::asio::thread_pool pool_; // last: joined first, while everything it uses still exists

@@ -37,10 +37,10 @@ public:
     }
 
     ActuatorError hand_back_node(const std::string& node, std::string_view reason,
-                                 std::vector<JobId>& released) override
+                                 const std::vector<JobId>& meant_for, std::vector<JobId>& released) override
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        return inner_.hand_back_node(node, reason, released);
+        return inner_.hand_back_node(node, reason, meant_for, released);
     }
 
 private:

@@ -153,7 +153,7 @@ ActuatorError LibslurmActuator::set_node_address(const std::string& node, const 
 }
 
 ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::string_view reason,
-                                              std::vector<JobId>& released)
+                                              const std::vector<JobId>& meant_for, std::vector<JobId>& released)
 {
     if (auto bad = check_slurm_name("node", node); !bad.empty())
         return {"hand back: " + bad};
@@ -189,6 +189,9 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
     (void)outcome(slurm_update_node(&msg), "node " + node + " State=DOWN", reason);
     if (auto err = power({node}, PowerAction::DownForce, reason))
         return err;
+    for (JobId id : meant_for)
+        if (std::find(on_node.begin(), on_node.end(), id) == on_node.end())
+            on_node.push_back(id);
     for (JobId id : on_node) {
         job_desc_msg_t desc;
         slurm_init_job_desc_msg(&desc);

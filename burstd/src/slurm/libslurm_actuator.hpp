@@ -31,7 +31,7 @@ public:
     ActuatorError set_node_address(const std::string& node, const std::string& address,
                                    const std::string& hostname, std::string_view reason) override;
     ActuatorError hand_back_node(const std::string& node, std::string_view reason,
-                                 std::vector<JobId>& released) override;
+                                 const std::vector<JobId>& meant_for, std::vector<JobId>& released) override;
 
 private:
     ActuatorError outcome(int rc, const std::string& what, std::string_view reason);

@@ -47,10 +47,12 @@ public:
     // of now + the credential lifetime (1201 s by default).  So: the jobs
     // running on it are noted, the node is set DOWN (requeue without a kill
     // RPC), then POWER_DOWN_FORCE (back to idle~ after SuspendTimeout, free
-    // for Slurm to resume), then the noted jobs' BeginTime is reset to now.
-    // `released` receives the ids of the jobs requeued and released.
+    // for Slurm to resume), then the noted jobs' BeginTime is reset to now,
+    // and so is that of `meant_for` (the jobs Slurm resumed the node for: at
+    // ResumeTimeout Slurm requeues them itself, before burstd hears of it).
+    // `released` receives the ids whose BeginTime was reset.
     virtual ActuatorError hand_back_node(const std::string& node, std::string_view reason,
-                                         std::vector<JobId>& released) = 0;
+                                         const std::vector<JobId>& meant_for, std::vector<JobId>& released) = 0;
 };
 
 } // namespace burst

@@ -116,10 +116,14 @@ public:
         calls.push_back("addr " + node + " " + address);
         return {};
     }
-    ActuatorError hand_back_node(const std::string& node, std::string_view, std::vector<JobId>&) override
+    ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>& meant_for,
+                                 std::vector<JobId>&) override
     {
         std::lock_guard<std::mutex> lock(mutex);
-        calls.push_back("hand-back " + node);
+        std::string jobs;
+        for (JobId id : meant_for)
+            jobs += " " + std::to_string(id);
+        calls.push_back("hand-back " + node + jobs);
         return {};
     }
     std::mutex mutex; // several workers act at once
@@ -449,4 +453,36 @@ TEST(InstanceManager, ReconcileCountsANodeStuckPoweringUpAsABootFailure)
     });
     CHECK(std::find(f.actuator.calls.begin(), f.actuator.calls.end(), "hand-back c1") != f.actuator.calls.end());
     LONGS_EQUAL(0, f.cloud.live.size());
+}
+
+TEST(InstanceManager, AFailedNodeIsHandedBackWithTheJobsSlurmResumedItFor)
+{
+    Fixture f;
+    f.cloud.failing_nodes = {"c1"};
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1"}}, {8, {"c1", "c2"}}});
+        drain(m);
+        // Slurm's resume-fail for c2 comes after it requeued job 8 itself.
+        m.request(PowerRequestKind::ResumeFail, {"c2"});
+    });
+    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7 8", "addr c2 10.0.0.1"}));
+}
+
+TEST(InstanceManager, ANodeThatRegisteredNoLongerCarriesItsResumeJobs)
+{
+    Fixture f;
+    f.settings.groups[0].recovery.boot_failures = 5;
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    Node down = up;
+    down.base = NodeBaseState::Down;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"}, {{7, {"c1"}}});
+        drain(m);
+        m.observe_nodes({up});
+        m.reconcile({down}, true);
+    });
+    CHECK(f.actuator.calls == (std::vector<std::string>{"addr c1 10.0.0.1", "hand-back c1"}));
 }

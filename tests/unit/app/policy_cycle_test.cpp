@@ -35,7 +35,11 @@ public:
     {
         return {};
     }
-    ActuatorError hand_back_node(const std::string&, std::string_view, std::vector<JobId>&) override { return {}; }
+    ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,
+                                 std::vector<JobId>&) override
+    {
+        return {};
+    }
     std::vector<std::string> calls;
 };
 
