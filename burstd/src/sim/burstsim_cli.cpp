@@ -324,7 +324,11 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         err << "burstsim: " << e.what() << "\n";
         return 1;
     }
-    err << trace.report.summary() << "\n";
+    if (o.workflows.empty())
+        err << trace.report.summary() << "\n";
+    else
+        err << "workflow arrivals: " << (o.arrivals.count ? o.arrivals.count : o.workflows.size())
+            << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
     if (o.config.local_cores == 0) {
         err << "burstsim: " << (o.workflows.empty() ? o.trace + " states no MaxProcs" : std::string("workflows"))
