@@ -255,7 +255,12 @@ private:
             std::any_of(in_.records.begin(), in_.records.end(), [&](const LedgerRecord& r) {
                 return r.node == node.name && r.state == InstanceState::Launching;
             });
-        power_down(node.name, why, never_registered);
+        // 22.05 leaves a node that missed ResumeTimeout DOWN *and* powered
+        // down: it must be powered down again to leave DOWN.
+        if (node.has(kNodePoweredDown))
+            plan_.power_down(node.name, why, never_registered);
+        else
+            power_down(node.name, why, never_registered);
         if (auto it = kept_.find(node.name); it != kept_.end())
             plan_.terminate(it->second.provider, *it->second.instance, it->second.record, why);
         for (const auto& r : in_.records)
@@ -276,9 +281,12 @@ private:
                                   secs(in_.resume_timeout));
             return;
         }
-        if (node.base == NodeBaseState::Down && !node.has(kNodePoweredDown) && !node.has(kNodePoweringDown)) {
-            // Slurm sets a node that missed ResumeTimeout DOWN without calling
-            // SuspendProgram: nobody else will clean it up.
+        if (node.base == NodeBaseState::Down && !node.has(kNodePoweringDown) &&
+            (!node.has(kNodePoweredDown) || node.has(kNodeNotResponding))) {
+            // Slurm sets a node that missed ResumeTimeout DOWN (in 22.05 also
+            // powered down and not responding) without calling SuspendProgram:
+            // nobody else will clean it up.  A node an admin set DOWN while
+            // powered down responds and is left alone.
             abandon(node, "CLOUD node " + node.name + " is DOWN (failed resume)");
             return;
         }

@@ -526,3 +526,18 @@ TEST(Reconciler, AnInstanceGoneBeforeItsNodeRegisteredIsABootFailure)
     LONGS_EQUAL(1, down.size());
     CHECK(down[0].boot_failure);
 }
+
+TEST(Reconciler, ANodeSlurmLeftDownAndPoweredDownAfterResumeTimeoutIsPoweredDownAgain)
+{
+    // What 22.05 shows after "not resumed by ResumeTimeout - marking down and power_save".
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Terminated, "i-1"))
+                       .node(cloud_node("c1", NodeBaseState::Down, kNodePoweredDown | kNodeNotResponding))
+                       .run();
+    LONGS_EQUAL(1, actions.size());
+    CHECK(actions[0].kind == RepairKind::PowerDownNode);
+    CHECK(mentions(actions[0], "failed resume"));
+    CHECK_FALSE(actions[0].boot_failure); // counted when its record closed
+    // An admin's DOWN on a powered-down node is not burstd's to undo.
+    CHECK(Scenario().node(cloud_node("c2", NodeBaseState::Down, kNodePoweredDown)).run().empty());
+}
