@@ -31,7 +31,13 @@ libburst_a_SOURCES += \
 	burstd/src/policy/predictive_policy.cpp \
 	burstd/src/policy/predictive_policy.hpp \
 	burstd/src/policy/fixed_delay_policy.cpp \
-	burstd/src/policy/fixed_delay_policy.hpp
+	burstd/src/policy/fixed_delay_policy.hpp \
+	burstd/src/policy/runtime_ratio_model.cpp \
+	burstd/src/policy/runtime_ratio_model.hpp \
+	burstd/src/policy/local_start_forecast.cpp \
+	burstd/src/policy/local_start_forecast.hpp \
+	burstd/src/policy/forecast_policy.cpp \
+	burstd/src/policy/forecast_policy.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -45,4 +51,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/threshold_policy_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \
 	tests/unit/policy/predictive_policy_test.cpp \
-	tests/unit/policy/fixed_delay_policy_test.cpp
+	tests/unit/policy/fixed_delay_policy_test.cpp \
+	tests/unit/policy/runtime_ratio_model_test.cpp \
+	tests/unit/policy/local_start_forecast_test.cpp \
+	tests/unit/policy/forecast_policy_test.cpp
