@@ -37,7 +37,17 @@ libburst_a_SOURCES += \
 	burstd/src/policy/local_start_forecast.cpp \
 	burstd/src/policy/local_start_forecast.hpp \
 	burstd/src/policy/forecast_policy.cpp \
-	burstd/src/policy/forecast_policy.hpp
+	burstd/src/policy/forecast_policy.hpp \
+	burstd/src/policy/token_waves.cpp \
+	burstd/src/policy/token_waves.hpp \
+	burstd/src/policy/throughput_profile.cpp \
+	burstd/src/policy/throughput_profile.hpp \
+	burstd/src/policy/resource_profile.cpp \
+	burstd/src/policy/resource_profile.hpp \
+	burstd/src/policy/budget_split.cpp \
+	burstd/src/policy/budget_split.hpp \
+	burstd/src/policy/pfa_policy.cpp \
+	burstd/src/policy/pfa_policy.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -54,4 +64,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/fixed_delay_policy_test.cpp \
 	tests/unit/policy/runtime_ratio_model_test.cpp \
 	tests/unit/policy/local_start_forecast_test.cpp \
-	tests/unit/policy/forecast_policy_test.cpp
+	tests/unit/policy/forecast_policy_test.cpp \
+	tests/unit/policy/pfa_policy_test.cpp

@@ -19,6 +19,8 @@
 // with available work of the earliest deadline — finds it, i.e. fluid EDF
 // that drops work whose deadline has passed.  O(n log n).
 //
+// Windows open at submission, not at eligibility: in another schedule a
+// job's parents may end sooner, so its achieved eligibility is no bound.
 // The bound is loose where it relaxes most: a narrow long job may not really
 // use many cores at once, and cloud nodes do need to boot.
 

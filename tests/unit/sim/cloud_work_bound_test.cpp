@@ -31,7 +31,7 @@ TEST(CloudWorkBound, ZeroForARunThatNeverBurstAndBelowTheHandOptimum)
     g.max_count = 2;
     config.groups = {g};
     SimResult local_only;
-    local_only.jobs = {{1, "", 4, 0, 0, 3600, -1}, {2, "", 4, 0, 3600, 7200, -1}};
+    local_only.jobs = {{1, "", 4, 0, 0, 0, 3600, -1}, {2, "", 4, 0, 0, 3600, 7200, -1}};
     CloudWorkBound none = cloud_work_bound(config, local_only);
     DOUBLES_EQUAL(0, none.cloud_core_seconds, 1e-9);
     DOUBLES_EQUAL(28800, none.total_work, 1e-9);
@@ -41,7 +41,7 @@ TEST(CloudWorkBound, ZeroForARunThatNeverBurstAndBelowTheHandOptimum)
     // 3600 s with job 1): 14400 core·s.  The fluid bound: 28800 work, at
     // most 4 × 3720 locally → 13920.
     SimResult burst;
-    burst.jobs = {{1, "", 4, 0, 0, 3600, -1}, {2, "", 4, 0, 120, 3720, 0}};
+    burst.jobs = {{1, "", 4, 0, 0, 0, 3600, -1}, {2, "", 4, 0, 0, 120, 3720, 0}};
     CloudWorkBound b = cloud_work_bound(config, burst);
     DOUBLES_EQUAL(13920, b.cloud_core_seconds, 1e-6);
     CHECK(b.cloud_core_seconds <= 14400);
