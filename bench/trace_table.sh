@@ -5,14 +5,19 @@
 # core-hour price, with the ratios to the clairvoyant reference and the
 # lower bound on cloud core-hours at each run's achieved waits.
 #
-# usage: bench/trace_table.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]]
+# usage: [ONLY="NAME..."] bench/trace_table.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]]
 #   defaults: ./burstsim, ../shared/traces/swf, bench/results
+#   ONLY: replay just these traces (e.g. "NASA-iPSC lublin-256"); the
+#   summary still covers every OUT_DIR/<trace>.txt.
 # Writes OUT_DIR/<trace>.txt (burstsim's full output) and prints, per trace
 # and λ, J of every policy, the best research policy and the three aims:
 #   A1: J_best ≤ 0.85 × min(J_never, J_always)
 #   A2: J_best ≤ 0.90 × J_best-fixed-delay
 #   A3: J_best ≤ 1.25 × J_clairvoyant
 # (research policies: threshold, boot-window, predictive, forecast).
+# Every research policy gets each λ: predictive and forecast optimize for
+# it, threshold and boot-window use it as their scale-up cost gate
+# (burstsim --lambda-gates).
 #
 # The cloud: one group of 8-core nodes at 0.40 per node-hour (0.05 per
 # core-hour), 120 s boot, per-second billing with a 60 s minimum, at most
@@ -44,10 +49,11 @@ mkdir -p "$OUT"
 # name file local_cores why
 run() {
     name=$1 file=$2 cores=$3
+    case " ${ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
     max=$((cores / 8)); [ "$max" -lt 20 ] && max=20
     start=$(date +%s)
     "$BURSTSIM" --trace "$file" --local-cores "$cores" --group "aws,cpus=8,price=0.40,boot=120,max=$max" \
-        --compare "$POLICIES" --tune-delay --clairvoyant --lambda "$LAMBDAS" >"$OUT/$name.txt" 2>"$OUT/$name.err"
+        --compare "$POLICIES" --tune-delay --clairvoyant --lambda "$LAMBDAS" --lambda-gates >"$OUT/$name.txt" 2>"$OUT/$name.err"
     echo "$name: $cores local cores, $(($(date +%s) - start)) s wall" >&2
 }
 

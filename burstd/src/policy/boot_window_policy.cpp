@@ -30,7 +30,8 @@ Seconds remaining(const Job& job, Seconds estimate, Time now)
 } // namespace
 
 BootWindowPolicy::BootWindowPolicy(PolicyParams& params)
-    : expander_(make_expander(params.get_choice("expander", "least-waste", expander_names())))
+    : expander_(make_expander(params.get_choice("expander", "least-waste", expander_names()))),
+      gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
 }
 
@@ -132,8 +133,15 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
         const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
-        const std::uint32_t nodes =
+        const std::uint32_t wanted =
             std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));
+        const std::uint32_t nodes = gate_.worth(*g.group, wanted, shortage, window);
+        if (nodes == 0) {
+            d.notes.push_back(std::to_string(shortage) + " cores short at ready time; waiting one boot window (" +
+                              std::to_string(int(window)) + " s) costs less than a node at lambda " +
+                              std::to_string(gate_.lambda()));
+            return d;
+        }
         d.add(HireNodes{g.group->name, nodes}, std::to_string(shortage) + " cores short when nodes booted now (" +
                                                    std::to_string(int(window)) + " s) would be ready");
         g.free_booting_cpus += std::uint64_t(nodes) * per_node;

@@ -3,6 +3,7 @@
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_estimator.hpp"
+#include "policy/waiting_cost_gate.hpp"
 
 #include <memory>
 
@@ -15,7 +16,11 @@ namespace burst {
 // ready.  When nothing would wait and cores would be spare, release idle
 // cloud nodes.  Resizing actions are at least one boot time apart, the boot
 // time being the latest measured one (else the group's configured one).
-// Parameters: expander (least-waste).
+// With lambda given, only the nodes whose share of the shortage, waiting
+// one more boot window (the earliest a later hire could serve it), costs
+// more than the node over that window are hired (WaitingCostGate).
+// Parameters: expander (least-waste), lambda (money per waiting core-hour;
+// unset = no gate).
 class BootWindowPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "boot-window";
@@ -27,6 +32,7 @@ public:
 private:
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
+    WaitingCostGate gate_;
     Time next_resize_ = 0;
 };
 

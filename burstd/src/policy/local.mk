@@ -26,6 +26,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/always_policy.hpp \
 	burstd/src/policy/threshold_policy.cpp \
 	burstd/src/policy/threshold_policy.hpp \
+	burstd/src/policy/waiting_cost_gate.cpp \
+	burstd/src/policy/waiting_cost_gate.hpp \
 	burstd/src/policy/boot_window_policy.cpp \
 	burstd/src/policy/boot_window_policy.hpp \
 	burstd/src/policy/predictive_policy.cpp \
@@ -59,6 +61,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/runtime_estimator_test.cpp \
 	tests/unit/policy/always_policy_test.cpp \
 	tests/unit/policy/threshold_policy_test.cpp \
+	tests/unit/policy/waiting_cost_gate_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \
 	tests/unit/policy/predictive_policy_test.cpp \
 	tests/unit/policy/fixed_delay_policy_test.cpp \

@@ -9,6 +9,8 @@
 #include "policy/predictive_policy.hpp"
 #include "policy/threshold_policy.hpp"
 
+#include <cmath>
+
 namespace burst {
 namespace {
 
@@ -42,6 +44,13 @@ bool policy_has_parameter(const std::string& name, const std::string& key)
     PolicyParams defaults;
     construct(name, defaults);
     return defaults.was_read(key);
+}
+
+bool policy_lambda_is_gate(const std::string& name)
+{
+    PolicyParams defaults;
+    construct(name, defaults);
+    return defaults.was_read("lambda") && std::isinf(defaults.double_fallback("lambda"));
 }
 
 namespace {

@@ -17,5 +17,9 @@ std::vector<std::string> policy_names();
 // Whether policy `name` (a known one) has parameter `key`, e.g. "lambda":
 // burstsim passes its own λ to the policies that optimize for one.
 bool policy_has_parameter(const std::string& name, const std::string& key);
+// Whether policy `name` (a known one) has a "lambda" parameter that is off
+// unless given (an optional cost gate, as in threshold and boot-window)
+// rather than one it always optimizes for.
+bool policy_lambda_is_gate(const std::string& name);
 
 } // namespace burst

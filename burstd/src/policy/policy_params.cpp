@@ -14,9 +14,16 @@ void PolicyParams::set(const std::string& assignment)
     values_[assignment.substr(0, eq)] = assignment.substr(eq + 1);
 }
 
+double PolicyParams::double_fallback(const std::string& key) const
+{
+    auto it = double_fallbacks_.find(key);
+    return it == double_fallbacks_.end() ? std::nan("") : it->second;
+}
+
 double PolicyParams::get_double(const std::string& key, double fallback, double min, double max)
 {
     read_.insert(key);
+    double_fallbacks_[key] = fallback;
     auto it = values_.find(key);
     if (it == values_.end())
         return fallback;

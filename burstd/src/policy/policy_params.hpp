@@ -38,10 +38,13 @@ public:
     const std::map<std::string, std::string>& values() const { return values_; }
     // Whether a policy asked for this key (given or not).
     bool was_read(const std::string& key) const { return read_.count(key) != 0; }
+    // The default a policy gave for a number it read (NaN if none was read).
+    double double_fallback(const std::string& key) const;
 
 private:
     std::map<std::string, std::string> values_;
     std::set<std::string> read_;
+    std::map<std::string, double> double_fallbacks_;
 };
 
 } // namespace burst

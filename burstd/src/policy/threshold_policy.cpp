@@ -12,7 +12,8 @@ ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
       target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
       target_queue_(params.get_uint("target_queue", 4, 1, 1000000)),
       stabilization_(params.get_double("stabilization", 300, 0, 86400)),
-      expander_(make_expander(params.get_choice("expander", "price", expander_names())))
+      expander_(make_expander(params.get_choice("expander", "price", expander_names()))),
+      gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
 }
 
@@ -76,19 +77,36 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                 candidates.push_back(&g);
         if (const GroupView* chosen = expander_->choose(candidates, missing)) {
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
-            const std::uint32_t nodes =
+            const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
-            const std::string why =
+            // Waiting work that cloud cores up or booting cannot take already.
+            std::uint64_t uncovered = 0, spare = 0;
+            for (const Job* job : waiting)
+                uncovered += job->total_cpus();
+            for (const auto& g : view.groups) {
+                const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
+                spare += ready > g.routed_pending_cpus ? ready - g.routed_pending_cpus : 0;
+            }
+            uncovered = uncovered > spare ? uncovered - spare : 0;
+            const std::uint32_t nodes =
+                gate_.worth(*chosen->group, wanted, uncovered, chosen->group->boot_time);
+            std::string why =
                 queue_metric_ ? std::to_string(waiting.size()) + " jobs waiting, target " +
                                     std::to_string(target_queue_) + " per node"
                               : "utilization " +
                                     std::to_string(int(100 * double(busy + waiting_cpus) /
                                                        double(std::max<std::uint64_t>(1, view.local_cpus + cloud_cpus)))) +
                                     "% of current cores exceeds target " + std::to_string(int(100 * target_)) + "%";
-            d.add(HireNodes{chosen->group->name, nodes}, why);
-            GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
-            g.free_booting_cpus += std::uint64_t(nodes) * per_node;
-            g.hireable_nodes -= nodes;
+            if (nodes < wanted)
+                d.notes.push_back(std::to_string(wanted - nodes) + " of " + std::to_string(wanted) +
+                                  " nodes wanted cost more than " + std::to_string(uncovered) +
+                                  " waiting cores' wait over one boot at lambda " + std::to_string(gate_.lambda()));
+            if (nodes > 0) {
+                d.add(HireNodes{chosen->group->name, nodes}, why);
+                GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
+                g.free_booting_cpus += std::uint64_t(nodes) * per_node;
+                g.hireable_nodes -= nodes;
+            }
         } else {
             d.notes.push_back("no node group can grow");
         }

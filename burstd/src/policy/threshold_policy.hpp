@@ -2,6 +2,7 @@
 #include "policy/expander.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
+#include "policy/waiting_cost_gate.hpp"
 
 #include <deque>
 #include <memory>
@@ -15,9 +16,13 @@ namespace burst {
 // with metric=queue (KEDA-style queue length), keep the cloud cores in use
 // plus one node per target_queue waiting jobs.  Scale up at once, scale down
 // only to the highest desire seen over the stabilization window (HPA's
-// downscale stabilization), and only idle nodes.
+// downscale stabilization), and only idle nodes.  With lambda given, a
+// scale-up node is hired only if the waiting jobs it would take are worth
+// it over one boot time (WaitingCostGate); headroom with nothing waiting
+// for it is then not bought.
 // Parameters: metric (utilization), target_utilization (0.8), target_queue
-// (4 waiting jobs per node), stabilization seconds (300), expander (price).
+// (4 waiting jobs per node), stabilization seconds (300), expander (price),
+// lambda (money per waiting core-hour; unset = no gate).
 class ThresholdPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "threshold";
@@ -31,6 +36,7 @@ private:
     std::uint32_t target_queue_;
     Seconds stabilization_;
     std::unique_ptr<Expander> expander_;
+    WaitingCostGate gate_;
     std::deque<std::pair<Time, std::uint64_t>> history_; // (time, desired cloud cores)
 };
 

@@ -1,5 +1,6 @@
 #include "sim/burstsim_cli.hpp"
 
+#include "policy/always_policy.hpp"
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
@@ -32,7 +33,7 @@ const char* const kUsage =
     "                [--workflow-count N] [--workflow-accounts A,B,...]) [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
-    "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
+    "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n";
 
@@ -86,6 +87,7 @@ struct Options {
     bool compare = false;
     std::vector<std::string> params;
     std::vector<double> lambdas{1.0};
+    bool lambda_gates = false;
     double tau = 10;
     double budget = 0;
     double budget_interval = 86400;
@@ -161,6 +163,8 @@ Options parse(const std::vector<std::string>& args)
             o.budget_interval = parse_double(a, value(), 1);
         else if (a == "--tune-delay")
             o.tune_delay = true;
+        else if (a == "--lambda-gates")
+            o.lambda_gates = true;
         else if (a == "--clairvoyant")
             o.clairvoyant = true;
         else if (a == "--clairvoyant-iterations")
@@ -322,7 +326,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         for (const auto& name : o.policies) {
             PolicyParams params = params_for(name, o.params);
             make_policy(name, params); // validates the name and parameters up front
-            if (policy_has_parameter(name, "lambda") && !params.values().count("lambda")) {
+            // Policies whose λ is an optional gate run as in their papers
+            // unless --lambda-gates asks for the gate.
+            const bool swept = policy_has_parameter(name, "lambda") && (o.lambda_gates || !policy_lambda_is_gate(name));
+            if (swept && !params.values().count("lambda")) {
                 for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                     PolicyParams with = params;
                     with.set("lambda", std::to_string(o.lambdas[k]));
@@ -391,11 +398,18 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
 
+    // The clairvoyant reference also replays always's burst set and, per λ,
+    // the best fixed delay's (its candidates 4).
+    std::vector<BaselineSet> always_set;
+    std::vector<BaselineSet> best_delay_set(o.lambdas.size());
+
     print_header(out, o);
     try {
         for (const auto& run : runs) {
             SimResult result;
             const SimMetrics m = replay(run.name, run.params, result);
+            if (o.clairvoyant && run.name == AlwaysPolicy::kName && always_set.empty())
+                always_set.push_back(BaselineSet{"always", burst_set_of(o.config, result)});
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
             record(label, run.lambda_index, m, result);
@@ -432,14 +446,17 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             std::vector<SimMetrics> grid;
             std::vector<CloudWorkBound> bounds;
             std::vector<WorkflowMetrics> grid_wf;
+            std::vector<BurstSet> grid_sets;
             for (double w : o.delay_grid) {
                 PolicyParams params = params_for("fixed-delay", o.params);
                 params.set("delay", fixed(w, 0));
                 SimResult result;
                 grid.push_back(replay("fixed-delay", params, result));
                 grid_wf.push_back(wf(result));
-                if (o.clairvoyant)
+                if (o.clairvoyant) {
                     bounds.push_back(cloud_work_bound(o.config, result));
+                    grid_sets.push_back(burst_set_of(o.config, result));
+                }
             }
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                 std::size_t best = 0;
@@ -448,16 +465,21 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                         best = i;
                 const std::string label = "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)";
                 print_row(out, label, grid[best], o, int(k), grid_wf[best]);
-                if (o.clairvoyant)
+                if (o.clairvoyant) {
                     rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
+                    best_delay_set[k] = BaselineSet{"best-delay", grid_sets[best]};
+                }
             }
         }
         if (o.clairvoyant) {
             auto never = make_policy("never", PolicyParams{});
             const SimResult no_burst = simulate(o.config, trace.jobs, *never);
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                std::vector<BaselineSet> baselines = always_set;
+                if (o.tune_delay)
+                    baselines.push_back(best_delay_set[k]);
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
-                                                           o.clairvoyant_iterations, o.tau);
+                                                           o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;
                 const SimMetrics m = compute_metrics(ref.result, lambda, o.tau, o.budget, o.budget_interval);
                 record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);

@@ -78,8 +78,18 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
     return set;
 }
 
+BurstSet burst_set_of(const SimConfig& config, const SimResult& replay)
+{
+    BurstSet set;
+    for (const auto& j : replay.jobs)
+        if (j.group >= 0)
+            set.emplace(j.id, config.groups[std::size_t(j.group)].name);
+    return set;
+}
+
 ClairvoyantRun clairvoyant_reference(const SimConfig& config, const std::vector<TraceJob>& trace,
-                                     const SimResult& no_burst, double lambda, unsigned iterations, double tau)
+                                     const SimResult& no_burst, double lambda, unsigned iterations,
+                                     const std::vector<BaselineSet>& baselines, double tau)
 {
     ClairvoyantRun best;
     bool have = false;
@@ -109,6 +119,8 @@ ClairvoyantRun clairvoyant_reference(const SimConfig& config, const std::vector<
             last = replay(prefix + "fixed-point-" + std::to_string(k), current);
         }
     }
+    for (const auto& b : baselines)
+        replay(b.name, b.set);
     return best;
 }
 

@@ -19,8 +19,14 @@
 //     `iterations` replays).
 // Candidates 2 and 3 are tried twice: with burst_cost for whole nodes, and
 // with each job narrower than a node paying only its share (burst jobs
-// share nodes when many burst together).  The reference is the candidate
-// with the least J(λ).  It is not an
+// share nodes when many burst together).
+//  4. baselines: the burst sets of given baseline replays (burstsim passes
+//     always's and the best fixed delay's for this λ), each routed at its
+//     jobs' first decision.  1-3 burst each job alone, so they miss what
+//     keeping warm nodes busy with many small bursts saves; these do not,
+//     and keep the reference at or below the baselines it is compared with
+//     (up to the earlier routing, which saves them waiting).
+// The reference is the candidate with the least J(λ).  It is not an
 // optimum (the problem is NP-hard already without a cloud); the lower bound
 // of cloud_work_bound.hpp brackets it from the other side.
 
@@ -45,17 +51,26 @@ BurstSet plan_burst_set(const SimConfig& config, const std::vector<TraceJob>& tr
 BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& trace, const SimResult& replay,
                           double lambda, bool shared = false);
 
+// The jobs a replay ran in the cloud, in the groups it ran them in.
+BurstSet burst_set_of(const SimConfig& config, const SimResult& replay);
+
+struct BaselineSet {
+    std::string name; // the candidate's name, e.g. "always"
+    BurstSet set;
+};
+
 struct ClairvoyantRun {
-    std::string candidate; // "no-burst-rule", "plan", "fixed-point-<k>", "shared-plan", "shared-fixed-point-<k>"
+    std::string candidate; // "no-burst-rule", "plan", "fixed-point-<k>", "shared-plan", "shared-fixed-point-<k>",
+                           // or a baseline's name
     std::size_t replays = 0;
     SimResult result;
     SimMetrics metrics;
 };
 
 // `no_burst` is the replay with policy never; `iterations` bounds each
-// fixed point's replays; metrics use `tau`.
+// fixed point's replays; `baselines` are candidates 4; metrics use `tau`.
 ClairvoyantRun clairvoyant_reference(const SimConfig& config, const std::vector<TraceJob>& trace,
                                      const SimResult& no_burst, double lambda, unsigned iterations,
-                                     double tau = 10);
+                                     const std::vector<BaselineSet>& baselines = {}, double tau = 10);
 
 } // namespace burst

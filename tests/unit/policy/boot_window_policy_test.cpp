@@ -97,3 +97,39 @@ TEST(BootWindowPolicy, NeverHiresForJobsThatMayNotBurst)
     b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900).pending(2, 4, BurstOption::Never);
     CHECK(actions<HireNodes>(policy.decide(b.state, clock)).empty());
 }
+
+namespace {
+
+Decision six_cores_short(const char* lambda)
+{
+    PolicyParams p;
+    if (lambda)
+        p.set("lambda", lambda);
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // 6 cores short at ready time on 4-core nodes at 1.0/h, 100 s boot:
+    // a full node pays from λ = 0.25, the half-filled second from λ = 0.5.
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900, "long").pending(2, 4).pending(3, 2);
+    return policy.decide(b.state, clock);
+}
+
+} // namespace
+
+TEST(BootWindowPolicy, LambdaGatesEachNodeOnTheShortagesWaitOverTheBootWindow)
+{
+    auto ungated = actions<HireNodes>(six_cores_short(nullptr));
+    LONGS_EQUAL(2, ungated[0].count);
+
+    Decision high = six_cores_short("0.51");
+    LONGS_EQUAL(2, actions<HireNodes>(high)[0].count);
+    LONGS_EQUAL(2, actions<RouteToCloud>(high).size());
+
+    Decision mid = six_cores_short("0.3");
+    LONGS_EQUAL(1, actions<HireNodes>(mid)[0].count);
+    LONGS_EQUAL(1, actions<RouteToCloud>(mid).size()); // the 4-core job fits the hired node
+
+    Decision low = six_cores_short("0.24");
+    CHECK(low.actions.empty());
+    DOUBLES_EQUAL(0, low.redecide_after, 0); // no resize happened: the next cycle looks again
+}

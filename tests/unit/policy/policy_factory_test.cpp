@@ -43,3 +43,13 @@ TEST(PolicyFactory, TellsWhichPoliciesOptimizeForALambda)
     CHECK(!policy_has_parameter("always", "lambda"));
     CHECK_THROWS(PolicyConfigError, policy_has_parameter("magic", "lambda"));
 }
+
+TEST(PolicyFactory, TellsWhichPoliciesUseLambdaOnlyAsAnOptionalGate)
+{
+    CHECK(policy_has_parameter("threshold", "lambda"));
+    CHECK(policy_lambda_is_gate("threshold"));
+    CHECK(policy_lambda_is_gate("boot-window"));
+    CHECK(!policy_lambda_is_gate("forecast"));
+    CHECK(!policy_lambda_is_gate("predictive"));
+    CHECK(!policy_lambda_is_gate("always"));
+}

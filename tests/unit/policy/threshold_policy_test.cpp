@@ -73,3 +73,24 @@ TEST(ThresholdPolicy, QueueMetricHiresOneNodePerTargetWaitingJobs)
     LONGS_EQUAL(1, hires.size());
     LONGS_EQUAL(3, hires[0].count); // ceil(5 / 2) nodes
 }
+
+TEST(ThresholdPolicy, LambdaHiresOnlyNodesTheWaitingWorkPaysFor)
+{
+    // (8 busy + 8 waiting) / 0.8 wants 3 4-core nodes at 1.0/h, 100 s boot;
+    // 8 cores wait: two full nodes pay from λ = 0.25, the headroom node never.
+    auto hire = [](const char* lambda) {
+        PolicyParams p;
+        p.set("lambda", lambda);
+        ThresholdPolicy policy(p);
+        ManualClock clock(0);
+        StateBuilder busy;
+        busy.local("n1", 8, 8).group("g", 4, 4, 1.0).pending(1, 4).pending(2, 4);
+        return policy.decide(busy.state, clock);
+    };
+    Decision above = hire("0.26");
+    LONGS_EQUAL(2, actions<HireNodes>(above)[0].count);
+    LONGS_EQUAL(2, actions<RouteToCloud>(above).size());
+    Decision below = hire("0.24");
+    CHECK(actions<HireNodes>(below).empty());
+    CHECK(actions<RouteToCloud>(below).empty());
+}
