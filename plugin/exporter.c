@@ -655,7 +655,9 @@ static int collect(struct snapshot *snap, struct holds *holds, bool *jobs_copied
 		return -1;
 	c.jobs = ex->hold_jobs;
 	hold_begin(&cost);
+	/* A clock stepped back could make later changes look older. */
 	*jobs_copied = !ex->jobs_json || last_job_update >= ex->jobs_copied_at ||
+		       time(NULL) < ex->jobs_copied_at ||
 		       node_record_count != ex->alloc_count;
 	if (*jobs_copied) {
 		free(ex->jobs_json);
