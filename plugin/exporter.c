@@ -615,6 +615,21 @@ static int reset_allocations(void)
 	return 0;
 }
 
+/*
+ * A moment off the CPU between two holds.  slurmctld's locks are glibc
+ * rwlocks, which let a reader in while a writer waits: taking the locks
+ * again at once could keep a waiting writer out for the whole copy.  And a
+ * thread that has just slept starts with a fresh time slice, so on a busy
+ * machine the next hold is less likely to be preempted halfway, which would
+ * make everyone waiting for the locks wait for the scheduler too.
+ */
+static void between_holds(void)
+{
+	struct timespec pause = { .tv_sec = 0, .tv_nsec = 1000 };
+
+	nanosleep(&pause, NULL);
+}
+
 /* Copies the next jobs_per_lock jobs; true once the list is exhausted. */
 static bool copy_job_chunk(struct collect *c, ListIterator it)
 {
@@ -675,6 +690,7 @@ static int collect(struct snapshot *snap, struct holds *holds, bool *jobs_copied
 	c.alloc_count = ex->alloc_count;
 	while (it && !c.oom && !copy_job_chunk(&c, it)) {
 		hold_end(&cost, holds);
+		between_holds();
 		hold_begin(&cost);
 		/* Only slurmctld's shutdown replaces job_list, freeing our
 		 * iterator with the old one. */
