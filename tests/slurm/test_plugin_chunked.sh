@@ -145,3 +145,4 @@ else
     tap_fail "a job renamed while quiet is renamed in the next snapshots"
 fi
 tap_check "slurmctld alive at the end" scontrol ping
+tap_finish
