@@ -24,9 +24,12 @@ static int reserve(struct out *o, size_t n)
 		return -1;
 	if (o->cap - o->len >= n)
 		return 0;
-	cap = o->cap ? o->cap : 4096;
-	while (cap - o->len < n)
-		cap *= 2;
+	/* Doubling, but never past what is asked for by more than that: a
+	 * 20 MB snapshot doubled up from 4 KiB would get 32 MiB, glibc's
+	 * largest mmap threshold, and so fresh pages on every pass. */
+	cap = o->cap ? o->cap * 2 : 4096;
+	if (cap - o->len < n)
+		cap = o->len + n;
 	if (!(b = realloc(o->buf, cap))) {
 		o->oom = 1;
 		return -1;
