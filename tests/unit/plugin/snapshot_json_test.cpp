@@ -350,7 +350,8 @@ TEST(SnapshotJson, EmptyJobsArrayIsValid)
     size_t jobs_len, len;
     char* jobs = snapshot_json_jobs(&s, expand_commas, &jobs_len);
     STRCMP_EQUAL("[]", jobs);
-    json_t* m = load(snapshot_json_snapshot_with_jobs(&s, jobs, jobs_len, "c1", 1, 2, expand_commas, &len), len);
+    char* line = snapshot_json_snapshot_with_jobs(&s, jobs, jobs_len, "c1", 1, 2, expand_commas, &len);
+    json_t* m = load(line, len);
     std::free(jobs);
     LONGS_EQUAL(0, json_array_size(json_object_get(m, "jobs")));
     json_decref(m);
