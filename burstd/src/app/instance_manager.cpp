@@ -131,8 +131,11 @@ void InstanceManager::resume_one(const std::string& node)
     req.spot = record.spot;
     std::vector<LaunchResult> results = p->launch({req});
     if (results.size() != 1 || results.front().error || results.front().provider_id.empty()) {
-        ProviderError err = results.size() == 1 ? results.front().error
-                                                : ProviderError{ProviderErrorKind::Invalid, "no result", 0};
+        ProviderError err = results.size() == 1 && results.front().error
+                                ? results.front().error
+                                : ProviderError{ProviderErrorKind::Invalid, "no result", 0};
+        if (settings_.outcomes)
+            settings_.outcomes->launch(group->name, err);
         std::string why = std::string(to_string(err.kind)) + ": " + err.message;
         log_.error("launch " + node + " via " + group->provider + " failed (" + why + ")");
         ledger_.mark_failed(record.token, why, clock_.now());
@@ -140,6 +143,8 @@ void InstanceManager::resume_one(const std::string& node)
         return;
     }
     const LaunchResult& launched = results.front();
+    if (settings_.outcomes)
+        settings_.outcomes->launch(group->name, {});
     if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
         ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
     log_.info("launched " + node + " as " + launched.provider_id + " via " + group->provider +
@@ -182,6 +187,11 @@ void InstanceManager::suspend_one(const std::string& node, bool after_failure)
     std::map<std::string, ProviderError> errors;
     if (!to_terminate.empty())
         errors = p->terminate(to_terminate);
+    if (settings_.outcomes)
+        for (const auto& id : to_terminate) {
+            auto e = errors.find(id);
+            settings_.outcomes->terminate(group->name, e == errors.end() ? ProviderError{} : e->second);
+        }
     for (const auto& [id, err] : errors)
         log_.error("terminate " + id + " (" + node + ") failed (" + std::string(to_string(err.kind)) + ": " +
                    err.message + "); reconcile retries it");
@@ -254,6 +264,8 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes)
     input.launch_grace = settings_.launch_grace;
     std::vector<RepairAction> actions = ::burst::reconcile(input);
     for (const auto& a : actions) {
+        if (settings_.outcomes)
+            settings_.outcomes->repair(std::string(to_string(a.kind)));
         log_.info("reconcile: " + std::string(to_string(a.kind)) + " " + a.node +
                   (a.provider_id.empty() ? "" : " " + a.provider_id) + ": " + a.reason);
         try {

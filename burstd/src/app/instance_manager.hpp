@@ -12,6 +12,7 @@
 // the launch it undoes.
 
 #include "app/logger.hpp"
+#include "app/provider_outcomes.hpp"
 #include "ledger/ledger.hpp"
 #include "ledger/reconciler.hpp"
 #include "model/clock.hpp"
@@ -39,6 +40,7 @@ struct InstanceManagerSettings {
     Seconds resume_timeout = 60;      // Slurm's ResumeTimeout
     Seconds launch_grace = 60;        // see ReconcileInput::launch_grace
     std::size_t workers = 4;
+    ProviderOutcomes* outcomes = nullptr; // counts for metrics; must outlive the manager
 };
 
 class InstanceManager {
