@@ -108,16 +108,21 @@ bool AllocationFollower::settle(JobId job, SteadyTime deadline)
     for (const auto& n : a.powered_down_nodes)
         if (ours_(n))
             nodes.push_back(n);
-    if (!nodes.empty()) {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            ++counters_.launched_jobs;
-            counters_.launched_nodes += nodes.size();
-        }
-        log_.info("job " + std::to_string(job) + " was allocated " + compress_hostlist(a.nodes) +
-                  ": launching " + compress_hostlist(nodes) + " now, ahead of Slurm's ResumeProgram call");
-        launch_(job, nodes);
+    if (nodes.empty())
+        return true;
+    std::vector<std::string> launched = launch_(job, nodes);
+    if (launched.empty()) {
+        log_.verbose("job " + std::to_string(job) + " was allocated " + compress_hostlist(a.nodes) + ": " +
+                     compress_hostlist(nodes) + " already launching");
+        return true;
     }
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++counters_.launched_jobs;
+        counters_.launched_nodes += launched.size();
+    }
+    log_.info("job " + std::to_string(job) + " was allocated " + compress_hostlist(a.nodes) + ": launched " +
+              compress_hostlist(launched) + " now, ahead of Slurm's ResumeProgram call");
     return true;
 }
 

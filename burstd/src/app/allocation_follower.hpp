@@ -47,8 +47,10 @@ struct AllocationFollowerCounters {
 class AllocationFollower {
 public:
     // Called on the follower's thread with the job's allocated nodes that
-    // belong to burstd and are still powered down in Slurm.
-    using Launcher = std::function<void(JobId job, const std::vector<std::string>& nodes)>;
+    // belong to burstd and are still powered down in Slurm; returns those it
+    // launched (a node whose launch is already under way is skipped).
+    using Launcher =
+        std::function<std::vector<std::string>(JobId job, const std::vector<std::string>& nodes)>;
     // Whether a node belongs to one of burstd's node groups.
     using Ownership = std::function<bool(const std::string& node)>;
 

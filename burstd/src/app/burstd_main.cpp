@@ -182,6 +182,7 @@ int main(int argc, char** argv)
                         fresh.push_back(n);
                 }
                 instances.request(burst::PowerRequestKind::Resume, fresh);
+                return fresh;
             };
             follower = std::make_unique<burst::AllocationFollower>(
                 probe, ours, launch, log, burst::AllocationFollowerSettings{config.early_launch, kFollowPoll});

@@ -53,10 +53,11 @@ JobAllocation configuring(std::vector<std::string> nodes, std::vector<std::strin
 struct Launches {
     std::mutex mutex;
     std::vector<std::pair<JobId, std::vector<std::string>>> calls;
-    void add(JobId job, const std::vector<std::string>& nodes)
+    std::vector<std::string> add(JobId job, const std::vector<std::string>& nodes)
     {
         std::lock_guard<std::mutex> lock(mutex);
         calls.emplace_back(job, nodes);
+        return nodes;
     }
     std::size_t size()
     {
@@ -85,7 +86,7 @@ struct Fixture {
     {
         follower = std::make_unique<AllocationFollower>(
             probe, [](const std::string& n) { return n.rfind("c", 0) == 0; },
-            [this](JobId job, const std::vector<std::string>& nodes) { launches.add(job, nodes); }, log,
+            [this](JobId job, const std::vector<std::string>& nodes) { return launches.add(job, nodes); }, log,
             AllocationFollowerSettings{window, 0.001});
     }
 };
@@ -107,7 +108,7 @@ TEST(AllocationFollower, LaunchesOwnPoweredDownNodesOnceTheJobIsAllocated)
     LONGS_EQUAL(3, f.probe.probes(7));
     LONGS_EQUAL(1, f.follower->counters().launched_jobs);
     LONGS_EQUAL(2, f.follower->counters().launched_nodes);
-    CHECK(f.out.str().find("launching c[1,3] now") != std::string::npos);
+    CHECK(f.out.str().find("launched c[1,3] now") != std::string::npos);
 }
 
 TEST(AllocationFollower, LaunchesNothingForAJobThatStartedOnUpNodesOrVanished)
