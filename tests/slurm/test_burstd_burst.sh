@@ -78,12 +78,6 @@ if [ $running = 1 ]; then
     else
         tap_fail "burst overhead under 5 s" "$overhead s"
     fi
-    # burstd's own share: Slurm's resume call -> instance launched (from the logs).
-    resume_at=$(awk '$2 == "resume" { print $1; exit }' "$work/power.log")
-    tap_note "ResumeProgram called $(awk -v a="$t_eligible" -v b="$resume_at" 'BEGIN { printf "%.2f", b - a }') s after eligibility (Slurm's scheduling and power_save passes)"
-    ms() { sed -n "s/^\[[0-9-]*T\([0-9:.]*\)\] .*$1.*/\1/p" "$work/burstd.log" | head -1 |
-        awk -F: '{ printf "%.3f", $1 * 3600 + $2 * 60 + $3 }'; }
-    tap_note "burstd: resume request -> instance launched in $(awk -v a="$(ms 'resume c[0-9]* (from')" -v b="$(ms 'launched c[0-9]* as')" 'BEGIN { printf "%.3f", b - a }') s"
 else
     tap_fail "job $job started on a cloud node" "state: $(squeue -h -j "$job" -o %T) $(tail -5 "$work/burstd.log")"
 fi

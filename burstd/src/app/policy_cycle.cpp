@@ -144,6 +144,7 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
     AppliedAction done;
     done.time = ctx.now;
     done.reason = action.reason;
+    std::pair<const Job*, const NodeGroup*> routed{nullptr, nullptr}; // a job Slurm accepted as cloud-eligible
     std::visit(
         [&](const auto& what) {
             using T = std::decay_t<decltype(what)>;
@@ -167,12 +168,8 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
                     return s;
                 }() + ")";
                 done.error = actuator_.set_job_partitions(what.job, parts, action.reason).message;
-                if (!done.error.empty())
-                    return;
-                if (route_launcher_)
-                    launch_for_route(*job, *g, state, ctx);
-                if (routed_)
-                    routed_(what.job);
+                if (done.error.empty())
+                    routed = {&*job, g};
             } else if constexpr (std::is_same_v<T, HireNodes>) {
                 const NodeGroup* g = state.group(what.group);
                 std::vector<std::string> picked;
@@ -231,6 +228,12 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
     else
         ctx.log.error("decision: " + done.action + " (" + done.reason + ") failed: " + done.error);
     remember(std::move(done));
+    if (routed.first) {
+        if (route_launcher_)
+            launch_for_route(*routed.first, *routed.second, state, ctx);
+        if (routed_)
+            routed_(routed.first->id);
+    }
 }
 
 std::vector<std::string> PolicyCycle::free_nodes(const NodeGroup& group, std::size_t count,
