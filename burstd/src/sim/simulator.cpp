@@ -20,7 +20,7 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 const std::string kLocalPartition = "local";
 
-enum class Phase { Future, Pending, Configuring, Running, Done };
+enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 
 struct SimJob {
     const TraceJob* trace = nullptr;
@@ -35,6 +35,9 @@ struct SimJob {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
     std::multimap<Time, std::uint32_t>::iterator local_slot;
     std::uint32_t snap = kNone; // index in the snapshot's job list
+    std::uint32_t waiting_parents = 0;  // parents not yet ended
+    std::vector<std::uint32_t> children;
+    Time eligible = 0;
 };
 
 enum class Power { Down, Booting, Up };
@@ -104,7 +107,9 @@ public:
 
 private:
     // Trace and time.
+    void link_dependencies(const std::unordered_set<JobId>& trace_ids);
     void submit(std::uint32_t j);
+    void make_eligible(std::uint32_t j);
     void schedule();
     void decide();
     void apply(const Action& action);
@@ -196,6 +201,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         j.estimate = order[i]->time_limit > 0 ? order[i]->time_limit : j.runtime;
         by_id_.emplace(order[i]->id, std::uint32_t(i));
     }
+    link_dependencies(seen);
     local_free_ = config_.local_cores;
 
     state_.snapshot.cluster = config_.cluster;
@@ -251,6 +257,49 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     result_.provisioning.capacity = config_.local_cores;
     for (const auto& node : nodes_)
         result_.provisioning.capacity += node.cpus;
+}
+
+void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
+{
+    std::vector<std::uint32_t> unresolved(jobs_.size(), 0);
+    for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
+        for (JobId parent : jobs_[i].trace->parents) {
+            auto it = by_id_.find(parent);
+            if (it == by_id_.end()) {
+                if (!trace_ids.count(parent))
+                    throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) + " depends on job " +
+                                         std::to_string(parent) + ", which is not in the trace");
+                // A parent too wide to replay never runs: its children go
+                // on without it rather than wait forever.
+                continue;
+            }
+            if (it->second == i)
+                throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) + " depends on itself");
+            jobs_[it->second].children.push_back(i);
+            ++jobs_[i].waiting_parents;
+        }
+        unresolved[i] = jobs_[i].waiting_parents;
+    }
+    // Kahn's algorithm: a job no topological order reaches sits on a cycle
+    // and would wait forever.
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t i = 0; i < jobs_.size(); ++i)
+        if (unresolved[i] == 0)
+            ready.push_back(i);
+    std::size_t reached = 0;
+    while (!ready.empty()) {
+        const std::uint32_t j = ready.back();
+        ready.pop_back();
+        ++reached;
+        for (auto c : jobs_[j].children)
+            if (--unresolved[c] == 0)
+                ready.push_back(c);
+    }
+    if (reached != jobs_.size())
+        for (std::uint32_t i = 0; i < jobs_.size(); ++i)
+            if (unresolved[i] != 0)
+                throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) +
+                                     " is on a dependency cycle");
 }
 
 void SimRun::push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token)
@@ -319,10 +368,32 @@ SimResult SimRun::run()
 
 void SimRun::submit(std::uint32_t j)
 {
-    jobs_[j].phase = Phase::Pending;
-    demand_cores_ += jobs_[j].cpus;
-    queue_.push_back(j);
     snapshot_add(j);
+    if (jobs_[j].waiting_parents > 0) {
+        jobs_[j].phase = Phase::Blocked;
+        Job& view = state_.snapshot.jobs[jobs_[j].snap];
+        view.reason = "Dependency";
+        for (auto p : jobs_[j].trace->parents) {
+            auto it = by_id_.find(p);
+            if (it != by_id_.end() && jobs_[it->second].phase != Phase::Done)
+                view.dependency += (view.dependency.empty() ? "afterany:" : ":") + std::to_string(p);
+        }
+        return;
+    }
+    make_eligible(j);
+}
+
+void SimRun::make_eligible(std::uint32_t j)
+{
+    SimJob& job = jobs_[j];
+    job.phase = Phase::Pending;
+    job.eligible = clock_.now();
+    demand_cores_ += job.cpus;
+    queue_.push_back(j);
+    Job& view = state_.snapshot.jobs[job.snap];
+    view.reason = "Resources";
+    view.dependency.clear();
+    view.eligible_time = job.eligible;
     dirty_ = true;
 }
 
@@ -607,9 +678,12 @@ void SimRun::finish(std::uint32_t j)
         }
         job.cloud_alloc.clear();
     }
-    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.start, now,
-                                      job.group});
+    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.eligible,
+                                      job.start, now, job.group});
     snapshot_remove(j);
+    for (auto c : job.children)
+        if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
+            make_eligible(c);
     policy_.observe(end);
     dirty_ = true;
 }

@@ -4,6 +4,11 @@
 // ClusterState, calls Policy::decide, and applies the Decision the way
 // burstd's actuator plus Slurm would.
 //
+// Jobs with parents (workflow tasks) are shown to the policy from their
+// submission as pending with reason Dependency and their parents in the
+// dependency field, as Slurm shows afterany dependencies; they join the
+// queue, in the order they become eligible, when the last parent ends.
+//
 // Site model: local cores scheduled FCFS with EASY backfill (reservation for
 // the queue head from time limits; without a limit the trace runtime is the
 // estimate).  A job routed to a node group may also run there: Slurm's power
@@ -38,6 +43,7 @@ struct JobOutcome {
     std::string account;
     std::uint32_t cpus = 0;
     Time submit = 0;
+    Time eligible = 0; // its last parent ended (= submit without parents)
     Time start = 0; // began running (after any cloud boot)
     Time end = 0;
     int group = -1; // index into SimConfig::groups; -1 = local
@@ -87,7 +93,8 @@ struct SimResult {
 };
 
 // Throws SimConfigError for an unusable site (no local cores, bad group) or
-// a trace with duplicate job ids.
+// a trace with duplicate job ids, a parent that is not in the trace, or a
+// dependency cycle.
 SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);
 
 } // namespace burst

@@ -25,6 +25,10 @@ struct TraceJob {
     std::string partition;
     std::string name;
     std::string category; // runtime models are learned per category
+    // Jobs that must end before this one may start (a workflow's edges);
+    // Slurm's afterany dependencies.
+    std::vector<JobId> parents;
+    std::string workflow; // workflow instance the job is a task of; "" = none
 };
 
 struct TraceProblem {
