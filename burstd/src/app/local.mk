@@ -59,5 +59,6 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/app/metrics_test.cpp \
+	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/spend_tracker_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

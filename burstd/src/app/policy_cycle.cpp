@@ -118,13 +118,13 @@ void PolicyCycle::run(const CycleContext& ctx)
     std::vector<std::string> notes;
     ++stats_.runs;
     stats_.last_decide_seconds = 0;
+    picked_.clear();
     for (auto& policy : chain_) {
         auto t0 = std::chrono::steady_clock::now();
         Decision d = policy->decide(state, clock);
         double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stats_.last_decide_seconds += took;
         stats_.decide_seconds_sum += took;
-        picked_.clear();
         hiring_.clear();
         for (const auto& a : d.actions)
             if (auto h = std::get_if<HireNodes>(&a.what))
