@@ -74,7 +74,7 @@ def first(path, pattern, after=0.0):
     return None
 ctld = f"{logdir}/slurmctld.log"
 eligible = first(ctld, rf"_slurm_rpc_update_job: complete JobId={job} ")
-allocated = first(ctld, rf"sched: Allocate JobId={job} ")
+allocated = first(ctld, rf"(sched: Allocate|backfill: Started) JobId={job} ")
 running = first(ctld, rf"Configuration for JobId={job} is complete")
 responding = first(ctld, rf"Node {node} now responding", eligible or 0)
 launch = first(f"{work}/burstd.log", rf"job {job} was allocated")
