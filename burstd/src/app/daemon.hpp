@@ -51,6 +51,7 @@ public:
     std::string metrics_text() const;
     // The port metrics are served on (0 = none).
     std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
+    void set_group_reset_handler(GroupResetHandler handler) { group_reset_handler_ = std::move(handler); }
 
     // Sends per-category thread counts to every connected plugin (the
     // thread-count policy's output).  Throws std::invalid_argument for a count
@@ -75,6 +76,7 @@ private:
     void accepted(ProtocolMessage&& message) override;
 
     JsonRef status_object() const;
+    std::string reset_group(const std::string& group, const PeerCredentials& peer);
     bool admit(uid_t uid) const;
     void resolve_slurm_user();
     void schedule_cycle();
@@ -106,6 +108,7 @@ private:
     StatusReporter status_reporter_;
     ReloadHandler reload_handler_;
     MetricsCollector metrics_collector_;
+    GroupResetHandler group_reset_handler_;
 };
 
 } // namespace burst

@@ -81,6 +81,7 @@ private:
     // Free powered-down nodes of `group` (no instance, not picked this cycle), in order.
     std::vector<std::string> free_nodes(const NodeGroup& group, std::size_t count, const ClusterState& state) const;
     void launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state, const CycleContext& ctx);
+    void unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
 
     std::vector<std::unique_ptr<Policy>> chain_;
