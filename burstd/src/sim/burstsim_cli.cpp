@@ -2,15 +2,20 @@
 
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_policy.hpp"
+#include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
+#include "sim/smowton_scenario.hpp"
+#include "sim/svg_plot.hpp"
 #include "sim/trace_loader.hpp"
+#include "sim/zheng_scenario.hpp"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -24,12 +29,14 @@ public:
 };
 
 const char* const kUsage =
-    "usage: burstsim --trace FILE [--format swf|sacct|auto] [--local-cores N]\n"
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workload gatk|blast[:key=value,...])\n"
+    "                [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
-    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant]\n";
+    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant] [--plot FILE.svg]\n"
+    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
 
 // 0, then 30 s doubling to about 5.7 days.
 std::vector<double> default_delay_grid()
@@ -74,6 +81,9 @@ std::vector<std::string> split_commas(const std::string& text)
 
 struct Options {
     std::string trace;
+    std::string workload;
+    std::string scenario;
+    std::string plot;
     std::string format = "auto";
     std::uint32_t local_cores = 0;
     SimConfig config;
@@ -102,6 +112,12 @@ Options parse(const std::vector<std::string>& args)
         };
         if (a == "--trace")
             o.trace = value();
+        else if (a == "--workload")
+            o.workload = value();
+        else if (a == "--scenario")
+            o.scenario = value();
+        else if (a == "--plot")
+            o.plot = value();
         else if (a == "--format")
             o.format = value();
         else if (a == "--local-cores")
@@ -166,8 +182,13 @@ Options parse(const std::vector<std::string>& args)
         else
             throw UsageError("unknown argument '" + a + "'");
     }
-    if (o.trace.empty())
-        throw UsageError("--trace FILE is required");
+    if (!o.scenario.empty()) {
+        if (!o.trace.empty() || !o.workload.empty() || have_policy || !o.plot.empty())
+            throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
+        return o;
+    }
+    if (o.trace.empty() == o.workload.empty())
+        throw UsageError("give one of --trace FILE or --workload NAME");
     if (!have_policy)
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
@@ -246,6 +267,33 @@ std::string lambda_label(const std::string& name, double lambda)
     return s.str();
 }
 
+// --scenario NAME[:keys]: a paper's experiment, printed as one table.
+int run_scenario(const Options& o, std::ostream& out, std::ostream& err)
+{
+    const auto colon = o.scenario.find(':');
+    const std::string name = o.scenario.substr(0, colon);
+    const std::string keys = colon == std::string::npos ? "" : o.scenario.substr(colon + 1);
+    try {
+        if (name == "smowton") {
+            const SmowtonOptions options = parse_smowton_options(keys, o.config.seed);
+            print_smowton(out, options, run_smowton(options));
+        } else if (name == "zheng") {
+            const ZhengOptions options = parse_zheng_options(keys, o.config.seed);
+            print_zheng(out, options, run_zheng(options));
+        } else {
+            err << "burstsim: unknown scenario '" << name << "' (known: smowton, zheng)\n";
+            return 2;
+        }
+    } catch (const WorkloadSpecError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    } catch (const PolicyConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}
+
 } // namespace
 
 int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -260,6 +308,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     std::vector<Run> runs;
     try {
         o = parse(args);
+        if (!o.scenario.empty())
+            return run_scenario(o, out, err);
         for (const auto& name : o.policies) {
             PolicyParams params = params_for(name, o.params);
             make_policy(name, params); // validates the name and parameters up front
@@ -287,18 +337,24 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     }
     Trace trace;
     try {
-        trace = load_trace(o.trace, o.format);
+        trace = o.workload.empty() ? load_trace(o.trace, o.format) : generate_workload(o.workload, o.config.seed);
     } catch (const TraceError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 1;
+    } catch (const WorkloadSpecError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
     }
     err << trace.report.summary() << "\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
     if (o.config.local_cores == 0) {
-        err << "burstsim: " << o.trace << " states no MaxProcs; give --local-cores\n";
+        err << "burstsim: " << (o.trace.empty() ? o.workload : o.trace) << " states no MaxProcs; give --local-cores\n";
         return 2;
     }
     const double lambda = o.lambdas.front();
+    o.config.record_timeline = !o.plot.empty();
+    std::vector<PlotPanel> panels;
+    Time origin = 0;
     auto replay = [&](const std::string& name, const PolicyParams& params, SimResult& result) {
         auto policy = make_policy(name, params);
         result = simulate(o.config, trace.jobs, *policy);
@@ -313,6 +369,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
             print_row(out, label, m, o, run.lambda_index);
+            origin = result.first_submit;
+            panels.push_back(PlotPanel{label, std::move(result.timeline)});
             if (o.compare)
                 continue;
             out << "\nlambda " << lambda << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
@@ -363,6 +421,16 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     } catch (const PolicyConfigError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 2;
+    }
+    if (!o.plot.empty()) {
+        const std::string source = o.trace.empty() ? o.workload : o.trace;
+        std::ofstream file(o.plot);
+        file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
+                                origin, panels);
+        if (!file.flush()) {
+            err << "burstsim: cannot write " << o.plot << "\n";
+            return 1;
+        }
     }
     return 0;
 }

@@ -17,6 +17,20 @@ libburst_a_SOURCES += \
 	burstd/src/sim/group_spec.hpp \
 	burstd/src/sim/clairvoyant_policy.cpp \
 	burstd/src/sim/clairvoyant_policy.hpp \
+	burstd/src/sim/workload_spec.cpp \
+	burstd/src/sim/workload_spec.hpp \
+	burstd/src/sim/gatk_workload.cpp \
+	burstd/src/sim/gatk_workload.hpp \
+	burstd/src/sim/blast_workload.cpp \
+	burstd/src/sim/blast_workload.hpp \
+	burstd/src/sim/generated_workload.cpp \
+	burstd/src/sim/generated_workload.hpp \
+	burstd/src/sim/smowton_scenario.cpp \
+	burstd/src/sim/smowton_scenario.hpp \
+	burstd/src/sim/zheng_scenario.cpp \
+	burstd/src/sim/zheng_scenario.hpp \
+	burstd/src/sim/svg_plot.cpp \
+	burstd/src/sim/svg_plot.hpp \
 	burstd/src/sim/burstsim_cli.cpp \
 	burstd/src/sim/burstsim_cli.hpp
 
@@ -32,4 +46,8 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/simulator_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
-	tests/unit/sim/clairvoyant_policy_test.cpp
+	tests/unit/sim/clairvoyant_policy_test.cpp \
+	tests/unit/sim/workload_generator_test.cpp \
+	tests/unit/sim/simulator_dependencies_test.cpp \
+	tests/unit/sim/paper_reproduction_test.cpp \
+	tests/unit/sim/svg_plot_test.cpp

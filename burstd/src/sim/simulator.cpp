@@ -35,6 +35,9 @@ struct SimJob {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
     std::multimap<Time, std::uint32_t>::iterator local_slot;
     std::uint32_t snap = kNone; // index in the snapshot's job list
+    Time released = 0;          // submitted (dependencies met)
+    std::uint32_t unmet = 0;    // dependencies not yet ended
+    std::vector<std::uint32_t> dependents;
 };
 
 enum class Power { Down, Booting, Up };
@@ -52,7 +55,7 @@ struct CloudNode {
     std::uint32_t snap = 0;       // index in the snapshot's node list
 };
 
-enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck };
+enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck, Release };
 
 struct Event {
     Time time;
@@ -104,6 +107,7 @@ public:
 
 private:
     // Trace and time.
+    void link_dependencies(const std::unordered_set<JobId>& in_trace);
     void submit(std::uint32_t j);
     void schedule();
     void decide();
@@ -139,11 +143,14 @@ private:
     std::unordered_map<JobId, std::uint32_t> by_id_;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
     std::uint64_t event_seq_ = 0;
-    std::size_t next_submit_ = 0;
+    std::vector<std::uint32_t> arrivals_; // jobs without dependencies, by submit time
+    std::size_t next_arrival_ = 0;
+    std::uint32_t released_ = 0;          // submit order, Slurm's FCFS priority
     std::size_t finished_ = 0;
     bool dirty_ = false;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
     std::uint64_t cloud_up_cores_ = 0; // powered on (booting or up)
+    std::uint32_t cloud_up_nodes_ = 0;
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
@@ -196,6 +203,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         j.estimate = order[i]->time_limit > 0 ? order[i]->time_limit : j.runtime;
         by_id_.emplace(order[i]->id, std::uint32_t(i));
     }
+    link_dependencies(seen);
     local_free_ = config_.local_cores;
 
     state_.snapshot.cluster = config_.cluster;
@@ -253,6 +261,43 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         result_.provisioning.capacity += node.cpus;
 }
 
+void SimRun::link_dependencies(const std::unordered_set<JobId>& in_trace)
+{
+    for (std::uint32_t j = 0; j < jobs_.size(); ++j) {
+        for (JobId dep : jobs_[j].trace->depends_on) {
+            auto it = by_id_.find(dep);
+            if (it != by_id_.end()) {
+                jobs_[it->second].dependents.push_back(j);
+                ++jobs_[j].unmet;
+            } else if (!in_trace.count(dep)) {
+                throw SimConfigError("job " + std::to_string(jobs_[j].trace->id) + " depends on job " +
+                                     std::to_string(dep) + ", which is not in the trace");
+            }
+        }
+        if (jobs_[j].unmet == 0)
+            arrivals_.push_back(j);
+    }
+    // Kahn's algorithm: every job must be reachable from the arrivals, or
+    // some wait for each other forever.
+    std::vector<std::uint32_t> unmet(jobs_.size());
+    for (std::uint32_t j = 0; j < jobs_.size(); ++j)
+        unmet[j] = jobs_[j].unmet;
+    std::vector<std::uint32_t> ready(arrivals_);
+    std::size_t reached = 0;
+    while (!ready.empty()) {
+        const std::uint32_t j = ready.back();
+        ready.pop_back();
+        ++reached;
+        for (auto child : jobs_[j].dependents)
+            if (--unmet[child] == 0)
+                ready.push_back(child);
+    }
+    if (reached != jobs_.size())
+        for (std::uint32_t j = 0; j < jobs_.size(); ++j)
+            if (unmet[j] > 0)
+                throw SimConfigError("job " + std::to_string(jobs_[j].trace->id) + " is in a dependency cycle");
+}
+
 void SimRun::push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token)
 {
     events_.push(Event{t, kind, event_seq_++, target, token});
@@ -262,14 +307,14 @@ SimResult SimRun::run()
 {
     if (jobs_.empty())
         return std::move(result_);
-    result_.first_submit = jobs_.front().trace->submit;
+    result_.first_submit = jobs_[arrivals_.front()].trace->submit;
     Time next_decide = result_.first_submit;
     while (true) {
         Time t = kNever;
         if (!events_.empty())
             t = events_.top().time;
-        if (next_submit_ < jobs_.size())
-            t = std::min(t, jobs_[next_submit_].trace->submit);
+        if (next_arrival_ < arrivals_.size())
+            t = std::min(t, jobs_[arrivals_[next_arrival_]].trace->submit);
         const bool deciding = finished_ < jobs_.size();
         if (deciding)
             t = std::min(t, next_decide);
@@ -285,6 +330,9 @@ SimResult SimRun::run()
                 break;
             case EventKind::NodeReady:
                 node_ready(e.target);
+                break;
+            case EventKind::Release:
+                submit(e.target);
                 break;
             case EventKind::SuspendCheck: {
                 CloudNode& n = nodes_[e.target];
@@ -302,8 +350,8 @@ SimResult SimRun::run()
             }
             }
         }
-        while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
-            submit(std::uint32_t(next_submit_++));
+        while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_]].trace->submit == t)
+            submit(arrivals_[next_arrival_++]);
         schedule();
         if (deciding && t == next_decide) {
             decide();
@@ -320,6 +368,7 @@ SimResult SimRun::run()
 void SimRun::submit(std::uint32_t j)
 {
     jobs_[j].phase = Phase::Pending;
+    jobs_[j].released = clock_.now();
     demand_cores_ += jobs_[j].cpus;
     queue_.push_back(j);
     snapshot_add(j);
@@ -522,6 +571,7 @@ void SimRun::power_up(std::uint32_t n)
     const Time now = clock_.now();
     node.power = Power::Booting;
     cloud_up_cores_ += node.cpus;
+    ++cloud_up_nodes_;
     node.launched = now;
     node.ready = 0;
     node.draining = false;
@@ -538,9 +588,11 @@ void SimRun::power_down(std::uint32_t n)
     closed_cost_ += bill(config_.groups[node.group], up);
     result_.instance_seconds += up;
     result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, config_.groups[node.group].price_per_hour,
-                                                  node.launched, clock_.now()});
+                                             node.launched, clock_.now(),
+                                             node.power == Power::Up ? node.ready : clock_.now()});
     node.power = Power::Down;
     cloud_up_cores_ -= node.cpus;
+    --cloud_up_nodes_;
     node.draining = false;
     ++node.idle_epoch;
     sync_node(n);
@@ -607,11 +659,14 @@ void SimRun::finish(std::uint32_t j)
         }
         job.cloud_alloc.clear();
     }
-    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.start, now,
+    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.released, job.start, now,
                                       job.group});
     snapshot_remove(j);
     policy_.observe(end);
     dirty_ = true;
+    for (auto child : job.dependents)
+        if (--jobs_[child].unmet == 0)
+            push(std::max(now, jobs_[child].trace->submit), EventKind::Release, child);
 }
 
 void SimRun::snapshot_add(std::uint32_t j)
@@ -626,9 +681,9 @@ void SimRun::snapshot_add(std::uint32_t j)
     view.name = t.name;
     view.category = t.category;
     view.reason = "Resources";
-    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
-    view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
-    view.submit_time = view.eligible_time = t.submit;
+    // FCFS: submitted earlier is higher.
+    view.priority = std::numeric_limits<std::uint32_t>::max() - released_++;
+    view.submit_time = view.eligible_time = job.released;
     view.time_limit = t.time_limit;
     view.cpus = job.cpus;
     job.snap = std::uint32_t(state_.snapshot.jobs.size());
@@ -711,6 +766,10 @@ void SimRun::decide()
         ++p.over_samples;
         p.over_cores += supply - demand;
     }
+
+    if (config_.record_timeline)
+        result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,
+                                                  cloud_up_nodes_});
 
     Decision d = policy_.decide(state_, clock_);
     ++result_.decisions;
