@@ -127,7 +127,13 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     // are up and free, whether or not this cycle may resize (the play
     // forward above counted those cores as available from now on).
     std::uint64_t local_free = view.local_free_cpus;
-    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+    auto cloud_room = [&view] {
+        std::uint64_t room = 0;
+        for (const auto& g : view.groups)
+            room += g.free_up_cpus > g.routed_pending_cpus ? g.free_up_cpus - g.routed_pending_cpus : 0;
+        return room;
+    };
+    for (std::size_t i = 0; i < view.pending.size() && cloud_room() > 0; ++i) {
         const Job* job = view.pending[i];
         const std::uint64_t cpus = sizes[i];
         if (view.pending_group[i] >= 0 || job->burst == BurstOption::Never)
