@@ -7,8 +7,10 @@
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
 //    jobs, malformed and unusable lines and parse speed;
-// 2. times Policy::decide for every policy on synthetic sites with 1k, 10k
-//    and 100k pending jobs (median and p99 over repeated calls);
+// 2. times Policy::decide for every policy on synthetic sites with 1k, 10k,
+//    100k and 1M pending jobs (median and p99 over repeated calls), and pfa
+//    once more with half the pending jobs in dependency chains (token
+//    propagation over a graph instead of plain queue demand);
 // 3. replays the largest trace found with never, always, predictive and
 //    fixed-delay and reports simulated jobs per CPU second.
 #include "policy/policy_factory.hpp"
@@ -97,16 +99,38 @@ ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
     return s;
 }
 
+// Every other pending job waits for the one submitted before it, as
+// workflow tasks do: pfa's token propagation then walks a real graph.
+void add_dependency_chains(ClusterState& s)
+{
+    bool odd = false;
+    for (auto& j : s.snapshot.jobs) {
+        if (!j.pending())
+            continue;
+        if (odd) {
+            j.dependency = "afterok:" + std::to_string(j.id - 1);
+            j.reason = "Dependency";
+        }
+        odd = !odd;
+    }
+}
+
 void bench_decisions()
 {
     std::printf("\n== Policy::decide time (64x32 local cores busy, 2 groups x 200 nodes, 2000 running) ==\n");
     std::printf("%-12s %9s %7s %12s %12s %12s\n", "policy", "pending", "calls", "cpu_med_ms", "cpu_p99_ms",
                 "wall_med_ms");
-    for (std::size_t pending : {1000u, 10000u, 100000u}) {
+    for (std::size_t pending : {1000u, 10000u, 100000u, 1000000u}) {
         std::mt19937_64 rng(42);
         ClusterState state = synthetic_site(pending, rng);
-        const int calls = pending >= 100000 ? 30 : 200;
-        for (const auto& name : policy_names()) {
+        const int calls = pending >= 1000000 ? 5 : pending >= 100000 ? 30 : 200;
+        std::vector<std::string> names = policy_names();
+        names.push_back("pfa(deps)");
+        for (const auto& label : names) {
+            const bool deps = label == "pfa(deps)";
+            const std::string name = deps ? "pfa" : label;
+            if (deps) // the last row: a copy of a 1M-job state would not fit everywhere
+                add_dependency_chains(state);
             auto policy = make_policy(name, PolicyParams{});
             for (int c = 0; c < 50; ++c) { // learned runtimes for boot-window
                 JobEnd e;
@@ -128,7 +152,7 @@ void bench_decisions()
             }
             std::sort(ms.begin(), ms.end());
             std::sort(wall.begin(), wall.end());
-            std::printf("%-12s %9zu %7d %12.3f %12.3f %12.3f   (%zu actions)\n", name.c_str(), pending, calls,
+            std::printf("%-12s %9zu %7d %12.3f %12.3f %12.3f   (%zu actions)\n", label.c_str(), pending, calls,
                         ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], wall[wall.size() / 2],
                         actions);
         }
@@ -184,7 +208,7 @@ int main(int argc, char** argv)
                 "decisions", "mean_wait_h");
     const std::uint32_t header_cores = std::uint32_t(big.report.max_procs ? big.report.max_procs : 1024);
     for (std::uint32_t cores : {header_cores, 3000u, 1000u}) {
-        for (const char* name : {"never", "always", "predictive", "fixed-delay"}) {
+        for (const char* name : {"never", "always", "predictive", "fixed-delay", "pfa"}) {
             SimConfig config;
             config.local_cores = cores;
             NodeGroup g;

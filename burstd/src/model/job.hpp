@@ -59,6 +59,12 @@ struct Job {
     bool running() const { return state == JobState::Running || state == JobState::Completing; }
     // Core demand of the record, counting every task of a pending array.
     std::uint64_t total_cpus() const { return std::uint64_t(cpus) * array_task_count; }
+    // Held back until other jobs end (Slurm's pending reasons Dependency and
+    // DependencyNeverSatisfied): not demand a node could serve now.
+    bool awaiting_dependency() const
+    {
+        return pending() && reason.compare(0, 10, "Dependency") == 0;
+    }
 };
 
 // A finished job as reported by the exporter's job_end event (and by traces):

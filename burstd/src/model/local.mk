@@ -5,6 +5,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/hostlist.hpp \
 	burstd/src/model/instance.hpp \
 	burstd/src/model/job.hpp \
+	burstd/src/model/job_dependency.cpp \
+	burstd/src/model/job_dependency.hpp \
 	burstd/src/model/node.hpp \
 	burstd/src/model/node_group.hpp \
 	burstd/src/model/partition.hpp \
@@ -12,4 +14,5 @@ libburst_a_SOURCES += \
 	burstd/src/model/snapshot.hpp
 
 tests_unit_unit_tests_SOURCES += \
-	tests/unit/model/hostlist_test.cpp
+	tests/unit/model/hostlist_test.cpp \
+	tests/unit/model/job_dependency_test.cpp

@@ -31,7 +31,17 @@ libburst_a_SOURCES += \
 	burstd/src/policy/predictive_policy.cpp \
 	burstd/src/policy/predictive_policy.hpp \
 	burstd/src/policy/fixed_delay_policy.cpp \
-	burstd/src/policy/fixed_delay_policy.hpp
+	burstd/src/policy/fixed_delay_policy.hpp \
+	burstd/src/policy/token_waves.cpp \
+	burstd/src/policy/token_waves.hpp \
+	burstd/src/policy/throughput_profile.cpp \
+	burstd/src/policy/throughput_profile.hpp \
+	burstd/src/policy/resource_profile.cpp \
+	burstd/src/policy/resource_profile.hpp \
+	burstd/src/policy/budget_split.cpp \
+	burstd/src/policy/budget_split.hpp \
+	burstd/src/policy/pfa_policy.cpp \
+	burstd/src/policy/pfa_policy.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -45,4 +55,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/threshold_policy_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \
 	tests/unit/policy/predictive_policy_test.cpp \
-	tests/unit/policy/fixed_delay_policy_test.cpp
+	tests/unit/policy/fixed_delay_policy_test.cpp \
+	tests/unit/policy/pfa_policy_test.cpp

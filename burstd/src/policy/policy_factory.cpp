@@ -4,6 +4,7 @@
 #include "policy/boot_window_policy.hpp"
 #include "policy/fixed_delay_policy.hpp"
 #include "policy/never_policy.hpp"
+#include "policy/pfa_policy.hpp"
 #include "policy/predictive_policy.hpp"
 #include "policy/threshold_policy.hpp"
 
@@ -24,7 +25,7 @@ std::vector<std::string> policy_names()
 {
     return {std::string(NeverPolicy::kName), std::string(AlwaysPolicy::kName), std::string(ThresholdPolicy::kName),
             std::string(BootWindowPolicy::kName), std::string(PredictivePolicy::kName),
-            std::string(FixedDelayPolicy::kName)};
+            std::string(FixedDelayPolicy::kName), std::string(PfaPolicy::kName)};
 }
 
 std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params)
@@ -57,6 +58,8 @@ std::unique_ptr<Policy> construct(const std::string& name, PolicyParams& params)
         return build<PredictivePolicy>(params);
     if (name == FixedDelayPolicy::kName)
         return build<FixedDelayPolicy>(params);
+    if (name == PfaPolicy::kName)
+        return build<PfaPolicy>(params);
     std::string known;
     for (const auto& n : policy_names())
         known += (known.empty() ? "" : ", ") + n;

@@ -182,10 +182,13 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         if (!best)
             continue;
         // R is paid on a job's whole time in the system: the wait so far
-        // counts too (it cancels out of the time-oriented reward; under the
+        // (since it became eligible) counts too (it cancels out of the time-oriented reward; under the
         // throughput-oriented one a job that has waited long loses less by
         // waiting longer).
-        auto waited = [&](std::size_t i) { return std::max<Seconds>(0, now - view.pending[i]->submit_time); };
+        auto waited = [&](std::size_t i) {
+            const Job& j = *view.pending[i];
+            return std::max<Seconds>(0, now - std::max(j.submit_time, j.eligible_time));
+        };
         double gain = reward_loss(cores, runtime[h], waited(h) + wait[h], wait[h] - best_boot);
         if (queue_benefit_)
             for (std::size_t i = 0; i < n; ++i)

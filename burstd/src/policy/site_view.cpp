@@ -119,6 +119,8 @@ SiteView SiteView::of(const ClusterState& state)
     std::vector<Key> keys;
     keys.reserve(state.snapshot.jobs.size());
     for (const auto& job : state.snapshot.jobs) {
+        if (job.awaiting_dependency())
+            continue; // cannot start anywhere yet, so it is nobody's demand
         if (job.pending()) {
             const int g = view.group_of(job);
             if (g >= 0)

@@ -40,7 +40,9 @@ public:
     std::uint64_t local_cpus = 0;
     std::uint64_t local_free_cpus = 0;
     std::uint64_t local_alloc_cpus = 0;
-    std::vector<const Job*> pending; // highest priority first, then oldest, then lowest id
+    // Jobs that could start now (not awaiting a dependency), highest priority
+    // first, then oldest, then lowest id.
+    std::vector<const Job*> pending;
     std::vector<int> pending_group;  // group_of(*pending[i]), computed once
     std::vector<const Job*> running;
     std::vector<GroupView> groups;    // in ClusterState::groups order

@@ -19,7 +19,7 @@ std::vector<TraceJob> generate_blast(const BlastWorkloadSpec& spec)
         job.partition = "local";
         job.name = "stage" + std::to_string(stage + 1) + "-" + step;
         job.category = "blast/" + job.name;
-        job.depends_on = std::move(after);
+        job.parents = std::move(after);
         jobs.push_back(std::move(job));
         return jobs.back().id;
     };

@@ -9,6 +9,9 @@
 #include "sim/smowton_scenario.hpp"
 #include "sim/svg_plot.hpp"
 #include "sim/trace_loader.hpp"
+#include "sim/workflow_arrivals.hpp"
+#include "sim/workflow_loader.hpp"
+#include "sim/workflow_metrics.hpp"
 #include "sim/zheng_scenario.hpp"
 
 #include <cerrno>
@@ -29,8 +32,9 @@ public:
 };
 
 const char* const kUsage =
-    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workload gatk|blast[:key=value,...])\n"
-    "                [--local-cores N]\n"
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workload gatk|blast[:key=value,...]\n"
+    "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
+    "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
@@ -97,6 +101,8 @@ struct Options {
     bool tune_delay = false;
     bool clairvoyant = false;
     std::vector<double> delay_grid = default_delay_grid();
+    std::vector<std::string> workflows;
+    WorkflowArrivals arrivals;
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -118,6 +124,17 @@ Options parse(const std::vector<std::string>& args)
             o.scenario = value();
         else if (a == "--plot")
             o.plot = value();
+        else if (a == "--workflow")
+            o.workflows.push_back(value());
+        else if (a == "--workflow-rate")
+            o.arrivals.rate_per_hour = parse_double(a, value(), 1e-9);
+        else if (a == "--workflow-count")
+            o.arrivals.count = std::uint32_t(parse_uint(a, value(), 1, 10000000));
+        else if (a == "--workflow-accounts") {
+            o.arrivals.accounts = split_commas(value());
+            if (o.arrivals.accounts.empty())
+                throw UsageError("--workflow-accounts needs at least one account name");
+        }
         else if (a == "--format")
             o.format = value();
         else if (a == "--local-cores")
@@ -183,12 +200,12 @@ Options parse(const std::vector<std::string>& args)
             throw UsageError("unknown argument '" + a + "'");
     }
     if (!o.scenario.empty()) {
-        if (!o.trace.empty() || !o.workload.empty() || have_policy || !o.plot.empty())
+        if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty())
             throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
         return o;
     }
-    if (o.trace.empty() == o.workload.empty())
-        throw UsageError("give one of --trace FILE or --workload NAME");
+    if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
+        throw UsageError("give one of --trace FILE, --workload NAME or --workflow FILE (one or more)");
     if (!have_policy)
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
@@ -231,7 +248,7 @@ std::string fixed(double v, int digits)
 // was tuned for (its J at other λ would compare a policy tuned for something
 // else), or -1 when the run does not depend on λ.
 void print_row(std::ostream& out, const std::string& label, const SimMetrics& m, const Options& o,
-               int lambda_column)
+               int lambda_column, const WorkflowMetrics& wf)
 {
     out << std::left << std::setw(26) << label << std::right << std::setw(7) << m.jobs << std::setw(7)
         << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2) << std::setw(10) << hours(m.mean_wait)
@@ -240,7 +257,9 @@ void print_row(std::ostream& out, const std::string& label, const SimMetrics& m,
         << std::setw(7) << fixed(m.a_under, 3) << std::setw(7) << fixed(m.a_over, 3) << std::setw(6)
         << fixed(m.t_under, 2) << std::setw(6) << fixed(m.t_over, 2);
     if (o.budget > 0)
-        out << std::setw(6) << m.budget_violations;
+        out << std::setw(6) << m.budget_violations << std::setw(10) << fixed(m.max_interval_spend, 2);
+    if (!o.workflows.empty())
+        out << std::setw(6) << wf.workflows << std::setw(8) << fixed(wf.mean_slowdown, 2);
     for (std::size_t k = 0; k < o.lambdas.size(); ++k)
         out << std::setw(14)
             << (lambda_column < 0 || std::size_t(lambda_column) == k ? fixed(objective_at(m, o.lambdas[k]), 2) : "-");
@@ -254,7 +273,9 @@ void print_header(std::ostream& out, const Options& o)
         << "bsld" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
         << std::setw(7) << "a_O" << std::setw(6) << "t_U" << std::setw(6) << "t_O";
     if (o.budget > 0)
-        out << std::setw(6) << "viol";
+        out << std::setw(6) << "viol" << std::setw(10) << "max_spend";
+    if (!o.workflows.empty())
+        out << std::setw(6) << "wfs" << std::setw(8) << "wf_sld";
     for (double l : o.lambdas)
         out << std::setw(14) << ("J@" + fixed(l, l < 0.1 ? 3 : 2));
     out << "\n";
@@ -337,21 +358,44 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     }
     Trace trace;
     try {
-        trace = o.workload.empty() ? load_trace(o.trace, o.format) : generate_workload(o.workload, o.config.seed);
+        if (!o.workload.empty()) {
+            trace = generate_workload(o.workload, o.config.seed);
+        } else if (o.workflows.empty()) {
+            trace = load_trace(o.trace, o.format);
+        } else {
+            std::vector<Workflow> workflows;
+            for (const auto& path : o.workflows)
+                workflows.push_back(load_workflow(path));
+            o.arrivals.seed = o.config.seed;
+            trace = workflow_trace(workflows, o.arrivals);
+        }
     } catch (const TraceError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 1;
+    } catch (const WorkflowError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 1;
     } catch (const WorkloadSpecError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 2;
     }
-    err << trace.report.summary() << "\n";
+    if (o.workflows.empty())
+        err << trace.report.summary() << "\n";
+    else
+        err << "workflow arrivals: " << (o.arrivals.count ? o.arrivals.count : o.workflows.size())
+            << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
     if (o.config.local_cores == 0) {
-        err << "burstsim: " << (o.trace.empty() ? o.workload : o.trace) << " states no MaxProcs; give --local-cores\n";
+        err << "burstsim: "
+            << (o.workflows.empty() ? (o.trace.empty() ? o.workload : o.trace) + " states no MaxProcs"
+                                    : std::string("workflows"))
+            << "; give --local-cores\n";
         return 2;
     }
     const double lambda = o.lambdas.front();
+    auto wf = [&](const SimResult& result) {
+        return o.workflows.empty() ? WorkflowMetrics{} : workflow_metrics(trace.jobs, result, o.tau);
+    };
     o.config.record_timeline = !o.plot.empty();
     std::vector<PlotPanel> panels;
     Time origin = 0;
@@ -368,7 +412,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             const SimMetrics m = replay(run.name, run.params, result);
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
-            print_row(out, label, m, o, run.lambda_index);
+            print_row(out, label, m, o, run.lambda_index, wf(result));
             origin = result.first_submit;
             panels.push_back(PlotPanel{label, std::move(result.timeline)});
             if (o.compare)
@@ -383,7 +427,14 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped << "\n";
             if (o.budget > 0)
                 out << "budget " << o.budget << " per " << o.budget_interval << " s exceeded in "
-                    << m.budget_violations << " of " << m.budget_intervals << " intervals\n";
+                    << m.budget_violations << " of " << m.budget_intervals << " intervals; most spent in one "
+                    << m.max_interval_spend << "\n";
+            if (!o.workflows.empty()) {
+                const WorkflowMetrics w = wf(result);
+                out << "workflows " << w.workflows << ": mean response " << hours(w.mean_response)
+                    << ", slowdown mean " << w.mean_slowdown << " median " << w.median_slowdown << " p95 "
+                    << w.p95_slowdown << "\n";
+            }
             for (const auto& [account, cost] : m.account_cost)
                 if (cost > 0)
                     out << "cost " << (account.empty() ? "(boot/idle/billing)" : account) << " " << cost << "\n";
@@ -391,18 +442,21 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         if (o.tune_delay) {
             // fixed-delay does not depend on λ: one replay per delay serves every λ.
             std::vector<SimMetrics> grid;
+            std::vector<WorkflowMetrics> grid_wf;
             for (double w : o.delay_grid) {
                 PolicyParams params = params_for("fixed-delay", o.params);
                 params.set("delay", fixed(w, 0));
                 SimResult result;
                 grid.push_back(replay("fixed-delay", params, result));
+                grid_wf.push_back(wf(result));
             }
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                 std::size_t best = 0;
                 for (std::size_t i = 1; i < grid.size(); ++i)
                     if (objective_at(grid[i], o.lambdas[k]) < objective_at(grid[best], o.lambdas[k]))
                         best = i;
-                print_row(out, "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)", grid[best], o, int(k));
+                print_row(out, "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)", grid[best], o, int(k),
+                          grid_wf[best]);
             }
         }
         if (o.clairvoyant) {
@@ -412,7 +466,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 ClairvoyantPolicy oracle(o.config, trace.jobs, no_burst, o.lambdas[k]);
                 const SimResult result = simulate(o.config, trace.jobs, oracle);
                 print_row(out, lambda_label("clairvoyant", o.lambdas[k]),
-                          compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval), o, int(k));
+                          compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval), o, int(k), wf(result));
             }
         }
     } catch (const SimConfigError& e) {
@@ -423,7 +477,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         return 2;
     }
     if (!o.plot.empty()) {
-        const std::string source = o.trace.empty() ? o.workload : o.trace;
+        const std::string source = !o.trace.empty() ? o.trace : !o.workload.empty() ? o.workload : "workflows";
         std::ofstream file(o.plot);
         file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
                                 origin, panels);

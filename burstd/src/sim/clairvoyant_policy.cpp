@@ -10,7 +10,7 @@ ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<
     std::unordered_map<JobId, Seconds> wait;
     wait.reserve(no_burst.jobs.size());
     for (const auto& j : no_burst.jobs)
-        wait.emplace(j.id, j.start - j.submit);
+        wait.emplace(j.id, j.start - j.eligible);
     for (const auto& t : trace) {
         auto it = wait.find(t.id);
         if (it == wait.end() || it->second <= 0)

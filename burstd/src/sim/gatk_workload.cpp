@@ -39,7 +39,7 @@ GatkWorkload generate_gatk(const GatkWorkloadSpec& spec)
                 job.name = "stage" + std::to_string(s + 1);
                 job.category = "gatk/" + job.name;
                 if (s > 0)
-                    job.depends_on.push_back(pipeline.stages.back());
+                    job.parents.push_back(pipeline.stages.back());
                 pipeline.stages.push_back(job.id);
                 w.jobs.push_back(std::move(job));
             }

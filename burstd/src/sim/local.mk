@@ -17,6 +17,18 @@ libburst_a_SOURCES += \
 	burstd/src/sim/group_spec.hpp \
 	burstd/src/sim/clairvoyant_policy.cpp \
 	burstd/src/sim/clairvoyant_policy.hpp \
+	burstd/src/sim/workflow.cpp \
+	burstd/src/sim/workflow.hpp \
+	burstd/src/sim/wfcommons_parser.cpp \
+	burstd/src/sim/wfcommons_parser.hpp \
+	burstd/src/sim/dax_parser.cpp \
+	burstd/src/sim/dax_parser.hpp \
+	burstd/src/sim/workflow_loader.cpp \
+	burstd/src/sim/workflow_loader.hpp \
+	burstd/src/sim/workflow_arrivals.cpp \
+	burstd/src/sim/workflow_arrivals.hpp \
+	burstd/src/sim/workflow_metrics.cpp \
+	burstd/src/sim/workflow_metrics.hpp \
 	burstd/src/sim/workload_spec.cpp \
 	burstd/src/sim/workload_spec.hpp \
 	burstd/src/sim/gatk_workload.cpp \
@@ -47,7 +59,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
 	tests/unit/sim/clairvoyant_policy_test.cpp \
+	tests/unit/sim/workflow_parser_test.cpp \
+	tests/unit/sim/workflow_arrivals_test.cpp \
+	tests/unit/sim/simulator_dependency_test.cpp \
+	tests/unit/sim/burstsim_workflow_cli_test.cpp \
 	tests/unit/sim/workload_generator_test.cpp \
-	tests/unit/sim/simulator_dependencies_test.cpp \
 	tests/unit/sim/paper_reproduction_test.cpp \
 	tests/unit/sim/svg_plot_test.cpp

@@ -15,7 +15,7 @@ struct SimMetrics {
     std::size_t cloud_jobs = 0;
     double cloud_cost = 0;
     std::map<std::string, double> account_cost; // "" = boot, idle and billing overhead
-    double mean_wait = 0;   // seconds from submit to running (cloud boot included)
+    double mean_wait = 0;   // seconds from eligible (submit, or last parent's end) to running, boot included
     double median_wait = 0;
     double p95_wait = 0;
     double mean_bounded_slowdown = 0; // max(1, (wait + run) / max(run, tau))
@@ -33,10 +33,12 @@ struct SimMetrics {
     // local cores + every cloud node's cores: a_U, a_O average missing /
     // surplus fraction of R; t_U, t_O fraction of samples under / over.
     double a_under = 0, a_over = 0, t_under = 0, t_over = 0;
-    // Budget intervals (aligned on the first submit) whose cloud spend,
-    // instance uptime pro rata at the group's price, exceeded the budget.
+    // Budget intervals (aligned on the first submit, running until the last
+    // instance is down) whose cloud spend, instance uptime pro rata at the
+    // group's price, exceeded the budget.
     std::size_t budget_intervals = 0;
     std::size_t budget_violations = 0;
+    double max_interval_spend = 0; // the most any one budget interval cost
 };
 
 // J(λ) for another λ than the one the metrics were computed with.

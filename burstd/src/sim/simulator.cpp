@@ -20,7 +20,7 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 const std::string kLocalPartition = "local";
 
-enum class Phase { Future, Pending, Configuring, Running, Done };
+enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 
 struct SimJob {
     const TraceJob* trace = nullptr;
@@ -35,9 +35,9 @@ struct SimJob {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
     std::multimap<Time, std::uint32_t>::iterator local_slot;
     std::uint32_t snap = kNone; // index in the snapshot's job list
-    Time released = 0;          // submitted (dependencies met)
-    std::uint32_t unmet = 0;    // dependencies not yet ended
-    std::vector<std::uint32_t> dependents;
+    std::uint32_t waiting_parents = 0;  // parents not yet ended
+    std::vector<std::uint32_t> children;
+    Time eligible = 0;
 };
 
 enum class Power { Down, Booting, Up };
@@ -55,7 +55,7 @@ struct CloudNode {
     std::uint32_t snap = 0;       // index in the snapshot's node list
 };
 
-enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck, Release };
+enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck };
 
 struct Event {
     Time time;
@@ -107,8 +107,9 @@ public:
 
 private:
     // Trace and time.
-    void link_dependencies(const std::unordered_set<JobId>& in_trace);
+    void link_dependencies(const std::unordered_set<JobId>& trace_ids);
     void submit(std::uint32_t j);
+    void make_eligible(std::uint32_t j);
     void schedule();
     void decide();
     void apply(const Action& action);
@@ -143,9 +144,7 @@ private:
     std::unordered_map<JobId, std::uint32_t> by_id_;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
     std::uint64_t event_seq_ = 0;
-    std::vector<std::uint32_t> arrivals_; // jobs without dependencies, by submit time
-    std::size_t next_arrival_ = 0;
-    std::uint32_t released_ = 0;          // submit order, Slurm's FCFS priority
+    std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
     bool dirty_ = false;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
@@ -261,41 +260,47 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         result_.provisioning.capacity += node.cpus;
 }
 
-void SimRun::link_dependencies(const std::unordered_set<JobId>& in_trace)
+void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
 {
-    for (std::uint32_t j = 0; j < jobs_.size(); ++j) {
-        for (JobId dep : jobs_[j].trace->depends_on) {
-            auto it = by_id_.find(dep);
-            if (it != by_id_.end()) {
-                jobs_[it->second].dependents.push_back(j);
-                ++jobs_[j].unmet;
-            } else if (!in_trace.count(dep)) {
-                throw SimConfigError("job " + std::to_string(jobs_[j].trace->id) + " depends on job " +
-                                     std::to_string(dep) + ", which is not in the trace");
+    std::vector<std::uint32_t> unresolved(jobs_.size(), 0);
+    for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
+        for (JobId parent : jobs_[i].trace->parents) {
+            auto it = by_id_.find(parent);
+            if (it == by_id_.end()) {
+                if (!trace_ids.count(parent))
+                    throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) + " depends on job " +
+                                         std::to_string(parent) + ", which is not in the trace");
+                // A parent too wide to replay never runs: its children go
+                // on without it rather than wait forever.
+                continue;
             }
+            if (it->second == i)
+                throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) + " depends on itself");
+            jobs_[it->second].children.push_back(i);
+            ++jobs_[i].waiting_parents;
         }
-        if (jobs_[j].unmet == 0)
-            arrivals_.push_back(j);
+        unresolved[i] = jobs_[i].waiting_parents;
     }
-    // Kahn's algorithm: every job must be reachable from the arrivals, or
-    // some wait for each other forever.
-    std::vector<std::uint32_t> unmet(jobs_.size());
-    for (std::uint32_t j = 0; j < jobs_.size(); ++j)
-        unmet[j] = jobs_[j].unmet;
-    std::vector<std::uint32_t> ready(arrivals_);
+    // Kahn's algorithm: a job no topological order reaches sits on a cycle
+    // and would wait forever.
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t i = 0; i < jobs_.size(); ++i)
+        if (unresolved[i] == 0)
+            ready.push_back(i);
     std::size_t reached = 0;
     while (!ready.empty()) {
         const std::uint32_t j = ready.back();
         ready.pop_back();
         ++reached;
-        for (auto child : jobs_[j].dependents)
-            if (--unmet[child] == 0)
-                ready.push_back(child);
+        for (auto c : jobs_[j].children)
+            if (--unresolved[c] == 0)
+                ready.push_back(c);
     }
     if (reached != jobs_.size())
-        for (std::uint32_t j = 0; j < jobs_.size(); ++j)
-            if (unmet[j] > 0)
-                throw SimConfigError("job " + std::to_string(jobs_[j].trace->id) + " is in a dependency cycle");
+        for (std::uint32_t i = 0; i < jobs_.size(); ++i)
+            if (unresolved[i] != 0)
+                throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) +
+                                     " is on a dependency cycle");
 }
 
 void SimRun::push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token)
@@ -307,14 +312,14 @@ SimResult SimRun::run()
 {
     if (jobs_.empty())
         return std::move(result_);
-    result_.first_submit = jobs_[arrivals_.front()].trace->submit;
+    result_.first_submit = jobs_.front().trace->submit;
     Time next_decide = result_.first_submit;
     while (true) {
         Time t = kNever;
         if (!events_.empty())
             t = events_.top().time;
-        if (next_arrival_ < arrivals_.size())
-            t = std::min(t, jobs_[arrivals_[next_arrival_]].trace->submit);
+        if (next_submit_ < jobs_.size())
+            t = std::min(t, jobs_[next_submit_].trace->submit);
         const bool deciding = finished_ < jobs_.size();
         if (deciding)
             t = std::min(t, next_decide);
@@ -330,9 +335,6 @@ SimResult SimRun::run()
                 break;
             case EventKind::NodeReady:
                 node_ready(e.target);
-                break;
-            case EventKind::Release:
-                submit(e.target);
                 break;
             case EventKind::SuspendCheck: {
                 CloudNode& n = nodes_[e.target];
@@ -350,8 +352,8 @@ SimResult SimRun::run()
             }
             }
         }
-        while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_]].trace->submit == t)
-            submit(arrivals_[next_arrival_++]);
+        while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
+            submit(std::uint32_t(next_submit_++));
         schedule();
         if (deciding && t == next_decide) {
             decide();
@@ -367,11 +369,32 @@ SimResult SimRun::run()
 
 void SimRun::submit(std::uint32_t j)
 {
-    jobs_[j].phase = Phase::Pending;
-    jobs_[j].released = clock_.now();
-    demand_cores_ += jobs_[j].cpus;
-    queue_.push_back(j);
     snapshot_add(j);
+    if (jobs_[j].waiting_parents > 0) {
+        jobs_[j].phase = Phase::Blocked;
+        Job& view = state_.snapshot.jobs[jobs_[j].snap];
+        view.reason = "Dependency";
+        for (auto p : jobs_[j].trace->parents) {
+            auto it = by_id_.find(p);
+            if (it != by_id_.end() && jobs_[it->second].phase != Phase::Done)
+                view.dependency += (view.dependency.empty() ? "afterany:" : ":") + std::to_string(p);
+        }
+        return;
+    }
+    make_eligible(j);
+}
+
+void SimRun::make_eligible(std::uint32_t j)
+{
+    SimJob& job = jobs_[j];
+    job.phase = Phase::Pending;
+    job.eligible = clock_.now();
+    demand_cores_ += job.cpus;
+    queue_.push_back(j);
+    Job& view = state_.snapshot.jobs[job.snap];
+    view.reason = "Resources";
+    view.dependency.clear();
+    view.eligible_time = job.eligible;
     dirty_ = true;
 }
 
@@ -659,14 +682,14 @@ void SimRun::finish(std::uint32_t j)
         }
         job.cloud_alloc.clear();
     }
-    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.released, job.start, now,
-                                      job.group});
+    result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.eligible,
+                                      job.start, now, job.group});
     snapshot_remove(j);
+    for (auto c : job.children)
+        if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
+            make_eligible(c);
     policy_.observe(end);
     dirty_ = true;
-    for (auto child : job.dependents)
-        if (--jobs_[child].unmet == 0)
-            push(std::max(now, jobs_[child].trace->submit), EventKind::Release, child);
 }
 
 void SimRun::snapshot_add(std::uint32_t j)
@@ -681,9 +704,9 @@ void SimRun::snapshot_add(std::uint32_t j)
     view.name = t.name;
     view.category = t.category;
     view.reason = "Resources";
-    // FCFS: submitted earlier is higher.
-    view.priority = std::numeric_limits<std::uint32_t>::max() - released_++;
-    view.submit_time = view.eligible_time = job.released;
+    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
+    view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
+    view.submit_time = view.eligible_time = t.submit;
     view.time_limit = t.time_limit;
     view.cpus = job.cpus;
     job.snap = std::uint32_t(state_.snapshot.jobs.size());

@@ -4,6 +4,11 @@
 // ClusterState, calls Policy::decide, and applies the Decision the way
 // burstd's actuator plus Slurm would.
 //
+// Jobs with parents (workflow tasks) are shown to the policy from their
+// submission as pending with reason Dependency and their parents in the
+// dependency field, as Slurm shows afterany dependencies; they join the
+// queue, in the order they become eligible, when the last parent ends.
+//
 // Site model: local cores scheduled FCFS with EASY backfill (reservation for
 // the queue head from time limits; without a limit the trace runtime is the
 // estimate).  A job routed to a node group may also run there: Slurm's power
@@ -37,7 +42,8 @@ struct JobOutcome {
     JobId id = 0;
     std::string account;
     std::uint32_t cpus = 0;
-    Time submit = 0; // for a job with dependencies: when they were met
+    Time submit = 0;
+    Time eligible = 0; // its last parent ended (= submit without parents)
     Time start = 0; // began running (after any cloud boot)
     Time end = 0;
     int group = -1; // index into SimConfig::groups; -1 = local
@@ -65,7 +71,7 @@ struct ProvisioningSamples {
     double capacity = 0;              // local cores + every cloud node's cores (PFA's R)
 };
 
-// One decision cycle's view for plots: demand = cores of submitted,
+// One decision cycle's view for plots: demand = cores of eligible,
 // unfinished jobs; supply = local cores + cores of powered-on cloud nodes.
 struct TimelineSample {
     Time time = 0;
@@ -98,7 +104,7 @@ struct SimResult {
 };
 
 // Throws SimConfigError for an unusable site (no local cores, bad group) or
-// a trace with duplicate job ids, a dependency on an unknown job, or a
+// a trace with duplicate job ids, a parent that is not in the trace, or a
 // dependency cycle.
 SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);
 

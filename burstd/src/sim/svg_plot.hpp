@@ -1,5 +1,5 @@
 #pragma once
-// `burstsim --plot out.svg`: demand (cores of submitted, unfinished jobs),
+// `burstsim --plot out.svg`: demand (cores of eligible, unfinished jobs),
 // supply (local + powered-on cloud cores) and powered-on cloud nodes over
 // time, one panel per policy run, drawn as plain SVG so no plotting tool is
 // needed.  Long runs are reduced to each pixel column's lowest and highest

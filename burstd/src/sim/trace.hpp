@@ -25,10 +25,10 @@ struct TraceJob {
     std::string partition;
     std::string name;
     std::string category; // runtime models are learned per category
-    // Jobs this one waits for.  A workflow manager (Makeflow, a pipeline
-    // runner) submits it when the last of them has ended, and not before
-    // `submit`; a dependency on a job that is not replayed counts as met.
-    std::vector<JobId> depends_on;
+    // Jobs that must end before this one may start (a workflow's edges);
+    // Slurm's afterany dependencies.
+    std::vector<JobId> parents;
+    std::string workflow; // workflow instance the job is a task of; "" = none
 };
 
 struct TraceProblem {

@@ -22,7 +22,7 @@ TEST(PolicyFactory, RejectsUnknownNamesListingTheKnownOnes)
         make_policy("magic", PolicyParams{});
         FAIL("unknown policy accepted");
     } catch (const PolicyConfigError& e) {
-        STRCMP_CONTAINS("known: never, always, threshold, boot-window, predictive, fixed-delay", e.what());
+        STRCMP_CONTAINS("known: never, always, threshold, boot-window, predictive, fixed-delay, pfa", e.what());
     }
 }
 

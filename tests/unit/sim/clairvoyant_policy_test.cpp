@@ -34,7 +34,8 @@ TEST(ClairvoyantPolicy, BurstsExactlyTheJobsWhoseNoBurstWaitCostsMoreThanTheClou
     // waited 50 s (less than the boot: never worth it), job 1 did not wait.
     std::vector<TraceJob> trace = {job(1, 8, 3600), job(2, 8, 3600), job(3, 8, 3600)};
     SimResult never;
-    never.jobs = {{1, "", 8, 0, 0, 3600, -1}, {2, "", 8, 0, 36000, 39600, -1}, {3, "", 8, 0, 50, 3650, -1}};
+    // (id, account, cpus, submit, eligible, start, end, group)
+    never.jobs = {{1, "", 8, 0, 0, 0, 3600, -1}, {2, "", 8, 0, 0, 36000, 39600, -1}, {3, "", 8, 0, 0, 50, 3650, -1}};
     ClairvoyantPolicy oracle(config, trace, never, 1.0);
     LONGS_EQUAL(1, oracle.chosen());
 

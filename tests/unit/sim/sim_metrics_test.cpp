@@ -10,10 +10,10 @@ TEST(SimMetrics, ComputesWaitsSlowdownMakespanAndObjective)
 {
     SimResult r;
     r.first_submit = 100;
-    // (id, account, cpus, submit, start, end, group)
-    r.jobs = {{1, "a", 2, 100, 100, 200, -1},
-              {2, "a", 4, 100, 136, 141, -1},  // wait 36 s, run 5 s: slowdown (36+5)/10
-              {3, "b", 1, 110, 146, 1146, 0}}; // wait 36 s on the cloud
+    // (id, account, cpus, submit, eligible, start, end, group)
+    r.jobs = {{1, "a", 2, 100, 100, 100, 200, -1},
+              {2, "a", 4, 100, 100, 136, 141, -1},  // wait 36 s, run 5 s: slowdown (36+5)/10
+              {3, "b", 1, 110, 110, 146, 1146, 0}}; // wait 36 s on the cloud
     r.cloud_cost = 3;
     r.account_cost = {{"b", 1}};
     SimMetrics m = compute_metrics(r, 10, 10);
@@ -41,8 +41,8 @@ TEST(SimMetrics, WasteShortageElasticityAndBudgetViolations)
 {
     SimResult r;
     r.first_submit = 0;
-    r.jobs = {{1, "a", 4, 0, 100, 3700, 0},      // cloud, waited 100 s (the boot)
-              {2, "a", 2, 0, 0, 10000, -1}};     // local, makespan 10000 s
+    r.jobs = {{1, "a", 4, 0, 0, 100, 3700, 0},      // cloud, waited 100 s (the boot)
+              {2, "a", 2, 0, 0, 0, 10000, -1}};     // local, makespan 10000 s
     // One 8-core node at 3.6/h up from 0 to 3900 s: 8 × 3900 powered, 4 × 3600 busy.
     r.instances = {{0, 8, 3.6, 0, 3900}};
     r.cloud_cost = 3.9;
@@ -63,4 +63,20 @@ TEST(SimMetrics, WasteShortageElasticityAndBudgetViolations)
     LONGS_EQUAL(3, m.budget_intervals);
     LONGS_EQUAL(1, m.budget_violations);
     DOUBLES_EQUAL(3.9 + 5 * 400 / 3600.0, objective_at(m, 5), 1e-9);
+    DOUBLES_EQUAL(3.6, m.max_interval_spend, 1e-9);
+}
+
+TEST(SimMetrics, WaitsCountFromEligibilityAndIdleTailsFallInTheirOwnIntervals)
+{
+    SimResult r;
+    r.first_submit = 0;
+    // A workflow task submitted at 0, eligible at 500 when its parent ended, started at 530.
+    r.jobs = {{1, "a", 1, 0, 0, 0, 500, 0}, {2, "a", 1, 0, 500, 530, 3000, 0}};
+    // The node stays up 600 s past the last job: 3000..3600 is a second hour.
+    r.instances = {{0, 1, 3.6, 0, 3600 + 600}};
+    SimMetrics m = compute_metrics(r, 1, 10, 3.5, 3600);
+    DOUBLES_EQUAL(15, m.mean_wait, 1e-9);
+    LONGS_EQUAL(2, m.budget_intervals);
+    LONGS_EQUAL(1, m.budget_violations); // 3.6 in the first hour
+    DOUBLES_EQUAL(3.6, m.max_interval_spend, 1e-9);
 }

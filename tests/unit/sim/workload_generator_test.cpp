@@ -46,10 +46,10 @@ TEST(GatkWorkload, PipelinesAreSevenChainedStagesArrivingInPoissonBatches)
             DOUBLES_EQUAL(std::round(gatk_stage_time(kGatkStages[s], p.size, 1) * 60), stage.runtime, 0);
             CHECK(stage.time_limit > stage.runtime);
             if (s == 0)
-                CHECK(stage.depends_on.empty());
+                CHECK(stage.parents.empty());
             else {
-                LONGS_EQUAL(1, stage.depends_on.size());
-                LONGS_EQUAL(p.stages[s - 1], stage.depends_on.front());
+                LONGS_EQUAL(1, stage.parents.size());
+                LONGS_EQUAL(p.stages[s - 1], stage.parents.front());
             }
         }
     }
@@ -104,11 +104,11 @@ TEST(BlastWorkload, ThreeStagesOfSplitAlignReduceChainedByBarriers)
     // Stage 1's reduce waits for all 200 alignments; stage 2's split for that reduce.
     const TraceJob& reduce1 = jobs[201];
     STRCMP_EQUAL("blast/stage1-reduce", reduce1.category.c_str());
-    LONGS_EQUAL(200, reduce1.depends_on.size());
+    LONGS_EQUAL(200, reduce1.parents.size());
     const TraceJob& split2 = jobs[202];
     STRCMP_EQUAL("blast/stage2-split", split2.category.c_str());
-    LONGS_EQUAL(1, split2.depends_on.size());
-    LONGS_EQUAL(reduce1.id, split2.depends_on.front());
+    LONGS_EQUAL(1, split2.parents.size());
+    LONGS_EQUAL(reduce1.id, split2.parents.front());
     for (const auto& j : jobs)
         if (j.category == "blast/stage2-align")
             CHECK(j.runtime >= 360 && j.runtime <= 440);

@@ -1,0 +1,34 @@
+#include "policy/budget_split.hpp"
+
+namespace burst {
+
+std::map<std::string, double> split_budget(double budget, const std::vector<std::string>& accounts,
+                                           const std::vector<Share>& shares, BudgetSplit how)
+{
+    std::map<std::string, double> weight;
+    for (const auto& a : accounts)
+        weight[a] = 0;
+    double total = 0;
+    if (how != BudgetSplit::Equal) {
+        for (const auto& s : shares) {
+            auto it = weight.find(s.account);
+            if (!s.user.empty() || it == weight.end())
+                continue;
+            it->second = how == BudgetSplit::FairShare ? s.norm_shares * s.fairshare_factor : s.norm_shares;
+            total += it->second;
+        }
+    }
+    if (total <= 0) {
+        if (how == BudgetSplit::FairShare)
+            return split_budget(budget, accounts, shares, BudgetSplit::Shares);
+        for (auto& [a, w] : weight)
+            w = 1;
+        total = double(weight.size());
+    }
+    std::map<std::string, double> out;
+    for (const auto& [a, w] : weight)
+        out[a] = total > 0 ? budget * w / total : 0;
+    return out;
+}
+
+} // namespace burst

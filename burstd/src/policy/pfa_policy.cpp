@@ -1,0 +1,305 @@
+#include "policy/pfa_policy.hpp"
+
+#include "policy/resource_profile.hpp"
+#include "policy/site_view.hpp"
+#include "policy/token_waves.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <unordered_map>
+
+namespace burst {
+namespace {
+
+std::string money(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+std::string counts(const std::vector<std::uint32_t>& n, const std::vector<std::string>& names)
+{
+    std::string s;
+    for (std::size_t i = 0; i < n.size(); ++i)
+        s += (i ? " " : "") + names[i] + "=" + std::to_string(n[i]);
+    return s;
+}
+
+// Seconds until an instance starts another billed period: per-hour billing
+// charges whole hours from launch; per-second billing only the minimum.
+Seconds to_billing_boundary(const NodeGroup& g, Seconds uptime)
+{
+    if (g.billing == Billing::PerHour)
+        return 3600 - std::fmod(std::max<Seconds>(0, uptime), 3600);
+    return std::max<Seconds>(0, g.min_billed - uptime);
+}
+
+bool billed(InstanceState s)
+{
+    return s == InstanceState::Requested || s == InstanceState::Launching || s == InstanceState::Running ||
+           s == InstanceState::Terminating;
+}
+
+} // namespace
+
+PfaPolicy::PfaPolicy(PolicyParams& params)
+    : budget_(params.get_double("budget", 100, 0, 1e12)),
+      interval_(params.get_double("interval", 3600, 1, 366 * 86400.0)),
+      per_account_(params.get_choice("scope", "site", {"site", "account"}) == "account"),
+      split_([&] {
+          const std::string s = params.get_choice("split", "fairshare", {"fairshare", "shares", "equal"});
+          return s == "fairshare" ? BudgetSplit::FairShare : s == "shares" ? BudgetSplit::Shares : BudgetSplit::Equal;
+      }()),
+      smoothing_(params.get_choice("smoothing", "ma", {"ma", "ewma"}) == "ma" ? Smoothing::MovingAverage
+                                                                                : Smoothing::Ewma),
+      depth_(params.get_uint("depth", 10, 0, 100000)),
+      alpha_(params.get_double("alpha", 0.7, 0, 0.999999)),
+      release_window_(params.get_double("release_window", 60, 0, 366 * 86400.0)),
+      expander_(make_expander(params.get_choice("expander", "least-waste", expander_names())))
+{
+}
+
+void PfaPolicy::observe(const JobEnd& end)
+{
+    // burstsim names the group; burstd's job_end events carry the nodes.
+    std::string group = end.node_group;
+    if (group.empty() && !end.nodes.empty()) {
+        auto it = group_of_node_.find(end.nodes.front());
+        if (it != group_of_node_.end())
+            group = it->second;
+    }
+    if (!group.empty())
+        completed_[end.account][group] += double(end.cpus);
+}
+
+ThroughputProfile& PfaPolicy::profile(const std::string& account, std::size_t groups)
+{
+    auto it = profiles_.find(account);
+    if (it == profiles_.end())
+        it = profiles_.emplace(account, ThroughputProfile(groups, smoothing_, depth_, alpha_)).first;
+    return it->second;
+}
+
+void PfaPolicy::close_interval(const std::vector<double>& on_cores)
+{
+    // Eq. 5 per account, over the cores powered on during the interval
+    // (the mean of its two ends): nodes are shared by accounts in Slurm.
+    for (const auto& entry : completed_)
+        profile(entry.first, group_names_.size());
+    for (auto& [account, prof] : profiles_) {
+        std::vector<double> tau(group_names_.size(), 0.0);
+        auto done = completed_.find(account);
+        for (std::size_t g = 0; g < group_names_.size(); ++g) {
+            const double n = (last_on_cores_[g] + on_cores[g]) / 2;
+            if (n <= 0 || done == completed_.end())
+                continue;
+            auto c = done->second.find(group_names_[g]);
+            if (c != done->second.end())
+                tau[g] = c->second / n;
+        }
+        prof.record(tau);
+    }
+    completed_.clear();
+}
+
+Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
+{
+    Decision d;
+    const Time now = d.time = clock.now();
+    if (state.groups.empty()) {
+        d.notes.push_back("pfa: no node groups");
+        return d;
+    }
+    SiteView view = SiteView::of(state);
+    const std::size_t G = state.groups.size();
+    std::vector<std::string> names;
+    for (const auto& g : state.groups)
+        names.push_back(g.name);
+    if (names != group_names_) {
+        // New or reordered groups (a reload): old throughputs no longer line up.
+        group_names_ = names;
+        profiles_.clear();
+        started_ = false;
+        group_of_node_.clear();
+        for (const auto& g : state.groups)
+            for (const auto& n : g.nodes)
+                group_of_node_.emplace(n, g.name);
+    }
+
+    // What is powered on (and billed) per group: Slurm's view, or burstd's
+    // ledger when it knows of launches Slurm does not show yet.
+    std::vector<std::uint32_t> on(G, 0);
+    std::vector<std::uint32_t> ledger(G, 0);
+    std::unordered_map<std::string, const Instance*> instance_of;
+    for (const auto& inst : state.instances) {
+        if (!billed(inst.state))
+            continue;
+        instance_of.emplace(inst.node, &inst);
+        for (std::size_t g = 0; g < G; ++g)
+            if (state.groups[g].name == inst.node_group)
+                ++ledger[g];
+    }
+    std::vector<double> on_cores(G);
+    for (std::size_t g = 0; g < G; ++g) {
+        on[g] = std::max(view.groups[g].up_nodes + view.groups[g].booting_nodes, ledger[g]);
+        on_cores[g] = double(on[g]) * state.groups[g].cpus;
+    }
+    if (started_)
+        close_interval(on_cores);
+    started_ = true;
+    last_on_cores_ = on_cores;
+
+    // S3: demand per account from token propagation.
+    const auto waves = token_waves(state.snapshot);
+    std::vector<std::string> accounts;
+    for (const auto& [account, w] : waves)
+        if (std::accumulate(w.begin(), w.end(), 0.0) > 0)
+            accounts.push_back(account);
+    std::map<std::string, double> budgets;
+    double total_budget = 0;
+    if (per_account_) {
+        for (const auto& a : accounts)
+            budgets[a] = budget_;
+        total_budget = budget_ * double(accounts.size());
+    } else {
+        budgets = split_budget(budget_, accounts, state.snapshot.shares, split_);
+        total_budget = budget_;
+    }
+    std::vector<ProfileGroup> types(G);
+    for (std::size_t g = 0; g < G; ++g)
+        types[g] = ProfileGroup{state.groups[g].price_per_hour * interval_ / 3600, state.groups[g].cpus,
+                                state.groups[g].capacity()};
+    std::map<std::string, double> sigma;
+    double sigma_total = 0;
+    for (const auto& a : accounts) {
+        ThroughputProfile& prof = profile(a, G);
+        const auto& w = waves.at(a);
+        const double depth = prof.lookup_depth();
+        sigma[a] = prof.demand(visited_cores(w, depth), widest_wave(w, depth));
+        sigma_total += sigma[a];
+    }
+    // S2 and S4 per account; local cores serve each account in proportion
+    // to its demand.
+    std::vector<std::uint32_t> target(G, 0);
+    for (const auto& a : accounts) {
+        const ThroughputProfile& prof = profiles_.at(a);
+        const double local = sigma_total > 0 ? double(view.local_cpus) * sigma[a] / sigma_total : 0;
+        const double cloud = std::max(0.0, sigma[a] - local);
+        const auto base = budget_profile(budgets[a], prof.ratios(), types);
+        const auto mu = fit_to_demand(base, cloud, budgets[a], types);
+        for (std::size_t g = 0; g < G; ++g)
+            target[g] += mu[g];
+        std::string ratios;
+        for (std::size_t g = 0; g < G; ++g)
+            ratios += (g ? " " : "") + names[g] + "=" + money(prof.ratios()[g]);
+        d.notes.push_back("pfa: account " + a + " budget " + money(budgets[a]) + " ratios " + ratios +
+                          " profile " + counts(base, names) + " demand " + money(cloud) + " cloud cores → " +
+                          counts(mu, names));
+    }
+    for (std::size_t g = 0; g < G; ++g)
+        target[g] = std::min(target[g], state.groups[g].capacity());
+
+    // S5 under the hard cap: the hourly rate of everything powered on stays
+    // within the budget's rate, so no interval can cost more than budget.
+    const double rate_cap = total_budget * 3600 / interval_;
+    double rate = 0;
+    for (std::size_t g = 0; g < G; ++g)
+        rate += double(on[g]) * state.groups[g].price_per_hour;
+    std::vector<std::size_t> order(G);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return state.groups[a].price_per_hour < state.groups[b].price_per_hour;
+    });
+    std::vector<std::uint32_t> hired(G, 0);
+    for (std::size_t g : order) {
+        const NodeGroup& group = state.groups[g];
+        const std::uint32_t want = target[g] > on[g] ? target[g] - on[g] : 0;
+        std::uint32_t n = std::min(want, view.groups[g].hireable_nodes);
+        if (group.price_per_hour > 0) {
+            const double room = std::floor((rate_cap - rate) / group.price_per_hour + 1e-9);
+            n = std::min<std::uint32_t>(n, room > 0 ? std::uint32_t(std::min(room, 1e9)) : 0);
+        }
+        if (n < want)
+            d.notes.push_back("pfa: " + group.name + " short of " + std::to_string(want - n) +
+                              " node(s): budget cap " + money(total_budget) + " per " +
+                              std::to_string(std::int64_t(interval_)) + " s or group capacity");
+        if (n == 0)
+            continue;
+        hired[g] = n;
+        rate += double(n) * group.price_per_hour;
+        d.add(HireNodes{group.name, n}, "pfa profile wants " + std::to_string(target[g]) + " node(s), " +
+                                            std::to_string(on[g]) + " on");
+    }
+
+    // S6: idle nodes beyond the target, nearest their billing boundary first.
+    std::vector<std::uint64_t> released_cpus(G, 0);
+    for (std::size_t g = 0; g < G; ++g) {
+        if (on[g] <= target[g])
+            continue;
+        const NodeGroup& group = state.groups[g];
+        std::vector<std::pair<std::pair<Seconds, Time>, std::string>> idle;
+        for (const auto& node : view.groups[g].idle_nodes) {
+            auto it = instance_of.find(node);
+            const Time launched = it != instance_of.end() ? it->second->requested_at : now;
+            const Time since = it != instance_of.end() ? it->second->running_since : now;
+            idle.push_back({{to_billing_boundary(group, now - launched), since}, node});
+        }
+        std::sort(idle.begin(), idle.end());
+        ReleaseNodes release;
+        for (const auto& [key, node] : idle) {
+            if (release.nodes.size() >= on[g] - target[g] || key.first > release_window_)
+                break;
+            release.nodes.push_back(node);
+            released_cpus[g] += group.cpus;
+        }
+        if (!release.nodes.empty()) {
+            const std::size_t n = release.nodes.size();
+            d.add(std::move(release), "pfa profile wants " + std::to_string(target[g]) + " node(s), " +
+                                          std::to_string(on[g]) + " on; releasing " + std::to_string(n) +
+                                          " idle nearest their billing boundary");
+        }
+    }
+
+    // Route waiting jobs into cores that are on or hired: Slurm then never
+    // resumes a node the cap did not allow.
+    std::vector<GroupView> room = view.groups;
+    for (std::size_t g = 0; g < G; ++g) {
+        GroupView& r = room[g];
+        const std::uint64_t free = r.free_up_cpus + r.free_booting_cpus + std::uint64_t(hired[g]) * state.groups[g].cpus;
+        const std::uint64_t taken = r.routed_pending_cpus + released_cpus[g];
+        // free_capacity() counts hireable nodes; none may be resumed here.
+        r.hireable_nodes = 0;
+        r.free_up_cpus = free > taken ? free - taken : 0;
+        r.free_booting_cpus = 0;
+        r.routed_pending_cpus = 0;
+    }
+    std::uint64_t local_free = view.local_free_cpus;
+    std::vector<const GroupView*> candidates;
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        const Job* job = view.pending[i];
+        if (view.pending_group[i] >= 0)
+            continue;
+        const std::uint64_t cpus = job->total_cpus();
+        if (job->burst != BurstOption::Prefer && cpus <= local_free) {
+            local_free -= cpus;
+            continue;
+        }
+        if (job->burst == BurstOption::Never)
+            continue;
+        candidates.clear();
+        for (const auto& r : room)
+            if (r.free_up_cpus >= cpus)
+                candidates.push_back(&r);
+        const GroupView* chosen = candidates.empty() ? nullptr : expander_->choose(candidates, cpus);
+        if (!chosen)
+            continue;
+        room[std::size_t(chosen - room.data())].free_up_cpus -= cpus;
+        d.add(RouteToCloud{job->id, chosen->group->name}, "pfa: cores of the budgeted profile are free");
+    }
+    return d;
+}
+
+} // namespace burst

@@ -1,0 +1,72 @@
+#pragma once
+#include "policy/budget_split.hpp"
+#include "policy/expander.hpp"
+#include "policy/policy.hpp"
+#include "policy/policy_params.hpp"
+#include "policy/throughput_profile.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+// Ilyushkin et al.'s Performance-Feedback Autoscaler with budget
+// constraints.  Each decision closes one autoscaling interval and, per
+// account with work:
+//  S1 measures every node group's throughput over the interval and smooths
+//     it into resource-type ratios (smoothing=ma over depth intervals, or
+//     ewma with alpha);
+//  S2 buys the profile those ratios give with the account's budget (the
+//     site budget split by fair-share, or one budget per account);
+//  S3 predicts demand with token propagation over the jobs' dependencies
+//     (plain queue demand when there are none), less the account's part of
+//     the local cores;
+//  S4 scales the profile down to that demand, or inflates it towards it
+//     with cheaper nodes;
+//  S5 hires the difference, cheapest group first, routes waiting jobs into
+//     the free cores of nodes that are up or booting;
+//  S6 releases idle nodes beyond the target, those nearest their billing
+//     boundary first (and only within release_window of it).
+// Hard cap: the nodes powered on never cost more than budget per interval,
+// whatever the interval's alignment, because hires stop where the hourly
+// rate of every powered-on node would exceed budget × 3600 / interval.  Jobs
+// are routed only into existing or hired cores, so Slurm never resumes
+// nodes on its own for them.
+// Parameters: budget (100, site currency per interval), interval (3600 s),
+// scope (site: split across accounts; account: each account's own),
+// split (fairshare|shares|equal), smoothing (ma|ewma), depth (10 intervals),
+// alpha (0.7), release_window (60 s), expander (least-waste).
+class PfaPolicy final : public Policy {
+public:
+    static constexpr std::string_view kName = "pfa";
+    explicit PfaPolicy(PolicyParams& params);
+    std::string_view name() const override { return kName; }
+    Decision decide(const ClusterState& state, const Clock& clock) override;
+    void observe(const JobEnd& end) override;
+
+private:
+    ThroughputProfile& profile(const std::string& account, std::size_t groups);
+    void close_interval(const std::vector<double>& on_cores);
+
+    double budget_;
+    Seconds interval_;
+    bool per_account_;
+    BudgetSplit split_;
+    Smoothing smoothing_;
+    std::uint32_t depth_;
+    double alpha_;
+    Seconds release_window_;
+    std::unique_ptr<Expander> expander_;
+
+    std::vector<std::string> group_names_;
+    std::map<std::string, std::string> group_of_node_; // CLOUD node → its group
+    std::map<std::string, ThroughputProfile> profiles_;
+    // Cores of jobs that ended per account and node group since the last decision.
+    std::map<std::string, std::map<std::string, double>> completed_;
+    std::vector<double> last_on_cores_; // per group at the last decision
+    bool started_ = false;
+};
+
+} // namespace burst

@@ -1,0 +1,38 @@
+#include "sim/workflow_loader.hpp"
+
+#include "sim/dax_parser.hpp"
+#include "sim/wfcommons_parser.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace burst {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+Workflow load_workflow(const std::string& path)
+{
+    const bool json = ends_with(path, ".json");
+    const bool dax = ends_with(path, ".xml") || ends_with(path, ".dax");
+    if (!json && !dax)
+        throw WorkflowError(path + ": unknown workflow format (expected a name ending in .json for WfCommons, "
+                                   ".xml or .dax for Pegasus DAX)");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw WorkflowError(path + ": cannot open: " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw WorkflowError(path + ": read error");
+    return json ? parse_wfcommons(text.str(), path) : parse_dax(text.str(), path);
+}
+
+} // namespace burst
