@@ -24,6 +24,7 @@ void usage(std::ostream& out)
 {
     out << "usage: burstctl [--socket PATH] status [--json]\n"
            "       burstctl [--socket PATH] resume|suspend|resume-fail HOSTLIST\n"
+           "       burstctl [--socket PATH] reset-group GROUP\n"
            "The socket is ControlSocket in burstd.conf (default " << kDefaultSocket
         << ", or $BURSTCTL_SOCKET).\n";
 }
@@ -76,6 +77,18 @@ void print_status(json_t* s)
                   << json_string_value(json_object_get(g, "provider")) << ", nodes "
                   << json_string_value(json_object_get(g, "nodes")) << ", capacity " << integer(g, "capacity")
                   << ", " << json_number_value(json_object_get(g, "price_per_hour")) << "/hour\n";
+        json_t* health = json_object_get(json_object_get(s, "group_health"), json_string_value(json_object_get(g, "name")));
+        if (json_is_object(health)) {
+            const char* mode = json_string_value(json_object_get(health, "mode"));
+            std::cout << "  launches: " << (mode ? mode : "?");
+            if (json_t* reason = json_object_get(health, "reason"))
+                std::cout << " (" << json_string_value(reason) << ")";
+            if (json_object_get(health, "probe_in"))
+                std::cout << ", next probe in " << integer(health, "probe_in") << " s";
+            std::cout << "; " << integer(health, "capacity_errors") << " capacity errors and "
+                      << integer(health, "boot_failures") << " boot failures in a row, opened "
+                      << integer(health, "opened") << " times\n";
+        }
         json_t* states = json_object_get(json_object_get(s, "cloud_nodes"), json_string_value(json_object_get(g, "name")));
         const char* word;
         json_t* names;
@@ -153,6 +166,12 @@ int main(int argc, char** argv)
                 std::cerr << "burstctl: warning: SLURM_RESUME_FILE " << resume_file << " ignored: "
                           << (file ? "expected a JSON object" : err.text) << "\n";
         }
+    } else if (command == "reset-group") {
+        if (i >= argc) {
+            std::cerr << "burstctl: reset-group: expected a node group name\n";
+            return 2;
+        }
+        json_object_set_new(request.get(), "group", json_string(argv[i++]));
     } else if (command == "-h" || command == "--help") {
         usage(std::cout);
         return 0;
@@ -172,7 +191,7 @@ int main(int argc, char** argv)
     // burstd restart (systemd brings it back within seconds) instead of
     // losing the request.
     auto deadline = std::chrono::steady_clock::now() + kRestartPatience;
-    while (command != "status" && !exchange.reply && exchange.not_running &&
+    while ((command == "resume" || command == "suspend" || command == "resume-fail") && !exchange.reply && exchange.not_running &&
            std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         exchange = burst::exchange_control(socket, dump(request.get(), JSON_COMPACT), timeout);

@@ -2,6 +2,7 @@
 //   burst_local_provider STATE_DIR launch NODE TOKEN [BOOT_DELAY]   prints the provider id
 //   burst_local_provider STATE_DIR list                             prints "ID NODE" lines
 //   burst_local_provider STATE_DIR terminate ID...
+//   burst_local_provider STATE_DIR reclaim ID      kills its slurmd like a spot reclaim
 // slurm.conf is $SLURM_CONF; slurmd is /usr/sbin/slurmd or $BURST_SLURMD.
 // Instances carry the tags cluster=$CLUSTER_NAME, burstd_id=test.
 #include "provider/local/local_provider.hpp"
@@ -20,7 +21,7 @@ int main(int argc, char** argv)
     const char* cluster = std::getenv("CLUSTER_NAME");
     if (a.size() < 2 || !conf || !cluster) {
         std::cerr << "usage: SLURM_CONF=... CLUSTER_NAME=... burst_local_provider STATE_DIR "
-                     "launch NODE TOKEN [BOOT_DELAY] | list | terminate ID...\n";
+                     "launch NODE TOKEN [BOOT_DELAY] | list | terminate ID... | reclaim ID\n";
         return 2;
     }
     try {
@@ -50,9 +51,16 @@ int main(int argc, char** argv)
         if (a[1] == "list" && a.size() == 2) {
             auto l = provider.list(owner);
             for (const auto& i : l.instances)
-                std::cout << i.provider_id << " " << i.node << "\n";
+                std::cout << i.provider_id << " " << i.node << (i.reclaimed ? " reclaimed" : "") << "\n";
             if (l.error) {
                 std::cerr << l.error.message << "\n";
+                return 1;
+            }
+            return 0;
+        }
+        if (a[1] == "reclaim" && a.size() == 3) {
+            if (auto e = provider.reclaim(a[2])) {
+                std::cerr << e.message << "\n";
                 return 1;
             }
             return 0;

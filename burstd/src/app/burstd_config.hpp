@@ -5,6 +5,7 @@
 
 #include "app/log_level.hpp"
 #include "app/param_map.hpp"
+#include "app/retry_backoff.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
 
@@ -19,6 +20,7 @@ struct ProviderConfig {
     std::string type; // local, aws, gcp, azure or openstack (lower case)
     std::string credentials_file;
     std::string region;
+    RetrySettings retry; // LaunchAttempts=, RetryBaseDelay=, RetryMaxDelay=
     // Type-specific keys (ImageId=, SubnetId=, ...) for the provider factory,
     // which rejects the ones its type does not know.
     ParamMap params;

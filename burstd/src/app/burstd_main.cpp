@@ -144,22 +144,35 @@ int main(int argc, char** argv)
         settings.resume_timeout = timeouts.resume_timeout;
         settings.launch_grace = timeouts.resume_timeout;
         settings.workers = kProviderWorkers;
+        for (const auto& p : config.providers)
+            settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, kReconcileEvery);
 
         boost::asio::io_context io;
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
-            instances.request(power_kind(request.command), request.nodes);
+            instances.request(power_kind(request.command), request.nodes, request.jobs);
             return burst::PowerReply{true, "queued for " + std::to_string(request.nodes.size()) + " node(s)"};
+        });
+        daemon.set_group_reset_handler([&instances](const std::string& group) {
+            burst::Time now = instances.now();
+            auto before = instances.health().view(group, now);
+            instances.health().reset(group, now);
+            return burst::PowerReply{true, "node group " + group + ": " + (before ? before->mode : "unknown") +
+                                               " -> hiring"};
         });
         daemon.set_cycle_runner([&cycle](const burst::CycleContext& ctx) { cycle.run(ctx); });
         daemon.set_job_end_handler([&cycle](const burst::JobEnd& end) { cycle.observe(end); });
         daemon.set_status_reporter([&cycle](json_t* status) { cycle.report(status); });
-        daemon.set_reload_handler([&cycle](const burst::BurstdConfig& next) {
+        daemon.set_reload_handler([&cycle, &instances](const burst::BurstdConfig& next) {
             BuiltParts rebuilt = build_parts(next);
-            if (rebuilt.errors.empty())
+            if (rebuilt.errors.empty()) {
                 cycle.replace_chain(std::move(rebuilt.chain));
+                // Fixed credentials or templates: groups stopped for auth or
+                // invalid errors may launch again.
+                instances.health().reload(next.node_groups);
+            }
             return rebuilt.errors;
         });
         log.info("ledger " + config.ledger_path + ", ResumeTimeout " + std::to_string(int(timeouts.resume_timeout)) +

@@ -25,6 +25,7 @@ const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure",
 const std::vector<std::string> kNodeGroupKeys = {
     "Provider", "Nodes", "Partition", "InstanceTypes", "Cpus",  "MemoryMB", "Gres",
     "PricePerHour", "Billing", "MinBilled", "BootTime", "MaxCount", "Speed", "Spot",
+    "CapacityErrors", "CoolDown", "MaxCoolDown", "QuotaCoolDown", "BootFailures",
 };
 const std::vector<std::string> kBudgetKeys = {"Amount", "Interval"};
 
@@ -274,6 +275,27 @@ private:
         });
         if (auto region = r.take("Region"))
             p.region = *region;
+        r.take_into("LaunchAttempts", "an integer from 1 to 20 (calls in all, the first included)",
+                    [&](const std::string& v) {
+                        auto n = parse_unsigned(v, 20);
+                        if (n && *n >= 1)
+                            p.retry.attempts = std::uint32_t(*n);
+                        return n && *n >= 1;
+                    });
+        auto positive_duration = [](Seconds& into) {
+            return [&into](const std::string& v) {
+                auto d = parse_duration(v);
+                if (d && *d > 0)
+                    into = *d;
+                return d && *d > 0;
+            };
+        };
+        r.take_into("RetryBaseDelay", "a positive duration (e.g. 1, 1s, 2s)",
+                    positive_duration(p.retry.base_delay));
+        r.take_into("RetryMaxDelay", "a positive duration (e.g. 60, 1m)", positive_duration(p.retry.max_delay));
+        if (p.retry.max_delay < p.retry.base_delay)
+            r.error("RetryMaxDelay: expected at least RetryBaseDelay (" + std::to_string(int(p.retry.base_delay)) +
+                    " s), got " + std::to_string(int(p.retry.max_delay)) + " s");
         p.params = r.rest();
         config_.providers.push_back(std::move(p));
     }
@@ -366,6 +388,34 @@ private:
                 g.spot = *b;
             return b.has_value();
         });
+        r.take_into("CapacityErrors", "a positive integer", [&](const std::string& v) {
+            auto n = parse_unsigned(v, 1000);
+            if (n && *n >= 1)
+                g.recovery.capacity_errors = std::uint32_t(*n);
+            return n && *n >= 1;
+        });
+        r.take_into("BootFailures", "a positive integer", [&](const std::string& v) {
+            auto n = parse_unsigned(v, 1000);
+            if (n && *n >= 1)
+                g.recovery.boot_failures = std::uint32_t(*n);
+            return n && *n >= 1;
+        });
+        auto cool_down_into = [&](Seconds& into) {
+            return [&into](const std::string& v) {
+                auto d = parse_duration(v);
+                if (d && *d >= 1)
+                    into = *d;
+                return d && *d >= 1;
+            };
+        };
+        r.take_into("CoolDown", "a duration of at least 1 second (e.g. 60, 1m)", cool_down_into(g.recovery.cool_down));
+        r.take_into("MaxCoolDown", "a duration of at least 1 second (e.g. 30m)",
+                    cool_down_into(g.recovery.max_cool_down));
+        r.take_into("QuotaCoolDown", "a duration of at least 1 second (e.g. 1h)",
+                    cool_down_into(g.recovery.quota_cool_down));
+        if (g.recovery.max_cool_down < g.recovery.cool_down)
+            r.error("MaxCoolDown: expected at least CoolDown (" + std::to_string(int(g.recovery.cool_down)) +
+                    " s), got " + std::to_string(int(g.recovery.max_cool_down)) + " s");
         r.reject_leftovers(kNodeGroupKeys);
         if (g.max_count > g.nodes.size() && !g.nodes.empty())
             r.error("MaxCount: expected at most the " + std::to_string(g.nodes.size()) + " nodes listed, got " +

@@ -14,6 +14,7 @@ std::string_view to_string(ControlCommand command)
     case ControlCommand::Resume: return "resume";
     case ControlCommand::Suspend: return "suspend";
     case ControlCommand::ResumeFail: return "resume-fail";
+    case ControlCommand::ResetGroup: return "reset-group";
     }
     return "status";
 }
@@ -69,16 +70,24 @@ ParsedControlRequest parse_control_request(std::string_view line)
     }
     std::string word = json_string_value(cmd);
     bool known = false;
-    for (ControlCommand c : {ControlCommand::Status, ControlCommand::Resume, ControlCommand::Suspend, ControlCommand::ResumeFail})
+    for (ControlCommand c : {ControlCommand::Status, ControlCommand::Resume, ControlCommand::Suspend,
+                             ControlCommand::ResumeFail, ControlCommand::ResetGroup})
         if (word == to_string(c)) {
             request.command = c;
             known = true;
         }
     if (!known) {
-        out.error = "cmd: expected one of status, resume, suspend, resume-fail, got \"" + word + "\"";
+        out.error = "cmd: expected one of status, resume, suspend, resume-fail, reset-group, got \"" + word + "\"";
         return out;
     }
-    if (request.command != ControlCommand::Status) {
+    if (request.command == ControlCommand::ResetGroup) {
+        json_t* group = json_object_get(root.get(), "group");
+        if (!json_is_string(group) || !*json_string_value(group)) {
+            out.error = "group: expected a node group name";
+            return out;
+        }
+        request.group = json_string_value(group);
+    } else if (request.command != ControlCommand::Status) {
         json_t* nodes = json_object_get(root.get(), "nodes");
         if (!json_is_string(nodes)) {
             out.error = "nodes: expected a hostlist string";

@@ -3,6 +3,7 @@
 //   {"cmd":"status"}
 //   {"cmd":"resume","nodes":"c[1-3]","resume_file":{...SLURM_RESUME_FILE...}}
 //   {"cmd":"suspend","nodes":"c[1-3]"}      {"cmd":"resume-fail","nodes":"c2"}
+//   {"cmd":"reset-group","group":"aws-c5"}  (end a node group's back-off now)
 // Every reply is one JSON object line: {"ok":true,...} or {"ok":false,"error":"..."}.
 
 #include "model/job.hpp"
@@ -15,10 +16,11 @@
 
 namespace burst {
 
-enum class ControlCommand { Status, Resume, Suspend, ResumeFail };
+enum class ControlCommand { Status, Resume, Suspend, ResumeFail, ResetGroup };
 
 struct ControlRequest {
     ControlCommand command = ControlCommand::Status;
+    std::string group;               // reset-group
     std::string hostlist;            // as given
     std::vector<std::string> nodes;  // expanded
     // From SLURM_RESUME_FILE: the jobs the resumed nodes are for.

@@ -255,6 +255,8 @@ std::string Daemon::handle_control(const std::string& line, const PeerCredential
         json_object_set(reply.get(), "status", status.get());
         return dump(reply.get());
     }
+    if (request.command == ControlCommand::ResetGroup)
+        return reset_group(request.group, peer);
     std::string what = std::string(to_string(request.command)) + " " + request.hostlist;
     std::vector<std::string> unknown;
     for (const auto& n : request.nodes) {
@@ -275,6 +277,24 @@ std::string Daemon::handle_control(const std::string& line, const PeerCredential
         return error_reply(message);
     }
     PowerReply result = power_handler_(request, peer);
+    log_.info(what + " (from " + describe(peer) + "): " + (result.ok ? "" : "failed: ") + result.message);
+    if (!result.ok)
+        return error_reply(result.message);
+    JsonRef reply(json_pack("{s:b, s:s}", "ok", 1, "message", result.message.c_str()));
+    return dump(reply.get());
+}
+
+std::string Daemon::reset_group(const std::string& group, const PeerCredentials& peer)
+{
+    std::string what = "reset-group " + group;
+    bool known = std::any_of(config_.node_groups.begin(), config_.node_groups.end(),
+                             [&](const NodeGroup& g) { return g.name == group; });
+    std::string error = !known ? what + ": no NodeGroup=" + group + " in " + config_path_
+                        : !group_reset_handler_ ? what + ": no provider actuator is wired into this burstd"
+                                                : "";
+    PowerReply result{error.empty(), error};
+    if (error.empty())
+        result = group_reset_handler_(group);
     log_.info(what + " (from " + describe(peer) + "): " + (result.ok ? "" : "failed: ") + result.message);
     if (!result.ok)
         return error_reply(result.message);

@@ -42,6 +42,7 @@ public:
     void set_job_end_handler(JobEndHandler handler) { job_end_handler_ = std::move(handler); }
     void set_status_reporter(StatusReporter reporter) { status_reporter_ = std::move(reporter); }
     void set_reload_handler(ReloadHandler handler) { reload_handler_ = std::move(handler); }
+    void set_group_reset_handler(GroupResetHandler handler) { group_reset_handler_ = std::move(handler); }
 
     // Sends per-category thread counts to every connected plugin (the
     // thread-count policy's output).  Throws std::invalid_argument for a count
@@ -66,6 +67,7 @@ private:
     void accepted(ProtocolMessage&& message) override;
 
     JsonRef status_object() const;
+    std::string reset_group(const std::string& group, const PeerCredentials& peer);
     bool admit(uid_t uid) const;
     void resolve_slurm_user();
     void schedule_cycle();
@@ -95,6 +97,7 @@ private:
     JobEndHandler job_end_handler_;
     StatusReporter status_reporter_;
     ReloadHandler reload_handler_;
+    GroupResetHandler group_reset_handler_;
 };
 
 } // namespace burst

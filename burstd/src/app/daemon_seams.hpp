@@ -40,6 +40,10 @@ using PowerHandler = std::function<PowerReply(const ControlRequest&, const PeerC
 
 using JobEndHandler = std::function<void(const JobEnd&)>;
 
+// burstctl reset-group: ends a configured node group's launch back-off
+// (circuit breaker, protected mode, stop after auth errors).
+using GroupResetHandler = std::function<PowerReply(const std::string& group)>;
+
 // Adds the acting parts' view (decisions, instances, nodes) to the status
 // object `burstctl status` shows.
 using StatusReporter = std::function<void(json_t* status)>;

@@ -3,6 +3,8 @@
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <random>
 #include <set>
 
 namespace burst {
@@ -21,6 +23,15 @@ private:
     std::atomic<std::size_t>& busy_;
 };
 
+std::string secs(Seconds s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+    return buf;
+}
+
+std::string describe(const ProviderError& err) { return std::string(to_string(err.kind)) + ": " + err.message; }
+
 std::vector<LedgerRecord> open_for(Ledger& ledger, const std::string& node)
 {
     std::vector<LedgerRecord> open;
@@ -36,7 +47,11 @@ InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>
                                  SlurmActuator& actuator, const Clock& clock, Logger& log,
                                  InstanceManagerSettings settings)
     : providers_(std::move(providers)), ledger_(ledger), actuator_(actuator), clock_(clock), log_(log),
-      settings_(std::move(settings)), pool_(settings_.workers ? settings_.workers : 1)
+      settings_(std::move(settings)), seeded_random_(std::random_device{}()),
+      sleeper_(settings_.sleeper ? *settings_.sleeper : thread_sleeper_),
+      random_(settings_.random ? *settings_.random : seeded_random_),
+      health_(settings_.groups, settings_.resume_timeout + settings_.launch_grace, log),
+      pool_(settings_.workers ? settings_.workers : 1)
 {
     for (const auto& g : settings_.groups)
         if (!provider(g.provider))
@@ -68,8 +83,31 @@ std::mutex& InstanceManager::node_mutex(const std::string& node)
     return *m;
 }
 
-void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes)
+std::vector<JobId> InstanceManager::resume_jobs(const std::string& node, bool forget)
 {
+    std::lock_guard<std::mutex> lock(resume_jobs_guard_);
+    auto it = resume_jobs_.find(node);
+    if (it == resume_jobs_.end())
+        return {};
+    std::vector<JobId> jobs = it->second;
+    if (forget)
+        resume_jobs_.erase(it);
+    return jobs;
+}
+
+void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes,
+                              const std::map<JobId, std::vector<std::string>>& jobs)
+{
+    if (kind == PowerRequestKind::Resume && !jobs.empty()) {
+        std::lock_guard<std::mutex> lock(resume_jobs_guard_);
+        for (const auto& node : nodes) {
+            std::vector<JobId>& for_node = resume_jobs_[node];
+            for_node.clear();
+            for (const auto& [id, job_nodes] : jobs)
+                if (std::find(job_nodes.begin(), job_nodes.end(), node) != job_nodes.end())
+                    for_node.push_back(id);
+        }
+    }
     for (const auto& node : nodes) {
         ++busy_;
         boost::asio::post(pool_, [this, kind, node] {
@@ -90,8 +128,38 @@ void InstanceManager::request(PowerRequestKind kind, const std::vector<std::stri
 
 void InstanceManager::force_down(const std::string& node, const std::string& reason)
 {
-    if (auto err = actuator_.power({node}, PowerAction::DownForce, reason))
+    std::vector<JobId> released;
+    if (auto err = actuator_.hand_back_node(node, reason, resume_jobs(node, true), released))
         log_.error("node " + node + ": cannot force it down: " + err.message);
+    std::string ids;
+    for (JobId id : released)
+        ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    if (!ids.empty())
+        log_.info("node " + node + " handed back to Slurm: job(s) " + ids + " requeued and free to start again now");
+}
+
+LaunchResult InstanceManager::launch_with_retries(Provider& p, const std::string& provider_name,
+                                                  const LaunchRequest& req)
+{
+    auto it = settings_.retry.find(provider_name);
+    RetryBackoff backoff(it == settings_.retry.end() ? RetrySettings{} : it->second, random_);
+    for (std::uint32_t attempt = 1;; ++attempt) {
+        std::vector<LaunchResult> results = p.launch({req});
+        LaunchResult r = results.size() == 1 ? results.front() : LaunchResult{};
+        if (results.size() != 1)
+            r.error = {ProviderErrorKind::Invalid, "the provider answered " + std::to_string(results.size()) +
+                                                       " results for one request", 0};
+        else if (!r.error && r.provider_id.empty())
+            r.error = {ProviderErrorKind::Invalid, "the provider answered no instance id", 0};
+        r.node = req.node;
+        if (!r.error || !backoff.should_retry(r.error, attempt))
+            return r;
+        const Seconds wait = backoff.delay(attempt, r.error.retry_after);
+        log_.info("launch " + req.node + " via " + provider_name + ": " + describe(r.error) + "; retry " +
+                  std::to_string(attempt) + " in " + secs(wait) +
+                  (r.error.retry_after > 0 ? " (provider asked for " + secs(r.error.retry_after) + ")" : ""));
+        sleeper_.sleep(wait);
+    }
 }
 
 void InstanceManager::resume_one(const std::string& node)
@@ -112,43 +180,71 @@ void InstanceManager::resume_one(const std::string& node)
             record = r;
             reused = true;
         }
+    // A repeated token repeats a launch that was admitted already.
+    Admission admission;
     if (!reused) {
+        admission = health_.admit(group->name, clock_.now());
+        if (admission.refused()) {
+            log_.error("resume " + node + ": node group " + group->name + " is not launching (" + admission.reason +
+                       "); powering the node down so Slurm requeues its job elsewhere");
+            force_down(node, "node group " + group->name + " is backing off");
+            return;
+        }
         if (!open.empty()) {
             log_.info("resume " + node + ": finishing the termination of its previous instance first");
             suspend_one(node, false);
         }
-        LaunchIntent intent{node, group->name, group->provider,
-                            group->instance_types.empty() ? std::string() : group->instance_types.front(),
-                            group->spot};
-        record = ledger_.record_launch_intent(intent, clock_.now());
     }
-    LaunchRequest req;
-    req.node = node;
-    req.instance_type = record.instance_type;
-    req.idempotency_token = record.token;
-    req.tags = settings_.owner;
-    req.tags.node = node;
-    req.spot = record.spot;
-    std::vector<LaunchResult> results = p->launch({req});
-    if (results.size() != 1 || results.front().error || results.front().provider_id.empty()) {
-        ProviderError err = results.size() == 1 ? results.front().error
-                                                : ProviderError{ProviderErrorKind::Invalid, "no result", 0};
-        std::string why = std::string(to_string(err.kind)) + ": " + err.message;
-        log_.error("launch " + node + " via " + group->provider + " failed (" + why + ")");
-        ledger_.mark_failed(record.token, why, clock_.now());
-        force_down(node, "launch failed: " + why);
-        return;
+    // Instance types to try, in order: a reused record's own type first.
+    std::vector<std::string> types = group->instance_types;
+    if (types.empty())
+        types.push_back(std::string());
+    if (reused) {
+        auto at = std::find(types.begin(), types.end(), record.instance_type);
+        types.erase(types.begin(), at == types.end() ? types.end() : at);
+        types.insert(types.begin(), record.instance_type);
+        types.erase(std::unique(types.begin(), types.end()), types.end());
     }
-    const LaunchResult& launched = results.front();
-    if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
-        ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
-    log_.info("launched " + node + " as " + launched.provider_id + " via " + group->provider +
-              (reused ? " (existing token " + record.token + ")" : "") +
-              (launched.address.empty() ? "" : " at " + launched.address));
-    if (!launched.address.empty()) {
-        if (auto err = actuator_.set_node_address(node, launched.address, "", "instance " + launched.provider_id))
-            log_.error("node " + node + ": " + err.message);
+    ProviderError last;
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        if (i > 0 || !reused)
+            record = ledger_.record_launch_intent(
+                LaunchIntent{node, group->name, group->provider, types[i], group->spot}, clock_.now());
+        LaunchRequest req;
+        req.node = node;
+        req.instance_type = record.instance_type;
+        req.idempotency_token = record.token;
+        req.tags = settings_.owner;
+        req.tags.node = node;
+        req.spot = record.spot;
+        LaunchResult launched = launch_with_retries(*p, group->provider, req);
+        if (!launched.error) {
+            if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
+                ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
+            health_.launched(group->name, clock_.now(), admission.probe());
+            log_.info("launched " + node + " as " + launched.provider_id + " via " + group->provider +
+                      (record.instance_type.empty() ? "" : " (" + record.instance_type + ")") +
+                      (reused && i == 0 ? " (existing token " + record.token + ")" : "") +
+                      (launched.address.empty() ? "" : " at " + launched.address));
+            if (!launched.address.empty()) {
+                if (auto err = actuator_.set_node_address(node, launched.address, "",
+                                                          "instance " + launched.provider_id))
+                    log_.error("node " + node + ": " + err.message);
+            }
+            return;
+        }
+        last = launched.error;
+        ledger_.mark_failed(record.token, describe(last), clock_.now());
+        // Only a shortage is specific to the instance type; quota, credentials
+        // and exhausted retries would fail the next type the same way.
+        if (last.kind != ProviderErrorKind::Capacity || i + 1 == types.size())
+            break;
+        log_.info("launch " + node + " as " + types[i] + " via " + group->provider + ": " + describe(last) +
+                  "; trying " + types[i + 1]);
     }
+    log_.error("launch " + node + " via " + group->provider + " failed (" + describe(last) + ")");
+    health_.launch_failed(group->name, last, clock_.now(), admission.probe());
+    force_down(node, "launch failed: " + describe(last));
 }
 
 void InstanceManager::suspend_one(const std::string& node, bool after_failure)
@@ -161,6 +257,11 @@ void InstanceManager::suspend_one(const std::string& node, bool after_failure)
     Provider* p = provider(group->provider);
     std::string reason = after_failure ? "Slurm gave up resuming the node" : "Slurm powered the node down";
     std::vector<LedgerRecord> open = open_for(ledger_, node);
+    // Launched but never seen up in Slurm: the instance did not boot into a node.
+    if (after_failure && std::any_of(open.begin(), open.end(), [](const LedgerRecord& r) {
+            return r.state == InstanceState::Launching;
+        }))
+        health_.boot_failed(group->name, node + " did not register within ResumeTimeout", clock_.now());
     for (const auto& r : open)
         if (r.state != InstanceState::Terminating)
             ledger_.record_terminate_intent(r.token, reason, clock_.now());
@@ -205,6 +306,8 @@ void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
         for (const auto& r : ledger_.for_node(n.name))
             if (r.state == InstanceState::Launching) {
                 ledger_.mark_running(r.token, clock_.now());
+                health_.registered(r.node_group, clock_.now());
+                resume_jobs(n.name, true);
                 log_.info("node " + n.name + " is up in Slurm: instance " + r.provider_id + " running");
             }
     }
@@ -256,6 +359,9 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes)
     for (const auto& a : actions) {
         log_.info("reconcile: " + std::string(to_string(a.kind)) + " " + a.node +
                   (a.provider_id.empty() ? "" : " " + a.provider_id) + ": " + a.reason);
+        if (a.boot_failure)
+            if (const NodeGroup* g = group_of(a.node))
+                health_.boot_failed(g->name, a.reason, clock_.now());
         try {
             apply(a);
         } catch (const std::exception& e) {

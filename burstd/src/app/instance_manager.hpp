@@ -4,14 +4,27 @@
 // point is repaired by reconcile():
 //   resume:  intent (token) -> provider.launch -> mark_launched -> NodeAddr;
 //            the node is marked running once a snapshot shows it up.  A launch
-//            that fails is marked failed and the node forced down, so Slurm
-//            requeues its job instead of waiting for ResumeTimeout.
+//            that fails is marked failed and the node handed back
+//            (SlurmActuator::hand_back_node), so Slurm requeues its job at once
+//            instead of waiting for ResumeTimeout, and the node is idle~ again.
 //   suspend / resume-fail: terminate intent -> provider.terminate -> terminated.
+// Failures become recoveries: a throttled or transient launch is retried with
+// the same token after a jittered exponential backoff (RetryBackoff, per
+// provider); a capacity error moves on to the group's next instance type with
+// a new intent; the final outcome of each node's launch feeds its group's
+// circuit breaker (GroupHealthBoard), which refuses launches while the group
+// backs off, and which the policy cycle turns into hire limits so the
+// expander picks other groups meanwhile.  A node Slurm gives up on after its
+// instance launched counts as a boot failure (protected mode after several).
 // Provider calls block, so they run on a small worker pool, never on the
 // io_context; work for one node is serialized so a suspend never overtakes
 // the launch it undoes.
 
+#include "app/group_health_board.hpp"
 #include "app/logger.hpp"
+#include "app/random_source.hpp"
+#include "app/retry_backoff.hpp"
+#include "app/sleeper.hpp"
 #include "ledger/ledger.hpp"
 #include "ledger/reconciler.hpp"
 #include "model/clock.hpp"
@@ -39,6 +52,10 @@ struct InstanceManagerSettings {
     Seconds resume_timeout = 60;      // Slurm's ResumeTimeout
     Seconds launch_grace = 60;        // see ReconcileInput::launch_grace
     std::size_t workers = 4;
+    std::map<std::string, RetrySettings> retry; // by provider name; absent = RetrySettings{}
+    // Injected waits and jitter (tests); null = real sleeps, a seeded generator.
+    Sleeper* sleeper = nullptr;
+    RandomSource* random = nullptr;
 };
 
 class InstanceManager {
@@ -51,8 +68,11 @@ public:
     InstanceManager(const InstanceManager&) = delete;
     InstanceManager& operator=(const InstanceManager&) = delete;
 
-    // Queues one unit of work per node and returns at once.
-    void request(PowerRequestKind kind, const std::vector<std::string>& nodes);
+    // Queues one unit of work per node and returns at once.  `jobs` (from
+    // SLURM_RESUME_FILE: job -> nodes resumed for it) are released along with
+    // a node handed back before it registered.
+    void request(PowerRequestKind kind, const std::vector<std::string>& nodes,
+                 const std::map<JobId, std::vector<std::string>>& jobs = {});
     // Launching records whose node a snapshot shows up become Running.
     void observe_nodes(const std::vector<Node>& nodes);
     // Queues a reconcile of ledger x provider listings x `nodes` unless one is
@@ -60,9 +80,15 @@ public:
     void reconcile(std::vector<Node> nodes, bool wait = false);
     // Work queued or running right now (for status).
     std::size_t busy() const { return busy_.load(); }
+    // The node groups' circuit breakers (hire limits, status, reset).
+    GroupHealthBoard& health() { return health_; }
+    const GroupHealthBoard& health() const { return health_; }
+    Time now() const { return clock_.now(); }
 
 private:
     void resume_one(const std::string& node);
+    // One launch, repeated with the same token while the error is retryable.
+    LaunchResult launch_with_retries(Provider& p, const std::string& provider_name, const LaunchRequest& req);
     void suspend_one(const std::string& node, bool after_failure);
     void reconcile_now(const std::vector<Node>& nodes);
     void apply(const RepairAction& action);
@@ -70,6 +96,7 @@ private:
     const NodeGroup* group_of(const std::string& node) const;
     Provider* provider(const std::string& name) const;
     std::mutex& node_mutex(const std::string& node);
+    std::vector<JobId> resume_jobs(const std::string& node, bool forget);
 
     std::map<std::string, std::unique_ptr<Provider>> providers_;
     Ledger& ledger_;
@@ -77,8 +104,15 @@ private:
     const Clock& clock_;
     Logger& log_;
     InstanceManagerSettings settings_;
+    ThreadSleeper thread_sleeper_;
+    SeededRandom seeded_random_;
+    Sleeper& sleeper_;
+    RandomSource& random_;
+    GroupHealthBoard health_;
     std::mutex node_mutexes_guard_;
     std::map<std::string, std::unique_ptr<std::mutex>> node_mutexes_;
+    std::mutex resume_jobs_guard_;
+    std::map<std::string, std::vector<JobId>> resume_jobs_; // until the node registers
     std::atomic<bool> reconciling_{false};
     std::atomic<std::size_t> busy_{0};
     boost::asio::thread_pool pool_; // last: joined first, while everything it uses still exists

@@ -16,6 +16,10 @@ libburst_a_SOURCES += \
 	burstd/src/app/daemon.cpp \
 	burstd/src/app/daemon.hpp \
 	burstd/src/app/daemon_seams.hpp \
+	burstd/src/app/group_health.cpp \
+	burstd/src/app/group_health.hpp \
+	burstd/src/app/group_health_board.cpp \
+	burstd/src/app/group_health_board.hpp \
 	burstd/src/app/instance_manager.cpp \
 	burstd/src/app/instance_manager.hpp \
 	burstd/src/app/locked_actuator.hpp \
@@ -26,6 +30,10 @@ libburst_a_SOURCES += \
 	burstd/src/app/param_map.hpp \
 	burstd/src/app/policy_cycle.cpp \
 	burstd/src/app/policy_cycle.hpp \
+	burstd/src/app/random_source.hpp \
+	burstd/src/app/retry_backoff.cpp \
+	burstd/src/app/retry_backoff.hpp \
+	burstd/src/app/sleeper.hpp \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
 	burstd/src/provider/provider_factory.cpp \
@@ -42,6 +50,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/config_values_test.cpp \
 	tests/unit/app/control_request_test.cpp \
 	tests/unit/app/daemon_test.cpp \
+	tests/unit/app/group_health_board_test.cpp \
+	tests/unit/app/group_health_test.cpp \
 	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/logger_test.cpp \
+	tests/unit/app/policy_cycle_test.cpp \
+	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

@@ -36,6 +36,13 @@ public:
         return inner_.set_node_address(node, address, hostname, reason);
     }
 
+    ActuatorError hand_back_node(const std::string& node, std::string_view reason,
+                                 const std::vector<JobId>& meant_for, std::vector<JobId>& released) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.hand_back_node(node, reason, meant_for, released);
+    }
+
 private:
     SlurmActuator& inner_;
     std::mutex mutex_;

@@ -4,6 +4,7 @@
 #include "model/hostlist.hpp"
 #include "policy/policy_factory.hpp"
 #include "policy/policy_params.hpp"
+#include "policy/site_view.hpp"
 
 #include <algorithm>
 #include <map>
@@ -89,8 +90,14 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.groups = ctx.config.node_groups;
     for (const auto& r : ledger_.open_records())
         state.instances.push_back(r.to_instance());
+    state.hire_limits = instances_.health().hire_limits(ctx.now);
+    unroute_from_stopped_groups(state, ctx);
     ManualClock clock(ctx.now);
     std::vector<std::string> notes;
+    for (const auto& [group, limit] : state.hire_limits)
+        if (auto v = instances_.health().view(group, ctx.now))
+            notes.push_back("node group " + group + " " + v->mode + (limit ? " (one probe launch allowed)" : "") +
+                            ": " + v->reason);
     for (auto& policy : chain_) {
         Decision d = policy->decide(state, clock);
         for (const auto& a : d.actions)
@@ -101,6 +108,50 @@ void PolicyCycle::run(const CycleContext& ctx)
         }
     }
     last_notes_ = std::move(notes);
+}
+
+void PolicyCycle::unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx)
+{
+    bool any = false;
+    for (const auto& [group, limit] : state.hire_limits)
+        any = any || limit == 0;
+    if (!any)
+        return;
+    // A job routed to a group that may not launch would only get its nodes
+    // resumed and handed back, one requeue after another: it keeps its other
+    // partitions until the group hires again, and the policies may route it
+    // to another group.  Jobs with no other partition are left alone.
+    const SiteView view = SiteView::of(state);
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        if (view.pending_group[i] < 0)
+            continue;
+        const GroupView& g = view.groups[std::size_t(view.pending_group[i])];
+        auto limit = state.hire_limits.find(g.group->name);
+        if (limit == state.hire_limits.end() || limit->second != 0 ||
+            g.free_up_cpus + g.free_booting_cpus >= view.pending[i]->total_cpus())
+            continue;
+        const Job& job = *view.pending[i];
+        std::vector<std::string> parts;
+        for (const auto& p : job.partitions)
+            if (p != group_partition(*g.group))
+                parts.push_back(p);
+        if (parts.empty())
+            continue;
+        AppliedAction done;
+        done.time = ctx.now;
+        done.reason = "node group " + g.group->name + " is not launching";
+        done.action = "unroute job " + std::to_string(job.id) + " from group " + g.group->name;
+        done.error = actuator_.set_job_partitions(job.id, parts, done.reason).message;
+        if (done.error.empty()) {
+            for (auto& j : state.snapshot.jobs)
+                if (j.id == job.id)
+                    j.partitions = parts;
+            ctx.log.info("decision: " + done.action + ": " + done.reason);
+        } else {
+            ctx.log.error("decision: " + done.action + " failed: " + done.error);
+        }
+        remember(std::move(done));
+    }
 }
 
 void PolicyCycle::apply(const Action& action, const ClusterState& state, const CycleContext& ctx)
@@ -244,6 +295,7 @@ void PolicyCycle::report(json_t* status) const
     json_object_set(status, "instances", instances.get());
     json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
     json_object_set_new(status, "provider_work_in_flight", json_integer(json_int_t(instances_.busy())));
+    json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
 }
 
 } // namespace burst

@@ -51,6 +51,7 @@ public:
 
 private:
     void apply(const Action& action, const ClusterState& state, const CycleContext& ctx);
+    void unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
 
     std::vector<std::unique_ptr<Policy>> chain_;

@@ -63,11 +63,11 @@ public:
             return;
         add({kind, rec.node, rec.token, rec.provider, rec.provider_id, "", std::move(reason)});
     }
-    void power_down(const std::string& node, std::string reason)
+    void power_down(const std::string& node, std::string reason, bool boot_failure)
     {
         if (!powered_down_.insert(node).second)
             return;
-        add({RepairKind::PowerDownNode, node, "", "", "", "", std::move(reason)});
+        add({RepairKind::PowerDownNode, node, "", "", "", "", std::move(reason), boot_failure});
     }
     std::vector<RepairAction> take()
     {
@@ -123,8 +123,17 @@ private:
         std::map<std::string, std::vector<Backing>> candidates;
 
         for (const auto& inst : listing.instances) {
-            if (inst.gone)
+            if (inst.gone) {
+                // A reclaimed instance is gone at the provider, but Slurm may
+                // still count on its node and its jobs: give them back.
+                auto it = by_id.find(inst.provider_id);
+                if (inst.reclaimed && it != by_id.end() && it->second->open() &&
+                    it->second->state != InstanceState::Terminating) {
+                    claimed.insert(it->second->token);
+                    reclaimed(listing.provider, inst, *it->second);
+                }
                 continue;
+            }
             const LedgerRecord* rec = nullptr;
             bool adopted = false;
             if (auto it = by_id.find(inst.provider_id); it != by_id.end()) {
@@ -155,9 +164,7 @@ private:
                                     secs(in_.now - rec->terminate_requested_at) +
                                     " ago but it still exists: retrying");
             } else if (inst.reclaimed) {
-                plan_.terminate(listing.provider, inst, rec,
-                                "instance " + inst.provider_id + " was reclaimed by the provider");
-                power_down(rec->node, "its instance " + inst.provider_id + " was reclaimed by the provider");
+                reclaimed(listing.provider, inst, *rec);
             } else {
                 candidates[rec->node].push_back({listing.provider, &inst, rec, adopted});
             }
@@ -171,6 +178,14 @@ private:
         for (const LedgerRecord* r : records)
             if (r->open() && !claimed.count(r->token))
                 judge_missing_instance(*r, listing.provider);
+    }
+
+    // Ends the instance (idempotent when already gone) and powers the node
+    // down, which makes Slurm requeue the jobs that were running on it.
+    void reclaimed(const std::string& provider, const ProviderInstance& inst, const LedgerRecord& rec)
+    {
+        plan_.terminate(provider, inst, &rec, "instance " + inst.provider_id + " was reclaimed by the provider");
+        power_down(rec.node, "its instance " + inst.provider_id + " was reclaimed by the provider; requeueing its jobs");
     }
 
     void keep_one(const std::string& node, std::vector<Backing>& backings)
@@ -209,7 +224,9 @@ private:
                 return; // listed before the instance became visible
             plan_.close(RepairKind::MarkTerminated, r,
                         "instance " + r.provider_id + " no longer exists at " + provider);
-            power_down(r.node, "its instance " + r.provider_id + " no longer exists at " + provider);
+            // Gone before its node ever registered: it did not boot.
+            power_down(r.node, "its instance " + r.provider_id + " no longer exists at " + provider,
+                       r.state == InstanceState::Launching);
             return;
         case InstanceState::Terminating:
             plan_.close(RepairKind::MarkTerminated, r,
@@ -223,17 +240,27 @@ private:
 
     // Only nodes Slurm reports and that are not already (being) powered down:
     // repeating POWER_DOWN_FORCE every cycle would only add noise.
-    void power_down(const std::string& name, const std::string& why)
+    void power_down(const std::string& name, const std::string& why, bool boot_failure = false)
     {
         for (const auto& n : in_.nodes)
             if (n.name == name && !n.has(kNodePoweredDown) && !n.has(kNodePoweringDown))
-                plan_.power_down(name, why);
+                plan_.power_down(name, why, boot_failure);
     }
 
-    // Gives up on a node: power it down in Slurm, end whatever backs it.
+    // Gives up on a node: power it down in Slurm, end whatever backs it.  An
+    // instance that launched but whose node never came up is a boot failure.
     void abandon(const Node& node, const std::string& why)
     {
-        power_down(node.name, why);
+        const bool never_registered =
+            std::any_of(in_.records.begin(), in_.records.end(), [&](const LedgerRecord& r) {
+                return r.node == node.name && r.state == InstanceState::Launching;
+            });
+        // 22.05 leaves a node that missed ResumeTimeout DOWN *and* powered
+        // down: it must be powered down again to leave DOWN.
+        if (node.has(kNodePoweredDown))
+            plan_.power_down(node.name, why, never_registered);
+        else
+            power_down(node.name, why, never_registered);
         if (auto it = kept_.find(node.name); it != kept_.end())
             plan_.terminate(it->second.provider, *it->second.instance, it->second.record, why);
         for (const auto& r : in_.records)
@@ -254,9 +281,12 @@ private:
                                   secs(in_.resume_timeout));
             return;
         }
-        if (node.base == NodeBaseState::Down && !node.has(kNodePoweredDown) && !node.has(kNodePoweringDown)) {
-            // Slurm sets a node that missed ResumeTimeout DOWN without calling
-            // SuspendProgram: nobody else will clean it up.
+        if (node.base == NodeBaseState::Down && !node.has(kNodePoweringDown) &&
+            (!node.has(kNodePoweredDown) || node.has(kNodeNotResponding))) {
+            // Slurm sets a node that missed ResumeTimeout DOWN (in 22.05 also
+            // powered down and not responding) without calling SuspendProgram:
+            // nobody else will clean it up.  A node an admin set DOWN while
+            // powered down responds and is left alone.
             abandon(node, "CLOUD node " + node.name + " is DOWN (failed resume)");
             return;
         }

@@ -10,7 +10,8 @@
 //   MarkTerminated    ledger.mark_terminated(token)
 //   TerminateInstance ledger.record_terminate_intent(token) when token is set,
 //                     then provider(provider).terminate({provider_id})
-//   PowerDownNode     actuator.power(node, PowerAction::DownForce, reason)
+//   PowerDownNode     actuator.power(node, PowerAction::DownForce, reason); Slurm
+//                     requeues the node's jobs (batch jobs are requeueable by default)
 
 #include "ledger/ledger.hpp"
 #include "model/clock.hpp"
@@ -57,6 +58,9 @@ struct RepairAction {
     std::string provider_id; // AdoptInstance, TerminateInstance
     std::string address;     // AdoptInstance
     std::string reason;
+    // PowerDownNode: the node's instance launched but never registered with
+    // Slurm (counts towards its group's protected mode).
+    bool boot_failure = false;
 };
 
 // Actions in application order: adoptions, ledger closures, terminations,

@@ -9,6 +9,7 @@
 #include "node_group.hpp"
 #include "snapshot.hpp"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct ClusterState {
     // Money spent in the current budget interval, per account ("" = unattributed).
     std::map<std::string, double> spend;
     Time budget_interval_start = 0;
+    // Groups that may not hire freely now (their launches keep failing) ->
+    // how many more nodes they may hire; absent groups are unlimited.
+    std::map<std::string, std::uint32_t> hire_limits;
 
     const NodeGroup* group(const std::string& name) const
     {

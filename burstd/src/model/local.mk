@@ -1,6 +1,7 @@
 libburst_a_SOURCES += \
 	burstd/src/model/clock.hpp \
 	burstd/src/model/cluster_state.hpp \
+	burstd/src/model/group_recovery.hpp \
 	burstd/src/model/hostlist.cpp \
 	burstd/src/model/hostlist.hpp \
 	burstd/src/model/instance.hpp \

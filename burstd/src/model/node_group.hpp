@@ -3,6 +3,7 @@
 // the unit burstd hires in, prices and budgets (burstd.conf NodeGroup= lines).
 
 #include "clock.hpp"
+#include "group_recovery.hpp"
 
 #include <cstdint>
 #include <string>
@@ -28,6 +29,10 @@ struct NodeGroup {
     std::uint32_t max_count = 0;        // 0 = as many as `nodes` lists
     double speed = 1.0;                 // relative per-core speed (1 = like local nodes)
     bool spot = false;
+    // Spot capacity taken back per instance-hour on average (burstsim draws
+    // interruptions as a Poisson process; burstd only reports them).
+    double interruptions_per_hour = 0;
+    GroupRecovery recovery;             // backing off after failed launches
 
     std::uint32_t capacity() const
     {

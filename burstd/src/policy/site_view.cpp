@@ -113,6 +113,8 @@ SiteView SiteView::of(const ClusterState& state)
         const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
         const std::uint32_t cap = gv.group->capacity();
         gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);
+        if (auto limit = state.hire_limits.find(gv.group->name); limit != state.hire_limits.end())
+            gv.hireable_nodes = std::min(gv.hireable_nodes, limit->second);
     }
     // Slurm priorities are 32-bit: a stable radix sort on them is O(n), and
     // only runs of equal priority need comparing on (submit, id).

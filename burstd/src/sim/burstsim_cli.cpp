@@ -425,6 +425,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
                 << "\njobs not replayed (wider than " << o.config.local_cores << " local cores) "
                 << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped << "\n";
+            if (m.interruptions > 0)
+                out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
+                    << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("
+                    << fixed(m.lost_core_seconds, 0) << " core-s)\n";
             if (o.budget > 0)
                 out << "budget " << o.budget << " per " << o.budget_interval << " s exceeded in "
                     << m.budget_violations << " of " << m.budget_intervals << " intervals; most spent in one "

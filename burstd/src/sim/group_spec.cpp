@@ -68,6 +68,10 @@ NodeGroup parse_group_spec(const std::string& spec)
                 throw GroupSpecError("group '" + spec + "': speed must be > 0");
         } else if (key == "partition")
             g.partition = value;
+        else if (key == "spot") {
+            g.spot = true;
+            g.interruptions_per_hour = number(spec, key, value, 0);
+        }
         else if (key == "billing") {
             if (value == "second")
                 g.billing = Billing::PerSecond;
@@ -77,7 +81,7 @@ NodeGroup parse_group_spec(const std::string& spec)
                 throw GroupSpecError("group '" + spec + "': billing='" + value + "', expected second or hour");
         } else
             throw GroupSpecError("group '" + spec + "': unknown key '" + key +
-                                 "' (known: cpus, price, boot, max, billing, min_billed, speed, partition)");
+                                 "' (known: cpus, price, boot, max, billing, min_billed, speed, partition, spot)");
     }
     if (!have_max)
         throw GroupSpecError("group '" + spec + "': max= (how many nodes the group may have) is required");

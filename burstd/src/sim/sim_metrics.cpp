@@ -29,6 +29,8 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
         attributed += cost;
     m.account_cost[""] = std::max(0.0, result.cloud_cost - attributed);
     m.lambda = lambda;
+    m.interruptions = result.interruptions;
+    m.lost_core_seconds = result.lost_core_seconds;
     if (result.jobs.empty())
         return m;
     std::vector<double> waits;

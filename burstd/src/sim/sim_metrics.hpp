@@ -5,6 +5,7 @@
 #include "sim/simulator.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -39,6 +40,10 @@ struct SimMetrics {
     std::size_t budget_intervals = 0;
     std::size_t budget_violations = 0;
     double max_interval_spend = 0; // the most any one budget interval cost
+    // Spot interruptions and the core-seconds of work they threw away (also
+    // part of the waste: powered, paid for, and no job finished by it).
+    std::uint64_t interruptions = 0;
+    double lost_core_seconds = 0;
 };
 
 // J(λ) for another λ than the one the metrics were computed with.

@@ -38,6 +38,7 @@ struct SimJob {
     std::uint32_t waiting_parents = 0;  // parents not yet ended
     std::vector<std::uint32_t> children;
     Time eligible = 0;
+    std::uint64_t run_epoch = 0; // a requeue makes the pending JobEnd stale
 };
 
 enum class Power { Down, Booting, Up };
@@ -53,9 +54,12 @@ struct CloudNode {
     std::uint64_t idle_epoch = 0; // invalidates stale suspend checks
     std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
     std::uint32_t snap = 0;       // index in the snapshot's node list
+    std::uint64_t life = 0;       // power-ups so far: an interruption hits one life only
 };
 
-enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck };
+// Interruptions last: a job ending at the very instant its node is taken
+// back has finished.
+enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck, Interruption };
 
 struct Event {
     Time time;
@@ -97,6 +101,9 @@ void validate(const SimConfig& c)
             throw SimConfigError("node group " + g.name + ": needs node names or max > 0");
         if (!(g.price_per_hour >= 0) || !(g.boot_time >= 0) || !(g.min_billed >= 0) || !(g.speed > 0))
             throw SimConfigError("node group " + g.name + ": price, boot time and min billed must be >= 0, speed > 0");
+        if (!(g.interruptions_per_hour >= 0) || !std::isfinite(g.interruptions_per_hour) ||
+            (g.interruptions_per_hour > 0 && !g.spot))
+            throw SimConfigError("node group " + g.name + ": interruptions need a spot group and a rate >= 0");
     }
 }
 
@@ -127,6 +134,8 @@ private:
     void node_idle(std::uint32_t n);
     void begin_running(std::uint32_t j, Seconds runtime);
     void finish(std::uint32_t j);
+    void interrupt(std::uint32_t n);
+    void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is retired by the caller
     Seconds sample_boot(const NodeGroup& g);
     double bill(const NodeGroup& g, Seconds up) const;
 
@@ -140,6 +149,8 @@ private:
     Policy& policy_;
     ManualClock clock_;
     std::mt19937_64 rng_;
+    // Its own stream: adding spot groups leaves every boot time as it was.
+    std::mt19937_64 interruption_rng_;
     std::vector<SimJob> jobs_;           // in submit order
     std::unordered_map<JobId, std::uint32_t> by_id_;
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
@@ -171,7 +182,7 @@ private:
 };
 
 SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy)
-    : config_(config), policy_(policy), rng_(config.seed)
+    : config_(config), policy_(policy), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL)
 {
     validate(config_);
     std::vector<const TraceJob*> order;
@@ -331,7 +342,12 @@ SimResult SimRun::run()
             events_.pop();
             switch (e.kind) {
             case EventKind::JobEnd:
-                finish(e.target);
+                if (jobs_[e.target].run_epoch == e.token && jobs_[e.target].phase == Phase::Running)
+                    finish(e.target);
+                break;
+            case EventKind::Interruption:
+                if (nodes_[e.target].life == e.token && nodes_[e.target].power != Power::Down)
+                    interrupt(e.target);
                 break;
             case EventKind::NodeReady:
                 node_ready(e.target);
@@ -505,7 +521,7 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     const Time now = clock_.now();
     job.phase = Phase::Running;
     job.start = now;
-    push(now + runtime, EventKind::JobEnd, j);
+    push(now + runtime, EventKind::JobEnd, j, job.run_epoch);
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Running;
     view.reason = "None";
@@ -600,8 +616,87 @@ void SimRun::power_up(std::uint32_t n)
     node.draining = false;
     ++node.idle_epoch;
     ++result_.instances_launched;
-    push(now + sample_boot(config_.groups[node.group]), EventKind::NodeReady, n);
+    ++node.life;
+    const NodeGroup& g = config_.groups[node.group];
+    push(now + sample_boot(g), EventKind::NodeReady, n);
+    if (g.spot && g.interruptions_per_hour > 0) {
+        // Poisson process: exponential time to the interruption of this life.
+        const double u = double(interruption_rng_() >> 11) * 0x1.0p-53;
+        push(now - std::log1p(-u) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);
+    }
     sync_node(n);
+}
+
+// The provider takes the instance back: every job on it is requeued (its
+// progress lost, like Slurm requeueing a job whose node failed) and the node
+// is retired; burstd powers it down and the policy hires anew.
+void SimRun::interrupt(std::uint32_t n)
+{
+    ++result_.interruptions;
+    std::vector<std::uint32_t> hit;
+    for (std::uint32_t j : snap_owner_) {
+        const SimJob& job = jobs_[j];
+        if ((job.phase == Phase::Running || job.phase == Phase::Configuring) && job.group == int(nodes_[n].group) &&
+            std::any_of(job.cloud_alloc.begin(), job.cloud_alloc.end(), [&](const auto& a) { return a.first == n; }))
+            hit.push_back(j);
+    }
+    for (std::uint32_t j : hit)
+        requeue(j, n);
+    nodes_[n].configuring.clear();
+    power_down(n);
+}
+
+void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
+{
+    SimJob& job = jobs_[j];
+    const Time now = clock_.now();
+    const NodeGroup& g = config_.groups[std::size_t(job.group)];
+    if (job.phase == Phase::Running) {
+        const double lost = double(job.cpus) * (now - job.start);
+        result_.lost_core_seconds += lost;
+        // The account used those cores, even if the work is lost.
+        const double cost = lost * g.price_per_cpu_second();
+        attributed_cost_ += cost;
+        result_.account_cost[job.trace->account] += cost;
+        state_.spend[job.trace->account] += cost;
+    }
+    ++result_.requeued_jobs;
+    ++job.run_epoch;
+    const std::uint32_t taken_from = std::uint32_t(job.group);
+    for (const auto& [m, cores] : job.cloud_alloc) {
+        CloudNode& other = nodes_[m];
+        other.alloc -= cores;
+        other.configuring.erase(std::remove(other.configuring.begin(), other.configuring.end(), j),
+                                other.configuring.end());
+        sync_node(m);
+        if (m != lost_node && other.alloc == 0 && other.power == Power::Up)
+            node_idle(m);
+    }
+    job.cloud_alloc.clear();
+    job.nodes_booting = 0;
+    job.group = -1;
+    job.phase = Phase::Pending;
+    job.routed = int(taken_from);
+    // Back in the queue where it was (the queue is in eligibility order): its
+    // entry may still linger there from when it started.
+    if (std::find(queue_.begin(), queue_.end(), j) != queue_.end()) {
+        --queue_dead_;
+    } else {
+        auto at = std::find_if(queue_.begin(), queue_.end(), [&](std::uint32_t q) {
+            return jobs_[q].eligible > job.eligible || (jobs_[q].eligible == job.eligible && q > j);
+        });
+        queue_.insert(at, j);
+    }
+    if (std::find(routed_.begin(), routed_.end(), j) == routed_.end())
+        routed_.push_back(j);
+    Job& view = state_.snapshot.jobs[job.snap];
+    view.state = JobState::Pending;
+    view.reason = "Resources";
+    view.start_time = 0;
+    view.nodes.clear();
+    view.node_count = 0;
+    view.partitions = {kLocalPartition, group_partition(g)};
+    dirty_ = true;
 }
 
 void SimRun::power_down(std::uint32_t n)

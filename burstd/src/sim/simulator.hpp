@@ -16,7 +16,10 @@
 // from the group's boot time and the jitter), a job on booting nodes starts
 // when they are all up, and runs runtime / speed.  Idle CLOUD nodes power
 // down after SuspendTime.  Instances are billed from launch to power-down,
-// at least min_billed, per second or per started hour.
+// at least min_billed, per second or per started hour.  Instances of a spot
+// group are interrupted as a Poisson process of interruptions_per_hour per
+// instance-hour: their jobs are requeued (progress lost, queue position
+// kept) and the node retired until hired again.
 //
 // Deterministic: same config, trace and policy → same result.  No wall clock.
 
@@ -97,6 +100,9 @@ struct SimResult {
     std::uint64_t hire_shortfall = 0;   // nodes asked for beyond what was powered down
     std::uint64_t jobs_too_wide = 0;    // more cores than the local site: not replayed
     std::uint64_t runtimes_capped = 0;  // ran past their limit in the trace: killed at it
+    std::uint64_t interruptions = 0;    // spot instances taken back
+    std::uint64_t requeued_jobs = 0;    // jobs requeued by those interruptions (a job may count twice)
+    double lost_core_seconds = 0;       // cores × time run before an interruption threw it away
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
     ProvisioningSamples provisioning;

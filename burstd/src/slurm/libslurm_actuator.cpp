@@ -5,8 +5,11 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <ctime>
+#include <memory>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -147,6 +150,58 @@ ActuatorError LibslurmActuator::set_node_address(const std::string& node, const 
     return outcome(slurm_update_node(&msg),
                    "node " + node + " NodeAddr=" + address + (host.empty() ? "" : " NodeHostname=" + host),
                    reason);
+}
+
+ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::string_view reason,
+                                              const std::vector<JobId>& meant_for, std::vector<JobId>& released)
+{
+    if (auto bad = check_slurm_name("node", node); !bad.empty())
+        return {"hand back: " + bad};
+    // Jobs on the node now: after the requeue Slurm no longer says where they ran.
+    std::vector<JobId> on_node;
+    job_info_msg_t* loaded = nullptr;
+    if (slurm_load_jobs(0, &loaded, SHOW_ALL) != SLURM_SUCCESS) {
+        log_("node " + node + ": cannot list its jobs (" + slurm_strerror(slurm_get_errno()) +
+             "); they will be requeued but wait for Slurm's BeginTime");
+    } else {
+        std::unique_ptr<job_info_msg_t, decltype(&slurm_free_job_info_msg)> jobs(loaded, &slurm_free_job_info_msg);
+        for (uint32_t i = 0; i < jobs->record_count; ++i) {
+            const slurm_job_info_t& j = jobs->job_array[i];
+            if ((j.job_state & JOB_STATE_BASE) != JOB_RUNNING || !j.nodes)
+                continue;
+            try {
+                std::vector<std::string> names = expand_hostlist(j.nodes);
+                if (std::find(names.begin(), names.end(), node) != names.end())
+                    on_node.push_back(j.job_id);
+            } catch (const HostlistError&) {
+                // Slurm's own hostlist syntax beyond ours: not a cloud node we manage.
+            }
+        }
+    }
+    std::string name = node, why(reason);
+    update_node_msg_t msg;
+    slurm_init_update_node_msg(&msg);
+    msg.node_names = name.data();
+    msg.node_state = NODE_STATE_DOWN;
+    msg.reason = why.data();
+    msg.reason_uid = ::getuid();
+    // DOWN on a node already powered down is refused; the power-down still matters.
+    (void)outcome(slurm_update_node(&msg), "node " + node + " State=DOWN", reason);
+    if (auto err = power({node}, PowerAction::DownForce, reason))
+        return err;
+    for (JobId id : meant_for)
+        if (std::find(on_node.begin(), on_node.end(), id) == on_node.end())
+            on_node.push_back(id);
+    for (JobId id : on_node) {
+        job_desc_msg_t desc;
+        slurm_init_job_desc_msg(&desc);
+        desc.job_id = id;
+        desc.begin_time = ::time(nullptr);
+        if (!outcome(slurm_update_job(&desc), "job " + std::to_string(id) + " StartTime=now (requeued from " + node + ")",
+                     reason))
+            released.push_back(id);
+    }
+    return {};
 }
 
 } // namespace burst

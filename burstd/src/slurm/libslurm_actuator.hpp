@@ -1,5 +1,6 @@
 #pragma once
-// SlurmActuator over libslurm's RPCs (slurm_update_job, slurm_update_node):
+// SlurmActuator over libslurm's RPCs (slurm_update_job, slurm_update_node,
+// slurm_load_jobs when a node is handed back):
 // no scontrol process per change, and Slurm's own error text back.
 
 #include "slurm/slurm_actuator.hpp"
@@ -29,6 +30,8 @@ public:
                         std::string_view reason) override;
     ActuatorError set_node_address(const std::string& node, const std::string& address,
                                    const std::string& hostname, std::string_view reason) override;
+    ActuatorError hand_back_node(const std::string& node, std::string_view reason,
+                                 const std::vector<JobId>& meant_for, std::vector<JobId>& released) override;
 
 private:
     ActuatorError outcome(int rc, const std::string& what, std::string_view reason);

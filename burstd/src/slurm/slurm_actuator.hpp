@@ -40,6 +40,19 @@ public:
     // Where slurmctld reaches a launched CLOUD node.
     virtual ActuatorError set_node_address(const std::string& node, const std::string& address,
                                            const std::string& hostname, std::string_view reason) = 0;
+    // The node's instance is gone or never came: give the node and its jobs
+    // back to Slurm.  Measured on 22.05: POWER_DOWN_FORCE alone leaves a job
+    // whose slurmd vanished COMPLETING until SlurmdTimeout (the kill RPC
+    // waits for a dead slurmd), and every requeued batch job gets a BeginTime
+    // of now + the credential lifetime (1201 s by default).  So: the jobs
+    // running on it are noted, the node is set DOWN (requeue without a kill
+    // RPC), then POWER_DOWN_FORCE (back to idle~ after SuspendTimeout, free
+    // for Slurm to resume), then the noted jobs' BeginTime is reset to now,
+    // and so is that of `meant_for` (the jobs Slurm resumed the node for: at
+    // ResumeTimeout Slurm requeues them itself, before burstd hears of it).
+    // `released` receives the ids whose BeginTime was reset.
+    virtual ActuatorError hand_back_node(const std::string& node, std::string_view reason,
+                                         const std::vector<JobId>& meant_for, std::vector<JobId>& released) = 0;
 };
 
 } // namespace burst

@@ -278,3 +278,49 @@ TEST(ConfigParser, LoadsTheShippedExample)
     CHECK_TRUE_TEXT(r.ok(), all_errors(r).c_str());
     CHECK_FALSE(r.config.node_groups.empty());
 }
+
+TEST(ConfigParser, LaunchRetryAndBackOffKeys)
+{
+    auto r = parse_config("ClusterName=x\n"
+                          "Provider=p Type=local LaunchAttempts=6 RetryBaseDelay=2s RetryMaxDelay=2m\n"
+                          "Provider=q Type=local\n"
+                          "NodeGroup=g Provider=p Nodes=g1 Partition=q Cpus=4 PricePerHour=1 CapacityErrors=5 "
+                          "CoolDown=2m MaxCoolDown=1h QuotaCoolDown=6h BootFailures=4\n"
+                          "NodeGroup=h Provider=q Nodes=h1 Partition=q Cpus=4 PricePerHour=1\n",
+                          "burstd.conf");
+    CHECK_TRUE_TEXT(r.ok(), all_errors(r).c_str());
+    const RetrySettings& retry = r.config.providers[0].retry;
+    LONGS_EQUAL(6, retry.attempts);
+    DOUBLES_EQUAL(2, retry.base_delay, 0);
+    DOUBLES_EQUAL(120, retry.max_delay, 0);
+    CHECK(r.config.providers[0].params.empty()); // not handed to the provider factory
+    LONGS_EQUAL(RetrySettings{}.attempts, r.config.providers[1].retry.attempts);
+    const GroupRecovery& g = r.config.node_groups[0].recovery;
+    LONGS_EQUAL(5, g.capacity_errors);
+    DOUBLES_EQUAL(120, g.cool_down, 0);
+    DOUBLES_EQUAL(3600, g.max_cool_down, 0);
+    DOUBLES_EQUAL(6 * 3600, g.quota_cool_down, 0);
+    LONGS_EQUAL(4, g.boot_failures);
+    const GroupRecovery& d = r.config.node_groups[1].recovery;
+    LONGS_EQUAL(GroupRecovery{}.capacity_errors, d.capacity_errors);
+    DOUBLES_EQUAL(GroupRecovery{}.cool_down, d.cool_down, 0);
+}
+
+TEST(ConfigParser, RejectsBadRetryAndBackOffValues)
+{
+    auto r = parse_config("ClusterName=x\n"
+                          "Provider=p Type=local LaunchAttempts=0 RetryBaseDelay=10 RetryMaxDelay=5\n"
+                          "NodeGroup=g Provider=p Nodes=g1 Partition=q Cpus=4 PricePerHour=1 CapacityErrors=0 "
+                          "CoolDown=0 BootFailures=x\n"
+                          "NodeGroup=h Provider=p Nodes=h1 Partition=q Cpus=4 PricePerHour=1 CoolDown=10m "
+                          "MaxCoolDown=5m\n",
+                          "burstd.conf");
+    CHECK_TRUE_TEXT(has_error(r, "burstd.conf:2: Provider=p: LaunchAttempts: expected an integer from 1 to 20"),
+                    all_errors(r).c_str());
+    CHECK(has_error(r, "burstd.conf:2: Provider=p: RetryMaxDelay: expected at least RetryBaseDelay (10 s), got 5 s"));
+    CHECK(has_error(r, "burstd.conf:3: NodeGroup=g: CapacityErrors: expected a positive integer, got \"0\""));
+    CHECK(has_error(r, "burstd.conf:3: NodeGroup=g: CoolDown: expected a duration of at least 1 second"));
+    CHECK(has_error(r, "burstd.conf:3: NodeGroup=g: BootFailures: expected a positive integer, got \"x\""));
+    CHECK(has_error(r, "burstd.conf:4: NodeGroup=h: MaxCoolDown: expected at least CoolDown (600 s), got 300 s"));
+    LONGS_EQUAL(6, r.errors.size());
+}

@@ -44,7 +44,7 @@ TEST(ControlRequest, ParsesSlurm2205ResumeFile)
 TEST(ControlRequest, RejectsBadRequests)
 {
     STRCMP_EQUAL("cmd: expected string", parse_control_request("{}").error.c_str());
-    STRCMP_EQUAL("cmd: expected one of status, resume, suspend, resume-fail, got \"reboot\"",
+    STRCMP_EQUAL("cmd: expected one of status, resume, suspend, resume-fail, reset-group, got \"reboot\"",
                  parse_control_request(R"({"cmd":"reboot"})").error.c_str());
     STRCMP_EQUAL("nodes: expected a hostlist string", parse_control_request(R"({"cmd":"suspend"})").error.c_str());
     STRCMP_EQUAL("nodes: expected at least one node",
@@ -53,4 +53,17 @@ TEST(ControlRequest, RejectsBadRequests)
     STRCMP_EQUAL("resume_file.jobs[0].job_id: expected positive integer",
                  parse_control_request(R"({"cmd":"resume","nodes":"c1","resume_file":{"jobs":[{"job_id":"x"}]}})").error.c_str());
     CHECK_TRUE(parse_control_request("garbage").error.rfind("invalid JSON", 0) == 0);
+}
+
+TEST(ControlRequest, ParsesResetGroupAndRequiresTheGroup)
+{
+    auto r = parse_control_request(R"({"cmd":"reset-group","group":"aws-c5"})");
+    CHECK(r.request.has_value());
+    CHECK(r.request->command == ControlCommand::ResetGroup);
+    STRCMP_EQUAL("aws-c5", r.request->group.c_str());
+    auto missing = parse_control_request(R"({"cmd":"reset-group"})");
+    CHECK_FALSE(missing.request.has_value());
+    STRCMP_EQUAL("group: expected a node group name", missing.error.c_str());
+    auto empty = parse_control_request(R"({"cmd":"reset-group","group":""})");
+    CHECK_FALSE(empty.request.has_value());
 }

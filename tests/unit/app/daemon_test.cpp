@@ -190,6 +190,25 @@ TEST(Daemon, PowerRequestsGoToTheHandlerOnlyForConfiguredNodes)
     CHECK_TRUE(reply.find(R"("ok":false)") != std::string::npos);
 }
 
+TEST(Daemon, ResetGroupGoesToItsHandlerOnlyForConfiguredGroups)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
+    PeerCredentials root{1, 0, 0};
+    std::string reply = daemon.handle_control(R"({"cmd":"reset-group","group":"dev"})", root);
+    CHECK_TRUE(reply.find("no provider actuator is wired") != std::string::npos);
+    std::string seen;
+    daemon.set_group_reset_handler([&](const std::string& group) {
+        seen = group;
+        return PowerReply{true, "node group dev: protected -> hiring"};
+    });
+    reply = daemon.handle_control(R"({"cmd":"reset-group","group":"gpu"})", root);
+    CHECK_TRUE(reply.find("no NodeGroup=gpu in") != std::string::npos);
+    CHECK_TRUE(seen.empty());
+    reply = daemon.handle_control(R"({"cmd":"reset-group","group":"dev"})", root);
+    STRCMP_EQUAL(R"({"ok":true,"message":"node group dev: protected -> hiring"})", reply.c_str());
+    STRCMP_EQUAL("dev", seen.c_str());
+}
+
 TEST(Daemon, CycleTimerRunsTheCycleRunnerWithTheLatestSnapshot)
 {
     BurstdConfig config = load();

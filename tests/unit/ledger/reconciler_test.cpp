@@ -449,3 +449,95 @@ TEST(Reconciler, EveryActionCarriesAReasonAndKindsComeInApplicationOrder)
     }
     STRCMP_EQUAL("power-down-node", std::string(to_string(actions.back().kind)).c_str());
 }
+
+TEST(Reconciler, AReclaimedInstanceAlreadyGoneStillHandsItsNodeAndJobsBack)
+{
+    auto reclaimed = instance("i-1", "c1");
+    reclaimed.reclaimed = true;
+    reclaimed.gone = true;
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Running, "i-1"))
+                       .listed(reclaimed)
+                       .node(cloud_node("c1", NodeBaseState::Allocated, kNodeNotResponding))
+                       .run();
+    LONGS_EQUAL(2, actions.size());
+    CHECK(actions[0].kind == RepairKind::TerminateInstance);
+    STRCMP_EQUAL("tok-1", actions[0].token.c_str());
+    CHECK(mentions(actions[0], "reclaimed"));
+    CHECK(actions[1].kind == RepairKind::PowerDownNode);
+    CHECK(mentions(actions[1], "requeueing its jobs"));
+    CHECK_FALSE(actions[1].boot_failure);
+}
+
+TEST(Reconciler, AGoneReclaimedInstanceOfAClosedRecordIsLeftAlone)
+{
+    auto reclaimed = instance("i-1", "c1");
+    reclaimed.reclaimed = true;
+    reclaimed.gone = true;
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Terminated, "i-1"))
+                       .listed(reclaimed)
+                       .node(cloud_node("c1", NodeBaseState::Idle, kNodePoweredDown))
+                       .run();
+    CHECK(actions.empty());
+}
+
+TEST(Reconciler, ARunningNodeWhoseInstanceVanishedIsPoweredDownButNoBootFailure)
+{
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Running, "i-1"))
+                       .node(cloud_node("c1", NodeBaseState::Allocated, kNodeNotResponding))
+                       .run();
+    auto down = of_kind(actions, RepairKind::PowerDownNode);
+    LONGS_EQUAL(1, down.size());
+    CHECK_FALSE(down[0].boot_failure);
+    LONGS_EQUAL(1, of_kind(actions, RepairKind::MarkTerminated).size());
+}
+
+TEST(Reconciler, ANodeThatNeverCameUpIsABootFailureOneThatRanIsNot)
+{
+    auto stuck = Scenario()
+                     .with(record(1, "c1", InstanceState::Launching, "i-1", kNow - 400))
+                     .listed(instance("i-1", "c1"))
+                     .node(cloud_node("c1", NodeBaseState::Idle, kNodePoweringUp))
+                     .run();
+    CHECK(of_kind(stuck, RepairKind::PowerDownNode).at(0).boot_failure);
+    auto failed_resume = Scenario()
+                             .with(record(1, "c1", InstanceState::Launching, "i-1"))
+                             .listed(instance("i-1", "c1"))
+                             .node(cloud_node("c1", NodeBaseState::Down))
+                             .run();
+    CHECK(of_kind(failed_resume, RepairKind::PowerDownNode).at(0).boot_failure);
+    auto ran = Scenario()
+                   .with(record(1, "c1", InstanceState::Running, "i-1"))
+                   .listed(instance("i-1", "c1"))
+                   .node(cloud_node("c1", NodeBaseState::Down))
+                   .run();
+    CHECK_FALSE(of_kind(ran, RepairKind::PowerDownNode).at(0).boot_failure);
+}
+
+TEST(Reconciler, AnInstanceGoneBeforeItsNodeRegisteredIsABootFailure)
+{
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Launching, "i-1"))
+                       .node(cloud_node("c1", NodeBaseState::Idle, kNodePoweringUp))
+                       .run();
+    auto down = of_kind(actions, RepairKind::PowerDownNode);
+    LONGS_EQUAL(1, down.size());
+    CHECK(down[0].boot_failure);
+}
+
+TEST(Reconciler, ANodeSlurmLeftDownAndPoweredDownAfterResumeTimeoutIsPoweredDownAgain)
+{
+    // What 22.05 shows after "not resumed by ResumeTimeout - marking down and power_save".
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Terminated, "i-1"))
+                       .node(cloud_node("c1", NodeBaseState::Down, kNodePoweredDown | kNodeNotResponding))
+                       .run();
+    LONGS_EQUAL(1, actions.size());
+    CHECK(actions[0].kind == RepairKind::PowerDownNode);
+    CHECK(mentions(actions[0], "failed resume"));
+    CHECK_FALSE(actions[0].boot_failure); // counted when its record closed
+    // An admin's DOWN on a powered-down node is not burstd's to undo.
+    CHECK(Scenario().node(cloud_node("c2", NodeBaseState::Down, kNodePoweredDown)).run().empty());
+}

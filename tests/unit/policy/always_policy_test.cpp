@@ -67,3 +67,24 @@ TEST(AlwaysPolicy, DoesNotRouteAJobTwice)
     ManualClock clock(0);
     CHECK(routes(policy.decide(b.state, clock)).empty());
 }
+
+TEST(AlwaysPolicy, RoutesAroundAGroupThatIsBackingOff)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("dear", 4, 4, 4.0).group("cheap", 4, 4, 1.0);
+    b.pending(1, 4).pending(2, 4);
+    b.state.hire_limits = {{"cheap", 0}};
+    PolicyParams p;
+    AlwaysPolicy policy(p);
+    ManualClock clock(100);
+    auto r = routes(policy.decide(b.state, clock));
+    LONGS_EQUAL(2, r.size());
+    STRCMP_EQUAL("dear", r[0].group.c_str());
+    STRCMP_EQUAL("dear", r[1].group.c_str());
+    // Half-open: the cheap group gets one node's worth, as its probe.
+    b.state.hire_limits = {{"cheap", 1}};
+    r = routes(policy.decide(b.state, clock));
+    LONGS_EQUAL(2, r.size());
+    STRCMP_EQUAL("cheap", r[0].group.c_str());
+    STRCMP_EQUAL("dear", r[1].group.c_str());
+}

@@ -54,3 +54,16 @@ TEST(SiteView, HonoursMaxCount)
     b.up("g-1");
     LONGS_EQUAL(1, SiteView::of(b.state).groups[0].hireable_nodes);
 }
+
+TEST(SiteView, AGroupsHireLimitCapsItsHireableNodes)
+{
+    StateBuilder b;
+    b.group("open", 4, 5, 1.0).group("probing", 4, 5, 1.0).group("fine", 4, 5, 1.0);
+    b.up("open-1");
+    b.state.hire_limits = {{"open", 0}, {"probing", 1}};
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(0, v.groups[0].hireable_nodes);
+    LONGS_EQUAL(4, v.groups[0].free_capacity()); // its up node still takes work
+    LONGS_EQUAL(1, v.groups[1].hireable_nodes);
+    LONGS_EQUAL(5, v.groups[2].hireable_nodes);
+}

@@ -43,3 +43,16 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
     CHECK(message("aws,max=1,price=-1").find("price") != std::string::npos);
     CHECK(message("aws,max=1,speed=0").find("speed") != std::string::npos);
 }
+
+TEST(GroupSpec, SpotTakesAnInterruptionRate)
+{
+    NodeGroup g = parse_group_spec("spotty,cpus=4,max=8,spot=0.05");
+    CHECK(g.spot);
+    DOUBLES_EQUAL(0.05, g.interruptions_per_hour, 1e-12);
+    NodeGroup calm = parse_group_spec("calm,cpus=4,max=8,spot=0");
+    CHECK(calm.spot);
+    DOUBLES_EQUAL(0, calm.interruptions_per_hour, 0);
+    CHECK_FALSE(parse_group_spec("od,cpus=4,max=8").spot);
+    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,max=8,spot=-1"));
+    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,max=8,spot=often"));
+}

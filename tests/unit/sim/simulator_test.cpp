@@ -3,6 +3,7 @@
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -248,4 +249,105 @@ TEST(Simulator, RejectsUnusableSitesAndTraces)
     SimResult r = simulate(site(2), {job(1, 0, 4, 1), job(2, 0, 1, 1)}, never);
     LONGS_EQUAL(1, r.jobs_too_wide);
     LONGS_EQUAL(1, r.jobs.size());
+}
+
+namespace {
+
+// 2 local cores kept busy, a stream of 2-core jobs the always policy sends to
+// a spot group of `rate` interruptions per instance-hour.
+SimResult spot_run(double rate, std::uint64_t seed, std::uint32_t jobs = 150)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].max_count = 4;
+    c.groups[0].spot = true;
+    c.groups[0].interruptions_per_hour = rate;
+    c.suspend_time = 60;
+    c.seed = seed;
+    std::vector<TraceJob> trace{job(1, 0, 2, 1e6)};
+    for (std::uint32_t i = 0; i < jobs; ++i)
+        trace.push_back(job(JobId(i + 2), 60.0 * i, 2, 600));
+    auto always = make_policy("always", PolicyParams{});
+    return simulate(c, trace, *always);
+}
+
+} // namespace
+
+TEST(Simulator, SpotInterruptionsFollowTheirRatePerInstanceHour)
+{
+    SimResult r = spot_run(2.0, 3);
+    const double expected = 2.0 * r.instance_seconds / 3600;
+    CHECK(expected > 50);
+    CHECK_TRUE_TEXT(std::abs(double(r.interruptions) - expected) < 4 * std::sqrt(expected),
+                    ("interruptions " + std::to_string(r.interruptions) + ", expected " + std::to_string(expected))
+                        .c_str());
+    CHECK(r.requeued_jobs > 0 && r.requeued_jobs <= r.interruptions);
+    CHECK(r.lost_core_seconds > 0);
+}
+
+TEST(Simulator, AnInterruptedJobIsRequeuedLosesItsProgressAndStillCompletes)
+{
+    SimResult r = spot_run(2.0, 3);
+    SimResult calm = spot_run(0, 3);
+    LONGS_EQUAL(151, r.jobs.size()); // every job finished
+    LONGS_EQUAL(0, calm.interruptions);
+    DOUBLES_EQUAL(0, calm.lost_core_seconds, 0);
+    // Whatever happened before, the run that counts starts over: full runtime.
+    std::size_t delayed = 0;
+    for (const auto& o : r.jobs) {
+        if (o.id == 1)
+            continue;
+        LONGS_EQUAL(0, o.group);
+        DOUBLES_EQUAL(600, o.end - o.start, 1e-6);
+        delayed += o.start > outcome(calm, o.id).start + 1e-6;
+    }
+    CHECK(delayed > 0);
+    // Lost work is powered, paid-for time no job kept: it is waste.
+    SimMetrics m = compute_metrics(r, 1.0), mc = compute_metrics(calm, 1.0);
+    LONGS_EQUAL(r.interruptions, m.interruptions);
+    DOUBLES_EQUAL(r.lost_core_seconds, m.lost_core_seconds, 0);
+    CHECK(m.waste_core_seconds >= r.lost_core_seconds);
+    CHECK(m.cloud_cost > mc.cloud_cost);
+    CHECK(m.mean_wait > mc.mean_wait);
+    CHECK(r.account_cost.at("acct") > calm.account_cost.at("acct"));
+}
+
+TEST(Simulator, SpotInterruptionsAreDeterministicForASeed)
+{
+    SimResult a = spot_run(2.0, 11, 60), b = spot_run(2.0, 11, 60), other = spot_run(2.0, 12, 60);
+    LONGS_EQUAL(a.interruptions, b.interruptions);
+    DOUBLES_EQUAL(a.lost_core_seconds, b.lost_core_seconds, 0);
+    DOUBLES_EQUAL(a.cloud_cost, b.cloud_cost, 0);
+    for (std::size_t i = 0; i < a.jobs.size(); ++i)
+        DOUBLES_EQUAL(a.jobs[i].end, b.jobs[i].end, 0);
+    CHECK(a.lost_core_seconds != other.lost_core_seconds);
+}
+
+TEST(Simulator, InterruptionsLeaveBootTimesAlone)
+{
+    // Boot jitter draws come from their own stream: the first cloud job
+    // starts at the same time with or without interruptions.
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.boot_jitter = 0.5;
+    auto first_start = [&](double rate) {
+        c.groups[0].spot = rate > 0;
+        c.groups[0].interruptions_per_hour = rate;
+        auto always = make_policy("always", PolicyParams{});
+        return outcome(simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100)}, *always), 2).start;
+    };
+    DOUBLES_EQUAL(first_start(0), first_start(0.001), 0);
+}
+
+TEST(Simulator, InterruptionsNeedASpotGroupAndASaneRate)
+{
+    PolicyParams none;
+    NeverPolicy never(none);
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].interruptions_per_hour = 1; // not spot
+    CHECK_THROWS(SimConfigError, simulate(c, {job(1, 0, 1, 1)}, never));
+    c.groups[0].spot = true;
+    c.groups[0].interruptions_per_hour = -1;
+    CHECK_THROWS(SimConfigError, simulate(c, {job(1, 0, 1, 1)}, never));
 }

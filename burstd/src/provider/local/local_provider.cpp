@@ -2,6 +2,7 @@
 
 #include <jansson.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -118,6 +120,31 @@ void sleep_for(Seconds s)
     std::this_thread::sleep_for(std::chrono::duration<double>(s));
 }
 
+constexpr const char* kInstanceMarker = "BURST_LOCAL_INSTANCE";
+
+// Pids whose environment holds every one of `entries` ("KEY=value").
+std::vector<long> processes_with(const std::vector<std::string>& entries)
+{
+    std::vector<long> pids;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            continue;
+        std::ifstream in(entry.path() / "environ", std::ios::binary);
+        std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::size_t found = 0;
+        for (const auto& want : entries) {
+            const std::string needle = want + '\0';
+            found += env.compare(0, needle.size(), needle) == 0 ||
+                     env.find('\0' + needle) != std::string::npos;
+        }
+        if (found == entries.size())
+            pids.push_back(std::stol(name));
+    }
+    return pids;
+}
+
 std::optional<LocalProvider::Record> parse_record(const fs::path& file, std::string& error)
 {
     json_error_t jerr;
@@ -147,6 +174,7 @@ std::optional<LocalProvider::Record> parse_record(const fs::path& file, std::str
         return std::nullopt;
     }
     r.pid = static_cast<long>(json_integer_value(pid));
+    r.reclaimed = json_is_true(json_object_get(root.get(), "reclaimed"));
     try {
         r.start_ticks = std::stoull(json_string_value(ticks));
     } catch (const std::exception&) {
@@ -196,6 +224,8 @@ void LocalProvider::write_record(const Record& r) const
                            std::to_string(r.start_ticks).c_str()));
     if (!root)
         throw std::runtime_error("cannot encode the state of " + r.provider_id);
+    if (r.reclaimed)
+        json_object_set_new(root.get(), "reclaimed", json_true());
     std::unique_ptr<char, decltype(&std::free)> text(json_dumps(root.get(), JSON_COMPACT), &std::free);
     std::string final_path = state_file(r.provider_id);
     std::string tmp = final_path + ".tmp";
@@ -285,6 +315,14 @@ LaunchResult LocalProvider::launch_one(const LaunchRequest& req)
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // Inherited by slurmd's step daemons: reclaim() finds them by it.
+    std::string marker = std::string(kInstanceMarker) + "=" + rec.provider_id;
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, kInstanceMarker, std::strlen(kInstanceMarker)) != 0)
+            envp.push_back(*e);
+    envp.push_back(marker.data());
+    envp.push_back(nullptr);
     std::string log_path = (fs::path(config_.state_dir) / (rec.provider_id + ".log")).string();
     Fd devnull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     Fd log(::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
@@ -335,7 +373,7 @@ LaunchResult LocalProvider::launch_one(const LaunchRequest& req)
         struct timespec left = delay;
         while (::nanosleep(&left, &left) != 0 && errno == EINTR) {
         }
-        ::execv(argv[0], argv.data());
+        ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
 
@@ -381,16 +419,58 @@ ListResult LocalProvider::list(const InstanceTags& owner)
             out.error = {ProviderErrorKind::Invalid, "local provider: " + why, 0};
             continue;
         }
-        if (r->tags.cluster != owner.cluster || r->tags.burstd_id != owner.burstd_id || !is_ours(*r))
+        if (r->tags.cluster != owner.cluster || r->tags.burstd_id != owner.burstd_id)
+            continue;
+        const bool alive = is_ours(*r);
+        if (!alive && !r->reclaimed)
             continue;
         ProviderInstance inst;
         inst.provider_id = r->provider_id;
         inst.node = r->tags.node;
-        inst.state = "running";
+        inst.state = r->reclaimed ? "reclaimed" : "running";
         inst.address = config_.address;
+        inst.reclaimed = r->reclaimed;
+        inst.gone = !alive;
         out.instances.push_back(std::move(inst));
     }
     return out;
+}
+
+ProviderError LocalProvider::reclaim(const std::string& provider_id)
+{
+    std::lock_guard lock(mutex_);
+    if (!safe_word(provider_id))
+        return {ProviderErrorKind::Invalid, "local provider: '" + provider_id + "' is not an instance id", 0};
+    std::string why;
+    auto r = parse_record(state_file(provider_id), why);
+    if (!r)
+        return {ProviderErrorKind::Invalid, "local provider: " + why, 0};
+    // The whole machine goes: slurmd, its step daemons (they leave slurmd's
+    // session but keep its environment) and the jobs' tasks on this node.
+    const std::vector<std::string> daemons = {std::string(kInstanceMarker) + "=" + r->provider_id};
+    const std::vector<std::string> tasks = {"SLURMD_NODENAME=" + r->tags.node,
+                                            "SLURM_CLUSTER_NAME=" + r->tags.cluster};
+    if (is_ours(*r))
+        ::kill(static_cast<pid_t>(r->pid), SIGKILL);
+    for (int i = 0; i < 250; ++i) {
+        std::vector<long> left = processes_with(daemons);
+        for (long pid : processes_with(tasks))
+            left.push_back(pid);
+        if (left.empty() && !is_ours(*r))
+            break;
+        for (long pid : left)
+            ::kill(static_cast<pid_t>(pid), SIGKILL);
+        sleep_for(0.02);
+    }
+    if (is_ours(*r))
+        return {ProviderErrorKind::Transient, "local provider: pid " + std::to_string(r->pid) + " survived SIGKILL", 0};
+    r->reclaimed = true;
+    try {
+        write_record(*r);
+    } catch (const std::exception& e) {
+        return {ProviderErrorKind::Transient, std::string("local provider: ") + e.what(), 0};
+    }
+    return {};
 }
 
 std::map<std::string, ProviderError> LocalProvider::terminate(const std::vector<std::string>& provider_ids)

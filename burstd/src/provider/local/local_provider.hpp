@@ -12,7 +12,10 @@
 //    go, so list() after a burstd restart finds exactly the live ones and a
 //    reused pid is never mistaken for ours;
 //  * `boot_delay` seconds pass between launch and slurmd's start, like a
-//    cloud instance booting.
+//    cloud instance booting;
+//  * reclaim() does to an instance what a cloud does to spot capacity it
+//    takes back: the slurmd is killed without warning and list() reports the
+//    instance gone and reclaimed until it is terminated.
 
 #include "provider/provider.hpp"
 
@@ -49,6 +52,8 @@ public:
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
+    // SIGKILLs the instance's slurmd and marks it reclaimed (tests, demos).
+    ProviderError reclaim(const std::string& provider_id);
 
     // What the state file of one instance holds.
     struct Record {
@@ -58,6 +63,7 @@ public:
         InstanceTags tags;
         long pid = 0;
         unsigned long long start_ticks = 0; // /proc/<pid>/stat field 22
+        bool reclaimed = false;
     };
 
 private:

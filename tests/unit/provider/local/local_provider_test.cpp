@@ -296,3 +296,27 @@ TEST(LocalProvider, RejectsAConfigurationMissingItsParts)
     CHECK_THROWS(LocalProviderConfigError, LocalProvider(bad));
     STRCMP_EQUAL("local", std::string(provider->name()).c_str());
 }
+
+TEST(LocalProvider, AReclaimedInstanceDiesAndIsListedGoneAndReclaimedUntilTerminated)
+{
+    auto launched = provider->launch({request("c1", "tok-1")});
+    auto other = provider->launch({request("c2", "tok-2")});
+    CHECK(wait_for_file(out / "c1.started", 5));
+    long pid = started_pid(out / "c1.started");
+    CHECK_FALSE(bool(provider->reclaim(launched[0].provider_id)));
+    CHECK(kill(static_cast<pid_t>(pid), 0) != 0 ||
+          contains(slurp("/proc/" + std::to_string(pid) + "/stat"), ") Z "));
+    auto listed = provider->list(kOwner).instances;
+    LONGS_EQUAL(2, listed.size());
+    for (const auto& i : listed) {
+        bool is_c1 = i.provider_id == launched[0].provider_id;
+        CHECK_EQUAL(is_c1, i.reclaimed);
+        CHECK_EQUAL(is_c1, i.gone);
+    }
+    CHECK(provider->terminate({launched[0].provider_id}).empty());
+    listed = provider->list(kOwner).instances;
+    LONGS_EQUAL(1, listed.size());
+    STRCMP_EQUAL(other[0].provider_id.c_str(), listed[0].provider_id.c_str());
+    CHECK(bool(provider->reclaim("no-such-id")));
+    CHECK(bool(provider->reclaim("../x")));
+}
