@@ -18,7 +18,7 @@ namespace {
 
 const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
-    "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser",
+    "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -223,6 +223,12 @@ private:
                 config_.cycle_interval = *d;
             else
                 expected("a duration of at least 1 second (e.g. 30, 30s, 2m)");
+        } else if (canonical == "EarlyLaunch") {
+            auto d = parse_duration(v);
+            if (d && *d >= 0)
+                config_.early_launch = *d;
+            else
+                expected("a duration (e.g. 10, 10s; 0 leaves every launch to ResumeProgram)");
         } else if (canonical == "BurstdId") {
             if (!valid_name(v))
                 expected("an identifier (letters, digits, '-', '_', '.')");
