@@ -30,6 +30,12 @@ AllocationFollower::~AllocationFollower()
     thread_.join();
 }
 
+void AllocationFollower::set_allocation_observer(AllocationObserver observer)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    observe_allocation_ = std::move(observer);
+}
+
 void AllocationFollower::follow(JobId job)
 {
     {
@@ -103,6 +109,14 @@ bool AllocationFollower::settle(JobId job, SteadyTime deadline)
         return true;
     case JobAllocation::Phase::Configuring:
         break;
+    }
+    if (observe_allocation_) {
+        std::vector<std::string> allocated;
+        for (const auto& n : a.nodes)
+            if (ours_(n))
+                allocated.push_back(n);
+        if (!allocated.empty())
+            observe_allocation_(job, allocated);
     }
     std::vector<std::string> nodes;
     for (const auto& n : a.powered_down_nodes)

@@ -53,6 +53,11 @@ public:
         std::function<std::vector<std::string>(JobId job, const std::vector<std::string>& nodes)>;
     // Whether a node belongs to one of burstd's node groups.
     using Ownership = std::function<bool(const std::string& node)>;
+    // Called on the follower's thread with all of the job's allocated nodes
+    // that belong to burstd, whatever their power state: Slurm names a job in
+    // SLURM_RESUME_FILE only for nodes it resumes itself, not for nodes burstd
+    // already powered up when it routed the job.
+    using AllocationObserver = std::function<void(JobId job, const std::vector<std::string>& nodes)>;
 
     AllocationFollower(JobAllocationProbe& probe, Ownership ours, Launcher launch, Logger& log,
                        AllocationFollowerSettings settings);
@@ -60,6 +65,8 @@ public:
     AllocationFollower(const AllocationFollower&) = delete;
     AllocationFollower& operator=(const AllocationFollower&) = delete;
 
+    // Set before the first follow().
+    void set_allocation_observer(AllocationObserver observer);
     // Starts following `job`; returns at once.  Following a job twice renews its window.
     void follow(JobId job);
     std::size_t following() const;
@@ -74,6 +81,7 @@ private:
     JobAllocationProbe& probe_;
     Ownership ours_;
     Launcher launch_;
+    AllocationObserver observe_allocation_;
     Logger& log_;
     AllocationFollowerSettings settings_;
     mutable std::mutex mutex_;

@@ -199,6 +199,9 @@ int main(int argc, char** argv)
             };
             follower = std::make_unique<burst::AllocationFollower>(
                 probe, ours, launch, log, burst::AllocationFollowerSettings{config.early_launch, kFollowPoll});
+            follower->set_allocation_observer([&instances](burst::JobId job, const std::vector<std::string>& nodes) {
+                instances.remember_resume_jobs(job, nodes);
+            });
             cycle.set_route_observer([&follower](burst::JobId job) { follower->follow(job); });
             cycle.set_route_launcher([launch](const std::vector<std::string>& nodes) { launch(0, nodes); });
         }

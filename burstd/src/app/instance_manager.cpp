@@ -95,6 +95,16 @@ std::vector<JobId> InstanceManager::resume_jobs(const std::string& node, bool fo
     return jobs;
 }
 
+void InstanceManager::remember_resume_jobs(JobId job, const std::vector<std::string>& nodes)
+{
+    std::lock_guard<std::mutex> lock(resume_jobs_guard_);
+    for (const auto& node : nodes) {
+        std::vector<JobId>& for_node = resume_jobs_[node];
+        if (std::find(for_node.begin(), for_node.end(), job) == for_node.end())
+            for_node.push_back(job);
+    }
+}
+
 void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes,
                               const std::map<JobId, std::vector<std::string>>& jobs)
 {

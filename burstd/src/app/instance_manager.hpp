@@ -70,6 +70,9 @@ public:
     InstanceManager(const InstanceManager&) = delete;
     InstanceManager& operator=(const InstanceManager&) = delete;
 
+    // Records that `job` waits for these nodes, as SLURM_RESUME_FILE does for
+    // nodes Slurm resumes itself, so a node handed back releases the job.
+    void remember_resume_jobs(JobId job, const std::vector<std::string>& nodes);
     // Queues one unit of work per node and returns at once.  `jobs` (from
     // SLURM_RESUME_FILE: job -> nodes resumed for it) are released along with
     // a node handed back before it registered.

@@ -149,3 +149,22 @@ TEST(AllocationFollower, StopsPromptlyWhileFollowing)
     f->follower.reset();
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(500));
 }
+
+TEST(AllocationFollower, TellsTheObserverEveryOwnAllocatedNodeWhateverItsPowerState)
+{
+    Fixture f;
+    std::mutex seen_guard;
+    std::vector<std::pair<JobId, std::vector<std::string>>> seen;
+    f.follower->set_allocation_observer([&](JobId job, const std::vector<std::string>& nodes) {
+        std::lock_guard<std::mutex> lock(seen_guard);
+        seen.emplace_back(job, nodes);
+    });
+    // c2 is already powering up (launched when the job was routed), c1 is still powered down.
+    f.probe.script(4, {configuring({"n1", "c1", "c2"}, {"c1"})});
+    f.follower->follow(4);
+    CHECK(eventually([&] { return f.follower->following() == 0; }));
+    std::lock_guard<std::mutex> lock(seen_guard);
+    LONGS_EQUAL(1, seen.size());
+    LONGS_EQUAL(4, seen[0].first);
+    CHECK(seen[0].second == (std::vector<std::string>{"c1", "c2"}));
+}

@@ -486,3 +486,17 @@ TEST(InstanceManager, ANodeThatRegisteredNoLongerCarriesItsResumeJobs)
     });
     CHECK(f.actuator.calls == (std::vector<std::string>{"addr c1 10.0.0.1", "hand-back c1"}));
 }
+
+TEST(InstanceManager, AJobRememberedForANodeBurstdLaunchedItselfIsReleasedWithIt)
+{
+    Fixture f;
+    f.cloud.failing_nodes = {"c1"};
+    f.run([](InstanceManager& m) {
+        // A route-time launch: no SLURM_RESUME_FILE names the job, the
+        // allocation follower does, twice, and Slurm's own resume comes later.
+        m.remember_resume_jobs(7, {"c1"});
+        m.remember_resume_jobs(7, {"c1"});
+        m.request(PowerRequestKind::Resume, {"c1"});
+    });
+    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7"}));
+}
