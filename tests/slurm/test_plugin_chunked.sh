@@ -87,7 +87,9 @@ else
 fi
 tap_check "no snapshot lists a job twice" no_duplicates
 tap_check "slurmctld alive after the churn" scontrol ping
-if wait_for "[ -z \"\$(squeue -h -n churn,victim -o %i)\" ]" 60; then
+# One node runs the churn jobs one after another; on a loaded machine each
+# takes about a second from start to end, so the wait scales with their number.
+if wait_for "[ -z \"\$(squeue -h -n churn,victim -o %i)\" ]" $((60 + 2 * churned)); then
     tap_ok "every churn job ran and ended"
 else
     tap_fail "every churn job ran and ended" "$(squeue -n churn,victim)"
