@@ -126,6 +126,11 @@ public:
         calls.push_back("hand-back " + node + jobs);
         return {};
     }
+    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
+    {
+        return {};
+    }
     std::mutex mutex; // several workers act at once
     std::vector<std::string> calls;
 };
