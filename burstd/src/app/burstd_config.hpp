@@ -51,6 +51,7 @@ struct BurstdConfig {
     LogLevel log_level = LogLevel::Info;
     std::uint16_t metrics_port = 0;                  // 0 = no metrics endpoint
     Seconds cycle_interval = 30;
+    std::uint32_t reconcile_every = 5;               // cycles between full reconciliations
     std::string burstd_id;                           // default: ClusterName
     std::string slurm_conf = "/etc/slurm/slurm.conf";
     std::string slurm_user = "slurm";                // admitted on the control socket besides root

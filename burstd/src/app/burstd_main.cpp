@@ -25,8 +25,6 @@
 
 namespace {
 
-// How many cycles pass between reconciliations after the first snapshot's.
-constexpr std::uint32_t kReconcileEvery = 5;
 constexpr std::size_t kProviderWorkers = 4;
 
 // Everything the configuration names that only the factories can judge.
@@ -147,7 +145,7 @@ int main(int argc, char** argv)
         for (const auto& p : config.providers)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
-        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, kReconcileEvery);
+        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
 
         boost::asio::io_context io;
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
@@ -176,7 +174,7 @@ int main(int argc, char** argv)
             return rebuilt.errors;
         });
         log.info("ledger " + config.ledger_path + ", ResumeTimeout " + std::to_string(int(timeouts.resume_timeout)) +
-                 " s; reconciling on the first snapshot and every " + std::to_string(kReconcileEvery) + " cycles");
+                 " s; reconciling on the first snapshot and every " + std::to_string(config.reconcile_every) + " cycles");
         daemon.start(true);
         io.run();
         log.info("burstd stopped");

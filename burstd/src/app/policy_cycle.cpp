@@ -84,6 +84,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     // crash left behind.
     if ((runs_ - 1) % reconcile_every_ == 0)
         instances_.reconcile(ctx.snapshot->nodes);
+    else
+        instances_.reconcile_lost_contact(ctx.snapshot->nodes);
 
     ClusterState state;
     state.snapshot = *ctx.snapshot;
