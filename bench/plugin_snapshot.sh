@@ -4,29 +4,51 @@
 #
 #   bench/plugin_snapshot.sh BUILDDIR [JOBS...]      (default: 1000 5000 20000)
 #
-# Starts a private cluster (tests/slurm/lib/cluster.sh) with job_submit/burst
-# and a stand-in listener, fills the queue with held jobs (bench/submit_held,
-# libslurm from several threads), and for each size prints, over SNAPSHOTS
-# (default 10) snapshots taken at that size, the median and p99 (nearest
-# rank) of the time the exporter held slurmctld's read locks and of the time
-# it took to serialize, the snapshot's size, and for SQUEUES (default 5)
-# `squeue --json` the median wall time and the mean CPU time slurmctld
-# itself spent on one (its utime+stime from /proc, which includes the RPC
-# threads; most of squeue's JSON work happens in the client, not here).
-# "ratio" is squeue's slurmctld CPU over a snapshot's lock+serialize CPU
-# (medians).  Wall times include time the exporter thread waited for a core,
-# which on a busy machine dwarfs the work itself.
-# Numbers come from the exporter's own debug line (SlurmctldDebug=debug).
-# Run as root.
+# Run as root from the source tree, e.g. `bench/plugin_snapshot.sh . 1000 5000
+# 20000 50000`.  Starts a private cluster (tests/slurm/lib/cluster.sh) with
+# job_submit/burst (ExportInterval=1, default ExportJobsPerLock) and a
+# stand-in listener, fills the queue with held jobs (bench/submit_held,
+# libslurm from several threads), and at each size measures two kinds of
+# snapshot, SNAPSHOTS (default 10) of each:
+#
+#  full    jobs changed since the last snapshot (the bench changes one job's
+#          comment before each), so every job is copied under the read locks,
+#          in holds of ExportJobsPerLock jobs, and serialized again;
+#  steady  no job changed (last_job_update unmoved): only nodes, partitions
+#          and shares are copied and the kept jobs array is sent again.
+#
+# Columns (ms unless named otherwise; wall and CPU of the exporter thread
+# from its own debug line, SlurmctldDebug=debug):
+#   holds      read-lock holds in one full snapshot (median)
+#   hold_max   the longest single hold: wall median, wall p99, CPU median
+#   hold_all   all holds of one full snapshot together: wall median, CPU median
+#   ser        serializing a full snapshot: wall median, wall p99, CPU median
+#   MB         a snapshot's size
+#   full_cpu   everything the exporter thread spent per full snapshot
+#              (copy, serialize, queue, write to the socket, poll wakeups),
+#              from its /proc schedstat run time over the phase
+#   steady_cpu the same per steady snapshot (its holds are in steady_hold,
+#              the longest one, wall median)
+#   squeue_cpu slurmctld's CPU per `squeue --json`: the process's utime+stime
+#              (which counts exited threads) over SQUEUES (default 5) runs,
+#              more until slurmctld used SQUEUE_CPU (default 1) s, minus the
+#              run time of every thread alive before and after (exporter,
+#              main, backfill...), leaving the short-lived threads that served
+#              the RPCs; squeue_wall is one run's wall time (median)
+#   ratio_full, ratio_steady  squeue_cpu / full_cpu, squeue_cpu / steady_cpu
+# Wall times include time the thread waited for a core, which on a busy
+# machine dwarfs the work itself: read the CPU columns, and the load average
+# printed at each size.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-builddir=${1:?usage: $0 BUILDDIR [JOBS...]}
+builddir=$(cd "${1:?usage: $0 BUILDDIR [JOBS...]}" && pwd) || exit 1
 shift
 sizes=("$@")
 ((${#sizes[@]})) || sizes=(1000 5000 20000)
 snapshots=${SNAPSHOTS:-10}
 squeues=${SQUEUES:-5}
+squeue_cpu_min=${SQUEUE_CPU:-1}
 plugdir=$(cd "$builddir/plugin/.libs" && pwd) || exit 1
 submit=$builddir/bench/submit_held
 [ -x "$submit" ] || { echo "$submit not built (make bench/submit_held)" >&2; exit 1; }
@@ -47,44 +69,107 @@ ticks=$(getconf CLK_TCK)
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 p99() { sort -g | awk '{ v[NR] = $1 } END { i = int(NR * 0.99 + 0.999); print v[i < 1 ? 1 : i] }'; }
-ctld_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$ctld_pid/stat"; }
+# slurmctld's CPU in seconds, counting threads that have exited (the RPC ones)
+ctld_cpu() { awk -v t="$ticks" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$ctld_pid/stat"; }
+exporter_tid() {
+    local t
+    for t in /proc/"$ctld_pid"/task/*; do
+        [ "$(cat "$t/comm" 2>/dev/null)" = burst_export ] && { basename "$t"; return 0; }
+    done
+    return 1
+}
+# TID and run time in ns of every slurmctld thread
+threads_cpu() {
+    local t
+    for t in /proc/"$ctld_pid"/task/*; do
+        echo "${t##*/} $(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)"
+    done
+}
+# the exporter thread's run time in seconds (ns precision)
+exp_cpu() { awk '{ printf "%.6f", $1 / 1e9 }' "/proc/$ctld_pid/task/$tid/schedstat"; }
+snap_lines() { tail -n +"$1" "$ctld_log" | grep "snapshot seq .*: $have jobs"; }
+field() { sed -n "s/.*$1.*/\\1/p"; }
+calc() { awk "BEGIN { printf \"%.${1}f\", $2 }"; }
 
-# lock_* and ser_* in ms (wall median, p99, CPU median); submit_s (filling
-# the queue), squeue_* in s
-printf '%6s %8s %8s %8s %8s %8s %8s %8s %8s %11s %10s %6s\n' jobs lock_med lock_p99 lock_cpu \
-    ser_med ser_p99 ser_cpu bytes submit_s squeue_wall squeue_cpu ratio
+wait_for "exporter_tid >/dev/null" 30 || { echo "no exporter thread" >&2; exit 1; }
+tid=$(exporter_tid)
+held_job=""
+
+printf '%6s %5s %6s | %5s %21s %15s | %21s %5s | %8s %10s %11s | %10s %11s %6s %6s\n' \
+    jobs load holds "" "hold_max wall/p99/cpu" "hold_all w/cpu" "ser wall/p99/cpu" MB \
+    full_cpu steady_cpu steady_hold squeue_cpu squeue_wall r_full r_stdy
 have=0
 for n in "${sizes[@]}"; do
     need=$((n - have))
-    t0=$EPOCHREALTIME
     if ((need > 0)); then
         "$submit" local "$need" 4 >/dev/null || { echo "submitting $need jobs failed" >&2; exit 1; }
     fi
-    submit_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
     have=$(squeue -h -r -t PD | wc -l)
+    [ -n "$held_job" ] || held_job=$(squeue -h -t PD -o %i | head -1)
+
+    # full: change one job, wait for the snapshot that copied everything
     mark=$(($(wc -l <"$ctld_log") + 1))
-    wait_for "[ \$(tail -n +$mark '$ctld_log' | grep -c 'snapshot seq .*: $have jobs') -ge $snapshots ]" 300 ||
-        { echo "no $snapshots snapshots of $have jobs within 300 s" >&2; exit 1; }
-    lines=$(tail -n +"$mark" "$ctld_log" | grep "snapshot seq .*: $have jobs" | head -"$snapshots")
-    locks=$(sed -n 's/.*locks held \([0-9.]*\) ms.*/\1/p' <<<"$lines")
-    sers=$(sed -n 's/.*bytes in \([0-9.]*\) ms.*/\1/p' <<<"$lines")
-    lock_cpu=$(sed -n 's/.*locks held [0-9.]* ms (cpu \([0-9.]*\) ms).*/\1/p' <<<"$lines" | median)
-    ser_cpu=$(sed -n 's/.*bytes in [0-9.]* ms (cpu \([0-9.]*\) ms).*/\1/p' <<<"$lines" | median)
-    bytes=$(sed -n 's/.*serialized \([0-9]*\) bytes.*/\1/p' <<<"$lines" | median)
-    # slurmctld's CPU is counted in clock ticks (10 ms): average over the runs
-    sq=""
-    c0=$(ctld_cpu_ticks)
-    for _ in $(seq "$squeues"); do
-        t0=$EPOCHREALTIME
-        squeue --json >/dev/null
-        sq+="$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')"$'\n'
+    c0=$(exp_cpu)
+    for i in $(seq "$snapshots"); do
+        scontrol update JobId="$held_job" Comment="bench $n $i"
+        wait_for "[ \$(snap_lines $mark | grep -c 'jobs copied') -ge $i ]" 300 ||
+            { echo "no snapshot copying $have jobs within 300 s" >&2; exit 1; }
     done
-    sq_cpu=$(awk -v a="$c0" -v b="$(ctld_cpu_ticks)" -v t="$ticks" -v n="$squeues" \
-        'BEGIN { printf "%.4f", (b - a) / t / n }')
-    lock_med=$(median <<<"$locks")
-    ser_med=$(median <<<"$sers")
-    ratio=$(awk -v s="$sq_cpu" -v l="$lock_cpu" -v z="$ser_cpu" 'BEGIN { printf "%.0f", s * 1000 / (l + z) }')
-    printf '%6d %8s %8s %8s %8s %8s %8s %8s %8s %11s %10s %6s\n' "$have" "$lock_med" "$(p99 <<<"$locks")" \
-        "$lock_cpu" "$ser_med" "$(p99 <<<"$sers")" "$ser_cpu" "$bytes" "$submit_s" "$(median <<<"$sq")" \
-        "$sq_cpu" "$ratio"
+    c1=$(exp_cpu)
+    lines=$(snap_lines "$mark")
+    full=$(grep 'jobs copied' <<<"$lines" | head -"$snapshots")
+    n_full=$(grep -c 'jobs copied' <<<"$lines")
+    n_unch=$(grep -c 'jobs unchanged' <<<"$lines")
+
+    # steady: nothing changes; SNAPSHOTS snapshots after the first unchanged one
+    wait_for "snap_lines $mark | tail -1 | grep -q 'jobs unchanged'" 60 ||
+        { echo "no steady snapshot of $have jobs within 60 s" >&2; exit 1; }
+    mark=$(($(wc -l <"$ctld_log") + 1))
+    s0=$(exp_cpu)
+    wait_for "[ \$(snap_lines $mark | wc -l) -ge $snapshots ]" 300 ||
+        { echo "no $snapshots steady snapshots of $have jobs within 300 s" >&2; exit 1; }
+    s1=$(exp_cpu)
+    steady=$(snap_lines "$mark")
+    n_steady=$(wc -l <<<"$steady")
+    if grep -q 'jobs copied' <<<"$steady"; then
+        echo "warning: $(grep -c 'jobs copied' <<<"$steady") of the steady snapshots at $have jobs copied jobs (something changed a job)" >&2
+    fi
+    steady_cpu=$(calc 3 "($s1 - $s0) * 1000 / $n_steady")
+    # the full phase also ran a few steady snapshots between the changes
+    full_cpu=$(calc 3 "(($c1 - $c0) * 1000 - $n_unch * $steady_cpu) / $n_full")
+    steady_hold=$(field 'longest \([0-9.]*\) ms.*' <<<"$steady" | median)
+
+    holds=$(field 'locks held \([0-9]*\) times.*' <<<"$full" | median)
+    hmax=$(field 'longest \([0-9.]*\) ms.*' <<<"$full")
+    hmax_cpu=$(field 'longest [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$full" | median)
+    hall=$(field 'in all \([0-9.]*\) ms.*' <<<"$full" | median)
+    hall_cpu=$(field 'in all [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$full" | median)
+    ser=$(field 'bytes in \([0-9.]*\) ms.*' <<<"$full")
+    ser_cpu=$(field 'bytes in [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$full" | median)
+    bytes=$(field 'serialized \([0-9]*\) bytes.*' <<<"$full" | median)
+
+    # squeue --json: slurmctld's CPU less that of its long-lived threads
+    # (exporter, main, backfill...): what is left ran in the short-lived
+    # threads that serve RPCs, i.e. answered the squeues
+    sq="" runs=0
+    c0=$(ctld_cpu); threads_cpu >"$CLUSTER_DIR/threads0"
+    while ((runs < squeues)) || [ "$(calc 0 "($(ctld_cpu) - $c0) < $squeue_cpu_min && $runs < 400")" = 1 ]; do
+        r0=$EPOCHREALTIME
+        squeue --json >/dev/null
+        sq+="$(calc 3 "$EPOCHREALTIME - $r0")"$'\n'
+        runs=$((runs + 1))
+    done
+    c1=$(ctld_cpu); threads_cpu >"$CLUSTER_DIR/threads1"
+    kept=$(awk 'NR == FNR { a[$1] = $2; next } ($1 in a) { d += $2 - a[$1] } END { printf "%.6f", d / 1e9 }' \
+        "$CLUSTER_DIR/threads0" "$CLUSTER_DIR/threads1")
+    sq_cpu=$(calc 2 "(($c1 - $c0) - $kept) * 1000 / $runs")
+    sq_wall=$(median <<<"$sq")
+    load=$(cut -d' ' -f1 /proc/loadavg)
+
+    printf '%6d %5s %6s | %5s %6s %6s %7s %7s %7s | %6s %6s %7s %5s | %8s %10s %11s | %10s %11s %6s %6s\n' \
+        "$have" "$load" "$holds" "" "$(median <<<"$hmax")" "$(p99 <<<"$hmax")" "$hmax_cpu" "$hall" "$hall_cpu" \
+        "$(median <<<"$ser")" "$(p99 <<<"$ser")" "$ser_cpu" "$(calc 1 "$bytes / 1e6")" \
+        "$full_cpu" "$steady_cpu" "$steady_hold" "$sq_cpu" "${sq_wall}s" \
+        "$(calc 0 "$sq_cpu / $full_cpu")" "$(calc 0 "$sq_cpu / $steady_cpu")"
+    echo "#   ($n_full full + $n_unch steady snapshots in the full phase, $n_steady steady; $runs squeues, in which slurmctld's long-lived threads used $(calc 0 "$kept * 1000") ms)"
 done

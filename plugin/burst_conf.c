@@ -29,6 +29,7 @@ void burst_conf_defaults(struct burst_conf *conf)
 	memset(conf, 0, sizeof(*conf));
 	strcpy(conf->socket_path, BURST_CONF_DEFAULT_SOCKET);
 	conf->export_interval = BURST_CONF_DEFAULT_INTERVAL;
+	conf->jobs_per_lock = BURST_CONF_DEFAULT_JOBS_PER_LOCK;
 }
 
 static char *trim(char *s)
@@ -91,7 +92,19 @@ static int parse_line(char *line, const char *path, int lineno,
 		conf->export_interval = (unsigned) n;
 		return 0;
 	}
-	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval)",
+	if (!strcasecmp(key, "ExportJobsPerLock")) {
+		errno = 0;
+		n = strtoul(value, &endp, 10);
+		if (!isdigit((unsigned char) value[0]) || *endp || errno ||
+		    n < 1 || n > BURST_CONF_MAX_JOBS_PER_LOCK) {
+			warnf(warn, ctx, "%s:%d: ExportJobsPerLock: expected jobs 1..%d, got \"%s\"",
+			      path, lineno, BURST_CONF_MAX_JOBS_PER_LOCK, value);
+			return 1;
+		}
+		conf->jobs_per_lock = (unsigned) n;
+		return 0;
+	}
+	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock)",
 	      path, lineno, key);
 	return 1;
 }

@@ -16,10 +16,14 @@ extern "C" {
 #define BURST_CONF_DEFAULT_SOCKET "/run/slurm-burst/plugin.sock"
 #define BURST_CONF_DEFAULT_INTERVAL 5
 #define BURST_CONF_MAX_INTERVAL 3600
+/* About half a millisecond of copying per hold on the test machine. */
+#define BURST_CONF_DEFAULT_JOBS_PER_LOCK 1000
+#define BURST_CONF_MAX_JOBS_PER_LOCK 1000000
 
 struct burst_conf {
 	char socket_path[sizeof(((struct sockaddr_un *) 0)->sun_path)];
 	unsigned export_interval; /* seconds, 1..BURST_CONF_MAX_INTERVAL */
+	unsigned jobs_per_lock;   /* jobs copied per read-lock hold */
 };
 
 /* Receives one complete diagnostic line (already naming file:line). */

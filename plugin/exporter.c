@@ -68,6 +68,22 @@ struct exporter {
 	/* Reused every pass: its arrays and string arena keep their size, so
 	 * a pass like the last one allocates nothing under the locks. */
 	struct snapshot snap;
+	/* One hold's job records (conf.jobs_per_lock of them). */
+	job_record_t **hold_jobs;
+	/*
+	 * The jobs array of the last snapshot, sent again as long as slurmctld
+	 * reports no job change since the copy began (jobs_copied_at); NULL
+	 * while none is valid.  With it, the CPUs and memory those jobs hold
+	 * per node index, which the node records do not carry.
+	 */
+	char *jobs_json;
+	size_t jobs_json_len, jobs_count;
+	time_t jobs_copied_at;
+	uint32_t *alloc_cpus;
+	uint64_t *alloc_mem;
+	int alloc_count;
+	/* CPU spent writing to the socket since the last snapshot pass. */
+	double write_cpu_ms;
 };
 
 /* The exporter the calling thread runs (set on thread entry). */
@@ -163,10 +179,11 @@ static const char *job_state(job_record_t *j)
 
 struct collect {
 	struct snapshot *snap;
-	job_record_t **jobs;    /* job_list in list order */
-	size_t njobs, cap_jobs;
-	uint32_t *alloc_cpus;   /* per node index */
+	job_record_t **jobs;    /* this hold's jobs, in list order */
+	size_t njobs;
+	uint32_t *alloc_cpus;   /* per node index, alloc_count of them */
 	uint64_t *alloc_mem;
+	int alloc_count;
 	time_t new_watermark;
 	int oom;
 };
@@ -219,7 +236,7 @@ static void add_allocation(struct collect *c, job_record_t *j)
 	if (!r || !r->node_bitmap || (first = bit_ffs(r->node_bitmap)) < 0)
 		return;
 	last = bit_fls(r->node_bitmap);
-	for (i = first; i <= last && i < node_record_count; i++) {
+	for (i = first; i <= last && i < c->alloc_count; i++) {
 		if (!bit_test(r->node_bitmap, i))
 			continue;
 		if (r->cpus && k < (int) r->nhosts)
@@ -298,17 +315,6 @@ static int copy_job(void *x, void *arg)
 		s->mem_mb = (mem & ~MEM_PER_CPU) * s->cpus;
 	else
 		s->mem_mb = mem * (s->nodes_req ? s->nodes_req : 1);
-	return 0;
-}
-
-static int note_job(void *x, void *arg)
-{
-	struct collect *c = arg;
-
-	/* The job read lock keeps job_list as long as list_count said. */
-	if (c->njobs == c->cap_jobs)
-		return -1;
-	c->jobs[c->njobs++] = x;
 	return 0;
 }
 
@@ -462,8 +468,10 @@ static void copy_nodes(struct collect *c)
 		s->partitions = node_partitions(c, n);
 		s->addr = DUP(n->comm_name);
 		s->cpus = n->cpus;
-		s->alloc_cpus = c->alloc_cpus[n->index];
-		s->alloc_mem_mb = c->alloc_mem[n->index];
+		if ((int) n->index < c->alloc_count) {
+			s->alloc_cpus = c->alloc_cpus[n->index];
+			s->alloc_mem_mb = c->alloc_mem[n->index];
+		}
 		s->mem_mb = n->real_memory;
 		s->weight = n->weight;
 		s->flags = node_flags(n);
@@ -547,43 +555,164 @@ static int name_users(struct snapshot *snap)
 	return oom ? -1 : 0;
 }
 
-static int collect(struct snapshot *snap, struct cost *lock_cost)
+/* What the read-lock holds of one pass cost. */
+struct holds {
+	unsigned count;
+	double max_wall_ms, max_cpu_ms, wall_ms, cpu_ms;
+};
+
+static void hold_begin(struct cost *cost)
 {
 	slurmctld_lock_t read_lock = { .conf = NO_LOCK, .job = READ_LOCK,
 				       .node = READ_LOCK, .part = READ_LOCK,
 				       .fed = NO_LOCK };
 	assoc_mgr_lock_t assoc_lock = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	struct collect c = { .snap = snap, .new_watermark = ex->end_watermark };
-	int count;
 
 	lock_slurmctld(read_lock);
 	assoc_mgr_lock(&assoc_lock);
-	cost_start(lock_cost);
-	count = node_record_count;
-	c.alloc_cpus = calloc(count + 1, sizeof(*c.alloc_cpus));
-	c.alloc_mem = calloc(count + 1, sizeof(*c.alloc_mem));
-	c.cap_jobs = job_list ? (size_t) list_count(job_list) : 0;
-	c.jobs = malloc((c.cap_jobs + 1) * sizeof(*c.jobs));
-	if (c.alloc_cpus && c.alloc_mem && c.jobs && !snapshot_reserve_jobs(snap, c.cap_jobs)) {
-		if (job_list)
-			list_for_each(job_list, note_job, &c);
-		copy_jobs(&c);
+	cost_start(cost);
+}
+
+static void hold_end(struct cost *cost, struct holds *h)
+{
+	slurmctld_lock_t read_lock = { .conf = NO_LOCK, .job = READ_LOCK,
+				       .node = READ_LOCK, .part = READ_LOCK,
+				       .fed = NO_LOCK };
+	assoc_mgr_lock_t assoc_lock = { .assoc = READ_LOCK, .qos = READ_LOCK };
+
+	cost_stop(cost);
+	assoc_mgr_unlock(&assoc_lock);
+	unlock_slurmctld(read_lock);
+	h->count++;
+	h->wall_ms += cost->wall_ms;
+	h->cpu_ms += cost->cpu_ms;
+	if (cost->wall_ms > h->max_wall_ms)
+		h->max_wall_ms = cost->wall_ms;
+	if (cost->cpu_ms > h->max_cpu_ms)
+		h->max_cpu_ms = cost->cpu_ms;
+}
+
+/* Zeroed per-node allocation counters for node_record_count nodes. */
+static int reset_allocations(void)
+{
+	if (node_record_count != ex->alloc_count) {
+		uint32_t *cpus = realloc(ex->alloc_cpus, (node_record_count + 1) * sizeof(*cpus));
+		uint64_t *mem;
+
+		if (cpus)
+			ex->alloc_cpus = cpus;
+		mem = realloc(ex->alloc_mem, (node_record_count + 1) * sizeof(*mem));
+		if (mem)
+			ex->alloc_mem = mem;
+		if (!cpus || !mem) {
+			ex->alloc_count = 0;
+			return -1;
+		}
+		ex->alloc_count = node_record_count;
+	}
+	memset(ex->alloc_cpus, 0, ex->alloc_count * sizeof(*ex->alloc_cpus));
+	memset(ex->alloc_mem, 0, ex->alloc_count * sizeof(*ex->alloc_mem));
+	return 0;
+}
+
+/*
+ * A moment off the CPU between two holds.  slurmctld's locks are glibc
+ * rwlocks, which let a reader in while a writer waits: taking the locks
+ * again at once could keep a waiting writer out for the whole copy.  And a
+ * thread that has just slept starts with a fresh time slice, so on a busy
+ * machine the next hold is less likely to be preempted halfway, which would
+ * make everyone waiting for the locks wait for the scheduler too.
+ */
+static void between_holds(void)
+{
+	struct timespec pause = { .tv_sec = 0, .tv_nsec = 1000 };
+
+	nanosleep(&pause, NULL);
+}
+
+/* Copies the next jobs_per_lock jobs; true once the list is exhausted. */
+static bool copy_job_chunk(struct collect *c, ListIterator it)
+{
+	job_record_t *j = NULL;
+
+	c->njobs = 0;
+	while (c->njobs < ex->conf.jobs_per_lock && (j = list_next(it)))
+		c->jobs[c->njobs++] = j;
+	copy_jobs(c);
+	return !j;
+}
+
+/*
+ * Copies jobs, nodes, partitions and shares into snap under slurmctld's
+ * read locks, which are released every conf.jobs_per_lock jobs so that no
+ * single hold grows with the queue.  The jobs are walked with one list
+ * iterator kept across the releases: Slurm's list moves an iterator past a
+ * node being removed, so a job purged between two holds is simply absent,
+ * one appended is seen once, and none is seen twice.  Each job is copied
+ * within one hold and so is internally consistent; the snapshot as a whole
+ * is a fuzzy checkpoint of a queue that may move between holds.  Nodes,
+ * partitions and shares are copied together in the last hold.
+ *
+ * While last_job_update (the stamp slurmctld itself uses to answer job
+ * queries with "no change") is older than the second the last copy began,
+ * no job changed since, so the jobs are not copied at all: *jobs_copied
+ * tells the caller to send the last jobs array again.
+ */
+static int collect(struct snapshot *snap, struct holds *holds, bool *jobs_copied)
+{
+	struct collect c = { .snap = snap, .new_watermark = ex->end_watermark };
+	ListIterator it = NULL;
+	List list = NULL;
+	struct cost cost;
+
+	if (!ex->hold_jobs &&
+	    !(ex->hold_jobs = malloc(ex->conf.jobs_per_lock * sizeof(*ex->hold_jobs))))
+		return -1;
+	c.jobs = ex->hold_jobs;
+	hold_begin(&cost);
+	/* A clock stepped back could make later changes look older. */
+	*jobs_copied = !ex->jobs_json || last_job_update >= ex->jobs_copied_at ||
+		       time(NULL) < ex->jobs_copied_at ||
+		       node_record_count != ex->alloc_count;
+	if (*jobs_copied) {
+		free(ex->jobs_json);
+		ex->jobs_json = NULL;
+		ex->jobs_copied_at = time(NULL);
+		list = job_list;
+		if (reset_allocations() ||
+		    (list && snapshot_reserve_jobs(snap, list_count(list) * 5 / 4 + 64)))
+			c.oom = 1;
+		else if (list)
+			it = list_iterator_create(list);
+	}
+	c.alloc_cpus = ex->alloc_cpus;
+	c.alloc_mem = ex->alloc_mem;
+	c.alloc_count = ex->alloc_count;
+	while (it && !c.oom && !copy_job_chunk(&c, it)) {
+		hold_end(&cost, holds);
+		between_holds();
+		hold_begin(&cost);
+		/* Only slurmctld's shutdown replaces job_list, freeing our
+		 * iterator with the old one. */
+		if (job_list != list) {
+			it = NULL;
+			c.oom = 1;
+		}
+	}
+	if (!c.oom) {
 		copy_nodes(&c);
 		if (part_list)
 			list_for_each(part_list, copy_partition, &c);
 		if (assoc_mgr_assoc_list)
 			list_for_each(assoc_mgr_assoc_list, copy_share, &c);
-	} else {
-		c.oom = 1;
 	}
-	cost_stop(lock_cost);
-	assoc_mgr_unlock(&assoc_lock);
-	unlock_slurmctld(read_lock);
-	free(c.alloc_cpus);
-	free(c.alloc_mem);
-	free(c.jobs);
+	hold_end(&cost, holds);
+	if (it)
+		list_iterator_destroy(it);
 	if (c.oom)
 		return -1;
+	if (!*jobs_copied)
+		return 0;
 	note_sent_ends(snap, c.new_watermark);
 	return name_users(snap);
 }
@@ -605,10 +734,13 @@ static void export_once(time_t now)
 	char *line;
 	uint64_t dropped = ex->link.dropped;
 	unsigned suppressed;
-	struct cost lock_cost = { 0 }, serialize_cost;
+	struct holds holds = { 0 };
+	struct cost pass_cost, serialize_cost;
+	bool jobs_copied = false;
 
+	cost_start(&pass_cost);
 	snapshot_reset(snap);
-	if (collect(snap, &lock_cost)) {
+	if (collect(snap, &holds, &jobs_copied)) {
 		if (rate_ok(&ex->rl_drop, now, &suppressed))
 			error(LOG_PREFIX "out of memory while copying slurmctld state; snapshot skipped");
 		snapshot_clear(snap);
@@ -620,20 +752,44 @@ static void export_once(time_t now)
 		queue_line(line, len, 0);
 	}
 	cost_start(&serialize_cost);
-	line = snapshot_json_snapshot(snap, ex->cluster, ++ex->link.seq, now,
-				      expand_hostlist, &len);
+	if (jobs_copied) {
+		ex->jobs_json = snapshot_json_jobs(snap, expand_hostlist, &ex->jobs_json_len);
+		ex->jobs_count = snap->njobs;
+	}
+	line = NULL;
+	if (ex->jobs_json)
+		line = snapshot_json_snapshot_with_jobs(snap, ex->jobs_json, ex->jobs_json_len,
+							ex->cluster, ++ex->link.seq, now,
+							expand_hostlist, &len);
 	cost_stop(&serialize_cost);
-	if (lock_cost.wall_ms > ex->max_lock_ms)
-		ex->max_lock_ms = lock_cost.wall_ms;
-	/* The numbers bench/plugin_snapshot.sh reads (SlurmctldDebug=debug). */
-	debug(LOG_PREFIX "snapshot seq %" PRIu64 ": %zu jobs, %zu nodes, %zu shares; locks held %.3f ms (cpu %.3f ms); serialized %zu bytes in %.3f ms (cpu %.3f ms)",
-	      ex->link.seq, snap->njobs, snap->nnodes, snap->nshares,
-	      lock_cost.wall_ms, lock_cost.cpu_ms, line ? len : 0,
-	      serialize_cost.wall_ms, serialize_cost.cpu_ms);
+	if (holds.max_wall_ms > ex->max_lock_ms)
+		ex->max_lock_ms = holds.max_wall_ms;
+	if (!line)
+		len = 0;
 	queue_line(line, len, 1);
+	cost_stop(&pass_cost);
+	/* The numbers bench/plugin_snapshot.sh reads (SlurmctldDebug=debug). */
+	debug(LOG_PREFIX "snapshot seq %" PRIu64 ": %zu jobs %s, %zu nodes, %zu shares; locks held %u times, longest %.3f ms (cpu %.3f ms), in all %.3f ms (cpu %.3f ms); serialized %zu bytes in %.3f ms (cpu %.3f ms); pass cpu %.3f ms; socket writes since the last pass cpu %.3f ms",
+	      ex->link.seq, ex->jobs_count, jobs_copied ? "copied" : "unchanged",
+	      snap->nnodes, snap->nshares, holds.count, holds.max_wall_ms,
+	      holds.max_cpu_ms, holds.wall_ms, holds.cpu_ms, len,
+	      serialize_cost.wall_ms, serialize_cost.cpu_ms, pass_cost.cpu_ms,
+	      ex->write_cpu_ms);
+	ex->write_cpu_ms = 0;
 	if (ex->link.dropped != dropped && rate_ok(&ex->rl_drop, now, &suppressed))
 		info(LOG_PREFIX "burstd is not keeping up; %" PRIu64 " messages dropped so far",
 		     ex->link.dropped);
+}
+
+/* Writes what the socket takes, counting the CPU it costs. */
+static void flush_link(time_t now)
+{
+	struct cost c;
+
+	cost_start(&c);
+	burst_link_flush(&ex->link, now);
+	cost_stop(&c);
+	ex->write_cpu_ms += c.cpu_ms;
 }
 
 static void on_advice(void *ctx, const char *line, size_t len, int too_long)
@@ -698,6 +854,10 @@ static void exporter_free(struct exporter *e)
 	if (e->wake_fd >= 0)
 		close(e->wake_fd);
 	free(e->ends_at_watermark);
+	free(e->hold_jobs);
+	free(e->jobs_json);
+	free(e->alloc_cpus);
+	free(e->alloc_mem);
 	snapshot_clear(&e->snap);
 	pthread_mutex_destroy(&e->mutex);
 	free(e);
@@ -721,7 +881,7 @@ static void *exporter_main(void *arg)
 		on_tick(now);
 		/* hello goes out before the first snapshot, which would
 		 * otherwise be dropped behind it. */
-		burst_link_flush(&ex->link, now);
+		flush_link(now);
 		if (burst_link_connected(&ex->link)) {
 			bool changed = last_job_update != seen_job_update ||
 				       last_node_update != seen_node_update;
@@ -732,7 +892,7 @@ static void *exporter_main(void *arg)
 				last_export = now;
 				next_export = now + ex->conf.export_interval;
 			}
-			burst_link_flush(&ex->link, now);
+			flush_link(now);
 		}
 		if (was_connected && !burst_link_connected(&ex->link))
 			info(LOG_PREFIX "lost connection to burstd: %s", strerror(ex->link.last_errno));

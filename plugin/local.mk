@@ -43,3 +43,4 @@ tests_unit_unit_tests_SOURCES += $(BURST_PLUGIN_PURE) \
 # call, so every undefined symbol is checked against what the hosts export.
 TESTS += plugin/check-symbols.sh
 EXTRA_DIST += plugin/check-symbols.sh
+dist_man_MANS += man/spank_burst.8

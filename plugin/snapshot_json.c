@@ -24,9 +24,12 @@ static int reserve(struct out *o, size_t n)
 		return -1;
 	if (o->cap - o->len >= n)
 		return 0;
-	cap = o->cap ? o->cap : 4096;
-	while (cap - o->len < n)
-		cap *= 2;
+	/* Doubling, but never past what is asked for by more than that: a
+	 * 20 MB snapshot doubled up from 4 KiB would get 32 MiB, glibc's
+	 * largest mmap threshold, and so fresh pages on every pass. */
+	cap = o->cap ? o->cap * 2 : 4096;
+	if (cap - o->len < n)
+		cap = o->len + n;
 	if (!(b = realloc(o->buf, cap))) {
 		o->oom = 1;
 		return -1;
@@ -440,18 +443,14 @@ char *snapshot_json_hello(const char *cluster, uint64_t seq, int64_t now,
 	return finish(&o, len);
 }
 
-char *snapshot_json_snapshot(const struct snapshot *s, const char *cluster,
-			     uint64_t seq, int64_t now, snap_expand_fn expand,
-			     size_t *len)
+char *snapshot_json_jobs(const struct snapshot *s, snap_expand_fn expand, size_t *len)
 {
 	struct out o = { 0 };
 	size_t i;
 
 	/* A typical job takes about 500 bytes; one allocation in the
 	 * common case. */
-	reserve(&o, 1024 + 512 * s->njobs + 384 * s->nnodes + 256 * s->nshares);
-	header(&o, "snapshot", cluster, seq, now);
-	KEY(&o, "jobs");
+	reserve(&o, 64 + 512 * s->njobs);
 	PUT(&o, "[");
 	for (i = 0; i < s->njobs; i++) {
 		if (i)
@@ -459,6 +458,26 @@ char *snapshot_json_snapshot(const struct snapshot *s, const char *cluster,
 		job_json(&o, &s->jobs[i], expand);
 	}
 	PUT(&o, "]");
+	if (reserve(&o, 1)) {
+		free(o.buf);
+		return NULL;
+	}
+	o.buf[o.len] = '\0';
+	*len = o.len;
+	return o.buf;
+}
+
+char *snapshot_json_snapshot_with_jobs(const struct snapshot *s, const char *jobs_json,
+				       size_t jobs_len, const char *cluster, uint64_t seq,
+				       int64_t now, snap_expand_fn expand, size_t *len)
+{
+	struct out o = { 0 };
+	size_t i;
+
+	reserve(&o, 1024 + jobs_len + 384 * s->nnodes + 256 * s->nshares);
+	header(&o, "snapshot", cluster, seq, now);
+	KEY(&o, "jobs");
+	put(&o, jobs_json, jobs_len);
 	KEY(&o, "nodes");
 	PUT(&o, "[");
 	for (i = 0; i < s->nnodes; i++) {
@@ -484,6 +503,21 @@ char *snapshot_json_snapshot(const struct snapshot *s, const char *cluster,
 	}
 	PUT(&o, "]");
 	return finish(&o, len);
+}
+
+char *snapshot_json_snapshot(const struct snapshot *s, const char *cluster,
+			     uint64_t seq, int64_t now, snap_expand_fn expand,
+			     size_t *len)
+{
+	size_t jobs_len;
+	char *jobs = snapshot_json_jobs(s, expand, &jobs_len), *line;
+
+	if (!jobs)
+		return NULL;
+	line = snapshot_json_snapshot_with_jobs(s, jobs, jobs_len, cluster, seq, now,
+						expand, len);
+	free(jobs);
+	return line;
 }
 
 char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,

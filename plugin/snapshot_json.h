@@ -35,6 +35,19 @@ char *snapshot_json_hello(const char *cluster, uint64_t seq, int64_t now,
 char *snapshot_json_snapshot(const struct snapshot *s, const char *cluster,
 			     uint64_t seq, int64_t now, snap_expand_fn expand,
 			     size_t *len);
+
+/*
+ * A snapshot in two steps, so that the jobs array (nearly all of a big
+ * snapshot) can be kept and sent again while slurmctld reports no job
+ * change: snapshot_json_jobs writes s's jobs as one JSON array (malloc'd,
+ * NUL terminated, no newline), snapshot_json_snapshot_with_jobs writes the
+ * message around such an array and s's nodes, partitions and shares (s's
+ * jobs are not looked at).  snapshot_json_snapshot is both in one.
+ */
+char *snapshot_json_jobs(const struct snapshot *s, snap_expand_fn expand, size_t *len);
+char *snapshot_json_snapshot_with_jobs(const struct snapshot *s, const char *jobs_json,
+				       size_t jobs_len, const char *cluster, uint64_t seq,
+				       int64_t now, snap_expand_fn expand, size_t *len);
 char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 			    uint64_t seq, int64_t now, snap_expand_fn expand,
 			    size_t *len);

@@ -89,6 +89,32 @@ else
 fi
 tap_is "terminating a deleted server again succeeds" "$(pc "$OS_PASSWORD_FILE" terminate "$c1")" "$c1 terminated"
 
+# The same cloud the way burstd builds it: a burstd.conf section through the
+# provider factory, HTTP through the libcurl multi handle on an event loop.
+conf_check=$builddir/tests/providers/provider-conf-check
+cat >"$OS_DIR/burstd.conf" <<EOF
+ClusterName=$cluster
+StateDir=$OS_DIR/burstd
+Provider=os Type=openstack CredentialsFile=$OS_APPCRED_FILE Image=$OS_IMAGE_ID Network=none PageSize=1
+EOF
+fc() { "$conf_check" -f "$OS_DIR/burstd.conf" -p os "$@" 2>&1; }
+out=$(fc launch "$cluster" "$owner" "$OS_FLAVOR" f1:tok-f1 f2:tok-f2)
+f1=$(server_id "$out" f1)
+f2=$(server_id "$out" f2)
+if [ -n "$f1" ] && [ -n "$f2" ]; then
+    tap_ok "a provider built from burstd.conf (Type=openstack) launches real servers"
+else
+    tap_fail "a provider built from burstd.conf (Type=openstack) launches real servers" "$out"
+fi
+if wait_for "[ \"\$(fc list $cluster $owner | sort | tr '\n' ' ')\" = 'f1 $f1 ACTIVE f2 $f2 ACTIVE ' ]" 90; then
+    tap_ok "... lists them ACTIVE one page at a time (PageSize=1)"
+else
+    tap_fail "... lists them ACTIVE one page at a time (PageSize=1)" "$(fc list "$cluster" "$owner")"
+fi
+tap_is "... and terminates them" "$(fc terminate "$f1" "$f2")" "$f1 terminated
+$f2 terminated"
+wait_for "[ -z \"\$(listed)\" ]" 90 || tap_fail "the factory-built provider's servers are gone" "$(listed)"
+
 # Wrong password: an auth error that does not show the password.
 bad=$OS_DIR/bad-password.cred
 (umask 077 && sed 's/^Password=.*/Password=WrongSecret-4711/' "$OS_PASSWORD_FILE" >"$bad")
@@ -105,7 +131,7 @@ chmod 644 "$bad"
 out=$(pc "$bad" list "$cluster" "$owner")
 status=$?
 tap_is "a group/world-readable credentials file is refused (exit 2)" "$status" 2
-tap_like "the refusal says why and how to fix it" "$out" "refusing OpenStack credentials.*mode 0644.*chmod 600"
+tap_like "the refusal says why and how to fix it" "$out" "mode 0644 .group/others may access it.; refusing it: chmod 600"
 
 tap_note "provider tests took $((SECONDS - tests_t0)) s; whole test $((SECONDS - t0)) s"
 tap_finish

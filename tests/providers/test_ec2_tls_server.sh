@@ -87,3 +87,22 @@ if grep -q '^error transient .*\(certificate\|SSL\)' <<<"$out"; then
 else
     not_ok "without the test CA the server's certificate is refused (TLS verification is on)" "$out"
 fi
+
+# The same endpoint through burstd's own path: a Type=aws section built by the
+# provider factory, HTTPS through the libcurl multi loop.
+conf_check=$builddir/tests/providers/provider-conf-check
+cat >"$work/burstd.conf" <<CONF
+ClusterName=hpc1
+StateDir=$work/state
+Provider=aws Type=aws Region=us-east-1 Endpoint=$endpoint CaFile=$work/ca.pem LaunchTemplateId=lt-0123456789abcdef0
+CONF
+fc() { AWS_ACCESS_KEY_ID=$key_id AWS_SECRET_ACCESS_KEY=$secret AWS_SESSION_TOKEN= \
+    "$conf_check" -f "$work/burstd.conf" -p aws "$@" 2>&1; }
+before=$(wc -l <"$work/requests.log")
+is "a factory-built Type=aws provider launches and classifies per node over HTTPS" \
+    "$(fc launch hpc1 burstd-7 c5.large cloud-9:tok-9 capacity-9:tok-10 | cut -d' ' -f1-3)" "cloud-9 launched i-2ba64342
+capacity-9 error capacity"
+is "... and lists across pages" "$(fc list hpc1 burstd-7 | awk '{ print $2 }' | tr '\n' ' ')" \
+    "i-4382922a i-8474834a i-4382922a i-8474834a "
+is "... every one of its requests verified by the server" \
+    "$(tail -n +$((before + 1)) "$work/requests.log" | grep -vc ' verified$')" 0

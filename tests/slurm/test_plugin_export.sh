@@ -47,7 +47,7 @@ start_listener() {
     rm -f "$sock"
     python3 "$here/lib/snapshot_listener.py" "$sock" "$log" "$outbox" &
     listener_pid=$!
-    wait_for "[ -S '$sock' ]" 5
+    wait_for "[ -S '$sock' ]" 20
 }
 connects() { grep -c '"listener": "connect"' "$log" 2>/dev/null || true; }
 exporter_threads() { grep -lx burst_export /proc/"$ctld_pid"/task/*/comm 2>/dev/null | wc -l; }

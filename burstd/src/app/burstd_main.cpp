@@ -9,10 +9,14 @@
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/policy_params.hpp"
+#include "provider/http/curl_multi.hpp"
 #include "provider/provider_factory.hpp"
 #include "slurm/libslurm_actuator.hpp"
 
 #include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <thread>
 
 #include <cstdlib>
 #include <cstring>
@@ -34,12 +38,12 @@ struct BuiltParts {
     std::vector<std::string> errors;
 };
 
-BuiltParts build_parts(const burst::BurstdConfig& config)
+BuiltParts build_parts(const burst::BurstdConfig& config, const burst::ProviderEnvironment& env)
 {
     BuiltParts parts;
     for (const auto& p : config.providers) {
         try {
-            parts.providers[p.name] = burst::make_provider(p, config);
+            parts.providers[p.name] = burst::make_provider(p, config, env);
         } catch (const burst::ProviderConfigError& e) {
             parts.errors.push_back(e.what());
         }
@@ -108,7 +112,15 @@ int main(int argc, char** argv)
         std::cerr << "burstd: " << loaded.errors.size() << " error(s) in " << config_path << "\n";
         return 1;
     }
-    BuiltParts parts = build_parts(loaded.config);
+    // Every provider's HTTPS goes through one libcurl multi handle on the
+    // daemon's io_context; building providers sends nothing, so
+    // --check-config needs the loop but never runs it.
+    boost::asio::io_context io;
+    burst::CurlMulti http(io);
+    burst::SystemClock clock;
+    const burst::ProviderEnvironment provider_env{
+        http, clock, [](burst::Seconds s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }};
+    BuiltParts parts = build_parts(loaded.config, provider_env);
     for (const auto& e : parts.errors)
         std::cerr << e << "\n";
     if (!parts.errors.empty()) {
@@ -127,7 +139,6 @@ int main(int argc, char** argv)
     burst::Logger log(std::cerr, loaded.config.log_level, std::getenv("JOURNAL_STREAM") == nullptr);
     try {
         const burst::BurstdConfig config = loaded.config; // loaded.config moves into the daemon
-        burst::SystemClock clock;
         std::filesystem::create_directories(std::filesystem::path(config.ledger_path).parent_path());
         burst::Ledger ledger(config.ledger_path);
         burst::LibslurmActuator libslurm(config.slurm_conf, [&log](const std::string& line) { log.info(line); });
@@ -146,8 +157,6 @@ int main(int argc, char** argv)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
-
-        boost::asio::io_context io;
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
             instances.request(power_kind(request.command), request.nodes, request.jobs);
@@ -163,8 +172,8 @@ int main(int argc, char** argv)
         daemon.set_cycle_runner([&cycle](const burst::CycleContext& ctx) { cycle.run(ctx); });
         daemon.set_job_end_handler([&cycle](const burst::JobEnd& end) { cycle.observe(end); });
         daemon.set_status_reporter([&cycle](json_t* status) { cycle.report(status); });
-        daemon.set_reload_handler([&cycle, &instances](const burst::BurstdConfig& next) {
-            BuiltParts rebuilt = build_parts(next);
+        daemon.set_reload_handler([&cycle, &instances, &provider_env](const burst::BurstdConfig& next) {
+            BuiltParts rebuilt = build_parts(next, provider_env);
             if (rebuilt.errors.empty()) {
                 cycle.replace_chain(std::move(rebuilt.chain));
                 // Fixed credentials or templates: groups stopped for auth or
@@ -177,6 +186,9 @@ int main(int argc, char** argv)
                  " s; reconciling on the first snapshot and every " + std::to_string(config.reconcile_every) + " cycles");
         daemon.start(true);
         io.run();
+        // Workers still waiting for an answer get a transport error now, so
+        // joining them (InstanceManager's destructor) cannot hang.
+        http.shutdown();
         log.info("burstd stopped");
         return 0;
     } catch (const std::exception& e) {

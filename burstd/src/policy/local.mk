@@ -32,6 +32,12 @@ libburst_a_SOURCES += \
 	burstd/src/policy/predictive_policy.hpp \
 	burstd/src/policy/fixed_delay_policy.cpp \
 	burstd/src/policy/fixed_delay_policy.hpp \
+	burstd/src/policy/runtime_ratio_model.cpp \
+	burstd/src/policy/runtime_ratio_model.hpp \
+	burstd/src/policy/local_start_forecast.cpp \
+	burstd/src/policy/local_start_forecast.hpp \
+	burstd/src/policy/forecast_policy.cpp \
+	burstd/src/policy/forecast_policy.hpp \
 	burstd/src/policy/token_waves.cpp \
 	burstd/src/policy/token_waves.hpp \
 	burstd/src/policy/throughput_profile.cpp \
@@ -56,4 +62,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/boot_window_policy_test.cpp \
 	tests/unit/policy/predictive_policy_test.cpp \
 	tests/unit/policy/fixed_delay_policy_test.cpp \
+	tests/unit/policy/runtime_ratio_model_test.cpp \
+	tests/unit/policy/local_start_forecast_test.cpp \
+	tests/unit/policy/forecast_policy_test.cpp \
 	tests/unit/policy/pfa_policy_test.cpp

@@ -3,6 +3,7 @@
 #include "policy/always_policy.hpp"
 #include "policy/boot_window_policy.hpp"
 #include "policy/fixed_delay_policy.hpp"
+#include "policy/forecast_policy.hpp"
 #include "policy/never_policy.hpp"
 #include "policy/pfa_policy.hpp"
 #include "policy/predictive_policy.hpp"
@@ -25,7 +26,8 @@ std::vector<std::string> policy_names()
 {
     return {std::string(NeverPolicy::kName), std::string(AlwaysPolicy::kName), std::string(ThresholdPolicy::kName),
             std::string(BootWindowPolicy::kName), std::string(PredictivePolicy::kName),
-            std::string(FixedDelayPolicy::kName), std::string(PfaPolicy::kName)};
+            std::string(FixedDelayPolicy::kName), std::string(PfaPolicy::kName),
+            std::string(ForecastPolicy::kName)};
 }
 
 std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params)
@@ -60,6 +62,8 @@ std::unique_ptr<Policy> construct(const std::string& name, PolicyParams& params)
         return build<FixedDelayPolicy>(params);
     if (name == PfaPolicy::kName)
         return build<PfaPolicy>(params);
+    if (name == ForecastPolicy::kName)
+        return build<ForecastPolicy>(params);
     std::string known;
     for (const auto& n : policy_names())
         known += (known.empty() ? "" : ", ") + n;

@@ -5,6 +5,7 @@
 
 #include "app/burstd_config.hpp"
 #include "provider/provider.hpp"
+#include "provider/provider_environment.hpp"
 
 #include <memory>
 #include <stdexcept>
@@ -18,9 +19,12 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-// `site` supplies what every provider shares (SlurmConf, StateDir).  Throws
-// ProviderConfigError prefixed with the section's origin.
-std::unique_ptr<Provider> make_provider(const ProviderConfig& provider, const BurstdConfig& site);
+// `site` supplies what every provider shares (SlurmConf, StateDir), `env`
+// what every cloud provider needs at run time.  Reads credentials files now,
+// so a missing or unprotected one is a configuration error; sends nothing.
+// Throws ProviderConfigError prefixed with the section's origin.
+std::unique_ptr<Provider> make_provider(const ProviderConfig& provider, const BurstdConfig& site,
+                                        const ProviderEnvironment& env);
 
 // The types this burstd can build, in the order they are listed in errors.
 std::vector<std::string> provider_types();

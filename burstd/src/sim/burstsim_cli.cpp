@@ -1,7 +1,8 @@
 #include "sim/burstsim_cli.hpp"
 
 #include "policy/policy_factory.hpp"
-#include "sim/clairvoyant_policy.hpp"
+#include "sim/clairvoyant_reference.hpp"
+#include "sim/cloud_work_bound.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
@@ -33,7 +34,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
-    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant]\n";
+    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n";
 
 // 0, then 30 s doubling to about 5.7 days.
 std::vector<double> default_delay_grid()
@@ -90,6 +91,7 @@ struct Options {
     double budget_interval = 86400;
     bool tune_delay = false;
     bool clairvoyant = false;
+    unsigned clairvoyant_iterations = 3;
     std::vector<double> delay_grid = default_delay_grid();
     std::vector<std::string> workflows;
     WorkflowArrivals arrivals;
@@ -161,6 +163,8 @@ Options parse(const std::vector<std::string>& args)
             o.tune_delay = true;
         else if (a == "--clairvoyant")
             o.clairvoyant = true;
+        else if (a == "--clairvoyant-iterations")
+            o.clairvoyant_iterations = unsigned(parse_uint(a, value(), 0, 100));
         else if (a == "--delay-grid") {
             o.delay_grid.clear();
             for (const auto& part : split_commas(value()))
@@ -267,6 +271,40 @@ std::string lambda_label(const std::string& name, double lambda)
     return s.str();
 }
 
+// A printed row with what the ratios need.
+struct RatioRow {
+    std::string label;
+    int lambda_index;
+    SimMetrics metrics;
+    CloudWorkBound bound;
+};
+
+// Per row and λ: J, J over the clairvoyant reference's J, cloud core-hours,
+// the lower bound on cloud core-hours at the row's achieved waits, their
+// ratio, and J_lb = λ × waiting core-hours + the bound's cloud cost (no
+// schedule whose jobs all start no later than this row's costs less).
+void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRow>& rows,
+                  const std::vector<SimMetrics>& reference)
+{
+    out << "\n" << std::left << std::setw(50) << "ratios" << std::right << std::setw(9) << "lambda" << std::setw(14)
+        << "J" << std::setw(9) << "J/clv" << std::setw(12) << "cloud_ch" << std::setw(12) << "bound_ch"
+        << std::setw(10) << "cloud/lb" << std::setw(14) << "J_lb" << "\n";
+    for (const auto& r : rows)
+        for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+            if (r.lambda_index >= 0 && std::size_t(r.lambda_index) != k)
+                continue;
+            const double lambda = o.lambdas[k];
+            const double j = objective_at(r.metrics, lambda);
+            const double ref = objective_at(reference[k], lambda);
+            const double cloud = r.metrics.cloud_core_seconds / 3600, bound = r.bound.cloud_core_seconds / 3600;
+            out << std::left << std::setw(50) << r.label << std::right << std::setw(9) << fixed(lambda, lambda < 0.1 ? 4 : 3)
+                << std::setw(14) << fixed(j, 2) << std::setw(9) << (ref > 0 ? fixed(j / ref, 3) : "-") << std::setw(12)
+                << fixed(cloud, 1) << std::setw(12) << fixed(bound, 1) << std::setw(10)
+                << (bound > 0 ? fixed(cloud / bound, 2) : "-") << std::setw(14)
+                << fixed(lambda * r.metrics.waiting_core_hours + r.bound.cloud_cost, 2) << "\n";
+        }
+}
+
 } // namespace
 
 int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -345,6 +383,14 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         return compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
     };
 
+    std::vector<RatioRow> rows;
+    std::vector<SimMetrics> reference(o.lambdas.size());
+    auto record = [&](const std::string& label, int lambda_index, const SimMetrics& m, const SimResult& result) {
+        print_row(out, label, m, o, lambda_index, wf(result));
+        if (o.clairvoyant)
+            rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
+    };
+
     print_header(out, o);
     try {
         for (const auto& run : runs) {
@@ -352,7 +398,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             const SimMetrics m = replay(run.name, run.params, result);
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
-            print_row(out, label, m, o, run.lambda_index, wf(result));
+            record(label, run.lambda_index, m, result);
             if (o.compare)
                 continue;
             out << "\nlambda " << lambda << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
@@ -384,6 +430,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         if (o.tune_delay) {
             // fixed-delay does not depend on λ: one replay per delay serves every λ.
             std::vector<SimMetrics> grid;
+            std::vector<CloudWorkBound> bounds;
             std::vector<WorkflowMetrics> grid_wf;
             for (double w : o.delay_grid) {
                 PolicyParams params = params_for("fixed-delay", o.params);
@@ -391,25 +438,31 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 SimResult result;
                 grid.push_back(replay("fixed-delay", params, result));
                 grid_wf.push_back(wf(result));
+                if (o.clairvoyant)
+                    bounds.push_back(cloud_work_bound(o.config, result));
             }
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                 std::size_t best = 0;
                 for (std::size_t i = 1; i < grid.size(); ++i)
                     if (objective_at(grid[i], o.lambdas[k]) < objective_at(grid[best], o.lambdas[k]))
                         best = i;
-                print_row(out, "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)", grid[best], o, int(k),
-                          grid_wf[best]);
+                const std::string label = "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)";
+                print_row(out, label, grid[best], o, int(k), grid_wf[best]);
+                if (o.clairvoyant)
+                    rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
             }
         }
         if (o.clairvoyant) {
             auto never = make_policy("never", PolicyParams{});
             const SimResult no_burst = simulate(o.config, trace.jobs, *never);
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
-                ClairvoyantPolicy oracle(o.config, trace.jobs, no_burst, o.lambdas[k]);
-                const SimResult result = simulate(o.config, trace.jobs, oracle);
-                print_row(out, lambda_label("clairvoyant", o.lambdas[k]),
-                          compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval), o, int(k), wf(result));
+                ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
+                                                           o.clairvoyant_iterations, o.tau);
+                reference[k] = ref.metrics;
+                const SimMetrics m = compute_metrics(ref.result, lambda, o.tau, o.budget, o.budget_interval);
+                record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
             }
+            print_ratios(out, o, rows, reference);
         }
     } catch (const SimConfigError& e) {
         err << "burstsim: " << e.what() << "\n";

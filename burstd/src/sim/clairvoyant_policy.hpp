@@ -1,22 +1,14 @@
 #pragma once
-// A hindsight reference for burstsim, not a deployable policy: it knows
-// every arrival and true runtime.  The trace is first replayed without
-// bursting; then a job bursts iff the wait it had there, priced at λ, is
-// worth more than bursting it costs:
+// A hindsight router for burstsim, not a deployable policy: it is handed the
+// set of jobs to burst (and where) by someone who knows every arrival and
+// true runtime, and routes each at the first decision after it arrives.
+// clairvoyant_reference.hpp chooses the set.
 //
-//   wait × cores × λ / 3600  >  nodes × price / 3600 × max(min_billed, boot + runtime / speed)
-//                               + λ × cores × boot / 3600
+// The first such rule (kept as one of the reference's candidates): replay
+// the trace without bursting, then burst a job iff the wait it had there,
+// priced at λ, is worth more than bursting it costs:
 //
-// in the group where that cost is least (the second term: it still waits
-// for its nodes to boot).  Chosen jobs are routed at the first decision
-// after they arrive.
-//
-// Why it is a sensible reference: it is the per-job form of J(λ)'s trade-off
-// with perfect knowledge of the no-burst counterfactual, so an online
-// policy's J near it means there is little left to gain from better runtime
-// or wait prediction.  It is not an optimum: it ignores that bursting one
-// job shortens the waits of those behind it (so it may burst more than
-// needed when queues are deep) and the idle tail before a node powers down.
+//   wait × cores × λ / 3600  >  burst_cost (see below)
 
 #include "policy/policy.hpp"
 #include "sim/sim_config.hpp"
@@ -29,16 +21,26 @@
 
 namespace burst {
 
+// What bursting a job costs in J(λ), in the group where that is least:
+// nodes × price / 3600 × max(min_billed, boot + runtime / speed) + λ × cores ×
+// boot / 3600 (it still waits for its nodes to boot).  With `shared`, a job
+// narrower than a node pays only its cores' share of the node (other burst
+// jobs use the rest) and no minimum.  `group` is set to the group's index,
+// or -1 (and the cost is +inf) when no group can hold it.
+double burst_cost(const SimConfig& config, const TraceJob& job, double lambda, int& group, bool shared = false);
+
 class ClairvoyantPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "clairvoyant";
-    // `no_burst` is the replay of `trace` on `config` with policy never.
+    explicit ClairvoyantPolicy(std::unordered_map<JobId, std::string> route) : route_(std::move(route)) {}
+    // The no-burst-replay rule: `no_burst` is the replay of `trace` on `config` with policy never.
     ClairvoyantPolicy(const SimConfig& config, const std::vector<TraceJob>& trace, const SimResult& no_burst,
                       double lambda);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
 
     std::size_t chosen() const { return route_.size(); }
+    const std::unordered_map<JobId, std::string>& route() const { return route_; }
 
 private:
     std::unordered_map<JobId, std::string> route_; // job → group it bursts to

@@ -17,6 +17,12 @@ libburst_a_SOURCES += \
 	burstd/src/sim/group_spec.hpp \
 	burstd/src/sim/clairvoyant_policy.cpp \
 	burstd/src/sim/clairvoyant_policy.hpp \
+	burstd/src/sim/core_profile.cpp \
+	burstd/src/sim/core_profile.hpp \
+	burstd/src/sim/cloud_work_bound.cpp \
+	burstd/src/sim/cloud_work_bound.hpp \
+	burstd/src/sim/clairvoyant_reference.cpp \
+	burstd/src/sim/clairvoyant_reference.hpp \
 	burstd/src/sim/workflow.cpp \
 	burstd/src/sim/workflow.hpp \
 	burstd/src/sim/wfcommons_parser.cpp \
@@ -45,6 +51,9 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
 	tests/unit/sim/clairvoyant_policy_test.cpp \
+	tests/unit/sim/core_profile_test.cpp \
+	tests/unit/sim/cloud_work_bound_test.cpp \
+	tests/unit/sim/clairvoyant_reference_test.cpp \
 	tests/unit/sim/workflow_parser_test.cpp \
 	tests/unit/sim/workflow_arrivals_test.cpp \
 	tests/unit/sim/simulator_dependency_test.cpp \

@@ -29,6 +29,19 @@ TEST(BurstConf, DefaultsMatchTheDocumentation)
 {
     STRCMP_EQUAL("/run/slurm-burst/plugin.sock", conf.socket_path);
     UNSIGNED_LONGS_EQUAL(5, conf.export_interval);
+    UNSIGNED_LONGS_EQUAL(1000, conf.jobs_per_lock);
+}
+
+TEST(BurstConf, ExportJobsPerLockIsReadAndBounded)
+{
+    LONGS_EQUAL(0, burst_conf_parse("ExportJobsPerLock=250\n", "b.conf", &conf, collect, nullptr));
+    UNSIGNED_LONGS_EQUAL(250, conf.jobs_per_lock);
+    LONGS_EQUAL(3, burst_conf_parse("exportjobsperlock=0\nExportJobsPerLock=1000001\nExportJobsPerLock=many\n",
+                                    "b.conf", &conf, collect, nullptr));
+    UNSIGNED_LONGS_EQUAL(250, conf.jobs_per_lock);
+    LONGS_EQUAL(3, warnings.size());
+    STRCMP_CONTAINS("b.conf:1: ExportJobsPerLock: expected jobs 1..1000000, got \"0\"", warnings[0].c_str());
+    STRCMP_CONTAINS("b.conf:3: ExportJobsPerLock", warnings[2].c_str());
 }
 
 TEST(BurstConf, ReadsBothKeysCaseInsensitivelyWithCommentsAndBlanks)

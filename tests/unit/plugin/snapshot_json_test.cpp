@@ -299,6 +299,73 @@ TEST(SnapshotJson, FailedHostlistExpansionFailsTheLine)
     POINTERS_EQUAL(nullptr, snapshot_json_snapshot(&s, "c1", 2, 5, expand_fails, &len));
 }
 
+// The exporter keeps the jobs array while slurmctld reports no job change
+// and wraps it in later snapshots: the line must be the one a fresh
+// serialization of the whole state gives.
+TEST(SnapshotJson, KeptJobsArrayGivesTheSameLineAsAFreshSerialization)
+{
+    for (int i = 0; i < 3; i++) {
+        snap_job* j = snapshot_add_job(&s);
+        j->id = 10 + i;
+        j->state = i ? "PENDING" : "RUNNING";
+        j->name = dup("na\"me\xff");
+        j->node_list = i ? nullptr : dup("n1,n2");
+        j->admin_comment = dup("burst:prefer threads:auto category:3aa18d7a4625f7d9");
+    }
+    snap_node* n = snapshot_add_node(&s);
+    n->name = dup("n1");
+    n->state = "MIXED";
+    n->alloc_cpus = 2;
+    size_t jobs_len;
+    char* jobs = snapshot_json_jobs(&s, expand_commas, &jobs_len);
+    CHECK(jobs != nullptr);
+    LONGS_EQUAL(std::strlen(jobs), jobs_len);
+    CHECK_EQUAL('[', jobs[0]);
+    CHECK_EQUAL(']', jobs[jobs_len - 1]);
+
+    // Later pass: nodes changed, jobs not copied again.
+    n->alloc_cpus = 4;
+    n->state = "ALLOCATED";
+    size_t fresh_len, kept_len;
+    char* fresh = snapshot_json_snapshot(&s, "c1", 7, 99, expand_commas, &fresh_len);
+    snapshot later{};
+    snap_node* ln = snapshot_add_node(&later);
+    *ln = *n;
+    char* kept = snapshot_json_snapshot_with_jobs(&later, jobs, jobs_len, "c1", 7, 99,
+                                                  expand_commas, &kept_len);
+    snapshot_clear(&later);
+    CHECK(fresh != nullptr && kept != nullptr);
+    LONGS_EQUAL(fresh_len, kept_len);
+    CHECK(std::memcmp(fresh, kept, fresh_len) == 0);
+    std::free(fresh);
+    std::free(jobs);
+    json_t* m = load(kept, kept_len);
+    LONGS_EQUAL(3, json_array_size(json_object_get(m, "jobs")));
+    LONGS_EQUAL(4, num(json_array_get(json_object_get(m, "nodes"), 0), "alloc_cpus"));
+    json_decref(m);
+}
+
+TEST(SnapshotJson, EmptyJobsArrayIsValid)
+{
+    size_t jobs_len, len;
+    char* jobs = snapshot_json_jobs(&s, expand_commas, &jobs_len);
+    STRCMP_EQUAL("[]", jobs);
+    char* line = snapshot_json_snapshot_with_jobs(&s, jobs, jobs_len, "c1", 1, 2, expand_commas, &len);
+    json_t* m = load(line, len);
+    std::free(jobs);
+    LONGS_EQUAL(0, json_array_size(json_object_get(m, "jobs")));
+    json_decref(m);
+}
+
+TEST(SnapshotJson, FailedHostlistExpansionFailsTheJobsArray)
+{
+    snap_job* j = snapshot_add_job(&s);
+    j->state = "RUNNING";
+    j->node_list = dup("n[1-2]");
+    size_t len;
+    POINTERS_EQUAL(nullptr, snapshot_json_jobs(&s, expand_fails, &len));
+}
+
 TEST_GROUP(SnapshotArena)
 {
     snapshot s{};

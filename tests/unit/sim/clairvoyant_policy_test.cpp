@@ -1,5 +1,7 @@
 #include "sim/clairvoyant_policy.hpp"
 
+#include <cmath>
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -58,4 +60,27 @@ TEST(ClairvoyantPolicy, BurstsExactlyTheJobsWhoseNoBurstWaitCostsMoreThanTheClou
     CHECK(oracle.decide(state, clock).actions.empty());
     // Waiting for free: nothing is worth bursting.
     CHECK(ClairvoyantPolicy(config, trace, never, 0).chosen() == 0);
+}
+
+TEST(ClairvoyantPolicy, BurstCostPaysWholeNodesOrAShareOfOne)
+{
+    SimConfig config;
+    config.local_cores = 8;
+    NodeGroup g;
+    g.name = "aws";
+    g.cpus = 8;
+    g.price_per_hour = 0.8;
+    g.boot_time = 100;
+    g.min_billed = 600;
+    g.max_count = 1;
+    config.groups = {g};
+    int group = -1;
+    // 2 cores for 200 s: a whole node billed 600 s, or a quarter of 300 s; plus λ × 2 cores × 100 s.
+    DOUBLES_EQUAL(0.8 * 600 / 3600 + 2 * 100 / 3600.0, burst_cost(config, job(1, 2, 200), 1, group), 1e-12);
+    LONGS_EQUAL(0, group);
+    DOUBLES_EQUAL(0.8 * 300 / 4 / 3600 + 2 * 100 / 3600.0, burst_cost(config, job(1, 2, 200), 1, group, true),
+                  1e-12);
+    // 16 cores do not fit one node of a one-node group.
+    CHECK(std::isinf(burst_cost(config, job(2, 16, 200), 1, group)));
+    LONGS_EQUAL(-1, group);
 }

@@ -19,6 +19,7 @@ CredentialChain::CredentialChain(std::vector<std::unique_ptr<CredentialSource>> 
 
 AwsCredentials CredentialChain::get()
 {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (cached_ && (cached_->expiration == 0 || clock_.now() < cached_->expiration - refresh_margin))
         return *cached_;
     cached_.reset();
@@ -33,14 +34,20 @@ AwsCredentials CredentialChain::get()
     throw CredentialError("no AWS credentials found (tried " + tried + ")");
 }
 
-CredentialChain default_credential_chain(const EnvironmentLookup& env, HttpTransport& imds, const Clock& clock)
+std::vector<std::unique_ptr<CredentialSource>> default_credential_sources(const EnvironmentLookup& env,
+                                                                          HttpTransport& imds)
 {
     std::vector<std::unique_ptr<CredentialSource>> sources;
     sources.push_back(std::make_unique<EnvironmentCredentials>(env));
     sources.push_back(std::make_unique<SharedFileCredentials>(env));
     sources.push_back(std::make_unique<ImdsCredentials>(
         imds, env("AWS_EC2_METADATA_SERVICE_ENDPOINT").value_or("http://169.254.169.254")));
-    return CredentialChain(std::move(sources), clock);
+    return sources;
+}
+
+CredentialChain default_credential_chain(const EnvironmentLookup& env, HttpTransport& imds, const Clock& clock)
+{
+    return CredentialChain(default_credential_sources(env, imds), clock);
 }
 
 } // namespace burst

@@ -9,6 +9,7 @@
 #include "provider/http/http_transport.hpp"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -19,15 +20,19 @@ public:
     CredentialChain(std::vector<std::unique_ptr<CredentialSource>> sources, const Clock& clock);
 
     // Throws CredentialError if a source is broken or no source has keys.
+    // Safe to call from several provider workers at once.
     AwsCredentials get();
 
 private:
     std::vector<std::unique_ptr<CredentialSource>> sources_;
     const Clock& clock_;
+    std::mutex mutex_; // one refresh at a time; guards cached_
     std::optional<AwsCredentials> cached_;
 };
 
 // The standard order: environment, shared files, IMDSv2 through `imds`.
+std::vector<std::unique_ptr<CredentialSource>> default_credential_sources(const EnvironmentLookup& env,
+                                                                          HttpTransport& imds);
 CredentialChain default_credential_chain(const EnvironmentLookup& env, HttpTransport& imds, const Clock& clock);
 
 } // namespace burst

@@ -85,3 +85,19 @@ EXTRA_DIST += \
 	tests/providers/aws-sdk-oracle/package.json \
 	tests/providers/aws-sdk-oracle/package-lock.json \
 	tests/providers/aws-sdk-oracle/oracle.mjs
+# The libcurl multi transport under load, over TLS (tests/providers/test_curl_multi.sh).
+noinst_PROGRAMS += tests/providers/http-transport-check
+tests_providers_http_transport_check_SOURCES = tests/providers/http_transport_check.cpp
+tests_providers_http_transport_check_LDADD = $(BURST_LIBS)
+EXTRA_DIST += \
+	tests/providers/test_curl_multi.sh \
+	tests/providers/https_count_server.py \
+	tests/providers/lib/test_ca.sh
+# Any provider built by the factory from a burstd.conf, driven from the shell
+# (tests/providers/test_cloud_tls_server.sh, tests/openstack).
+noinst_PROGRAMS += tests/providers/provider-conf-check
+tests_providers_provider_conf_check_SOURCES = tests/providers/provider_conf_check.cpp
+tests_providers_provider_conf_check_LDADD = $(BURST_LIBS)
+EXTRA_DIST += \
+	tests/providers/test_cloud_tls_server.sh \
+	tests/providers/cloud_tls_server.py

@@ -1,6 +1,7 @@
 #include "provider/aws/shared_file_credentials.hpp"
 
 #include "provider/aws/ini_file.hpp"
+#include "provider/gcp/secret_file.hpp"
 
 #include <sys/stat.h>
 
@@ -24,14 +25,10 @@ bool exists(const std::string& path)
 
 void require_private(const std::string& path)
 {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        throw CredentialError(path + ": cannot be examined");
-    if (st.st_mode & (S_IRGRP | S_IROTH)) {
-        char mode[8];
-        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-        throw CredentialError(path + " holds AWS secrets but is readable by group or others (mode " + mode +
-                              "); refusing to use it: run 'chmod 600 " + path + "'");
+    try {
+        check_secret_file_mode(path);
+    } catch (const std::runtime_error& e) {
+        throw CredentialError(e.what());
     }
 }
 

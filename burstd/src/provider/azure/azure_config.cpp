@@ -26,11 +26,16 @@ bool is_resource_id(const std::string& s, const std::string& type_segment)
 
 } // namespace
 
+std::vector<std::string> AzureProviderConfig::keys()
+{
+    return {"Subscription", "ResourceGroup", "Location",      "Image",        "Subnet",   "VmSize",
+            "AdminUsername", "SshPublicKey", "OsDiskType",    "ApiVersion",   "OperationWait",
+            "PollInterval",  "Endpoint",     "LoginEndpoint"};
+}
+
 AzureProviderConfig AzureProviderConfig::from_params(const ProviderParams& params)
 {
-    ParamReader<AzureConfigError> in(params, {"Subscription", "ResourceGroup", "Location", "Image", "Subnet", "VmSize",
-                                              "AdminUsername", "SshPublicKey", "OsDiskType", "ApiVersion",
-                                              "OperationWait", "PollInterval"});
+    ParamReader<AzureConfigError> in(params, keys());
     AzureProviderConfig c;
     c.subscription = in.required("Subscription", "the subscription id (a UUID)");
     c.resource_group = in.required("ResourceGroup", "the resource group the VMs are created in");
@@ -61,6 +66,20 @@ AzureProviderConfig AzureProviderConfig::from_params(const ProviderParams& param
         c.os_disk_type = in.optional("OsDiskType");
     if (!in.optional("ApiVersion").empty())
         c.api_version = in.optional("ApiVersion");
+    if (!in.optional("Endpoint").empty()) {
+        const std::string v = in.optional("Endpoint");
+        if (v.rfind("https://", 0) != 0 || v.size() <= 8 || v.find_first_of(" \t?#") != std::string::npos ||
+            v.find('/', 8) != std::string::npos)
+            throw AzureConfigError("Endpoint=" + v + ": expected https://host[:port] with no path");
+        c.management_origin = v;
+    }
+    if (!in.optional("LoginEndpoint").empty()) {
+        const std::string v = in.optional("LoginEndpoint");
+        if (v.rfind("https://", 0) != 0 || v.size() <= 8 || v.find_first_of(" \t?#") != std::string::npos ||
+            v.find('/', 8) != std::string::npos)
+            throw AzureConfigError("LoginEndpoint=" + v + ": expected https://host[:port] with no path");
+        c.login_origin = v;
+    }
     c.operation_wait = in.seconds("OperationWait", c.operation_wait);
     c.poll_interval = in.seconds("PollInterval", c.poll_interval);
     if (c.poll_interval <= 0)

@@ -11,12 +11,15 @@
 //   AdminUsername=burstd  SshPublicKey=ssh-ed25519 AAAA...             (key required)
 //   OsDiskType=StandardSSD_LRS  ApiVersion=2024-03-01
 //   OperationWait=300  PollInterval=5                                  seconds
+//   Endpoint=https://management.azure.com  LoginEndpoint=https://login.microsoftonline.com
+//         (another Azure cloud, a private endpoint or a test server)
 
 #include "model/clock.hpp"
 #include "provider/gcp/provider_params.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace burst {
 
@@ -44,9 +47,12 @@ struct AzureProviderConfig {
     Seconds operation_wait = 300;
     Seconds poll_interval = 5;
     std::string management_origin = "https://management.azure.com";
+    std::string login_origin = "https://login.microsoftonline.com";
 
     // Throws AzureConfigError naming the key and what was expected.
     static AzureProviderConfig from_params(const ProviderParams& params);
+    // The keys from_params() knows.
+    static std::vector<std::string> keys();
 };
 
 } // namespace burst

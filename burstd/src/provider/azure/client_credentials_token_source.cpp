@@ -6,8 +6,9 @@
 namespace burst {
 
 ClientCredentialsTokenSource::ClientCredentialsTokenSource(HttpTransport& transport, AzureCredentials credentials,
-                                                           const Clock& clock)
-    : transport_(transport), credentials_(std::move(credentials)), clock_(clock)
+                                                           const Clock& clock, std::string login_origin)
+    : transport_(transport), credentials_(std::move(credentials)), login_origin_(std::move(login_origin)),
+      clock_(clock)
 {
 }
 
@@ -18,7 +19,7 @@ std::string ClientCredentialsTokenSource::token(ProviderError& error)
     if (!token_.empty() && now < expires_at_ - kTokenRenewMargin)
         return token_;
     HttpRequest req;
-    req.origin = "https://login.microsoftonline.com";
+    req.origin = login_origin_;
     req.method = "POST";
     req.path = "/" + credentials_.tenant_id + "/oauth2/v2.0/token";
     req.headers = {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}};

@@ -15,7 +15,11 @@ class ClientCredentialsTokenSource final : public BearerTokenSource {
 public:
     static constexpr const char* kManagementScope = "https://management.azure.com/.default";
 
-    ClientCredentialsTokenSource(HttpTransport& transport, AzureCredentials credentials, const Clock& clock);
+    static constexpr const char* kLoginOrigin = "https://login.microsoftonline.com";
+
+    // `login_origin`: the Entra authority host (another cloud's, or a test server).
+    ClientCredentialsTokenSource(HttpTransport& transport, AzureCredentials credentials, const Clock& clock,
+                                 std::string login_origin = kLoginOrigin);
 
     std::string token(ProviderError& error) override;
     void invalidate() override { token_.clear(); }
@@ -23,6 +27,7 @@ public:
 private:
     HttpTransport& transport_;
     AzureCredentials credentials_;
+    std::string login_origin_;
     const Clock& clock_;
     std::string token_;
     Time expires_at_ = 0;

@@ -4,11 +4,15 @@
 
 namespace burst {
 
+std::vector<std::string> GcpProviderConfig::keys()
+{
+    return {"Project",     "Zone",        "Template",      "Image",        "Network", "Subnetwork",
+            "MachineType", "BulkInsert",  "TokenSource",   "OperationWait", "PollInterval", "Endpoint"};
+}
+
 GcpProviderConfig GcpProviderConfig::from_params(const ProviderParams& params)
 {
-    ParamReader<GcpConfigError> in(params, {"Project", "Zone", "Template", "Image", "Network", "Subnetwork",
-                                            "MachineType", "BulkInsert", "TokenSource", "OperationWait",
-                                            "PollInterval"});
+    ParamReader<GcpConfigError> in(params, keys());
     GcpProviderConfig c;
     c.project = in.required("Project", "a GCP project id");
     c.zone = in.required("Zone", "a zone such as us-central1-a");
@@ -20,6 +24,13 @@ GcpProviderConfig GcpProviderConfig::from_params(const ProviderParams& params)
     c.bulk_insert = in.boolean("BulkInsert", c.bulk_insert);
     c.operation_wait = in.seconds("OperationWait", c.operation_wait);
     c.poll_interval = in.seconds("PollInterval", c.poll_interval);
+    if (!in.optional("Endpoint").empty()) {
+        const std::string v = in.optional("Endpoint");
+        if (v.rfind("https://", 0) != 0 || v.size() <= 8 || v.find_first_of(" \t?#") != std::string::npos ||
+            v.find('/', 8) != std::string::npos)
+            throw GcpConfigError("Endpoint=" + v + ": expected https://host[:port] with no path");
+        c.api_origin = v;
+    }
     const std::string source = in.optional("TokenSource");
     if (source == "metadata")
         c.token_source = GcpTokenSource::Metadata;

@@ -12,12 +12,14 @@
 //   BulkInsert=yes|no           one instances.bulkInsert per launch of several nodes (default yes)
 //   TokenSource=service-account|metadata   (default service-account: CredentialsFile= is the key JSON)
 //   OperationWait=120  PollInterval=2      seconds
+//   Endpoint=https://compute.googleapis.com   API origin (a private endpoint or a test server)
 
 #include "model/clock.hpp"
 #include "provider/gcp/provider_params.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace burst {
 
@@ -44,6 +46,8 @@ struct GcpProviderConfig {
 
     // Throws GcpConfigError naming the key and what was expected.
     static GcpProviderConfig from_params(const ProviderParams& params);
+    // The keys from_params() knows.
+    static std::vector<std::string> keys();
 };
 
 } // namespace burst

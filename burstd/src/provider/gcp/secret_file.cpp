@@ -11,7 +11,7 @@
 
 namespace burst {
 
-std::string read_secret_file(const std::string& path)
+void check_secret_file_mode(const std::string& path)
 {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
@@ -22,8 +22,13 @@ std::string read_secret_file(const std::string& path)
         char mode[8];
         std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
         throw std::runtime_error(path + ": holds a secret but has mode " + mode +
-                                 " (group/others may access it); chmod 600 it");
+                                 " (group/others may access it); refusing it: chmod 600 it");
     }
+}
+
+std::string read_secret_file(const std::string& path)
+{
+    check_secret_file_mode(path);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));

@@ -10,4 +10,8 @@ namespace burst {
 // Throws std::runtime_error naming the path and the problem.
 std::string read_secret_file(const std::string& path);
 
+// The same refusal without reading: every provider's credentials file goes
+// through it, so the rule and the message are the same for all clouds.
+void check_secret_file_mode(const std::string& path);
+
 } // namespace burst

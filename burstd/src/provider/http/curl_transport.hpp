@@ -1,36 +1,42 @@
 #pragma once
-// HttpTransport over libcurl's easy interface.  One handle per transport, so
-// connections (and TLS sessions) are reused between calls; not thread-safe:
-// one transport per worker.  TLS peers are always verified.
+// HttpTransport over libcurl's multi interface: perform() hands the request
+// to a CurlMulti driven by an io_context and blocks the calling thread (a
+// provider worker) until the answer, a timeout or a TLS failure comes back.
+// Transports sharing one CurlMulti share its connection cache, so calls to the
+// same host reuse connections and TLS sessions.  Safe to call from several
+// threads at once.  TLS peers are always verified.
+//
+// burstd passes its daemon's CurlMulti; tools and tests without an event loop
+// of their own use the other constructor, which runs a private io_context on
+// a thread of its own.
 
+#include "provider/http/curl_multi.hpp"
 #include "provider/http/http_transport.hpp"
-
-#include <curl/curl.h>
 
 #include <memory>
 #include <string>
 
 namespace burst {
 
-struct CurlTimeouts {
-    long connect_seconds = 10;
-    long total_seconds = 60;
-};
-
 class CurlTransport final : public HttpTransport {
 public:
     // `ca_file`: PEM bundle to verify peers against instead of the system's
     // (a private CA in front of an API endpoint, or a test CA).
+    CurlTransport(CurlMulti& multi, CurlTimeouts timeouts = {}, std::string ca_file = {});
     explicit CurlTransport(CurlTimeouts timeouts = {}, std::string ca_file = {});
+    ~CurlTransport() override;
+
+    // Must not be called on the thread running the CurlMulti's io_context.
     HttpResponse perform(const HttpRequest& request) override;
 
+    // Connections opened by the CurlMulti behind this transport so far.
+    long connections_opened() const { return multi_.connections_opened(); }
+
 private:
-    struct EasyDeleter {
-        void operator()(CURL* h) const { curl_easy_cleanup(h); }
-    };
-    std::unique_ptr<CURL, EasyDeleter> handle_;
-    CurlTimeouts timeouts_;
-    std::string ca_file_;
+    class OwnLoop;
+    std::unique_ptr<OwnLoop> own_; // only for the loop-less constructor; before multi_
+    CurlMulti& multi_;
+    CurlRequestOptions options_;
 };
 
 } // namespace burst

@@ -2,6 +2,8 @@
 # The libcurl transport (burstd/src/provider/http/curl_transport.*) is built
 # from here too: the openstack provider needed it first.
 libburst_a_SOURCES += \
+	burstd/src/provider/http/curl_multi.cpp \
+	burstd/src/provider/http/curl_multi.hpp \
 	burstd/src/provider/http/curl_transport.cpp \
 	burstd/src/provider/http/curl_transport.hpp \
 	burstd/src/provider/openstack/keystone_session.cpp \
@@ -14,6 +16,7 @@ libburst_a_SOURCES += \
 	burstd/src/provider/openstack/openstack_error.hpp \
 	burstd/src/provider/openstack/openstack_provider.cpp \
 	burstd/src/provider/openstack/openstack_provider.hpp \
+	burstd/src/provider/openstack/openstack_settings.cpp \
 	burstd/src/provider/openstack/openstack_settings.hpp \
 	burstd/src/provider/openstack/service_url.cpp \
 	burstd/src/provider/openstack/service_url.hpp

@@ -1,5 +1,7 @@
 #include "provider/openstack/openstack_credentials.hpp"
 
+#include "provider/gcp/secret_file.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -161,23 +163,7 @@ OpenStackCredentials parse_openstack_credentials(const std::string& text, const 
 
 OpenStackCredentials load_openstack_credentials(const std::string& path)
 {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        throw std::runtime_error(path + ": cannot read OpenStack credentials: " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        throw std::runtime_error(path + ": OpenStack credentials must be a regular file");
-    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-        char mode[8];
-        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-        throw std::runtime_error(path + ": refusing OpenStack credentials readable or writable by group/others (mode " +
-                                 mode + "); run: chmod 600 " + path);
-    }
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error(path + ": cannot read OpenStack credentials: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_openstack_credentials(text.str(), path);
+    return parse_openstack_credentials(read_secret_file(path), path);
 }
 
 } // namespace burst

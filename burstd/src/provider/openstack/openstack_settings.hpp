@@ -1,10 +1,20 @@
 #pragma once
 // What an OpenStack provider launches and where, besides who it is (the
-// credentials file).  Comes from the provider's burstd.conf line.
+// credentials file).  Comes from the provider's burstd.conf section:
+//
+//   Image=<uuid>              imageRef of every server (required)
+//   Network=none|auto|<uuid>  (default none)
+//   Interface=public          catalog interface of the compute endpoint
+//   ScheduleWait=60  PollInterval=1   seconds
+//   PageSize=100              servers per list page
+// plus the section's Region= (catalog region).
 
 #include "model/clock.hpp"
+#include "provider/gcp/provider_params.hpp"
 
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace burst {
 
@@ -17,5 +27,16 @@ struct OpenStackSettings {
     Seconds poll_interval = 1;
     int page_size = 100;            // servers per list page
 };
+
+class OpenStackSettingsError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+// The keys openstack_settings_from_params() knows.
+std::vector<std::string> openstack_settings_keys();
+
+// Throws OpenStackSettingsError naming the key and what was expected.
+OpenStackSettings openstack_settings_from_params(const ProviderParams& params, const std::string& region);
 
 } // namespace burst

@@ -127,7 +127,7 @@ TEST(SharedFileCredentials, RefusesAFileOthersCanReadWithoutQuotingTheSecret)
                world_readable);
     SharedFileCredentials files(env_of(env()));
     std::string err = error_of(files);
-    CHECK_TEXT(err.find("readable by group or others (mode 0644)") != std::string::npos, err.c_str());
+    CHECK_TEXT(err.find("has mode 0644 (group/others may access it); refusing it: chmod 600 it") != std::string::npos, err.c_str());
     CHECK_TEXT(err.find("chmod 600") != std::string::npos, err.c_str());
     CHECK(err.find(secret) == std::string::npos);
 }

@@ -1,5 +1,7 @@
 #include "provider/http/curl_transport.hpp"
 
+#include <boost/asio/io_context.hpp>
+
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -157,4 +159,23 @@ TEST(CurlTransport, SlowServerHitsTheTimeout)
     const HttpResponse r = t.perform(req);
     LONGS_EQUAL(0, r.status);
     CHECK(has(r.transport_error, "imeout"));
+}
+
+TEST(CurlTransport, ShutdownAnswersRequestsTheLoopWillNeverRun)
+{
+    // burstd stops its io_context before joining the provider workers: a
+    // worker waiting on a request must get an error, not wait forever.
+    boost::asio::io_context io; // never run
+    CurlMulti multi(io);
+    HttpRequest req;
+    req.origin = "http://127.0.0.1:9";
+    req.method = "GET";
+    req.path = "/";
+    std::future<HttpResponse> pending = multi.submit(req, {});
+    multi.shutdown();
+    CHECK(pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    const HttpResponse r = pending.get();
+    LONGS_EQUAL(0, r.status);
+    CHECK(has(r.transport_error, "shut down"));
+    CHECK(has(multi.submit(req, {}).get().transport_error, "shut down"));
 }

@@ -91,7 +91,7 @@ TEST(OpenStackCredentials, RefusesAFileReadableByOthers)
     } catch (const std::runtime_error& e) {
         why = e.what();
     }
-    CHECK(has(why, "refusing OpenStack credentials readable or writable by group/others (mode 0644)"));
+    CHECK(has(why, "has mode 0644 (group/others may access it); refusing it: chmod 600 it"));
     CHECK(has(why, "chmod 600"));
     CHECK(!has(why, "s3cr3t"));
     chmod(path, 0600);

@@ -1,0 +1,61 @@
+#pragma once
+#include "policy/policy.hpp"
+#include "policy/policy_params.hpp"
+#include "policy/runtime_ratio_model.hpp"
+
+#include <cstdint>
+
+namespace burst {
+
+// Bursts a job exactly when waiting for the local cores is expected to cost
+// more than the cloud.  Each decision plays the local queue forward as
+// Slurm's EASY backfill would (local_start_forecast.hpp): reservations from
+// time limits, releases at runtimes predicted from finished jobs (user's last
+// two, category and global runtime/limit ratios; runtime_ratio_model.hpp),
+// running jobs past their prediction ending uniformly in a max_error window
+// learned from how wrong past predictions were.  That gives every pending
+// job h an expected local start Q_h.  In priority order, h is routed to the
+// group where its cloud cost C_h is least when
+//
+//   λ · cores_h · (Q_h − boot) / 3600  >  C_h
+//
+// (J(λ)'s trade-off for one job: the waiting it saves, priced at λ per
+// core-hour, against what it adds to the bill).  C_h: on cores free on up
+// nodes and not promised to routed jobs, its share of the node for E_h (the
+// node is paid for anyway) and boot = 0; on free cores of booting nodes the
+// same with their boot; else whole new nodes billed max(min_billed, boot +
+// E_h / speed).  A job expected to start locally within a boot time never
+// bursts: that is where `always` loses.
+//
+// Routing a job frees the cores it would have taken, so after one is routed
+// the queue is played again before the next job's Q is read; and with
+// benefit=queue (default) a job that does not pay for itself is still
+// routed when, played without it, the jobs behind it save enough waiting
+// too (a blocked head's reservation holds cores idle).  Both use at most
+// `reforecasts` extra plays per decision; beyond that, the last play is used.
+// Every play stops once every candidate is past the wait at which bursting
+// pays anyway (the horizon), and waits are cut there.
+//
+// Parameters: lambda (money per waiting core-hour, default 1), depth (pending
+// jobs played forward, default 500), backfill_window (jobs the forecast's
+// backfill looks at beyond a blocked head, default 100, like Slurm's
+// bf_max_job_test), max_error (a number in [0, 1]; not given: learned),
+// benefit (self or queue), reforecasts (4).
+class ForecastPolicy final : public Policy {
+public:
+    static constexpr std::string_view kName = "forecast";
+    explicit ForecastPolicy(PolicyParams& params);
+    std::string_view name() const override { return kName; }
+    Decision decide(const ClusterState& state, const Clock& clock) override;
+    void observe(const JobEnd& end) override { model_.observe(end); }
+
+private:
+    double lambda_;
+    std::uint32_t depth_;
+    std::uint32_t backfill_window_;
+    std::uint32_t reforecasts_;
+    bool queue_benefit_;
+    RuntimeRatioModel model_;
+};
+
+} // namespace burst

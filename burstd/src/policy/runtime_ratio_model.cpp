@@ -1,0 +1,131 @@
+#include "policy/runtime_ratio_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace burst {
+namespace {
+
+constexpr std::size_t kErrorWindow = 512;
+constexpr double kErrorQuantile = 0.8;
+constexpr std::uint64_t kMinSamples = 3;
+
+} // namespace
+
+void RuntimeRatioModel::begin_cycle()
+{
+    previous_.swap(seen_);
+    seen_.clear();
+}
+
+void RuntimeRatioModel::note(const Job& job)
+{
+    auto [it, fresh] = seen_.try_emplace(job.id);
+    if (fresh)
+        it->second = Seen{job.user, job.category, job.time_limit};
+}
+
+Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& category, Seconds limit) const
+{
+    Seconds e = 0;
+    auto u = user.empty() ? user_last_.end() : user_last_.find(user);
+    if (u != user_last_.end() && u->second.n >= 2)
+        e = (u->second.a + u->second.b) / 2;
+    else if (limit > 0) {
+        auto c = category_ratio_.find(category);
+        if (c != category_ratio_.end() && c->second.count >= kMinSamples)
+            e = c->second.value * limit;
+        else if (all_ratio_.count >= kMinSamples)
+            e = all_ratio_.value * limit;
+        else
+            e = limit;
+    } else {
+        auto c = category_runtime_.find(category);
+        if (c != category_runtime_.end() && c->second.count >= kMinSamples)
+            e = c->second.value;
+        else if (all_runtime_.count >= kMinSamples)
+            e = all_runtime_.value;
+    }
+    return limit > 0 ? std::min(e, limit) : e;
+}
+
+Seconds RuntimeRatioModel::expected(const Job& job) const
+{
+    return predict(job.user, job.category, job.time_limit);
+}
+
+void RuntimeRatioModel::observe(const JobEnd& end)
+{
+    if (end.elapsed < 0)
+        return;
+    Seen info{"", end.category, 0};
+    if (auto it = seen_.find(end.id); it != seen_.end()) {
+        info = std::move(it->second);
+        seen_.erase(it);
+    } else if (auto jt = previous_.find(end.id); jt != previous_.end()) {
+        info = std::move(jt->second);
+        previous_.erase(jt);
+    }
+    const Seconds predicted = predict(info.user, info.category, info.limit);
+    if (predicted > 0) {
+        const double err = std::abs(end.elapsed - predicted) / predicted;
+        if (errors_.size() < kErrorWindow)
+            errors_.push_back(err);
+        else
+            errors_[error_next_] = err;
+        error_next_ = (error_next_ + 1) % kErrorWindow;
+        max_error_cache_ = -1;
+    }
+    ++finished_;
+    if (!info.user.empty()) {
+        LastTwo& l = user_last_[info.user];
+        l.b = l.a;
+        l.a = end.elapsed;
+        l.n = std::min(l.n + 1, 2u);
+    }
+    if (info.limit > 0) {
+        const double ratio = std::min(1.0, end.elapsed / info.limit);
+        all_ratio_.add(ratio);
+        if (!info.category.empty())
+            category_ratio_[info.category].add(ratio);
+    }
+    all_runtime_.add(end.elapsed);
+    if (!end.category.empty())
+        category_runtime_[end.category].add(end.elapsed);
+}
+
+double RuntimeRatioModel::max_error() const
+{
+    if (fixed_max_error_ >= 0)
+        return fixed_max_error_;
+    if (max_error_cache_ >= 0)
+        return max_error_cache_;
+    if (errors_.empty())
+        return max_error_cache_ = 0.5;
+    std::vector<double> e = errors_;
+    const std::size_t k = std::min(e.size() - 1, std::size_t(kErrorQuantile * double(e.size())));
+    std::nth_element(e.begin(), e.begin() + std::ptrdiff_t(k), e.end());
+    return max_error_cache_ = std::clamp(e[k], 0.0, 1.0);
+}
+
+Seconds RuntimeRatioModel::remaining(Seconds elapsed, Seconds expected, Seconds limit) const
+{
+    const Seconds to_limit = limit > 0 ? std::max<Seconds>(0, limit - elapsed) : std::numeric_limits<Seconds>::infinity();
+    if (expected <= 0)
+        return to_limit;
+    const double m = max_error();
+    const Seconds lo = (1 - m) * expected, hi = (1 + m) * expected;
+    Seconds left;
+    if (elapsed < lo)
+        left = expected - elapsed; // the window's midpoint
+    else if (elapsed < hi)
+        left = (hi - elapsed) / 2; // uniform over what is left of the window
+    else if (limit > 0)
+        left = to_limit / 2;
+    else
+        left = elapsed;
+    return std::min(left, to_limit);
+}
+
+} // namespace burst

@@ -1,0 +1,521 @@
+#!/usr/bin/env python3
+"""A test-only GCE, Azure Resource Manager and Keystone/Nova endpoint over HTTPS on 127.0.0.1.
+
+It trusts nothing the client computed: every GCP service-account JWT is
+verified again (RS256 with the test key's public half, iss/aud/scope/iat/exp),
+Azure's client-credentials form is checked field by field, Keystone's
+password body likewise, and every API call must carry a bearer token (or
+X-Auth-Token) this server issued; Nova calls must also ask for microversion
+"compute 2.79".  Resource shapes come from the recorded Libcloud fixtures
+(../shared/vectors/provider-fixtures/{gce,azure_arm,openstack,openstack_v1.1});
+error bodies are the documented ones.  Instances are kept in memory, so
+launch -> list -> terminate behaves like a cloud.  A node name's prefix picks
+an error:
+  capacity-*  GCE: operation error ZONE_RESOURCE_POOL_EXHAUSTED; bulkInsert skips it
+              Azure: async operation Failed with AllocationFailed
+              Nova: server goes ERROR with fault "No valid host was found."
+  quota-*     GCE: operation error QUOTA_EXCEEDED; Azure: 409 OperationNotAllowed
+              (quota); Nova: 403 "Quota exceeded for instances"
+  throttle-*  GCE: 403 rateLimitExceeded; Azure: 429 + Retry-After: 7; Nova: 429 + Retry-After: 7
+  flaky-*     503 from every API
+  invalid-*   GCE: 400 invalid; Azure: 400 InvalidParameter; Nova: 400 badRequest
+Each handled request is logged as "API what verdict" to --log; a verdict
+other than "verified" means the request was refused.
+"""
+import argparse
+import base64
+import copy
+import datetime
+import hmac
+import http.server
+import itertools
+import json
+import os
+import ssl
+import sys
+import threading
+import time
+import urllib.parse
+
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding
+
+GCP_SCOPE = "https://www.googleapis.com/auth/compute"
+AZURE_SCOPE = "https://management.azure.com/.default"
+NOVA_MICROVERSION = "compute 2.79"
+counter = itertools.count(1)
+
+
+def b64url_decode(part):
+    return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+
+
+class State:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.lock = threading.Lock()
+        self.tokens = {}  # issued token -> api
+        self.gce = {}  # name -> instance
+        self.gce_ops = {}  # name -> operation
+        self.azure = {}  # name -> vm
+        self.azure_ops = {}  # id -> [polls left, final status document]
+        self.nova = {}  # id -> server
+
+    def fixture(self, path):
+        with open(os.path.join(self.cfg.fixtures, path)) as f:
+            return json.load(f)
+
+    def issue(self, api):
+        token = "%s-token-%d" % (api, next(counter))
+        self.tokens[token] = api
+        return token
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    # -- plumbing ---------------------------------------------------------
+    @property
+    def state(self):
+        return self.server.state
+
+    def origin(self):
+        return "https://127.0.0.1:%d" % self.server.server_address[1]
+
+    def log(self, api, what, verdict):
+        with self.state.lock, open(self.state.cfg.log, "a") as f:
+            f.write("%s %s %s\n" % (api, what, verdict))
+
+    def reply(self, status, doc=None, headers=()):
+        data = b"" if doc is None else (doc if isinstance(doc, bytes) else json.dumps(doc).encode())
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        if doc is not None:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def body(self):
+        return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+
+    def bearer(self, api):
+        auth = self.headers.get("Authorization", "")
+        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
+        return self.state.tokens.get(token) == api
+
+    def do_GET(self):
+        self.route("GET", b"")
+
+    def do_DELETE(self):
+        self.route("DELETE", b"")
+
+    def do_POST(self):
+        self.route("POST", self.body())
+
+    def do_PUT(self):
+        self.route("PUT", self.body())
+
+    def route(self, method, body):
+        path, _, query = self.path.partition("?")
+        q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
+        try:
+            if path == "/token":
+                return self.gcp_token(body)
+            if path.endswith("/oauth2/v2.0/token"):
+                return self.azure_token(path, body)
+            if path == "/v3/auth/tokens":
+                return self.keystone(body)
+            if path.startswith("/compute/v1/"):
+                return self.gce(method, path[len("/compute/v1/"):], q, body)
+            if path.startswith("/subscriptions/"):
+                return self.arm(method, path, q, body)
+            if path.startswith("/compute/v2.1/"):
+                return self.nova(method, path[len("/compute/v2.1"):], q, body)
+        except (KeyError, ValueError, TypeError) as e:  # a request of the wrong shape
+            self.log("any", method + " " + path, "rejected: malformed request (%s)" % e)
+            return self.reply(400, {"error": "malformed request: %s" % e})
+        self.log("any", method + " " + path, "rejected: unknown path")
+        return self.reply(404, {"error": "unknown path"})
+
+    # -- GCP ----------------------------------------------------------------
+    def jwt_problem(self, assertion):
+        """None if the assertion is a JWT signed by the test key with the right claims, else why not."""
+        parts = assertion.split(".")
+        if len(parts) != 3:
+            return "not a three-part JWT"
+        header, claims = json.loads(b64url_decode(parts[0])), json.loads(b64url_decode(parts[1]))
+        if header.get("alg") != "RS256" or header.get("typ") != "JWT":
+            return "header %r is not RS256/JWT" % header
+        if header.get("kid") != self.state.cfg_key["private_key_id"]:
+            return "kid %r is not the key's id" % header.get("kid")
+        try:
+            self.state.gcp_public.verify(b64url_decode(parts[2]), (parts[0] + "." + parts[1]).encode(),
+                                         padding.PKCS1v15(), hashes.SHA256())
+        except Exception:
+            return "RS256 signature does not verify with the test key"
+        key = self.state.cfg_key
+        if claims.get("iss") != key["client_email"]:
+            return "iss %r" % claims.get("iss")
+        if claims.get("aud") != self.origin() + "/token":
+            return "aud %r is not this server's token URI" % claims.get("aud")
+        if GCP_SCOPE not in claims.get("scope", "").split():
+            return "scope %r lacks %s" % (claims.get("scope"), GCP_SCOPE)
+        now = time.time()
+        if abs(claims.get("iat", 0) - now) > 300 or not 0 < claims.get("exp", 0) - claims.get("iat", 0) <= 3600:
+            return "iat/exp %r/%r not around now, or more than an hour apart" % (claims.get("iat"), claims.get("exp"))
+        return None
+
+    def gcp_token(self, body):
+        form = dict(urllib.parse.parse_qsl(body.decode()))
+        if form.get("grant_type") != "urn:ietf:params:oauth:grant-type:jwt-bearer":
+            self.log("gcp", "token", "rejected: grant_type %r" % form.get("grant_type"))
+            return self.reply(400, {"error": "unsupported_grant_type"})
+        why = self.jwt_problem(form.get("assertion", ""))
+        if why:
+            self.log("gcp", "token", "rejected: " + why)
+            return self.reply(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
+        self.log("gcp", "token", "verified")
+        return self.reply(200, {"access_token": self.state.issue("gcp"), "expires_in": 3599, "token_type": "Bearer"})
+
+    def gce_error(self, status, reason, message):
+        return self.reply(status, {"error": {"code": status, "message": message,
+                                             "errors": [{"domain": "usageLimits" if status in (403, 429) else "global",
+                                                         "reason": reason, "message": message}]}})
+
+    def gce_operation(self, kind, target, error_code=None, message=""):
+        op = self.state.fixture("gce/operations_operation_zones_us-central1-a_instances_post.json")
+        name = "operation-%d" % next(counter)
+        op.update(name=name, operationType=kind, status="RUNNING", progress=0,
+                  targetLink=self.origin() + "/compute/v1/" + target,
+                  selfLink=self.origin() + "/compute/v1/" + target.rsplit("/instances", 1)[0] + "/operations/" + name)
+        done = dict(op, status="DONE", progress=100)
+        if error_code:
+            done["error"] = {"errors": [{"code": error_code, "message": message}]}
+        self.state.gce_ops[name] = done
+        return op
+
+    def gce_instance(self, zone, name, labels):
+        inst = self.state.fixture("gce/zones_us-central1-a_instances_node-name.json")
+        inst.update(name=name, labels=labels, status="RUNNING", id=str(next(counter)),
+                    selfLink=self.origin() + "/compute/v1/" + zone + "/instances/" + name)
+        inst["networkInterfaces"][0]["networkIP"] = "10.240.0.%d" % (len(self.state.gce) + 10)
+        return inst
+
+    def gce_create(self, zone, name, labels):
+        """An operation (or an error reply already sent: None)."""
+        if name.startswith("throttle"):
+            self.gce_error(403, "rateLimitExceeded", "Rate Limit Exceeded")
+            return None
+        if name.startswith("flaky"):
+            self.gce_error(503, "backendError", "Backend Error")
+            return None
+        if name.startswith("invalid"):
+            self.gce_error(400, "invalid", "Invalid value for field 'resource.machineType'")
+            return None
+        target = zone + "/instances/" + name
+        if name.startswith("capacity"):
+            return self.gce_operation("insert", target, "ZONE_RESOURCE_POOL_EXHAUSTED",
+                                      "The zone '%s' does not have enough resources available to fulfill the request."
+                                      % zone)
+        if name.startswith("quota"):
+            return self.gce_operation("insert", target, "QUOTA_EXCEEDED", "Quota 'CPUS' exceeded.  Limit: 24.0")
+        self.state.gce[name] = self.gce_instance(zone, name, labels)
+        return self.gce_operation("insert", target)
+
+    def gce(self, method, rest, q, body):
+        what = method + " " + rest.split("/", 4)[-1]
+        if not self.bearer("gcp"):
+            self.log("gcp", what, "rejected: no bearer token issued by this server")
+            return self.gce_error(401, "authError", "Invalid Credentials")
+        parts = rest.split("/")  # projects P zones Z (instances|operations) ...
+        if len(parts) < 5 or parts[0] != "projects" or parts[2] != "zones":
+            self.log("gcp", what, "rejected: not a zonal path")
+            return self.gce_error(404, "notFound", "not found")
+        zone = "/".join(parts[:4])
+        tail = parts[4:]
+        self.log("gcp", what, "verified")
+        with self.state.lock:
+            if tail[0] == "operations" and method == "GET":
+                op = self.state.gce_ops.get(tail[1])
+                return self.reply(200, op) if op else self.gce_error(404, "notFound", "operation not found")
+            if tail == ["instances"] and method == "GET":
+                labels = {}
+                for clause in q["filter"].split(" AND "):
+                    k, v = clause.split("=", 1)
+                    labels[k[len("labels."):]] = v.strip('"')
+                items = sorted((i for i in self.state.gce.values()
+                                if all(i["labels"].get(k) == v for k, v in labels.items())), key=lambda i: i["name"])
+                start = int(q.get("pageToken", "0"))
+                page = {"kind": "compute#instanceList", "items": items[start:start + 1]}
+                if start + 1 < len(items):  # one per page: the client must follow nextPageToken
+                    page["nextPageToken"] = str(start + 1)
+                return self.reply(200, page)
+            if tail == ["instances"] and method == "POST":
+                doc = json.loads(body)
+                if not q.get("requestId"):
+                    return self.gce_error(400, "invalid", "requestId missing")
+                if doc["name"] in self.state.gce:
+                    return self.gce_error(409, "alreadyExists", "The resource '%s' already exists" % doc["name"])
+                op = self.gce_create(zone, doc["name"], doc.get("labels", {}))
+                return op and self.reply(200, op)
+            if tail == ["instances", "bulkInsert"] and method == "POST":
+                doc = json.loads(body)
+                names = sorted(doc["perInstanceProperties"])
+                if doc.get("minCount") != 1 or doc.get("count") != len(names) or not q.get("requestId"):
+                    return self.gce_error(400, "invalid", "count/minCount/requestId")
+                labels = doc["instanceProperties"].get("labels", {})
+                made = [n for n in names if not n.startswith("capacity")]
+                for n in made:
+                    self.state.gce[n] = self.gce_instance(zone, n, dict(labels, **{"slurm-burst-node": n}))
+                if not made:
+                    return self.reply(200, self.gce_operation("bulkInsert", zone + "/instances",
+                                                              "ZONE_RESOURCE_POOL_EXHAUSTED", "no capacity"))
+                return self.reply(200, self.gce_operation("bulkInsert", zone + "/instances"))
+            if len(tail) == 2 and tail[0] == "instances":
+                inst = self.state.gce.get(tail[1])
+                if not inst:
+                    return self.gce_error(404, "notFound", "The resource '%s' was not found" % tail[1])
+                if method == "GET":
+                    return self.reply(200, inst)
+                if method == "DELETE":
+                    del self.state.gce[tail[1]]
+                    return self.reply(200, self.gce_operation("delete", zone + "/instances/" + tail[1]))
+        return self.gce_error(404, "notFound", "not found")
+
+    # -- Azure --------------------------------------------------------------
+    def azure_token(self, path, body):
+        form = dict(urllib.parse.parse_qsl(body.decode()))
+        cfg = self.state.cfg
+        tenant = path.split("/")[1]
+        expected = {"grant_type": "client_credentials", "client_id": cfg.azure_client, "scope": AZURE_SCOPE}
+        bad = [k for k, v in expected.items() if form.get(k) != v]
+        if tenant != cfg.azure_tenant:
+            bad.append("tenant")
+        if bad or self.headers.get("Content-Type") != "application/x-www-form-urlencoded":
+            self.log("azure", "token", "rejected: wrong " + ",".join(bad or ["Content-Type"]))
+            return self.reply(400, {"error": "invalid_request", "error_description": "AADSTS900144"})
+        if not hmac.compare_digest(form.get("client_secret", ""), cfg.azure_secret):
+            self.log("azure", "token", "rejected: wrong client_secret")
+            return self.reply(401, {"error": "invalid_client",
+                                    "error_description": "AADSTS7000215: Invalid client secret provided."})
+        self.log("azure", "token", "verified")
+        return self.reply(200, {"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599,
+                                "access_token": self.state.issue("azure")})
+
+    def arm_error(self, status, code, message, headers=()):
+        return self.reply(status, {"error": {"code": code, "message": message}}, headers)
+
+    def arm_async(self, status_doc, polls=1):
+        op_id = "op-%d" % next(counter)
+        self.state.azure_ops[op_id] = [polls, status_doc]
+        return ("Azure-AsyncOperation", self.origin() + "/subscriptions/%s/providers/Microsoft.Compute/locations/"
+                "eastus/operations/%s?api-version=2024-03-01" % (self.state.cfg.azure_subscription, op_id))
+
+    def arm_vm_body_problem(self, doc, name):
+        p = doc["properties"]
+        nic = p["networkProfile"]["networkInterfaceConfigurations"][0]
+        if doc["tags"].get("slurm-burst-node") != name or not doc["tags"].get("slurm-burst-token"):
+            return "tags lack the node or the idempotency token"
+        if nic["properties"].get("deleteOption") != "Delete" or p["storageProfile"]["osDisk"].get("deleteOption") != "Delete":
+            return "NIC or OS disk would outlive the VM (deleteOption)"
+        if not nic["properties"]["ipConfigurations"][0]["properties"]["subnet"]["id"].endswith("/subnets/burst"):
+            return "NIC not in the configured subnet"
+        return None
+
+    def arm(self, method, path, q, body):
+        what = method + " " + path.split("/providers/", 1)[-1]
+        if not self.bearer("azure"):
+            self.log("azure", what, "rejected: no bearer token issued by this server")
+            return self.arm_error(401, "InvalidAuthenticationToken", "The access token is invalid.")
+        if not q.get("api-version"):
+            self.log("azure", what, "rejected: no api-version")
+            return self.arm_error(400, "MissingApiVersionParameter", "The api-version query parameter is required")
+        self.log("azure", what, "verified")
+        parts = path.split("/")
+        with self.state.lock:
+            if "/operations/" in path:
+                op = self.state.azure_ops.get(parts[-1])
+                if not op:
+                    return self.arm_error(404, "NotFound", "operation not found")
+                if op[0] > 0:
+                    op[0] -= 1
+                    return self.reply(200, {"status": "InProgress"})
+                return self.reply(200, op[1])
+            if "/networkInterfaces/" in path and method == "GET":
+                name = parts[-1][:-len("-nic")]
+                if name not in self.state.azure:
+                    return self.arm_error(404, "NotFound", "NIC not found")
+                nic = self.state.fixture("azure_arm/_subscriptions_99999999_resourceGroups_000000_providers_"
+                                         "Microsoft_Network_networkInterfaces_test_node_1_nic.json")
+                nic["properties"]["ipConfigurations"][0]["properties"]["privateIPAddress"] = \
+                    self.state.azure[name]["_ip"]
+                return self.reply(200, nic)
+            if path.endswith("/Microsoft.Compute/virtualMachines") and method == "GET":
+                vms = sorted(self.state.azure.values(), key=lambda v: v["name"])
+                start = int(q.get("skipToken", "0"))
+                page = {"value": [{k: v for k, v in vm.items() if k != "_ip"} for vm in vms[start:start + 1]]}
+                if start + 1 < len(vms):
+                    page["nextLink"] = self.origin() + path + "?api-version=%s&skipToken=%d" % (q["api-version"],
+                                                                                                start + 1)
+                return self.reply(200, page)
+            if "/virtualMachines/" in path:
+                name = parts[-1]
+                vm = self.state.azure.get(name)
+                if method == "GET":
+                    return self.reply(200, {k: v for k, v in vm.items() if k != "_ip"}) if vm else \
+                        self.arm_error(404, "ResourceNotFound", "The Resource '%s' was not found." % name)
+                if method == "DELETE":
+                    if not vm:
+                        return self.reply(204)
+                    del self.state.azure[name]
+                    return self.reply(202, None, [self.arm_async({"status": "Succeeded"})])
+                if method == "PUT":
+                    if name.startswith("throttle"):
+                        return self.arm_error(429, "TooManyRequests", "The request is being throttled.",
+                                              [("Retry-After", "7")])
+                    if name.startswith("flaky"):
+                        return self.arm_error(503, "ServiceUnavailable", "The service is unavailable.")
+                    if name.startswith("quota"):
+                        return self.arm_error(409, "OperationNotAllowed", "Operation could not be completed as it "
+                                              "results in exceeding approved standardDSv5Family Cores quota.")
+                    if name.startswith("invalid"):
+                        return self.arm_error(400, "InvalidParameter", "The value of parameter vmSize is invalid.")
+                    doc = json.loads(body)
+                    why = self.arm_vm_body_problem(doc, name)
+                    if why:
+                        return self.arm_error(400, "InvalidParameter", why)
+                    vm = {"id": path, "name": name, "type": "Microsoft.Compute/virtualMachines",
+                          "location": doc["location"], "tags": doc["tags"],
+                          "properties": dict(doc["properties"], provisioningState="Creating"),
+                          "_ip": "10.0.0.%d" % (len(self.state.azure) + 4)}
+                    if name.startswith("capacity"):
+                        final = {"status": "Failed", "error": {"code": "AllocationFailed", "message": "Allocation "
+                                 "failed. We do not have sufficient capacity for the requested VM size in this region."}}
+                    else:
+                        final = {"status": "Succeeded"}
+                        vm["properties"]["provisioningState"] = "Succeeded"
+                    self.state.azure[name] = vm
+                    return self.reply(201, {k: v for k, v in vm.items() if k != "_ip"}, [self.arm_async(final)])
+        return self.arm_error(404, "NotFound", "not found")
+
+    # -- Keystone and Nova --------------------------------------------------
+    def keystone(self, body):
+        cfg = self.state.cfg
+        auth = json.loads(body)["auth"]
+        user = auth["identity"]["password"]["user"]
+        scope = auth["scope"]["project"]
+        if (auth["identity"]["methods"] != ["password"] or user["name"] != cfg.os_user or
+                user["domain"].get("name") != "Default" or scope["name"] != cfg.os_project):
+            self.log("keystone", "auth", "rejected: wrong identity or scope")
+            return self.reply(400, {"error": {"code": 400, "message": "wrong identity", "title": "Bad Request"}})
+        if not hmac.compare_digest(user["password"], cfg.os_password):
+            self.log("keystone", "auth", "rejected: wrong password")
+            return self.reply(401, {"error": {"code": 401, "message": "The request you have made requires "
+                                              "authentication.", "title": "Unauthorized"}})
+        self.log("keystone", "auth", "verified")
+        token = self.state.fixture("openstack/_v3__auth.json")["token"]
+        expires = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
+        token["expires_at"] = expires.strftime("%Y-%m-%dT%H:%M:%S.000000Z")
+        token["catalog"] = [{"type": "compute", "name": "nova", "id": "c0", "endpoints": [
+            {"url": self.origin() + "/compute/v2.1", "region": "RegionOne", "interface": "public", "id": "e0"}]}]
+        return self.reply(201, {"token": token}, [("X-Subject-Token", self.state.issue("keystone"))])
+
+    def nova_error(self, status, kind, message, headers=()):
+        return self.reply(status, {kind: {"code": status, "message": message}}, headers)
+
+    def nova_server(self, doc):
+        server = copy.deepcopy(self.state.nova_template)
+        sid = "%08x-0000-4000-8000-%012x" % (next(counter), len(self.state.nova))
+        server.update(id=sid, name=doc["name"], status="ACTIVE", metadata=doc["metadata"], tags=doc["tags"],
+                      addresses={"private": [{"addr": "10.1.0.%d" % (len(self.state.nova) + 5), "version": 4,
+                                              "OS-EXT-IPS:type": "fixed"}]})
+        server["OS-EXT-STS:task_state"] = None
+        server.pop("fault", None)
+        if doc["name"].startswith("capacity"):
+            server["status"] = "ERROR"
+            server["fault"] = {"code": 500, "message": "No valid host was found. There are not enough hosts "
+                               "available.", "created": "2026-11-22T10:00:00Z"}
+        return server
+
+    def nova(self, method, rest, q, body):
+        what = method + " " + rest
+        if self.state.tokens.get(self.headers.get("X-Auth-Token", "")) != "keystone":
+            self.log("nova", what, "rejected: no token issued by keystone")
+            return self.nova_error(401, "unauthorized", "The request you have made requires authentication.")
+        if self.headers.get("OpenStack-API-Version") != NOVA_MICROVERSION:
+            self.log("nova", what, "rejected: microversion %r" % self.headers.get("OpenStack-API-Version"))
+            return self.nova_error(400, "badRequest", "this test cloud speaks only " + NOVA_MICROVERSION)
+        self.log("nova", what, "verified")
+        with self.state.lock:
+            if rest == "/servers" and method == "POST":
+                doc = json.loads(body)["server"]
+                name = doc["name"]
+                if doc.get("min_count") != 1 or doc.get("max_count") != 1 or not doc["metadata"].get("burst-token"):
+                    return self.nova_error(400, "badRequest", "min_count/max_count/metadata")
+                if name.startswith("quota"):
+                    return self.nova_error(403, "forbidden", "Quota exceeded for instances: Requested 1, but already "
+                                           "used 10 of 10 instances")
+                if name.startswith("throttle"):
+                    return self.nova_error(429, "overLimit", "This request was rate-limited.", [("Retry-After", "7")])
+                if name.startswith("flaky"):
+                    return self.nova_error(503, "computeFault", "The server is currently unavailable.")
+                if name.startswith("invalid"):
+                    return self.nova_error(400, "badRequest", "Flavor's disk is too small for requested image.")
+                server = self.nova_server(doc)
+                self.state.nova[server["id"]] = server
+                created = self.state.fixture("openstack_v1.1/_servers_create.json")
+                created["server"]["id"] = server["id"]
+                return self.reply(202, created)
+            if rest == "/servers/detail" and method == "GET":
+                want = set(q.get("tags", "").split(","))
+                servers = sorted((s for s in self.state.nova.values() if want <= set(s["tags"])),
+                                 key=lambda s: s["id"])
+                if q.get("marker"):
+                    servers = [s for s in servers if s["id"] > q["marker"]]
+                limit = int(q.get("limit", "1000"))
+                page = {"servers": [{k: v for k, v in s.items() if k != "fault"} for s in servers[:limit]]}
+                if len(servers) > limit:
+                    page["servers_links"] = [{"rel": "next", "href": self.origin() + "/compute/v2.1/servers/detail"}]
+                return self.reply(200, page)
+            if rest.startswith("/servers/"):
+                server = self.state.nova.get(rest[len("/servers/"):])
+                if not server:
+                    return self.nova_error(404, "itemNotFound", "Instance could not be found.")
+                if method == "GET":
+                    return self.reply(200, {"server": server})
+                if method == "DELETE":
+                    del self.state.nova[server["id"]]
+                    return self.reply(204)
+        return self.nova_error(404, "itemNotFound", "not found")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name in ("cert", "key", "fixtures", "port-file", "log", "gcp-key", "azure-tenant", "azure-client",
+                 "azure-secret", "azure-subscription", "os-user", "os-password", "os-project"):
+        p.add_argument("--" + name, required=True)
+    cfg = p.parse_args()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    state = State(cfg)
+    with open(cfg.gcp_key) as f:
+        state.cfg_key = json.load(f)
+    state.gcp_public = serialization.load_pem_private_key(state.cfg_key["private_key"].encode(), None).public_key()
+    state.nova_template = state.fixture("openstack_v1.1/_servers_detail.json")["servers"][0]
+    server.state = state
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cfg.cert, cfg.key)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    with open(cfg.port_file + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    os.rename(cfg.port_file + ".tmp", cfg.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

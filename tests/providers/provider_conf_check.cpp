@@ -1,0 +1,150 @@
+// Builds one provider exactly as burstd does — burstd.conf parsed by the
+// daemon's parser, the section handed to the provider factory, HTTPS through
+// a CurlMulti on an io_context thread — and drives it from the shell, for
+// tests/providers/test_cloud_tls_server.sh and the OpenStack tests.
+//
+//   provider-conf-check -f BURSTD_CONF -p PROVIDER COMMAND ...
+//   launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...   "NODE launched ID ADDRESS" | "NODE error KIND MESSAGE"
+//   list CLUSTER BURSTD_ID                        "NODE ID STATE" [" error KIND MESSAGE"] | "error KIND MESSAGE"
+//   terminate ID...                               "ID terminated" | "ID error KIND MESSAGE"
+// A TYPE of "-" leaves the instance type to the provider's default.
+// Exit status 2 for bad arguments or configuration, 1 when any operation
+// reported an error.
+
+#include "app/config_parser.hpp"
+#include "model/clock.hpp"
+#include "provider/http/curl_multi.hpp"
+#include "provider/provider_factory.hpp"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace burst;
+
+namespace {
+
+int usage(const std::string& why)
+{
+    std::cerr << "provider-conf-check: " << why << "\n"
+              << "usage: provider-conf-check -f BURSTD_CONF -p PROVIDER launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...\n"
+                 "       | list CLUSTER BURSTD_ID | terminate ID...\n";
+    return 2;
+}
+
+std::string describe(const ProviderError& e)
+{
+    std::string out = "error " + std::string(to_string(e.kind)) + " " + e.message;
+    if (e.retry_after > 0)
+        out += " (retry after " + std::to_string(static_cast<long>(e.retry_after)) + " s)";
+    return out;
+}
+
+// The io_context thread burstd's main loop would be.
+class Loop {
+public:
+    Loop() : work_(io_.get_executor()), http_(io_), thread_([this] { io_.run(); }) {}
+    ~Loop()
+    {
+        work_.reset();
+        io_.stop();
+        thread_.join();
+        http_.shutdown();
+    }
+    CurlMulti& http() { return http_; }
+
+private:
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+    CurlMulti http_;
+    std::thread thread_;
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::string conf, name;
+    std::size_t i = 0;
+    for (; i + 1 < args.size() && (args[i] == "-f" || args[i] == "-p"); i += 2)
+        (args[i] == "-f" ? conf : name) = args[i + 1];
+    if (conf.empty() || name.empty() || i >= args.size())
+        return usage("-f, -p and a command are required");
+    const std::string command = args[i++];
+    const std::vector<std::string> rest(args.begin() + static_cast<long>(i), args.end());
+
+    ConfigParseResult loaded = load_config(conf);
+    for (const auto& e : loaded.errors)
+        std::cerr << e << "\n";
+    if (!loaded.ok())
+        return 2;
+    const ProviderConfig* section = loaded.config.provider(name);
+    if (!section)
+        return usage("no Provider=" + name + " in " + conf);
+
+    Loop loop;
+    SystemClock clock;
+    const ProviderEnvironment env{loop.http(), clock, [](Seconds s) {
+                                      std::this_thread::sleep_for(std::chrono::duration<double>(s));
+                                  }};
+    std::unique_ptr<Provider> provider;
+    try {
+        provider = make_provider(*section, loaded.config, env);
+    } catch (const ProviderConfigError& e) {
+        std::cerr << e.what() << "\n";
+        return 2;
+    }
+
+    bool failed = false;
+    if (command == "launch") {
+        if (rest.size() < 4)
+            return usage("launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...");
+        std::vector<LaunchRequest> requests;
+        for (std::size_t a = 3; a < rest.size(); ++a) {
+            const auto colon = rest[a].find(':');
+            if (colon == std::string::npos)
+                return usage("expected NODE:TOKEN, got '" + rest[a] + "'");
+            LaunchRequest r;
+            r.node = rest[a].substr(0, colon);
+            r.idempotency_token = rest[a].substr(colon + 1);
+            r.instance_type = rest[2] == "-" ? "" : rest[2];
+            r.tags = {rest[0], r.node, rest[1]};
+            requests.push_back(r);
+        }
+        for (const auto& r : provider->launch(requests)) {
+            failed = failed || r.error;
+            std::cout << r.node << " " << (r.error ? describe(r.error) : "launched " + r.provider_id + " " + r.address)
+                      << "\n";
+        }
+    } else if (command == "list") {
+        if (rest.size() != 2)
+            return usage("list CLUSTER BURSTD_ID");
+        const ListResult r = provider->list({rest[0], "", rest[1]});
+        if (r.error) {
+            std::cout << describe(r.error) << "\n";
+            return 1;
+        }
+        for (const auto& inst : r.instances)
+            std::cout << (inst.node.empty() ? "-" : inst.node) << " " << inst.provider_id << " " << inst.state
+                      << (inst.error ? " " + describe(inst.error) : "") << "\n";
+    } else if (command == "terminate") {
+        if (rest.empty())
+            return usage("terminate ID...");
+        const auto errors = provider->terminate(rest);
+        for (const auto& id : rest) {
+            const auto e = errors.find(id);
+            failed = failed || e != errors.end();
+            std::cout << id << " " << (e == errors.end() ? "terminated" : describe(e->second)) << "\n";
+        }
+    } else {
+        return usage("unknown command '" + command + "' (known: launch, list, terminate)");
+    }
+    return failed ? 1 : 0;
+}

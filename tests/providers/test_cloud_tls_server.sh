@@ -1,0 +1,215 @@
+#!/bin/bash
+# Providers "gcp", "azure" and "openstack" on the wire: each is built by the
+# provider factory from a burstd.conf (provider-conf-check, the same code path
+# as burstd, HTTPS through the libcurl multi loop) and talks over real TLS to
+# cloud_tls_server.py, which re-verifies every GCP service-account JWT
+# (RS256, with the test key), Azure's client-credentials form, Keystone's
+# password body, every bearer token / X-Auth-Token and Nova's microversion
+# header, and answers with the recorded fixtures and documented error bodies.
+# Every call (launch, list, terminate) and every error kind per provider.
+# Prints TAP-style lines.  Usage: test_cloud_tls_server.sh [BUILDDIR]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+builddir=${1:-${BURST_BUILDDIR:-$(cd "$here/../.." && pwd)}}
+check=$builddir/tests/providers/provider-conf-check
+fixtures=$here/../../../shared/vectors/provider-fixtures
+. "$here/lib/test_ca.sh"
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1"; [ -z "${2:-}" ] || sed 's/^/#   /' <<<"$2"; }
+is() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got:      $2
+expected: $3"; fi; }
+has() { if grep -q -- "$3" <<<"$2"; then ok "$1"; else not_ok "$1" "no match for: $3
+in: $2"; fi; }
+if [ ! -x "$check" ]; then not_ok "provider-conf-check is built" "missing $check"; exit 1; fi
+if [ ! -d "$fixtures/gce" ]; then not_ok "provider fixtures are present" "missing $fixtures"; exit 1; fi
+
+work=$(mktemp -d)
+server_pid=
+cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+umask 077
+if ! make_test_ca "$work"; then not_ok "a test CA and server certificate are generated" "$(cat "$work/openssl.log")"; exit 1; fi
+
+az_tenant=77777777-7777-7777-7777-777777777777
+az_client=11111111-2222-3333-4444-555555555555
+az_secret='az-Secret~value.1'
+az_sub=99999999-9999-9999-9999-999999999999
+os_password='os-Secret-pass'
+# A service-account key as Google issues them (token_uri is filled in once the port is known).
+sa_key() { # PEM-FILE TOKEN-URI
+    python3 -c 'import json,sys; print(json.dumps({"type": "service_account", "project_id": "p",
+        "private_key_id": "kid-test-1", "private_key": open(sys.argv[1]).read(),
+        "client_email": "burstd@p.iam.gserviceaccount.com", "client_id": "1", "token_uri": sys.argv[2]}))' "$1" "$2"
+}
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/sa.pem" 2>/dev/null &&
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/other.pem" 2>/dev/null ||
+    { not_ok "test RSA keys are generated"; exit 1; }
+sa_key "$work/sa.pem" https://unknown/token >"$work/server-key.json"
+
+python3 "$here/cloud_tls_server.py" --cert "$work/server.pem" --key "$work/server.key" --fixtures "$fixtures" \
+    --port-file "$work/port" --log "$work/requests.log" --gcp-key "$work/server-key.json" \
+    --azure-tenant $az_tenant --azure-client $az_client --azure-secret "$az_secret" --azure-subscription $az_sub \
+    --os-user burstd --os-password "$os_password" --os-project hpc 2>"$work/server.err" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+if [ ! -s "$work/port" ]; then not_ok "the HTTPS test server starts" "$(cat "$work/server.err")"; exit 1; fi
+origin=https://127.0.0.1:$(cat "$work/port")
+
+sa_key "$work/sa.pem" "$origin/token" >"$work/gcp-key.json"
+sa_key "$work/other.pem" "$origin/token" >"$work/gcp-wrong-key.json"
+printf 'TenantId=%s\nClientId=%s\nClientSecret=%s\n' $az_tenant $az_client "$az_secret" >"$work/azure.cred"
+printf 'TenantId=%s\nClientId=%s\nClientSecret=wrong\n' $az_tenant $az_client >"$work/azure-wrong.cred"
+os_cred() { printf 'AuthUrl=%s/v3\nUsername=burstd\nUserDomainName=Default\nPassword=%s\nProjectName=hpc\nProjectDomainName=Default\n' "$origin" "$1"; }
+os_cred "$os_password" >"$work/openstack.cred"
+os_cred wrong >"$work/openstack-wrong.cred"
+subnet=/subscriptions/$az_sub/resourceGroups/hpc/providers/Microsoft.Network/virtualNetworks/v/subnets/burst
+gcp_keys="Project=p Zone=us-central1-a Template=global/instanceTemplates/burst MachineType=n2-standard-2 OperationWait=10 PollInterval=0.05"
+azure_keys="Subscription=$az_sub ResourceGroup=hpc Location=eastus Image=Canonical:ubuntu:22_04-lts:latest \
+    Subnet=$subnet VmSize=Standard_D4s_v5 SshPublicKey=\"ssh-ed25519 AAAAC3Nza burstd\" OperationWait=10 PollInterval=0.05"
+cat >"$work/burstd.conf" <<EOF
+ClusterName=hpc1
+StateDir=$work/state
+Provider=gcp Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp-one Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys BulkInsert=no Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp-wrong Type=gcp CredentialsFile=$work/gcp-wrong-key.json $gcp_keys Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp-noca Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys Endpoint=$origin
+Provider=azure Type=azure CredentialsFile=$work/azure.cred $azure_keys Endpoint=$origin LoginEndpoint=$origin \
+    CaFile=$work/ca.pem ConnectTimeout=5 RequestTimeout=20
+Provider=azure-wrong Type=azure CredentialsFile=$work/azure-wrong.cred $azure_keys Endpoint=$origin \
+    LoginEndpoint=$origin CaFile=$work/ca.pem
+Provider=openstack Type=openstack CredentialsFile=$work/openstack.cred Region=RegionOne \
+    Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PageSize=1 ScheduleWait=5 PollInterval=0.05 CaFile=$work/ca.pem
+Provider=openstack-wrong Type=openstack CredentialsFile=$work/openstack-wrong.cred Region=RegionOne \
+    Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 CaFile=$work/ca.pem
+EOF
+pc() { "$check" -f "$work/burstd.conf" -p "$@" 2>&1; }
+kinds() { cut -d' ' -f1-3 <<<"$1"; }
+all_out=
+
+# -- GCP --------------------------------------------------------------------
+gid=projects/p/zones/us-central1-a/instances
+out=$(pc gcp-one launch hpc1 burstd-7 - g-1:tok-1); all_out+=$out
+is "gcp: instances.insert through the factory over HTTPS, operation polled, address read" "$out" \
+    "g-1 launched $gid/g-1 10.240.0.10"
+out=$(pc gcp launch hpc1 burstd-7 - g-2:tok-2 capacity-g3:tok-3); all_out+=$out
+is "gcp: bulkInsert (minCount 1) is judged per node: one created, one without capacity" "$(kinds "$out")" \
+    "g-2 launched $gid/g-2
+capacity-g3 error capacity"
+out=$(pc gcp-one launch hpc1 burstd-7 - capacity-1:t1 quota-1:t2 throttle-1:t3 flaky-1:t4 invalid-1:t5); all_out+=$out
+is "gcp: every error kind (ZONE_RESOURCE_POOL_EXHAUSTED, QUOTA_EXCEEDED, rateLimitExceeded, 503, 400)" \
+    "$(kinds "$out")" "capacity-1 error capacity
+quota-1 error quota
+throttle-1 error throttled
+flaky-1 error transient
+invalid-1 error invalid"
+has "gcp: the capacity error quotes the operation's error code" "$out" "^capacity-1 .*ZONE_RESOURCE_POOL_EXHAUSTED"
+out=$(pc gcp-one launch hpc1 burstd-7 - g-1:tok-1); all_out+=$out
+is "gcp: a repeated insert meets 409 alreadyExists and adopts our own instance" "$out" \
+    "g-1 launched $gid/g-1 10.240.0.10"
+out=$(pc gcp list hpc1 burstd-7); all_out+=$out
+is "gcp: list by label filter follows nextPageToken (one instance per page)" "$out" "g-1 $gid/g-1 RUNNING
+g-2 $gid/g-2 RUNNING"
+out=$(pc gcp list hpc1 someone-else); all_out+=$out
+is "gcp: another burstd id's filter finds none of ours" "$out" ""
+out=$(pc gcp terminate $gid/g-1 $gid/g-2 $gid/gone-1); all_out+=$out
+is "gcp: delete polls each operation; an instance already gone counts as deleted" "$out" "$gid/g-1 terminated
+$gid/g-2 terminated
+$gid/gone-1 terminated"
+is "gcp: nothing is left" "$(pc gcp list hpc1 burstd-7)" ""
+out=$(pc gcp-wrong list hpc1 burstd-7); all_out+=$out
+is "gcp: a JWT signed with another key is refused by the server, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" \
+    "error auth"
+has "gcp: ... because the server found the RS256 signature wrong" "$(grep '^gcp token rejected' "$work/requests.log")" \
+    "RS256 signature does not verify"
+out=$(pc gcp-noca list hpc1 burstd-7)
+has "gcp: without CaFile= the test server's certificate is refused (TLS verification on)" "$out" \
+    "^error transient .*\(certificate\|SSL\)"
+
+# -- Azure ------------------------------------------------------------------
+vid=/subscriptions/$az_sub/resourceGroups/hpc/providers/Microsoft.Compute/virtualMachines
+out=$(pc azure launch hpc1 burstd-7 - a-1:tok-a1 a-2:tok-a2); all_out+=$out
+is "azure: VM PUT with tags and NIC/disk deleteOption, Azure-AsyncOperation polled, NIC address read" "$out" \
+    "a-1 launched $vid/a-1 10.0.0.4
+a-2 launched $vid/a-2 10.0.0.5"
+out=$(pc azure launch hpc1 burstd-7 - capacity-a3:t1 quota-a4:t2 throttle-a5:t3 flaky-a6:t4 invalid-a7:t5); all_out+=$out
+is "azure: every error kind (AllocationFailed, quota 409, 429, 503, 400)" "$(kinds "$out")" \
+    "capacity-a3 error capacity
+quota-a4 error quota
+throttle-a5 error throttled
+flaky-a6 error transient
+invalid-a7 error invalid"
+has "azure: 429's Retry-After reaches the caller" "$out" "^throttle-a5 .*(retry after 7 s)"
+has "azure: the capacity error quotes AllocationFailed" "$out" "^capacity-a3 .*AllocationFailed"
+out=$(pc azure launch hpc1 burstd-7 - a-1:tok-a1); all_out+=$out
+is "azure: a relaunch finds our own VM by GET and adopts it instead of PUTting over it" "$(kinds "$out")" \
+    "a-1 launched $vid/a-1"
+out=$(pc azure list hpc1 burstd-7); all_out+=$out
+is "azure: list by tag follows nextLink; the VM whose allocation failed was deleted" "$out" \
+    "a-1 $vid/a-1 Succeeded
+a-2 $vid/a-2 Succeeded"
+out=$(pc azure terminate $vid/a-1 $vid/a-2 $vid/gone-a); all_out+=$out
+is "azure: delete follows each Azure-AsyncOperation; a VM already gone counts as deleted" "$out" \
+    "$vid/a-1 terminated
+$vid/a-2 terminated
+$vid/gone-a terminated"
+is "azure: nothing is left" "$(pc azure list hpc1 burstd-7)" ""
+out=$(pc azure-wrong list hpc1 burstd-7); all_out+=$out
+is "azure: a wrong client secret is refused by the token endpoint, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" \
+    "error auth"
+
+# -- OpenStack --------------------------------------------------------------
+out=$(pc openstack launch hpc1 burstd-7 m1.small o-1:tok-o1 o-2:tok-o2); all_out+=$out
+is "openstack: Keystone password token, catalog lookup, Nova POST /servers, scheduling awaited" \
+    "$(awk '{ print $1, $2, $4 }' <<<"$out")" "o-1 launched 10.1.0.5
+o-2 launched 10.1.0.6"
+o1=$(awk '$1 == "o-1" { print $3 }' <<<"$out")
+o2=$(awk '$1 == "o-2" { print $3 }' <<<"$out")
+out=$(pc openstack launch hpc1 burstd-7 m1.small capacity-o3:t1 quota-o4:t2 throttle-o5:t3 flaky-o6:t4 invalid-o7:t5)
+all_out+=$out
+is "openstack: every error kind (No valid host, quota 403, 429, 503, 400)" "$(kinds "$out")" \
+    "capacity-o3 error capacity
+quota-o4 error quota
+throttle-o5 error throttled
+flaky-o6 error transient
+invalid-o7 error invalid"
+has "openstack: the capacity error quotes Nova's fault" "$out" "^capacity-o3 .*No valid host was found"
+out=$(pc openstack launch hpc1 burstd-7 m1.small o-1:tok-o1); all_out+=$out
+is "openstack: a relaunch with the same token adopts the server (tag + metadata lookup), no second POST" \
+    "$(awk '{ print $1, $2, $3 }' <<<"$out")" "o-1 launched $o1"
+is "... Nova saw exactly 7 POST /servers" "$(grep -c '^nova POST /servers verified' "$work/requests.log")" 7
+out=$(pc openstack list hpc1 burstd-7); all_out+=$out
+is "openstack: list by tags follows the next links (PageSize=1); the ERROR server was deleted" \
+    "$(sort <<<"$out")" "$(sort <<<"o-1 $o1 ACTIVE
+o-2 $o2 ACTIVE")"
+out=$(pc openstack terminate "$o1" "$o2" 00000000-0000-4000-8000-000000000000); all_out+=$out
+is "openstack: DELETE each server; one already gone counts as deleted" "$out" "$o1 terminated
+$o2 terminated
+00000000-0000-4000-8000-000000000000 terminated"
+is "openstack: nothing is left" "$(pc openstack list hpc1 burstd-7)" ""
+out=$(pc openstack-wrong list hpc1 burstd-7); all_out+=$out
+is "openstack: a wrong password gets Keystone's 401, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" "error auth"
+
+# -- What the server saw -----------------------------------------------------
+is "every Nova call carried a Keystone token and microversion compute 2.79" \
+    "$(grep '^nova ' "$work/requests.log" | grep -vc ' verified$')" 0
+n=$(wc -l <"$work/requests.log")
+is "the server verified every request but the deliberately wrong credentials ($n requests)" \
+    "$(grep -v ' verified$' "$work/requests.log" | cut -d' ' -f1-4 | sort | uniq -c | awk '{ print $2, $3, $4, $5, $1 }')" \
+    "azure token rejected: wrong 1
+gcp token rejected: RS256 1
+keystone auth rejected: wrong 1"
+for api in gcp azure keystone nova; do
+    c=$(grep -c "^$api .* verified$" "$work/requests.log")
+    if [ "$c" -gt 0 ]; then ok "$api: $c requests verified by the server"; else not_ok "$api: requests verified by the server"; fi
+done
+if grep -q -e "$az_secret" -e "$os_password" -e "PRIVATE KEY" <<<"$all_out"; then
+    not_ok "no secret appears in any provider output or error"
+else
+    ok "no secret appears in any provider output or error"
+fi
+
+# Unprotected credentials are refused before anything is sent.
+chmod 644 "$work/azure.cred"
+out=$(pc azure list hpc1 burstd-7)
+has "a credentials file others may read is refused with the file:line of its section" "$out" \
+    "burstd.conf:7: Provider=azure: $work/azure.cred: holds a secret but has mode 0644"

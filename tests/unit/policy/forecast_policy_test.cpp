@@ -1,0 +1,163 @@
+#include "policy/forecast_policy.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+std::vector<RouteToCloud> routes(const Decision& d)
+{
+    std::vector<RouteToCloud> out;
+    for (const auto& a : d.actions)
+        if (auto r = std::get_if<RouteToCloud>(&a.what))
+            out.push_back(*r);
+    return out;
+}
+
+std::unique_ptr<ForecastPolicy> make(const std::string& lambda, const std::string& reforecasts = "4")
+{
+    PolicyParams p;
+    p.set("lambda", lambda);
+    p.set("reforecasts", reforecasts);
+    p.set("max_error", "0");
+    auto policy = std::make_unique<ForecastPolicy>(p);
+    p.reject_unread("forecast");
+    return policy;
+}
+
+// 8 local cores all used by a job that started at 0 with limit `limit`; a
+// waiting 8-core job with a 1 h limit; 8-core cloud nodes at 0.8 per hour
+// booting in 100 s.
+StateBuilder full_site(Seconds limit)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100);
+    b.running(1, 8, 0, "r", limit).pending(2, 8, BurstOption::Allow, "p", 3600);
+    return b;
+}
+
+} // namespace
+
+TEST_GROUP(ForecastPolicy){};
+
+TEST(ForecastPolicy, BurstsWhenTheForecastWaitCostsMoreThanTheCloud)
+{
+    // Cores back in 10 h: waiting costs 8 × (10 h − 100 s) × λ=1 ≈ 79.8 >
+    // 0.8 × (1 h + 100 s) ≈ 0.82.
+    StateBuilder b = full_site(36000);
+    ManualClock clock(0);
+    auto r = routes(make("1")->decide(b.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(2, r[0].job);
+    STRCMP_EQUAL("aws", r[0].group.c_str());
+}
+
+TEST(ForecastPolicy, KeepsLocalAJobThatStartsWithinABootTime)
+{
+    // Where `always` loses: the cores come back in 60 s, less than a boot.
+    StateBuilder b = full_site(60);
+    ManualClock clock(0);
+    Decision d = make("1000")->decide(b.state, clock);
+    CHECK(routes(d).empty());
+    LONGS_EQUAL(1, d.notes.size());
+}
+
+TEST(ForecastPolicy, WeighsTheWaitAtLambda)
+{
+    // Cores back in 1 h: 8 × 3500 s × λ / 3600 against 0.82 breaks even at λ ≈ 0.105.
+    StateBuilder b = full_site(3600);
+    ManualClock clock(0);
+    CHECK(routes(make("0.1")->decide(b.state, clock)).empty());
+    LONGS_EQUAL(1, routes(make("0.11")->decide(b.state, clock)).size());
+    CHECK(routes(make("0")->decide(b.state, clock)).empty());
+}
+
+TEST(ForecastPolicy, ForeseesTheReservationThatHoldsABackfillCandidateBack)
+{
+    // 4 of 8 cores free; the running job (limit 10 h) holds the other 4.
+    // Head job 2 needs 8 cores: reserved at 10 h.  Job 3 (4 cores, limit
+    // 20 h) fits now but would delay the reservation, so EASY keeps it
+    // waiting until job 2 is done (a greedy first fit would start it now).
+    // Played once (reforecasts=0), both are worth bursting at λ = 1.
+    StateBuilder b;
+    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
+    b.running(1, 4, 0, "r", 36000).pending(2, 8, BurstOption::Allow, "p", 3600);
+    b.pending(3, 4, BurstOption::Allow, "q", 72000);
+    ManualClock clock(0);
+    auto once = routes(make("1", "0")->decide(b.state, clock));
+    LONGS_EQUAL(2, once.size());
+    LONGS_EQUAL(3, once[1].job);
+    // Played again after job 2 is routed, job 3 starts locally at once.
+    auto again = routes(make("1")->decide(b.state, clock));
+    LONGS_EQUAL(1, again.size());
+    LONGS_EQUAL(2, again[0].job);
+}
+
+TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
+{
+    // Job 2 (8 cores, 1 h) waits 600 s for the running job: on its own not
+    // worth a cold node at λ = 0.4 (8 × 500 s × 0.4 / 3600 = 0.44 < 0.82).
+    // Its reservation holds four free cores idle, so jobs 3..6 (1 core,
+    // 2 h each) wait behind it until 4200 s; without it they start now.
+    // Waits are counted up to the horizon, where bursting job 2 pays anyway
+    // (100 + 0.82 × 3600 / (0.4 × 8) ≈ 1025 s): 4 × 1025 s × 0.4 / 3600 =
+    // 0.46 more, 0.90 in all.  benefit=self keeps it local.
+    StateBuilder b;
+    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
+    b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    for (JobId id = 3; id <= 6; ++id)
+        b.pending(id, 1, BurstOption::Never, "q", 7200);
+    ManualClock clock(0);
+    auto r = routes(make("0.4")->decide(b.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(2, r[0].job);
+    PolicyParams self;
+    self.set("lambda", "0.4");
+    self.set("benefit", "self");
+    CHECK(routes(ForecastPolicy(self).decide(b.state, clock)).empty());
+}
+
+TEST(ForecastPolicy, LearnsRuntimesFromFinishedJobs)
+{
+    // The running job's limit is 10 h, but its user's jobs run 30 s: the
+    // cores are expected back within a boot, so nothing bursts.
+    auto p = make("1");
+    StateBuilder b = full_site(36000);
+    b.state.snapshot.jobs[0].user = "fast";
+    ManualClock clock(0);
+    for (JobId id = 100; id < 102; ++id) {
+        StateBuilder seen;
+        seen.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100).running(id, 8, 0, "r", 36000);
+        seen.state.snapshot.jobs[0].user = "fast";
+        p->decide(seen.state, clock);
+        JobEnd e;
+        e.id = id;
+        e.category = "r";
+        e.elapsed = 30;
+        p->observe(e);
+    }
+    clock.set(10);
+    CHECK(routes(p->decide(b.state, clock)).empty());
+}
+
+TEST(ForecastPolicy, ANarrowJobOnAWarmNodePaysItsShareAndNoBoot)
+{
+    // Local cores back in 600 s; a 2-core, 1 h job.  On a cold group it
+    // would save 2 × 500 s × λ=1 ≈ 0.28 for a whole node-hour-and-boot ≈
+    // 0.82: stays.  With an idle node up, it saves 2 × 600 s ≈ 0.33 for a
+    // quarter of the node for 1 h = 0.2: bursts.
+    StateBuilder cold;
+    cold.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100);
+    cold.running(1, 8, 0, "r", 600).pending(2, 2, BurstOption::Allow, "p", 3600);
+    ManualClock clock(0);
+    CHECK(routes(make("1")->decide(cold.state, clock)).empty());
+    StateBuilder warm = cold;
+    warm.up("aws-1");
+    LONGS_EQUAL(1, routes(make("1")->decide(warm.state, clock)).size());
+}

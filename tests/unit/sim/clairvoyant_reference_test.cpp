@@ -1,0 +1,92 @@
+#include "sim/clairvoyant_reference.hpp"
+
+#include "policy/policy_factory.hpp"
+#include "sim/cloud_work_bound.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+TraceJob job(JobId id, Time submit, std::uint32_t cpus, Seconds runtime)
+{
+    TraceJob t;
+    t.id = id;
+    t.submit = submit;
+    t.cpus = cpus;
+    t.runtime = runtime;
+    return t;
+}
+
+// 4 local cores; 4-core cloud nodes at 0.4 per hour booting in exactly
+// 100 s, billed per second from 0 s, powered down as soon as idle.
+SimConfig site()
+{
+    SimConfig config;
+    config.local_cores = 4;
+    config.local_node_cores = 4;
+    config.boot_jitter = 0;
+    config.suspend_time = 0;
+    NodeGroup g;
+    g.name = "aws";
+    g.cpus = 4;
+    g.price_per_hour = 0.4;
+    g.boot_time = 100;
+    g.min_billed = 0;
+    g.max_count = 4;
+    config.groups = {g};
+    return config;
+}
+
+SimResult never(const SimConfig& config, const std::vector<TraceJob>& trace)
+{
+    auto p = make_policy("never", PolicyParams{});
+    return simulate(config, trace, *p);
+}
+
+} // namespace
+
+TEST_GROUP(ClairvoyantReference){};
+
+TEST(ClairvoyantReference, FindsTheHandOptimumOfATinyInstance)
+{
+    // A 10 h and a 1 h job, both 4 cores, both at 0.  Schedules: never
+    // (the 1 h job waits 10 h: J = λ·40), burst the 1 h job (J = 0.4 ×
+    // 3700/3600 + λ·4·100/3600), burst the 10 h one (J = 0.4 × 36100/3600 +
+    // λ·400/3600).  At λ = 1 the second is optimal: 0.5222.
+    const SimConfig config = site();
+    const std::vector<TraceJob> trace = {job(1, 0, 4, 36000), job(2, 0, 4, 3600)};
+    const SimResult base = never(config, trace);
+    const ClairvoyantRun ref = clairvoyant_reference(config, trace, base, 1.0, 3);
+    const double optimum = 0.4 * 3700 / 3600 + 400.0 / 3600;
+    DOUBLES_EQUAL(optimum, ref.metrics.objective, 1e-6);
+    LONGS_EQUAL(1, ref.metrics.cloud_jobs);
+    // The lower bound at the achieved waits never exceeds what was used.
+    const CloudWorkBound b = cloud_work_bound(config, ref.result);
+    CHECK(b.cloud_core_seconds <= ref.metrics.cloud_core_seconds + 1e-6);
+    CHECK(b.cloud_core_seconds > 0);
+    // With waiting free, the optimum is to never burst.
+    const ClairvoyantRun free_wait = clairvoyant_reference(config, trace, base, 0.0, 3);
+    DOUBLES_EQUAL(0, free_wait.metrics.objective, 1e-9);
+}
+
+TEST(ClairvoyantReference, PlanLeavesTheCoresOfABurstJobToThoseBehindIt)
+{
+    // Job 1 holds the cores for 2 h; jobs 2 and 3 (1 h each) queue behind
+    // it.  Bursting a 1 h job costs 0.4 × 3700/3600 + λ·400/3600.  At
+    // λ = 0.05 that is 0.417: job 2's 2 h wait (0.4) is not worth it, so it
+    // takes the hole at 2 h and job 3's wait of 3 h (0.6) is: one burst.  At
+    // λ = 0.06 job 2's wait is worth bursting (0.48 > 0.418), which leaves the
+    // hole at 2 h to job 3, whose 2 h wait is worth it too: two bursts.  The
+    // reference is never worse than not bursting.
+    const SimConfig config = site();
+    const std::vector<TraceJob> trace = {job(1, 0, 4, 7200), job(2, 0, 4, 3600), job(3, 0, 4, 3600)};
+    const SimResult base = never(config, trace);
+    for (double lambda : {0.05, 0.06, 1.0}) {
+        const ClairvoyantRun ref = clairvoyant_reference(config, trace, base, lambda, 3);
+        CHECK(ref.metrics.objective <= compute_metrics(base, lambda).objective + 1e-9);
+        const BurstSet plan = plan_burst_set(config, trace, lambda);
+        LONGS_EQUAL(lambda < 0.055 ? 1 : 2, plan.size());
+    }
+}
