@@ -56,6 +56,34 @@ InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>
     for (const auto& g : settings_.groups)
         if (!provider(g.provider))
             throw std::invalid_argument("node group " + g.name + ": provider " + g.provider + " was not built");
+    for (const auto& b : ledger_.breakers()) {
+        GroupHealthView saved;
+        auto state = breaker_state_from(b.state);
+        auto cause = breaker_cause_from(b.cause);
+        if (!state || !cause) {
+            log_.error("ledger " + ledger_.path() + ": node group " + b.node_group + ": unknown breaker state '" +
+                       b.state + "' or cause '" + b.cause + "'; ignored");
+            continue;
+        }
+        saved.state = *state;
+        saved.cause = *cause;
+        saved.reason = b.reason;
+        saved.open_until = b.open_until;
+        saved.cool_down = b.cool_down;
+        saved.opened = std::uint64_t(b.opened);
+        saved.probes = std::uint64_t(b.probes);
+        if (!health_.restore(b.node_group, saved, clock_.now()))
+            ledger_.save_breaker(BreakerRecord{b.node_group, "closed", "", "", 0, 0, 0, 0}); // group gone
+    }
+    health_.set_observer([this](const std::string& group, const GroupHealthView& v) {
+        try {
+            ledger_.save_breaker(BreakerRecord{group, std::string(to_string(v.state)), std::string(to_string(v.cause)),
+                                               v.reason, v.open_until, v.cool_down, std::int64_t(v.opened),
+                                               std::int64_t(v.probes)});
+        } catch (const std::exception& e) {
+            log_.error("node group " + group + ": cannot keep its breaker state: " + e.what());
+        }
+    });
 }
 
 InstanceManager::~InstanceManager() { pool_.join(); }

@@ -543,3 +543,23 @@ TEST(InstanceManager, ASlowNodeCostsOneListingNotOnePerCycle)
     LONGS_EQUAL(1, f.cloud.lists.load());
     CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Running});
 }
+
+TEST(InstanceManager, ARestartKeepsTheBreakerOpenUntilItsCoolDownEnds)
+{
+    Fixture f;
+    f.cloud.fail = true;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2"}); });
+    const auto launches = f.cloud.launches.size();
+    f.run([&](InstanceManager& m) { // a new burstd on the same ledger
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 0}}));
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        LONGS_EQUAL(launches, f.cloud.launches.size());
+        f.clock.advance(61);
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 1}}));
+    });
+    STRCMP_CONTAINS("node group cloud: backing-off as an earlier burstd left it (capacity: no capacity)",
+                    f.out.str().c_str());
+    f.run([&](InstanceManager& m) { m.health().reset("cloud", f.clock.now()); });
+    CHECK(f.ledger.breakers().empty());
+}
