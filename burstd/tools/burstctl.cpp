@@ -8,7 +8,9 @@
 #include <jansson.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -38,6 +40,26 @@ std::string dump(json_t* j, size_t flags)
 }
 
 std::int64_t integer(json_t* o, const char* key) { return json_integer_value(json_object_get(o, key)); }
+
+// Epoch seconds as burstd's log lines stamp them (local time, milliseconds).
+std::string local_time(double epoch)
+{
+    std::time_t t = static_cast<std::time_t>(epoch);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char stamp[40];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    char frac[8];
+    std::snprintf(frac, sizeof frac, ".%03d", int((epoch - double(t)) * 1000) % 1000);
+    return std::string(stamp) + frac;
+}
+
+std::string money(double amount)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", amount);
+    return buf;
+}
 
 void print_status(json_t* s)
 {
@@ -107,13 +129,27 @@ void print_status(json_t* s)
                       << " (group " << json_string_value(json_object_get(r, "group")) << ")\n";
         }
     }
+    json_t* spend = json_object_get(s, "spend");
+    if (json_is_object(spend)) {
+        std::cout << "spend since " << local_time(json_number_value(json_object_get(spend, "interval_start")))
+                  << " (interval " << json_number_value(json_object_get(spend, "interval")) << " s): "
+                  << money(json_number_value(json_object_get(spend, "total"))) << "\n";
+        const char* key;
+        json_t* amount;
+        json_object_foreach(json_object_get(spend, "groups"), key, amount)
+            std::cout << "  group " << key << ": " << money(json_number_value(amount)) << "\n";
+        json_object_foreach(json_object_get(spend, "accounts"), key, amount)
+            std::cout << "  account " << (*key ? key : "(no job: idle or unseen)") << ": "
+                      << money(json_number_value(amount)) << "\n";
+    }
     json_t* decisions = json_object_get(s, "decisions");
     if (json_is_array(decisions)) {
         std::cout << "recent decisions (" << json_array_size(decisions) << "):\n";
         for (size_t i = 0; i < json_array_size(decisions); ++i) {
             json_t* d = json_array_get(decisions, i);
             json_t* error = json_object_get(d, "error");
-            std::cout << "  [" << integer(d, "time") << "] " << json_string_value(json_object_get(d, "action"))
+            std::cout << "  [" << local_time(json_number_value(json_object_get(d, "time"))) << "] "
+                      << json_string_value(json_object_get(d, "action"))
                       << ": " << json_string_value(json_object_get(d, "reason"));
             if (error)
                 std::cout << " -- FAILED: " << json_string_value(error);

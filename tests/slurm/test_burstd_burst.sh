@@ -6,7 +6,10 @@
 # instance), the job completes there, Slurm suspends the idle node through
 # `burstctl suspend` and the instance is terminated and closed in the ledger.
 # A job tagged burst:never stays local.  Prints the time from the job
-# becoming cloud-eligible to RUNNING, minus the boot delay.
+# becoming cloud-eligible to RUNNING, minus the boot delay (from slurmctld's
+# log; bench/burst_overhead.sh measures it over many runs), checks that the
+# early launch and Slurm's later ResumeProgram call made one instance, and
+# scrapes burstd's Prometheus endpoint.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -14,38 +17,15 @@ source "$here/lib/cluster.sh"
 # shellcheck source=lib/burstd.sh
 source "$here/lib/burstd.sh"
 boot_delay=2
-for f in "$BURSTD_BIN" "$BURSTCTL_BIN" "$BURSTD_PLUGIN_DIR/job_submit_burst.so"; do
-    [ -e "$f" ] || { tap_fail "$f is built (run make first)"; exit 1; }
-done
-
-work=$(mktemp -d /tmp/burstd-burst.XXXXXX)
-burstd_programs "$work"
-cluster_start --local 2 --cloud 2 --cpus 2 --plugin-dir "$BURSTD_PLUGIN_DIR" --name burste2e \
-    --resume-program "$work/resume" --suspend-program "$work/suspend" \
-    --resume-fail-program "$work/resume-fail" || exit 1
-on_exit() {
-    local rc=$?
-    burstd_cleanup
-    [ "$TAP_FAILED" = 0 ] && [ "$rc" = 0 ] && rm -rf "$work" || echo "# burstd files kept in $work"
-    cluster_stop "$rc"
-}
-trap on_exit EXIT
+metrics_port=$(ports_claim $$ burstd-metrics 1) || exit 1
+BURSTD_ON_EXIT="ports_release $$ burstd-metrics"
+burstd_test_cluster burste2e --local 2 --cloud 2 --cpus 2 || exit 1
+work=$BURSTD_DIR
 tap_ok "cluster started in $CLUSTER_START_SECONDS s"
-
-burstd_write_conf always "$boot_delay"
+burstd_write_conf always "$boot_delay" "MetricsPort=$metrics_port"
 tap_check "burstd --check-config accepts the configuration" "$BURSTD_BIN" --check-config -f "$work/burstd.conf"
-if burstd_start; then
-    tap_ok "burstd started"
-else
-    tap_fail "burstd started" "$(tail -5 "$work/burstd.log")"
-    exit 1
-fi
-burstd_enable_plugin
-if wait_for "grep -q 'plugin hello' '$work/burstd.log'" 15; then
-    tap_ok "the plugin connected to burstd"
-else
-    tap_fail "the plugin connected to burstd" "$(tail -5 "$CLUSTER_DIR/log/slurmctld.log")"
-fi
+burstd_bring_up always "$boot_delay" "MetricsPort=$metrics_port" || exit 1
+tap_ok "burstd started and the plugin connected"
 wait_for "burstd_status_json | grep -q '\"seq\"'" 10 || tap_fail "burstd received a snapshot"
 
 # Fill both local nodes, then queue work that only the cloud can start now.
@@ -83,15 +63,24 @@ done
 t_running=$(now)
 if [ $running = 1 ]; then
     total=$(awk -v a="$t_eligible" -v b="$t_running" 'BEGIN { printf "%.2f", b - a }')
-    overhead=$(awk -v t="$total" -v d="$boot_delay" 'BEGIN { printf "%.2f", t - d }')
-    tap_ok "job $job RUNNING $total s after becoming cloud-eligible"
-    echo "# burst overhead: eligible->RUNNING $total s - boot delay $boot_delay s = $overhead s"
-    # burstd's own share: Slurm's resume call -> instance launched (from the logs).
-    resume_at=$(awk '$2 == "resume" { print $1; exit }' "$work/power.log")
-    tap_note "ResumeProgram called $(awk -v a="$t_eligible" -v b="$resume_at" 'BEGIN { printf "%.2f", b - a }') s after eligibility (Slurm's scheduling and power_save passes)"
-    ms() { sed -n "s/^\[[0-9-]*T\([0-9:.]*\)\] .*$1.*/\1/p" "$work/burstd.log" | head -1 |
-        awk -F: '{ printf "%.3f", $1 * 3600 + $2 * 60 + $3 }'; }
-    tap_note "burstd: resume request -> instance launched in $(awk -v a="$(ms 'resume c[0-9]* (from')" -v b="$(ms 'launched c[0-9]* as')" 'BEGIN { printf "%.3f", b - a }') s"
+    tap_ok "job $job RUNNING $total s after burstd made it cloud-eligible (as polled)"
+    # Exact ends from slurmctld's log: the partition update and CONFIGURING cleared.
+    ctld_time() {
+        sed -n "s/^\[\([0-9T:.-]*\)\] .*$1.*/\1/p" "$CLUSTER_DIR/log/slurmctld.log" | head -1 |
+            python3 -c 'import datetime,sys; print(datetime.datetime.fromisoformat(sys.stdin.read().strip()).timestamp())'
+    }
+    wait_for "grep -q 'Configuration for JobId=$job is complete' '$CLUSTER_DIR/log/slurmctld.log'" 5
+    overhead=$(awk -v a="$(ctld_time "_slurm_rpc_update_job: complete JobId=$job ")" \
+        -v b="$(ctld_time "Configuration for JobId=$job is complete")" -v d="$boot_delay" \
+        'BEGIN { printf "%.3f", b - a - d }')
+    echo "# burst overhead: eligible->RUNNING - boot delay $boot_delay s = $overhead s (slurmctld log)"
+    # The target is <= 1 s (bench/burst_overhead.sh); a loaded CI machine gets slack here.
+    tap_cmp() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+    if tap_cmp "$overhead" 5; then
+        tap_ok "burst overhead $overhead s is under 5 s"
+    else
+        tap_fail "burst overhead under 5 s" "$overhead s"
+    fi
 else
     tap_fail "job $job started on a cloud node" "state: $(squeue -h -j "$job" -o %T) $(tail -5 "$work/burstd.log")"
 fi
@@ -104,6 +93,10 @@ else
     node=c1
 fi
 tap_like "launch logged with a provider id" "$(grep "launched $node as" "$work/burstd.log")" "local-$node-"
+tap_like "burstd launched $node without waiting for ResumeProgram" \
+    "$(grep -E "decision: launch $node for job $job|job $job was allocated .*: launched $node" "$work/burstd.log")" "$node"
+tap_is "the early launch and ResumeProgram's call made one instance" \
+    "$(grep -o "launched $node as local-$node-[0-9a-f]*" "$work/burstd.log" | sort -u | wc -l)" 1
 if wait_for "burstd_status_json | python3 -c 'import json,sys; s=json.load(sys.stdin); s=s.get(\"status\", s); sys.exit(0 if any(i[\"state\"]==\"running\" and i[\"node\"]==\"$node\" for i in s[\"instances\"]) else 1)' 2>/dev/null || grep -q 'retired $node' '$work/burstd.log'" 10; then
     tap_ok "the ledger saw $node running"
 else
@@ -140,5 +133,25 @@ wait_for "'$BURSTCTL_BIN' --socket '$work/control.sock' status | grep -q 'powere
 status=$("$BURSTCTL_BIN" --socket "$work/control.sock" status)
 tap_like "burstctl status lists the decision with its reason" "$status" "route job $job to group cloud.*cannot start"
 tap_like "burstctl status shows the node group's nodes by state" "$status" "powered_down: c\[1-2\]"
+tap_like "burstctl status stamps decisions like log lines" "$status" "\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{3}\] route job $job"
+tap_like "burstctl status shows the spend per group" "$status" "group cloud: 0\.[0-9]*[1-9]"
 echo "$status" | sed 's/^/# /'
+
+# Prometheus: one scrape, then requests the endpoint must refuse.
+metrics=$(curl -sS --max-time 5 "http://127.0.0.1:$metrics_port/metrics")
+metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$metrics"; }
+tap_check "metrics: snapshots were accepted" awk -v v="$(metric 'burstd_snapshot_messages_total{result="accepted"}')" 'BEGIN { exit !(v > 0) }'
+# The early launch and ResumeProgram's call each make one (idempotent) launch call.
+tap_check "metrics: launch calls of group cloud succeeded" awk -v v="$(metric 'burstd_provider_calls_total{call="launch",group="cloud",outcome="ok"}')" 'BEGIN { exit !(v >= 1 && v <= 2) }'
+tap_is "metrics: no launch call failed" "$(grep -c '^burstd_provider_calls_total{call="launch",.*outcome="[^o]' <<<"$metrics")" 0
+tap_is "metrics: one termination succeeded" \
+    "$(metric 'burstd_provider_calls_total{call="terminate",group="cloud",outcome="ok"}')" 1
+tap_is "metrics: the node was launched early once (when routed or when allocated)" \
+    "$(($(metric burstd_early_launch_nodes_total) + $(metric 'burstd_actions_total{kind="launch",outcome="applied"}' | grep . || echo 0)))" 1
+tap_check "metrics: the route decision is counted" awk -v v="$(metric 'burstd_actions_total{kind="route",outcome="applied"}')" 'BEGIN { exit !(v >= 1) }'
+tap_check "metrics: policy decision time is counted" awk -v v="$(metric burstd_policy_decision_seconds_count)" 'BEGIN { exit !(v > 0) }'
+tap_check "metrics: group cloud has spent money" awk -v v="$(metric 'burstd_spend_group{group="cloud"}')" 'BEGIN { exit !(v > 0) }'
+tap_is "metrics: no instance is open" "$(grep -c '^burstd_instances{' <<<"$metrics")" 0
+tap_is "metrics: another path is 404" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$metrics_port/")" 404
+tap_is "metrics: POST is 405" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$metrics_port/metrics")" 405
 tap_finish

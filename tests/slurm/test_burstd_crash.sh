@@ -1,8 +1,12 @@
 #!/bin/bash
 # burstd killed with SIGKILL at random moments while Slurm resumes and
 # suspends CLOUD nodes through it (POWER_UP / POWER_DOWN_FORCE from outside),
-# restarted each time.  After every restart and reconcile, once Slurm has
-# settled:
+# restarted each time.  The local provider's calls take as long as a cloud
+# API's (LaunchLatency/TerminateLatency, the instance appears or stops halfway
+# through), and each kill lands a random moment after burstd took the request,
+# so most kills fall between the ledger's intent and the provider's answer
+# (counted from the ledger just after the kill, and asserted).  After every
+# restart and reconcile, once Slurm has settled:
 #   - every live local-provider instance backs exactly one node, and that
 #     node is up or powering up (nothing runs for a powered-down node);
 #   - the ledger holds at most one open record per node (no double launch)
@@ -17,28 +21,13 @@ source "$here/lib/cluster.sh"
 # shellcheck source=lib/burstd.sh
 source "$here/lib/burstd.sh"
 rounds=${BURSTD_CRASH_ROUNDS:-20}
-for f in "$BURSTD_BIN" "$BURSTCTL_BIN" "$BURSTD_PLUGIN_DIR/job_submit_burst.so"; do
-    [ -e "$f" ] || { tap_fail "$f is built (run make first)"; exit 1; }
-done
-
-work=$(mktemp -d /tmp/burstd-crash.XXXXXX)
-burstd_programs "$work"
-cluster_start --local 1 --cloud 4 --cpus 2 --plugin-dir "$BURSTD_PLUGIN_DIR" --name burstcrash \
-    --resume-program "$work/resume" --suspend-program "$work/suspend" \
-    --resume-fail-program "$work/resume-fail" || exit 1
-on_exit() {
-    local rc=$?
-    burstd_cleanup
-    [ "$TAP_FAILED" = 0 ] && [ "$rc" = 0 ] && rm -rf "$work" || echo "# burstd files kept in $work"
-    cluster_stop "$rc"
-}
-trap on_exit EXIT
+burstd_test_cluster burstcrash --local 1 --cloud 4 --cpus 2 || exit 1
+work=$BURSTD_DIR
 tap_ok "cluster started in $CLUSTER_START_SECONDS s"
 # "never": the cycle hires nothing, so every launch here is one Slurm asked for.
-burstd_write_conf never 0
-burstd_start || { tap_fail "burstd started" "$(tail -5 "$work/burstd.log")"; exit 1; }
-burstd_enable_plugin
-wait_for "grep -q 'plugin hello' '$work/burstd.log'" 15 || tap_fail "the plugin connected to burstd"
+latency=1
+BURSTD_PROVIDER_EXTRA="LaunchLatency=$latency TerminateLatency=$latency"
+burstd_bring_up never 0 || exit 1
 nodes=($(scontrol show hostnames "$CLUSTER_CLOUD_NODES"))
 
 settled() { # no node in transition, no provider work in flight
@@ -93,9 +82,19 @@ for node, state in states.items():
 PY
 }
 
-launches=0 retires=0 t0=$SECONDS
+# Ledger records of this round (updated since SINCE) whose provider call was
+# in flight: intent written, no answer yet.
+in_flight() { # SINCE
+    sqlite3 "$work/state/ledger.sqlite" \
+        "SELECT count(*) FROM instances WHERE state IN ('requested','terminating') AND updated_at >= $1" 2>/dev/null || echo 0
+}
+
+launches=0 retires=0 mid_call=0 t0=$SECONDS
 for ((round = 1; round <= rounds; round++)); do
-    # Start one or two power changes, then kill burstd while they are handled.
+    # Start one or two power changes, wait until burstd has taken Slurm's
+    # request (ResumeProgram runs up to a second later), then kill it at a
+    # random moment of the provider call that follows.
+    requests=$(grep -c ' (from uid ' "$work/burstd.log") round_start=$(now)
     for node in $(printf '%s\n' "${nodes[@]}" | shuf -n $((RANDOM % 2 + 1))); do
         if [[ $(node_state "$node") == *POWERED_DOWN* ]]; then
             scontrol update NodeName="$node" State=POWER_UP && launches=$((launches + 1))
@@ -103,8 +102,11 @@ for ((round = 1; round <= rounds; round++)); do
             scontrol update NodeName="$node" State=POWER_DOWN_FORCE && retires=$((retires + 1))
         fi
     done
-    sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", (r % 1500) / 1000 }')"
+    wait_for "[ \"\$(grep -c ' (from uid ' '$work/burstd.log')\" -gt $requests ]" 5
+    sleep "$(awk -v r=$RANDOM -v l=$latency 'BEGIN { printf "%.2f", (r % 1000) / 1000 * l * 1.2 }')"
     burstd_kill9
+    n=$(in_flight "$round_start")
+    ((n > 0)) && mid_call=$((mid_call + 1))
     burstd_start || { tap_fail "round $round: burstd restarted" "$(tail -5 "$work/burstd.log")"; break; }
     if ! wait_for settled 40; then
         tap_fail "round $round: Slurm and burstd settled within 40 s" "$(sinfo -h -N -p cloud -o '%N %T' | tr '\n' ' ')"
@@ -119,5 +121,11 @@ for ((round = 1; round <= rounds; round++)); do
     fi
 done
 tap_note "$rounds rounds, $launches power-ups and $retires forced power-downs in $((SECONDS - t0)) s"
+# A kill during a provider call is the case the ledger exists for: most kills must land there.
+if ((mid_call * 2 >= rounds)); then
+    tap_ok "$mid_call of $rounds kills landed between the ledger's intent and the provider's answer"
+else
+    tap_fail "at least half the kills land between intent and answer" "only $mid_call of $rounds did"
+fi
 tap_note "$(grep -c 'reconcile: [a-z-]* ' "$work/burstd.log") reconcile repairs, $(grep -c 'launching them' "$work/burstd.log") interrupted resumes relaunched"
 tap_finish

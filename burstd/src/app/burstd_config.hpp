@@ -52,6 +52,9 @@ struct BurstdConfig {
     std::uint16_t metrics_port = 0;                  // 0 = no metrics endpoint
     Seconds cycle_interval = 30;
     std::uint32_t reconcile_every = 5;               // cycles between full reconciliations
+    // How long a job burstd made cloud-eligible is followed until Slurm
+    // allocates it, to launch its CLOUD nodes before ResumeProgram asks; 0 = off.
+    Seconds early_launch = 10;
     std::string burstd_id;                           // default: ClusterName
     std::string slurm_conf = "/etc/slurm/slurm.conf";
     std::string slurm_user = "slurm";                // admitted on the control socket besides root

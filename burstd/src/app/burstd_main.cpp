@@ -1,5 +1,6 @@
 // burstd: the slurm-burst daemon.  See burstd(8).
 
+#include "app/allocation_follower.hpp"
 #include "app/config_parser.hpp"
 #include "app/daemon.hpp"
 #include "app/instance_manager.hpp"
@@ -12,9 +13,11 @@
 #include "provider/http/curl_multi.hpp"
 #include "provider/provider_factory.hpp"
 #include "slurm/libslurm_actuator.hpp"
+#include "slurm/libslurm_job_probe.hpp"
 
 #include <boost/asio/io_context.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -30,6 +33,9 @@
 namespace {
 
 constexpr std::size_t kProviderWorkers = 4;
+// How often a routed job is probed until Slurm allocates it (EarlyLaunch=):
+// one slurm_load_job RPC per job and poll.
+constexpr burst::Seconds kFollowPoll = 0.05;
 
 // Everything the configuration names that only the factories can judge.
 struct BuiltParts {
@@ -63,6 +69,16 @@ burst::PowerRequestKind power_kind(burst::ControlCommand command)
     case burst::ControlCommand::ResumeFail: return burst::PowerRequestKind::ResumeFail;
     default: return burst::PowerRequestKind::Resume;
     }
+}
+
+// Spend is counted per the shortest budget interval (a day without budgets).
+burst::Seconds shortest_budget_interval(const burst::BurstdConfig& config)
+{
+    burst::Seconds shortest = 0;
+    for (const auto& b : config.budgets)
+        if (b.interval > 0 && (shortest == 0 || b.interval < shortest))
+            shortest = b.interval;
+    return shortest > 0 ? shortest : 86400;
 }
 
 constexpr const char* kDefaultConfig = "/etc/slurm/burstd.conf";
@@ -153,10 +169,37 @@ int main(int argc, char** argv)
         settings.resume_timeout = timeouts.resume_timeout;
         settings.launch_grace = timeouts.resume_timeout;
         settings.workers = kProviderWorkers;
+        burst::ProviderOutcomes outcomes;
+        settings.outcomes = &outcomes;
         for (const auto& p : config.providers)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
+        cycle.set_budget_interval(shortest_budget_interval(config));
+        burst::LibslurmJobProbe probe;
+        std::unique_ptr<burst::AllocationFollower> follower;
+        if (config.early_launch > 0) {
+            auto ours = [&config](const std::string& node) {
+                return std::any_of(config.node_groups.begin(), config.node_groups.end(), [&](const auto& g) {
+                    return std::find(g.nodes.begin(), g.nodes.end(), node) != g.nodes.end();
+                });
+            };
+            // A node with an open record already has (or is getting) its instance.
+            auto launch = [&instances, &ledger](burst::JobId, const std::vector<std::string>& nodes) {
+                std::vector<std::string> fresh;
+                for (const auto& n : nodes) {
+                    auto records = ledger.for_node(n);
+                    if (std::none_of(records.begin(), records.end(), [](const auto& r) { return r.open(); }))
+                        fresh.push_back(n);
+                }
+                instances.request(burst::PowerRequestKind::Resume, fresh);
+                return fresh;
+            };
+            follower = std::make_unique<burst::AllocationFollower>(
+                probe, ours, launch, log, burst::AllocationFollowerSettings{config.early_launch, kFollowPoll});
+            cycle.set_route_observer([&follower](burst::JobId job) { follower->follow(job); });
+            cycle.set_route_launcher([launch](const std::vector<std::string>& nodes) { launch(0, nodes); });
+        }
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
             instances.request(power_kind(request.command), request.nodes, request.jobs);
@@ -176,11 +219,22 @@ int main(int argc, char** argv)
             BuiltParts rebuilt = build_parts(next, provider_env);
             if (rebuilt.errors.empty()) {
                 cycle.replace_chain(std::move(rebuilt.chain));
+                cycle.set_budget_interval(shortest_budget_interval(next));
                 // Fixed credentials or templates: groups stopped for auth or
                 // invalid errors may launch again.
                 instances.health().reload(next.node_groups);
             }
             return rebuilt.errors;
+        });
+        daemon.set_metrics_collector([&](burst::BurstdMetricsInput& in) {
+            in.policy = cycle.stats();
+            in.provider_calls = outcomes.calls();
+            in.repairs = outcomes.repairs();
+            in.open_records = ledger.open_records();
+            in.spend = cycle.spend();
+            in.provider_work_in_flight = instances.busy();
+            if (follower)
+                in.early_launch = follower->counters();
         });
         log.info("ledger " + config.ledger_path + ", ResumeTimeout " + std::to_string(int(timeouts.resume_timeout)) +
                  " s; reconciling on the first snapshot and every " + std::to_string(config.reconcile_every) + " cycles");

@@ -18,7 +18,7 @@ namespace {
 
 const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
-    "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser",
+    "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
     "ReconcileEvery",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "Budget"};
@@ -229,6 +229,12 @@ private:
                 config_.reconcile_every = std::uint32_t(*n);
             else
                 expected("a number of cycles, at least 1");
+        } else if (canonical == "EarlyLaunch") {
+            auto d = parse_duration(v);
+            if (d && *d >= 0)
+                config_.early_launch = *d;
+            else
+                expected("a duration (e.g. 10, 10s; 0 leaves every launch to ResumeProgram)");
         } else if (canonical == "BurstdId") {
             if (!valid_name(v))
                 expected("an identifier (letters, digits, '-', '_', '.')");

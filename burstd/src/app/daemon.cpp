@@ -68,13 +68,14 @@ void Daemon::start(bool handle_signals)
         wait_for_signal();
     }
     if (config_.metrics_port != 0)
-        log_.error("MetricsPort=" + std::to_string(config_.metrics_port) +
-                   ": this burstd does not serve metrics yet; nothing listens on that port");
+        metrics_ = std::make_unique<MetricsServer>(io_, config_.metrics_port, [this] { return metrics_text(); });
     if (!cycle_runner_)
         log_.info("no policy chain is wired into this burstd: cycles only keep state, nothing is hired");
     schedule_cycle();
     log_.info("burstd started for cluster " + config_.cluster_name + ": snapshots on " + config_.socket_path +
-              ", control on " + config_.control_socket + ", " + std::to_string(config_.node_groups.size()) +
+              ", control on " + config_.control_socket +
+              (metrics_ ? ", metrics on 127.0.0.1:" + std::to_string(metrics_->port()) : std::string()) + ", " +
+              std::to_string(config_.node_groups.size()) +
               " node groups, cycle every " + std::to_string(int(config_.cycle_interval)) + " s");
 }
 
@@ -91,6 +92,7 @@ void Daemon::stop()
         control_.reset();
         unlink(config_.control_socket.c_str());
     }
+    metrics_.reset();
     // Idle control connections still wait for reads; they go with the io_context.
     io_.stop();
 }
@@ -142,6 +144,11 @@ bool Daemon::reload()
     if (next.control_socket != config_.control_socket) {
         log_.error("reload: ControlSocket change to " + next.control_socket + " takes effect after a restart");
         next.control_socket = config_.control_socket;
+    }
+    if (next.metrics_port != config_.metrics_port) {
+        log_.error("reload: MetricsPort change to " + std::to_string(next.metrics_port) +
+                   " takes effect after a restart");
+        next.metrics_port = config_.metrics_port;
     }
     config_ = std::move(next);
     ++reloads_;
@@ -303,6 +310,19 @@ std::string Daemon::reset_group(const std::string& group, const PeerCredentials&
 }
 
 std::string Daemon::status_json() const { return dump(status_object().get()); }
+
+std::string Daemon::metrics_text() const
+{
+    BurstdMetricsInput in;
+    in.ingest = ingest_counters();
+    in.job_ends = job_ends_;
+    in.cycles = cycles_;
+    for (const auto& g : config_.node_groups)
+        in.groups.push_back(g.name);
+    if (metrics_collector_)
+        metrics_collector_(in);
+    return render_metrics(in);
+}
 
 JsonRef Daemon::status_object() const
 {

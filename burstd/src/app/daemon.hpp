@@ -4,9 +4,11 @@
 // in through daemon_seams.hpp.
 
 #include "app/burstd_config.hpp"
+#include "app/burstd_metrics.hpp"
 #include "app/control_server.hpp"
 #include "app/daemon_seams.hpp"
 #include "app/logger.hpp"
+#include "app/metrics_server.hpp"
 #include "ingest/json_ref.hpp"
 #include "ingest/snapshot_server.hpp"
 
@@ -42,6 +44,13 @@ public:
     void set_job_end_handler(JobEndHandler handler) { job_end_handler_ = std::move(handler); }
     void set_status_reporter(StatusReporter reporter) { status_reporter_ = std::move(reporter); }
     void set_reload_handler(ReloadHandler handler) { reload_handler_ = std::move(handler); }
+    // Adds the acting parts' counters to a scrape (MetricsPort=).
+    using MetricsCollector = std::function<void(BurstdMetricsInput&)>;
+    void set_metrics_collector(MetricsCollector collector) { metrics_collector_ = std::move(collector); }
+    // The Prometheus text a scrape gets.
+    std::string metrics_text() const;
+    // The port metrics are served on (0 = none).
+    std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
     void set_group_reset_handler(GroupResetHandler handler) { group_reset_handler_ = std::move(handler); }
 
     // Sends per-category thread counts to every connected plugin (the
@@ -82,6 +91,7 @@ private:
     std::optional<uid_t> slurm_uid_;
     std::unique_ptr<SnapshotServer> snapshots_;
     std::unique_ptr<ControlServer> control_;
+    std::unique_ptr<MetricsServer> metrics_;
     boost::asio::steady_timer cycle_timer_;
     boost::asio::signal_set signals_;
     std::optional<Snapshot> latest_;
@@ -97,6 +107,7 @@ private:
     JobEndHandler job_end_handler_;
     StatusReporter status_reporter_;
     ReloadHandler reload_handler_;
+    MetricsCollector metrics_collector_;
     GroupResetHandler group_reset_handler_;
 };
 

@@ -246,6 +246,8 @@ void InstanceManager::resume_one(const std::string& node)
         req.tags.node = node;
         req.spot = record.spot;
         LaunchResult launched = launch_with_retries(*p, group->provider, req);
+        if (settings_.outcomes)
+            settings_.outcomes->launch(group->name, launched.error);
         if (!launched.error) {
             if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
                 ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
@@ -311,6 +313,11 @@ void InstanceManager::suspend_one(const std::string& node, bool after_failure)
     std::map<std::string, ProviderError> errors;
     if (!to_terminate.empty())
         errors = p->terminate(to_terminate);
+    if (settings_.outcomes)
+        for (const auto& id : to_terminate) {
+            auto e = errors.find(id);
+            settings_.outcomes->terminate(group->name, e == errors.end() ? ProviderError{} : e->second);
+        }
     for (const auto& [id, err] : errors)
         log_.error("terminate " + id + " (" + node + ") failed (" + std::string(to_string(err.kind)) + ": " +
                    err.message + "); reconcile retries it");
@@ -438,6 +445,8 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes, const std::s
     input.launch_grace = settings_.launch_grace;
     std::vector<RepairAction> actions = ::burst::reconcile(input);
     for (const auto& a : actions) {
+        if (settings_.outcomes)
+            settings_.outcomes->repair(std::string(to_string(a.kind)));
         log_.info("reconcile: " + std::string(to_string(a.kind)) + " " + a.node +
                   (a.provider_id.empty() ? "" : " " + a.provider_id) + ": " + a.reason);
         if (a.boot_failure)

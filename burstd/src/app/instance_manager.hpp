@@ -22,6 +22,7 @@
 
 #include "app/group_health_board.hpp"
 #include "app/logger.hpp"
+#include "app/provider_outcomes.hpp"
 #include "app/random_source.hpp"
 #include "app/retry_backoff.hpp"
 #include "app/sleeper.hpp"
@@ -53,6 +54,7 @@ struct InstanceManagerSettings {
     Seconds resume_timeout = 60;      // Slurm's ResumeTimeout
     Seconds launch_grace = 60;        // see ReconcileInput::launch_grace
     std::size_t workers = 4;
+    ProviderOutcomes* outcomes = nullptr; // counts for metrics; must outlive the manager
     std::map<std::string, RetrySettings> retry; // by provider name; absent = RetrySettings{}
     // Injected waits and jitter (tests); null = real sleeps, a seeded generator.
     Sleeper* sleeper = nullptr;

@@ -1,6 +1,10 @@
 # burstd daemon, config, logging, metrics, control socket
 libburst_a_SOURCES += \
+	burstd/src/app/allocation_follower.cpp \
+	burstd/src/app/allocation_follower.hpp \
 	burstd/src/app/burstd_config.hpp \
+	burstd/src/app/burstd_metrics.cpp \
+	burstd/src/app/burstd_metrics.hpp \
 	burstd/src/app/config_line_lexer.cpp \
 	burstd/src/app/config_line_lexer.hpp \
 	burstd/src/app/config_parser.cpp \
@@ -29,15 +33,24 @@ libburst_a_SOURCES += \
 	burstd/src/app/log_level.hpp \
 	burstd/src/app/logger.cpp \
 	burstd/src/app/logger.hpp \
+	burstd/src/app/metrics_http.cpp \
+	burstd/src/app/metrics_http.hpp \
+	burstd/src/app/metrics_server.cpp \
+	burstd/src/app/metrics_server.hpp \
 	burstd/src/app/param_map.hpp \
 	burstd/src/app/policy_cycle.cpp \
 	burstd/src/app/policy_cycle.hpp \
+	burstd/src/app/prometheus_text.cpp \
+	burstd/src/app/prometheus_text.hpp \
+	burstd/src/app/provider_outcomes.hpp \
 	burstd/src/app/random_source.hpp \
 	burstd/src/app/retry_backoff.cpp \
 	burstd/src/app/retry_backoff.hpp \
 	burstd/src/app/sleeper.hpp \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
+	burstd/src/app/spend_tracker.cpp \
+	burstd/src/app/spend_tracker.hpp \
 	burstd/src/provider/provider_factory.cpp \
 	burstd/src/provider/provider_factory.hpp
 
@@ -48,6 +61,7 @@ burstd_burstd_LDADD = $(BURST_LIBS)
 dist_man_MANS += man/burstd.8 man/burstd.conf.5
 
 tests_unit_unit_tests_SOURCES += \
+	tests/unit/app/allocation_follower_test.cpp \
 	tests/unit/app/config_parser_test.cpp \
 	tests/unit/app/config_values_test.cpp \
 	tests/unit/app/control_request_test.cpp \
@@ -57,6 +71,9 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/launch_fence_test.cpp \
 	tests/unit/app/logger_test.cpp \
+	tests/unit/app/metrics_test.cpp \
+	tests/unit/app/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
+	tests/unit/app/spend_tracker_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

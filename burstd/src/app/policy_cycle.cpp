@@ -7,6 +7,7 @@
 #include "policy/site_view.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <type_traits>
 
@@ -46,6 +47,25 @@ const char* state_word(const Node& n)
     case NodeBaseState::Allocated: return "allocated";
     default: return "unknown";
     }
+}
+
+const char* kind_word(const Action& action)
+{
+    return std::visit(
+        [](const auto& what) {
+            using T = std::decay_t<decltype(what)>;
+            if constexpr (std::is_same_v<T, RouteToCloud>)
+                return "route";
+            else if constexpr (std::is_same_v<T, HireNodes>)
+                return "hire";
+            else if constexpr (std::is_same_v<T, ReleaseNodes>)
+                return "release";
+            else if constexpr (std::is_same_v<T, SetJobThreads>)
+                return "threads";
+            else
+                return "placeholders";
+        },
+        action.what);
 }
 
 } // namespace
@@ -90,8 +110,13 @@ void PolicyCycle::run(const CycleContext& ctx)
     ClusterState state;
     state.snapshot = *ctx.snapshot;
     state.groups = ctx.config.node_groups;
-    for (const auto& r : ledger_.open_records())
-        state.instances.push_back(r.to_instance());
+    std::vector<LedgerRecord> records = ledger_.all();
+    for (const auto& r : records)
+        if (r.open())
+            state.instances.push_back(r.to_instance());
+    const SpendView& spend = spend_.update(ctx.now, records, state.snapshot.jobs, state.groups);
+    state.spend = spend.accounts;
+    state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
     fence_stopped_groups(state, ctx);
     unroute_from_stopped_groups(state, ctx);
@@ -101,8 +126,19 @@ void PolicyCycle::run(const CycleContext& ctx)
         if (auto v = instances_.health().view(group, ctx.now))
             notes.push_back("node group " + group + " " + v->mode + (limit ? " (one probe launch allowed)" : "") +
                             ": " + v->reason);
+    ++stats_.runs;
+    stats_.last_decide_seconds = 0;
+    picked_.clear();
     for (auto& policy : chain_) {
+        auto t0 = std::chrono::steady_clock::now();
         Decision d = policy->decide(state, clock);
+        double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        stats_.last_decide_seconds += took;
+        stats_.decide_seconds_sum += took;
+        hiring_.clear();
+        for (const auto& a : d.actions)
+            if (auto h = std::get_if<HireNodes>(&a.what))
+                hiring_.push_back(h->group);
         for (const auto& a : d.actions)
             apply(a, state, ctx);
         for (auto& n : d.notes) {
@@ -212,6 +248,7 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
     AppliedAction done;
     done.time = ctx.now;
     done.reason = action.reason;
+    std::pair<const Job*, const NodeGroup*> routed{nullptr, nullptr}; // a job Slurm accepted as cloud-eligible
     std::visit(
         [&](const auto& what) {
             using T = std::decay_t<decltype(what)>;
@@ -235,21 +272,13 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
                     return s;
                 }() + ")";
                 done.error = actuator_.set_job_partitions(what.job, parts, action.reason).message;
+                if (done.error.empty())
+                    routed = {&*job, g};
             } else if constexpr (std::is_same_v<T, HireNodes>) {
                 const NodeGroup* g = state.group(what.group);
                 std::vector<std::string> picked;
                 if (g)
-                    for (const auto& name : g->nodes) {
-                        if (picked.size() >= what.count)
-                            break;
-                        auto n = std::find_if(state.snapshot.nodes.begin(), state.snapshot.nodes.end(),
-                                              [&](const Node& x) { return x.name == name; });
-                        bool busy = std::any_of(state.instances.begin(), state.instances.end(),
-                                                [&](const Instance& i) { return i.node == name; });
-                        if (n != state.snapshot.nodes.end() && n->has(kNodePoweredDown) &&
-                            !n->has(kNodePoweringUp) && !n->has(kNodeDrain) && !busy)
-                            picked.push_back(name);
-                    }
+                    picked = free_nodes(*g, what.count, state);
                 done.action = "hire " + std::to_string(what.count) + " node(s) of " + what.group;
                 if (picked.empty()) {
                     done.error = "no powered-down node of the group is free";
@@ -257,6 +286,8 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
                 }
                 done.action += ": power up " + compress_hostlist(picked);
                 done.error = actuator_.power(picked, PowerAction::Up, action.reason).message;
+                if (done.error.empty())
+                    picked_.insert(picked_.end(), picked.begin(), picked.end());
             } else if constexpr (std::is_same_v<T, ReleaseNodes>) {
                 done.action = std::string(what.drain_first ? "drain and power down " : "power down ") +
                               compress_hostlist(what.nodes);
@@ -295,10 +326,75 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
         action.what);
     if (done.action.empty())
         return;
+    ++stats_.actions[{kind_word(action), done.error.empty() ? "applied" : "failed"}];
     if (done.error.empty())
         ctx.log.info("decision: " + done.action + ": " + done.reason);
     else
         ctx.log.error("decision: " + done.action + " (" + done.reason + ") failed: " + done.error);
+    remember(std::move(done));
+    if (routed.first) {
+        if (route_launcher_)
+            launch_for_route(*routed.first, *routed.second, state, ctx);
+        if (routed_)
+            routed_(routed.first->id);
+    }
+}
+
+std::vector<std::string> PolicyCycle::free_nodes(const NodeGroup& group, std::size_t count,
+                                                 const ClusterState& state) const
+{
+    std::vector<std::string> picked;
+    for (const auto& name : group.nodes) {
+        if (picked.size() >= count)
+            break;
+        auto n = std::find_if(state.snapshot.nodes.begin(), state.snapshot.nodes.end(),
+                              [&](const Node& x) { return x.name == name; });
+        bool busy = std::any_of(state.instances.begin(), state.instances.end(),
+                                [&](const Instance& i) { return i.node == name; }) ||
+                    std::find(picked_.begin(), picked_.end(), name) != picked_.end();
+        // A drained node is fenced (LaunchFence) or an administrator's.
+        if (n != state.snapshot.nodes.end() && n->has(kNodePoweredDown) && !n->has(kNodePoweringUp) &&
+            !n->has(kNodeDrain) && !busy)
+            picked.push_back(name);
+    }
+    return picked;
+}
+
+void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state,
+                                   const CycleContext& ctx)
+{
+    // A group that may not hire freely (backing off, protected...) launches only what Slurm asks for.
+    if (std::find(hiring_.begin(), hiring_.end(), group.name) != hiring_.end() || group.cpus == 0 ||
+        state.hire_limits.count(group.name))
+        return;
+    const std::uint64_t cpus = job.total_cpus();
+    // Room on up or booting nodes of the group: Slurm puts the job there.
+    std::uint64_t room = 0;
+    for (const auto& n : state.snapshot.nodes)
+        if (std::find(group.nodes.begin(), group.nodes.end(), n.name) != group.nodes.end() &&
+            (n.usable() || n.has(kNodePoweringUp)) &&
+            std::find(picked_.begin(), picked_.end(), n.name) == picked_.end())
+            room += n.free_cpus();
+    if (room >= cpus)
+        return;
+    std::size_t count = std::max<std::size_t>(job.node_count, (cpus + group.cpus - 1) / group.cpus);
+    std::vector<std::string> nodes = free_nodes(group, count, state);
+    if (nodes.size() < count)
+        return; // Slurm cannot place it now either; ResumeProgram follows its allocation
+    AppliedAction done;
+    done.time = ctx.now;
+    done.action = "launch " + compress_hostlist(nodes) + " for job " + std::to_string(job.id);
+    done.reason = "the job was just made eligible for " + group.name +
+                  ": its node boots while Slurm schedules it, not after";
+    done.error = actuator_.power(nodes, PowerAction::Up, done.reason).message;
+    if (done.error.empty()) {
+        picked_.insert(picked_.end(), nodes.begin(), nodes.end());
+        route_launcher_(nodes);
+        ctx.log.info("decision: " + done.action + ": " + done.reason);
+    } else {
+        ctx.log.error("decision: " + done.action + " (" + done.reason + ") failed: " + done.error);
+    }
+    ++stats_.actions[{"launch", done.error.empty() ? "applied" : "failed"}];
     remember(std::move(done));
 }
 
@@ -306,7 +402,7 @@ void PolicyCycle::report(json_t* status) const
 {
     JsonRef decisions(json_array());
     for (const auto& a : recent_) {
-        json_t* o = json_pack("{s:I, s:s, s:s}", "time", json_int_t(a.time), "action", a.action.c_str(), "reason",
+        json_t* o = json_pack("{s:f, s:s, s:s}", "time", double(a.time), "action", a.action.c_str(), "reason",
                               a.reason.c_str());
         if (!a.error.empty())
             json_object_set_new(o, "error", json_string(a.error.c_str()));
@@ -348,6 +444,18 @@ void PolicyCycle::report(json_t* status) const
     json_object_set(status, "instances", instances.get());
     json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
     json_object_set_new(status, "provider_work_in_flight", json_integer(json_int_t(instances_.busy())));
+
+    const SpendView& spend = spend_.last();
+    JsonRef by_group(json_object()), by_account(json_object());
+    for (const auto& [g, amount] : spend.groups)
+        json_object_set_new(by_group.get(), g.c_str(), json_real(amount));
+    for (const auto& [account, amount] : spend.accounts)
+        json_object_set_new(by_account.get(), account.c_str(), json_real(amount));
+    json_t* s = json_pack("{s:f, s:f, s:f}", "interval_start", double(spend.interval_start), "interval",
+                          double(spend.interval), "total", spend.total);
+    json_object_set(s, "groups", by_group.get());
+    json_object_set(s, "accounts", by_account.get());
+    json_object_set_new(status, "spend", s);
     json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
 }
 

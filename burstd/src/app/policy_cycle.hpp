@@ -10,6 +10,7 @@
 #include "app/daemon_seams.hpp"
 #include "app/instance_manager.hpp"
 #include "app/launch_fence.hpp"
+#include "app/spend_tracker.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/policy.hpp"
 #include "slurm/slurm_actuator.hpp"
@@ -18,6 +19,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +40,15 @@ struct AppliedAction {
     std::string error;  // empty when Slurm accepted it
 };
 
+// What the cycles have done so far, for metrics.
+struct PolicyCycleStats {
+    std::uint64_t runs = 0;          // cycles with a snapshot (the policy chain ran)
+    double decide_seconds_sum = 0;   // time inside the policies' decide() (wall)
+    double last_decide_seconds = 0;
+    // (kind: route|hire|release|threads|placeholders, outcome: applied|failed) -> count
+    std::map<std::pair<std::string, std::string>, std::uint64_t> actions;
+};
+
 class PolicyCycle {
 public:
     PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& ledger, SlurmActuator& actuator,
@@ -44,15 +56,33 @@ public:
 
     void run(const CycleContext& ctx);
     void observe(const JobEnd& end);
+    // Told about every job the cycle made cloud-eligible (the allocation follower).
+    void set_route_observer(std::function<void(JobId)> observer) { routed_ = std::move(observer); }
+    // With a launcher, a routed job's nodes are powered up and launched at
+    // once: the first free powered-down nodes of its group in configuration
+    // (= slurm.conf) order, which Slurm then prefers because they are no
+    // longer powered down.  Its boot overlaps Slurm's scheduling delay (up to
+    // batch_sched_delay) instead of following it.  Skipped when the group has
+    // up or booting room for the job, or the same decision hires for the group.
+    using Launcher = std::function<void(const std::vector<std::string>& nodes)>;
+    void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
     // A new configuration (SIGHUP) brings a new chain.
     void replace_chain(std::vector<std::unique_ptr<Policy>> chain) { chain_ = std::move(chain); }
-    // Adds decisions, nodes by state and instances to a status object.
+    // Adds decisions, nodes by state, instances and spend to a status object.
     void report(json_t* status) const;
+    const PolicyCycleStats& stats() const { return stats_; }
+    // Spend as of the last cycle.
+    const SpendView& spend() const { return spend_.last(); }
+    // The budget interval spend is counted in (the shortest Budget= interval).
+    void set_budget_interval(Seconds interval) { spend_.set_interval(interval); }
 
     static constexpr std::size_t kKeptActions = 50;
 
 private:
     void apply(const Action& action, const ClusterState& state, const CycleContext& ctx);
+    // Free powered-down nodes of `group` (no instance, not picked this cycle), in order.
+    std::vector<std::string> free_nodes(const NodeGroup& group, std::size_t count, const ClusterState& state) const;
+    void launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state, const CycleContext& ctx);
     void unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
@@ -65,6 +95,12 @@ private:
     std::uint32_t reconcile_every_;
     std::uint64_t runs_ = 0; // cycles that had a snapshot
     std::deque<AppliedAction> recent_;
+    std::function<void(JobId)> routed_;
+    Launcher route_launcher_;
+    std::vector<std::string> picked_;     // nodes powered up by this cycle so far
+    std::vector<std::string> hiring_;     // groups the current decision hires for
+    PolicyCycleStats stats_;
+    SpendTracker spend_{86400};
     std::vector<std::string> last_notes_;
     std::vector<Node> last_nodes_;
     std::vector<NodeGroup> last_groups_;

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <functional>
 #include <queue>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace burst {
@@ -70,10 +73,26 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
                 ready = std::max(ready, inst.requested_at + gv.group->boot_time - now);
         releases.emplace(std::max<Seconds>(0, ready), gv.free_booting_cpus);
     }
+    // Cores of draining nodes never come back: their jobs release nothing.
+    std::unordered_set<std::string_view> draining;
+    for (const auto& node : state.snapshot.nodes)
+        if (node.cloud() && node.has(kNodeDrain))
+            draining.insert(node.name);
+    // Cores each cloud node keeps busy past the window: draining such a
+    // node costs the ready-time estimate only the cores it would have freed.
+    std::unordered_map<std::string_view, double> busy_past_window;
     for (const Job* job : view.running) {
         const Seconds left = remaining(*job, runtimes_.estimate(*job), now);
-        if (left >= 0 && left < window)
-            releases.emplace(left, job->total_cpus());
+        const bool drains = !draining.empty() && std::any_of(job->nodes.begin(), job->nodes.end(), [&](const auto& n) {
+            return draining.count(n) != 0;
+        });
+        if (left >= 0 && left < window) {
+            if (!drains)
+                releases.emplace(left, job->total_cpus());
+        } else if (view.group_of(*job) >= 0) {
+            for (const auto& n : job->nodes)
+                busy_past_window[n] += double(job->total_cpus()) / double(job->nodes.size());
+        }
     }
     // Greedy first fit in priority order, as Slurm's backfill without
     // reservations would start them; the index finds the next job that fits
@@ -101,6 +120,35 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             releases.pop();
         }
         dispatch(t);
+    }
+
+    // Work Queue hands a waiting task to any connected worker with room: a
+    // burstable job that cannot start locally now may use cloud cores that
+    // are up and free, whether or not this cycle may resize (the play
+    // forward above counted those cores as available from now on).
+    std::uint64_t local_free = view.local_free_cpus;
+    auto cloud_room = [&view] {
+        std::uint64_t room = 0;
+        for (const auto& g : view.groups)
+            room += g.free_up_cpus > g.routed_pending_cpus ? g.free_up_cpus - g.routed_pending_cpus : 0;
+        return room;
+    };
+    for (std::size_t i = 0; i < view.pending.size() && cloud_room() > 0; ++i) {
+        const Job* job = view.pending[i];
+        const std::uint64_t cpus = sizes[i];
+        if (view.pending_group[i] >= 0 || job->burst == BurstOption::Never)
+            continue;
+        if (cpus <= local_free) {
+            local_free -= cpus;
+            continue;
+        }
+        for (auto& g : view.groups)
+            if (g.free_up_cpus >= g.routed_pending_cpus + cpus) {
+                g.routed_pending_cpus += cpus;
+                view.pending_group[i] = int(&g - view.groups.data());
+                d.add(RouteToCloud{job->id, g.group->name}, "cloud cores are up and free for it");
+                break;
+            }
     }
 
     std::uint64_t shortage = 0;
@@ -148,7 +196,12 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         d.redecide_after = window;
         return d;
     }
-    // Lines 22-23: spare cores at ready time; release idle cloud nodes that fit in them.
+    // Lines 22-23: cores spare at ready time; drain cloud nodes (HTA stops a
+    // worker once its running tasks are done), the most expensive group
+    // first.  A node costs the estimate the cores it would have free at
+    // ready time, so nodes busy past the window go first (they cost
+    // nothing: they power down when their jobs end), then the least busy,
+    // and the site never drains below what the estimate needs.
     std::vector<const GroupView*> by_price;
     for (const auto& g : view.groups)
         by_price.push_back(&g);
@@ -156,14 +209,32 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return a->group->price_per_cpu_second() > b->group->price_per_cpu_second();
     });
     ReleaseNodes release;
-    for (const GroupView* g : by_price)
-        for (const auto& node : g->idle_nodes)
-            if (g->group->cpus <= avail) {
-                release.nodes.push_back(node);
-                avail -= g->group->cpus;
+    release.drain_first = true;
+    for (const GroupView* g : by_price) {
+        const std::unordered_set<std::string_view> members(g->group->nodes.begin(), g->group->nodes.end());
+        std::vector<std::pair<std::uint64_t, const Node*>> up; // (cores freed by ready time, node)
+        for (const auto& node : state.snapshot.nodes)
+            if (node.cloud() && node.usable() && members.count(node.name)) {
+                auto it = busy_past_window.find(node.name);
+                const double busy = it == busy_past_window.end() ? 0 : std::min<double>(it->second, node.cpus);
+                up.emplace_back(node.cpus - std::uint64_t(std::floor(busy)), &node);
             }
+        std::stable_sort(up.begin(), up.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        // Jobs routed here wait for free cores on nodes that stay up; were
+        // those drained, Slurm would resume new nodes for them.
+        std::uint64_t free_kept = g->free_up_cpus;
+        for (const auto& [cost, node] : up) {
+            if (cost > avail)
+                break;
+            if (free_kept - node->free_cpus() < g->routed_pending_cpus)
+                continue;
+            free_kept -= node->free_cpus();
+            release.nodes.push_back(node->name);
+            avail -= cost;
+        }
+    }
     if (!release.nodes.empty()) {
-        d.add(std::move(release), "cores stay spare over the next boot time");
+        d.add(std::move(release), "cores stay spare over the next boot time: drain and power down");
         next_resize_ = now + window;
     }
     return d;

@@ -41,6 +41,7 @@ PredictivePolicy::PredictivePolicy(PolicyParams& params)
     : lambda_(params.get_double("lambda", 1.0, 0, 1e9)),
       throughput_(params.get_choice("reward", "time", {"time", "throughput"}) == "throughput"),
       reward_scale_(params.get_double("reward_scale", lambda_ * 3600, 0, 1e15)),
+      reward_runtime_(params.get_double("reward_runtime", 0, 0, 1e9)),
       uniform_late_(params.get_choice("late", "uniform", {"uniform", "immediate"}) == "uniform"),
       max_error_(params.get_double("max_error", 0.5, 0, 1)),
       queue_benefit_(params.get_choice("benefit", "self", {"self", "queue"}) == "queue"),
@@ -84,6 +85,10 @@ double PredictivePolicy::reward_loss(std::uint64_t cores, Seconds runtime, Secon
         return double(cores) * lambda_ * advance / 3600; // R_max cancels out
     // R(d, t) = d·R_scale / t, t at least a second; a job that never starts
     // locally earns nothing either way unless the advance is unbounded too.
+    // When jobs are stages of longer pipelines the reward is paid on the
+    // whole pipeline's time (the paper's E_i), not the stage's.
+    if (reward_runtime_ > 0)
+        runtime = reward_runtime_;
     auto rate = [runtime](Seconds w) { return std::isinf(w) ? 0.0 : 1 / std::max<Seconds>(1, runtime + w); };
     const Seconds reduced = std::isinf(wait) ? (std::isinf(advance) ? 0 : wait) : wait - advance;
     return double(cores) * reward_scale_ * (rate(reduced) - rate(wait));
@@ -97,12 +102,12 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     SiteView view = SiteView::of(state);
 
-    ReleaseQueue releases;
+    std::vector<Release> running_releases;
     for (const Job* job : view.running)
         if (view.group_of(*job) < 0) {
             const Seconds left = remaining(now - job->start_time, expected_runtime(*job), job->time_limit);
             if (!std::isinf(left))
-                releases.emplace(left, job->total_cpus());
+                running_releases.emplace_back(left, job->total_cpus());
         }
 
     // Expected local start of the first `depth_` pending jobs: greedy first
@@ -110,38 +115,43 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     // left out: their cores are expected in the cloud.
     const std::size_t n = std::min<std::size_t>(depth_, view.pending.size());
     std::vector<std::uint64_t> sizes(n);
-    std::vector<Seconds> runtime(n), wait(n, kNeverLocal);
+    std::vector<Seconds> runtime(n), wait(n);
     for (std::size_t i = 0; i < n; ++i) {
         sizes[i] = view.pending[i]->total_cpus();
         runtime[i] = expected_runtime(*view.pending[i]);
     }
-    FirstFitIndex unstarted(sizes);
-    std::size_t left_to_start = n;
-    for (std::size_t i = 0; i < n; ++i)
-        if (view.pending_group[i] >= 0) {
-            unstarted.erase(i);
-            --left_to_start;
-        }
-    std::uint64_t avail = view.local_free_cpus;
-    auto dispatch = [&](Seconds t) {
-        for (std::size_t i = unstarted.find(0, avail); i != FirstFitIndex::kNone; i = unstarted.find(i, avail)) {
-            unstarted.erase(i);
-            --left_to_start;
-            avail -= sizes[i];
-            wait[i] = t;
-            if (runtime[i] > 0)
-                releases.emplace(t + runtime[i], sizes[i]);
+    auto play_forward = [&] {
+        ReleaseQueue releases(std::greater<Release>(), running_releases);
+        std::fill(wait.begin(), wait.end(), kNeverLocal);
+        FirstFitIndex unstarted(sizes);
+        std::size_t left_to_start = n;
+        for (std::size_t i = 0; i < n; ++i)
+            if (view.pending_group[i] >= 0) {
+                unstarted.erase(i);
+                --left_to_start;
+            }
+        std::uint64_t avail = view.local_free_cpus;
+        auto dispatch = [&](Seconds t) {
+            for (std::size_t i = unstarted.find(0, avail); i != FirstFitIndex::kNone; i = unstarted.find(i, avail)) {
+                unstarted.erase(i);
+                --left_to_start;
+                avail -= sizes[i];
+                wait[i] = t;
+                if (runtime[i] > 0)
+                    releases.emplace(t + runtime[i], sizes[i]);
+            }
+        };
+        dispatch(0);
+        while (left_to_start > 0 && !releases.empty()) {
+            const Seconds t = releases.top().first;
+            while (!releases.empty() && releases.top().first == t) {
+                avail += releases.top().second;
+                releases.pop();
+            }
+            dispatch(t);
         }
     };
-    dispatch(0);
-    while (left_to_start > 0 && !releases.empty()) {
-        const Seconds t = releases.top().first;
-        while (!releases.empty() && releases.top().first == t) {
-            avail += releases.top().second;
-            releases.pop();
-        }
-        dispatch(t);
-    }
+    play_forward();
 
     std::size_t declined = 0;
     for (std::size_t h = 0; h < n; ++h) {
@@ -171,11 +181,19 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         }
         if (!best)
             continue;
-        double gain = reward_loss(cores, runtime[h], wait[h], wait[h] - best_boot);
+        // R is paid on a job's whole time in the system: the wait so far
+        // (since it became eligible) counts too (it cancels out of the time-oriented reward; under the
+        // throughput-oriented one a job that has waited long loses less by
+        // waiting longer).
+        auto waited = [&](std::size_t i) {
+            const Job& j = *view.pending[i];
+            return std::max<Seconds>(0, now - std::max(j.submit_time, j.eligible_time));
+        };
+        double gain = reward_loss(cores, runtime[h], waited(h) + wait[h], wait[h] - best_boot);
         if (queue_benefit_)
             for (std::size_t i = 0; i < n; ++i)
                 if (i != h && wait[i] > 0 && view.pending_group[i] < 0)
-                    gain += reward_loss(sizes[i], runtime[i], wait[i], std::min(wait[h], wait[i]));
+                    gain += reward_loss(sizes[i], runtime[i], waited(i) + wait[i], std::min(wait[h], wait[i]));
         if (!prefer && !(gain > best_cost)) {
             ++declined;
             if (queue_benefit_)
@@ -188,6 +206,11 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
               prefer ? "job prefers the cloud"
                      : "expected local wait " + (std::isinf(wait[h]) ? std::string("unbounded") : hours(wait[h])) +
                            ": reward lost " + money(gain) + " exceeds cloud cost " + money(best_cost));
+        // The paper re-evaluates the queue whenever its head is dispatched:
+        // the cores h would have taken locally now start the jobs behind it
+        // sooner, and those shorter waits decide whether the next head bursts.
+        if (queue_benefit_)
+            play_forward();
     }
     if (declined)
         d.notes.push_back(std::to_string(declined) + " waiting job(s) cheaper to keep local than to burst");

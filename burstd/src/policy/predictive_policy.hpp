@@ -32,6 +32,10 @@ namespace burst {
 //   reward=throughput  R(d, t) = d·R_scale / t          (throughput-oriented),
 //                      R_scale = λ·3600 money·s per core unless given, so a
 //                      one-hour job loses reward at λ per core-hour.
+//                      With reward_runtime = E s, t = E + wait for every
+//                      job: the whole pipeline's expected runtime when jobs
+//                      are its stages (the paper's E_i), which the job's
+//                      own runtime would understate.
 //
 // Late jobs (running past their expected runtime E): late=immediate predicts
 // they end now; late=uniform (default) assumes completion uniform in
@@ -48,7 +52,7 @@ namespace burst {
 // scheduling pass either) are played forward and considered; deeper ones are
 // considered in later cycles as the queue moves.  With benefit=queue the
 // reward sum runs over those jobs too.
-// Parameters: lambda, reward, reward_scale, late, max_error, benefit,
+// Parameters: lambda, reward, reward_scale, reward_runtime, late, max_error, benefit,
 // local_price (money per local core-hour, default 0: a sunk cost), depth,
 // runtime.
 class PredictivePolicy final : public Policy {
@@ -70,6 +74,7 @@ private:
     double lambda_;
     bool throughput_;
     double reward_scale_;
+    Seconds reward_runtime_;
     bool uniform_late_;
     double max_error_;
     bool queue_benefit_;

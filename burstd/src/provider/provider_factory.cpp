@@ -143,7 +143,8 @@ private:
 
 std::unique_ptr<Provider> make_local(const ProviderConfig& provider, const BurstdConfig& site)
 {
-    ProviderKeys keys(provider, {"SlurmdPath", "StateDir", "BootDelay", "TerminateGrace", "Address"});
+    ProviderKeys keys(provider, {"SlurmdPath", "StateDir", "BootDelay", "TerminateGrace", "Address",
+                                     "LaunchLatency", "TerminateLatency"});
     if (!provider.credentials_file.empty() || !provider.region.empty())
         keys.fail("Type=local takes no CredentialsFile= or Region=");
     LocalProviderConfig c;
@@ -155,6 +156,8 @@ std::unique_ptr<Provider> make_local(const ProviderConfig& provider, const Burst
         c.state_dir = *v;
     c.boot_delay = keys.duration("BootDelay", c.boot_delay);
     c.terminate_grace = keys.duration("TerminateGrace", c.terminate_grace);
+    c.launch_latency = keys.duration("LaunchLatency", c.launch_latency);
+    c.terminate_latency = keys.duration("TerminateLatency", c.terminate_latency);
     if (const auto* v = keys.get("Address"))
         c.address = *v;
     try {

@@ -3,18 +3,23 @@
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
+#include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
+#include "sim/smowton_scenario.hpp"
+#include "sim/svg_plot.hpp"
 #include "sim/trace_loader.hpp"
 #include "sim/workflow_arrivals.hpp"
 #include "sim/workflow_loader.hpp"
 #include "sim/workflow_metrics.hpp"
+#include "sim/zheng_scenario.hpp"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -28,13 +33,16 @@ public:
 };
 
 const char* const kUsage =
-    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workflow FILE... [--workflow-rate R]\n"
-    "                [--workflow-count N] [--workflow-accounts A,B,...]) [--local-cores N]\n"
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workload gatk|blast[:key=value,...]\n"
+    "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
+    "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
-    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n";
+    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
+    "                [--plot FILE.svg]\n"
+    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
 
 // 0, then 30 s doubling to about 5.7 days.
 std::vector<double> default_delay_grid()
@@ -79,6 +87,9 @@ std::vector<std::string> split_commas(const std::string& text)
 
 struct Options {
     std::string trace;
+    std::string workload;
+    std::string scenario;
+    std::string plot;
     std::string format = "auto";
     std::uint32_t local_cores = 0;
     SimConfig config;
@@ -110,6 +121,12 @@ Options parse(const std::vector<std::string>& args)
         };
         if (a == "--trace")
             o.trace = value();
+        else if (a == "--workload")
+            o.workload = value();
+        else if (a == "--scenario")
+            o.scenario = value();
+        else if (a == "--plot")
+            o.plot = value();
         else if (a == "--workflow")
             o.workflows.push_back(value());
         else if (a == "--workflow-rate")
@@ -187,8 +204,13 @@ Options parse(const std::vector<std::string>& args)
         else
             throw UsageError("unknown argument '" + a + "'");
     }
-    if (o.trace.empty() == o.workflows.empty())
-        throw UsageError("give either --trace FILE or --workflow FILE (one or more)");
+    if (!o.scenario.empty()) {
+        if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty())
+            throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
+        return o;
+    }
+    if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
+        throw UsageError("give one of --trace FILE, --workload NAME or --workflow FILE (one or more)");
     if (!have_policy)
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
@@ -305,6 +327,33 @@ void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRo
         }
 }
 
+// --scenario NAME[:keys]: a paper's experiment, printed as one table.
+int run_scenario(const Options& o, std::ostream& out, std::ostream& err)
+{
+    const auto colon = o.scenario.find(':');
+    const std::string name = o.scenario.substr(0, colon);
+    const std::string keys = colon == std::string::npos ? "" : o.scenario.substr(colon + 1);
+    try {
+        if (name == "smowton") {
+            const SmowtonOptions options = parse_smowton_options(keys, o.config.seed);
+            print_smowton(out, options, run_smowton(options));
+        } else if (name == "zheng") {
+            const ZhengOptions options = parse_zheng_options(keys, o.config.seed);
+            print_zheng(out, options, run_zheng(options));
+        } else {
+            err << "burstsim: unknown scenario '" << name << "' (known: smowton, zheng)\n";
+            return 2;
+        }
+    } catch (const WorkloadSpecError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    } catch (const PolicyConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}
+
 } // namespace
 
 int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -319,6 +368,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     std::vector<Run> runs;
     try {
         o = parse(args);
+        if (!o.scenario.empty())
+            return run_scenario(o, out, err);
         for (const auto& name : o.policies) {
             PolicyParams params = params_for(name, o.params);
             make_policy(name, params); // validates the name and parameters up front
@@ -346,7 +397,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     }
     Trace trace;
     try {
-        if (o.workflows.empty()) {
+        if (!o.workload.empty()) {
+            trace = generate_workload(o.workload, o.config.seed);
+        } else if (o.workflows.empty()) {
             trace = load_trace(o.trace, o.format);
         } else {
             std::vector<Workflow> workflows;
@@ -361,6 +414,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     } catch (const WorkflowError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 1;
+    } catch (const WorkloadSpecError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
     }
     if (o.workflows.empty())
         err << trace.report.summary() << "\n";
@@ -369,7 +425,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
     if (o.config.local_cores == 0) {
-        err << "burstsim: " << (o.workflows.empty() ? o.trace + " states no MaxProcs" : std::string("workflows"))
+        err << "burstsim: "
+            << (o.workflows.empty() ? (o.trace.empty() ? o.workload : o.trace) + " states no MaxProcs"
+                                    : std::string("workflows"))
             << "; give --local-cores\n";
         return 2;
     }
@@ -377,6 +435,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     auto wf = [&](const SimResult& result) {
         return o.workflows.empty() ? WorkflowMetrics{} : workflow_metrics(trace.jobs, result, o.tau);
     };
+    o.config.record_timeline = !o.plot.empty();
+    std::vector<PlotPanel> panels;
+    Time origin = 0;
     auto replay = [&](const std::string& name, const PolicyParams& params, SimResult& result) {
         auto policy = make_policy(name, params);
         result = simulate(o.config, trace.jobs, *policy);
@@ -399,6 +460,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
             record(label, run.lambda_index, m, result);
+            origin = result.first_submit;
+            panels.push_back(PlotPanel{label, std::move(result.timeline)});
             if (o.compare)
                 continue;
             out << "\nlambda " << lambda << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
@@ -470,6 +533,16 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     } catch (const PolicyConfigError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 2;
+    }
+    if (!o.plot.empty()) {
+        const std::string source = !o.trace.empty() ? o.trace : !o.workload.empty() ? o.workload : "workflows";
+        std::ofstream file(o.plot);
+        file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
+                                origin, panels);
+        if (!file.flush()) {
+            err << "burstsim: cannot write " << o.plot << "\n";
+            return 1;
+        }
     }
     return 0;
 }

@@ -35,6 +35,20 @@ libburst_a_SOURCES += \
 	burstd/src/sim/workflow_arrivals.hpp \
 	burstd/src/sim/workflow_metrics.cpp \
 	burstd/src/sim/workflow_metrics.hpp \
+	burstd/src/sim/workload_spec.cpp \
+	burstd/src/sim/workload_spec.hpp \
+	burstd/src/sim/gatk_workload.cpp \
+	burstd/src/sim/gatk_workload.hpp \
+	burstd/src/sim/blast_workload.cpp \
+	burstd/src/sim/blast_workload.hpp \
+	burstd/src/sim/generated_workload.cpp \
+	burstd/src/sim/generated_workload.hpp \
+	burstd/src/sim/smowton_scenario.cpp \
+	burstd/src/sim/smowton_scenario.hpp \
+	burstd/src/sim/zheng_scenario.cpp \
+	burstd/src/sim/zheng_scenario.hpp \
+	burstd/src/sim/svg_plot.cpp \
+	burstd/src/sim/svg_plot.hpp \
 	burstd/src/sim/burstsim_cli.cpp \
 	burstd/src/sim/burstsim_cli.hpp
 
@@ -57,4 +71,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/workflow_parser_test.cpp \
 	tests/unit/sim/workflow_arrivals_test.cpp \
 	tests/unit/sim/simulator_dependency_test.cpp \
-	tests/unit/sim/burstsim_workflow_cli_test.cpp
+	tests/unit/sim/burstsim_workflow_cli_test.cpp \
+	tests/unit/sim/workload_generator_test.cpp \
+	tests/unit/sim/paper_reproduction_test.cpp \
+	tests/unit/sim/svg_plot_test.cpp

@@ -26,6 +26,8 @@ struct SimConfig {
     // the head, which bounds the cost of a pass on deep queues.
     std::uint32_t bf_max_job_test = 500;
     std::string cluster = "sim";
+    // Keep demand, supply and cloud nodes per decision cycle (--plot).
+    bool record_timeline = false;
 };
 
 } // namespace burst

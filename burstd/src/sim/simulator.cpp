@@ -160,6 +160,7 @@ private:
     bool dirty_ = false;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
     std::uint64_t cloud_up_cores_ = 0; // powered on (booting or up)
+    std::uint32_t cloud_up_nodes_ = 0;
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
@@ -609,6 +610,7 @@ void SimRun::power_up(std::uint32_t n)
     const Time now = clock_.now();
     node.power = Power::Booting;
     cloud_up_cores_ += node.cpus;
+    ++cloud_up_nodes_;
     node.launched = now;
     node.ready = 0;
     node.draining = false;
@@ -704,9 +706,11 @@ void SimRun::power_down(std::uint32_t n)
     closed_cost_ += bill(config_.groups[node.group], up);
     result_.instance_seconds += up;
     result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, config_.groups[node.group].price_per_hour,
-                                                  node.launched, clock_.now()});
+                                             node.launched, clock_.now(),
+                                             node.power == Power::Up ? node.ready : clock_.now()});
     node.power = Power::Down;
     cloud_up_cores_ -= node.cpus;
+    --cloud_up_nodes_;
     node.draining = false;
     ++node.idle_epoch;
     sync_node(n);
@@ -880,6 +884,10 @@ void SimRun::decide()
         ++p.over_samples;
         p.over_cores += supply - demand;
     }
+
+    if (config_.record_timeline)
+        result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,
+                                                  cloud_up_nodes_});
 
     Decision d = policy_.decide(state_, clock_);
     ++result_.decisions;

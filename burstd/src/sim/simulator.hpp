@@ -59,6 +59,7 @@ struct InstanceSpan {
     double price_per_hour = 0;
     Time launched = 0;
     Time down = 0;
+    Time ready = 0; // booted (= down when powered down while booting)
 };
 
 // Demand and supply sampled once per decision cycle, for PFA's elasticity
@@ -71,6 +72,15 @@ struct ProvisioningSamples {
     double under_cores = 0;           // Σ max(demand − supply, 0)
     double over_cores = 0;            // Σ max(supply − demand, 0)
     double capacity = 0;              // local cores + every cloud node's cores (PFA's R)
+};
+
+// One decision cycle's view for plots: demand = cores of eligible,
+// unfinished jobs; supply = local cores + cores of powered-on cloud nodes.
+struct TimelineSample {
+    Time time = 0;
+    std::uint64_t demand = 0;
+    std::uint64_t supply = 0;
+    std::uint32_t cloud_nodes = 0; // powered on (booting or up)
 };
 
 struct SimResult {
@@ -96,6 +106,7 @@ struct SimResult {
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
     ProvisioningSamples provisioning;
+    std::vector<TimelineSample> timeline; // with SimConfig::record_timeline
 };
 
 // Throws SimConfigError for an unusable site (no local cores, bad group) or

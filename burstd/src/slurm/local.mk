@@ -2,8 +2,11 @@
 libburst_a_SOURCES += \
 	burstd/src/slurm/job_cpu_change.cpp \
 	burstd/src/slurm/job_cpu_change.hpp \
+	burstd/src/slurm/job_allocation_probe.hpp \
 	burstd/src/slurm/libslurm_actuator.cpp \
 	burstd/src/slurm/libslurm_actuator.hpp \
+	burstd/src/slurm/libslurm_job_probe.cpp \
+	burstd/src/slurm/libslurm_job_probe.hpp \
 	burstd/src/slurm/slurm_actuator.hpp
 
 tests_unit_unit_tests_SOURCES += \

@@ -9,7 +9,9 @@
 #                           ExportInterval=1), JobSubmitPlugins=burst, reconfigure
 #   burstd_write_conf POLICY BOOT_DELAY [extra lines...]
 #                           DIR/burstd.conf: provider "box" Type=local, node
-#                           group "cloud" = the cluster's CLOUD nodes, CycleInterval=1
+#                           group "cloud" = the cluster's CLOUD nodes, CycleInterval=1;
+#                           BURSTD_PROVIDER_EXTRA adds keys to the Provider line
+#                           (e.g. "LaunchLatency=1")
 #   burstd_start / burstd_stop / burstd_kill9
 #                           runs burstd in the background (log: DIR/burstd.log,
 #                           appended across restarts); burstd_start waits for the
@@ -18,6 +20,19 @@
 #   burstd_instance_slurmds the pids of every slurmd the local provider started
 #   burstd_cleanup          stops burstd and every provider slurmd (call from the EXIT trap
 #                           before cluster_stop)
+#
+# For tests, the usual set-up in two calls:
+#   burstd_test_cluster NAME [cluster_start options...]
+#                           checks that burstd, burstctl and the plugin are built,
+#                           makes the work dir (BURSTD_DIR=/tmp/burstd-NAME.XXXXXX),
+#                           writes the power programs, starts the cluster with them
+#                           and the plugin's dir (ClusterName NAME), and traps EXIT:
+#                           $BURSTD_ON_EXIT (if set), burstd_cleanup, the work dir
+#                           removed unless something failed, cluster_stop
+#   burstd_bring_up POLICY BOOT_DELAY [extra lines...]
+#                           burstd_write_conf, burstd_start, burstd_enable_plugin,
+#                           and waits for the plugin's hello; a failure is reported
+#                           with tap_fail and returns 1
 #
 # Needs BURST_BUILDDIR (burstd/burstd, burstd/tools/burstctl, plugin/.libs).
 
@@ -64,7 +79,7 @@ burstd_write_conf() { # POLICY BOOT_DELAY [extra lines...]
         echo "SlurmUser=root"
         echo "LogLevel=verbose"
         echo "CycleInterval=1"
-        echo "Provider=box Type=local BootDelay=$delay"
+        echo "Provider=box Type=local BootDelay=$delay ${BURSTD_PROVIDER_EXTRA:-}"
         echo "NodeGroup=cloud Provider=box Nodes=$CLUSTER_CLOUD_NODES Partition=cloud Cpus=2 MemoryMB=1000 PricePerHour=0.10 BootTime=$delay"
         echo "Policy=$policy"
         local line
@@ -106,4 +121,41 @@ burstd_cleanup() {
     local pid
     for pid in $(burstd_instance_slurmds); do kill "$pid" 2>/dev/null; done
     wait_for "[ -z \"\$(burstd_instance_slurmds)\" ]" 10 || for pid in $(burstd_instance_slurmds); do kill -9 "$pid" 2>/dev/null; done
+}
+
+burstd_test_cluster() { # NAME [cluster_start options...]
+    local name=$1 f
+    shift
+    for f in "$BURSTD_BIN" "$BURSTCTL_BIN" "$BURSTD_PLUGIN_DIR/job_submit_burst.so"; do
+        [ -e "$f" ] || { tap_fail "$f is built (run make first)"; return 1; }
+    done
+    burstd_programs "$(mktemp -d "/tmp/burstd-$name.XXXXXX")"
+    cluster_start --plugin-dir "$BURSTD_PLUGIN_DIR" --name "$name" --resume-program "$BURSTD_DIR/resume" \
+        --suspend-program "$BURSTD_DIR/suspend" --resume-fail-program "$BURSTD_DIR/resume-fail" "$@" || return 1
+    trap _burstd_on_exit EXIT
+}
+
+_burstd_on_exit() {
+    local rc=$?
+    [ -z "${BURSTD_ON_EXIT:-}" ] || eval "$BURSTD_ON_EXIT"
+    burstd_cleanup
+    if [ "$TAP_FAILED" = 0 ] && [ "$rc" = 0 ]; then
+        rm -rf "$BURSTD_DIR"
+    else
+        echo "# burstd files kept in $BURSTD_DIR"
+    fi
+    cluster_stop "$rc"
+}
+
+burstd_bring_up() { # POLICY BOOT_DELAY [extra lines...]
+    burstd_write_conf "$@"
+    if ! burstd_start; then
+        tap_fail "burstd started" "$(tail -5 "$BURSTD_DIR/burstd.log")"
+        return 1
+    fi
+    burstd_enable_plugin
+    if ! wait_for "grep -q 'plugin hello' '$BURSTD_DIR/burstd.log'" 15; then
+        tap_fail "the plugin connected to burstd" "$(tail -5 "$CLUSTER_DIR/log/slurmctld.log")"
+        return 1
+    fi
 }

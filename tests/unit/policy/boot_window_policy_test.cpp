@@ -75,17 +75,58 @@ TEST(BootWindowPolicy, FallsBackToTheTimeLimit)
     CHECK(actions<HireNodes>(policy.decide(b.state, clock)).empty());
 }
 
-TEST(BootWindowPolicy, ReleasesIdleCloudNodesWhenCoresStaySpare)
+TEST(BootWindowPolicy, DrainsCloudNodesWhenCoresStaySpare)
 {
     PolicyParams p;
     BootWindowPolicy policy(p);
     ManualClock clock(1000);
     StateBuilder b;
+    // 4 local + 6 cloud cores free and nothing waiting: both nodes are
+    // surplus; the busy one drains (its work finishes, then it powers down).
     b.local("n1", 4, 0).group("g", 4, 2, 1.0, 100).up("g-1").up("g-2", 2);
     auto releases = actions<ReleaseNodes>(policy.decide(b.state, clock));
     LONGS_EQUAL(1, releases.size());
-    LONGS_EQUAL(1, releases[0].nodes.size());
+    CHECK(releases[0].drain_first);
+    LONGS_EQUAL(2, releases[0].nodes.size());
     STRCMP_EQUAL("g-1", releases[0].nodes[0].c_str());
+}
+
+TEST(BootWindowPolicy, KeepsNodesSpareCoresAreNeededFor)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // Only 2 cores would be spare at ready time: no 4-core node may go.
+    b.local("n1", 4, 2).group("g", 4, 1, 1.0, 100).up("g-1").pending(2, 4);
+    Decision d = policy.decide(b.state, clock);
+    CHECK(actions<ReleaseNodes>(d).empty());
+}
+
+TEST(BootWindowPolicy, WaitingJobsUseFreeCloudCoresWithoutAResize)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // Local cores are busy for long; an up node has 4 free cores: the first
+    // waiting job goes there now, the second (no room left) is hired for.
+    b.local("n1", 4, 4).group("g", 4, 2, 1.0, 100).up("g-1").running(1, 4, 900, "long").pending(2, 4).pending(3,
+                                                                                                             4);
+    Decision d = policy.decide(b.state, clock);
+    auto routes = actions<RouteToCloud>(d);
+    LONGS_EQUAL(2, routes.size());
+    LONGS_EQUAL(2, routes[0].job);
+    LONGS_EQUAL(1, actions<HireNodes>(d).size());
+    // Within one boot time nothing is resized, but a node that came up is used.
+    b.node("g-1").alloc_cpus = 4;
+    b.up("g-2");
+    b.state.snapshot.jobs.resize(1); // the running job
+    b.pending(4, 4);
+    clock.set(1010);
+    Decision later = policy.decide(b.state, clock);
+    LONGS_EQUAL(1, actions<RouteToCloud>(later).size());
+    CHECK(actions<HireNodes>(later).empty());
 }
 
 TEST(BootWindowPolicy, NeverHiresForJobsThatMayNotBurst)

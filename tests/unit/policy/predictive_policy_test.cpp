@@ -109,6 +109,34 @@ TEST(PredictivePolicy, QueueBenefitCountsTheJobsBehindTheHead)
     CHECK(!routes(queue->decide(b.state, clock)).empty());
 }
 
+TEST(PredictivePolicy, QueueBenefitReevaluatesTheQueueAfterEachDispatchedHead)
+{
+    // One local core, busy for 1 h; two 1-core 1 h jobs wait 1 h and 2 h.
+    // The head's own hour plus the hour it holds up the second one (0.6 at
+    // λ=0.3) beats a 1 h cloud core at 0.5.  Once the head is in the cloud,
+    // the second job waits only 1 h: 0.3 < 0.5, it stays (the stale 2 h
+    // wait would have sent it too).
+    StateBuilder b;
+    b.local("n1", 1, 1).group("aws", 1, 4, 0.5, 0);
+    b.running(1, 1, 0, "r", 3600);
+    b.pending(2, 1, BurstOption::Allow, "p", 3600).pending(3, 1, BurstOption::Allow, "p", 3600);
+    ManualClock clock(0);
+    auto queue = make({{"lambda", "0.3"}, {"benefit", "queue"}});
+    auto sent = routes(queue->decide(b.state, clock));
+    LONGS_EQUAL(1, sent.size());
+    LONGS_EQUAL(2, sent[0].job);
+}
+
+TEST(PredictivePolicy, ThroughputRewardCanBePaidOnTheWholePipeline)
+{
+    auto stage = make({{"reward", "throughput"}, {"lambda", "1"}});
+    auto pipeline = make({{"reward", "throughput"}, {"lambda", "1"}, {"reward_runtime", "36000"}});
+    // A 1 min stage of a 10 h pipeline: the hour it waits costs the
+    // pipeline 3600/36000 − 3600/39600, not what it would cost a 1 min job.
+    DOUBLES_EQUAL(3600.0 / 36000 - 3600.0 / 39600, pipeline->reward_loss(1, 60, 3600, 3600), 1e-12);
+    CHECK(stage->reward_loss(1, 60, 3600, 3600) > 100 * pipeline->reward_loss(1, 60, 3600, 3600));
+}
+
 TEST(PredictivePolicy, LateJobsEndNowOrMidwayThroughTheErrorWindow)
 {
     auto immediate = make({{"late", "immediate"}});

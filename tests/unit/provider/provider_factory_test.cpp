@@ -94,7 +94,7 @@ TEST(ProviderFactory, BuildsLocalWithItsKeysCaseInsensitively)
 TEST(ProviderFactory, RejectsUnknownKeyNamingItAndTheOrigin)
 {
     STRCMP_EQUAL("burstd.conf:7: Provider=box: unknown key BootDelai= for Type=local (did you mean BootDelay?); "
-                 "known keys: SlurmdPath, StateDir, BootDelay, TerminateGrace, Address",
+                 "known keys: SlurmdPath, StateDir, BootDelay, TerminateGrace, Address, LaunchLatency, TerminateLatency",
                  error_of(local({{"BootDelai", "1"}})).c_str());
 }
 

@@ -199,8 +199,10 @@ LocalProvider::LocalProvider(LocalProviderConfig config) : config_(std::move(con
                                        " is not an executable file");
     if (config_.state_dir.empty())
         throw LocalProviderConfigError("local provider: state_dir is required");
-    if (config_.boot_delay < 0 || config_.terminate_grace < 0)
-        throw LocalProviderConfigError("local provider: boot_delay and terminate_grace must be >= 0");
+    if (config_.boot_delay < 0 || config_.terminate_grace < 0 || config_.launch_latency < 0 ||
+        config_.terminate_latency < 0)
+        throw LocalProviderConfigError(
+            "local provider: boot_delay, terminate_grace, launch_latency and terminate_latency must be >= 0");
     std::error_code ec;
     fs::create_directories(config_.state_dir, ec);
     if (ec || !fs::is_directory(config_.state_dir))
@@ -266,10 +268,16 @@ std::optional<LocalProvider::Record> LocalProvider::find_by_token(const std::str
 
 std::vector<LaunchResult> LocalProvider::launch(const std::vector<LaunchRequest>& requests)
 {
-    std::lock_guard lock(mutex_);
+    // The simulated round trip is spent outside the lock, as concurrent API
+    // calls to a cloud would be.
+    sleep_for(config_.launch_latency / 2);
     std::vector<LaunchResult> results;
-    for (const auto& req : requests)
-        results.push_back(launch_one(req));
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& req : requests)
+            results.push_back(launch_one(req));
+    }
+    sleep_for(config_.launch_latency / 2);
     return results;
 }
 
@@ -474,6 +482,14 @@ ProviderError LocalProvider::reclaim(const std::string& provider_id)
 }
 
 std::map<std::string, ProviderError> LocalProvider::terminate(const std::vector<std::string>& provider_ids)
+{
+    sleep_for(config_.terminate_latency / 2);
+    std::map<std::string, ProviderError> errors = terminate_locked(provider_ids);
+    sleep_for(config_.terminate_latency / 2);
+    return errors;
+}
+
+std::map<std::string, ProviderError> LocalProvider::terminate_locked(const std::vector<std::string>& provider_ids)
 {
     std::lock_guard lock(mutex_);
     std::map<std::string, ProviderError> errors;

@@ -12,7 +12,8 @@
 //    go, so list() after a burstd restart finds exactly the live ones and a
 //    reused pid is never mistaken for ours;
 //  * `boot_delay` seconds pass between launch and slurmd's start, like a
-//    cloud instance booting;
+//    cloud instance booting; `launch_latency` / `terminate_latency` make the
+//    calls themselves take as long as a cloud API's;
 //  * reclaim() does to an instance what a cloud does to spot capacity it
 //    takes back: the slurmd is killed without warning and list() reports the
 //    instance gone and reclaimed until it is terminated.
@@ -38,6 +39,11 @@ struct LocalProviderConfig {
     std::string state_dir;  // created if missing; required
     Seconds boot_delay = 0;
     Seconds terminate_grace = 10; // SIGTERM, then SIGKILL after this long
+    // How long a launch / terminate call takes, like a cloud API round trip.
+    // The instance starts (or is stopped) halfway through, so a crash during
+    // the call can leave it existing while burstd never heard the answer.
+    Seconds launch_latency = 0;
+    Seconds terminate_latency = 0;
     std::string address = "127.0.0.1";
 };
 
@@ -68,6 +74,7 @@ public:
 
 private:
     LaunchResult launch_one(const LaunchRequest& request);
+    std::map<std::string, ProviderError> terminate_locked(const std::vector<std::string>& provider_ids);
     std::optional<Record> find_by_token(const std::string& token, ProviderError& error) const;
     std::string state_file(const std::string& provider_id) const;
     void write_record(const Record& record) const;

@@ -1,0 +1,72 @@
+#include "app/burstd_metrics.hpp"
+
+#include "app/prometheus_text.hpp"
+
+namespace burst {
+
+std::string render_metrics(const BurstdMetricsInput& in)
+{
+    using T = PrometheusText::Type;
+    PrometheusText m;
+    const auto& c = in.ingest;
+    m.family("burstd_snapshot_messages_total", "Messages from the slurmctld plugin, by result.", T::Counter);
+    m.sample(double(c.messages), {{"result", "accepted"}});
+    m.sample(double(c.bad_messages), {{"result", "rejected"}});
+    m.family("burstd_snapshot_oversized_total", "Rejected plugin messages that exceeded the size limit.", T::Counter);
+    m.sample(double(c.oversized));
+    m.family("burstd_plugin_connections_total", "Plugin connections, by outcome.", T::Counter);
+    m.sample(double(c.connections), {{"outcome", "accepted"}});
+    m.sample(double(c.refused_peers), {{"outcome", "refused"}});
+    m.family("burstd_job_ends_total", "job_end events received.", T::Counter);
+    m.sample(double(in.job_ends));
+
+    m.family("burstd_cycles_total", "Cycles run (with or without a snapshot).", T::Counter);
+    m.sample(double(in.cycles));
+    m.family("burstd_policy_decision_seconds", "Wall time the policy chain spent deciding, per cycle.", T::Summary);
+    m.sample(in.policy.decide_seconds_sum, {}, "_sum");
+    m.sample(double(in.policy.runs), {}, "_count");
+    m.family("burstd_policy_last_decision_seconds", "Wall time of the last cycle's decisions.", T::Gauge);
+    m.sample(in.policy.last_decide_seconds);
+    m.family("burstd_actions_total", "Actions the policies decided, by kind and whether Slurm applied them.",
+             T::Counter);
+    for (const auto& [key, n] : in.policy.actions)
+        m.sample(double(n), {{"kind", key.first}, {"outcome", key.second}});
+
+    std::map<std::pair<std::string, std::string>, std::size_t> instances;
+    for (const auto& r : in.open_records)
+        ++instances[{r.node_group, std::string(to_string(r.state))}];
+    m.family("burstd_instances", "Open instances in the ledger, by node group and state.", T::Gauge);
+    for (const auto& [key, n] : instances)
+        m.sample(double(n), {{"group", key.first}, {"state", key.second}});
+    m.family("burstd_provider_calls_total",
+             "Provider launch and terminate calls per node group, by outcome (ok or the error kind).", T::Counter);
+    for (const auto& [key, n] : in.provider_calls)
+        m.sample(double(n), {{"call", std::get<0>(key)}, {"group", std::get<1>(key)}, {"outcome", std::get<2>(key)}});
+    m.family("burstd_provider_work_in_flight", "Provider calls queued or running.", T::Gauge);
+    m.sample(double(in.provider_work_in_flight));
+    m.family("burstd_reconcile_repairs_total", "Repairs reconciliation applied, by kind.", T::Counter);
+    for (const auto& [kind, n] : in.repairs)
+        m.sample(double(n), {{"kind", kind}});
+    m.family("burstd_early_launch_nodes_total",
+             "CLOUD nodes launched as soon as Slurm allocated them, ahead of ResumeProgram.", T::Counter);
+    m.sample(double(in.early_launch.launched_nodes));
+    m.family("burstd_early_launch_jobs_total", "Jobs followed after routing, by how following ended.", T::Counter);
+    m.sample(double(in.early_launch.launched_jobs), {{"end", "launched"}});
+    m.sample(double(in.early_launch.expired), {{"end", "still_pending"}});
+    m.sample(double(in.early_launch.probe_errors), {{"end", "gone"}});
+
+    m.family("burstd_spend_interval_start_seconds", "Start of the current budget interval (Unix time).", T::Gauge);
+    m.sample(in.spend.interval_start);
+    m.family("burstd_spend_group", "Money spent in the current budget interval, per node group.", T::Gauge);
+    for (const auto& g : in.groups) {
+        auto it = in.spend.groups.find(g);
+        m.sample(it == in.spend.groups.end() ? 0.0 : it->second, {{"group", g}});
+    }
+    m.family("burstd_spend_account",
+             "Money spent in the current budget interval, per Slurm account (\"\" = no job used it).", T::Gauge);
+    for (const auto& [account, amount] : in.spend.accounts)
+        m.sample(amount, {{"account", account}});
+    return m.text();
+}
+
+} // namespace burst

@@ -1,0 +1,33 @@
+#pragma once
+// What burstd exposes on MetricsPort, rendered from plain copies of its
+// counters (taken on the io thread) so rendering is pure and testable.
+
+#include "app/allocation_follower.hpp"
+#include "app/policy_cycle.hpp"
+#include "app/provider_outcomes.hpp"
+#include "app/spend_tracker.hpp"
+#include "ingest/snapshot_server.hpp"
+#include "ledger/ledger.hpp"
+
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct BurstdMetricsInput {
+    IngestCounters ingest;
+    std::uint64_t job_ends = 0;
+    std::uint64_t cycles = 0;
+    PolicyCycleStats policy;
+    ProviderOutcomes::CallCounts provider_calls;
+    std::map<std::string, std::uint64_t> repairs;
+    std::vector<std::string> groups;         // every configured group gets its series, zeros included
+    std::vector<LedgerRecord> open_records;  // instances by group and state
+    SpendView spend;
+    AllocationFollowerCounters early_launch;
+    std::size_t provider_work_in_flight = 0;
+};
+
+std::string render_metrics(const BurstdMetricsInput& in);
+
+} // namespace burst

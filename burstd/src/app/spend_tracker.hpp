@@ -1,0 +1,52 @@
+#pragma once
+// Money spent on cloud instances in the current budget interval, per node
+// group and per Slurm account, for ClusterState (budget policies), status and
+// metrics.
+//
+// Per group it is recomputed from the ledger every time (launch to
+// termination, or now, clipped to the interval, times the group's price), so
+// it survives restarts.  Per account it is accrued between two updates: each
+// instance's cost over that span is split over the accounts of the jobs
+// running on its node, by their share of the node's cores; the rest (idle
+// cores, and spans burstd did not see, e.g. before a restart) is the ""
+// account, so the accounts always add up to the groups' total.
+// Intervals are aligned to the epoch (a day starts at 00:00 UTC).
+
+#include "ledger/ledger.hpp"
+#include "model/clock.hpp"
+#include "model/job.hpp"
+#include "model/node_group.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct SpendView {
+    Time interval_start = 0;
+    Seconds interval = 0;
+    double total = 0;
+    std::map<std::string, double> groups;
+    std::map<std::string, double> accounts; // "" = not attributable to a job
+};
+
+class SpendTracker {
+public:
+    explicit SpendTracker(Seconds interval);
+    // A new interval length starts counting afresh.
+    void set_interval(Seconds interval);
+
+    SpendView update(Time now, const std::vector<LedgerRecord>& records, const std::vector<Job>& jobs,
+                     const std::vector<NodeGroup>& groups);
+    const SpendView& last() const { return last_; }
+
+private:
+    Seconds interval_;
+    Time interval_start_ = 0;
+    Time last_update_ = 0;
+    std::map<std::string, double> attributed_; // accounts other than ""
+    SpendView last_;
+};
+
+} // namespace burst

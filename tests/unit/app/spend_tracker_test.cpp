@@ -1,0 +1,101 @@
+#include "app/spend_tracker.hpp"
+
+#include <cmath>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+NodeGroup group(const std::string& name, double price, std::uint32_t cpus)
+{
+    NodeGroup g;
+    g.name = name;
+    g.price_per_hour = price;
+    g.cpus = cpus;
+    return g;
+}
+
+LedgerRecord record(const std::string& node, const std::string& group, Time launched, Time terminated = 0)
+{
+    LedgerRecord r;
+    r.node = node;
+    r.node_group = group;
+    r.provider_id = "i-" + node;
+    r.requested_at = launched;
+    r.launched_at = launched;
+    r.state = terminated > 0 ? InstanceState::Terminated : InstanceState::Running;
+    r.terminated_at = terminated;
+    return r;
+}
+
+Job running(JobId id, const std::string& account, std::uint32_t cpus, std::vector<std::string> nodes)
+{
+    Job j;
+    j.id = id;
+    j.account = account;
+    j.cpus = cpus;
+    j.state = JobState::Running;
+    j.nodes = std::move(nodes);
+    return j;
+}
+
+} // namespace
+
+TEST_GROUP(SpendTracker){};
+
+TEST(SpendTracker, GroupSpendComesFromTheLedgerClippedToTheInterval)
+{
+    SpendTracker t(3600);
+    // 3.6/hour = 0.001/s.  Interval [7200, 10800).
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7000, 7300), record("c2", "cloud", 8000),
+                                         record("g1", "gpu", 9000)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4), group("gpu", 36, 8)};
+    SpendView v = t.update(9100, records, {}, groups);
+    DOUBLES_EQUAL(7200, v.interval_start, 0);
+    // c1: 7200..7300 = 100 s; c2: 8000..9100 = 1100 s; g1: 100 s at 0.01/s.
+    DOUBLES_EQUAL(1.2, v.groups["cloud"], 1e-9);
+    DOUBLES_EQUAL(1.0, v.groups["gpu"], 1e-9);
+    DOUBLES_EQUAL(2.2, v.total, 1e-9);
+    DOUBLES_EQUAL(2.2, v.accounts[""], 1e-9); // no job seen: nothing attributed
+}
+
+TEST(SpendTracker, AccountsShareANodeByCoresAndIdleTimeStaysUnattributed)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    t.update(7300, records, {}, groups); // 100 s idle
+    std::vector<Job> jobs = {running(1, "alpha", 2, {"c1"}), running(2, "beta", 1, {"c1"})};
+    SpendView v = t.update(7400, records, jobs, groups); // 100 s: half alpha, a quarter beta
+    DOUBLES_EQUAL(0.2, v.total, 1e-9);
+    DOUBLES_EQUAL(0.05, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.025, v.accounts["beta"], 1e-9);
+    DOUBLES_EQUAL(0.125, v.accounts[""], 1e-9);
+}
+
+TEST(SpendTracker, ANewIntervalStartsFromZero)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    std::vector<Job> jobs = {running(1, "alpha", 4, {"c1"})};
+    t.update(7200, records, jobs, groups);
+    SpendView before = t.update(10700, records, jobs, groups);
+    DOUBLES_EQUAL(3.5, before.accounts["alpha"], 1e-9);
+    SpendView after = t.update(10900, records, jobs, groups);
+    DOUBLES_EQUAL(10800, after.interval_start, 0);
+    DOUBLES_EQUAL(0.1, after.total, 1e-9);
+    DOUBLES_EQUAL(0.1, after.accounts["alpha"], 1e-9);
+}
+
+TEST(SpendTracker, ARecordWithoutProviderIdCostsNothing)
+{
+    SpendTracker t(3600);
+    LedgerRecord r = record("c1", "cloud", 7200);
+    r.provider_id.clear();
+    r.state = InstanceState::Failed;
+    SpendView v = t.update(7300, {r}, {}, {group("cloud", 3.6, 4)});
+    DOUBLES_EQUAL(0, v.total, 0);
+}

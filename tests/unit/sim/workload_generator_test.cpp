@@ -1,0 +1,127 @@
+#include "sim/blast_workload.hpp"
+#include "sim/gatk_workload.hpp"
+#include "sim/generated_workload.hpp"
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+TEST_GROUP(GatkWorkload){};
+
+TEST(GatkWorkload, StageTimesFollowTableOneAndAmdahl)
+{
+    DOUBLES_EQUAL(0.35 * 5 + 5.38, gatk_stage_time(kGatkStages[0], 5, 1), 1e-12);
+    const double e4 = 3.35 * 6 + 0.53;
+    DOUBLES_EQUAL(0.79 * e4 / 4 + 0.21 * e4, gatk_stage_time(kGatkStages[3], 6, 4), 1e-12);
+}
+
+TEST(GatkWorkload, PipelinesAreSevenChainedStagesArrivingInPoissonBatches)
+{
+    GatkWorkloadSpec spec;
+    spec.duration = 5000;
+    spec.interval = 2.5;
+    spec.error = 0;
+    spec.seed = 7;
+    const GatkWorkload w = generate_gatk(spec);
+    LONGS_EQUAL(7 * w.pipelines.size(), w.jobs.size());
+    std::map<JobId, const TraceJob*> by_id;
+    for (const auto& j : w.jobs)
+        by_id[j.id] = &j;
+    double size_sum = 0;
+    std::map<Time, int> batches;
+    for (const auto& p : w.pipelines) {
+        LONGS_EQUAL(7, p.stages.size());
+        size_sum += p.size;
+        ++batches[p.arrival];
+        for (std::size_t s = 0; s < 7; ++s) {
+            const TraceJob& stage = *by_id.at(p.stages[s]);
+            STRCMP_EQUAL(("gatk/stage" + std::to_string(s + 1)).c_str(), stage.category.c_str());
+            DOUBLES_EQUAL(p.arrival, stage.submit, 0);
+            // error=0: the runtime is the model's prediction, in seconds of 60 per TU.
+            DOUBLES_EQUAL(std::round(gatk_stage_time(kGatkStages[s], p.size, 1) * 60), stage.runtime, 0);
+            CHECK(stage.time_limit > stage.runtime);
+            if (s == 0)
+                CHECK(stage.parents.empty());
+            else {
+                LONGS_EQUAL(1, stage.parents.size());
+                LONGS_EQUAL(p.stages[s - 1], stage.parents.front());
+            }
+        }
+    }
+    // Means over ~2000 arrival events: 3 pipelines per batch, d = 5, 2.5 TU apart.
+    const double events = 5000 / 2.5;
+    DOUBLES_EQUAL(3.0, double(w.pipelines.size()) / events, 0.1);
+    DOUBLES_EQUAL(5.0, size_sum / double(w.pipelines.size()), 0.05);
+    DOUBLES_EQUAL(events, double(batches.size()) * 1.01, events * 0.05); // ~1% of batches are empty
+}
+
+TEST(GatkWorkload, IsDeterministicPerSeedAndThreadsShortenScalableStages)
+{
+    GatkWorkloadSpec spec;
+    spec.duration = 200;
+    const GatkWorkload a = generate_gatk(spec), b = generate_gatk(spec);
+    spec.seed = 2;
+    const GatkWorkload c = generate_gatk(spec);
+    LONGS_EQUAL(a.jobs.size(), b.jobs.size());
+    for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+        DOUBLES_EQUAL(a.jobs[i].runtime, b.jobs[i].runtime, 0);
+        DOUBLES_EQUAL(a.jobs[i].submit, b.jobs[i].submit, 0);
+    }
+    CHECK(a.jobs.size() != c.jobs.size() || a.jobs[0].runtime != c.jobs[0].runtime);
+
+    GatkWorkloadSpec threaded = parse_gatk_spec("duration=200,error=0,threads=16:1:1:1:1:1:1", 1);
+    const GatkWorkload t = generate_gatk(threaded);
+    LONGS_EQUAL(16, t.jobs[0].cpus);
+    DOUBLES_EQUAL(std::round(gatk_stage_time(kGatkStages[0], t.pipelines[0].size, 16) * 60), t.jobs[0].runtime, 0);
+}
+
+TEST(GatkWorkload, SpecRejectsUnknownKeysAndBadValues)
+{
+    CHECK_THROWS(WorkloadSpecError, parse_gatk_spec("intervall=2", 1));
+    CHECK_THROWS(WorkloadSpecError, parse_gatk_spec("threads=1:2", 1));
+    CHECK_THROWS(WorkloadSpecError, parse_gatk_spec("interval=-1", 1));
+    CHECK_THROWS(WorkloadSpecError, parse_gatk_spec("interval", 1));
+    DOUBLES_EQUAL(2.2, parse_gatk_spec("interval=2.2", 1).interval, 0);
+}
+
+TEST_GROUP(BlastWorkload){};
+
+TEST(BlastWorkload, ThreeStagesOfSplitAlignReduceChainedByBarriers)
+{
+    const auto jobs = generate_blast(BlastWorkloadSpec{});
+    LONGS_EQUAL(200 + 34 + 164 + 6, jobs.size());
+    std::map<std::string, int> count;
+    for (const auto& j : jobs)
+        ++count[j.category];
+    LONGS_EQUAL(200, count["blast/stage1-align"]);
+    LONGS_EQUAL(34, count["blast/stage2-align"]);
+    LONGS_EQUAL(164, count["blast/stage3-align"]);
+    // Stage 1's reduce waits for all 200 alignments; stage 2's split for that reduce.
+    const TraceJob& reduce1 = jobs[201];
+    STRCMP_EQUAL("blast/stage1-reduce", reduce1.category.c_str());
+    LONGS_EQUAL(200, reduce1.parents.size());
+    const TraceJob& split2 = jobs[202];
+    STRCMP_EQUAL("blast/stage2-split", split2.category.c_str());
+    LONGS_EQUAL(1, split2.parents.size());
+    LONGS_EQUAL(reduce1.id, split2.parents.front());
+    for (const auto& j : jobs)
+        if (j.category == "blast/stage2-align")
+            CHECK(j.runtime >= 360 && j.runtime <= 440);
+}
+
+TEST(BlastWorkload, SpecSetsStagesAndRejectsMismatchedLists)
+{
+    const BlastWorkloadSpec s = parse_blast_spec("tasks=10:20,align=50:60,cores=2", 1);
+    LONGS_EQUAL(2, s.tasks.size());
+    LONGS_EQUAL(60, s.align[1]);
+    LONGS_EQUAL(10 + 20 + 4, generate_blast(s).size());
+    CHECK_THROWS(WorkloadSpecError, parse_blast_spec("tasks=10:20,align=50", 1));
+    CHECK_THROWS(WorkloadSpecError, parse_blast_spec("stages=3", 1));
+    CHECK_THROWS(WorkloadSpecError, generate_workload("nosuch", 1));
+    LONGS_EQUAL(404, generate_workload("blast", 1).jobs.size());
+}
