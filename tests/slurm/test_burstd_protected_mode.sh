@@ -4,8 +4,11 @@
 # With BootFailures=1 the first one puts the group in protected mode: no more
 # launches, visible in burstctl status (text and --json) and the log; the
 # job is handed back (requeued, its BeginTime lifted), taken off the cloud
-# partition and stays pending instead of failing; no node is left DOWN; it
-# runs locally once the local node frees.  burstctl reset-group ends it.
+# partition and stays pending instead of failing; no node is left DOWN; the
+# group's nodes are drained with the breaker state as reason, so a cloud-only
+# job gets no node resumed (no churn); the first job runs locally once the
+# local node frees.  burstctl reset-group ends it and undrains burstd's
+# drains, not an administrator's.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -84,6 +87,26 @@ for n in c1 c2; do
 done
 tap_is "no CLOUD node is DOWN" "$(sinfo -h -N -p cloud -t down -o %N)" ""
 
+# While the group may not launch its powered-down nodes are drained, so a job
+# that can only run there stays pending instead of having a node resumed,
+# refused and handed back every round.
+drain_reasons() { sinfo -h -R -N -o '%N|%E' | sort; }
+if wait_for "[ \"\$(drain_reasons | grep -c '|burstd: node group cloud protected (boot)')\" = 2 ]" 10; then
+    tap_ok "sinfo -R shows c1 and c2 drained by burstd with the breaker state"
+else
+    tap_fail "sinfo -R shows c1 and c2 drained by burstd with the breaker state" "$(drain_reasons)"
+fi
+resumes() { grep -cE 'resume c[12]: |launched c[12] as' "$work/burstd.log"; }
+resumes_before=$(resumes)
+cloud_job=$(sbatch --parsable -p cloud -n2 -o /dev/null --wrap true)
+sleep 20
+tap_is "no resume for cloud-only job $cloud_job in 20 s (was one per round)" "$(( $(resumes) - resumes_before ))" 0
+tap_is "job $cloud_job waits" "$(job_field "$cloud_job" JobState)" PENDING
+tap_is "c1 and c2 stayed powered down" "$(node_state c1 | grep -c POWERED_DOWN) $(node_state c2 | grep -c POWERED_DOWN)" "1 1"
+scancel "$cloud_job"
+# An administrator's drain over burstd's is the administrator's to clear.
+scontrol update NodeName=c2 State=DRAIN Reason="admin: disk swap"
+
 # BeginTime lifted: the job starts as soon as the local node frees, not 20 min later.
 scancel "$filler"
 if wait_job_done "$job" 30; then
@@ -96,6 +119,13 @@ fi
 tap_like "burstctl reset-group ends protected mode" \
     "$("$BURSTCTL_BIN" --socket "$work/control.sock" reset-group cloud)" "node group cloud: protected -> hiring"
 tap_like "the status says hiring again" "$("$BURSTCTL_BIN" --socket "$work/control.sock" status)" "launches: hiring"
+if wait_for "[ -z \"\$(drain_reasons | grep '^c1|')\" ]" 10; then
+    tap_ok "c1, drained by burstd, is undrained once the group hires"
+else
+    tap_fail "c1, drained by burstd, is undrained once the group hires" "$(drain_reasons)"
+fi
+tap_is "c2 keeps the administrator's drain" "$(drain_reasons | grep '^c2|')" "c2|admin: disk swap"
+scontrol update NodeName=c2 State=UNDRAIN
 tap_like "reset-group refuses an unknown group" \
     "$("$BURSTCTL_BIN" --socket "$work/control.sock" reset-group nosuch 2>&1)" "no NodeGroup=nosuch"
 tap_is "no instance process is left" "$(burstd_instance_slurmds)" ""

@@ -2,8 +2,10 @@
 # A spot reclaim on a real cluster: a job runs on a CLOUD node that burstd
 # launched through the local provider; the "cloud" takes the instance back
 # (burst_local_provider reclaim: its slurmd, step daemon and tasks are
-# SIGKILLed, the instance is listed gone and reclaimed).  burstd notices it at
-# its next reconcile, hands the node back to Slurm (DOWN, POWER_DOWN_FORCE)
+# SIGKILLed, the instance is listed gone and reclaimed).  burstd notices it
+# as soon as Slurm marks the node NOT_RESPONDING (SlurmdTimeout=6: a ping
+# every 2 s, failed after MessageTimeout=3), not at its periodic reconcile (ReconcileEvery=1000 here rules
+# that out), hands the node back to Slurm (DOWN, POWER_DOWN_FORCE)
 # so the job is requeued, and lifts the requeue's BeginTime (now + 1201 s on
 # 22.05) so the job runs again at once.  The job completes on its second run,
 # the node is powered down (idle~, not DOWN), and nothing is left: no
@@ -23,7 +25,7 @@ work=$(mktemp -d /tmp/burstd-reclaim.XXXXXX)
 burstd_programs "$work"
 cluster_start --local 1 --cloud 2 --cpus 2 --plugin-dir "$BURSTD_PLUGIN_DIR" --name spotreclaim \
     --resume-program "$work/resume" --suspend-program "$work/suspend" \
-    --resume-fail-program "$work/resume-fail" || exit 1
+    --resume-fail-program "$work/resume-fail" --conf SlurmdTimeout=6 --conf MessageTimeout=3 || exit 1
 on_exit() {
     local rc=$?
     burstd_cleanup
@@ -34,6 +36,7 @@ trap on_exit EXIT
 tap_ok "cluster started in $CLUSTER_START_SECONDS s"
 
 burstd_write_conf always 1
+echo "ReconcileEvery=1000" >> "$work/burstd.conf"
 if burstd_start; then
     tap_ok "burstd started"
 else
@@ -74,11 +77,14 @@ tap_is "its slurmd, step daemon and job tasks are gone" \
     "$(pgrep -f "slurmd -D -b -N $node -f $SLURM_CONF"; grep -l "BURST_LOCAL_INSTANCE=$id" /proc/[0-9]*/environ 2>/dev/null
        pgrep -fx 'sleep 12.017')" ""
 
-if wait_for "grep -q 'was reclaimed by the provider' '$work/burstd.log'" 20; then
-    tap_ok "burstd noticed the reclaim $(elapsed "$t_reclaim") s later"
+# Slurm's ping (<= 2 s + MessageTimeout) + an export (1 s) + a cycle (1 s).
+if wait_for "grep -q 'was reclaimed by the provider' '$work/burstd.log'" 12; then
+    tap_ok "burstd noticed the reclaim $(elapsed "$t_reclaim") s later (bound 12 s)"
 else
-    tap_fail "burstd noticed the reclaim" "$(tail -5 "$work/burstd.log")"
+    tap_fail "burstd noticed the reclaim within 12 s" "$(tail -5 "$work/burstd.log")"
 fi
+tap_like "through Slurm losing contact with $node, not a periodic reconcile" \
+    "$(grep 'reconcile now' "$work/burstd.log")" "reconcile now: Slurm lost contact with $node \\($id\\)"
 if wait_for "[ \"\$(job_field $job Restarts)\" = 1 ]" 15; then
     tap_ok "Slurm requeued job $job ($(job_field "$job" JobState), reason $(job_field "$job" Reason))"
 else

@@ -51,6 +51,7 @@ struct BurstdConfig {
     LogLevel log_level = LogLevel::Info;
     std::uint16_t metrics_port = 0;                  // 0 = no metrics endpoint
     Seconds cycle_interval = 30;
+    std::uint32_t reconcile_every = 5;               // cycles between full reconciliations
     // How long a job burstd made cloud-eligible is followed until Slurm
     // allocates it, to launch its CLOUD nodes before ResumeProgram asks; 0 = off.
     Seconds early_launch = 10;

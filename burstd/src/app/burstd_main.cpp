@@ -32,8 +32,6 @@
 
 namespace {
 
-// How many cycles pass between reconciliations after the first snapshot's.
-constexpr std::uint32_t kReconcileEvery = 5;
 constexpr std::size_t kProviderWorkers = 4;
 // How often a routed job is probed until Slurm allocates it (EarlyLaunch=):
 // one slurm_load_job RPC per job and poll.
@@ -176,7 +174,7 @@ int main(int argc, char** argv)
         for (const auto& p : config.providers)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
-        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, kReconcileEvery);
+        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
         cycle.set_budget_interval(shortest_budget_interval(config));
         burst::LibslurmJobProbe probe;
         std::unique_ptr<burst::AllocationFollower> follower;
@@ -242,7 +240,7 @@ int main(int argc, char** argv)
                 in.early_launch = follower->counters();
         });
         log.info("ledger " + config.ledger_path + ", ResumeTimeout " + std::to_string(int(timeouts.resume_timeout)) +
-                 " s; reconciling on the first snapshot and every " + std::to_string(kReconcileEvery) + " cycles");
+                 " s; reconciling on the first snapshot and every " + std::to_string(config.reconcile_every) + " cycles");
         daemon.start(true);
         io.run();
         // Workers still waiting for an answer get a transport error now, so

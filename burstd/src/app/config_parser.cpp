@@ -19,6 +19,7 @@ namespace {
 const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
+    "ReconcileEvery",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -223,6 +224,11 @@ private:
                 config_.cycle_interval = *d;
             else
                 expected("a duration of at least 1 second (e.g. 30, 30s, 2m)");
+        } else if (canonical == "ReconcileEvery") {
+            if (auto n = parse_unsigned(v, 1000000); n && *n >= 1)
+                config_.reconcile_every = std::uint32_t(*n);
+            else
+                expected("a number of cycles, at least 1");
         } else if (canonical == "EarlyLaunch") {
             auto d = parse_duration(v);
             if (d && *d >= 0)

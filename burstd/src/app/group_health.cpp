@@ -29,6 +29,23 @@ std::string_view to_string(BreakerCause cause)
     return "unknown";
 }
 
+std::optional<BreakerState> breaker_state_from(std::string_view word)
+{
+    for (BreakerState s : {BreakerState::Closed, BreakerState::Open, BreakerState::HalfOpen, BreakerState::Disabled})
+        if (to_string(s) == word)
+            return s;
+    return std::nullopt;
+}
+
+std::optional<BreakerCause> breaker_cause_from(std::string_view word)
+{
+    for (BreakerCause c : {BreakerCause::None, BreakerCause::Capacity, BreakerCause::Quota, BreakerCause::Boot,
+                           BreakerCause::Auth, BreakerCause::Invalid, BreakerCause::Operator})
+        if (to_string(c) == word)
+            return c;
+    return std::nullopt;
+}
+
 Admission GroupHealth::admit(Time now)
 {
     switch (state_) {
@@ -174,6 +191,20 @@ void GroupHealth::reload(GroupRecovery settings)
     settings_ = settings;
     if (state_ == BreakerState::Disabled)
         reset();
+}
+
+void GroupHealth::restore(const GroupHealthView& saved)
+{
+    if (saved.state != BreakerState::Open && saved.state != BreakerState::HalfOpen)
+        return;
+    state_ = BreakerState::Open;
+    cause_ = saved.cause;
+    reason_ = saved.reason;
+    open_until_ = saved.open_until;
+    cool_down_ = saved.cool_down;
+    opened_ = saved.opened;
+    probes_ = saved.probes;
+    probe_in_flight_ = false;
 }
 
 GroupHealthView GroupHealth::view(Time now) const

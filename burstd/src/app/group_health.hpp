@@ -30,6 +30,9 @@ enum class BreakerCause { None, Capacity, Quota, Boot, Auth, Invalid, Operator }
 
 std::string_view to_string(BreakerState state);
 std::string_view to_string(BreakerCause cause);
+// The inverse of to_string; nullopt for any other word.
+std::optional<BreakerState> breaker_state_from(std::string_view word);
+std::optional<BreakerCause> breaker_cause_from(std::string_view word);
 
 enum class AdmissionKind { Launch, Probe, Refused };
 
@@ -75,6 +78,12 @@ public:
     void reset();
     // A configuration reload may have fixed credentials or templates.
     void reload(GroupRecovery settings);
+    // What an earlier burstd left (GroupHealthBoard persists views): an open
+    // or half-open breaker comes back open until its saved time, so a restart
+    // does not launch into a provider that just refused; a probe the old
+    // process had under way died with it, so the next one may start at once
+    // after that time.  Other states are ignored.
+    void restore(const GroupHealthView& saved);
 
     GroupHealthView view(Time now) const;
 

@@ -35,6 +35,8 @@ void GroupHealthBoard::change(const std::string& group, Time now, Change change)
     const GroupHealthView after = it->second.view(now);
     if (before.mode == after.mode && before.state == after.state && before.open_until == after.open_until)
         return;
+    if (observer_)
+        observer_(group, after);
     std::string line = "node group " + group + ": " + before.mode + " -> " + after.mode;
     if (after.state == BreakerState::Open)
         line += " (" + after.reason + "); one probe launch in " + secs(after.cool_down);
@@ -139,6 +141,26 @@ json_t* GroupHealthBoard::to_json(Time now) const
         json_object_set_new(out, name.c_str(), o);
     }
     return out;
+}
+
+void GroupHealthBoard::set_observer(Observer observer)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    observer_ = std::move(observer);
+}
+
+bool GroupHealthBoard::restore(const std::string& group, const GroupHealthView& saved, Time now)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = groups_.find(group);
+    if (it == groups_.end())
+        return false;
+    it->second.restore(saved);
+    const GroupHealthView v = it->second.view(now);
+    if (v.state != BreakerState::Closed)
+        log_.error("node group " + group + ": " + v.mode + " as an earlier burstd left it (" + v.reason +
+                   "); one probe launch in " + secs(v.open_until > now ? v.open_until - now : 0));
+    return true;
 }
 
 } // namespace burst

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -41,6 +42,14 @@ public:
     // {"<group>": {"mode":..., "state":..., ...}, ...}
     json_t* to_json(Time now) const;
 
+    // Called (under the board's lock) with a group's new view each time its
+    // mode, state or back-off end changes: the ledger keeps it.
+    using Observer = std::function<void(const std::string& group, const GroupHealthView& view)>;
+    void set_observer(Observer observer);
+    // A view an earlier burstd saved (GroupHealth::restore); logged.  False
+    // for an unknown group.
+    bool restore(const std::string& group, const GroupHealthView& saved, Time now);
+
 private:
     template <class Change>
     void change(const std::string& group, Time now, Change change);
@@ -49,6 +58,7 @@ private:
     Logger& log_;
     mutable std::mutex mutex_;
     std::map<std::string, GroupHealth> groups_;
+    Observer observer_;
 };
 
 } // namespace burst

@@ -56,6 +56,34 @@ InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>
     for (const auto& g : settings_.groups)
         if (!provider(g.provider))
             throw std::invalid_argument("node group " + g.name + ": provider " + g.provider + " was not built");
+    for (const auto& b : ledger_.breakers()) {
+        GroupHealthView saved;
+        auto state = breaker_state_from(b.state);
+        auto cause = breaker_cause_from(b.cause);
+        if (!state || !cause) {
+            log_.error("ledger " + ledger_.path() + ": node group " + b.node_group + ": unknown breaker state '" +
+                       b.state + "' or cause '" + b.cause + "'; ignored");
+            continue;
+        }
+        saved.state = *state;
+        saved.cause = *cause;
+        saved.reason = b.reason;
+        saved.open_until = b.open_until;
+        saved.cool_down = b.cool_down;
+        saved.opened = std::uint64_t(b.opened);
+        saved.probes = std::uint64_t(b.probes);
+        if (!health_.restore(b.node_group, saved, clock_.now()))
+            ledger_.save_breaker(BreakerRecord{b.node_group, "closed", "", "", 0, 0, 0, 0}); // group gone
+    }
+    health_.set_observer([this](const std::string& group, const GroupHealthView& v) {
+        try {
+            ledger_.save_breaker(BreakerRecord{group, std::string(to_string(v.state)), std::string(to_string(v.cause)),
+                                               v.reason, v.open_until, v.cool_down, std::int64_t(v.opened),
+                                               std::int64_t(v.probes)});
+        } catch (const std::exception& e) {
+            log_.error("node group " + group + ": cannot keep its breaker state: " + e.what());
+        }
+    });
 }
 
 InstanceManager::~InstanceManager() { pool_.join(); }
@@ -332,26 +360,77 @@ void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
 
 void InstanceManager::reconcile(std::vector<Node> nodes, bool wait)
 {
-    if (reconciling_.exchange(true))
-        return;
-    if (wait) {
-        reconcile_now(nodes);
-        reconciling_ = false;
+    newly_lost(nodes); // this reconcile judges them
+    if (!wait) {
+        queue_reconcile(std::move(nodes), {});
         return;
     }
+    if (reconciling_.exchange(true))
+        return;
+    reconcile_now(nodes);
+    reconciling_ = false;
+}
+
+bool InstanceManager::queue_reconcile(std::vector<Node> nodes, std::set<std::string> only)
+{
+    if (reconciling_.exchange(true))
+        return false;
     ++busy_;
-    boost::asio::post(pool_, [this, nodes = std::move(nodes)] {
+    boost::asio::post(pool_, [this, nodes = std::move(nodes), only = std::move(only)] {
         BusyScope scope(busy_);
         try {
-            reconcile_now(nodes);
+            reconcile_now(nodes, only);
         } catch (const std::exception& e) {
             log_.error("reconcile failed: " + std::string(e.what()));
         }
         reconciling_ = false;
     });
+    return true;
 }
 
-void InstanceManager::reconcile_now(const std::vector<Node>& nodes)
+std::map<std::string, LedgerRecord> InstanceManager::newly_lost(const std::vector<Node>& nodes)
+{
+    std::map<std::string, const Node*> lost_nodes;
+    for (const auto& n : nodes)
+        if (n.cloud() && (n.has(kNodeNotResponding) || n.has(kNodeFail) || n.base == NodeBaseState::Down) &&
+            !(n.flags & (kNodePoweredDown | kNodePoweringDown | kNodePoweringUp)))
+            lost_nodes.emplace(n.name, &n);
+    std::map<std::string, LedgerRecord> fresh;
+    std::set<std::string> open;
+    std::lock_guard<std::mutex> lock(lost_guard_);
+    for (auto& r : ledger_.open_records()) {
+        open.insert(r.token);
+        if (r.state == InstanceState::Running && lost_nodes.count(r.node) && lost_reported_.insert(r.token).second)
+            fresh.emplace(r.token, std::move(r));
+    }
+    for (auto it = lost_reported_.begin(); it != lost_reported_.end();)
+        it = open.count(*it) ? std::next(it) : lost_reported_.erase(it);
+    return fresh;
+}
+
+bool InstanceManager::reconcile_lost_contact(const std::vector<Node>& nodes)
+{
+    std::map<std::string, LedgerRecord> lost = newly_lost(nodes);
+    if (lost.empty())
+        return false;
+    std::set<std::string> only;
+    std::string what;
+    for (const auto& [token, r] : lost) {
+        only.insert(r.provider);
+        what += (what.empty() ? "" : ", ") + r.node + " (" + r.provider_id + ")";
+    }
+    if (!queue_reconcile(nodes, only)) {
+        // A reconcile is running on an older snapshot: ask again next cycle.
+        std::lock_guard<std::mutex> lock(lost_guard_);
+        for (const auto& [token, r] : lost)
+            lost_reported_.erase(token);
+        return false;
+    }
+    log_.info("reconcile now: Slurm lost contact with " + what + "; listing its provider for a reclaim");
+    return true;
+}
+
+void InstanceManager::reconcile_now(const std::vector<Node>& nodes, const std::set<std::string>& only)
 {
     // Hold every node's lock so no resume or suspend runs between the
     // listings and the repairs that are based on them.
@@ -362,6 +441,8 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes)
     ReconcileInput input;
     input.records = ledger_.all();
     for (const auto& [name, p] : providers_) {
+        if (!only.empty() && !only.count(name))
+            continue;
         ListResult listed = p->list(settings_.owner);
         if (listed.error)
             log_.error("reconcile: listing " + name + " failed (" + std::string(to_string(listed.error.kind)) +
@@ -405,7 +486,8 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes)
             powered_down.insert(a.node);
     std::vector<std::string> resume;
     for (const auto& n : nodes)
-        if (complete && n.has(kNodePoweringUp) && group_of(n.name) && !listed_nodes.count(n.name) &&
+        if (complete && n.has(kNodePoweringUp) && group_of(n.name) &&
+            (only.empty() || only.count(group_of(n.name)->provider)) && !listed_nodes.count(n.name) &&
             !powered_down.count(n.name))
             resume.push_back(n.name);
     if (!resume.empty()) {

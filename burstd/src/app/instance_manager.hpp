@@ -40,6 +40,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,12 @@ public:
     // Queues a reconcile of ledger x provider listings x `nodes` unless one is
     // still running.  With `wait`, runs it on the caller's thread instead.
     void reconcile(std::vector<Node> nodes, bool wait = false);
+    // Reclaims between reconciliations: when `nodes` show the node of a
+    // running instance NOT_RESPONDING, DOWN or FAILed (Slurm lost its slurmd),
+    // queues a reconcile that lists only those instances' providers.  Each
+    // instance triggers this once, so a node that is merely slow costs one
+    // list call, not one per cycle.  True when a reconcile was queued.
+    bool reconcile_lost_contact(const std::vector<Node>& nodes);
     // Work queued or running right now (for status).
     std::size_t busy() const { return busy_.load(); }
     // The node groups' circuit breakers (hire limits, status, reset).
@@ -95,7 +102,13 @@ private:
     // One launch, repeated with the same token while the error is retryable.
     LaunchResult launch_with_retries(Provider& p, const std::string& provider_name, const LaunchRequest& req);
     void suspend_one(const std::string& node, bool after_failure);
-    void reconcile_now(const std::vector<Node>& nodes);
+    // `only` = the providers to list; empty = all.  Records of providers not
+    // listed are not judged.
+    void reconcile_now(const std::vector<Node>& nodes, const std::set<std::string>& only = {});
+    bool queue_reconcile(std::vector<Node> nodes, std::set<std::string> only);
+    // Running instances whose node Slurm has lost, not reported before:
+    // token -> node.  Marks them reported.
+    std::map<std::string, LedgerRecord> newly_lost(const std::vector<Node>& nodes);
     void apply(const RepairAction& action);
     void force_down(const std::string& node, const std::string& reason);
     const NodeGroup* group_of(const std::string& node) const;
@@ -119,6 +132,8 @@ private:
     std::mutex resume_jobs_guard_;
     std::map<std::string, std::vector<JobId>> resume_jobs_; // until the node registers
     std::atomic<bool> reconciling_{false};
+    std::mutex lost_guard_;
+    std::set<std::string> lost_reported_; // tokens of open records
     std::atomic<std::size_t> busy_{0};
     boost::asio::thread_pool pool_; // last: joined first, while everything it uses still exists
 };

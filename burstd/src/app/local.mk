@@ -26,6 +26,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/group_health_board.hpp \
 	burstd/src/app/instance_manager.cpp \
 	burstd/src/app/instance_manager.hpp \
+	burstd/src/app/launch_fence.cpp \
+	burstd/src/app/launch_fence.hpp \
 	burstd/src/app/locked_actuator.hpp \
 	burstd/src/app/log_level.cpp \
 	burstd/src/app/log_level.hpp \
@@ -67,6 +69,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/group_health_board_test.cpp \
 	tests/unit/app/group_health_test.cpp \
 	tests/unit/app/instance_manager_test.cpp \
+	tests/unit/app/launch_fence_test.cpp \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/app/metrics_test.cpp \
 	tests/unit/app/policy_cycle_route_launch_test.cpp \

@@ -42,6 +42,17 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.hand_back_node(node, reason, meant_for, released);
     }
+    ActuatorError drain(const std::vector<std::string>& nodes, std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.drain(nodes, reason);
+    }
+    ActuatorError undrain_own(const std::vector<std::string>& nodes, std::string_view reason_prefix,
+                              std::vector<std::string>& cleared) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.undrain_own(nodes, reason_prefix, cleared);
+    }
 
 private:
     SlurmActuator& inner_;

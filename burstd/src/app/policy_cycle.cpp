@@ -104,6 +104,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     // crash left behind.
     if ((runs_ - 1) % reconcile_every_ == 0)
         instances_.reconcile(ctx.snapshot->nodes);
+    else
+        instances_.reconcile_lost_contact(ctx.snapshot->nodes);
 
     ClusterState state;
     state.snapshot = *ctx.snapshot;
@@ -116,6 +118,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.spend = spend.accounts;
     state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
+    fence_stopped_groups(state, ctx);
     unroute_from_stopped_groups(state, ctx);
     ManualClock clock(ctx.now);
     std::vector<std::string> notes;
@@ -144,6 +147,56 @@ void PolicyCycle::run(const CycleContext& ctx)
         }
     }
     last_notes_ = std::move(notes);
+}
+
+void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& ctx)
+{
+    FencePlan plan = fence_.plan(state.groups, state.snapshot.nodes, state.hire_limits, [&](const std::string& group) {
+        auto v = instances_.health().view(group, ctx.now);
+        if (!v)
+            return "node group " + group + " is not launching";
+        return "node group " + group + " " + v->mode + " (" + std::string(to_string(v->cause)) + "): " + v->reason;
+    });
+    auto set_drain = [&](const std::vector<std::string>& names, bool drain) {
+        for (auto& n : state.snapshot.nodes)
+            if (std::find(names.begin(), names.end(), n.name) != names.end())
+                n.flags = drain ? n.flags | kNodeDrain : n.flags & ~std::uint32_t(kNodeDrain);
+    };
+    for (const auto& [reason, nodes] : plan.drain) {
+        AppliedAction done;
+        done.time = ctx.now;
+        done.reason = reason;
+        done.action = "drain " + compress_hostlist(nodes) + " so Slurm does not resume them";
+        done.error = actuator_.drain(nodes, reason).message;
+        if (done.error.empty()) {
+            fence_.drained(nodes);
+            set_drain(nodes, true);
+            ctx.log.info("decision: " + done.action + ": " + reason);
+        } else {
+            ctx.log.error("decision: " + done.action + " failed: " + done.error);
+        }
+        remember(std::move(done));
+    }
+    if (plan.undrain.empty())
+        return;
+    std::vector<std::string> cleared;
+    AppliedAction done;
+    done.time = ctx.now;
+    done.reason = "their node group may launch again";
+    done.action = "undrain " + compress_hostlist(plan.undrain) + " (those burstd drained)";
+    done.error = actuator_.undrain_own(plan.undrain, kFenceReasonPrefix, cleared).message;
+    if (!done.error.empty()) {
+        ctx.log.error("decision: " + done.action + " failed: " + done.error);
+        remember(std::move(done));
+        return;
+    }
+    fence_.undrain_done(plan.undrain);
+    set_drain(cleared, false);
+    if (cleared.empty())
+        return; // all drained by someone else: theirs to clear
+    done.action = "undrain " + compress_hostlist(cleared);
+    ctx.log.info("decision: " + done.action + ": " + done.reason);
+    remember(std::move(done));
 }
 
 void PolicyCycle::unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx)
@@ -299,7 +352,9 @@ std::vector<std::string> PolicyCycle::free_nodes(const NodeGroup& group, std::si
         bool busy = std::any_of(state.instances.begin(), state.instances.end(),
                                 [&](const Instance& i) { return i.node == name; }) ||
                     std::find(picked_.begin(), picked_.end(), name) != picked_.end();
-        if (n != state.snapshot.nodes.end() && n->has(kNodePoweredDown) && !n->has(kNodePoweringUp) && !busy)
+        // A drained node is fenced (LaunchFence) or an administrator's.
+        if (n != state.snapshot.nodes.end() && n->has(kNodePoweredDown) && !n->has(kNodePoweringUp) &&
+            !n->has(kNodeDrain) && !busy)
             picked.push_back(name);
     }
     return picked;

@@ -1,13 +1,15 @@
 #pragma once
 // One burstd cycle: ClusterState from the latest snapshot, the configured
 // node groups and the ledger's instances; the policy chain's Decision; each
-// action applied through the Slurm actuator and logged with its reason.  The
+// action applied through the Slurm actuator and logged with its reason.
+// Groups that may not launch have their powered-down nodes drained first.  The
 // last decisions are kept for `burstctl status`.  Every few cycles the
 // instance manager reconciles ledger, providers and Slurm.
 
 #include "app/burstd_config.hpp"
 #include "app/daemon_seams.hpp"
 #include "app/instance_manager.hpp"
+#include "app/launch_fence.hpp"
 #include "app/spend_tracker.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/policy.hpp"
@@ -82,6 +84,8 @@ private:
     std::vector<std::string> free_nodes(const NodeGroup& group, std::size_t count, const ClusterState& state) const;
     void launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state, const CycleContext& ctx);
     void unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx);
+    // Drains the resumable nodes of groups that may not launch (LaunchFence).
+    void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
 
     std::vector<std::unique_ptr<Policy>> chain_;
@@ -100,6 +104,7 @@ private:
     std::vector<std::string> last_notes_;
     std::vector<Node> last_nodes_;
     std::vector<NodeGroup> last_groups_;
+    LaunchFence fence_;
 };
 
 } // namespace burst

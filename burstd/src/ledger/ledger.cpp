@@ -108,6 +108,23 @@ Ledger::Ledger(const std::string& path) : db_(open_ledger_file(path))
     }
 }
 
+namespace {
+
+// Schema version 2.
+constexpr std::string_view kBreakersTable = R"(
+CREATE TABLE group_breakers (
+  node_group TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  cause TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  open_until REAL NOT NULL,
+  cool_down REAL NOT NULL,
+  opened INTEGER NOT NULL,
+  probes INTEGER NOT NULL);
+)";
+
+} // namespace
+
 void Ledger::create_or_check_schema()
 {
     db_.exec("BEGIN IMMEDIATE");
@@ -150,6 +167,7 @@ CREATE TABLE instances (
 CREATE INDEX instances_node ON instances(node);
 CREATE INDEX instances_state ON instances(state);
 )");
+            db_.exec(kBreakersTable);
             db_.prepare("INSERT INTO schema_version(version) VALUES (?)")
                 .bind(1, std::int64_t{kSchemaVersion})
                 .run();
@@ -168,6 +186,10 @@ CREATE INDEX instances_state ON instances(state);
             if (version < 1)
                 throw LedgerError("ledger " + path() + " has invalid schema version " +
                                   std::to_string(version));
+            if (version < 2) {
+                db_.exec(kBreakersTable);
+                db_.prepare("UPDATE schema_version SET version = ?").bind(1, std::int64_t{kSchemaVersion}).run();
+            }
         }
         db_.exec("COMMIT");
     } catch (...) {
@@ -354,6 +376,40 @@ std::vector<LedgerRecord> Ledger::open_records()
 std::vector<LedgerRecord> Ledger::all()
 {
     return select("1", "");
+}
+
+void Ledger::save_breaker(const BreakerRecord& b)
+{
+    if (b.node_group.empty())
+        throw LedgerError("ledger " + path() + ": a breaker record needs a node group");
+    std::lock_guard lock(mutex_);
+    if (b.state != "open" && b.state != "half-open") {
+        db_.prepare("DELETE FROM group_breakers WHERE node_group = ?").bind(1, b.node_group).run();
+        return;
+    }
+    db_.prepare("INSERT OR REPLACE INTO group_breakers(node_group, state, cause, reason, open_until, cool_down, "
+                "opened, probes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(1, b.node_group)
+        .bind(2, b.state)
+        .bind(3, b.cause)
+        .bind(4, b.reason)
+        .bind(5, double(b.open_until))
+        .bind(6, double(b.cool_down))
+        .bind(7, b.opened)
+        .bind(8, b.probes)
+        .run();
+}
+
+std::vector<BreakerRecord> Ledger::breakers()
+{
+    std::lock_guard lock(mutex_);
+    std::vector<BreakerRecord> out;
+    auto q = db_.prepare("SELECT node_group, state, cause, reason, open_until, cool_down, opened, probes "
+                         "FROM group_breakers ORDER BY node_group");
+    while (q.step())
+        out.push_back(BreakerRecord{q.text(0), q.text(1), q.text(2), q.text(3), q.real(4), q.real(5), q.integer(6),
+                                    q.integer(7)});
+    return out;
 }
 
 } // namespace burst

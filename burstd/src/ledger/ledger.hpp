@@ -62,9 +62,23 @@ struct LedgerRecord {
     Instance to_instance() const;
 };
 
+// A node group's circuit breaker as last changed, so that a restart does not
+// launch straight into a provider that just refused (see GroupHealth).
+struct BreakerRecord {
+    std::string node_group;
+    std::string state; // open, half-open (closed and disabled are not kept)
+    std::string cause; // capacity, quota, boot, ...
+    std::string reason;
+    Time open_until = 0;
+    Seconds cool_down = 0;
+    std::int64_t opened = 0;
+    std::int64_t probes = 0;
+};
+
 class Ledger {
 public:
-    static constexpr int kSchemaVersion = 1;
+    // 2: group_breakers (a version 1 ledger is migrated on open).
+    static constexpr int kSchemaVersion = 2;
 
     // Opens or creates the ledger.  Throws naming `path` when the file is not a
     // SQLite database, not a burstd ledger, or from a newer burstd.
@@ -92,6 +106,11 @@ public:
     std::vector<LedgerRecord> in_state(InstanceState state);
     std::vector<LedgerRecord> open_records();
     std::vector<LedgerRecord> all();
+
+    // Replaces the group's breaker record; state closed (or disabled, which
+    // a restart's fresh configuration ends anyway) removes it.
+    void save_breaker(const BreakerRecord& breaker);
+    std::vector<BreakerRecord> breakers();
 
 private:
     void create_or_check_schema();

@@ -204,4 +204,56 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
     return {};
 }
 
+ActuatorError LibslurmActuator::drain(const std::vector<std::string>& nodes, std::string_view reason)
+{
+    if (nodes.empty())
+        return {};
+    for (const auto& n : nodes)
+        if (auto bad = check_slurm_name("node", n); !bad.empty())
+            return {"drain: " + bad};
+    std::string hostlist = compress_hostlist(nodes), why(reason);
+    update_node_msg_t msg;
+    slurm_init_update_node_msg(&msg);
+    msg.node_names = hostlist.data();
+    msg.node_state = NODE_STATE_DRAIN;
+    msg.reason = why.data();
+    msg.reason_uid = ::getuid();
+    return outcome(slurm_update_node(&msg), "nodes " + hostlist + " State=DRAIN", reason);
+}
+
+ActuatorError LibslurmActuator::undrain_own(const std::vector<std::string>& nodes, std::string_view reason_prefix,
+                                            std::vector<std::string>& cleared)
+{
+    if (nodes.empty())
+        return {};
+    for (const auto& n : nodes)
+        if (auto bad = check_slurm_name("node", n); !bad.empty())
+            return {"undrain: " + bad};
+    node_info_msg_t* loaded = nullptr;
+    if (slurm_load_node(0, &loaded, SHOW_ALL) != SLURM_SUCCESS)
+        return {"undrain: cannot read the nodes' drain reasons: " + std::string(slurm_strerror(slurm_get_errno()))};
+    std::unique_ptr<node_info_msg_t, decltype(&slurm_free_node_info_msg)> info(loaded, &slurm_free_node_info_msg);
+    std::vector<std::string> ours;
+    for (uint32_t i = 0; i < info->record_count; ++i) {
+        const node_info_t& n = info->node_array[i];
+        if (!n.name || !(n.node_state & NODE_STATE_DRAIN) || !n.reason ||
+            std::string_view(n.reason).substr(0, reason_prefix.size()) != reason_prefix)
+            continue;
+        if (std::find(nodes.begin(), nodes.end(), n.name) != nodes.end())
+            ours.push_back(n.name);
+    }
+    if (ours.empty())
+        return {};
+    std::string hostlist = compress_hostlist(ours);
+    update_node_msg_t msg;
+    slurm_init_update_node_msg(&msg);
+    msg.node_names = hostlist.data();
+    msg.node_state = NODE_STATE_UNDRAIN;
+    if (auto err = outcome(slurm_update_node(&msg), "nodes " + hostlist + " State=UNDRAIN",
+                           "drained by burstd; their node group may launch again"))
+        return err;
+    cleared = std::move(ours);
+    return {};
+}
+
 } // namespace burst

@@ -1,6 +1,7 @@
 #pragma once
 // SlurmActuator over libslurm's RPCs (slurm_update_job, slurm_update_node,
-// slurm_load_jobs when a node is handed back):
+// slurm_load_jobs when a node is handed back, slurm_load_node before an
+// undrain):
 // no scontrol process per change, and Slurm's own error text back.
 
 #include "slurm/slurm_actuator.hpp"
@@ -32,6 +33,9 @@ public:
                                    const std::string& hostname, std::string_view reason) override;
     ActuatorError hand_back_node(const std::string& node, std::string_view reason,
                                  const std::vector<JobId>& meant_for, std::vector<JobId>& released) override;
+    ActuatorError drain(const std::vector<std::string>& nodes, std::string_view reason) override;
+    ActuatorError undrain_own(const std::vector<std::string>& nodes, std::string_view reason_prefix,
+                              std::vector<std::string>& cleared) override;
 
 private:
     ActuatorError outcome(int rc, const std::string& what, std::string_view reason);

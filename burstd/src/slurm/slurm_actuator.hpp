@@ -53,6 +53,15 @@ public:
     // `released` receives the ids whose BeginTime was reset.
     virtual ActuatorError hand_back_node(const std::string& node, std::string_view reason,
                                          const std::vector<JobId>& meant_for, std::vector<JobId>& released) = 0;
+    // State=DRAIN with `reason` (what sinfo -R shows): Slurm neither resumes
+    // nor allocates the nodes until the drain is cleared.
+    virtual ActuatorError drain(const std::vector<std::string>& nodes, std::string_view reason) = 0;
+    // State=UNDRAIN on those of `nodes` that are drained with a reason that
+    // starts with `reason_prefix`, as Slurm has it right now: a drain an
+    // administrator set (or set again over burstd's) is never cleared.
+    // `cleared` receives the nodes undrained; on an error nothing was.
+    virtual ActuatorError undrain_own(const std::vector<std::string>& nodes, std::string_view reason_prefix,
+                                      std::vector<std::string>& cleared) = 0;
 };
 
 } // namespace burst

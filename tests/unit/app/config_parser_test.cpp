@@ -324,3 +324,11 @@ TEST(ConfigParser, RejectsBadRetryAndBackOffValues)
     CHECK(has_error(r, "burstd.conf:4: NodeGroup=h: MaxCoolDown: expected at least CoolDown (600 s), got 300 s"));
     LONGS_EQUAL(6, r.errors.size());
 }
+
+TEST(ConfigParser, ReconcileEveryCountsCyclesAndDefaultsToFive)
+{
+    LONGS_EQUAL(5, parse_config("ClusterName=x\n", "f").config.reconcile_every);
+    LONGS_EQUAL(12, parse_config("ClusterName=x ReconcileEvery=12\n", "f").config.reconcile_every);
+    CHECK_TRUE(has_error(parse_config("ClusterName=x ReconcileEvery=0\n", "f"),
+                         "f:1: ReconcileEvery: expected a number of cycles, at least 1, got \"0\""));
+}

@@ -250,3 +250,38 @@ TEST(GroupHealth, NamesOfStatesAndCauses)
     STRCMP_EQUAL("half-open", std::string(to_string(BreakerState::HalfOpen)).c_str());
     STRCMP_EQUAL("boot", std::string(to_string(BreakerCause::Boot)).c_str());
 }
+
+TEST(GroupHealth, ARestoredBreakerStaysOpenUntilItsSavedTimeThenProbes)
+{
+    GroupHealth before(recovery(), 100);
+    before.launch_failed(kQuota, 0, false);
+    GroupHealthView saved = before.view(10);
+    GroupHealth h(recovery(), 100);
+    h.restore(saved);
+    CHECK(h.admit(500).refused());
+    LONGS_EQUAL(0, *h.hire_limit(500));
+    STRCMP_EQUAL("quota", h.view(500).mode.c_str());
+    STRCMP_EQUAL("quota: VcpuLimitExceeded", h.view(500).reason.c_str());
+    CHECK(h.admit(1000).probe());
+}
+
+TEST(GroupHealth, AHalfOpenBreakerComesBackReadyForANewProbe)
+{
+    GroupHealth before(recovery(), 100);
+    trip(before, 0);
+    CHECK(before.admit(60).probe()); // the old process died with it in flight
+    GroupHealth h(recovery(), 100);
+    h.restore(before.view(61));
+    CHECK(h.admit(61).probe());
+}
+
+TEST(GroupHealth, ClosedAndStoppedBreakersAreNotRestored)
+{
+    GroupHealth stopped(recovery(), 100);
+    stopped.launch_failed({ProviderErrorKind::Auth, "bad key", 0}, 0, false);
+    GroupHealth h(recovery(), 100);
+    h.restore(stopped.view(0)); // a restart reads the configuration afresh, like a reload
+    CHECK(h.admit(1).kind == AdmissionKind::Launch);
+    h.restore(GroupHealthView{});
+    CHECK(h.admit(2).kind == AdmissionKind::Launch);
+}

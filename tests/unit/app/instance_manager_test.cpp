@@ -1,3 +1,4 @@
+#include <atomic>
 #include "app/instance_manager.hpp"
 
 #include <deque>
@@ -22,6 +23,7 @@ struct FakeCloud {
     std::set<std::string> no_capacity_types;     // always a capacity error
     std::set<std::string> failing_nodes;         // always a capacity error
     std::vector<std::string> launches;           // "node type token" per call
+    std::atomic<int> lists{0};
 };
 
 class FakeProvider final : public Provider {
@@ -56,6 +58,7 @@ public:
     }
     ListResult list(const InstanceTags&) override
     {
+        ++cloud_.lists;
         ListResult r;
         for (const auto& [id, node] : live)
             r.instances.push_back(ProviderInstance{id, node, "running", "10.0.0.1", false, false, {}});
@@ -124,6 +127,11 @@ public:
         for (JobId id : meant_for)
             jobs += " " + std::to_string(id);
         calls.push_back("hand-back " + node + jobs);
+        return {};
+    }
+    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
+    {
         return {};
     }
     std::mutex mutex; // several workers act at once
@@ -499,4 +507,73 @@ TEST(InstanceManager, AJobRememberedForANodeBurstdLaunchedItselfIsReleasedWithIt
         m.request(PowerRequestKind::Resume, {"c1"});
     });
     CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7"}));
+}
+
+TEST(InstanceManager, ANodeSlurmLostContactWithIsReconciledAtOnceAndOnlyOnce)
+{
+    Fixture f;
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    Node lost = up;
+    lost.flags |= kNodeNotResponding;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        m.observe_nodes({up});
+        CHECK_FALSE(m.reconcile_lost_contact({up}));
+        LONGS_EQUAL(0, f.cloud.lists.load());
+        f.cloud.live.clear(); // the provider reclaimed it
+        f.clock.advance(120); // past the launch grace that shields fresh instances
+        CHECK(m.reconcile_lost_contact({lost}));
+        drain(m);
+        LONGS_EQUAL(1, f.cloud.lists.load());
+        CHECK_FALSE(m.reconcile_lost_contact({lost})); // closed now: nothing to ask about
+    });
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Terminated});
+    CHECK(f.actuator.calls == (std::vector<std::string>{"addr c1 10.0.0.1", "hand-back c1"}));
+    STRCMP_CONTAINS("reconcile now: Slurm lost contact with c1 (i-c1-1)", f.out.str().c_str());
+}
+
+TEST(InstanceManager, ASlowNodeCostsOneListingNotOnePerCycle)
+{
+    Fixture f;
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    Node down = up;
+    down.flags |= kNodeNotResponding;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        m.observe_nodes({up});
+        CHECK(m.reconcile_lost_contact({down}));
+        drain(m);
+        CHECK_FALSE(m.reconcile_lost_contact({down}));
+        CHECK_FALSE(m.reconcile_lost_contact({down}));
+    });
+    LONGS_EQUAL(1, f.cloud.lists.load());
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Running});
+}
+
+TEST(InstanceManager, ARestartKeepsTheBreakerOpenUntilItsCoolDownEnds)
+{
+    Fixture f;
+    f.cloud.fail = true;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2"}); });
+    const auto launches = f.cloud.launches.size();
+    f.run([&](InstanceManager& m) { // a new burstd on the same ledger
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 0}}));
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        LONGS_EQUAL(launches, f.cloud.launches.size());
+        f.clock.advance(61);
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 1}}));
+    });
+    STRCMP_CONTAINS("node group cloud: backing-off as an earlier burstd left it (capacity: no capacity)",
+                    f.out.str().c_str());
+    f.run([&](InstanceManager& m) { m.health().reset("cloud", f.clock.now()); });
+    CHECK(f.ledger.breakers().empty());
 }

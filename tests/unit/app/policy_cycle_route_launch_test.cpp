@@ -59,6 +59,11 @@ public:
     {
         return {};
     }
+    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
+    {
+        return {};
+    }
     std::vector<std::string> calls;
 };
 

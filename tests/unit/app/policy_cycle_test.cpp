@@ -40,7 +40,28 @@ public:
     {
         return {};
     }
+    ActuatorError drain(const std::vector<std::string>& nodes, std::string_view reason) override
+    {
+        for (const auto& n : nodes) {
+            calls.push_back("drain " + n);
+            reasons[n] = std::string(reason);
+        }
+        return {};
+    }
+    // Clears only what `reasons` (Slurm's view) says carries the prefix.
+    ActuatorError undrain_own(const std::vector<std::string>& nodes, std::string_view prefix,
+                              std::vector<std::string>& cleared) override
+    {
+        for (const auto& n : nodes)
+            if (reasons[n].rfind(std::string(prefix), 0) == 0) {
+                calls.push_back("undrain " + n);
+                cleared.push_back(n);
+                reasons.erase(n);
+            }
+        return {};
+    }
     std::vector<std::string> calls;
+    std::map<std::string, std::string> reasons; // drained node -> reason
 };
 
 Job pending(JobId id, std::vector<std::string> partitions, std::uint32_t cpus = 2)
@@ -112,7 +133,7 @@ TEST(PolicyCycle, JobsRoutedToAGroupThatIsNotLaunchingGetTheirOtherPartitionsBac
     s.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweredDown)};
     s.jobs = {pending(1, {"local", "cloud"}), pending(2, {"cloud"}), pending(3, {"local"})};
     cycle(s, true);
-    CHECK(actuator.calls == std::vector<std::string>{"job 1 local"});
+    CHECK(actuator.calls == (std::vector<std::string>{"drain c1", "drain c2", "job 1 local"}));
     CHECK(out.str().find("unroute job 1 from group cloud: node group cloud is not launching") != std::string::npos);
 }
 
@@ -124,5 +145,29 @@ TEST(PolicyCycle, RoutedJobsStayWhileTheGroupHiresOrStillHasRoomUp)
     cycle(s, false);
     CHECK(actuator.calls.empty());
     cycle(s, true); // c1 is up and idle: the job can still start there
+    CHECK(actuator.calls == std::vector<std::string>{"drain c2"});
+}
+
+TEST(PolicyCycle, AStoppedGroupsPoweredDownNodesAreDrainedWithTheBreakerStateAsReason)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweringUp)};
+    cycle(s, true);
+    CHECK(actuator.calls == std::vector<std::string>{"drain c1"}); // c2 is already on its way up
+    STRCMP_EQUAL("burstd: node group cloud backing-off (capacity): capacity: no capacity",
+                 actuator.reasons["c1"].c_str());
+}
+
+TEST(PolicyCycle, AfterARestartOnlyDrainsWithBurstdsReasonAreClearedOnceTheGroupLaunches)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", kNodePoweredDown | kNodeDrain), cloud_node("c2", kNodePoweredDown | kNodeDrain)};
+    actuator.reasons = {{"c1", "burstd: node group cloud protected (boot): boot: never registered"},
+                        {"c2", "disk swap, ask Jo"}};
+    cycle(s, true); // still stopped: both stay drained
     CHECK(actuator.calls.empty());
+    std::filesystem::remove(path); // else the new burstd restores the open breaker
+    cycle(s, false);               // a new burstd, the group healthy
+    CHECK(actuator.calls == std::vector<std::string>{"undrain c1"});
+    STRCMP_EQUAL("disk swap, ask Jo", actuator.reasons["c2"].c_str());
 }

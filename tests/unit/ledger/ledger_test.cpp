@@ -254,3 +254,47 @@ TEST(Ledger, NamesEveryStateAndParsesItBack)
         CHECK(parse_instance_state(to_string(s)) == s);
     CHECK_FALSE(parse_instance_state("exploded").has_value());
 }
+
+TEST(Ledger, KeepsOpenBreakersAndForgetsClosedOnes)
+{
+    {
+        Ledger ledger(db());
+        ledger.save_breaker(BreakerRecord{"cloud", "open", "quota", "quota: VcpuLimitExceeded", 5000, 600, 2, 1});
+        ledger.save_breaker(BreakerRecord{"gpu", "half-open", "capacity", "capacity: none", 4000, 60, 1, 1});
+        ledger.save_breaker(BreakerRecord{"gpu", "closed", "none", "", 0, 0, 1, 1});
+    }
+    Ledger after(db());
+    auto b = after.breakers();
+    LONGS_EQUAL(1, b.size());
+    STRCMP_EQUAL("cloud", b[0].node_group.c_str());
+    STRCMP_EQUAL("open", b[0].state.c_str());
+    STRCMP_EQUAL("quota", b[0].cause.c_str());
+    STRCMP_EQUAL("quota: VcpuLimitExceeded", b[0].reason.c_str());
+    DOUBLES_EQUAL(5000, b[0].open_until, 0);
+    DOUBLES_EQUAL(600, b[0].cool_down, 0);
+    LONGS_EQUAL(2, b[0].opened);
+}
+
+TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
+{
+    std::string token;
+    {
+        Ledger ledger(db());
+        token = ledger.record_launch_intent(LaunchIntent{"c1", "cloud", "aws", "c5.large", false}, 7).token;
+    }
+    {
+        SqliteConnection raw(db(), false);
+        raw.exec("DROP TABLE group_breakers");
+        raw.exec("UPDATE schema_version SET version = 1");
+    }
+    Ledger ledger(db());
+    CHECK(ledger.find(token).has_value());
+    CHECK(ledger.breakers().empty());
+    ledger.save_breaker(BreakerRecord{"cloud", "open", "boot", "boot: never registered", 100, 60, 1, 0});
+    LONGS_EQUAL(1, ledger.breakers().size());
+    SqliteConnection raw(db(), false);
+    auto v = raw.prepare("SELECT version FROM schema_version");
+    CHECK(v.step());
+    LONGS_EQUAL(Ledger::kSchemaVersion, v.integer(0));
+    LONGS_EQUAL(2, Ledger::kSchemaVersion);
+}
