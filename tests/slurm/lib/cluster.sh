@@ -35,7 +35,7 @@
 #
 #   Power saving: SuspendTime=10 SuspendTimeout=3 ResumeTimeout=30, no rate
 #   limits, SuspendExcNodes = the ordinary nodes, power_save_interval=1, and a
-#   PrologSlurmctld (lib/prolog_slurmctld.sh) that waits for the job's nodes,
+#   PrologSlurmctld (conf/prolog_slurmctld_wait_nodes) that waits for the job's nodes,
 #   which makes 22.05 launch a batch job as soon as its CLOUD node is up
 #   instead of up to 30 s later.
 #
@@ -411,9 +411,10 @@ EOF
         _cluster_conf_set "$SLURM_CONF" "$i"
     done
     # slurmctld gives a PrologSlurmctld no SLURM_CONF: this wrapper adds it
+    # (a site's own slurm.conf is at the default path), and the log file
     cat >"$CLUSTER_DIR/prolog_slurmctld" <<EOF
 #!/bin/sh
-SLURM_CONF='$SLURM_CONF' exec '$CLUSTER_LIB/prolog_slurmctld.sh'
+SLURM_CONF='$SLURM_CONF' BURST_PROLOG_LOG='$CLUSTER_DIR/log/power.log' exec '$CLUSTER_LIB/../../../conf/prolog_slurmctld_wait_nodes'
 EOF
     chmod 0755 "$CLUSTER_DIR/prolog_slurmctld"
 }
