@@ -1,6 +1,7 @@
 #include "policy/forecast_policy.hpp"
 
 #include "policy/local_start_forecast.hpp"
+#include "policy/reason_text.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -17,14 +18,6 @@ std::string seconds_text(Seconds s)
     std::ostringstream out;
     out.precision(0);
     out << std::fixed << s << " s";
-    return out.str();
-}
-
-std::string money(double m)
-{
-    std::ostringstream out;
-    out.precision(2);
-    out << std::fixed << m;
     return out.str();
 }
 

@@ -49,6 +49,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/budget_split.cpp \
 	burstd/src/policy/budget_split.hpp \
 	burstd/src/policy/pfa_policy.cpp \
+	burstd/src/policy/reason_text.cpp \
+	burstd/src/policy/reason_text.hpp \
 	burstd/src/policy/pfa_policy.hpp
 
 tests_unit_unit_tests_SOURCES += \

@@ -1,5 +1,6 @@
 #include "policy/pfa_policy.hpp"
 
+#include "policy/reason_text.hpp"
 #include "policy/resource_profile.hpp"
 #include "policy/site_view.hpp"
 #include "policy/token_waves.hpp"
@@ -12,13 +13,6 @@
 
 namespace burst {
 namespace {
-
-std::string money(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
 
 std::string counts(const std::vector<std::uint32_t>& n, const std::vector<std::string>& names)
 {

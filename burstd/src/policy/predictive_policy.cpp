@@ -1,6 +1,7 @@
 #include "policy/predictive_policy.hpp"
 
 #include "policy/first_fit_index.hpp"
+#include "policy/reason_text.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -24,14 +25,6 @@ std::string hours(Seconds s)
     std::ostringstream out;
     out.precision(2);
     out << std::fixed << s / 3600 << " h";
-    return out.str();
-}
-
-std::string money(double m)
-{
-    std::ostringstream out;
-    out.precision(2);
-    out << std::fixed << m;
     return out.str();
 }
 
