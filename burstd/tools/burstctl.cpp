@@ -9,9 +9,7 @@
 #include <jansson.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <iostream>
 #include <string>
 #include <thread>
