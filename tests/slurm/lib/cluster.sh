@@ -561,12 +561,15 @@ cluster_stop() {
     [ -n "${CLUSTER_DIR:-}" ] && [ -d "$CLUSTER_DIR" ] || return 0
     local t0=$EPOCHREALTIME pid jobs
     if pid=$(_cluster_pid "$CLUSTER_DIR/run/slurmctld.pid" slurmctld); then
-        # jobs first, so that no slurmstepd or job process outlives its slurmd
-        jobs=$(timeout 10 squeue -h -o %i 2>/dev/null || true)
+        # Jobs with processes first, so that no slurmstepd or job process
+        # outlives its slurmd; pending ones (a bench leaves 50k) die with slurmctld.
+        local live=RUNNING,COMPLETING,SUSPENDED,STOPPED
+        jobs=$(timeout 10 squeue -h -t "$live" -o %i 2>/dev/null || true)
         if [ -n "$jobs" ]; then
             # shellcheck disable=SC2086
             timeout 10 scancel $jobs 2>/dev/null || true
-            wait_for "[ -z \"\$(squeue -h -o %i)\" ]" 15 || echo "cluster_stop: jobs still listed after scancel: $(squeue -h -o '%i %T' | tr '\n' ' ')" >&2
+            wait_for "[ -z \"\$(squeue -h -t $live -o %i)\" ]" 15 ||
+                echo "cluster_stop: jobs still running after scancel: $(squeue -h -t "$live" -o '%i %T' | head -20 | tr '\n' ' ')" >&2
         fi
     fi
     _cluster_scan
