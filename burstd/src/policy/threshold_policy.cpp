@@ -28,8 +28,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<const Job*> waiting;
     std::uint64_t waiting_cpus = 0;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        const Job* job = view.pending[i];
-        const std::uint64_t cpus = job->total_cpus();
+        const std::uint64_t cpus = view.pending_cpus[i];
         if (view.pending_group[i] >= 0) {
             waiting_cpus += cpus;
             continue;
@@ -38,9 +37,9 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             local_free -= cpus;
             continue;
         }
-        if (job->burst == BurstOption::Never)
+        if (view.pending_burst[i] == BurstOption::Never)
             continue;
-        waiting.push_back(job);
+        waiting.push_back(view.pending[i]);
         waiting_cpus += cpus;
     }
     std::uint64_t busy = view.local_alloc_cpus, cloud_cpus = 0;
