@@ -26,7 +26,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     // Waiting work: burstable jobs that would not start locally in FCFS order.
     std::uint64_t local_free = view.local_free_cpus;
     std::vector<const Job*> waiting;
-    std::uint64_t waiting_cpus = 0;
+    std::uint64_t waiting_cpus = 0, burstable_cpus = 0; // burstable_cpus: of `waiting`
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const std::uint64_t cpus = view.pending_cpus[i];
         if (view.pending_group[i] >= 0) {
@@ -41,6 +41,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         waiting.push_back(view.pending[i]);
         waiting_cpus += cpus;
+        burstable_cpus += cpus;
     }
     std::uint64_t busy = view.local_alloc_cpus, cloud_cpus = 0;
     for (const auto& g : view.groups) {
@@ -79,9 +80,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
             // Waiting work that cloud cores up or booting cannot take already.
-            std::uint64_t uncovered = 0, spare = 0;
-            for (const Job* job : waiting)
-                uncovered += job->total_cpus();
+            std::uint64_t uncovered = burstable_cpus, spare = 0;
             for (const auto& g : view.groups) {
                 const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
                 spare += ready > g.routed_pending_cpus ? ready - g.routed_pending_cpus : 0;
