@@ -45,6 +45,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
+    if (!gate_.off())
+        waits_.begin(view);
 
     // The window is the latest measured boot time, else the longest configured one.
     Seconds window = 0;
@@ -98,7 +100,9 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     // Greedy first fit in priority order, as Slurm's backfill without
     // reservations would start them; the index finds the next job that fits
     // in O(log n), and runtimes are looked up only for jobs that start.
-    const std::vector<std::uint64_t>& sizes = view.pending_cpus;
+    std::vector<std::uint64_t> sizes(view.pending.size());
+    for (std::size_t i = 0; i < view.pending.size(); ++i)
+        sizes[i] = view.pending[i]->total_cpus();
     FirstFitIndex unstarted(sizes);
     std::vector<char> started(sizes.size(), 0);
     auto dispatch = [&](Seconds t) {
@@ -133,8 +137,9 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return room;
     };
     for (std::size_t i = 0; i < view.pending.size() && cloud_room() > 0; ++i) {
+        const Job* job = view.pending[i];
         const std::uint64_t cpus = sizes[i];
-        if (view.pending_group[i] >= 0 || view.pending_burst[i] == BurstOption::Never)
+        if (view.pending_group[i] >= 0 || job->burst == BurstOption::Never)
             continue;
         if (cpus <= local_free) {
             local_free -= cpus;
@@ -144,19 +149,21 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             if (g.free_up_cpus >= g.routed_pending_cpus + cpus) {
                 g.routed_pending_cpus += cpus;
                 view.pending_group[i] = int(&g - view.groups.data());
-                d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "cloud cores are up and free for it");
+                d.add(RouteToCloud{job->id, g.group->name}, "cloud cores are up and free for it");
                 break;
             }
     }
 
     std::uint64_t shortage = 0;
-    std::vector<std::size_t> unserved; // indices of burstable jobs not yet cloud-eligible
+    std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
+    std::vector<std::size_t> short_at; // index in view.pending of the jobs short
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (started[i] || view.pending_burst[i] == BurstOption::Never)
+        if (started[i] || view.pending[i]->burst == BurstOption::Never)
             continue;
         shortage += sizes[i];
+        short_at.push_back(i);
         if (view.pending_group[i] < 0)
-            unserved.push_back(i);
+            unserved.push_back(view.pending[i]);
     }
 
     if (shortage == 0 && avail == 0)
@@ -180,22 +187,36 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
         const std::uint32_t wanted =
             std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));
-        const std::uint32_t nodes = gate_.worth(*g.group, wanted, shortage, window);
+        std::uint32_t nodes = wanted;
+        if (!gate_.off()) {
+            // The jobs short at ready time, with how long each is expected
+            // to wait for local cores.
+            Seconds horizon = 0;
+            for (std::size_t i : short_at)
+                horizon = std::max(horizon, gate_.horizon(*g.group, sizes[i], waits_.expected(*view.pending[i])));
+            const std::vector<Seconds> start = waits_.starts(view, now, horizon);
+            std::vector<WaitingJob> waiting;
+            waiting.reserve(short_at.size());
+            for (std::size_t i : short_at)
+                waiting.push_back(WaitingJob{sizes[i], start[i], waits_.expected(*view.pending[i])});
+            nodes = gate_.worth(*g.group, wanted, std::move(waiting));
+        }
         if (nodes == 0) {
-            d.notes.push_back(std::to_string(shortage) + " cores short at ready time; waiting one boot window (" +
-                              std::to_string(int(window)) + " s) costs less than a node at lambda " +
+            d.notes.push_back(std::to_string(shortage) +
+                              " cores short at ready time; their expected local wait costs less than a node at "
+                              "lambda " +
                               std::to_string(gate_.lambda()));
             return d;
         }
         d.add(HireNodes{g.group->name, nodes}, std::to_string(shortage) + " cores short when nodes booted now (" +
                                                    std::to_string(int(window)) + " s) would be ready");
         g.free_booting_cpus += std::uint64_t(nodes) * per_node;
-        for (std::size_t i : unserved) {
-            const std::uint64_t cpus = sizes[i];
+        for (const Job* job : unserved) {
+            const std::uint64_t cpus = job->total_cpus();
             if (g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus)
                 continue;
             g.routed_pending_cpus += cpus;
-            d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "still waiting when hired nodes are ready");
+            d.add(RouteToCloud{job->id, g.group->name}, "still waiting when hired nodes are ready");
         }
         next_resize_ = now + window;
         d.redecide_after = window;

@@ -12,17 +12,25 @@
 
 #include "provider/http/curl_multi.hpp"
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
 
 namespace {
 
+const test::ScratchDir& scratch()
+{
+    static const test::ScratchDir dir{"provider-factory-test"}; // removed at exit
+    return dir;
+}
+
 BurstdConfig site()
 {
     BurstdConfig c;
     c.slurm_conf = "/etc/slurm/slurm.conf";
-    c.state_dir = (std::filesystem::temp_directory_path() / "provider_factory_test").string();
+    c.state_dir = scratch().path.string();
     return c;
 }
 
@@ -63,9 +71,7 @@ ProviderConfig cloud(const std::string& type, ParamMap params, std::string crede
 // A file in the test's temporary directory with this text and mode.
 std::string file_with(const std::string& name, const std::string& text, mode_t mode)
 {
-    const auto dir = std::filesystem::temp_directory_path() / "provider_factory_test";
-    std::filesystem::create_directories(dir);
-    const std::string path = (dir / name).string();
+    const std::string path = scratch().file(name);
     std::ofstream(path) << text;
     chmod(path.c_str(), mode);
     return path;
@@ -168,8 +174,8 @@ TEST(ProviderFactory, MisspelledCloudKeysAreNamedWithTheOrigin)
                    "burstd.conf:7: Provider=box: unknown key SubnetId= for Type=aws (did you mean SubnetIds?)"),
                error_of(cloud("aws", a, "", "us-east-1")).c_str());
     ParamMap g = gcp_keys();
-    g["Zones"] = "us-central1-b";
-    CHECK(has(error_of(cloud("gcp", g)), "burstd.conf:7: Provider=box: unknown key Zones= for Type=gcp (did you mean Zone?)"));
+    g["Zome"] = "us-central1-b";
+    CHECK(has(error_of(cloud("gcp", g)), "burstd.conf:7: Provider=box: unknown key Zome= for Type=gcp (did you mean Zone?)"));
     const std::string az = file_with("azure.cred", kAzureCredentials, 0600);
     ParamMap z = azure_keys();
     z["VMSizes"] = "x";
@@ -186,7 +192,7 @@ TEST(ProviderFactory, BadCloudValuesAreNamed)
     ParamMap g = gcp_keys();
     g["Endpoint"] = "http://compute.example";
     CHECK(has(error_of(cloud("gcp", g)), "Provider=box: Endpoint=http://compute.example: expected https://host[:port]"));
-    CHECK(has(error_of(cloud("gcp", gcp_keys(), "", "us-central1")), "Type=gcp takes no Region= (the zone is Zone=)"));
+    CHECK(has(error_of(cloud("gcp", gcp_keys(), "", "us-central1")), "Type=gcp takes no Region= (the zones are Zone= or Zones=)"));
     const std::string az = file_with("azure.cred", kAzureCredentials, 0600);
     ParamMap z = azure_keys();
     z.erase("SshPublicKey");
