@@ -16,7 +16,7 @@
 # Real Nova takes seconds per call and a server some more to go ACTIVE:
 # Slurm gets ResumeTimeout=120, and the kill window and the settle waits
 # scale with what the warm-up measures.  Fewer rounds than with the local
-# provider (BURSTD_CRASH_ROUNDS, default 8): each costs a real boot.
+# provider (BURSTD_CRASH_ROUNDS, default 6): each costs a real boot.
 # Usage: test_openstack_crash.sh [BUILDDIR] (alone it starts its own cloud;
 # tests/openstack/run-all.sh shares one).
 set -uo pipefail
@@ -30,7 +30,7 @@ source "$here/../slurm/lib/cluster.sh"
 source "$here/../slurm/lib/burstd.sh"
 # shellcheck source=../slurm/lib/burstd_crash.sh
 source "$here/../slurm/lib/burstd_crash.sh"
-rounds=${BURSTD_CRASH_ROUNDS:-8}
+rounds=${BURSTD_CRASH_ROUNDS:-6}
 check=$BURST_BUILDDIR/tests/openstack/openstack-provider-check
 [ -x "$check" ] || { tap_fail "openstack-provider-check is built" "missing $check (run make in $BURST_BUILDDIR)"; exit 1; }
 
@@ -58,18 +58,21 @@ on_exit() {
 trap on_exit EXIT
 tap_ok "cluster started in $CLUSTER_START_SECONDS s"
 
+# A BurstdId of this run's own: servers an earlier run left in the project
+# (it failed, or was killed) are not this burstd's, nor its nodes' guests.
+owner=oscrash-$$-$RANDOM
 "$OS_PY" "$here/lib/fake_guests.py" --credentials "$OS_PROJECT_APPCRED_FILE" --cluster "$CLUSTER_NAME" \
-    --owner "$CLUSTER_NAME" --slurm-conf "$SLURM_CONF" --interval 2 >"$BURSTD_DIR/guests.log" 2>&1 &
+    --owner "$owner" --slurm-conf "$SLURM_CONF" --interval 2 >"$BURSTD_DIR/guests.log" 2>&1 &
 guests_pid=$!
 
 # "never": the cycle hires nothing, so every launch here is one Slurm asked for.
 BURSTD_PROVIDER="Type=openstack CredentialsFile=$OS_PROJECT_APPCRED_FILE Image=$OS_IMAGE_ID Network=none"
 BURSTD_GROUP_EXTRA="InstanceTypes=$OS_FLAVOR"
-burstd_bring_up never 0 || exit 1
+burstd_bring_up never 0 "BurstdId=$owner" || exit 1
 
 # Nova's servers of this burstd, listed by its tags the way the provider does.
 nova_servers() {
-    "$check" --credentials "$OS_PROJECT_APPCRED_FILE" list "$CLUSTER_NAME" "$CLUSTER_NAME" | awk '{ print $1, $2 }'
+    "$check" --credentials "$OS_PROJECT_APPCRED_FILE" list "$CLUSTER_NAME" "$owner" | awk '{ print $1, $2 }'
 }
 CRASH_INSTANCES=nova_servers
 burstd_crash_test "$rounds"

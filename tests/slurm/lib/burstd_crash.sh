@@ -135,7 +135,9 @@ burstd_crash_test() { # ROUNDS
         return 1
     fi
     boot=$(elapsed "$t0")
+    wait_for "[ -n \"\$(_crash_launch_call ${nodes[0]})\" ]" 10
     call=$(_crash_launch_call "${nodes[0]}")
+    [ -n "$call" ] || { tap_fail "warm-up: the ledger recorded the launch of ${nodes[0]}" "$(tail -5 "$work/burstd.log")"; return 1; }
     window=$(awk -v c="$call" 'BEGIN { printf "%.2f", (c < 0.5 ? 0.5 : c) * 1.2 }')
     settle=$(awk -v b="$boot" 'BEGIN { s = 3 * b; printf "%d", s < 40 ? 40 : s }')
     consistent=$(awk -v b="$boot" 'BEGIN { s = b + 10; printf "%d", s < 15 ? 15 : s }')
@@ -198,7 +200,7 @@ burstd_crash_test() { # ROUNDS
     for node in "${nodes[@]}"; do
         [[ $(node_state "$node") == *POWERED_DOWN* ]] || scontrol update NodeName="$node" State=POWER_DOWN_FORCE
     done
-    wait_for "_crash_settled && [ -z \"\$(sinfo -h -N -p cloud -o %T | grep -v POWERED_DOWN)\" ]" "$settle" ||
+    wait_for "_crash_settled && [ -z \"\$(sinfo -h -N -p cloud -o %T | grep -v '~\$')\" ]" "$settle" ||
         tap_fail "every CLOUD node powered down within $settle s" "$(sinfo -h -N -p cloud -o '%N %T' | tr '\n' ' ')"
     local left
     if ! wait_for "left=\$('$CRASH_INSTANCES' 2>&1) && [ -z \"\$left\" ]" "$consistent"; then
