@@ -25,7 +25,7 @@ burstd_bring_up never 0 || exit 1
 
 # The local provider's live instances: a state file whose slurmd still runs.
 local_instances() {
-    python3 - "$BURSTD_DIR/state/local-box" <<'PY'
+    "$CRASH_PY" - "$BURSTD_DIR/state/local-box" <<'PY'
 import glob, json, os, sys
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
     rec = json.load(open(f))

@@ -38,13 +38,17 @@
 # once every node is powered down the provider lists no instance and the
 # ledger holds no open record: nothing leaked.
 
+# Debian's interpreter: a pyenv shim first in PATH costs seconds per start
+# on a loaded machine, and these checks run a few times a second.
+CRASH_PY=/usr/bin/python3
+
 _crash_ledger() {
     echo "$BURSTD_DIR/state/ledger.sqlite"
 }
 
 _crash_settled() { # no node in transition, no provider work in flight
     sinfo -h -N -p cloud -o '%N %T' | grep -Eq 'POWERING_UP|POWERING_DOWN|#|%' && return 1
-    [ "$(burstd_status_json 2>/dev/null | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("status", s).get("provider_work_in_flight", -1))' 2>/dev/null)" = 0 ]
+    [ "$(burstd_status_json 2>/dev/null | "$CRASH_PY" -c 'import json,sys; s=json.load(sys.stdin); print(s.get("status", s).get("provider_work_in_flight", -1))' 2>/dev/null)" = 0 ]
 }
 
 # Prints one line per violated invariant.
@@ -56,7 +60,7 @@ _crash_violations() {
         rm -f "$listed"
         return
     fi
-    python3 - "$(_crash_ledger)" "$listed" <<'PY'
+    "$CRASH_PY" - "$(_crash_ledger)" "$listed" <<'PY'
 import os, sqlite3, subprocess, sys
 ledger, listed = sys.argv[1], sys.argv[2]
 db = sqlite3.connect(ledger, timeout=5)
