@@ -9,6 +9,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -140,9 +142,7 @@ public:
 
 struct Fixture {
     Fixture()
-        : path((std::filesystem::temp_directory_path() / ("im_test_" + std::to_string(::getpid()) + ".sqlite"))
-                   .string()),
-          ledger((std::filesystem::remove(path), path)), log(out, LogLevel::Debug, false)
+        : scratch("instance-manager-test"), ledger(scratch.file("ledger.sqlite")), log(out, LogLevel::Debug, false)
     {
         NodeGroup g;
         g.name = "cloud";
@@ -160,7 +160,6 @@ struct Fixture {
         settings.resume_timeout = 60;
         settings.launch_grace = 60;
     }
-    ~Fixture() { std::filesystem::remove(path); }
     void run(const std::function<void(InstanceManager&)>& work)
     {
         std::map<std::string, std::unique_ptr<Provider>> providers;
@@ -170,7 +169,7 @@ struct Fixture {
             work(m);
         } // joins the workers
     }
-    std::string path;
+    test::ScratchDir scratch;
     Ledger ledger;
     FakeActuator actuator;
     ManualClock clock{1000};

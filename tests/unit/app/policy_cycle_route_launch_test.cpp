@@ -4,6 +4,8 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -81,9 +83,7 @@ Node cloud_node(const std::string& name, bool powered_down, std::uint32_t alloc 
 
 struct Fixture {
     Fixture()
-        : path((std::filesystem::temp_directory_path() / ("pc_test_" + std::to_string(::getpid()) + ".sqlite"))
-                   .string()),
-          ledger((std::filesystem::remove(path), path)), log(out, LogLevel::Debug, false)
+        : scratch("policy-cycle-test"), ledger(scratch.file("ledger.sqlite")), log(out, LogLevel::Debug, false)
     {
         NodeGroup g;
         g.name = "cloud";
@@ -99,7 +99,6 @@ struct Fixture {
         snapshot.jobs = {j};
         snapshot.nodes = {cloud_node("c1", false, 4), cloud_node("c2", true), cloud_node("c3", true)};
     }
-    ~Fixture() { std::filesystem::remove(path); }
     std::vector<std::string> run(std::vector<Action> actions)
     {
         std::map<std::string, std::unique_ptr<Provider>> providers;
@@ -119,7 +118,7 @@ struct Fixture {
         stats = cycle.stats();
         return launched;
     }
-    std::string path;
+    test::ScratchDir scratch;
     Ledger ledger;
     RecordingActuator actuator;
     ManualClock clock{100};

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -88,8 +90,8 @@ Node cloud_node(const std::string& name, std::uint32_t flags, std::uint32_t allo
 
 TEST_GROUP(PolicyCycle)
 {
-    std::string path = (std::filesystem::temp_directory_path() / ("pc_test_" + std::to_string(::getpid()) + ".sqlite"))
-                           .string();
+    test::ScratchDir scratch{"policy-cycle-test"};
+    std::string path = scratch.file("ledger.sqlite");
     std::ostringstream out;
     Logger log{out, LogLevel::Debug, false};
     ManualClock clock{1000};
@@ -98,7 +100,6 @@ TEST_GROUP(PolicyCycle)
 
     void setup() override
     {
-        std::filesystem::remove(path);
         NodeGroup g;
         g.name = "cloud";
         g.provider = "none";
@@ -108,7 +109,6 @@ TEST_GROUP(PolicyCycle)
         g.recovery.capacity_errors = 1;
         config.node_groups = {g};
     }
-    void teardown() override { std::filesystem::remove(path); }
 
     // One cycle over `snapshot` with the group's breaker opened first when `stopped`.
     void cycle(const Snapshot& snapshot, bool stopped)

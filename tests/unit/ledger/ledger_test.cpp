@@ -9,22 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct ScratchDir {
-    fs::path path;
-    ScratchDir()
-    {
-        std::string tmpl = (fs::temp_directory_path() / "ledger-test-XXXXXX").string();
-        path = mkdtemp(tmpl.data());
-    }
-    ~ScratchDir() { fs::remove_all(path); }
-};
 
 LaunchIntent intent(const std::string& node)
 {
@@ -40,7 +32,7 @@ bool contains(const std::string& haystack, const std::string& needle)
 
 TEST_GROUP(Ledger)
 {
-    ScratchDir dir;
+    test::ScratchDir dir{"ledger-test"};
     std::string db() const { return (dir.path / "ledger.db").string(); }
 };
 

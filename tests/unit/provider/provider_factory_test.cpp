@@ -12,17 +12,25 @@
 
 #include "provider/http/curl_multi.hpp"
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
 
 namespace {
 
+const test::ScratchDir& scratch()
+{
+    static const test::ScratchDir dir{"provider-factory-test"}; // removed at exit
+    return dir;
+}
+
 BurstdConfig site()
 {
     BurstdConfig c;
     c.slurm_conf = "/etc/slurm/slurm.conf";
-    c.state_dir = (std::filesystem::temp_directory_path() / "provider_factory_test").string();
+    c.state_dir = scratch().path.string();
     return c;
 }
 
@@ -63,9 +71,7 @@ ProviderConfig cloud(const std::string& type, ParamMap params, std::string crede
 // A file in the test's temporary directory with this text and mode.
 std::string file_with(const std::string& name, const std::string& text, mode_t mode)
 {
-    const auto dir = std::filesystem::temp_directory_path() / "provider_factory_test";
-    std::filesystem::create_directories(dir);
-    const std::string path = (dir / name).string();
+    const std::string path = scratch().file(name);
     std::ofstream(path) << text;
     chmod(path.c_str(), mode);
     return path;

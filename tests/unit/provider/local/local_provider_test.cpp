@@ -12,22 +12,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct ScratchDir {
-    fs::path path;
-    ScratchDir()
-    {
-        std::string tmpl = (fs::temp_directory_path() / "local-provider-test-XXXXXX").string();
-        path = mkdtemp(tmpl.data());
-    }
-    ~ScratchDir() { fs::remove_all(path); }
-};
 
 // A stand-in for slurmd: records how it was started, then waits to be killed.
 void write_script(const fs::path& path, const fs::path& out_dir, bool ignore_term)
@@ -93,7 +85,7 @@ const InstanceTags kOwner{"lab", "", "burstd-1"};
 
 TEST_GROUP(LocalProvider)
 {
-    ScratchDir dir;
+    test::ScratchDir dir{"local-provider-test"};
     fs::path out;
     LocalProviderConfig config;
     std::unique_ptr<LocalProvider> provider;
