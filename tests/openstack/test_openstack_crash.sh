@@ -14,7 +14,7 @@
 # live servers (a double launch) at every poll, between the rounds' checks.
 #
 # Real Nova takes seconds per call and a server some more to go ACTIVE:
-# Slurm gets ResumeTimeout=120, and the kill window and the settle waits
+# Slurm gets ResumeTimeout=90, and the kill window and the settle waits
 # scale with what the warm-up measures.  Fewer rounds than with the local
 # provider (BURSTD_CRASH_ROUNDS, default 6): each costs a real boot.
 # Usage: test_openstack_crash.sh [BUILDDIR] (alone it starts its own cloud;
@@ -49,7 +49,7 @@ guests_stop() {
 # MinJobAge: the jobs' final states are read at the end, with no accounting;
 # --cred-expire: a job requeued from a forced-down node may start again 21 s
 # later instead of 121 s.
-burstd_test_cluster oscrash --local 1 --cloud 3 --cpus 2 --conf ResumeTimeout=120 --conf MinJobAge=3600 --cred-expire 20 || { openstack_stop 1; exit 1; }
+burstd_test_cluster oscrash --local 1 --cloud 3 --cpus 2 --conf ResumeTimeout=90 --conf MinJobAge=3600 --cred-expire 20 || { openstack_stop 1; exit 1; }
 on_exit() {
     local rc=$?
     guests_stop

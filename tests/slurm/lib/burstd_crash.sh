@@ -152,7 +152,10 @@ burstd_crash_test() { # ROUNDS
     call=$(_crash_launch_call "${nodes[0]}")
     [ -n "$call" ] || { tap_fail "warm-up: the ledger recorded the launch of ${nodes[0]}" "$(tail -5 "$work/burstd.log")"; return 1; }
     settle=$(awk -v b="$boot" 'BEGIN { s = 3 * b; printf "%d", s < 40 ? 40 : s }')
-    consistent=$(awk -v b="$boot" 'BEGIN { s = b + 10; printf "%d", s < 15 ? 15 : s }')
+    # burstd ends an instance whose node Slurm powered down while burstd was
+    # dead (the suspend it lost) only once the launch is ResumeTimeout old
+    # (its launch grace): a finding may take that long to be repaired.
+    consistent=$(awk -v b="$boot" -v r="$resume_timeout" 'BEGIN { s = b + 10; if (s < r + 10) s = r + 10; printf "%d", s }')
     tap_ok "warm-up: ${nodes[0]} up in $boot s, launch call $call s: settle within $settle s, consistent within $consistent s"
 
     local launches=0 retires=0 mid_call=0 round requests round_start node n
