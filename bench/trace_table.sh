@@ -14,7 +14,10 @@
 #   A1: J_best ≤ 0.85 × min(J_never, J_always)
 #   A2: J_best ≤ 0.90 × J_best-fixed-delay
 #   A3: J_best ≤ 1.25 × J_clairvoyant
-# (research policies: threshold, boot-window, predictive, forecast).
+# (research policies: threshold, boot-window, predictive, forecast), and
+# the same two ratios for the clairvoyant reference (c/base, c/dly): where
+# the reference itself misses 0.85 or 0.90, no burst set it tried meets
+# that aim either.
 # Every research policy gets each λ: predictive and forecast optimize for
 # it, threshold and boot-window use it as their scale-up cost gate
 # (burstsim --lambda-gates).
@@ -88,14 +91,15 @@ for f in "$OUT"/*.txt; do
                 a1 = bj <= 0.85 * base ? "yes" : "no"
                 a2 = bj <= 0.90 * J[l, "delay"] ? "yes" : "no"
                 a3 = bj <= 1.25 * J[l, "clairvoyant"] ? "yes" : "no"
-                line = line sprintf("  %-11s %5.3f %5.3f %5.3f %-3s %-3s %-3s", best, bj / base,
-                                    bj / J[l, "delay"], bj / J[l, "clairvoyant"], a1, a2, a3)
+                c = J[l, "clairvoyant"] + 0
+                line = line sprintf("  %-11s %5.3f %5.3f %5.3f %-3s %-3s %-3s %5.3f %5.3f", best, bj / base,
+                                    bj / J[l, "delay"], bj / c, a1, a2, a3, c / base, c / J[l, "delay"])
                 print line
             }
         }' "$f" | sort -k2,2n
 done | {
-    printf '%-11s %6s %10s %10s %10s %10s %10s %10s %10s %10s  %-11s %5s %5s %5s %-3s %-3s %-3s\n' trace lambda \
+    printf '%-11s %6s %10s %10s %10s %10s %10s %10s %10s %10s  %-11s %5s %5s %5s %-3s %-3s %-3s %5s %5s\n' trace lambda \
         never always threshold boot-win predictive forecast best-delay clairvoy best \
-        b/base b/dly b/clv A1 A2 A3
+        b/base b/dly b/clv A1 A2 A3 c/base c/dly
     cat
 }

@@ -45,6 +45,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
+    if (!gate_.off())
+        waits_.begin(view);
 
     // The window is the latest measured boot time, else the longest configured one.
     Seconds window = 0;
@@ -154,10 +156,12 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
 
     std::uint64_t shortage = 0;
     std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
+    std::vector<std::size_t> short_at; // index in view.pending of the jobs short
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (started[i] || view.pending[i]->burst == BurstOption::Never)
             continue;
         shortage += sizes[i];
+        short_at.push_back(i);
         if (view.pending_group[i] < 0)
             unserved.push_back(view.pending[i]);
     }
@@ -183,10 +187,24 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
         const std::uint32_t wanted =
             std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));
-        const std::uint32_t nodes = gate_.worth(*g.group, wanted, shortage, window);
+        std::uint32_t nodes = wanted;
+        if (!gate_.off()) {
+            // The jobs short at ready time, with how long each is expected
+            // to wait for local cores.
+            Seconds horizon = 0;
+            for (std::size_t i : short_at)
+                horizon = std::max(horizon, gate_.horizon(*g.group, sizes[i], waits_.expected(*view.pending[i])));
+            const std::vector<Seconds> start = waits_.starts(view, now, horizon);
+            std::vector<WaitingJob> waiting;
+            waiting.reserve(short_at.size());
+            for (std::size_t i : short_at)
+                waiting.push_back(WaitingJob{sizes[i], start[i], waits_.expected(*view.pending[i])});
+            nodes = gate_.worth(*g.group, wanted, std::move(waiting));
+        }
         if (nodes == 0) {
-            d.notes.push_back(std::to_string(shortage) + " cores short at ready time; waiting one boot window (" +
-                              std::to_string(int(window)) + " s) costs less than a node at lambda " +
+            d.notes.push_back(std::to_string(shortage) +
+                              " cores short at ready time; their expected local wait costs less than a node at "
+                              "lambda " +
                               std::to_string(gate_.lambda()));
             return d;
         }

@@ -1,5 +1,6 @@
 #pragma once
 #include "policy/expander.hpp"
+#include "policy/local_wait_estimator.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_estimator.hpp"
@@ -27,12 +28,17 @@ public:
     explicit BootWindowPolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
-    void observe(const JobEnd& end) override { runtimes_.observe(end); }
+    void observe(const JobEnd& end) override
+    {
+        runtimes_.observe(end);
+        waits_.observe(end);
+    }
 
 private:
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
     WaitingCostGate gate_;
+    LocalWaitEstimator waits_; // for the gate
     Time next_resize_ = 0;
 };
 

@@ -11,6 +11,10 @@
 namespace burst {
 namespace {
 
+// A held job is weighed as if at most this share of held jobs burst later:
+// beyond it the forecast is no better than none, and holding is never worth it.
+constexpr double kMaxBurstShare = 0.95;
+
 std::string seconds_text(Seconds s)
 {
     if (std::isinf(s))
@@ -26,22 +30,55 @@ struct Quote {
     double cost;
 };
 
+// Cores of a group a job routed in this decision could take without new
+// nodes: free on up nodes, and free on booting nodes (including the spare
+// cores of nodes that jobs routed earlier in this decision resume).
+struct Room {
+    std::uint64_t warm = 0;
+    std::uint64_t booting = 0;
+
+    static Room of(const GroupView& g)
+    {
+        // Jobs routed in earlier cycles take free up cores first.
+        const std::uint64_t promised = g.routed_pending_cpus;
+        const std::uint64_t over = promised > g.free_up_cpus ? promised - g.free_up_cpus : 0;
+        return Room{g.free_up_cpus > promised ? g.free_up_cpus - promised : 0,
+                    g.free_booting_cpus > over ? g.free_booting_cpus - over : 0};
+    }
+    // A job of `cores` takes its cores: warm ones first, then booting ones,
+    // then whole new nodes, whose spare cores are booting from now on.
+    void take(std::uint64_t cores, std::uint32_t node_cpus)
+    {
+        const std::uint64_t w = std::min(warm, cores);
+        warm -= w;
+        cores -= w;
+        const std::uint64_t b = std::min(booting, cores);
+        booting -= b;
+        cores -= b;
+        if (cores > 0)
+            booting += (cores + node_cpus - 1) / node_cpus * node_cpus - cores;
+    }
+};
+
 // What routing `cores` cores for `runtime` to a group adds to the bill, and
 // how long the job waits for its nodes.  Cores free on nodes that are up
 // (or booting) and not promised to routed jobs are paid for anyway while
 // the node is on: the job costs its share of the node for its runtime, and
 // waits no boot (or the boot, if the node is still booting).  Otherwise new
-// whole nodes are resumed: boot + runtime, at least the minimum billed.
-Quote quote(const GroupView& g, std::uint64_t cores, Seconds runtime)
+// whole nodes are resumed: boot + runtime, at least the minimum billed;
+// with `shared`, a job narrower than a node pays only its share of the
+// node's boot + runtime (other narrow jobs routed with it fill the rest).
+Quote quote(const GroupView& g, const Room& room, std::uint64_t cores, Seconds runtime, bool shared = false)
 {
     const NodeGroup& group = *g.group;
     const double node_second = group.price_per_hour / 3600;
     const double share = double(cores) / double(group.cpus);
-    const std::uint64_t warm = g.free_up_cpus > g.routed_pending_cpus ? g.free_up_cpus - g.routed_pending_cpus : 0;
-    if (warm >= cores)
+    if (room.warm >= cores)
         return {0, share * node_second * runtime / group.speed};
-    if (warm + g.free_booting_cpus >= cores)
+    if (room.warm + room.booting >= cores)
         return {group.boot_time, share * node_second * runtime / group.speed};
+    if (shared && cores < group.cpus)
+        return {group.boot_time, share * node_second * (group.boot_time + runtime / group.speed)};
     const std::uint64_t nodes = (cores + group.cpus - 1) / group.cpus;
     return {group.boot_time,
             double(nodes) * node_second * std::max(group.min_billed, group.boot_time + runtime / group.speed)};
@@ -55,6 +92,7 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       backfill_window_(params.get_uint("backfill_window", 100, 1, 100000000)),
       reforecasts_(params.get_uint("reforecasts", 4, 0, 1000)),
       queue_benefit_(params.get_choice("benefit", "queue", {"self", "queue"}) == "queue"),
+      displacement_(params.get_choice("displacement", "on", {"on", "off"}) == "on"),
       model_(params.get_double("max_error", -1, 0, 1))
 {
 }
@@ -87,15 +125,17 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     struct Candidate {
         std::size_t queue_index;
         std::size_t view_index;
-        GroupView* group;
-        Seconds boot;
-        double cost;
+        std::size_t group; // index into view.groups
     };
     std::vector<ForecastPending> queue;
     std::vector<Candidate> candidates;
     Seconds horizon = 0;
     const std::size_t n = std::min<std::size_t>(depth_, view.pending.size());
     queue.reserve(n);
+    std::vector<Room> rooms;
+    rooms.reserve(view.groups.size());
+    for (const auto& g : view.groups)
+        rooms.push_back(Room::of(g));
     for (std::size_t i = 0; i < n; ++i) {
         const Job* job = view.pending[i];
         model_.note(*job);
@@ -106,22 +146,22 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         if (job->burst == BurstOption::Never)
             continue;
-        GroupView* best = nullptr;
+        std::size_t best = view.groups.size();
         double best_cost = 0;
         Seconds best_boot = 0;
-        for (auto& g : view.groups) {
-            if (g.free_capacity() < cores)
+        for (std::size_t g = 0; g < view.groups.size(); ++g) {
+            if (view.groups[g].free_capacity() < cores)
                 continue;
-            const auto [boot, cost] = quote(g, cores, expected);
-            if (!best || cost < best_cost) {
-                best = &g;
+            const auto [boot, cost] = quote(view.groups[g], rooms[g], cores, expected);
+            if (best == view.groups.size() || cost < best_cost) {
+                best = g;
                 best_cost = cost;
                 best_boot = boot;
             }
         }
-        if (!best)
+        if (best == view.groups.size())
             continue;
-        candidates.push_back(Candidate{queue.size() - 1, i, best, best_boot, best_cost});
+        candidates.push_back(Candidate{queue.size() - 1, i, best});
         if (job->burst != BurstOption::Prefer)
             horizon = std::max(horizon, lambda_ > 0 ? best_boot + best_cost * 3600 / (lambda_ * double(cores))
                                                     : kNotForeseen);
@@ -164,48 +204,122 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     };
     std::vector<Seconds> start = play(queue.size());
     bool stale = false;
+    // How long the local queue stays backed up: the two latest foreseen
+    // starts (a job's own start does not back the queue up behind it).
+    Seconds backlog[2] = {0, 0};
+    std::size_t backlog_job = queue.size();
+    auto measure_backlog = [&] {
+        backlog[0] = backlog[1] = 0;
+        backlog_job = queue.size();
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+            if (routed[i])
+                continue;
+            if (start[i] > backlog[0]) {
+                backlog[1] = backlog[0];
+                backlog[0] = start[i];
+                backlog_job = i;
+            } else if (start[i] > backlog[1]) {
+                backlog[1] = start[i];
+            }
+        }
+    };
+    measure_backlog();
+
+    // Narrow jobs that would pay for their share of a new node, counted
+    // from each candidate on per group: when they fill at least a node,
+    // they are quoted that share (they will share the nodes they resume).
+    std::vector<std::uint64_t> narrow_behind(candidates.size(), 0);
+    {
+        std::vector<std::uint64_t> sum(view.groups.size(), 0);
+        for (std::size_t k = candidates.size(); k-- > 0;) {
+            const Candidate& c = candidates[k];
+            const ForecastPending& p = queue[c.queue_index];
+            const auto [boot, cost] = quote(view.groups[c.group], Room{}, p.cores, p.expected, true);
+            if (lambda_ > 0 && p.cores < view.groups[c.group].group->cpus &&
+                lambda_ * double(p.cores) * (start[c.queue_index] - boot) / 3600 > cost)
+                sum[c.group] += p.cores;
+            narrow_behind[k] = sum[c.group];
+        }
+    }
 
     std::size_t declined = 0;
-    for (const auto& c : candidates) {
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+        const Candidate& c = candidates[k];
+        GroupView& group = view.groups[c.group];
+        Room& room = rooms[c.group];
         const Job* job = view.pending[c.view_index];
         const bool prefer = job->burst == BurstOption::Prefer;
         const std::uint64_t cores = queue[c.queue_index].cores;
-        if (c.group->free_capacity() < cores)
+        if (group.free_capacity() < cores)
             continue; // taken by jobs routed earlier in this decision
         // Jobs routed before this one free cores for it: look again.
         if (stale && plays < reforecasts_ + 1 && start[c.queue_index] > 0 && !prefer) {
             start = play(queue.size());
             stale = false;
+            measure_backlog();
         }
         const Seconds q = start[c.queue_index];
         if (!prefer && q == 0)
             continue;
-        double saved = lambda_ * double(cores) * (q - c.boot) / 3600;
+        const Seconds expected = queue[c.queue_index].expected;
+        const bool shared = narrow_behind[k] >= group.group->cpus;
+        const bool room_was_cold = room.warm + room.booting < cores;
+        const auto [boot, cost] = quote(group, room, cores, expected, shared);
+        double saved = lambda_ * double(cores) * (q - boot) / 3600;
         std::string why;
-        if (!prefer && !(saved > c.cost) && queue_benefit_ && lambda_ > 0 && plays < reforecasts_ + 1) {
+        bool replayed = false; // the queue was played without this job
+        if (!prefer && !(saved > cost)) {
+            // Kept local, it runs while others still wait: their work goes
+            // to the cloud (or waits) instead.  At the least that costs the
+            // cloud's price for the cores it holds while the queue stays
+            // backed up.
+            double displaced = 0;
+            if (displacement_) {
+                const Seconds until = backlog_job == c.queue_index ? backlog[1] : backlog[0];
+                const Seconds held = std::max<Seconds>(0, std::min(q + expected, until) - q);
+                displaced = double(cores) * held * group.group->price_per_cpu_second() / group.group->speed;
+            }
+            // Held jobs burst later after all in a share p of cases, having
+            // waited about Q for nothing: holding saves (cost − saved) with
+            // probability 1 − p and loses λ·cores·Q with probability p.
+            const double p = std::min(holds_.burst_share(), kMaxBurstShare);
+            const double risk = p / (1 - p) * lambda_ * double(cores) * q / 3600;
+            if (saved + displaced + risk > cost) {
+                saved += displaced + risk;
+                why = " (" + money(displaced) + " of it for the cloud work its local run would displace, " +
+                      money(risk) + " for the " + std::to_string(int(100 * p)) +
+                      "% of held jobs that burst later after all)";
+            }
+        }
+        if (!prefer && !(saved > cost) && queue_benefit_ && lambda_ > 0 && plays < reforecasts_ + 1) {
             // Bursting it may also let the jobs behind it start sooner
             // (a blocked head's reservation holds cores back).
             std::vector<Seconds> alt = play(c.queue_index);
             const double behind = others_saved(start, alt, c.queue_index);
-            if (saved + behind > c.cost) {
+            if (saved + behind > cost) {
                 saved += behind;
                 start = std::move(alt);
                 stale = false;
+                replayed = true;
+                measure_backlog();
                 why = " (" + money(behind) + " of it by the jobs behind)";
             }
         }
-        if (!prefer && !(saved > c.cost)) {
+        if (!prefer && !(saved > cost)) {
+            holds_.held(job->id);
             ++declined;
             continue;
         }
         routed[c.queue_index] = true;
-        stale = stale || why.empty();
-        c.group->routed_pending_cpus += cores;
-        d.add(RouteToCloud{job->id, c.group->group->name},
+        stale = stale || !replayed;
+        group.routed_pending_cpus += cores;
+        room.take(cores, group.group->cpus);
+        d.add(RouteToCloud{job->id, group.group->name},
               prefer ? "job prefers the cloud"
                      : "expected local start in " + seconds_text(q) + ": waiting costs " +
                            (std::isinf(saved) ? std::string("more") : money(saved)) + why +
-                           " more than the cloud's " + money(c.cost));
+                           " more than the cloud's " + money(cost) +
+                           (shared && room_was_cold ? " (its share of a node it fills with others)" : ""));
     }
     if (declined)
         d.notes.push_back(std::to_string(declined) +

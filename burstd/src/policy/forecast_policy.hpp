@@ -1,4 +1,5 @@
 #pragma once
+#include "policy/hold_outcomes.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_ratio_model.hpp"
@@ -47,7 +48,11 @@ public:
     explicit ForecastPolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
-    void observe(const JobEnd& end) override { model_.observe(end); }
+    void observe(const JobEnd& end) override
+    {
+        model_.observe(end);
+        holds_.observe(end);
+    }
 
 private:
     double lambda_;
@@ -55,7 +60,9 @@ private:
     std::uint32_t backfill_window_;
     std::uint32_t reforecasts_;
     bool queue_benefit_;
+    bool displacement_;
     RuntimeRatioModel model_;
+    HoldOutcomes holds_;
 };
 
 } // namespace burst

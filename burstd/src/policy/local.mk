@@ -26,6 +26,10 @@ libburst_a_SOURCES += \
 	burstd/src/policy/always_policy.hpp \
 	burstd/src/policy/threshold_policy.cpp \
 	burstd/src/policy/threshold_policy.hpp \
+	burstd/src/policy/hold_outcomes.cpp \
+	burstd/src/policy/hold_outcomes.hpp \
+	burstd/src/policy/local_wait_estimator.cpp \
+	burstd/src/policy/local_wait_estimator.hpp \
 	burstd/src/policy/waiting_cost_gate.cpp \
 	burstd/src/policy/waiting_cost_gate.hpp \
 	burstd/src/policy/boot_window_policy.cpp \
@@ -68,6 +72,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/runtime_estimator_test.cpp \
 	tests/unit/policy/always_policy_test.cpp \
 	tests/unit/policy/threshold_policy_test.cpp \
+	tests/unit/policy/hold_outcomes_test.cpp \
 	tests/unit/policy/waiting_cost_gate_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \
 	tests/unit/policy/predictive_policy_test.cpp \

@@ -22,10 +22,13 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
+    if (!gate_.off())
+        waits_.begin(view);
 
     // Waiting work: burstable jobs that would not start locally in FCFS order.
     std::uint64_t local_free = view.local_free_cpus;
     std::vector<const Job*> waiting;
+    std::vector<std::size_t> waiting_at; // their index in view.pending
     std::uint64_t waiting_cpus = 0;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const Job* job = view.pending[i];
@@ -41,6 +44,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         if (job->burst == BurstOption::Never)
             continue;
         waiting.push_back(job);
+        waiting_at.push_back(i);
         waiting_cpus += cpus;
     }
     std::uint64_t busy = view.local_alloc_cpus, cloud_cpus = 0;
@@ -79,17 +83,30 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
             const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
-            // Waiting work that cloud cores up or booting cannot take already.
-            std::uint64_t uncovered = 0, spare = 0;
-            for (const Job* job : waiting)
-                uncovered += job->total_cpus();
+            // Waiting jobs that cloud cores up or booting cannot take
+            // already (they take them in priority order), and how long
+            // each would wait locally.
+            std::uint64_t spare = 0;
             for (const auto& g : view.groups) {
                 const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
                 spare += ready > g.routed_pending_cpus ? ready - g.routed_pending_cpus : 0;
             }
-            uncovered = uncovered > spare ? uncovered - spare : 0;
-            const std::uint32_t nodes =
-                gate_.worth(*chosen->group, wanted, uncovered, chosen->group->boot_time);
+            std::size_t first = 0;
+            for (; first < waiting.size() && waiting[first]->total_cpus() <= spare; ++first)
+                spare -= waiting[first]->total_cpus();
+            std::uint32_t nodes = wanted;
+            if (!gate_.off()) {
+                Seconds horizon = 0;
+                for (std::size_t k = first; k < waiting.size(); ++k)
+                    horizon = std::max(horizon, gate_.horizon(*chosen->group, waiting[k]->total_cpus(),
+                                                              waits_.expected(*waiting[k])));
+                const std::vector<Seconds> start = waits_.starts(view, now, horizon);
+                std::vector<WaitingJob> uncovered;
+                for (std::size_t k = first; k < waiting.size(); ++k)
+                    uncovered.push_back(WaitingJob{waiting[k]->total_cpus(), start[waiting_at[k]],
+                                                   waits_.expected(*waiting[k])});
+                nodes = gate_.worth(*chosen->group, wanted, std::move(uncovered));
+            }
             std::string why =
                 queue_metric_ ? std::to_string(waiting.size()) + " jobs waiting, target " +
                                     std::to_string(target_queue_) + " per node"
@@ -99,8 +116,8 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                                     "% of current cores exceeds target " + std::to_string(int(100 * target_)) + "%";
             if (nodes < wanted)
                 d.notes.push_back(std::to_string(wanted - nodes) + " of " + std::to_string(wanted) +
-                                  " nodes wanted cost more than " + std::to_string(uncovered) +
-                                  " waiting cores' wait over one boot at lambda " + std::to_string(gate_.lambda()));
+                                  " nodes wanted cost more than their jobs' expected local wait at lambda " +
+                                  std::to_string(gate_.lambda()));
             if (nodes > 0) {
                 d.add(HireNodes{chosen->group->name, nodes}, why);
                 GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];

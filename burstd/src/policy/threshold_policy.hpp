@@ -1,6 +1,7 @@
 #pragma once
 #include "policy/expander.hpp"
 #include "policy/policy.hpp"
+#include "policy/local_wait_estimator.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/waiting_cost_gate.hpp"
 
@@ -29,6 +30,7 @@ public:
     explicit ThresholdPolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
+    void observe(const JobEnd& end) override { waits_.observe(end); }
 
 private:
     bool queue_metric_;
@@ -37,6 +39,7 @@ private:
     Seconds stabilization_;
     std::unique_ptr<Expander> expander_;
     WaitingCostGate gate_;
+    LocalWaitEstimator waits_; // for the gate
     std::deque<std::pair<Time, std::uint64_t>> history_; // (time, desired cloud cores)
 };
 

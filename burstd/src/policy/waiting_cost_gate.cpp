@@ -2,29 +2,73 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace burst {
+namespace {
+
+double node_cost(const NodeGroup& group, Seconds runtime)
+{
+    return group.price_per_hour * std::max(group.min_billed, group.boot_time + runtime / group.speed) / 3600;
+}
+
+} // namespace
 
 bool WaitingCostGate::off() const
 {
     return std::isinf(lambda_);
 }
 
-std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes, std::uint64_t cores,
-                                     Seconds wait) const
+Seconds WaitingCostGate::horizon(const NodeGroup& group, std::uint64_t cores, Seconds runtime) const
+{
+    if (!(lambda_ > 0) || cores == 0)
+        return HUGE_VAL;
+    const std::uint64_t per_node = group.cpus ? group.cpus : 1;
+    const double nodes = double((cores + per_node - 1) / per_node);
+    return group.boot_time + nodes * node_cost(group, runtime) * 3600 / (lambda_ * double(cores));
+}
+
+std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes, std::vector<WaitingJob> waiting) const
 {
     if (off())
         return nodes;
     const std::uint64_t per_node = group.cpus ? group.cpus : 1;
-    const double node_cost = group.price_per_hour * std::max(group.min_billed, wait);
-    std::uint32_t hired = 0;
-    for (std::uint64_t taken = 0; hired < nodes && taken < cores; ++hired) {
-        const std::uint64_t c = std::min(per_node, cores - taken);
-        if (!(lambda_ * double(c) * wait > node_cost))
-            break;
-        taken += c;
+    std::stable_sort(waiting.begin(), waiting.end(),
+                     [](const WaitingJob& a, const WaitingJob& b) { return a.wait > b.wait; });
+    std::uint64_t hired = 0; // whole nodes of the worthy jobs
+    std::uint64_t narrow = 0; // cores of the worthy jobs narrower than a node
+    std::vector<std::pair<std::uint64_t, double>> narrow_jobs; // (cores, saved), most waiting first
+    std::vector<Seconds> narrow_runtime;
+    for (const auto& job : waiting) {
+        if (job.cores == 0)
+            continue;
+        const double saved = lambda_ * double(job.cores) * (job.wait - group.boot_time) / 3600;
+        if (job.cores >= per_node) {
+            // Wide jobs take whole nodes of their own.
+            const std::uint64_t n = (job.cores + per_node - 1) / per_node;
+            if (saved > double(n) * node_cost(group, job.runtime))
+                hired += n;
+        } else if (saved > double(job.cores) / double(per_node) * node_cost(group, job.runtime)) {
+            narrow += job.cores;
+            narrow_jobs.emplace_back(job.cores, saved);
+            narrow_runtime.push_back(job.runtime);
+        }
     }
-    return hired;
+    hired += narrow / per_node;
+    // The least waiting of the narrow jobs fill the last node partly.
+    std::uint64_t tail = narrow % per_node;
+    double tail_saved = 0;
+    Seconds tail_runtime = 0;
+    for (std::size_t k = narrow_jobs.size(); tail > 0 && k-- > 0;) {
+        const auto [cores, saved] = narrow_jobs[k];
+        const std::uint64_t on_tail = std::min(cores, tail);
+        tail_saved += saved * double(on_tail) / double(cores);
+        tail_runtime = std::max(tail_runtime, narrow_runtime[k]);
+        tail -= on_tail;
+    }
+    if (narrow % per_node > 0 && tail_saved > node_cost(group, tail_runtime))
+        ++hired;
+    return std::uint32_t(std::min<std::uint64_t>(hired, nodes));
 }
 
 } // namespace burst

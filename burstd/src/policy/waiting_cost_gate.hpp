@@ -2,28 +2,46 @@
 #include "model/node_group.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace burst {
 
+// A waiting job as the gate weighs it: its cores, how long it is expected
+// to wait for local cores from now (local_wait_estimator.hpp; +inf: not
+// within the forecast), and its expected runtime.
+struct WaitingJob {
+    std::uint64_t cores = 0;
+    Seconds wait = 0;
+    Seconds runtime = 0;
+};
+
 // Issue 6's λ for the scale-up policies (threshold, boot-window), whose
-// papers size the cloud without pricing waiting: a node a scale-up wants is
-// hired only if the waiting it would absorb over one boot time, priced at
-// λ money per waiting core-hour, exceeds what the node costs over that time
-// (at least the group's minimum billed):
-//   λ · c · wait / 3600  >  price_per_hour · max(min_billed, wait) / 3600
-// where c is the waiting cores the node would take (whole nodes are filled
-// first, so the last node may take fewer).  Break-even for a full node is
-// λ = price per core-hour when the boot time is at least the minimum billed.
-// λ = +∞ (the default) is no gate: the policy behaves as in its paper.
+// papers size the cloud without pricing waiting.  Of the nodes a scale-up
+// wants, only those are hired whose jobs' waiting, priced at λ money per
+// waiting core-hour, is worth more than the nodes cost.  A job saves
+//   λ · cores · (wait − boot) / 3600
+// (it still waits for the boot).  A job at least a node wide takes whole
+// nodes of its own and is worth them when it saves more than they cost for
+// max(min_billed, boot + runtime); a narrower one shares nodes with other
+// narrow jobs and is worth it when it saves more than its share
+// cores / node cores of that.  The worthy narrow jobs fill nodes; a last
+// node they fill only partly (with the least waiting of them) is hired only
+// if their saving pays the whole node for the longest of them.  λ = +∞ (the
+// default) is no gate: the policy behaves as in its paper.
 class WaitingCostGate {
 public:
     explicit WaitingCostGate(double lambda) : lambda_(lambda) {}
     bool off() const;
     double lambda() const { return lambda_; }
 
-    // Of `nodes` nodes of `group` wanted for `cores` waiting cores that would
-    // otherwise wait `wait` seconds, how many are worth hiring.
-    std::uint32_t worth(const NodeGroup& group, std::uint32_t nodes, std::uint64_t cores, Seconds wait) const;
+    // Of `nodes` nodes of `group` wanted for the `waiting` jobs, how many
+    // are worth hiring.  Nodes beyond what the waiting jobs fill (headroom)
+    // never are.
+    std::uint32_t worth(const NodeGroup& group, std::uint32_t nodes, std::vector<WaitingJob> waiting) const;
+
+    // The wait beyond which a job of `cores` running `runtime` pays for
+    // whole nodes of `group` on its own: forecasting waits further is moot.
+    Seconds horizon(const NodeGroup& group, std::uint64_t cores, Seconds runtime) const;
 
 private:
     double lambda_;

@@ -1,6 +1,7 @@
 #include "sim/burstsim_cli.hpp"
 
 #include "policy/always_policy.hpp"
+#include "policy/never_policy.hpp"
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
@@ -460,9 +461,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     };
 
     // The clairvoyant reference also replays always's burst set and, per λ,
-    // the best fixed delay's (its candidates 4).
+    // the best fixed delay's and that of the compared policy with the least
+    // J (its candidates 4).
     std::vector<BaselineSet> always_set;
     std::vector<BaselineSet> best_delay_set(o.lambdas.size());
+    std::vector<BaselineSet> best_policy_set(o.lambdas.size());
+    std::vector<double> best_policy_j(o.lambdas.size(), 0);
 
     print_header(out, o);
     try {
@@ -471,6 +475,16 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             const SimMetrics m = replay(run.name, run.params, result);
             if (o.clairvoyant && run.name == AlwaysPolicy::kName && always_set.empty())
                 always_set.push_back(BaselineSet{"always", burst_set_of(o.config, result)});
+            if (o.clairvoyant && run.name != NeverPolicy::kName && run.name != AlwaysPolicy::kName)
+                for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                    if (run.lambda_index >= 0 && std::size_t(run.lambda_index) != k)
+                        continue;
+                    const double j = objective_at(m, o.lambdas[k]);
+                    if (best_policy_set[k].name.empty() || j < best_policy_j[k]) {
+                        best_policy_set[k] = BaselineSet{run.name, burst_set_of(o.config, result)};
+                        best_policy_j[k] = j;
+                    }
+                }
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
             record(label, run.lambda_index, m, result);
@@ -541,6 +555,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 std::vector<BaselineSet> baselines = always_set;
                 if (o.tune_delay)
                     baselines.push_back(best_delay_set[k]);
+                if (!best_policy_set[k].name.empty())
+                    baselines.push_back(std::move(best_policy_set[k]));
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
                                                            o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;

@@ -60,11 +60,14 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
     CoreProfile profile(config.local_cores);
     std::unordered_map<JobId, const JobOutcome*> outcome;
     outcome.reserve(replay.jobs.size());
+    std::vector<CoreProfile::Span> local;
+    local.reserve(replay.jobs.size());
     for (const auto& j : replay.jobs) {
         outcome.emplace(j.id, &j);
         if (j.group < 0)
-            profile.reserve(j.start, j.end - j.start, j.cpus);
+            local.push_back(CoreProfile::Span{j.start, j.end - j.start, j.cpus});
     }
+    profile.reserve_all(local);
     BurstSet set;
     for (const TraceJob* t : replay_order(config, trace)) {
         auto it = outcome.find(t->id);

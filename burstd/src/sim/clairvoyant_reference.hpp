@@ -21,8 +21,8 @@
 // with each job narrower than a node paying only its share (burst jobs
 // share nodes when many burst together).
 //  4. baselines: the burst sets of given baseline replays (burstsim passes
-//     always's and the best fixed delay's for this λ), each routed at its
-//     jobs' first decision.  1-3 burst each job alone, so they miss what
+//     always's, the best fixed delay's and the best compared policy's for
+//     this λ), each routed at its jobs' first decision.  1-3 burst each job alone, so they miss what
 //     keeping warm nodes busy with many small bursts saves; these do not,
 //     and keep the reference at or below the baselines it is compared with
 //     (up to the earlier routing, which saves them waiting).

@@ -54,6 +54,30 @@ void CoreProfile::reserve(Time start, Seconds duration, std::uint32_t cores)
         it->second -= cores;
 }
 
+void CoreProfile::reserve_all(const std::vector<Span>& spans)
+{
+    // The profile as changes at its steps, plus each span's two changes
+    // (kept even when they cancel: reserve() splits there too), summed back.
+    std::map<Time, std::int64_t> delta;
+    std::int64_t before = 0;
+    for (const auto& [t, cores] : free_) {
+        delta.emplace_hint(delta.end(), t, cores - before);
+        before = cores;
+    }
+    for (const auto& s : spans) {
+        if (!(s.duration > 0) || s.cores == 0)
+            continue;
+        delta[s.start] -= s.cores;
+        delta[s.start + s.duration] += s.cores;
+    }
+    free_.clear();
+    std::int64_t level = 0;
+    for (const auto& [t, d] : delta) {
+        level += d;
+        free_.emplace_hint(free_.end(), t, level);
+    }
+}
+
 void CoreProfile::forget_before(Time t)
 {
     auto holding = std::prev(free_.upper_bound(t));

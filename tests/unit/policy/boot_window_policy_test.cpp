@@ -149,28 +149,34 @@ Decision six_cores_short(const char* lambda)
     BootWindowPolicy policy(p);
     ManualClock clock(1000);
     StateBuilder b;
-    // 6 cores short at ready time on 4-core nodes at 1.0/h, 100 s boot:
-    // a full node pays from λ = 0.25, the half-filled second from λ = 0.5.
-    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900, "long").pending(2, 4).pending(3, 2);
+    // 6 cores short at ready time on 4-core nodes at 1.0/h, 100 s boot.
+    // The local cores come back in 1000 s (the running job's limit; no
+    // runtimes learned yet): job 2 (4 cores, 1 h) starts then, job 3
+    // (2 cores, 1 h) after it, in 4600 s.  Job 2 saves λ · 4 · 900 / 3600
+    // for a whole node, (100 + 3600) / 3600 ≈ 1.028: worth it from λ ≈ 1.03.
+    // Job 3 saves λ · 2 · 4500 / 3600 = 2.5 λ for half a node, and alone on
+    // its node must pay all of it: worth a node from λ ≈ 0.41.
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900, "long", 1100);
+    b.pending(2, 4, BurstOption::Allow, "c", 3600).pending(3, 2, BurstOption::Allow, "c", 3600);
     return policy.decide(b.state, clock);
 }
 
 } // namespace
 
-TEST(BootWindowPolicy, LambdaGatesEachNodeOnTheShortagesWaitOverTheBootWindow)
+TEST(BootWindowPolicy, LambdaGatesEachNodeOnTheShortJobsExpectedLocalWait)
 {
     auto ungated = actions<HireNodes>(six_cores_short(nullptr));
     LONGS_EQUAL(2, ungated[0].count);
 
-    Decision high = six_cores_short("0.51");
+    Decision high = six_cores_short("1.1");
     LONGS_EQUAL(2, actions<HireNodes>(high)[0].count);
     LONGS_EQUAL(2, actions<RouteToCloud>(high).size());
 
-    Decision mid = six_cores_short("0.3");
+    Decision mid = six_cores_short("0.5");
     LONGS_EQUAL(1, actions<HireNodes>(mid)[0].count);
-    LONGS_EQUAL(1, actions<RouteToCloud>(mid).size()); // the 4-core job fits the hired node
+    LONGS_EQUAL(1, actions<RouteToCloud>(mid).size()); // Slurm gives the node to the first that fits: job 2
 
-    Decision low = six_cores_short("0.24");
+    Decision low = six_cores_short("0.4");
     CHECK(low.actions.empty());
     DOUBLES_EQUAL(0, low.redecide_after, 0); // no resize happened: the next cycle looks again
 }

@@ -107,7 +107,8 @@ TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
     // 2 h each) wait behind it until 4200 s; without it they start now.
     // Waits are counted up to the horizon, where bursting job 2 pays anyway
     // (100 + 0.82 × 3600 / (0.4 × 8) ≈ 1025 s): 4 × 1025 s × 0.4 / 3600 =
-    // 0.46 more, 0.90 in all.  benefit=self keeps it local.
+    // 0.46 more, 0.90 in all.  benefit=self (and displacement=off, see
+    // below) keeps it local.
     StateBuilder b;
     b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
     b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
@@ -120,7 +121,62 @@ TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
     PolicyParams self;
     self.set("lambda", "0.4");
     self.set("benefit", "self");
+    self.set("displacement", "off");
     CHECK(routes(ForecastPolicy(self).decide(b.state, clock)).empty());
+}
+
+TEST(ForecastPolicy, PricesTheCloudWorkAJobKeptLocalDisplaces)
+{
+    // As above, judged on job 2 alone: kept local it would run from 600 s
+    // to 4200 s while jobs 3..6 still wait (until 4200 s), so its 8 cores
+    // for 3600 s displace 8 core-hours of work, 0.8 at the cloud's price
+    // per core-hour: 0.44 + 0.8 > 0.82, routed.
+    StateBuilder b;
+    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
+    b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    for (JobId id = 3; id <= 6; ++id)
+        b.pending(id, 1, BurstOption::Never, "q", 7200);
+    ManualClock clock(0);
+    PolicyParams p;
+    p.set("lambda", "0.4");
+    p.set("benefit", "self");
+    p.set("max_error", "0");
+    ForecastPolicy policy(p);
+    Decision d = policy.decide(b.state, clock);
+    LONGS_EQUAL(1, routes(d).size());
+    CHECK(d.actions[0].reason.find("displace") != std::string::npos);
+    // With nobody waiting behind it, it displaces nothing and stays.
+    StateBuilder alone;
+    alone.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
+    alone.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    CHECK(routes(policy.decide(alone.state, clock)).empty());
+}
+
+TEST(ForecastPolicy, HoldsLessOnceHeldJobsAreSeenToBurstLaterAfterAll)
+{
+    // Job 2 (8 cores, 1 h) waits 600 s: at λ = 0.4 it saves 0.44 < 0.82
+    // and is held.  Once 16 held jobs have ended, all of them in the cloud
+    // (the forecast kept slipping), holding is weighed with p = 0.95: the
+    // wait wasted with that probability, 19 × 0.4 × 8 × 600 / 3600 ≈ 10.1,
+    // makes bursting pay.
+    auto p = make("0.4");
+    StateBuilder b = full_site(600);
+    ManualClock clock(0);
+    CHECK(routes(p->decide(b.state, clock)).empty());
+    for (JobId id = 100; id < 116; ++id) {
+        StateBuilder held = full_site(600);
+        held.state.snapshot.jobs[1].id = id;
+        p->decide(held.state, clock);
+        JobEnd e;
+        e.id = id;
+        e.category = "p";
+        e.elapsed = 3600;
+        e.node_group = "aws";
+        p->observe(e);
+    }
+    Decision d = p->decide(b.state, clock);
+    LONGS_EQUAL(1, routes(d).size());
+    CHECK(d.actions[0].reason.find("burst later") != std::string::npos);
 }
 
 TEST(ForecastPolicy, LearnsRuntimesFromFinishedJobs)
@@ -160,4 +216,23 @@ TEST(ForecastPolicy, ANarrowJobOnAWarmNodePaysItsShareAndNoBoot)
     StateBuilder warm = cold;
     warm.up("aws-1");
     LONGS_EQUAL(1, routes(make("1")->decide(warm.state, clock)).size());
+}
+
+TEST(ForecastPolicy, NarrowJobsThatFillANodeTogetherPayOnlyTheirShares)
+{
+    // Local cores back in 600 s; 1-core jobs of 1 h.  Alone, each saves
+    // 500 s × λ=1 ≈ 0.139 against a whole cold node for 1 h and its boot ≈
+    // 0.822: none bursts.  Eight of them fill a node: each pays an eighth
+    // (≈ 0.103) and all burst, the first resuming the node and the others
+    // taking its spare cores.
+    auto burst = [](JobId jobs) {
+        StateBuilder b;
+        b.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100).running(1, 8, 0, "r", 600);
+        for (JobId id = 2; id < 2 + jobs; ++id)
+            b.pending(id, 1, BurstOption::Allow, "p", 3600);
+        ManualClock clock(0);
+        return routes(make("1")->decide(b.state, clock)).size();
+    };
+    LONGS_EQUAL(0, burst(4));
+    LONGS_EQUAL(8, burst(8));
 }

@@ -74,23 +74,31 @@ TEST(ThresholdPolicy, QueueMetricHiresOneNodePerTargetWaitingJobs)
     LONGS_EQUAL(3, hires[0].count); // ceil(5 / 2) nodes
 }
 
-TEST(ThresholdPolicy, LambdaHiresOnlyNodesTheWaitingWorkPaysFor)
+TEST(ThresholdPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
 {
-    // (8 busy + 8 waiting) / 0.8 wants 3 4-core nodes at 1.0/h, 100 s boot;
-    // 8 cores wait: two full nodes pay from λ = 0.25, the headroom node never.
-    auto hire = [](const char* lambda) {
+    // (8 busy + 8 waiting) / 0.8 wants 3 4-core nodes at 1.0/h, 100 s boot.
+    // The 8 local cores come back at `back` (the running job's limit; no
+    // runtimes learned yet): both 4-core jobs (1 h) start then.  A node
+    // costs (100 + 3600) / 3600 ≈ 1.028 and saves λ · 4 · (back − 100) /
+    // 3600; the headroom node is never worth it.
+    auto hire = [](const char* lambda, Seconds back) {
         PolicyParams p;
         p.set("lambda", lambda);
         ThresholdPolicy policy(p);
         ManualClock clock(0);
         StateBuilder busy;
-        busy.local("n1", 8, 8).group("g", 4, 4, 1.0).pending(1, 4).pending(2, 4);
+        busy.local("n1", 8, 8).group("g", 4, 4, 1.0).running(9, 8, 0, "r", back);
+        busy.pending(1, 4, BurstOption::Allow, "c", 3600).pending(2, 4, BurstOption::Allow, "c", 3600);
         return policy.decide(busy.state, clock);
     };
-    Decision above = hire("0.26");
+    Decision above = hire("1.1", 1000);
     LONGS_EQUAL(2, actions<HireNodes>(above)[0].count);
     LONGS_EQUAL(2, actions<RouteToCloud>(above).size());
-    Decision below = hire("0.24");
+    Decision below = hire("1.0", 1000);
     CHECK(actions<HireNodes>(below).empty());
     CHECK(actions<RouteToCloud>(below).empty());
+    // At λ below the core-hour price (0.25) a long enough wait still pays:
+    // the gate prices the expected wait, not one boot time.
+    LONGS_EQUAL(2, actions<HireNodes>(hire("0.1", 36000))[0].count);
+    CHECK(actions<HireNodes>(hire("0.1", 9000)).empty());
 }

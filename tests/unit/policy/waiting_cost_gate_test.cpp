@@ -1,6 +1,7 @@
 #include "policy/waiting_cost_gate.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include <CppUTest/TestHarness.h>
 
@@ -8,15 +9,16 @@ using namespace burst;
 
 namespace {
 
-// 4-core nodes at 1.0 per node-hour: over a 100 s boot a node costs
-// 100/3600, a full node's waiting 4·λ·100/3600, so break-even is λ = 0.25
-// (0.5 for a node taking 2 cores).
+// 4-core nodes at 1.0 per node-hour booting in 100 s: a node running a job
+// for 3500 s costs (100 + 3500) / 3600 = 1.0; a 4-core job waiting W saves
+// λ · 4 · (W − 100) / 3600, so at λ = 1 it pays from W = 1000 s.
 NodeGroup four_core_group(Seconds min_billed = 60)
 {
     NodeGroup g;
     g.name = "g";
     g.cpus = 4;
     g.price_per_hour = 1.0;
+    g.boot_time = 100;
     g.min_billed = min_billed;
     return g;
 }
@@ -29,30 +31,52 @@ TEST(WaitingCostGate, UnsetLambdaHiresEverythingWantedEvenWithNothingWaiting)
 {
     WaitingCostGate gate(HUGE_VAL);
     CHECK(gate.off());
-    LONGS_EQUAL(3, gate.worth(four_core_group(), 3, 0, 100));
+    LONGS_EQUAL(3, gate.worth(four_core_group(), 3, {}));
 }
 
-TEST(WaitingCostGate, FullNodeBreakEvenIsThePricePerCoreHour)
+TEST(WaitingCostGate, AWholeNodeIsHiredWhenItsJobsExpectedWaitCostsMore)
 {
-    LONGS_EQUAL(1, WaitingCostGate(0.26).worth(four_core_group(), 1, 4, 100));
-    LONGS_EQUAL(0, WaitingCostGate(0.24).worth(four_core_group(), 1, 4, 100));
+    const NodeGroup g = four_core_group();
+    LONGS_EQUAL(1, WaitingCostGate(1).worth(g, 1, {{4, 1001, 3500}}));
+    LONGS_EQUAL(0, WaitingCostGate(1).worth(g, 1, {{4, 999, 3500}}));
+    // The whole expected wait counts, not one boot: at a tenth of λ a ten
+    // times longer wait pays.
+    LONGS_EQUAL(1, WaitingCostGate(0.1).worth(g, 1, {{4, 9200, 3500}}));
+    // A job not foreseen to start locally at all is always worth a node.
+    LONGS_EQUAL(1, WaitingCostGate(0.001).worth(g, 1, {{4, HUGE_VAL, 3500}}));
 }
 
-TEST(WaitingCostGate, PartlyFilledLastNodeNeedsTheHigherLambda)
+TEST(WaitingCostGate, NarrowJobsPayTheirShareOfANodeTheyFillTogether)
 {
-    // 6 waiting cores: a full node and one taking 2 cores.
-    LONGS_EQUAL(1, WaitingCostGate(0.3).worth(four_core_group(), 2, 6, 100));
-    LONGS_EQUAL(1, WaitingCostGate(0.49).worth(four_core_group(), 2, 6, 100));
-    LONGS_EQUAL(2, WaitingCostGate(0.51).worth(four_core_group(), 2, 6, 100));
-    // Nodes beyond the waiting work (headroom) are never worth it.
-    LONGS_EQUAL(2, WaitingCostGate(1e6).worth(four_core_group(), 3, 6, 100));
-    // Never more than wanted.
-    LONGS_EQUAL(1, WaitingCostGate(1e6).worth(four_core_group(), 1, 6, 100));
+    const NodeGroup g = four_core_group();
+    // Two 2-core jobs each pay half a node (0.5) from W = 1000 s at λ = 1.
+    LONGS_EQUAL(1, WaitingCostGate(1).worth(g, 2, {{2, 1001, 3500}, {2, 1001, 3500}}));
+    // Alone, one must pay the whole node: 2 · (W − 100) / 3600 > 1.
+    LONGS_EQUAL(0, WaitingCostGate(1).worth(g, 2, {{2, 1001, 3500}}));
+    LONGS_EQUAL(1, WaitingCostGate(1).worth(g, 2, {{2, 1901, 3500}}));
+    // Five cores of worthy narrow jobs: a full node, and the least waiting
+    // (the 1-core job) must pay a whole node for the second on its own.
+    LONGS_EQUAL(1, WaitingCostGate(1).worth(g, 2, {{2, 1001, 3500}, {2, 1001, 3500}, {1, 1001, 3500}}));
+    LONGS_EQUAL(1, WaitingCostGate(1).worth(g, 2, {{2, 3701, 3500}, {2, 3701, 3500}, {1, 3500, 3500}}));
+    LONGS_EQUAL(2, WaitingCostGate(1).worth(g, 2, {{2, 3701, 3500}, {2, 3701, 3500}, {1, 3701, 3500}}));
 }
 
-TEST(WaitingCostGate, MinimumBilledAboveTheWaitRaisesTheNodeCost)
+TEST(WaitingCostGate, NeverHeadroomNeverMoreThanWanted)
 {
-    // Billed 400 s at least: a full node needs 4·λ·100 > 400.
-    LONGS_EQUAL(0, WaitingCostGate(0.99).worth(four_core_group(400), 1, 4, 100));
-    LONGS_EQUAL(1, WaitingCostGate(1.01).worth(four_core_group(400), 1, 4, 100));
+    const NodeGroup g = four_core_group();
+    LONGS_EQUAL(2, WaitingCostGate(1e6).worth(g, 3, {{4, 1000, 3500}, {2, 1000, 3500}}));
+    LONGS_EQUAL(1, WaitingCostGate(1e6).worth(g, 1, {{4, 1000, 3500}, {2, 1000, 3500}}));
+}
+
+TEST(WaitingCostGate, MinimumBilledAboveTheRunRaisesTheNodeCost)
+{
+    // A 10 s job on a node billed 3600 s at least costs 1.0, not 110 / 3600.
+    LONGS_EQUAL(0, WaitingCostGate(1).worth(four_core_group(3600), 1, {{4, 999, 10}}));
+    LONGS_EQUAL(1, WaitingCostGate(1).worth(four_core_group(3600), 1, {{4, 1001, 10}}));
+}
+
+TEST(WaitingCostGate, HorizonIsTheWaitAtWhichAJobPaysAloneForItsNodes)
+{
+    DOUBLES_EQUAL(1000, WaitingCostGate(1).horizon(four_core_group(), 4, 3500), 1e-9);
+    DOUBLES_EQUAL(100 + 3600 / 2.0, WaitingCostGate(1).horizon(four_core_group(), 2, 3500), 1e-9);
 }

@@ -1,6 +1,7 @@
 #include "sim/core_profile.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 #include <CppUTest/TestHarness.h>
 
@@ -32,4 +33,24 @@ TEST(CoreProfile, ForgettingThePastKeepsTheFuture)
     DOUBLES_EQUAL(150, p.earliest_fit(150, 10, 2), 0);
     DOUBLES_EQUAL(200, p.earliest_fit(150, 10, 3), 0);
     CHECK(p.steps() <= 2);
+}
+
+TEST(CoreProfile, ReservingAllAtOnceIsReservingEachInTurn)
+{
+    // Overlapping, nested, touching, empty and cancelling spans on a
+    // profile that already has steps.
+    const std::vector<CoreProfile::Span> spans{{0, 100, 3},  {50, 100, 1}, {100, 100, 2}, {150, 0, 4},
+                                               {200, 50, 4}, {20, 10, 0},  {300, 10, 1},  {310, 10, 1}};
+    CoreProfile one(4), all(4);
+    one.reserve(-50, 500, 0);
+    one.reserve(400, 20, 1);
+    all.reserve(400, 20, 1);
+    for (const auto& s : spans)
+        one.reserve(s.start, s.duration, s.cores);
+    all.reserve_all(spans);
+    LONGS_EQUAL(one.steps(), all.steps());
+    for (Time from : {-10.0, 0.0, 60.0, 99.0, 150.0, 240.0, 305.0, 399.0})
+        for (Seconds d : {1.0, 30.0, 120.0, 500.0})
+            for (std::uint32_t c : {1u, 2u, 3u, 4u})
+                DOUBLES_EQUAL(one.earliest_fit(from, d, c), all.earliest_fit(from, d, c), 0);
 }
