@@ -46,6 +46,11 @@ NOVA_MICROVERSION = "compute 2.79"
 counter = itertools.count(1)
 
 
+def zone_is_full(zone_path):
+    """A zone named full-* has no capacity for anything (zone fallback tests)."""
+    return zone_path.rsplit("/", 1)[-1].startswith("full-")
+
+
 def b64url_decode(part):
     return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
 
@@ -55,11 +60,12 @@ class State:
         self.cfg = cfg
         self.lock = threading.Lock()
         self.tokens = {}  # issued token -> api
-        self.gce = {}  # name -> instance
+        self.gce = {}  # "projects/P/zones/Z/instances/NAME" -> instance
         self.gce_ops = {}  # name -> operation
         self.azure = {}  # name -> vm
         self.azure_ops = {}  # id -> [polls left, final status document]
         self.nova = {}  # id -> server
+        self.metadata_mode = "normal"  # normal | short (expires_in 30) | down (503)
 
     def fixture(self, path):
         with open(os.path.join(self.cfg.fixtures, path)) as f:
@@ -121,6 +127,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.route("PUT", self.body())
 
     def route(self, method, body):
+        if self.state.cfg.wire:  # every request as sent: method, path?query, body
+            with self.state.lock, open(self.state.cfg.wire, "a") as f:
+                f.write("%s %s %s\n" % (method, self.path, body.decode("utf-8", "replace")))
         path, _, query = self.path.partition("?")
         q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
         try:
@@ -218,17 +227,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.gce_error(400, "invalid", "Invalid value for field 'resource.machineType'")
             return None
         target = zone + "/instances/" + name
-        if name.startswith("capacity"):
+        if name.startswith("capacity") or zone_is_full(zone):
             return self.gce_operation("insert", target, "ZONE_RESOURCE_POOL_EXHAUSTED",
                                       "The zone '%s' does not have enough resources available to fulfill the request."
                                       % zone)
         if name.startswith("quota"):
             return self.gce_operation("insert", target, "QUOTA_EXCEEDED", "Quota 'CPUS' exceeded.  Limit: 24.0")
-        self.state.gce[name] = self.gce_instance(zone, name, labels)
+        self.state.gce[target] = self.gce_instance(zone, name, labels)
         return self.gce_operation("insert", target)
 
     def gce(self, method, rest, q, body):
-        what = method + " " + rest.split("/", 4)[-1]
+        what = method + " " + rest.split("/", 3)[-1]  # zone/...
         if not self.bearer("gcp"):
             self.log("gcp", what, "rejected: no bearer token issued by this server")
             return self.gce_error(401, "authError", "Invalid Credentials")
@@ -248,8 +257,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 for clause in q["filter"].split(" AND "):
                     k, v = clause.split("=", 1)
                     labels[k[len("labels."):]] = v.strip('"')
-                items = sorted((i for i in self.state.gce.values()
-                                if all(i["labels"].get(k) == v for k, v in labels.items())), key=lambda i: i["name"])
+                items = sorted((i for key, i in self.state.gce.items() if key.startswith(zone + "/instances/")
+                                and all(i["labels"].get(k) == v for k, v in labels.items())), key=lambda i: i["name"])
                 start = int(q.get("pageToken", "0"))
                 page = {"kind": "compute#instanceList", "items": items[start:start + 1]}
                 if start + 1 < len(items):  # one per page: the client must follow nextPageToken
@@ -259,7 +268,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 doc = json.loads(body)
                 if not q.get("requestId"):
                     return self.gce_error(400, "invalid", "requestId missing")
-                if doc["name"] in self.state.gce:
+                if zone + "/instances/" + doc["name"] in self.state.gce:
                     return self.gce_error(409, "alreadyExists", "The resource '%s' already exists" % doc["name"])
                 op = self.gce_create(zone, doc["name"], doc.get("labels", {}))
                 return op and self.reply(200, op)
@@ -269,21 +278,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if doc.get("minCount") != 1 or doc.get("count") != len(names) or not q.get("requestId"):
                     return self.gce_error(400, "invalid", "count/minCount/requestId")
                 labels = doc["instanceProperties"].get("labels", {})
-                made = [n for n in names if not n.startswith("capacity")]
+                made = [n for n in names if not n.startswith("capacity") and not zone_is_full(zone)]
                 for n in made:
-                    self.state.gce[n] = self.gce_instance(zone, n, dict(labels, **{"slurm-burst-node": n}))
+                    self.state.gce[zone + "/instances/" + n] = \
+                        self.gce_instance(zone, n, dict(labels, **{"slurm-burst-node": n}))
                 if not made:
                     return self.reply(200, self.gce_operation("bulkInsert", zone + "/instances",
                                                               "ZONE_RESOURCE_POOL_EXHAUSTED", "no capacity"))
                 return self.reply(200, self.gce_operation("bulkInsert", zone + "/instances"))
             if len(tail) == 2 and tail[0] == "instances":
-                inst = self.state.gce.get(tail[1])
+                inst = self.state.gce.get(zone + "/instances/" + tail[1])
                 if not inst:
                     return self.gce_error(404, "notFound", "The resource '%s' was not found" % tail[1])
                 if method == "GET":
                     return self.reply(200, inst)
                 if method == "DELETE":
-                    del self.state.gce[tail[1]]
+                    del self.state.gce[zone + "/instances/" + tail[1]]
                     return self.reply(200, self.gce_operation("delete", zone + "/instances/" + tail[1]))
         return self.gce_error(404, "notFound", "not found")
 
@@ -494,11 +504,61 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.nova_error(404, "itemNotFound", "not found")
 
 
+class MetadataHandler(http.server.BaseHTTPRequestHandler):
+    """The GCE metadata server's token endpoint, as on a VM: plain HTTP, and
+    only for requests carrying Metadata-Flavor: Google.  The token it hands
+    out is good for the compute API of the HTTPS server.  A token whose
+    expires_in is short makes the client come back early (caching tests)."""
+    protocol_version = "HTTP/1.1"
+    PATH = "/computeMetadata/v1/instance/service-accounts/default/token"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def answer(self, status, doc, verdict):
+        with self.server.state.lock, open(self.server.state.cfg.log, "a") as f:
+            f.write("metadata %s\n" % verdict)
+        data = doc.encode() if isinstance(doc, str) else json.dumps(doc).encode()
+        self.send_response(status)
+        self.send_header("Metadata-Flavor", "Google")
+        self.send_header("Content-Type", "application/json" if not isinstance(doc, str) else "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_PUT(self):
+        """PUT /_test/mode/{normal,short,down}: how the next token requests are answered."""
+        mode = self.path[len("/_test/mode/"):]
+        if not self.path.startswith("/_test/mode/") or mode not in ("normal", "short", "down"):
+            return self.answer(404, "<h1>Not Found</h1>", "control rejected: " + self.path)
+        with self.server.state.lock:
+            self.server.state.metadata_mode = mode
+        self.send_response(204)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self):
+        path = self.path.partition("?")[0]
+        if path != self.PATH:
+            return self.answer(404, "<h1>Not Found</h1>", "path rejected: " + path)
+        if self.headers.get("Metadata-Flavor") != "Google":
+            return self.answer(403, "Missing required header: Metadata-Flavor", "token rejected: no Metadata-Flavor")
+        with self.server.state.lock:
+            token = self.server.state.issue("gcp")
+            mode = self.server.state.metadata_mode
+        if mode == "down":
+            return self.answer(503, "<h1>Service Unavailable</h1>", "token-503 verified")
+        return self.answer(200, {"access_token": token, "expires_in": 3599 if mode == "normal" else 30,
+                                 "token_type": "Bearer"}, "token verified")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name in ("cert", "key", "fixtures", "port-file", "log", "gcp-key", "azure-tenant", "azure-client",
                  "azure-secret", "azure-subscription", "os-user", "os-password", "os-project"):
         p.add_argument("--" + name, required=True)
+    p.add_argument("--wire", help="append every request (method, path?query, body) to this file")
+    p.add_argument("--metadata-port-file", help="also serve a GCE metadata server over plain HTTP on loopback")
     cfg = p.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
@@ -508,6 +568,14 @@ def main():
     state.gcp_public = serialization.load_pem_private_key(state.cfg_key["private_key"].encode(), None).public_key()
     state.nova_template = state.fixture("openstack_v1.1/_servers_detail.json")["servers"][0]
     server.state = state
+    if cfg.metadata_port_file:
+        metadata = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MetadataHandler)
+        metadata.daemon_threads = True
+        metadata.state = state
+        threading.Thread(target=metadata.serve_forever, daemon=True).start()
+        with open(cfg.metadata_port_file + ".tmp", "w") as f:
+            f.write(str(metadata.server_address[1]))
+        os.rename(cfg.metadata_port_file + ".tmp", cfg.metadata_port_file)
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cfg.cert, cfg.key)
     server.socket = ctx.wrap_socket(server.socket, server_side=True)

@@ -7,11 +7,19 @@
 //   launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...   "NODE launched ID ADDRESS" | "NODE error KIND MESSAGE"
 //   list CLUSTER BURSTD_ID                        "NODE ID STATE" [" error KIND MESSAGE"] | "error KIND MESSAGE"
 //   terminate ID...                               "ID terminated" | "ID error KIND MESSAGE"
+//   resume LEDGER NODE...   burstd's InstanceManager resumes the nodes (of the
+//                           conf's NodeGroups on this provider) with a ledger at
+//                           LEDGER and no Slurm; prints what it asked Slurm for
+//                           ("slurm ..."), then every ledger record of the nodes:
+//                           "NODE TYPE ZONE STATE PROVIDER_ID" (- for empty), and
+//                           the placements short of capacity: "short TYPE ZONE"
 // A TYPE of "-" leaves the instance type to the provider's default.
 // Exit status 2 for bad arguments or configuration, 1 when any operation
 // reported an error.
 
 #include "app/config_parser.hpp"
+#include "app/instance_manager.hpp"
+#include "ledger/ledger.hpp"
 #include "model/clock.hpp"
 #include "provider/http/curl_multi.hpp"
 #include "provider/provider_factory.hpp"
@@ -21,6 +29,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -34,7 +43,7 @@ int usage(const std::string& why)
 {
     std::cerr << "provider-conf-check: " << why << "\n"
               << "usage: provider-conf-check -f BURSTD_CONF -p PROVIDER launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...\n"
-                 "       | list CLUSTER BURSTD_ID | terminate ID...\n";
+                 "       | list CLUSTER BURSTD_ID | terminate ID... | resume LEDGER NODE...\n";
     return 2;
 }
 
@@ -45,6 +54,46 @@ std::string describe(const ProviderError& e)
         out += " (retry after " + std::to_string(static_cast<long>(e.retry_after)) + " s)";
     return out;
 }
+
+std::string dash(const std::string& s) { return s.empty() ? "-" : s; }
+
+// Slurm as far as a resume touches it: every call is printed.
+class PrintingActuator final : public SlurmActuator {
+public:
+    ActuatorError set_job_partitions(JobId, const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
+    ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
+    {
+        for (const auto& n : nodes)
+            say("power " + std::string(to_string(action)) + " " + n);
+        return {};
+    }
+    ActuatorError set_node_address(const std::string& node, const std::string& address, const std::string&,
+                                   std::string_view) override
+    {
+        say("address " + node + " " + address);
+        return {};
+    }
+    ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>&,
+                                 std::vector<JobId>&) override
+    {
+        say("hand-back " + node);
+        return {};
+    }
+    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
+    {
+        return {};
+    }
+
+private:
+    void say(const std::string& what)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::cout << "slurm " << what << "\n";
+    }
+    std::mutex mutex_;
+};
 
 // The io_context thread burstd's main loop would be.
 class Loop {
@@ -143,8 +192,43 @@ int main(int argc, char** argv)
             failed = failed || e != errors.end();
             std::cout << id << " " << (e == errors.end() ? "terminated" : describe(e->second)) << "\n";
         }
+    } else if (command == "resume") {
+        if (rest.size() < 2)
+            return usage("resume LEDGER NODE...");
+        Ledger ledger(rest[0]);
+        PrintingActuator slurm;
+        std::ostringstream log_text;
+        Logger log(log_text, LogLevel::Info, false);
+        InstanceManagerSettings settings;
+        settings.owner = {loaded.config.cluster_name, "", loaded.config.burstd_id};
+        for (const auto& g : loaded.config.node_groups)
+            if (g.provider == name)
+                settings.groups.push_back(g);
+        settings.workers = 1;
+        std::map<std::string, std::unique_ptr<Provider>> providers;
+        providers[name] = std::move(provider);
+        const std::vector<std::string> nodes(rest.begin() + 1, rest.end());
+        try {
+            InstanceManager manager(std::move(providers), ledger, slurm, clock, log, settings);
+            manager.request(PowerRequestKind::Resume, nodes);
+            while (manager.busy() > 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            for (const auto& node : nodes) {
+                const auto records = ledger.for_node(node);
+                failed = failed || records.empty() || records.back().state == InstanceState::Failed;
+                for (const auto& r : records)
+                    std::cout << r.node << " " << dash(r.instance_type) << " " << dash(r.zone) << " "
+                              << to_string(r.state) << " " << dash(r.provider_id) << "\n";
+            }
+            for (const auto& v : manager.placements().views(clock.now()))
+                std::cout << "short " << dash(v.instance_type) << " " << dash(v.zone) << "\n";
+        } catch (const std::invalid_argument& e) {
+            std::cerr << e.what() << "\n";
+            return 2;
+        }
+        std::cerr << log_text.str();
     } else {
-        return usage("unknown command '" + command + "' (known: launch, list, terminate)");
+        return usage("unknown command '" + command + "' (known: launch, list, terminate, resume)");
     }
     return failed ? 1 : 0;
 }

@@ -49,11 +49,13 @@ sa_key "$work/sa.pem" https://unknown/token >"$work/server-key.json"
 python3 "$here/cloud_tls_server.py" --cert "$work/server.pem" --key "$work/server.key" --fixtures "$fixtures" \
     --port-file "$work/port" --log "$work/requests.log" --gcp-key "$work/server-key.json" \
     --azure-tenant $az_tenant --azure-client $az_client --azure-secret "$az_secret" --azure-subscription $az_sub \
-    --os-user burstd --os-password "$os_password" --os-project hpc 2>"$work/server.err" &
+    --os-user burstd --os-password "$os_password" --os-project hpc --wire "$work/wire.log" \
+    --metadata-port-file "$work/metadata-port" 2>"$work/server.err" &
 server_pid=$!
-for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ -s "$work/port" ] && [ -s "$work/metadata-port" ] && break; sleep 0.1; done
 if [ ! -s "$work/port" ]; then not_ok "the HTTPS test server starts" "$(cat "$work/server.err")"; exit 1; fi
 origin=https://127.0.0.1:$(cat "$work/port")
+metadata=http://127.0.0.1:$(cat "$work/metadata-port")
 
 sa_key "$work/sa.pem" "$origin/token" >"$work/gcp-key.json"
 sa_key "$work/other.pem" "$origin/token" >"$work/gcp-wrong-key.json"
@@ -81,6 +83,14 @@ Provider=openstack Type=openstack CredentialsFile=$work/openstack.cred Region=Re
     Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PageSize=1 ScheduleWait=5 PollInterval=0.05 CaFile=$work/ca.pem
 Provider=openstack-wrong Type=openstack CredentialsFile=$work/openstack-wrong.cred Region=RegionOne \
     Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 CaFile=$work/ca.pem
+Provider=gcp-zones Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=full-central1-a,us-central1-b \
+    Template=global/instanceTemplates/burst BulkInsert=no OperationWait=10 PollInterval=0.05 Endpoint=$origin \
+    CaFile=$work/ca.pem
+NodeGroup=gz Provider=gcp-zones Nodes=gz-[1-3] Partition=cloud InstanceTypes=n2-standard-2,n2d-standard-2 Cpus=2 \
+    PricePerHour=0.1
+Provider=gcp-md Type=gcp TokenSource=metadata MetadataEndpoint=$metadata Project=p \
+    Zones=us-central1-a,us-central1-b Template=global/instanceTemplates/burst OperationWait=10 PollInterval=0.05 \
+    Endpoint=$origin CaFile=$work/ca.pem
 EOF
 pc() { "$check" -f "$work/burstd.conf" -p "$@" 2>&1; }
 kinds() { cut -d' ' -f1-3 <<<"$1"; }
@@ -124,6 +134,83 @@ has "gcp: ... because the server found the RS256 signature wrong" "$(grep '^gcp 
 out=$(pc gcp-noca list hpc1 burstd-7)
 has "gcp: without CaFile= the test server's certificate is refused (TLS verification on)" "$out" \
     "^error transient .*\(certificate\|SSL\)"
+
+# -- GCP zones: capacity in one zone, the next zone tried ---------------------
+# Zones named full-* have no capacity on the test server.  burstd's own
+# InstanceManager (provider-conf-check resume) drives the provider.
+compute_calls() { # what the server saw of the compute API: METHOD PATH machineType
+    python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    method, target, body = (line.rstrip("\n").split(" ", 2) + [""])[:3]
+    path = target.partition("?")[0]
+    if not path.startswith("/compute/v1/"):
+        continue
+    where = path[len("/compute/v1/projects/p/zones/"):]
+    if "/operations/" in where:
+        where = where.split("/operations/")[0] + "/operations"
+    mt = json.loads(body).get("machineType", "") if body.strip() else ""
+    print(" ".join(w for w in (method, where, mt) if w))' "$work/wire.log"
+}
+zid_a=projects/p/zones/full-central1-a/instances
+zid_b=projects/p/zones/us-central1-b/instances
+: >"$work/wire.log"
+out=$("$check" -f "$work/burstd.conf" -p gcp-zones resume "$work/zones.sqlite" gz-1 gz-2 2>"$work/resume.err")
+all_out+=$out$(cat "$work/resume.err")
+is "gcp zones: a capacity error in the first zone moves the launch to the next zone (ledger: type, zone, state)" \
+    "$(grep -v '^slurm ' <<<"$out")" "gz-1 n2-standard-2 full-central1-a failed -
+gz-1 n2-standard-2 us-central1-b launching $zid_b/gz-1
+gz-2 n2-standard-2 us-central1-b launching $zid_b/gz-2
+short n2-standard-2 full-central1-a"
+is "gcp zones: Slurm is given each node's address, nothing is handed back" "$(grep '^slurm ' <<<"$out" | cut -d' ' -f1-3)" \
+    "slurm address gz-1
+slurm address gz-2"
+is "gcp zones: on the wire, insert and operation poll in zone A, then in zone B; the second node goes to B at once" \
+    "$(compute_calls)" "POST full-central1-a/instances zones/full-central1-a/machineTypes/n2-standard-2
+GET full-central1-a/operations
+POST us-central1-b/instances zones/us-central1-b/machineTypes/n2-standard-2
+GET us-central1-b/operations
+GET us-central1-b/instances/gz-1
+POST us-central1-b/instances zones/us-central1-b/machineTypes/n2-standard-2
+GET us-central1-b/operations
+GET us-central1-b/instances/gz-2"
+has "gcp zones: the log says which zone was short and which one is tried next" "$(cat "$work/resume.err")" \
+    "launch gz-1 as n2-standard-2 in full-central1-a via gcp-zones: capacity: .*ZONE_RESOURCE_POOL_EXHAUSTED.*; trying as n2-standard-2 in us-central1-b"
+: >"$work/wire.log"
+out=$(pc gcp-zones list hpc1 hpc1); all_out+=$out
+is "gcp zones: list covers every configured zone" "$out" "gz-1 $zid_b/gz-1 RUNNING
+gz-2 $zid_b/gz-2 RUNNING"
+is "gcp zones: ... a zonal instances.list each (one instance per page)" "$(compute_calls)" \
+    "GET full-central1-a/instances
+GET us-central1-b/instances
+GET us-central1-b/instances"
+: >"$work/wire.log"
+out=$(pc gcp-zones terminate $zid_b/gz-1 $zid_b/gz-2); all_out+=$out
+is "gcp zones: both instances deleted" "$out" "$zid_b/gz-1 terminated
+$zid_b/gz-2 terminated"
+is "gcp zones: delete goes to the zone in the instance's id, and so does its operation" "$(compute_calls)" \
+    "DELETE us-central1-b/instances/gz-1
+DELETE us-central1-b/instances/gz-2
+GET us-central1-b/operations
+GET us-central1-b/operations"
+
+# -- GCP metadata-server token ------------------------------------------------
+mcount() { grep -c "^metadata token verified$" "$work/requests.log"; }
+before=$(mcount)
+out=$(pc gcp-md list hpc1 hpc1); all_out+=$out
+is "gcp metadata: a token from the metadata server (Metadata-Flavor: Google) is accepted by the compute API" "$out" ""
+is "gcp metadata: one token fetch serves both zonal lists (cached until near expiry)" "$(($(mcount) - before))" 1
+curl -s -o /dev/null -X PUT "$metadata/_test/mode/short"
+before=$(mcount)
+out=$(pc gcp-md list hpc1 hpc1); all_out+=$out
+is "gcp metadata: a token about to expire (expires_in 30 s) is fetched again for the next call" "$(($(mcount) - before))" 2
+curl -s -o /dev/null -X PUT "$metadata/_test/mode/down"
+out=$(pc gcp-md list hpc1 hpc1); all_out+=$out
+has "gcp metadata: a metadata server answering 503 is a transient error" "$out" "^error transient .*metadata server token"
+curl -s -o /dev/null -X PUT "$metadata/_test/mode/normal"
+is "gcp metadata: the test server refuses a request without Metadata-Flavor (so the header is checked)" \
+    "$(curl -s -o /dev/null -w '%{http_code}' "$metadata/computeMetadata/v1/instance/service-accounts/default/token")" 403
+if grep -q "gcp-token-" <<<"$all_out"; then not_ok "gcp metadata: no access token appears in any output"
+else ok "gcp metadata: no access token appears in any output"; fi
 
 # -- Azure ------------------------------------------------------------------
 vid=/subscriptions/$az_sub/resourceGroups/hpc/providers/Microsoft.Compute/virtualMachines
@@ -197,7 +284,8 @@ is "the server verified every request but the deliberately wrong credentials ($n
     "$(grep -v ' verified$' "$work/requests.log" | cut -d' ' -f1-4 | sort | uniq -c | awk '{ print $2, $3, $4, $5, $1 }')" \
     "azure token rejected: wrong 1
 gcp token rejected: RS256 1
-keystone auth rejected: wrong 1"
+keystone auth rejected: wrong 1
+metadata token rejected: no 1"
 for api in gcp azure keystone nova; do
     c=$(grep -c "^$api .* verified$" "$work/requests.log")
     if [ "$c" -gt 0 ]; then ok "$api: $c requests verified by the server"; else not_ok "$api: requests verified by the server"; fi

@@ -237,6 +237,9 @@ int main(int argc, char** argv)
             in.open_records = ledger.open_records();
             in.spend = cycle.spend();
             in.provider_work_in_flight = instances.busy();
+            in.now = instances.now();
+            in.group_health = instances.health().views(in.now);
+            in.placement_backoffs = instances.placements().views(in.now);
             if (follower)
                 in.early_launch = follower->counters();
         });

@@ -55,6 +55,36 @@ std::string render_metrics(const BurstdMetricsInput& in)
     m.sample(double(in.early_launch.expired), {{"end", "still_pending"}});
     m.sample(double(in.early_launch.probe_errors), {{"end", "gone"}});
 
+    // Breaker state as one 0/1 series per possible state (the Prometheus
+    // idiom for an enum), so alerts can match state="open" directly.
+    m.family("burstd_group_breaker_state", "Node group circuit breaker: 1 for its current state.", T::Gauge);
+    for (const auto& [group, v] : in.group_health)
+        for (BreakerState s : {BreakerState::Closed, BreakerState::Open, BreakerState::HalfOpen, BreakerState::Disabled})
+            m.sample(v.state == s ? 1 : 0, {{"group", group}, {"state", std::string(to_string(s))}});
+    m.family("burstd_group_protected_mode",
+             "1 while the node group is in protected mode (its instances launched but never registered).", T::Gauge);
+    for (const auto& [group, v] : in.group_health)
+        m.sample(v.mode == "protected" ? 1 : 0, {{"group", group}});
+    m.family("burstd_group_breaker_opened_total", "Times the node group's circuit breaker opened.", T::Counter);
+    for (const auto& [group, v] : in.group_health)
+        m.sample(double(v.opened), {{"group", group}});
+    m.family("burstd_group_breaker_probe_in_seconds",
+             "Seconds until an open breaker admits its next probe launch (0 when not open).", T::Gauge);
+    for (const auto& [group, v] : in.group_health)
+        m.sample(v.state == BreakerState::Open && v.open_until > in.now ? v.open_until - in.now : 0,
+                 {{"group", group}});
+    m.family("burstd_placement_backoff_seconds",
+             "Seconds an instance type in a zone is still avoided after a capacity error (0: probing, tried again "
+             "in its place).",
+             T::Gauge);
+    for (const auto& v : in.placement_backoffs)
+        m.sample(v.until > in.now ? v.until - in.now : 0,
+                 {{"group", v.node_group}, {"instance_type", v.instance_type}, {"zone", v.zone}});
+    m.family("burstd_placement_capacity_errors", "Capacity errors in a row for an instance type in a zone.",
+             T::Gauge);
+    for (const auto& v : in.placement_backoffs)
+        m.sample(double(v.shortages), {{"group", v.node_group}, {"instance_type", v.instance_type}, {"zone", v.zone}});
+
     m.family("burstd_spend_interval_start_seconds", "Start of the current budget interval (Unix time).", T::Gauge);
     m.sample(in.spend.interval_start);
     m.family("burstd_spend_group", "Money spent in the current budget interval, per node group.", T::Gauge);

@@ -3,6 +3,8 @@
 // counters (taken on the io thread) so rendering is pure and testable.
 
 #include "app/allocation_follower.hpp"
+#include "app/group_health.hpp"
+#include "app/placement_backoff.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/provider_outcomes.hpp"
 #include "app/spend_tracker.hpp"
@@ -26,6 +28,9 @@ struct BurstdMetricsInput {
     SpendView spend;
     AllocationFollowerCounters early_launch;
     std::size_t provider_work_in_flight = 0;
+    Time now = 0;                                          // for the back-offs' remaining time
+    std::map<std::string, GroupHealthView> group_health;   // circuit breakers by group
+    std::vector<PlacementBackoffView> placement_backoffs;  // instance type x zone short of capacity
 };
 
 std::string render_metrics(const BurstdMetricsInput& in);

@@ -24,7 +24,7 @@ const std::vector<std::string> kGlobalKeys = {
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
 const std::vector<std::string> kNodeGroupKeys = {
-    "Provider", "Nodes", "Partition", "InstanceTypes", "Cpus",  "MemoryMB", "Gres",
+    "Provider", "Nodes", "Partition", "InstanceTypes", "Zones", "Cpus",  "MemoryMB", "Gres",
     "PricePerHour", "Billing", "MinBilled", "BootTime", "MaxCount", "Speed", "Spot",
     "CapacityErrors", "CoolDown", "MaxCoolDown", "QuotaCoolDown", "BootFailures",
 };
@@ -342,6 +342,12 @@ private:
                 g.instance_types = *l;
             return l.has_value();
         });
+        r.take_into("Zones", "a comma-separated list of zones", [&](const std::string& v) {
+            auto l = parse_list(v);
+            if (l)
+                g.zones = *l;
+            return l.has_value();
+        });
         if (auto cpus = r.require("Cpus")) {
             auto c = parse_unsigned(*cpus, 1u << 20);
             if (c && *c > 0)
@@ -504,6 +510,10 @@ private:
             // A local provider runs a process or container per node; only clouds sell instance types.
             if (g.instance_types.empty() && provider && !provider->type.empty() && provider->type != "local")
                 errors_.push_back(prefix + "InstanceTypes= is required for a " + provider->type + " provider");
+            // AWS places instances in its subnets' zones within one CreateFleet; local has none.
+            if (!g.zones.empty() && provider && (provider->type == "local" || provider->type == "aws"))
+                errors_.push_back(prefix + "Zones= is not for a " + provider->type + " provider" +
+                                  (provider->type == "aws" ? " (its SubnetIds= choose the Availability Zones)" : ""));
             std::map<std::size_t, std::vector<std::string>> shared;
             for (const auto& n : g.nodes) {
                 auto it = owner.emplace(n, i);

@@ -119,6 +119,15 @@ std::optional<GroupHealthView> GroupHealthBoard::view(const std::string& group, 
     return it->second.view(now);
 }
 
+std::map<std::string, GroupHealthView> GroupHealthBoard::views(Time now) const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::map<std::string, GroupHealthView> out;
+    for (const auto& [name, h] : groups_)
+        out.emplace(name, h.view(now));
+    return out;
+}
+
 json_t* GroupHealthBoard::to_json(Time now) const
 {
     std::lock_guard<std::mutex> lock(mutex_);

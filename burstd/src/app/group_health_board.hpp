@@ -39,6 +39,8 @@ public:
     // Groups that may not hire freely now -> how many nodes they may.
     std::map<std::string, std::uint32_t> hire_limits(Time now) const;
     std::optional<GroupHealthView> view(const std::string& group, Time now) const;
+    // Every group's view (metrics).
+    std::map<std::string, GroupHealthView> views(Time now) const;
     // {"<group>": {"mode":..., "state":..., ...}, ...}
     json_t* to_json(Time now) const;
 

@@ -32,6 +32,12 @@ std::string secs(Seconds s)
 
 std::string describe(const ProviderError& err) { return std::string(to_string(err.kind)) + ": " + err.message; }
 
+// " as TYPE in ZONE", leaving out what the provider chooses itself.
+std::string describe_placement(const Placement& p)
+{
+    return (p.instance_type.empty() ? "" : " as " + p.instance_type) + (p.zone.empty() ? "" : " in " + p.zone);
+}
+
 std::vector<LedgerRecord> open_for(Ledger& ledger, const std::string& node)
 {
     std::vector<LedgerRecord> open;
@@ -53,9 +59,21 @@ InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>
       health_(settings_.groups, settings_.resume_timeout + settings_.launch_grace, log),
       pool_(settings_.workers ? settings_.workers : 1)
 {
-    for (const auto& g : settings_.groups)
-        if (!provider(g.provider))
+    for (const auto& g : settings_.groups) {
+        const Provider* p = provider(g.provider);
+        if (!p)
             throw std::invalid_argument("node group " + g.name + ": provider " + g.provider + " was not built");
+        // The provider lists (and so reconciles) only its own zones.
+        const std::vector<std::string> known = p->zones();
+        for (const auto& z : g.zones)
+            if (std::find(known.begin(), known.end(), z) == known.end()) {
+                std::string list;
+                for (const auto& k : known)
+                    list += (list.empty() ? "" : ",") + k;
+                throw std::invalid_argument("node group " + g.name + ": Zones=: zone " + z + " is not among Provider=" +
+                                            g.provider + "'s Zones=" + (list.empty() ? "(none)" : list));
+            }
+    }
     for (const auto& b : ledger_.breakers()) {
         GroupHealthView saved;
         auto state = breaker_state_from(b.state);
@@ -233,24 +251,28 @@ void InstanceManager::resume_one(const std::string& node)
             suspend_one(node, false);
         }
     }
-    // Instance types to try, in order: a reused record's own type first.
-    std::vector<std::string> types = group->instance_types;
-    if (types.empty())
-        types.push_back(std::string());
+    // Placements (instance type x zone) to try, in order (PlacementBackoff);
+    // a reused record's own placement first, the ones before it in the
+    // order were tried already.
+    std::vector<Placement> places = placements_.order(
+        group->name, PlacementBackoff::candidates(group->instance_types, group->zones.empty() ? p->zones() : group->zones),
+        clock_.now());
     if (reused) {
-        auto at = std::find(types.begin(), types.end(), record.instance_type);
-        types.erase(types.begin(), at == types.end() ? types.end() : at);
-        types.insert(types.begin(), record.instance_type);
-        types.erase(std::unique(types.begin(), types.end()), types.end());
+        const Placement own{record.instance_type, record.zone};
+        auto at = std::find(places.begin(), places.end(), own);
+        places.erase(places.begin(), at == places.end() ? places.end() : at + 1);
+        places.insert(places.begin(), own);
     }
     ProviderError last;
-    for (std::size_t i = 0; i < types.size(); ++i) {
+    for (std::size_t i = 0; i < places.size(); ++i) {
         if (i > 0 || !reused)
-            record = ledger_.record_launch_intent(
-                LaunchIntent{node, group->name, group->provider, types[i], group->spot}, clock_.now());
+            record = ledger_.record_launch_intent(LaunchIntent{node, group->name, group->provider,
+                                                               places[i].instance_type, group->spot, places[i].zone},
+                                                  clock_.now());
         LaunchRequest req;
         req.node = node;
         req.instance_type = record.instance_type;
+        req.zone = record.zone;
         req.idempotency_token = record.token;
         req.tags = settings_.owner;
         req.tags.node = node;
@@ -262,8 +284,10 @@ void InstanceManager::resume_one(const std::string& node)
             if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
                 ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
             health_.launched(group->name, clock_.now(), admission.probe());
+            placements_.launched(group->name, places[i]);
             log_.info("launched " + node + " as " + launched.provider_id + " via " + group->provider +
                       (record.instance_type.empty() ? "" : " (" + record.instance_type + ")") +
+                      (record.zone.empty() ? "" : " in " + record.zone) +
                       (reused && i == 0 ? " (existing token " + record.token + ")" : "") +
                       (launched.address.empty() ? "" : " at " + launched.address));
             if (!launched.address.empty()) {
@@ -275,12 +299,15 @@ void InstanceManager::resume_one(const std::string& node)
         }
         last = launched.error;
         ledger_.mark_failed(record.token, describe(last), clock_.now());
-        // Only a shortage is specific to the instance type; quota, credentials
-        // and exhausted retries would fail the next type the same way.
-        if (last.kind != ProviderErrorKind::Capacity || i + 1 == types.size())
+        // Only a shortage is specific to the type and zone; quota, credentials
+        // and exhausted retries would fail the next placement the same way.
+        if (last.kind != ProviderErrorKind::Capacity)
             break;
-        log_.info("launch " + node + " as " + types[i] + " via " + group->provider + ": " + describe(last) +
-                  "; trying " + types[i + 1]);
+        placements_.short_of_capacity(group->name, places[i], group->recovery, clock_.now());
+        if (i + 1 == places.size())
+            break;
+        log_.info("launch " + node + describe_placement(places[i]) + " via " + group->provider + ": " +
+                  describe(last) + "; trying" + describe_placement(places[i + 1]));
     }
     log_.error("launch " + node + " via " + group->provider + " failed (" + describe(last) + ")");
     health_.launch_failed(group->name, last, clock_.now(), admission.probe());

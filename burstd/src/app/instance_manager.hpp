@@ -10,8 +10,9 @@
 //   suspend / resume-fail: terminate intent -> provider.terminate -> terminated.
 // Failures become recoveries: a throttled or transient launch is retried with
 // the same token after a jittered exponential backoff (RetryBackoff, per
-// provider); a capacity error moves on to the group's next instance type with
-// a new intent; the final outcome of each node's launch feeds its group's
+// provider); a capacity error moves on to the group's next placement
+// (instance type x zone, PlacementBackoff: type-major, placements short of
+// capacity lately last) with a new intent recording type and zone; the final outcome of each node's launch feeds its group's
 // circuit breaker (GroupHealthBoard), which refuses launches while the group
 // backs off, and which the policy cycle turns into hire limits so the
 // expander picks other groups meanwhile.  A node Slurm gives up on after its
@@ -22,6 +23,7 @@
 
 #include "app/group_health_board.hpp"
 #include "app/logger.hpp"
+#include "app/placement_backoff.hpp"
 #include "app/provider_outcomes.hpp"
 #include "app/random_source.hpp"
 #include "app/retry_backoff.hpp"
@@ -95,6 +97,8 @@ public:
     // The node groups' circuit breakers (hire limits, status, reset).
     GroupHealthBoard& health() { return health_; }
     const GroupHealthBoard& health() const { return health_; }
+    // Instance types and zones short of capacity lately.
+    const PlacementBackoff& placements() const { return placements_; }
     Time now() const { return clock_.now(); }
 
 private:
@@ -127,6 +131,7 @@ private:
     Sleeper& sleeper_;
     RandomSource& random_;
     GroupHealthBoard health_;
+    PlacementBackoff placements_;
     std::mutex node_mutexes_guard_;
     std::map<std::string, std::unique_ptr<std::mutex>> node_mutexes_;
     std::mutex resume_jobs_guard_;

@@ -27,6 +27,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/instance_manager.cpp \
 	burstd/src/app/instance_manager.hpp \
 	burstd/src/app/launch_fence.cpp \
+	burstd/src/app/placement_backoff.cpp \
+	burstd/src/app/placement_backoff.hpp \
 	burstd/src/app/launch_fence.hpp \
 	burstd/src/app/locked_actuator.hpp \
 	burstd/src/app/log_level.cpp \
@@ -51,6 +53,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/slurm_conf_timeouts.hpp \
 	burstd/src/app/spend_tracker.cpp \
 	burstd/src/app/spend_tracker.hpp \
+	burstd/src/app/status_text.cpp \
+	burstd/src/app/status_text.hpp \
 	burstd/src/provider/provider_factory.cpp \
 	burstd/src/provider/provider_factory.hpp
 
@@ -72,10 +76,12 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/launch_fence_test.cpp \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/app/metrics_test.cpp \
+	tests/unit/app/placement_backoff_test.cpp \
 	tests/unit/app/policy_cycle_budget_test.cpp \
 	tests/unit/app/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \
 	tests/unit/app/spend_tracker_test.cpp \
+	tests/unit/app/status_text_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

@@ -482,10 +482,11 @@ void PolicyCycle::report(json_t* status) const
             continue;
         }
         json_array_append_new(instances.get(),
-                              json_pack("{s:s, s:s, s:s, s:s, s:I}", "node", r.node.c_str(), "group",
+                              json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:s}", "node", r.node.c_str(), "group",
                                         r.node_group.c_str(), "provider_id", r.provider_id.c_str(), "state",
                                         std::string(to_string(r.state)).c_str(), "requested_at",
-                                        json_int_t(r.requested_at)));
+                                        json_int_t(r.requested_at), "instance_type", r.instance_type.c_str(),
+                                        "zone", r.zone.c_str()));
     }
     json_object_set(status, "instances", instances.get());
     json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
@@ -513,6 +514,16 @@ void PolicyCycle::report(json_t* status) const
     }
     json_object_set(status, "budgets", budgets.get());
     json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
+    JsonRef short_of(json_array());
+    const Time now = instances_.now();
+    for (const auto& v : instances_.placements().views(now))
+        json_array_append_new(short_of.get(),
+                              json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I}", "group", v.node_group.c_str(),
+                                        "instance_type", v.instance_type.c_str(), "zone", v.zone.c_str(),
+                                        "backing_off", int(v.backing_off), "retry_in",
+                                        json_int_t(v.until > now ? v.until - now : 0), "cool_down",
+                                        json_int_t(v.cool_down), "capacity_errors", json_int_t(v.shortages)));
+    json_object_set(status, "placement_backoffs", short_of.get());
 }
 
 } // namespace burst

@@ -19,7 +19,7 @@ constexpr std::array<std::pair<InstanceState, std::string_view>, 6> kStateNames{
 constexpr std::string_view kColumns =
     "id, token, node, node_group, provider, instance_type, spot, provider_id, address, state, "
     "requested_at, launched_at, running_since, terminate_requested_at, terminated_at, updated_at, "
-    "last_error";
+    "last_error, zone";
 
 // 128 random bits: collisions are not a practical concern, and the UNIQUE
 // constraint turns one into an error instead of a shared instance.
@@ -110,6 +110,9 @@ Ledger::Ledger(const std::string& path) : db_(open_ledger_file(path))
 
 namespace {
 
+// Schema version 3: the zone each instance was asked for in.
+constexpr std::string_view kZoneColumn = "ALTER TABLE instances ADD COLUMN zone TEXT NOT NULL DEFAULT ''";
+
 // Schema version 2.
 constexpr std::string_view kBreakersTable = R"(
 CREATE TABLE group_breakers (
@@ -168,6 +171,7 @@ CREATE INDEX instances_node ON instances(node);
 CREATE INDEX instances_state ON instances(state);
 )");
             db_.exec(kBreakersTable);
+            db_.exec(std::string(kZoneColumn));
             db_.prepare("INSERT INTO schema_version(version) VALUES (?)")
                 .bind(1, std::int64_t{kSchemaVersion})
                 .run();
@@ -186,10 +190,12 @@ CREATE INDEX instances_state ON instances(state);
             if (version < 1)
                 throw LedgerError("ledger " + path() + " has invalid schema version " +
                                   std::to_string(version));
-            if (version < 2) {
+            if (version < 2)
                 db_.exec(kBreakersTable);
+            if (version < 3)
+                db_.exec(std::string(kZoneColumn));
+            if (version < kSchemaVersion)
                 db_.prepare("UPDATE schema_version SET version = ?").bind(1, std::int64_t{kSchemaVersion}).run();
-            }
         }
         db_.exec("COMMIT");
     } catch (...) {
@@ -209,10 +215,11 @@ LedgerRecord Ledger::record_launch_intent(const LaunchIntent& intent, Time now)
     r.node_group = intent.node_group;
     r.provider = intent.provider;
     r.instance_type = intent.instance_type;
+    r.zone = intent.zone;
     r.spot = intent.spot;
     r.requested_at = r.updated_at = now;
     db_.prepare("INSERT INTO instances(token, node, node_group, provider, instance_type, spot, state, "
-                "requested_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)")
+                "requested_at, updated_at, zone) VALUES (?,?,?,?,?,?,?,?,?,?)")
         .bind(1, r.token)
         .bind(2, r.node)
         .bind(3, r.node_group)
@@ -222,6 +229,7 @@ LedgerRecord Ledger::record_launch_intent(const LaunchIntent& intent, Time now)
         .bind(7, to_string(r.state))
         .bind(8, now)
         .bind(9, now)
+        .bind(10, r.zone)
         .run();
     r.id = db_.last_insert_rowid();
     return r;
@@ -334,6 +342,7 @@ LedgerRecord Ledger::row(const SqliteStatement& s) const
     r.terminated_at = s.real(14);
     r.updated_at = s.real(15);
     r.last_error = s.text(16);
+    r.zone = s.text(17);
     return r;
 }
 

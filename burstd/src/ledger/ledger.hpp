@@ -36,6 +36,7 @@ struct LaunchIntent {
     std::string provider;
     std::string instance_type;
     bool spot = false;
+    std::string zone; // empty = the provider's default
 };
 
 struct LedgerRecord {
@@ -45,6 +46,7 @@ struct LedgerRecord {
     std::string node_group;
     std::string provider;
     std::string instance_type;
+    std::string zone; // where the launch was asked for; empty = the provider's default
     bool spot = false;
     std::string provider_id; // empty until the provider answered
     std::string address;
@@ -77,8 +79,8 @@ struct BreakerRecord {
 
 class Ledger {
 public:
-    // 2: group_breakers (a version 1 ledger is migrated on open).
-    static constexpr int kSchemaVersion = 2;
+    // 2: group_breakers; 3: instances.zone (older ledgers are migrated on open).
+    static constexpr int kSchemaVersion = 3;
 
     // Opens or creates the ledger.  Throws naming `path` when the file is not a
     // SQLite database, not a burstd ledger, or from a newer burstd.

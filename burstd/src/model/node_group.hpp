@@ -19,6 +19,8 @@ struct NodeGroup {
     std::vector<std::string> nodes;     // expanded CLOUD node names, in hire order
     std::string partition;              // Slurm partition holding these nodes
     std::vector<std::string> instance_types; // first is preferred; later ones are fallbacks
+    // Zones to launch in, preferred first; empty = the provider's Zones=.
+    std::vector<std::string> zones;
     std::uint32_t cpus = 1;
     std::uint64_t memory_mb = 0;
     std::string gres;

@@ -17,6 +17,7 @@ public:
     {
     }
     std::string_view name() const override { return inner_->name(); }
+    std::vector<std::string> zones() const override { return inner_->zones(); }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override
     {
         return inner_->launch(requests);

@@ -46,6 +46,10 @@ struct LaunchRequest {
     std::string idempotency_token; // same token -> the provider creates at most one instance
     InstanceTags tags;
     bool spot = false;
+    // One of the zones the provider or the node group names (GCP zone, Azure
+    // availability zone, OpenStack availability zone); empty = the provider's
+    // own default.  A capacity error is about this type in this zone.
+    std::string zone;
 };
 
 struct LaunchResult {
@@ -75,6 +79,11 @@ class Provider {
 public:
     virtual ~Provider() = default;
     virtual std::string_view name() const = 0;
+    // The zones this provider is configured to launch into, in preference
+    // order (a node group's own Zones= overrides them).  Empty: the provider
+    // places instances itself (AWS spreads over its subnets' zones in one
+    // CreateFleet; local has no zones).
+    virtual std::vector<std::string> zones() const { return {}; }
     // Launch one instance per request; results are per node, in request order,
     // so a partial success is visible.
     virtual std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) = 0;

@@ -134,7 +134,7 @@ private:
     }
     std::string region_instead() const
     {
-        return provider_.type == "gcp" ? "the zone is Zone=" : provider_.type == "azure" ? "the region is Location=" : "";
+        return provider_.type == "gcp" ? "the zones are Zone= or Zones=" : provider_.type == "azure" ? "the region is Location=" : "";
     }
 
     const ProviderConfig& provider_;

@@ -24,7 +24,10 @@ struct FakeCloud {
     std::deque<ProviderError> next_errors;       // answered to the next calls, in order
     std::set<std::string> no_capacity_types;     // always a capacity error
     std::set<std::string> failing_nodes;         // always a capacity error
+    std::set<std::string> no_capacity_places;    // "type@zone": always a capacity error
+    std::vector<std::string> zones;              // the provider's Zones=
     std::vector<std::string> launches;           // "node type token" per call
+    std::vector<std::string> places;             // "node type@zone" per call
     std::atomic<int> lists{0};
 };
 
@@ -34,6 +37,7 @@ public:
     {
     }
     std::string_view name() const override { return "fake"; }
+    std::vector<std::string> zones() const override { return cloud_.zones; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override
     {
         std::vector<LaunchResult> out;
@@ -41,7 +45,9 @@ public:
             LaunchResult res{r.node, "", "", {}};
             std::lock_guard<std::mutex> lock(mutex_);
             cloud_.launches.push_back(r.node + " " + r.instance_type + " " + r.idempotency_token);
-            if (fail || cloud_.no_capacity_types.count(r.instance_type) || cloud_.failing_nodes.count(r.node)) {
+            cloud_.places.push_back(r.node + " " + r.instance_type + "@" + r.zone);
+            if (fail || cloud_.no_capacity_types.count(r.instance_type) || cloud_.failing_nodes.count(r.node) ||
+                cloud_.no_capacity_places.count(r.instance_type + "@" + r.zone)) {
                 res.error = {ProviderErrorKind::Capacity, "no capacity", 0};
             } else if (!cloud_.next_errors.empty()) {
                 res.error = cloud_.next_errors.front();
@@ -575,4 +581,74 @@ TEST(InstanceManager, ARestartKeepsTheBreakerOpenUntilItsCoolDownEnds)
                     f.out.str().c_str());
     f.run([&](InstanceManager& m) { m.health().reset("cloud", f.clock.now()); });
     CHECK(f.ledger.breakers().empty());
+}
+
+TEST(InstanceManager, CapacityFallsBackZoneByZoneThenTypeByTypeAndRemembersWhereItWasShort)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a", "b"};
+    f.cloud.zones = {"z1", "z2", "z3"};
+    f.settings.groups[0].zones = {"z2", "z1"}; // the group's own order, a subset of the provider's
+    f.cloud.no_capacity_places = {"a@z2", "a@z1"};
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        CHECK(f.cloud.places == (std::vector<std::string>{"c1 a@z2", "c1 a@z1", "c1 b@z2"}));
+        const auto recs = f.ledger.for_node("c1");
+        LONGS_EQUAL(3, recs.size());
+        STRCMP_EQUAL("z2", recs[0].zone.c_str());
+        STRCMP_EQUAL("z1", recs[1].zone.c_str());
+        CHECK(recs[1].state == InstanceState::Failed);
+        STRCMP_EQUAL("b", recs[2].instance_type.c_str());
+        STRCMP_EQUAL("z2", recs[2].zone.c_str());
+        CHECK(recs[2].state == InstanceState::Launching);
+        // One node's launch succeeded: the breaker saw a launch, no failure.
+        LONGS_EQUAL(0, m.health().view("cloud", f.clock.now())->capacity_errors);
+        const auto short_of = m.placements().views(f.clock.now());
+        LONGS_EQUAL(2, short_of.size());
+        STRCMP_EQUAL("z1", short_of[0].zone.c_str());
+        STRCMP_EQUAL("z2", short_of[1].zone.c_str());
+        CHECK(short_of[0].backing_off && short_of[1].backing_off);
+
+        // While they back off, the next node goes straight to b@z2; the short
+        // placements come last, still in their order.
+        f.cloud.places.clear();
+        f.cloud.no_capacity_places = {"a@z2", "a@z1", "b@z2", "b@z1"};
+        m.request(PowerRequestKind::Resume, {"c2"});
+        drain(m);
+        CHECK(f.cloud.places == (std::vector<std::string>{"c2 b@z2", "c2 b@z1", "c2 a@z2", "c2 a@z1"}));
+
+        // Once the cool-down is over a@z2 is first again: a probe, which
+        // succeeding forgets its shortage.
+        f.clock.advance(61);
+        f.cloud.places.clear();
+        f.cloud.no_capacity_places.clear();
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        CHECK(f.cloud.places == (std::vector<std::string>{"c3 a@z2"}));
+        for (const auto& v : m.placements().views(f.clock.now()))
+            CHECK(!(v.instance_type == "a" && v.zone == "z2"));
+    });
+}
+
+TEST(InstanceManager, AGroupZoneTheProviderDoesNotListIsRefused)
+{
+    Fixture f;
+    f.cloud.zones = {"z1"};
+    f.settings.groups[0].zones = {"z1", "z9"};
+    try {
+        f.run([](InstanceManager&) {});
+        FAIL("a zone outside the provider's Zones= was accepted");
+    } catch (const std::invalid_argument& e) {
+        STRCMP_CONTAINS("node group cloud: Zones=: zone z9 is not among Provider=fake's Zones=z1", e.what());
+    }
+}
+
+TEST(InstanceManager, WithoutZonesTheProviderChoosesAndTheLedgerSaysSo)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    CHECK(f.cloud.places == std::vector<std::string>{"c1 a@"});
+    STRCMP_EQUAL("", f.ledger.for_node("c1").at(0).zone.c_str());
 }

@@ -157,6 +157,40 @@ TEST(BurstdMetrics, RendersEveryFamilyWithItsLabels)
     CHECK(has(t, "burstd_early_launch_nodes_total 2\n"));
 }
 
+TEST(BurstdMetrics, RendersBreakersProtectedModeAndPlacementBackoffs)
+{
+    BurstdMetricsInput in;
+    in.now = 1000;
+    GroupHealthView open;
+    open.state = BreakerState::Open;
+    open.mode = "protected";
+    open.open_until = 1090;
+    open.opened = 2;
+    GroupHealthView closed;
+    closed.mode = "hiring";
+    in.group_health = {{"cloud", open}, {"gpu", closed}};
+    in.placement_backoffs = {{"cloud", "n2-standard-8", "us-central1-a", true, 1045, 60, 3},
+                             {"cloud", "n2-standard-8", "us-central1-b", false, 990, 120, 1}};
+    const std::string t = render_metrics(in);
+    CHECK(has(t, "# TYPE burstd_group_breaker_state gauge\n"));
+    CHECK(has(t, "burstd_group_breaker_state{group=\"cloud\",state=\"closed\"} 0\n"
+                 "burstd_group_breaker_state{group=\"cloud\",state=\"open\"} 1\n"
+                 "burstd_group_breaker_state{group=\"cloud\",state=\"half-open\"} 0\n"
+                 "burstd_group_breaker_state{group=\"cloud\",state=\"disabled\"} 0\n"));
+    CHECK(has(t, "burstd_group_breaker_state{group=\"gpu\",state=\"closed\"} 1\n"));
+    CHECK(has(t, "burstd_group_protected_mode{group=\"cloud\"} 1\nburstd_group_protected_mode{group=\"gpu\"} 0\n"));
+    CHECK(has(t, "# TYPE burstd_group_breaker_opened_total counter\n"
+                 "burstd_group_breaker_opened_total{group=\"cloud\"} 2\n"));
+    CHECK(has(t, "burstd_group_breaker_probe_in_seconds{group=\"cloud\"} 90\n"));
+    CHECK(has(t, "burstd_group_breaker_probe_in_seconds{group=\"gpu\"} 0\n"));
+    CHECK(has(t, "burstd_placement_backoff_seconds{group=\"cloud\",instance_type=\"n2-standard-8\","
+                 "zone=\"us-central1-a\"} 45\n"));
+    CHECK(has(t, "burstd_placement_backoff_seconds{group=\"cloud\",instance_type=\"n2-standard-8\","
+                 "zone=\"us-central1-b\"} 0\n"));
+    CHECK(has(t, "burstd_placement_capacity_errors{group=\"cloud\",instance_type=\"n2-standard-8\","
+                 "zone=\"us-central1-a\"} 3\n"));
+}
+
 TEST_GROUP(MetricsServer){};
 
 TEST(MetricsServer, ServesScrapesAndRefusesOtherRequestsOverLoopback)

@@ -20,7 +20,7 @@ namespace {
 
 LaunchIntent intent(const std::string& node)
 {
-    return LaunchIntent{node, "cpu", "local", "m5.large", false};
+    return LaunchIntent{node, "cpu", "local", "m5.large", false, ""};
 }
 
 bool contains(const std::string& haystack, const std::string& needle)
@@ -267,20 +267,35 @@ TEST(Ledger, KeepsOpenBreakersAndForgetsClosedOnes)
     LONGS_EQUAL(2, b[0].opened);
 }
 
+TEST(Ledger, RecordsTheZoneOfEveryLaunch)
+{
+    Ledger ledger(db());
+    const std::string a =
+        ledger.record_launch_intent(LaunchIntent{"c1", "cloud", "gcp", "n2-standard-2", false, "us-central1-b"}, 7)
+            .token;
+    const std::string b = ledger.record_launch_intent(intent("c2"), 8).token;
+    STRCMP_EQUAL("us-central1-b", ledger.find(a)->zone.c_str());
+    STRCMP_EQUAL("", ledger.find(b)->zone.c_str());
+    ledger.mark_launched(a, "projects/p/zones/us-central1-b/instances/c1", "10.0.0.1", 9);
+    STRCMP_EQUAL("us-central1-b", ledger.for_node("c1").at(0).zone.c_str());
+}
+
 TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
 {
     std::string token;
     {
         Ledger ledger(db());
-        token = ledger.record_launch_intent(LaunchIntent{"c1", "cloud", "aws", "c5.large", false}, 7).token;
+        token = ledger.record_launch_intent(LaunchIntent{"c1", "cloud", "aws", "c5.large", false, ""}, 7).token;
     }
     {
         SqliteConnection raw(db(), false);
         raw.exec("DROP TABLE group_breakers");
+        raw.exec("ALTER TABLE instances DROP COLUMN zone");
         raw.exec("UPDATE schema_version SET version = 1");
     }
     Ledger ledger(db());
     CHECK(ledger.find(token).has_value());
+    STRCMP_EQUAL("", ledger.find(token)->zone.c_str()); // recorded before zones: the provider's default
     CHECK(ledger.breakers().empty());
     ledger.save_breaker(BreakerRecord{"cloud", "open", "boot", "boot: never registered", 100, 60, 1, 0});
     LONGS_EQUAL(1, ledger.breakers().size());
@@ -288,5 +303,5 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
     auto v = raw.prepare("SELECT version FROM schema_version");
     CHECK(v.step());
     LONGS_EQUAL(Ledger::kSchemaVersion, v.integer(0));
-    LONGS_EQUAL(2, Ledger::kSchemaVersion);
+    LONGS_EQUAL(3, Ledger::kSchemaVersion);
 }

@@ -174,8 +174,8 @@ TEST(ProviderFactory, MisspelledCloudKeysAreNamedWithTheOrigin)
                    "burstd.conf:7: Provider=box: unknown key SubnetId= for Type=aws (did you mean SubnetIds?)"),
                error_of(cloud("aws", a, "", "us-east-1")).c_str());
     ParamMap g = gcp_keys();
-    g["Zones"] = "us-central1-b";
-    CHECK(has(error_of(cloud("gcp", g)), "burstd.conf:7: Provider=box: unknown key Zones= for Type=gcp (did you mean Zone?)"));
+    g["Zome"] = "us-central1-b";
+    CHECK(has(error_of(cloud("gcp", g)), "burstd.conf:7: Provider=box: unknown key Zome= for Type=gcp (did you mean Zone?)"));
     const std::string az = file_with("azure.cred", kAzureCredentials, 0600);
     ParamMap z = azure_keys();
     z["VMSizes"] = "x";
@@ -192,7 +192,7 @@ TEST(ProviderFactory, BadCloudValuesAreNamed)
     ParamMap g = gcp_keys();
     g["Endpoint"] = "http://compute.example";
     CHECK(has(error_of(cloud("gcp", g)), "Provider=box: Endpoint=http://compute.example: expected https://host[:port]"));
-    CHECK(has(error_of(cloud("gcp", gcp_keys(), "", "us-central1")), "Type=gcp takes no Region= (the zone is Zone=)"));
+    CHECK(has(error_of(cloud("gcp", gcp_keys(), "", "us-central1")), "Type=gcp takes no Region= (the zones are Zone= or Zones=)"));
     const std::string az = file_with("azure.cred", kAzureCredentials, 0600);
     ParamMap z = azure_keys();
     z.erase("SshPublicKey");

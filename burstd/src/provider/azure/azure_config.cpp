@@ -30,7 +30,7 @@ std::vector<std::string> AzureProviderConfig::keys()
 {
     return {"Subscription", "ResourceGroup", "Location",      "Image",        "Subnet",   "VmSize",
             "AdminUsername", "SshPublicKey", "OsDiskType",    "ApiVersion",   "OperationWait",
-            "PollInterval",  "Endpoint",     "LoginEndpoint"};
+            "PollInterval",  "Endpoint",     "LoginEndpoint", "Zones"};
 }
 
 AzureProviderConfig AzureProviderConfig::from_params(const ProviderParams& params)
@@ -38,6 +38,7 @@ AzureProviderConfig AzureProviderConfig::from_params(const ProviderParams& param
     ParamReader<AzureConfigError> in(params, keys());
     AzureProviderConfig c;
     c.subscription = in.required("Subscription", "the subscription id (a UUID)");
+    c.zones = in.zones("Zones", "0123456789");
     c.resource_group = in.required("ResourceGroup", "the resource group the VMs are created in");
     c.location = in.required("Location", "an Azure region such as eastus");
     const std::string image = in.required("Image", "publisher:offer:sku:version or an image resource id");

@@ -9,6 +9,8 @@
 //   Subnet=/subscriptions/.../virtualNetworks/<vnet>/subnets/<subnet>  (required)
 //   VmSize=Standard_D4s_v5     default when a request names no instance type (required)
 //   AdminUsername=burstd  SshPublicKey=ssh-ed25519 AAAA...             (key required)
+//   Zones=1,2,3                availability zones, preferred first (optional; without
+//                              it Azure places the VM in the region)
 //   OsDiskType=StandardSSD_LRS  ApiVersion=2024-03-01
 //   OperationWait=300  PollInterval=5                                  seconds
 //   Endpoint=https://management.azure.com  LoginEndpoint=https://login.microsoftonline.com
@@ -40,6 +42,7 @@ struct AzureProviderConfig {
     AzureImage image;
     std::string subnet_id;
     std::string vm_size;
+    std::vector<std::string> zones;
     std::string admin_username = "burstd";
     std::string ssh_public_key;
     std::string os_disk_type = "StandardSSD_LRS";

@@ -166,6 +166,9 @@ std::string AzureProvider::vm_body(const LaunchRequest& request) const
 {
     JsonRef vm(json_object());
     json_object_set_new(vm.get(), "location", json_string(config_.location.c_str()));
+    const std::string zone = request.zone.empty() && !config_.zones.empty() ? config_.zones.front() : request.zone;
+    if (!zone.empty()) // a zonal VM: ZonalAllocationFailed then means this zone, burstd tries the next
+        json_object_set_new(vm.get(), "zones", json_pack("[s]", zone.c_str()));
     json_object_set_new(vm.get(), "tags",
                         json_pack("{s:s, s:s, s:s, s:s}", kClusterTag, request.tags.cluster.c_str(), kNodeTag,
                                   request.tags.node.c_str(), kOwnerTag, request.tags.burstd_id.c_str(), kTokenTag,

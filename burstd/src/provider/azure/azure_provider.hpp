@@ -34,6 +34,7 @@ public:
                   const Clock& clock, Sleep sleep);
 
     std::string_view name() const override { return kName; }
+    std::vector<std::string> zones() const override { return config_.zones; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;

@@ -31,6 +31,19 @@ ProviderError malformed(const std::string& what, const std::string& why)
     return {ProviderErrorKind::Transient, what + ": " + why, 0};
 }
 
+// "<prefix><zone>/instances/<name>" -> zone, for a valid zone and instance name.
+bool split_instance_id(const std::string& id, const std::string& prefix, std::string& zone)
+{
+    if (id.rfind(prefix, 0) != 0)
+        return false;
+    const std::size_t slash = id.find('/', prefix.size());
+    if (slash == std::string::npos || slash == prefix.size() || id.compare(slash, 11, "/instances/") != 0)
+        return false;
+    zone = id.substr(prefix.size(), slash - prefix.size());
+    return zone.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos &&
+           is_gce_instance_name(id.substr(slash + 11));
+}
+
 std::string join_bulk_token(const std::vector<const LaunchRequest*>& batch)
 {
     std::string all = "bulk";
@@ -48,14 +61,19 @@ GceProvider::GceProvider(HttpTransport& transport, std::unique_ptr<BearerTokenSo
 {
 }
 
-std::string GceProvider::zone_path() const
+std::string GceProvider::zone_path(const std::string& zone) const
 {
-    return "projects/" + config_.project + "/zones/" + config_.zone;
+    return "projects/" + config_.project + "/zones/" + zone;
 }
 
-std::string GceProvider::instance_id(const std::string& instance_name) const
+std::string GceProvider::zone_of(const LaunchRequest& request) const
 {
-    return zone_path() + "/instances/" + instance_name;
+    return request.zone.empty() ? config_.zones.front() : request.zone;
+}
+
+std::string GceProvider::instance_id(const std::string& zone, const std::string& instance_name) const
+{
+    return zone_path(zone) + "/instances/" + instance_name;
 }
 
 HttpResponse GceProvider::call(const std::string& method, const std::string& path, const std::string& query,
@@ -85,10 +103,11 @@ HttpResponse GceProvider::call(const std::string& method, const std::string& pat
     return response;
 }
 
-GceProvider::Operation GceProvider::operation_from(const HttpResponse& response, const std::string& what,
-                                                   ProviderError& error) const
+GceProvider::Operation GceProvider::operation_from(const std::string& zone, const HttpResponse& response,
+                                                   const std::string& what, ProviderError& error) const
 {
     Operation op;
+    op.zone = zone;
     json_error_t jerr;
     JsonRef root(json_loads(response.body.c_str(), 0, &jerr));
     if (!root || !json_is_object(root.get())) {
@@ -112,10 +131,10 @@ GceProvider::Operation GceProvider::await(Operation op, const std::string& what,
     const Time deadline = clock_.now() + config_.operation_wait;
     while (!op.done && clock_.now() < deadline) {
         sleep_(config_.poll_interval);
-        const HttpResponse r = call("GET", zone_path() + "/operations/" + op.name, "", "", error);
+        const HttpResponse r = call("GET", zone_path(op.zone) + "/operations/" + op.name, "", "", error);
         if (error)
             return op;
-        op = operation_from(r, what, error);
+        op = operation_from(op.zone, r, what, error);
         if (error)
             return op;
     }
@@ -135,7 +154,7 @@ JsonRef GceProvider::instance_properties(const LaunchRequest& request, bool bulk
     const std::string type = machine_type(request);
     if (!type.empty()) {
         // insert takes a zonal partial URL, bulkInsert's instanceProperties the bare name.
-        const std::string value = bulk ? type : "zones/" + config_.zone + "/machineTypes/" + type;
+        const std::string value = bulk ? type : "zones/" + zone_of(request) + "/machineTypes/" + type;
         json_object_set_new(p.get(), "machineType", json_string(value.c_str()));
     }
     json_t* labels = json_object();
@@ -159,11 +178,11 @@ JsonRef GceProvider::instance_properties(const LaunchRequest& request, bool bulk
     return p;
 }
 
-ProviderInstance GceProvider::describe(const json_t* instance) const
+ProviderInstance GceProvider::describe(const std::string& zone, const json_t* instance) const
 {
     ProviderInstance pi;
     const std::string name = string_field(instance, "name");
-    pi.provider_id = instance_id(name);
+    pi.provider_id = instance_id(zone, name);
     const auto node = decode_gce_label(label(instance, kGceNodeLabel));
     pi.node = node && !node->empty() ? *node : name;
     pi.state = string_field(instance, "status");
@@ -179,8 +198,8 @@ ProviderInstance GceProvider::describe(const json_t* instance) const
     return pi;
 }
 
-bool GceProvider::owned_instances(const InstanceTags& owner, std::vector<ProviderInstance>& out,
-                                  ProviderError& error)
+bool GceProvider::owned_instances(const std::string& zone, const InstanceTags& owner,
+                                  std::vector<ProviderInstance>& out, ProviderError& error)
 {
     const std::string cluster = encode_gce_label(owner.cluster);
     const std::string id = encode_gce_label(owner.burstd_id);
@@ -192,7 +211,7 @@ bool GceProvider::owned_instances(const InstanceTags& owner, std::vector<Provide
         std::string query = "filter=" + uri_encode(filter) + "&maxResults=500";
         if (!page_token.empty())
             query += "&pageToken=" + uri_encode(page_token);
-        const HttpResponse r = call("GET", zone_path() + "/instances", query, "", error);
+        const HttpResponse r = call("GET", zone_path(zone) + "/instances", query, "", error);
         if (error)
             return false;
         json_error_t jerr;
@@ -208,7 +227,7 @@ bool GceProvider::owned_instances(const InstanceTags& owner, std::vector<Provide
             // keeps a too-broad answer from handing us someone else's VM.
             if (label(item, kGceClusterLabel) == cluster && label(item, kGceOwnerLabel) == id &&
                 !string_field(item, "name").empty())
-                out.push_back(describe(item));
+                out.push_back(describe(zone, item));
         }
         page_token = string_field(root.get(), "nextPageToken");
         if (page_token.empty())
@@ -226,7 +245,9 @@ ListResult GceProvider::list(const InstanceTags& owner)
 {
     std::lock_guard<std::mutex> lock(mutex_);
     ListResult result;
-    owned_instances(owner, result.instances, result.error);
+    for (const auto& zone : config_.zones)
+        if (!owned_instances(zone, owner, result.instances, result.error))
+            break;
     if (result.error)
         result.instances.clear(); // a partial list would look like lost instances
     return result;
@@ -236,7 +257,8 @@ LaunchResult GceProvider::adopt(const LaunchRequest& request, const ProviderErro
 {
     LaunchResult result{request.node, "", "", conflict};
     ProviderError error;
-    const HttpResponse r = call("GET", zone_path() + "/instances/" + request.node, "", "", error);
+    const std::string zone = zone_of(request);
+    const HttpResponse r = call("GET", zone_path(zone) + "/instances/" + request.node, "", "", error);
     if (error)
         return result;
     json_error_t jerr;
@@ -244,25 +266,26 @@ LaunchResult GceProvider::adopt(const LaunchRequest& request, const ProviderErro
     if (!root || label(root.get(), kGceClusterLabel) != encode_gce_label(request.tags.cluster) ||
         label(root.get(), kGceOwnerLabel) != encode_gce_label(request.tags.burstd_id))
         return result; // someone else's instance holds the name: the conflict stands
-    const ProviderInstance pi = describe(root.get());
+    const ProviderInstance pi = describe(zone, root.get());
     return {request.node, pi.provider_id, pi.address, {}};
 }
 
 LaunchResult GceProvider::insert_one(const LaunchRequest& request)
 {
     LaunchResult result{request.node, "", "", {}};
+    const std::string zone = zone_of(request);
     std::string query = "requestId=" + request_uuid(request.idempotency_token);
     if (!config_.instance_template.empty())
         query += "&sourceInstanceTemplate=" + uri_encode(config_.instance_template);
     const HttpResponse r =
-        call("POST", zone_path() + "/instances", query, json_text(instance_properties(request, false).get()),
+        call("POST", zone_path(zone) + "/instances", query, json_text(instance_properties(request, false).get()),
              result.error);
     if (r.status == 409)
         return adopt(request, result.error);
     if (result.error)
         return result;
-    const std::string what = "instances.insert " + request.node;
-    Operation op = operation_from(r, what, result.error);
+    const std::string what = "instances.insert " + request.node + " in " + zone;
+    Operation op = operation_from(zone, r, what, result.error);
     if (result.error)
         return result;
     op = await(op, what, result.error);
@@ -272,16 +295,16 @@ LaunchResult GceProvider::insert_one(const LaunchRequest& request)
         result.error = op.error;
         return result;
     }
-    result.provider_id = instance_id(request.node);
+    result.provider_id = instance_id(zone, request.node);
     if (op.done) {
         // The address is known once the instance exists; without it the
         // node still comes up, burstctl sets NodeAddr from a later list.
         ProviderError ignored;
-        const HttpResponse got = call("GET", zone_path() + "/instances/" + request.node, "", "", ignored);
+        const HttpResponse got = call("GET", zone_path(zone) + "/instances/" + request.node, "", "", ignored);
         json_error_t jerr;
         JsonRef root(json_loads(got.body.c_str(), 0, &jerr));
         if (!ignored && root)
-            result.address = describe(root.get()).address;
+            result.address = describe(zone, root.get()).address;
     }
     return result;
 }
@@ -292,6 +315,7 @@ void GceProvider::bulk_insert(const std::vector<LaunchRequest>& requests, std::v
     for (const auto& r : requests)
         batch.push_back(&r);
     const LaunchRequest& first = *batch.front();
+    const std::string zone = zone_of(first);
     JsonRef body(json_object());
     json_object_set_new(body.get(), "count", json_integer(static_cast<json_int_t>(batch.size())));
     json_object_set_new(body.get(), "minCount", json_integer(1));
@@ -305,11 +329,12 @@ void GceProvider::bulk_insert(const std::vector<LaunchRequest>& requests, std::v
     const std::string query = "requestId=" + request_uuid(join_bulk_token(batch));
 
     ProviderError error;
-    const HttpResponse r = call("POST", zone_path() + "/instances/bulkInsert", query, json_text(body.get()), error);
-    const std::string what = "instances.bulkInsert of " + std::to_string(batch.size());
+    const HttpResponse r =
+        call("POST", zone_path(zone) + "/instances/bulkInsert", query, json_text(body.get()), error);
+    const std::string what = "instances.bulkInsert of " + std::to_string(batch.size()) + " in " + zone;
     Operation op;
     if (!error)
-        op = operation_from(r, what, error);
+        op = operation_from(zone, r, what, error);
     if (!error)
         op = await(op, what, error);
     if (error) {
@@ -319,7 +344,7 @@ void GceProvider::bulk_insert(const std::vector<LaunchRequest>& requests, std::v
     }
     std::vector<ProviderInstance> existing;
     ProviderError list_error;
-    if (!owned_instances(first.tags, existing, list_error)) {
+    if (!owned_instances(zone, first.tags, existing, list_error)) {
         // Creation may have worked; the ledger reconciles once listing works again.
         for (auto& result : results)
             result.error = list_error;
@@ -328,13 +353,13 @@ void GceProvider::bulk_insert(const std::vector<LaunchRequest>& requests, std::v
     for (auto& result : results) {
         const ProviderInstance* found = nullptr;
         for (const auto& pi : existing)
-            if (pi.provider_id == instance_id(result.node))
+            if (pi.provider_id == instance_id(zone, result.node))
                 found = &pi;
         if (found) {
             result.provider_id = found->provider_id;
             result.address = found->address;
         } else if (!op.done) {
-            result.provider_id = instance_id(result.node); // still being created
+            result.provider_id = instance_id(zone, result.node); // still being created
         } else if (op.error) {
             result.error = op.error;
         } else {
@@ -359,6 +384,8 @@ std::vector<LaunchResult> GceProvider::launch(const std::vector<LaunchRequest>& 
             why = "cluster, node or burstd id longer than a label value allows once encoded (63)";
         else if (machine_type(r).empty() && config_.instance_template.empty())
             why = "no instance type in the request and no MachineType= or Template=";
+        else if (r.zone.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+            why = "zone " + r.zone + " is not a zone name";
         if (why.empty())
             valid.push_back(i);
         else
@@ -369,8 +396,8 @@ std::vector<LaunchResult> GceProvider::launch(const std::vector<LaunchRequest>& 
     for (std::size_t k = 1; uniform && k < valid.size(); ++k) {
         const LaunchRequest& a = requests[valid[0]];
         const LaunchRequest& b = requests[valid[k]];
-        uniform = machine_type(a) == machine_type(b) && a.spot == b.spot && a.tags.cluster == b.tags.cluster &&
-                  a.tags.burstd_id == b.tags.burstd_id;
+        uniform = machine_type(a) == machine_type(b) && zone_of(a) == zone_of(b) && a.spot == b.spot &&
+                  a.tags.cluster == b.tags.cluster && a.tags.burstd_id == b.tags.burstd_id;
     }
     if (uniform) {
         std::vector<LaunchRequest> batch;
@@ -393,12 +420,14 @@ std::map<std::string, ProviderError> GceProvider::terminate(const std::vector<st
 {
     std::lock_guard<std::mutex> lock(mutex_);
     std::map<std::string, ProviderError> errors;
-    // Operations are polled in the configured zone, so only its instances qualify.
-    const std::string prefix = zone_path() + "/instances/";
+    // The id names the zone: the delete and its operation go there.
+    const std::string prefix = "projects/" + config_.project + "/zones/";
     std::vector<std::pair<std::string, Operation>> pending;
     for (const auto& id : provider_ids) {
-        if (id.rfind(prefix, 0) != 0 || !is_gce_instance_name(id.substr(prefix.size()))) {
-            errors[id] = {ProviderErrorKind::Invalid, "provider id " + id + " is not " + prefix + "<name>", 0};
+        std::string zone;
+        if (!split_instance_id(id, prefix, zone)) {
+            errors[id] = {ProviderErrorKind::Invalid,
+                          "provider id " + id + " is not " + prefix + "<zone>/instances/<name>", 0};
             continue;
         }
         ProviderError error;
@@ -409,7 +438,7 @@ std::map<std::string, ProviderError> GceProvider::terminate(const std::vector<st
             errors[id] = error;
             continue;
         }
-        Operation op = operation_from(r, "instances.delete " + id, error);
+        Operation op = operation_from(zone, r, "instances.delete " + id, error);
         if (error)
             errors[id] = error;
         else

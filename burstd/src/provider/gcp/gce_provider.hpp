@@ -1,6 +1,11 @@
 #pragma once
 // Google Compute Engine, zonal, through the compute v1 REST API.
 //
+// Zones: a request's zone (one of Zones=, the first when it names none) is
+// where the instance is inserted and its operation polled; the provider id
+// "projects/P/zones/Z/instances/N" carries it, so a delete goes to the zone
+// the instance is in.  list() covers every configured zone.
+//
 // Each node is one instance named after the node, labelled with the cluster,
 // node and burstd id (label-safe encoded, see gce_labels.hpp).  A launch of
 // several nodes of one machine type is one instances.bulkInsert with
@@ -36,15 +41,17 @@ public:
                 const Clock& clock, Sleep sleep);
 
     std::string_view name() const override { return kName; }
+    std::vector<std::string> zones() const override { return config_.zones; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
 
-    // "projects/P/zones/Z/instances/N": the provider id of instance N.
-    std::string instance_id(const std::string& instance_name) const;
+    // "projects/P/zones/Z/instances/N": the provider id of instance N in zone Z.
+    std::string instance_id(const std::string& zone, const std::string& instance_name) const;
 
 private:
     struct Operation {
+        std::string zone; // zonal operations are polled where they run
         std::string name;
         bool done = false;
         ProviderError error; // the operation's own errors once done
@@ -55,15 +62,20 @@ private:
     HttpResponse call(const std::string& method, const std::string& path, const std::string& query,
                       const std::string& body, ProviderError& error);
     // Reads an operation from an API answer.
-    Operation operation_from(const HttpResponse& response, const std::string& what, ProviderError& error) const;
+    Operation operation_from(const std::string& zone, const HttpResponse& response, const std::string& what,
+                             ProviderError& error) const;
     // Polls until DONE or OperationWait has passed (done stays false then).
     Operation await(Operation op, const std::string& what, ProviderError& error);
-    std::string zone_path() const;
+    std::string zone_path(const std::string& zone) const;
+    // The request's zone, or the first configured one.
+    std::string zone_of(const LaunchRequest& request) const;
     std::string machine_type(const LaunchRequest& request) const;
     // instanceProperties (bulk) or the instance resource (insert).
     JsonRef instance_properties(const LaunchRequest& request, bool bulk) const;
-    bool owned_instances(const InstanceTags& owner, std::vector<ProviderInstance>& out, ProviderError& error);
-    ProviderInstance describe(const json_t* instance) const;
+    // Our instances in one zone.
+    bool owned_instances(const std::string& zone, const InstanceTags& owner, std::vector<ProviderInstance>& out,
+                         ProviderError& error);
+    ProviderInstance describe(const std::string& zone, const json_t* instance) const;
     LaunchResult insert_one(const LaunchRequest& request);
     // Adopts the existing instance named after the node if its labels are ours.
     LaunchResult adopt(const LaunchRequest& request, const ProviderError& conflict);

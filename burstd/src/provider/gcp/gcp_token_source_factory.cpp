@@ -13,7 +13,7 @@ std::unique_ptr<BearerTokenSource> make_gcp_token_source(HttpTransport& transpor
     if (config.token_source == GcpTokenSource::Metadata) {
         if (!credentials_file.empty())
             throw GcpConfigError("TokenSource=metadata takes no CredentialsFile=");
-        return std::make_unique<MetadataTokenSource>(transport, clock);
+        return std::make_unique<MetadataTokenSource>(transport, clock, config.metadata_origin);
     }
     if (credentials_file.empty())
         throw GcpConfigError("CredentialsFile= (a service-account key JSON) is required unless TokenSource=metadata");

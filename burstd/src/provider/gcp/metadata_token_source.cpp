@@ -4,8 +4,8 @@
 
 namespace burst {
 
-MetadataTokenSource::MetadataTokenSource(HttpTransport& transport, const Clock& clock)
-    : transport_(transport), clock_(clock)
+MetadataTokenSource::MetadataTokenSource(HttpTransport& transport, const Clock& clock, std::string origin)
+    : transport_(transport), clock_(clock), origin_(std::move(origin))
 {
 }
 
@@ -16,7 +16,7 @@ std::string MetadataTokenSource::token(ProviderError& error)
     if (!token_.empty() && now < expires_at_ - kTokenRenewMargin)
         return token_;
     HttpRequest req;
-    req.origin = "http://metadata.google.internal";
+    req.origin = origin_;
     req.method = "GET";
     req.path = "/computeMetadata/v1/instance/service-accounts/default/token";
     // The header proves the request is not a redirected browser fetch.

@@ -10,7 +10,10 @@ namespace burst {
 
 class MetadataTokenSource final : public BearerTokenSource {
 public:
-    MetadataTokenSource(HttpTransport& transport, const Clock& clock);
+    static constexpr const char* kDefaultOrigin = "http://metadata.google.internal";
+
+    // `origin`: the metadata server (tests: a loopback one).
+    MetadataTokenSource(HttpTransport& transport, const Clock& clock, std::string origin = kDefaultOrigin);
 
     std::string token(ProviderError& error) override;
     void invalidate() override { token_.clear(); }
@@ -18,6 +21,7 @@ public:
 private:
     HttpTransport& transport_;
     const Clock& clock_;
+    std::string origin_;
     std::string token_;
     Time expires_at_ = 0;
 };

@@ -76,6 +76,29 @@ public:
         throw Error(key + "=" + v + ": expected yes or no");
     }
 
+    // A comma-separated list of zone names, preferred first, each made only
+    // of `allowed` characters (they end up in URLs and JSON); empty if unset.
+    std::vector<std::string> zones(const std::string& key, const std::string& allowed) const
+    {
+        const std::string v = optional(key);
+        std::vector<std::string> out;
+        std::size_t start = 0;
+        while (!v.empty()) {
+            const std::size_t comma = v.find(',', start);
+            const std::string z = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (z.empty() || z.find_first_not_of(allowed) != std::string::npos)
+                throw Error(key + "=" + v + ": expected zone names separated by commas (characters: " + allowed + ")");
+            for (const auto& seen : out)
+                if (seen == z)
+                    throw Error(key + "=" + v + ": zone " + z + " is named twice");
+            out.push_back(z);
+            if (comma == std::string::npos)
+                break;
+            start = comma + 1;
+        }
+        return out;
+    }
+
 private:
     const ProviderParams& params_;
 };

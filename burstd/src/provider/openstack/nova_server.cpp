@@ -128,6 +128,10 @@ std::string create_server_body(const LaunchRequest& request, const OpenStackSett
                            tags.get()));
     if (!body)
         throw std::invalid_argument("cannot build the server body (a field is not valid UTF-8)");
+    // "No valid host" then means none in this zone: burstd tries the next.
+    const std::string zone = request.zone.empty() && !settings.zones.empty() ? settings.zones.front() : request.zone;
+    if (!zone.empty())
+        json_object_set_new(json_object_get(body.get(), "server"), "availability_zone", json_string(zone.c_str()));
     char* text = json_dumps(body.get(), JSON_COMPACT);
     std::string out = text ? text : "";
     std::free(text);

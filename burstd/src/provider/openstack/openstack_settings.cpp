@@ -8,7 +8,7 @@ namespace burst {
 
 std::vector<std::string> openstack_settings_keys()
 {
-    return {"Image", "Network", "Interface", "ScheduleWait", "PollInterval", "PageSize"};
+    return {"Image", "Network", "Interface", "ScheduleWait", "PollInterval", "PageSize", "Zones"};
 }
 
 OpenStackSettings openstack_settings_from_params(const ProviderParams& params, const std::string& region)
@@ -17,6 +17,7 @@ OpenStackSettings openstack_settings_from_params(const ProviderParams& params, c
     OpenStackSettings s;
     s.region = region;
     s.image = in.required("Image", "the image id (uuid) every server boots");
+    s.zones = in.zones("Zones", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.");
     const std::string network = in.optional("Network");
     if (!network.empty()) {
         const bool uuid = network.size() == 36 && network.find_first_not_of("0123456789abcdef-") == std::string::npos;

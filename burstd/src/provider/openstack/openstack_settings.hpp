@@ -7,6 +7,8 @@
 //   Interface=public          catalog interface of the compute endpoint
 //   ScheduleWait=60  PollInterval=1   seconds
 //   PageSize=100              servers per list page
+//   Zones=az1,az2             availability zones, preferred first (optional; without
+//                             it Nova's default zone)
 // plus the section's Region= (catalog region).
 
 #include "model/clock.hpp"
@@ -25,6 +27,7 @@ struct OpenStackSettings {
     std::string network = "none";   // "none", "auto" or a network uuid
     Seconds schedule_wait = 60;     // how long launch() waits for Nova's scheduler verdict; 0 = not at all
     Seconds poll_interval = 1;
+    std::vector<std::string> zones; // availability zones, preferred first
     int page_size = 100;            // servers per list page
 };
 

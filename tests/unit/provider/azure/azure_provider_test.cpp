@@ -343,3 +343,28 @@ TEST(AzureProvider, RetriesOnceWithAFreshTokenAndNeverLeaksIt)
     CHECK(denied.at(kVms + "/a").kind == ProviderErrorKind::Auth);
     CHECK(!has(denied.at(kVms + "/a").message, kSecretToken));
 }
+
+TEST(AzureProvider, AZonalVmNamesTheRequestedZoneOrTheFirstConfiguredOne)
+{
+    LaunchRequest r = request("cloud-1");
+    r.zone = "2";
+    transport.answer(404, not_found()).answer(200, vm_answer("cloud-1"));
+    CHECK(!provider()->launch({r})[0].error);
+    STRCMP_EQUAL("2", str(json_array_get(json_object_get(parse(transport.sent.at(1).body).get(), "zones"), 0), {}).c_str());
+
+    config.zones = {"3", "1"};
+    auto zonal = provider();
+    CHECK(zonal->zones() == config.zones);
+    transport.answer(404, not_found()).answer(200, vm_answer("cloud-2"));
+    CHECK(!zonal->launch({request("cloud-2")})[0].error);
+    JsonRef vm = parse(transport.sent.back().body);
+    LONGS_EQUAL(1, json_array_size(json_object_get(vm.get(), "zones")));
+    STRCMP_EQUAL("3", str(json_array_get(json_object_get(vm.get(), "zones"), 0), {}).c_str());
+}
+
+TEST(AzureProvider, ARegionalVmHasNoZones)
+{
+    transport.answer(404, not_found()).answer(200, vm_answer("cloud-1"));
+    CHECK(!provider()->launch({request("cloud-1")})[0].error);
+    CHECK(!json_object_get(parse(transport.sent.at(1).body).get(), "zones"));
+}

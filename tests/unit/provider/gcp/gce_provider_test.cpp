@@ -99,7 +99,7 @@ TEST_GROUP(GceProvider)
     void setup() override
     {
         config.project = "proj";
-        config.zone = "us-central1-a";
+        config.zones = {"us-central1-a"};
         config.instance_template = "global/instanceTemplates/burst";
         config.operation_wait = 10;
         config.poll_interval = 2;
@@ -378,4 +378,82 @@ TEST(GceProvider, InvalidNodeNamesAreRefusedBeforeAnyCall)
     const auto results = provider()->launch({request("Cloud_1")});
     CHECK(results[0].error.kind == ProviderErrorKind::Invalid);
     LONGS_EQUAL(0, transport.sent.size());
+}
+
+TEST(GceProvider, EveryCallGoesToTheZoneOfTheRequestOrOfTheInstance)
+{
+    config.zones = {"us-central1-a", "europe-west1-b"};
+    const char* kOther = "/compute/v1/projects/proj/zones/europe-west1-b";
+    auto gce = provider();
+    CHECK(gce->zones() == config.zones);
+    LaunchRequest r = request("cloud-2");
+    r.zone = "europe-west1-b";
+    transport.answer(200, operation("op-insert", "DONE"))
+        .answer(200, labelled(provider_fixture("gce/zones_us-central1-a_instances_node-name.json"), "cloud-2", ""));
+    const auto launched = gce->launch({r});
+    CHECK_TEXT(!launched[0].error, launched[0].error.message.c_str());
+    STRCMP_EQUAL("projects/proj/zones/europe-west1-b/instances/cloud-2", launched[0].provider_id.c_str());
+    check_call(0, "POST", std::string(kOther) + "/instances");
+    STRCMP_EQUAL("zones/europe-west1-b/machineTypes/n2-standard-4",
+                 str(parse(transport.sent[0].body).get(), "machineType").c_str());
+    check_call(1, "GET", std::string(kOther) + "/instances/cloud-2");
+
+    // A capacity error in that zone is the operation's, polled in that zone.
+    r.zone = "europe-west1-b";
+    r.node = "cloud-3";
+    transport.answer(200, operation("op-3", "RUNNING"))
+        .answer(200, operation("op-3", "DONE", "ZONE_RESOURCE_POOL_EXHAUSTED"));
+    const auto short_of = gce->launch({r});
+    CHECK(short_of[0].error.kind == ProviderErrorKind::Capacity);
+    check_call(3, "GET", std::string(kOther) + "/operations/op-3");
+
+    // Listing covers every configured zone; ids carry each instance's zone.
+    const std::string in_a = R"({"items": [{"name": "cloud-1", "status": "RUNNING",
+        "labels": {"slurm-burst-cluster": "_43luster_20a", "slurm-burst-id": "site_2e1"}}]})";
+    const std::string in_b = R"({"items": [{"name": "cloud-2", "status": "RUNNING",
+        "labels": {"slurm-burst-cluster": "_43luster_20a", "slurm-burst-id": "site_2e1"}}]})";
+    transport.answer(200, in_a).answer(200, in_b);
+    const auto listed = gce->list({"Cluster a", "", "site.1"});
+    CHECK_TEXT(!listed.error, listed.error.message.c_str());
+    LONGS_EQUAL(2, listed.instances.size());
+    STRCMP_EQUAL("projects/proj/zones/us-central1-a/instances/cloud-1", listed.instances[0].provider_id.c_str());
+    STRCMP_EQUAL("projects/proj/zones/europe-west1-b/instances/cloud-2", listed.instances[1].provider_id.c_str());
+    check_call(4, "GET", std::string(kZone) + "/instances");
+    check_call(5, "GET", std::string(kOther) + "/instances");
+
+    // One zone failing to list fails the whole list: a partial one would look like lost instances.
+    transport.answer(200, in_a).answer(503, "");
+    const auto partial = gce->list({"Cluster a", "", "site.1"});
+    CHECK(partial.error.kind == ProviderErrorKind::Transient);
+    CHECK(partial.instances.empty());
+
+    // Delete and its operation go to the instance's own zone.
+    transport.answer(200, operation("op-del", "RUNNING")).answer(200, operation("op-del", "DONE"));
+    const auto errors = gce->terminate({"projects/proj/zones/europe-west1-b/instances/cloud-2",
+                                        "projects/proj/zones/europe-west1-b/disks/cloud-2",
+                                        "projects/proj/zones//instances/cloud-2"});
+    LONGS_EQUAL(2, errors.size());
+    CHECK(errors.at("projects/proj/zones/europe-west1-b/disks/cloud-2").kind == ProviderErrorKind::Invalid);
+    check_call(8, "DELETE", std::string(kOther) + "/instances/cloud-2");
+    check_call(9, "GET", std::string(kOther) + "/operations/op-del");
+    CHECK(transport.exhausted());
+}
+
+TEST(GceProvider, ABulkInsertGoesToOneZoneAndARequestWithoutZoneToTheFirst)
+{
+    config.zones = {"us-central1-a", "europe-west1-b"};
+    auto gce = provider();
+    LaunchRequest a = request("cloud-1");
+    LaunchRequest b = request("cloud-2");
+    b.zone = "europe-west1-b";
+    // Different zones cannot share one bulkInsert: one insert each.
+    transport.answer(200, operation("op-1", "DONE"))
+        .answer(404, "")
+        .answer(200, operation("op-2", "DONE"))
+        .answer(404, "");
+    const auto results = gce->launch({a, b});
+    STRCMP_EQUAL("projects/proj/zones/us-central1-a/instances/cloud-1", results[0].provider_id.c_str());
+    STRCMP_EQUAL("projects/proj/zones/europe-west1-b/instances/cloud-2", results[1].provider_id.c_str());
+    check_call(0, "POST", std::string(kZone) + "/instances");
+    check_call(2, "POST", "/compute/v1/projects/proj/zones/europe-west1-b/instances");
 }

@@ -229,3 +229,14 @@ TEST(OpenStackProvider, ARequestThatCannotBeTaggedIsInvalidWithoutAnyCall)
     CHECK(results[0].error.kind == ProviderErrorKind::Invalid);
     LONGS_EQUAL(0, transport.sent.size());
 }
+
+TEST(OpenStackProvider, TheServerIsCreatedInTheRequestedOrFirstConfiguredAvailabilityZone)
+{
+    OpenStackSettings s = settings;
+    LaunchRequest r = request();
+    CHECK(create_server_body(r, s).find("availability_zone") == std::string::npos);
+    s.zones = {"az1", "az2"};
+    CHECK(has(create_server_body(r, s), R"("availability_zone":"az1")"));
+    r.zone = "az2";
+    CHECK(has(create_server_body(r, s), R"("availability_zone":"az2")"));
+}
