@@ -78,6 +78,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/metrics_test.cpp \
 	tests/unit/app/placement_backoff_test.cpp \
 	tests/unit/app/policy_cycle_budget_test.cpp \
+	tests/unit/app/policy_cycle_fakes.hpp \
 	tests/unit/app/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \

@@ -5,73 +5,15 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "app/policy_cycle_fakes.hpp"
 #include "scratch_dir.hpp"
 
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-// Returns the same actions every cycle.
-class ScriptedPolicy final : public Policy {
-public:
-    ScriptedPolicy(std::string name, std::vector<Action> actions) : name_(std::move(name)), actions_(std::move(actions))
-    {
-    }
-    std::string_view name() const override { return name_; }
-    Decision decide(const ClusterState&, const Clock& clock) override
-    {
-        Decision d;
-        d.time = clock.now();
-        d.actions = actions_;
-        return d;
-    }
-
-private:
-    std::string name_;
-    std::vector<Action> actions_;
-};
-
-class NoProvider final : public Provider {
-public:
-    std::string_view name() const override { return "none"; }
-    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>&) override { return {}; }
-    ListResult list(const InstanceTags&) override { return {}; }
-    std::map<std::string, ProviderError> terminate(const std::vector<std::string>&) override { return {}; }
-};
-
-class RecordingActuator final : public SlurmActuator {
-public:
-    ActuatorError set_job_partitions(JobId job, const std::vector<std::string>&, std::string_view) override
-    {
-        calls.push_back("route " + std::to_string(job));
-        return {};
-    }
-    ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
-    ActuatorError power(const std::vector<std::string>& nodes, PowerAction, std::string_view) override
-    {
-        for (const auto& n : nodes)
-            calls.push_back("power up " + n);
-        return {};
-    }
-    ActuatorError set_node_address(const std::string&, const std::string&, const std::string&,
-                                   std::string_view) override
-    {
-        return {};
-    }
-    ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,
-                                 std::vector<JobId>&) override
-    {
-        return {};
-    }
-    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
-    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
-    {
-        return {};
-    }
-    std::vector<std::string> calls;
-};
 
 Job pending(JobId id, const std::string& account, Seconds limit)
 {
@@ -135,7 +77,7 @@ TEST_GROUP(PolicyCycleBudget)
         InstanceManager instances(std::move(providers), ledger, actuator, clock, log, settings);
         std::vector<std::unique_ptr<Policy>> chain;
         for (auto& [name, actions] : policies)
-            chain.push_back(std::make_unique<ScriptedPolicy>(name, std::move(actions)));
+            chain.push_back(std::make_unique<ScriptedPolicy>(std::move(actions), name));
         PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
         pc.set_slurm_timeouts(std::move(timeouts));
         pc.run(CycleContext{config, &snapshot, clock.now(), log});
@@ -152,7 +94,7 @@ TEST_GROUP(PolicyCycleBudget)
 TEST(PolicyCycleBudget, WithoutBudgetLinesEveryPolicysActionsAreApplied)
 {
     cycle({{"always", {route(1), route(2), route(3)}}});
-    CHECK((actuator.calls == std::vector<std::string>{"route 1", "route 2", "route 3"}));
+    CHECK((actuator.calls == std::vector<std::string>{"job 1 local,cloud", "job 2 local,cloud", "job 3 local,cloud"}));
     CHECK(status.find("\"budgets\":[]") != std::string::npos);
 }
 
@@ -161,7 +103,7 @@ TEST(PolicyCycleBudget, RoutesOverAnAccountsBudgetAreDroppedAcrossTheChainWithAN
     config.budgets = {BudgetConfig{"bio", 0.50, 86400, "burstd.conf:9"}};
     // The first policy's route of job 1 counts when the second asks for job 2.
     cycle({{"always", {route(1)}}, {"forecast", {route(2), route(3)}}});
-    CHECK((actuator.calls == std::vector<std::string>{"route 1", "route 3"}));
+    CHECK((actuator.calls == std::vector<std::string>{"job 1 local,cloud", "job 3 local,cloud"}));
     const std::string note = "forecast: budget of account bio: 0.00 spent + 0.30 committed of 0.50 per day; job 2 "
                              "would need up to 0.30 on cloud, so it stays local";
     CHECK(logged("policy " + note));
@@ -179,6 +121,6 @@ TEST(PolicyCycleBudget, HiresAreCappedByTheStarBudgetUsingSlurmsSuspendTimeForTh
     timeouts.partition_suspend_time["cloud"] = 300; // what the cloud partition says
     // Each hired node: (100 + 300) × 0.001 = 0.40: two of three fit.
     cycle({{"boot-window", {Action{HireNodes{"cloud", 3}, "demand"}}}}, timeouts);
-    CHECK((actuator.calls == std::vector<std::string>{"power up c1", "power up c2"}));
+    CHECK((actuator.calls == std::vector<std::string>{"POWER_UP c1", "POWER_UP c2"}));
     CHECK(logged("allows 2 of 3"));
 }

@@ -4,70 +4,15 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "app/policy_cycle_fakes.hpp"
 #include "scratch_dir.hpp"
 
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-// Returns the same actions every cycle.
-class ScriptedPolicy final : public Policy {
-public:
-    explicit ScriptedPolicy(std::vector<Action> actions) : actions_(std::move(actions)) {}
-    std::string_view name() const override { return "scripted"; }
-    Decision decide(const ClusterState&, const Clock& clock) override
-    {
-        Decision d;
-        d.time = clock.now();
-        d.actions = actions_;
-        return d;
-    }
-
-private:
-    std::vector<Action> actions_;
-};
-
-class NoProvider final : public Provider {
-public:
-    std::string_view name() const override { return "none"; }
-    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>&) override { return {}; }
-    ListResult list(const InstanceTags&) override { return {}; }
-    std::map<std::string, ProviderError> terminate(const std::vector<std::string>&) override { return {}; }
-};
-
-class RecordingActuator final : public SlurmActuator {
-public:
-    ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& parts, std::string_view) override
-    {
-        calls.push_back("route " + std::to_string(job) + " " + std::to_string(parts.size()));
-        return {};
-    }
-    ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
-    ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
-    {
-        for (const auto& n : nodes)
-            calls.push_back(std::string(to_string(action)) + " " + n);
-        return {};
-    }
-    ActuatorError set_node_address(const std::string&, const std::string&, const std::string&,
-                                   std::string_view) override
-    {
-        return {};
-    }
-    ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,
-                                 std::vector<JobId>&) override
-    {
-        return {};
-    }
-    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
-    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
-    {
-        return {};
-    }
-    std::vector<std::string> calls;
-};
 
 Node cloud_node(const std::string& name, bool powered_down, std::uint32_t alloc = 0)
 {
@@ -142,7 +87,7 @@ TEST(PolicyCycleRouteLaunch, ARoutedJobGetsTheFirstFreePoweredDownNodesLaunchedA
     auto launched = f.run({route(7)});
     // c1 is up but full; the job needs 6 cores = two 4-core nodes.
     CHECK(launched == (std::vector<std::string>{"c2", "c3"}));
-    CHECK(f.actuator.calls == (std::vector<std::string>{"route 7 2", "POWER_UP c2", "POWER_UP c3"}));
+    CHECK(f.actuator.calls == (std::vector<std::string>{"job 7 local,cloud", "POWER_UP c2", "POWER_UP c3"}));
     CHECK(f.followed == std::vector<JobId>{7});
     LONGS_EQUAL(1, (f.stats.actions[{"route", "applied"}]));
     LONGS_EQUAL(1, (f.stats.actions[{"launch", "applied"}]));
@@ -154,13 +99,13 @@ TEST(PolicyCycleRouteLaunch, NoLaunchWhenUpNodesHaveRoomOrTheDecisionHires)
     f.snapshot.jobs[0].cpus = 2;
     f.snapshot.nodes[0].alloc_cpus = 1; // c1 has 3 free cores
     CHECK(f.run({route(7)}).empty());
-    CHECK(f.actuator.calls == std::vector<std::string>{"route 7 2"});
+    CHECK(f.actuator.calls == std::vector<std::string>{"job 7 local,cloud"});
 
     Fixture g;
     auto launched = g.run({route(7), Action{HireNodes{"cloud", 1}, "test"}});
     CHECK(launched.empty());
     // The hire powers up one node, not the route.
-    CHECK(g.actuator.calls == (std::vector<std::string>{"route 7 2", "POWER_UP c2"}));
+    CHECK(g.actuator.calls == (std::vector<std::string>{"job 7 local,cloud", "POWER_UP c2"}));
 }
 
 TEST(PolicyCycleRouteLaunch, NoLaunchWhenTooFewNodesAreFree)

@@ -4,67 +4,15 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "app/policy_cycle_fakes.hpp"
 #include "scratch_dir.hpp"
 
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-class NoProvider final : public Provider {
-public:
-    std::string_view name() const override { return "none"; }
-    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>&) override { return {}; }
-    ListResult list(const InstanceTags&) override { return {}; }
-    std::map<std::string, ProviderError> terminate(const std::vector<std::string>&) override { return {}; }
-};
-
-class RecordingActuator final : public SlurmActuator {
-public:
-    ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& parts, std::string_view) override
-    {
-        std::string list;
-        for (const auto& p : parts)
-            list += (list.empty() ? "" : ",") + p;
-        calls.push_back("job " + std::to_string(job) + " " + list);
-        return {};
-    }
-    ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
-    ActuatorError power(const std::vector<std::string>&, PowerAction, std::string_view) override { return {}; }
-    ActuatorError set_node_address(const std::string&, const std::string&, const std::string&,
-                                   std::string_view) override
-    {
-        return {};
-    }
-    ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,
-                                 std::vector<JobId>&) override
-    {
-        return {};
-    }
-    ActuatorError drain(const std::vector<std::string>& nodes, std::string_view reason) override
-    {
-        for (const auto& n : nodes) {
-            calls.push_back("drain " + n);
-            reasons[n] = std::string(reason);
-        }
-        return {};
-    }
-    // Clears only what `reasons` (Slurm's view) says carries the prefix.
-    ActuatorError undrain_own(const std::vector<std::string>& nodes, std::string_view prefix,
-                              std::vector<std::string>& cleared) override
-    {
-        for (const auto& n : nodes)
-            if (reasons[n].rfind(std::string(prefix), 0) == 0) {
-                calls.push_back("undrain " + n);
-                cleared.push_back(n);
-                reasons.erase(n);
-            }
-        return {};
-    }
-    std::vector<std::string> calls;
-    std::map<std::string, std::string> reasons; // drained node -> reason
-};
 
 Job pending(JobId id, std::vector<std::string> partitions, std::uint32_t cpus = 2)
 {
