@@ -39,6 +39,7 @@ tests_unit_unit_tests_SOURCES += $(BURST_PLUGIN_PURE) \
 	tests/unit/plugin/burst_advice_test.cpp \
 	tests/unit/plugin/burst_link_test.cpp \
 	tests/unit/plugin/snapshot_json_test.cpp \
+	tests/unit/plugin/hostlist_stand_ins.hpp \
 	tests/unit/plugin/jobs_text_test.cpp
 
 # slurmctld loads plugins lazily: an unresolved function kills it on first

@@ -7,20 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "hostlist_stand_ins.hpp"
+
 #include <CppUTest/TestHarness.h>
 
+using burst::test::expand_commas;
+using burst::test::expand_fails;
+
 namespace {
-int expand_commas(const char* hostlist, snap_name_fn emit, void* ctx)
-{
-    snapshot_json_each_in_list(hostlist, emit, ctx);
-    return 0;
-}
-
-int expand_fails(const char*, snap_name_fn, void*)
-{
-    return -1;
-}
-
 // One exporter pass: a fresh copy of slurmctld's jobs.
 struct Copy {
     snapshot s{};

@@ -6,21 +6,14 @@
 #include <cstring>
 #include <string>
 
+#include "hostlist_stand_ins.hpp"
+
 #include <CppUTest/TestHarness.h>
 
+using burst::test::expand_commas;
+using burst::test::expand_fails;
+
 namespace {
-// Test stand-in for Slurm's hostlist expansion: a plain comma list.
-int expand_commas(const char* hostlist, snap_name_fn emit, void* ctx)
-{
-    snapshot_json_each_in_list(hostlist, emit, ctx);
-    return 0;
-}
-
-int expand_fails(const char*, snap_name_fn, void*)
-{
-    return -1;
-}
-
 json_t* load(char* line, size_t len)
 {
     CHECK(line != nullptr);
