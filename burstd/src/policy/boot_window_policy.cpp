@@ -100,9 +100,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     // Greedy first fit in priority order, as Slurm's backfill without
     // reservations would start them; the index finds the next job that fits
     // in O(log n), and runtimes are looked up only for jobs that start.
-    std::vector<std::uint64_t> sizes(view.pending.size());
-    for (std::size_t i = 0; i < view.pending.size(); ++i)
-        sizes[i] = view.pending[i]->total_cpus();
+    const std::vector<std::uint64_t>& sizes = view.pending_cpus;
     FirstFitIndex unstarted(sizes);
     std::vector<char> started(sizes.size(), 0);
     auto dispatch = [&](Seconds t) {
@@ -137,9 +135,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return room;
     };
     for (std::size_t i = 0; i < view.pending.size() && cloud_room() > 0; ++i) {
-        const Job* job = view.pending[i];
         const std::uint64_t cpus = sizes[i];
-        if (view.pending_group[i] >= 0 || job->burst == BurstOption::Never)
+        if (view.pending_group[i] >= 0 || view.pending_burst[i] == BurstOption::Never)
             continue;
         if (cpus <= local_free) {
             local_free -= cpus;
@@ -149,7 +146,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             if (g.free_up_cpus >= g.routed_pending_cpus + cpus) {
                 g.routed_pending_cpus += cpus;
                 view.pending_group[i] = int(&g - view.groups.data());
-                d.add(RouteToCloud{job->id, g.group->name}, "cloud cores are up and free for it");
+                d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "cloud cores are up and free for it");
                 break;
             }
     }
@@ -158,7 +155,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
     std::vector<std::size_t> short_at; // index in view.pending of the jobs short
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (started[i] || view.pending[i]->burst == BurstOption::Never)
+        if (started[i] || view.pending_burst[i] == BurstOption::Never)
             continue;
         shortage += sizes[i];
         short_at.push_back(i);

@@ -31,8 +31,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<std::size_t> waiting_at; // their index in view.pending
     std::uint64_t waiting_cpus = 0;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        const Job* job = view.pending[i];
-        const std::uint64_t cpus = job->total_cpus();
+        const std::uint64_t cpus = view.pending_cpus[i];
         if (view.pending_group[i] >= 0) {
             waiting_cpus += cpus;
             continue;
@@ -41,9 +40,9 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             local_free -= cpus;
             continue;
         }
-        if (job->burst == BurstOption::Never)
+        if (view.pending_burst[i] == BurstOption::Never)
             continue;
-        waiting.push_back(job);
+        waiting.push_back(view.pending[i]);
         waiting_at.push_back(i);
         waiting_cpus += cpus;
     }
