@@ -13,7 +13,9 @@
 #
 #  full    jobs changed since the last snapshot (the bench changes one job's
 #          comment before each), so every job is copied under the read locks,
-#          in holds of ExportJobsPerLock jobs, and serialized again;
+#          in holds of ExportJobsPerLock jobs; only the changed job is
+#          serialized again, the others' text is taken from the last snapshot
+#          (the "serialized" count on each size's note line);
 #  steady  no job changed (last_job_update unmoved): only nodes, partitions
 #          and shares are copied and the kept jobs array is sent again.
 #
@@ -147,6 +149,7 @@ for n in "${sizes[@]}"; do
     ser=$(field 'bytes in \([0-9.]*\) ms.*' <<<"$full")
     ser_cpu=$(field 'bytes in [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$full" | median)
     bytes=$(field 'serialized \([0-9]*\) bytes.*' <<<"$full" | median)
+    reser=$(field 'reused, \([0-9]*\) serialized.*' <<<"$full" | median)
 
     # squeue --json: slurmctld's CPU less that of its long-lived threads
     # (exporter, main, backfill...): what is left ran in the short-lived
@@ -171,5 +174,5 @@ for n in "${sizes[@]}"; do
         "$(median <<<"$ser")" "$(p99 <<<"$ser")" "$ser_cpu" "$(calc 1 "$bytes / 1e6")" \
         "$full_cpu" "$steady_cpu" "$steady_hold" "$sq_cpu" "${sq_wall}s" \
         "$(calc 0 "$sq_cpu / $full_cpu")" "$(calc 0 "$sq_cpu / $steady_cpu")"
-    echo "#   ($n_full full + $n_unch steady snapshots in the full phase, $n_steady steady; $runs squeues, in which slurmctld's long-lived threads used $(calc 0 "$kept * 1000") ms)"
+    echo "#   ($n_full full + $n_unch steady snapshots in the full phase, $n_steady steady; a full one serialized ${reser:-?} jobs afresh; $runs squeues, in which slurmctld's long-lived threads used $(calc 0 "$kept * 1000") ms)"
 done

@@ -104,7 +104,19 @@ static int parse_line(char *line, const char *path, int lineno,
 		conf->jobs_per_lock = (unsigned) n;
 		return 0;
 	}
-	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock)",
+	if (!strcasecmp(key, "ExportSelfCheck")) {
+		if (!strcasecmp(value, "yes"))
+			conf->self_check = 1;
+		else if (!strcasecmp(value, "no"))
+			conf->self_check = 0;
+		else {
+			warnf(warn, ctx, "%s:%d: ExportSelfCheck: expected yes or no, got \"%s\"",
+			      path, lineno, value);
+			return 1;
+		}
+		return 0;
+	}
+	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock, ExportSelfCheck)",
 	      path, lineno, key);
 	return 1;
 }

@@ -24,6 +24,7 @@ struct burst_conf {
 	char socket_path[sizeof(((struct sockaddr_un *) 0)->sun_path)];
 	unsigned export_interval; /* seconds, 1..BURST_CONF_MAX_INTERVAL */
 	unsigned jobs_per_lock;   /* jobs copied per read-lock hold */
+	int self_check;           /* compare kept job texts with a fresh dump */
 };
 
 /* Receives one complete diagnostic line (already naming file:line). */

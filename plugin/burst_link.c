@@ -114,6 +114,24 @@ int burst_link_queue(struct burst_link *l, const char *msg, size_t len, int drop
 	return 0;
 }
 
+int burst_link_queue_buffer(struct burst_link *l, char **buf, size_t len, size_t *cap,
+			    int droppable)
+{
+	char *own = l->out;
+	size_t own_cap = l->out_cap;
+
+	if (l->fd < 0 || l->out_len > l->out_off)
+		return burst_link_queue(l, *buf, len, droppable);
+	l->out = *buf;
+	l->out_cap = *cap;
+	l->out_len = len;
+	l->out_off = 0;
+	l->out_msgs = 1;
+	*buf = own;
+	*cap = own_cap;
+	return 0;
+}
+
 int burst_link_flush(struct burst_link *l, time_t now)
 {
 	while (l->fd >= 0 && l->out_off < l->out_len) {
@@ -133,12 +151,6 @@ int burst_link_flush(struct burst_link *l, time_t now)
 		l->sent += l->out_msgs;
 		l->out_msgs = 0;
 		l->out_len = l->out_off = 0;
-		/* A snapshot-sized buffer is not worth keeping between snapshots. */
-		if (l->out_cap > BURST_LINK_SMALL_QUEUE_BYTES) {
-			free(l->out);
-			l->out = NULL;
-			l->out_cap = 0;
-		}
 	}
 	return 0;
 }

@@ -64,6 +64,16 @@ int burst_link_wants_write(const struct burst_link *l);
  */
 int burst_link_queue(struct burst_link *l, const char *msg, size_t len, int droppable);
 
+/*
+ * Queues the message in *buf (len bytes of a *cap-byte malloc'd buffer)
+ * like burst_link_queue, but when nothing else is waiting the link takes
+ * the buffer itself instead of copying it, and hands back its own (empty)
+ * one in *buf and *cap for the caller's next message: a snapshot of many
+ * megabytes is neither copied nor written into fresh pages.
+ */
+int burst_link_queue_buffer(struct burst_link *l, char **buf, size_t len, size_t *cap,
+			    int droppable);
+
 /* Writes what the socket takes now; on a broken connection disconnects
  * (dropping the queue) and returns -1. */
 int burst_link_flush(struct burst_link *l, time_t now);

@@ -28,6 +28,7 @@
 
 #include "burst_link.h"
 #include "exporter.h"
+#include "jobs_text.h"
 #include "snapshot.h"
 #include "snapshot_json.h"
 
@@ -71,13 +72,21 @@ struct exporter {
 	/* One hold's job records (conf.jobs_per_lock of them). */
 	job_record_t **hold_jobs;
 	/*
-	 * The jobs array of the last snapshot, sent again as long as slurmctld
-	 * reports no job change since the copy began (jobs_copied_at); NULL
-	 * while none is valid.  With it, the CPUs and memory those jobs hold
-	 * per node index, which the node records do not carry.
+	 * The jobs array of the last snapshot (jobs_text, written from the
+	 * jobs of jobs_snap), sent again as long as slurmctld reports no job
+	 * change since the copy began (jobs_copied_at), and the source of the
+	 * next array's unchanged jobs.  jobs_valid is false while the last
+	 * copy failed.  next_text is where the next array is written.  With
+	 * them, the CPUs and memory the jobs hold per node index, which the
+	 * node records do not carry.
 	 */
-	char *jobs_json;
-	size_t jobs_json_len, jobs_count;
+	struct jobs_text jobs_text, next_text;
+	struct snapshot jobs_snap;
+	bool jobs_valid;
+	/* The snapshot message, written into a buffer that alternates with
+	 * the link's own (burst_link_queue_buffer), so that megabytes are
+	 * neither copied again nor written into fresh pages every pass. */
+	struct snap_text msg;
 	time_t jobs_copied_at;
 	uint32_t *alloc_cpus;
 	uint64_t *alloc_mem;
@@ -671,12 +680,11 @@ static int collect(struct snapshot *snap, struct holds *holds, bool *jobs_copied
 	c.jobs = ex->hold_jobs;
 	hold_begin(&cost);
 	/* A clock stepped back could make later changes look older. */
-	*jobs_copied = !ex->jobs_json || last_job_update >= ex->jobs_copied_at ||
+	*jobs_copied = !ex->jobs_valid || last_job_update >= ex->jobs_copied_at ||
 		       time(NULL) < ex->jobs_copied_at ||
 		       node_record_count != ex->alloc_count;
 	if (*jobs_copied) {
-		free(ex->jobs_json);
-		ex->jobs_json = NULL;
+		ex->jobs_valid = false;
 		ex->jobs_copied_at = time(NULL);
 		list = job_list;
 		if (reset_allocations() ||
@@ -727,10 +735,46 @@ static void queue_line(char *line, size_t len, int droppable)
 	free(line);
 }
 
+/* ExportSelfCheck: the array built from kept texts must be the one a fresh
+ * serialization gives. */
+static void check_jobs_text(const struct snapshot *snap, const struct jobs_text *t)
+{
+	size_t len = 0;
+	char *fresh = snapshot_json_jobs(snap, expand_hostlist, &len);
+
+	if (!fresh)
+		return;
+	if (len != t->text.len || memcmp(fresh, t->text.buf, len))
+		error(LOG_PREFIX "self check: the jobs array built from kept job texts differs from a fresh serialization (%zu vs %zu bytes)",
+		      t->text.len, len);
+	free(fresh);
+}
+
+/*
+ * Makes the array just built (next_text, from snap's jobs) the kept one:
+ * snap and jobs_snap trade places, so the next pass copies into the older
+ * one's memory.
+ */
+static void keep_jobs(struct snapshot *snap)
+{
+	struct snapshot older = ex->jobs_snap;
+	struct jobs_text t = ex->jobs_text;
+
+	ex->jobs_text = ex->next_text;
+	ex->next_text = t;
+	ex->jobs_snap = *snap;
+	*snap = older;
+	ex->jobs_valid = true;
+}
+
+static void flush_link(time_t now);
+
 static void export_once(time_t now)
 {
 	struct snapshot *snap = &ex->snap;
-	size_t i, len = 0;
+	struct jobs_text_stats reuse = { 0 };
+	struct jobs_text *jobs;
+	size_t i, len = 0, njobs;
 	char *line;
 	uint64_t dropped = ex->link.dropped;
 	unsigned suppressed;
@@ -751,30 +795,43 @@ static void export_once(time_t now)
 					     now, expand_hostlist, &len);
 		queue_line(line, len, 0);
 	}
+	/* A snapshot is only queued behind nothing: the ends go out first. */
+	if (snap->nends)
+		flush_link(now);
 	cost_start(&serialize_cost);
+	jobs = ex->jobs_valid ? &ex->jobs_text : NULL;
 	if (jobs_copied) {
-		ex->jobs_json = snapshot_json_jobs(snap, expand_hostlist, &ex->jobs_json_len);
-		ex->jobs_count = snap->njobs;
+		jobs = NULL;
+		if (!jobs_text_build(&ex->next_text, snap, &ex->jobs_text, &ex->jobs_snap,
+				     expand_hostlist, &reuse)) {
+			jobs = &ex->next_text;
+			if (ex->conf.self_check)
+				check_jobs_text(snap, jobs);
+		}
 	}
-	line = NULL;
-	if (ex->jobs_json)
-		line = snapshot_json_snapshot_with_jobs(snap, ex->jobs_json, ex->jobs_json_len,
-							ex->cluster, ++ex->link.seq, now,
-							expand_hostlist, &len);
+	len = 0;
+	if (jobs && !snapshot_json_snapshot_into(&ex->msg, snap, jobs->text.buf, jobs->text.len,
+						 ex->cluster, ++ex->link.seq, now,
+						 expand_hostlist))
+		len = ex->msg.len;
 	cost_stop(&serialize_cost);
+	njobs = jobs_copied ? snap->njobs : ex->jobs_snap.njobs;
+	if (jobs_copied && jobs)
+		keep_jobs(snap);
 	if (holds.max_wall_ms > ex->max_lock_ms)
 		ex->max_lock_ms = holds.max_wall_ms;
-	if (!line)
-		len = 0;
-	queue_line(line, len, 1);
+	if (len)
+		burst_link_queue_buffer(&ex->link, &ex->msg.buf, len, &ex->msg.cap, 1);
+	else
+		ex->link.dropped++;
 	cost_stop(&pass_cost);
 	/* The numbers bench/plugin_snapshot.sh reads (SlurmctldDebug=debug). */
-	debug(LOG_PREFIX "snapshot seq %" PRIu64 ": %zu jobs %s, %zu nodes, %zu shares; locks held %u times, longest %.3f ms (cpu %.3f ms), in all %.3f ms (cpu %.3f ms); serialized %zu bytes in %.3f ms (cpu %.3f ms); pass cpu %.3f ms; socket writes since the last pass cpu %.3f ms",
-	      ex->link.seq, ex->jobs_count, jobs_copied ? "copied" : "unchanged",
+	debug(LOG_PREFIX "snapshot seq %" PRIu64 ": %zu jobs %s, %zu nodes, %zu shares; locks held %u times, longest %.3f ms (cpu %.3f ms), in all %.3f ms (cpu %.3f ms); serialized %zu bytes in %.3f ms (cpu %.3f ms); pass cpu %.3f ms; socket writes since the last pass cpu %.3f ms; %zu job texts reused, %zu serialized",
+	      ex->link.seq, njobs, jobs_copied ? "copied" : "unchanged",
 	      snap->nnodes, snap->nshares, holds.count, holds.max_wall_ms,
 	      holds.max_cpu_ms, holds.wall_ms, holds.cpu_ms, len,
 	      serialize_cost.wall_ms, serialize_cost.cpu_ms, pass_cost.cpu_ms,
-	      ex->write_cpu_ms);
+	      ex->write_cpu_ms, reuse.reused, reuse.serialized);
 	ex->write_cpu_ms = 0;
 	if (ex->link.dropped != dropped && rate_ok(&ex->rl_drop, now, &suppressed))
 		info(LOG_PREFIX "burstd is not keeping up; %" PRIu64 " messages dropped so far",
@@ -855,7 +912,10 @@ static void exporter_free(struct exporter *e)
 		close(e->wake_fd);
 	free(e->ends_at_watermark);
 	free(e->hold_jobs);
-	free(e->jobs_json);
+	jobs_text_clear(&e->jobs_text);
+	jobs_text_clear(&e->next_text);
+	snapshot_clear(&e->jobs_snap);
+	free(e->msg.buf);
 	free(e->alloc_cpus);
 	free(e->alloc_mem);
 	snapshot_clear(&e->snap);

@@ -8,12 +8,8 @@
 #include "burst_category.h"
 #include "burst_tags.h"
 
-/* A growing output buffer; once oom is set every write is a no-op. */
-struct out {
-	char *buf;
-	size_t len, cap;
-	int oom;
-};
+/* Everything below writes into a struct snap_text under this short name. */
+#define out snap_text
 
 static int reserve(struct out *o, size_t n)
 {
@@ -264,7 +260,8 @@ static void job_tags(const char *admin_comment, struct burst_tags *t,
 		category[0] = '\0';
 }
 
-static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn expand)
+static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn expand,
+		     size_t *prio, size_t *prio_end)
 {
 	struct burst_tags t;
 	char category[BURST_CATEGORY_TEXT_LEN], threads[16];
@@ -297,7 +294,9 @@ static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn exp
 	KEY(o, "state");
 	str(o, j->state);
 	KEY(o, "priority");
+	*prio = o->len;
 	integer(o, j->priority);
+	*prio_end = o->len;
 	KEY(o, "submit_time");
 	integer(o, j->submit_time);
 	KEY(o, "eligible_time");
@@ -453,9 +452,11 @@ char *snapshot_json_jobs(const struct snapshot *s, snap_expand_fn expand, size_t
 	reserve(&o, 64 + 512 * s->njobs);
 	PUT(&o, "[");
 	for (i = 0; i < s->njobs; i++) {
+		size_t prio, prio_end;
+
 		if (i)
 			PUT(&o, ",");
-		job_json(&o, &s->jobs[i], expand);
+		job_json(&o, &s->jobs[i], expand, &prio, &prio_end);
 	}
 	PUT(&o, "]");
 	if (reserve(&o, 1)) {
@@ -467,42 +468,65 @@ char *snapshot_json_jobs(const struct snapshot *s, snap_expand_fn expand, size_t
 	return o.buf;
 }
 
+static void snapshot_body(struct out *o, const struct snapshot *s, const char *jobs_json,
+			  size_t jobs_len, const char *cluster, uint64_t seq, int64_t now,
+			  snap_expand_fn expand)
+{
+	size_t i;
+
+	reserve(o, 1024 + jobs_len + 384 * s->nnodes + 256 * s->nshares);
+	header(o, "snapshot", cluster, seq, now);
+	KEY(o, "jobs");
+	put(o, jobs_json, jobs_len);
+	KEY(o, "nodes");
+	PUT(o, "[");
+	for (i = 0; i < s->nnodes; i++) {
+		if (i)
+			PUT(o, ",");
+		node_json(o, &s->nodes[i]);
+	}
+	PUT(o, "]");
+	KEY(o, "partitions");
+	PUT(o, "[");
+	for (i = 0; i < s->nparts; i++) {
+		if (i)
+			PUT(o, ",");
+		partition_json(o, &s->parts[i], expand);
+	}
+	PUT(o, "]");
+	KEY(o, "shares");
+	PUT(o, "[");
+	for (i = 0; i < s->nshares; i++) {
+		if (i)
+			PUT(o, ",");
+		share_json(o, &s->shares[i]);
+	}
+	PUT(o, "]");
+}
+
 char *snapshot_json_snapshot_with_jobs(const struct snapshot *s, const char *jobs_json,
 				       size_t jobs_len, const char *cluster, uint64_t seq,
 				       int64_t now, snap_expand_fn expand, size_t *len)
 {
 	struct out o = { 0 };
-	size_t i;
 
-	reserve(&o, 1024 + jobs_len + 384 * s->nnodes + 256 * s->nshares);
-	header(&o, "snapshot", cluster, seq, now);
-	KEY(&o, "jobs");
-	put(&o, jobs_json, jobs_len);
-	KEY(&o, "nodes");
-	PUT(&o, "[");
-	for (i = 0; i < s->nnodes; i++) {
-		if (i)
-			PUT(&o, ",");
-		node_json(&o, &s->nodes[i]);
-	}
-	PUT(&o, "]");
-	KEY(&o, "partitions");
-	PUT(&o, "[");
-	for (i = 0; i < s->nparts; i++) {
-		if (i)
-			PUT(&o, ",");
-		partition_json(&o, &s->parts[i], expand);
-	}
-	PUT(&o, "]");
-	KEY(&o, "shares");
-	PUT(&o, "[");
-	for (i = 0; i < s->nshares; i++) {
-		if (i)
-			PUT(&o, ",");
-		share_json(&o, &s->shares[i]);
-	}
-	PUT(&o, "]");
+	snapshot_body(&o, s, jobs_json, jobs_len, cluster, seq, now, expand);
 	return finish(&o, len);
+}
+
+int snapshot_json_snapshot_into(struct snap_text *t, const struct snapshot *s,
+				const char *jobs_json, size_t jobs_len, const char *cluster,
+				uint64_t seq, int64_t now, snap_expand_fn expand)
+{
+	t->len = 0;
+	t->oom = 0;
+	snapshot_body(t, s, jobs_json, jobs_len, cluster, seq, now, expand);
+	PUT(t, "}\n");
+	if (t->oom || snap_text_terminate(t)) {
+		t->len = 0;
+		return -1;
+	}
+	return 0;
 }
 
 char *snapshot_json_snapshot(const struct snapshot *s, const char *cluster,
@@ -549,4 +573,28 @@ char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 	KEY(&o, "state");
 	str(&o, e->state);
 	return finish(&o, len);
+}
+
+void snap_text_put(struct snap_text *t, const char *s, size_t n)
+{
+	put(t, s, n);
+}
+
+void snap_text_integer(struct snap_text *t, int64_t v)
+{
+	integer(t, v);
+}
+
+int snap_text_terminate(struct snap_text *t)
+{
+	if (reserve(t, 1))
+		return -1;
+	t->buf[t->len] = '\0';
+	return 0;
+}
+
+void snapshot_json_job(struct snap_text *t, const struct snap_job *j, snap_expand_fn expand,
+		       size_t *prio, size_t *prio_end)
+{
+	job_json(t, j, expand, prio, prio_end);
 }

@@ -23,6 +23,18 @@ extern "C" {
 
 #define BURST_PROTOCOL_VERSION 1
 
+/* A growing text buffer; once oom is set every write is a no-op. */
+struct snap_text {
+	char *buf;
+	size_t len, cap;
+	int oom;
+};
+
+void snap_text_put(struct snap_text *t, const char *s, size_t n);
+void snap_text_integer(struct snap_text *t, int64_t v);
+/* NUL after the text (not counted in len); 0 unless out of memory. */
+int snap_text_terminate(struct snap_text *t);
+
 /* Receives one name (len bytes, not NUL terminated). */
 typedef void (*snap_name_fn)(void *ctx, const char *name, size_t len);
 
@@ -48,6 +60,18 @@ char *snapshot_json_jobs(const struct snapshot *s, snap_expand_fn expand, size_t
 char *snapshot_json_snapshot_with_jobs(const struct snapshot *s, const char *jobs_json,
 				       size_t jobs_len, const char *cluster, uint64_t seq,
 				       int64_t now, snap_expand_fn expand, size_t *len);
+/* snapshot_json_snapshot_with_jobs into t, whose buffer is reused (and
+ * kept on failure, with len 0); 0 unless out of memory or a hostlist failed
+ * to expand. */
+int snapshot_json_snapshot_into(struct snap_text *t, const struct snapshot *s,
+				const char *jobs_json, size_t jobs_len, const char *cluster,
+				uint64_t seq, int64_t now, snap_expand_fn expand);
+
+/* Appends one job's object as snapshot_json_jobs writes it; *prio and
+ * *prio_end get where the digits of its priority begin and end in t. */
+void snapshot_json_job(struct snap_text *t, const struct snap_job *j, snap_expand_fn expand,
+		       size_t *prio, size_t *prio_end);
+
 char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 			    uint64_t seq, int64_t now, snap_expand_fn expand,
 			    size_t *len);

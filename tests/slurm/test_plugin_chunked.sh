@@ -8,6 +8,8 @@
 #  - once the queue is quiet, the snapshot lists exactly squeue's jobs
 #  - quiet snapshots reuse the jobs array: the same jobs, the same bytes
 #  - a change to a job while quiet is in the next snapshot
+#  - unchanged jobs' texts are reused, and (ExportSelfCheck=yes) every
+#    jobs array built from them equals a fresh serialization
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -35,7 +37,7 @@ ctld_log=$CLUSTER_DIR/log/slurmctld.log
 python3 "$here/lib/snapshot_listener.py" "$sock" "$log" "$CLUSTER_DIR/outbox" &
 listener_pid=$!
 wait_for "[ -S '$sock' ]" 20 || tap_fail "listener started"
-printf 'SocketPath=%s\nExportInterval=1\nExportJobsPerLock=2\n' "$sock" >"$CLUSTER_DIR/burst.conf"
+printf 'SocketPath=%s\nExportInterval=1\nExportJobsPerLock=2\nExportSelfCheck=yes\n' "$sock" >"$CLUSTER_DIR/burst.conf"
 echo "JobSubmitPlugins=burst" >>"$SLURM_CONF"
 scontrol reconfigure
 wait_for "grep -q '\"type\":\"hello\"' '$log'" 15 || tap_fail "plugin connected" "$(tail -5 "$ctld_log")"
@@ -146,5 +148,17 @@ if wait_for renamed_seen 5; then
 else
     tap_fail "a job renamed while quiet is renamed in the next snapshots"
 fi
+# ExportSelfCheck: every array built from kept job texts was checked
+# against a fresh serialization of the same copy
+reuse_checked() {
+    local reused
+    reused=$(sed -n 's/.*; \([0-9]*\) job texts reused.*/\1/p' "$ctld_log" | sort -n | tail -1)
+    if grep -q 'self check:' "$ctld_log"; then
+        grep -m3 'self check:' "$ctld_log"
+        return 1
+    fi
+    [ "${reused:-0}" -gt 0 ] || { echo "no snapshot reused a job's text"; return 1; }
+}
+tap_check "job texts were reused, always equal to a fresh serialization" reuse_checked
 tap_check "slurmctld alive at the end" scontrol ping
 tap_finish

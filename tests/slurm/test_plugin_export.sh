@@ -10,6 +10,8 @@
 #  - malformed advice changes nothing; valid advice sets --threads=auto jobs' CPUs
 #  - OMP_NUM_THREADS follows the CPUs per task in the job
 #  - reconfigure keeps exactly one exporter thread, also across plugin changes
+#  - (ExportSelfCheck=yes) every jobs array built from kept job texts equals
+#    a fresh serialization
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -90,6 +92,7 @@ cat >"$CLUSTER_DIR/burst.conf" <<CONF
 # test burst.conf
 SocketPath=$sock
 ExportInterval=2
+ExportSelfCheck=yes
 Colour=blue
 CONF
 echo "optional $plugdir/spank_burst.so" >"$CLUSTER_DIR/plugstack.conf"
@@ -102,7 +105,7 @@ fi
 tap_like "hello names the cluster and Slurm version" "$(grep -m1 '"type":"hello"' "$log")" \
     '"cluster":"plugexp".*"slurm_version":"22\.05\.8"'
 tap_like "unknown burst.conf key logged with file:line" \
-    "$(grep 'job_submit/burst' "$ctld_log" | grep Colour)" "burst\.conf:4: unknown key \"Colour\""
+    "$(grep 'job_submit/burst' "$ctld_log" | grep Colour)" "burst\.conf:5: unknown key \"Colour\""
 tap_is "one exporter thread" "$(exporter_threads)" 1
 
 # --- options: refused when invalid, recorded when valid
@@ -226,5 +229,9 @@ before=$(connects)
 set_plugins on
 wait_for "[ \"\$(connects)\" -gt $before ]" 15
 tap_is "one exporter thread once the plugin is back" "$(exporter_threads)" 1
+# ExportSelfCheck: every jobs array built from kept job texts equalled a
+# fresh serialization of the same copy
+tap_is "kept job texts always equal to a fresh serialization" \
+    "$(grep -c 'self check:' "$ctld_log")" 0
 tap_check "slurmctld alive at the end" scontrol ping
 tap_finish

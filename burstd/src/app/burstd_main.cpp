@@ -176,6 +176,7 @@ int main(int argc, char** argv)
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
         cycle.set_budget_interval(shortest_budget_interval(config));
+        cycle.set_slurm_timeouts(timeouts);
         burst::LibslurmJobProbe probe;
         std::unique_ptr<burst::AllocationFollower> follower;
         if (config.early_launch > 0) {

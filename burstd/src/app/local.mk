@@ -77,9 +77,11 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/app/metrics_test.cpp \
 	tests/unit/app/placement_backoff_test.cpp \
+	tests/unit/app/policy_cycle_budget_test.cpp \
 	tests/unit/app/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
+	tests/unit/app/slurm_conf_timeouts_test.cpp \
 	tests/unit/app/spend_tracker_test.cpp \
 	tests/unit/app/status_text_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <type_traits>
 
 namespace burst {
@@ -118,8 +119,21 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.spend = spend.accounts;
     state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
+    const IntervalSpend spent = budget_spend(ctx, records, state);
     fence_stopped_groups(state, ctx);
     unroute_from_stopped_groups(state, ctx);
+    // Every policy's actions pass the budget cap; what it lets through
+    // counts against the next policy's.
+    std::optional<BudgetCap> cap;
+    if (!ctx.config.budgets.empty()) {
+        std::vector<BudgetLimit> limits;
+        for (const auto& b : ctx.config.budgets)
+            limits.push_back(BudgetLimit{b.account, b.amount, b.interval});
+        SuspendTimes suspend;
+        for (const auto& g : state.groups)
+            suspend[g.name] = timeouts_.suspend_time_of(group_partition(g));
+        cap.emplace(std::move(limits), std::move(suspend), state, spent, ctx.now);
+    }
     ManualClock clock(ctx.now);
     std::vector<std::string> notes;
     for (const auto& [group, limit] : state.hire_limits)
@@ -135,6 +149,20 @@ void PolicyCycle::run(const CycleContext& ctx)
         double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stats_.last_decide_seconds += took;
         stats_.decide_seconds_sum += took;
+        if (cap) {
+            std::map<std::string, std::uint64_t> asked;
+            for (const auto& a : d.actions)
+                ++asked[kind_word(a)];
+            for (auto& n : cap->filter(d)) {
+                ctx.log.info("policy " + std::string(policy->name()) + ": " + n);
+                notes.push_back(std::string(policy->name()) + ": " + n);
+            }
+            for (const auto& a : d.actions)
+                --asked[kind_word(a)];
+            for (const auto& [kind, dropped] : asked)
+                if (dropped)
+                    stats_.actions[{kind, "over_budget"}] += dropped;
+        }
         hiring_.clear();
         for (const auto& a : d.actions)
             if (auto h = std::get_if<HireNodes>(&a.what))
@@ -147,6 +175,24 @@ void PolicyCycle::run(const CycleContext& ctx)
         }
     }
     last_notes_ = std::move(notes);
+    last_budgets_ = cap ? cap->standings() : std::vector<BudgetStanding>{};
+}
+
+IntervalSpend PolicyCycle::budget_spend(const CycleContext& ctx, const std::vector<LedgerRecord>& records,
+                                        const ClusterState& state)
+{
+    IntervalSpend spent;
+    std::map<Seconds, SpendTracker> kept; // a reload may drop or add intervals
+    for (const auto& b : ctx.config.budgets) {
+        if (spent.count(b.interval))
+            continue;
+        auto node = budget_spend_.extract(b.interval);
+        SpendTracker tracker = node.empty() ? SpendTracker(b.interval) : std::move(node.mapped());
+        spent[b.interval] = tracker.update(ctx.now, records, state.snapshot.jobs, state.groups).accounts;
+        kept.emplace(b.interval, std::move(tracker));
+    }
+    budget_spend_ = std::move(kept);
+    return spent;
 }
 
 void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& ctx)
@@ -457,6 +503,16 @@ void PolicyCycle::report(json_t* status) const
     json_object_set(s, "groups", by_group.get());
     json_object_set(s, "accounts", by_account.get());
     json_object_set_new(status, "spend", s);
+    JsonRef budgets(json_array());
+    for (const auto& b : last_budgets_) {
+        json_t* o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "account", b.account.c_str(), "budget",
+                              b.limit.account.c_str(), "amount", b.limit.amount, "interval", double(b.limit.interval),
+                              "spent", b.spent, "committed", b.committed);
+        if (!b.unbounded.empty())
+            json_object_set_new(o, "unbounded", json_string(b.unbounded.c_str()));
+        json_array_append_new(budgets.get(), o);
+    }
+    json_object_set(status, "budgets", budgets.get());
     json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
     JsonRef short_of(json_array());
     const Time now = instances_.now();

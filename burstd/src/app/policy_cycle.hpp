@@ -10,8 +10,10 @@
 #include "app/daemon_seams.hpp"
 #include "app/instance_manager.hpp"
 #include "app/launch_fence.hpp"
+#include "app/slurm_conf_timeouts.hpp"
 #include "app/spend_tracker.hpp"
 #include "ledger/ledger.hpp"
+#include "policy/budget_cap.hpp"
 #include "policy/policy.hpp"
 #include "slurm/slurm_actuator.hpp"
 
@@ -75,6 +77,8 @@ public:
     const SpendView& spend() const { return spend_.last(); }
     // The budget interval spend is counted in (the shortest Budget= interval).
     void set_budget_interval(Seconds interval) { spend_.set_interval(interval); }
+    // slurm.conf's SuspendTime bounds what an idle cloud node costs (Budget= lines).
+    void set_slurm_timeouts(SlurmConfTimeouts timeouts) { timeouts_ = std::move(timeouts); }
 
     static constexpr std::size_t kKeptActions = 50;
 
@@ -87,6 +91,9 @@ private:
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
+    // This cycle's spend per Budget= interval length, one SpendTracker each.
+    IntervalSpend budget_spend(const CycleContext& ctx, const std::vector<LedgerRecord>& records,
+                               const ClusterState& state);
 
     std::vector<std::unique_ptr<Policy>> chain_;
     Ledger& ledger_;
@@ -101,6 +108,9 @@ private:
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
     SpendTracker spend_{86400};
+    std::map<Seconds, SpendTracker> budget_spend_;
+    SlurmConfTimeouts timeouts_;
+    std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;
     std::vector<Node> last_nodes_;
     std::vector<NodeGroup> last_groups_;

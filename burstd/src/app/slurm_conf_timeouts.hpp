@@ -1,16 +1,27 @@
 #pragma once
 // The few slurm.conf values burstd needs to judge Slurm's node states during
-// reconciliation, read from the file itself so they work while slurmctld is down.
+// reconciliation, and to bound what an idle cloud node costs (budget cap),
+// read from the file itself so they work while slurmctld is down.
 
 #include "model/clock.hpp"
 
+#include <map>
+#include <optional>
 #include <string>
 
 namespace burst {
 
 struct SlurmConfTimeouts {
     Seconds resume_timeout = 60; // Slurm's default
+    // How long an idle node stays up before Slurm suspends it; std::nullopt
+    // = never (NONE, INFINITE or -1, Slurm's default).  A partition line's
+    // SuspendTime= (PartitionName=DEFAULT's for the lines after it) applies
+    // to its nodes instead.
+    std::optional<Seconds> suspend_time;
+    std::map<std::string, std::optional<Seconds>> partition_suspend_time;
     std::string error;           // "slurm.conf:12: ResumeTimeout=abc: expected seconds"; empty when fine
+
+    std::optional<Seconds> suspend_time_of(const std::string& partition) const;
 };
 
 // Unreadable files and absent keys keep the defaults (error says why for the former).

@@ -135,6 +135,19 @@ void write_status_text(std::ostream& out, json_t* s)
             out << "  account " << (*key ? key : "(no job: idle or unseen)") << ": "
                       << money(json_number_value(amount)) << "\n";
     }
+    json_t* budgets = json_object_get(s, "budgets");
+    for (size_t i = 0; i < json_array_size(budgets); ++i) {
+        json_t* b = json_array_get(budgets, i);
+        const char* account = json_string_value(json_object_get(b, "account"));
+        const char* unbounded = json_string_value(json_object_get(b, "unbounded"));
+        out << "budget of " << (account && *account ? "account " + std::string(account) : "capacity no job uses")
+            << " (Budget=" << json_string_value(json_object_get(b, "budget")) << "): "
+            << money(json_number_value(json_object_get(b, "spent"))) << " spent + "
+            << money(json_number_value(json_object_get(b, "committed"))) << " committed of "
+            << money(json_number_value(json_object_get(b, "amount"))) << " per "
+            << json_number_value(json_object_get(b, "interval")) << " s"
+            << (unbounded ? std::string("; unbounded: ") + unbounded : std::string()) << "\n";
+    }
     json_t* decisions = json_object_get(s, "decisions");
     if (json_is_array(decisions)) {
         out << "recent decisions (" << json_array_size(decisions) << "):\n";

@@ -29,17 +29,17 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
     };
     std::uint64_t room = widest_room();
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        const Job* job = view.pending[i];
-        const std::uint64_t cpus = job->total_cpus();
+        const std::uint64_t cpus = view.pending_cpus[i];
+        const BurstOption burst = view.pending_burst[i];
         if (view.pending_group[i] >= 0)
             continue; // already cloud-eligible; its cores are counted as promised
         // First-come first-served against the cores free now: a job that
         // fits would start locally in this scheduling pass.
-        if (job->burst != BurstOption::Prefer && cpus <= local_free) {
+        if (burst != BurstOption::Prefer && cpus <= local_free) {
             local_free -= cpus;
             continue;
         }
-        if (job->burst == BurstOption::Never)
+        if (burst == BurstOption::Never)
             continue;
         if (cpus > room) {
             ++no_room;
@@ -56,8 +56,8 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
         room = widest_room();
-        d.add(RouteToCloud{job->id, chosen->group->name},
-              job->burst == BurstOption::Prefer ? "job prefers the cloud"
+        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
+              burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "cannot start on local nodes now (" + std::to_string(cpus) +
                                                       " cores wanted, " + std::to_string(local_free) + " free)");
     }

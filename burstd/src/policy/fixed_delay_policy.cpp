@@ -21,16 +21,16 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<const GroupView*> candidates;
     std::size_t no_room = 0;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        const Job* job = view.pending[i];
-        const std::uint64_t cpus = job->total_cpus();
+        const std::uint64_t cpus = view.pending_cpus[i];
+        const BurstOption burst = view.pending_burst[i];
         if (view.pending_group[i] >= 0)
             continue;
-        if (job->burst != BurstOption::Prefer && cpus <= local_free) {
+        if (burst != BurstOption::Prefer && cpus <= local_free) {
             local_free -= cpus;
             continue;
         }
-        const Seconds waited = now - std::max(job->submit_time, job->eligible_time);
-        if (job->burst == BurstOption::Never || (job->burst != BurstOption::Prefer && waited < delay_))
+        const Seconds waited = now - view.pending_since[i];
+        if (burst == BurstOption::Never || (burst != BurstOption::Prefer && waited < delay_))
             continue;
         candidates.clear();
         for (const auto& g : view.groups)
@@ -42,8 +42,8 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
-        d.add(RouteToCloud{job->id, chosen->group->name},
-              job->burst == BurstOption::Prefer ? "job prefers the cloud"
+        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
+              burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "waited " + std::to_string(int(waited)) + " s, longer than " +
                                                       std::to_string(int(delay_)) + " s");
     }

@@ -273,15 +273,15 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     std::uint64_t local_free = view.local_free_cpus;
     std::vector<const GroupView*> candidates;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        const Job* job = view.pending[i];
         if (view.pending_group[i] >= 0)
             continue;
-        const std::uint64_t cpus = job->total_cpus();
-        if (job->burst != BurstOption::Prefer && cpus <= local_free) {
+        const std::uint64_t cpus = view.pending_cpus[i];
+        const BurstOption burst = view.pending_burst[i];
+        if (burst != BurstOption::Prefer && cpus <= local_free) {
             local_free -= cpus;
             continue;
         }
-        if (job->burst == BurstOption::Never)
+        if (burst == BurstOption::Never)
             continue;
         candidates.clear();
         for (const auto& r : room)
@@ -291,7 +291,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         if (!chosen)
             continue;
         room[std::size_t(chosen - room.data())].free_up_cpus -= cpus;
-        d.add(RouteToCloud{job->id, chosen->group->name}, "pfa: cores of the budgeted profile are free");
+        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name}, "pfa: cores of the budgeted profile are free");
     }
     return d;
 }

@@ -50,14 +50,19 @@ Seconds PredictivePolicy::remaining(Seconds elapsed, Seconds expected, Seconds l
     if (expected <= 0)
         return to_limit;
     Seconds left = 0;
-    if (elapsed < expected)
-        left = expected - elapsed;
-    else if (uniform_late_) {
-        // Completion uniform over the error window; past its start the
-        // expected end, given it has not come, is midway to the window's end.
-        // Past the window, only the time limit bounds it: midway to the limit.
-        const Seconds window_end = (1 + max_error_) * expected;
-        if (elapsed < window_end)
+    if (!uniform_late_)
+        left = std::max<Seconds>(0, expected - elapsed);
+    else {
+        // Completion uniform over the error window [(1 − e)·E, (1 + e)·E]:
+        // before it opens the expected end is its midpoint E; once it has
+        // opened, the end given it has not come yet is midway between now and
+        // the window's end (Smowton et al. VI-E and their simulator), which is
+        // already past E for a job that is not late.  Past the window, only
+        // the time limit bounds it: midway to the limit.
+        const Seconds window_start = (1 - max_error_) * expected, window_end = (1 + max_error_) * expected;
+        if (elapsed <= window_start)
+            left = expected - elapsed;
+        else if (elapsed < window_end)
             left = (window_end - elapsed) / 2;
         else if (limit > 0)
             left = to_limit / 2;

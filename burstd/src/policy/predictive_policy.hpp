@@ -37,10 +37,12 @@ namespace burst {
 //                      are its stages (the paper's E_i), which the job's
 //                      own runtime would understate.
 //
-// Late jobs (running past their expected runtime E): late=immediate predicts
-// they end now; late=uniform (default) assumes completion uniform in
-// [(1 − max_error)·E, (1 + max_error)·E], so a late job is expected at the
-// midpoint of now and the window's end; past the window, midway to its time
+// Running jobs (expected runtime E): late=immediate predicts they end at E,
+// or now once late; late=uniform (default) assumes completion uniform in
+// [(1 − max_error)·E, (1 + max_error)·E], so once the window has opened a
+// job is expected at the midpoint of now and the window's end (later than E
+// until it is late: the paper's conditional expectation, which is what
+// makes predictive hire like always-scale under heavy load); past the window, midway to its time
 // limit (a job never runs past its limit), or without a limit as long again
 // as it has run (the mean residual life of heavy-tailed runtimes grows with
 // age; predicting "now" there is the paper's failure mode).  runtime=learned (default) uses

@@ -22,47 +22,54 @@ int SiteView::group_of(const Job& job) const
 
 namespace {
 
+// 8 bytes, so that a million waiting jobs sort in 8 MB: below glibc's
+// largest mmap threshold (32 MB) the buffers come back from the heap on the
+// next decision instead of being faulted in page by page, and each radix
+// pass streams a quarter of what a key holding (submit, id, job) would.
 struct Key {
     std::uint32_t priority;
-    Time submit;
-    JobId id;
-    int group;
-    const Job* job;
-    bool operator<(const Key& o) const
-    {
-        if (priority != o.priority)
-            return priority > o.priority;
-        if (submit != o.submit)
-            return submit < o.submit;
-        return id < o.id;
-    }
+    std::uint32_t slot; // index into the pending jobs in snapshot order
 };
 
+// What the policies read of every waiting job, gathered while the snapshot
+// is walked in order: looking it up through Job pointers in priority order
+// missed the cache (and the TLB) on almost every job at a million jobs.
+struct Slot {
+    std::uint64_t cpus;
+    Time since;
+    int group;
+    BurstOption burst;
+};
+
+bool before(const Job& a, const Job& b)
+{
+    if (a.submit_time != b.submit_time)
+        return a.submit_time < b.submit_time;
+    return a.id < b.id;
+}
+
+// Stable LSD radix sort on descending priority, one byte per pass: 256
+// buckets keep the scatter within the TLB's reach at a million keys.  Passes
+// whose byte is the same for every key are skipped (priorities rarely use
+// all 32 bits).
 void sort_by_priority(std::vector<Key>& keys)
 {
-    constexpr unsigned kBits = 11, kBuckets = 1u << kBits;
+    constexpr unsigned kBits = 8, kBuckets = 1u << kBits;
     std::vector<Key> spare(keys.size());
     std::vector<std::size_t> count(kBuckets);
     for (unsigned shift = 0; shift < 32; shift += kBits) {
         std::fill(count.begin(), count.end(), 0);
-        // Descending priority: sort on the complement.
         auto digit = [shift](const Key& k) { return (~k.priority >> shift) & (kBuckets - 1); };
         for (const auto& k : keys)
             ++count[digit(k)];
         if (*std::max_element(count.begin(), count.end()) == keys.size())
-            continue; // every key has this digit: the pass would change nothing
+            continue;
         std::size_t sum = 0;
         for (auto& c : count)
             sum += std::exchange(c, sum);
         for (const auto& k : keys)
             spare[count[digit(k)]++] = k;
         keys.swap(spare);
-    }
-    for (auto run = keys.begin(); run != keys.end();) {
-        auto end = std::find_if(run, keys.end(), [p = run->priority](const Key& k) { return k.priority != p; });
-        if (end - run > 1 && !std::is_sorted(run, end))
-            std::sort(run, end);
-        run = end;
     }
 }
 
@@ -116,10 +123,17 @@ SiteView SiteView::of(const ClusterState& state)
         if (auto limit = state.hire_limits.find(gv.group->name); limit != state.hire_limits.end())
             gv.hireable_nodes = std::min(gv.hireable_nodes, limit->second);
     }
-    // Slurm priorities are 32-bit: a stable radix sort on them is O(n), and
-    // only runs of equal priority need comparing on (submit, id).
+    // Slurm priorities are 32-bit: a stable radix sort on them is O(n).  Jobs
+    // come in (submit, id) order from slurmctld and burstsim alike, and the
+    // sort keeps that order among equal priorities; only when they do not are
+    // runs of equal priority compared on (submit, id).
     std::vector<Key> keys;
+    std::vector<const Job*> jobs;
+    std::vector<Slot> slots;
     keys.reserve(state.snapshot.jobs.size());
+    jobs.reserve(state.snapshot.jobs.size());
+    slots.reserve(state.snapshot.jobs.size());
+    bool submit_order = true;
     for (const auto& job : state.snapshot.jobs) {
         if (job.awaiting_dependency())
             continue; // cannot start anywhere yet, so it is nobody's demand
@@ -127,18 +141,37 @@ SiteView SiteView::of(const ClusterState& state)
             const int g = view.group_of(job);
             if (g >= 0)
                 view.groups[std::size_t(g)].routed_pending_cpus += job.total_cpus();
-            keys.push_back(Key{job.priority, job.submit_time, job.id, g, &job});
+            if (!jobs.empty() && before(job, *jobs.back()))
+                submit_order = false;
+            keys.push_back(Key{job.priority, std::uint32_t(jobs.size())});
+            jobs.push_back(&job);
+            slots.push_back(Slot{job.total_cpus(), std::max(job.submit_time, job.eligible_time), g, job.burst});
         } else if (job.running()) {
             view.running.push_back(&job);
         }
     }
-    if (!std::is_sorted(keys.begin(), keys.end()))
+    auto higher = [](const Key& a, const Key& b) { return a.priority > b.priority; };
+    if (!std::is_sorted(keys.begin(), keys.end(), higher))
         sort_by_priority(keys);
+    if (!submit_order)
+        for (auto run = keys.begin(); run != keys.end();) {
+            auto end = std::find_if(run, keys.end(), [p = run->priority](const Key& k) { return k.priority != p; });
+            if (end - run > 1)
+                std::sort(run, end, [&jobs](const Key& a, const Key& b) { return before(*jobs[a.slot], *jobs[b.slot]); });
+            run = end;
+        }
     view.pending.reserve(keys.size());
     view.pending_group.reserve(keys.size());
+    view.pending_cpus.reserve(keys.size());
+    view.pending_since.reserve(keys.size());
+    view.pending_burst.reserve(keys.size());
     for (const auto& k : keys) {
-        view.pending.push_back(k.job);
-        view.pending_group.push_back(k.group);
+        const Slot& s = slots[k.slot];
+        view.pending.push_back(jobs[k.slot]);
+        view.pending_group.push_back(s.group);
+        view.pending_cpus.push_back(s.cpus);
+        view.pending_since.push_back(s.since);
+        view.pending_burst.push_back(s.burst);
     }
     return view;
 }

@@ -44,6 +44,13 @@ public:
     // first, then oldest, then lowest id.
     std::vector<const Job*> pending;
     std::vector<int> pending_group;  // group_of(*pending[i]), computed once
+    // pending[i]'s total_cpus(), max(submit, eligible) time and burst option,
+    // copied while the snapshot is read in order: reading them through
+    // `pending` (priority order) misses the cache on nearly every job of a
+    // long queue.
+    std::vector<std::uint64_t> pending_cpus;
+    std::vector<Time> pending_since;
+    std::vector<BurstOption> pending_burst;
     std::vector<const Job*> running;
     std::vector<GroupView> groups;    // in ClusterState::groups order
 

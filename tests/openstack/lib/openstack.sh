@@ -29,6 +29,16 @@
 #         OS_START_SECONDS
 #       The credentials files use the provider's format (see
 #       burstd/src/provider/openstack/openstack_credentials.hpp).
+#       With OS_SHARED=1 in the environment (tests/openstack/run-all.sh
+#       started one cloud for all its tests and exported the variables
+#       above), it uses that cloud instead, and openstack_stop leaves it up.
+#
+#   openstack_project NAME QUOTA
+#       a project of the test's own in the (perhaps shared) cloud: user
+#       NAME, member of project NAME, instance quota QUOTA, and its
+#       application credential in OS_PROJECT_APPCRED_FILE (0600).  Tests that
+#       share the cloud then neither see each other's servers nor use up each
+#       other's quota.
 #
 #   openstack_stop [STATUS]
 #       stops what openstack_start started (SIGTERM to each process group, then
@@ -92,8 +102,13 @@ declare -A OS_ENTRY_POINTS=(
 # Neutron 21 (Debian 12) reads Port.port_forwardings, a backref that exists
 # only once SQLAlchemy has configured every model's mappers; without the
 # port-forwarding plugin nothing does that, and every port query (Nova lists
-# ports to show or delete a server) fails with AttributeError.
-OS_NEUTRON_PRELUDE='from neutron.db.migration.models import head
+# ports to show or delete a server) fails with AttributeError.  Eventlet's
+# monkey patching comes first, as in neutron-server's own entry point: a lock
+# created before it is a real one (oslo.db's engine start lock), and two
+# concurrent first requests then deadlock the API worker for good (seen as
+# Nova API calls hanging once two clients list servers at the same time).
+OS_NEUTRON_PRELUDE='import neutron.cmd.eventlet
+from neutron.db.migration.models import head
 from sqlalchemy import orm
 orm.configure_mappers()'
 
@@ -397,8 +412,25 @@ _os_bring_up() {
     _os_write_credentials
 }
 
+_os_adopt_shared() {
+    local v
+    for v in OS_DIR OS_AUTH_URL OS_PASSWORD_FILE OS_APPCRED_FILE OS_IMAGE_ID OS_FLAVOR OS_NOWHERE_FLAVOR \
+        OS_INSTANCE_QUOTA OS_START_SECONDS; do
+        [ -n "${!v:-}" ] || { _os_err "OS_SHARED=1 but $v is not set (start it with tests/openstack/run-all.sh)"; return 1; }
+    done
+    if ! curl -sf -o /dev/null "$OS_AUTH_URL"; then
+        _os_err "the shared cloud does not answer at $OS_AUTH_URL"
+        return 1
+    fi
+    tap_note "openstack: using the shared cloud at $OS_AUTH_URL ($OS_DIR), up in $OS_START_SECONDS s"
+}
+
 openstack_start() {
     local t0=$SECONDS
+    if [ "${OS_SHARED:-}" = 1 ]; then
+        _os_adopt_shared
+        return
+    fi
     OS_DIR=$(mktemp -d "${BURST_SCRATCH:-/tmp}/slurm-burst-openstack.XXXXXX") || return 1
     chmod 755 "$OS_DIR"
     trap 'openstack_stop $?' EXIT
@@ -448,8 +480,28 @@ json.dump({"ports": {k: int(v) for k, v in (w.split("=") for w in e["OS_PORT_LIS
     tap_note "openstack: up in $OS_START_SECONDS s at $OS_AUTH_URL ($OS_DIR)"
 }
 
+openstack_project() { # NAME QUOTA
+    local name=$1 quota=$2 js=$OS_DIR/state/setup.json
+    "$OS_PY" "$OS_LIB/os_setup.py" project "$OS_DIR/state" "$name" "$quota" || return 1
+    OS_PROJECT_APPCRED_FILE=$OS_DIR/$name-appcred.cred
+    (
+        umask 077
+        "$OS_PY" - "$js" "$name" "$OS_AUTH_URL" >"$OS_PROJECT_APPCRED_FILE" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["projects"][sys.argv[2]]
+print("# Application credential of the test cloud's project %s" % sys.argv[2])
+print("AuthUrl=%s" % sys.argv[3])
+print("AuthType=application_credential")
+print("ApplicationCredentialId=%s" % p["app_credential_id"])
+print("ApplicationCredentialSecret=%s" % p["app_credential_secret"])
+PY
+    ) || return 1
+    export OS_PROJECT_APPCRED_FILE
+}
+
 openstack_stop() {
     local status=${1:-0} f pid deadline
+    [ "${OS_SHARED:-}" != 1 ] || return 0
     [ -n "${OS_DIR:-}" ] && [ -d "$OS_DIR/run" ] || return 0
     for f in "$OS_DIR"/run/*.pid; do
         [ -e "$f" ] || continue

@@ -6,6 +6,11 @@
 #                                    credential for demo
 #   os_setup.py compute STATE_DIR    flavors, image, demo's instance quota;
 #                                    needs Nova and Glance up
+#   os_setup.py project STATE_DIR NAME QUOTA
+#                                    one more project NAME with a member user
+#                                    NAME, an application credential and an
+#                                    instance quota of QUOTA: a test of its own
+#                                    in a cloud that other tests share
 #
 # STATE_DIR/setup.json holds the ports and passwords (written by openstack.sh)
 # and gets the ids this script creates.
@@ -131,13 +136,42 @@ def compute(st):
         time.sleep(1)
 
 
+def project(st, name, quota):
+    if not name.isidentifier() or name in ('admin', 'service', 'demo'):
+        die("project name '%s': expected a new identifier (not admin, service or demo)" % name)
+    if not quota.isdigit():
+        die("project %s: quota '%s' is not a non-negative integer" % (name, quota))
+    ks = 'http://127.0.0.1:%d' % st['ports']['keystone']
+    nova = 'http://127.0.0.1:%d/v2.1' % st['ports']['nova']
+    adm = token(ks, 'admin', st['admin_password'], 'admin')
+    member_role = find(ks, adm, 'roles', 'member')
+    pid = ensure(ks, adm, 'projects', name, {'name': name, 'domain_id': 'default'})
+    password = os.urandom(12).hex()
+    uid = find(ks, adm, 'users', name)
+    if uid:
+        call('PATCH', '%s/v3/users/%s' % (ks, uid), adm, {'user': {'password': password}})
+    else:
+        uid = ensure(ks, adm, 'users', name, {'name': name, 'domain_id': 'default', 'password': password,
+                                               'default_project_id': pid})
+    call('PUT', '%s/v3/projects/%s/users/%s/roles/%s' % (ks, pid, uid, member_role), adm)
+    call('PUT', '%s/os-quota-sets/%s' % (nova, pid), adm, {'quota_set': {
+        'instances': int(quota), 'cores': 100, 'ram': 1000000}}, {'OpenStack-API-Version': 'compute 2.79'})
+    tok = token(ks, name, password, name)
+    _, _, d = call('POST', '%s/v3/users/%s/application_credentials' % (ks, uid), tok,
+                   {'application_credential': {'name': 'burstd-test-%s' % os.urandom(4).hex()}})
+    st.setdefault('projects', {})[name] = {
+        'project_id': pid, 'app_credential_id': d['application_credential']['id'],
+        'app_credential_secret': d['application_credential']['secret']}
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ('identity', 'compute'):
-        die('usage: os_setup.py identity|compute STATE_DIR')
+    commands = {'identity': (identity, 0), 'compute': (compute, 0), 'project': (project, 2)}
+    if len(sys.argv) < 3 or sys.argv[1] not in commands or len(sys.argv) != 3 + commands[sys.argv[1]][1]:
+        die('usage: os_setup.py identity|compute STATE_DIR | project STATE_DIR NAME QUOTA')
     path = os.path.join(sys.argv[2], 'setup.json')
     with open(path) as f:
         st = json.load(f)
-    {'identity': identity, 'compute': compute}[sys.argv[1]](st)
+    commands[sys.argv[1]][0](st, *sys.argv[3:])
     tmp = path + '.tmp'
     with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 'w') as f:
         json.dump(st, f, indent=1)

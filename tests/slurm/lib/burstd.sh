@@ -8,10 +8,15 @@
 #   burstd_enable_plugin    burst.conf next to slurm.conf (SocketPath=DIR/snapshot.sock,
 #                           ExportInterval=1), JobSubmitPlugins=burst, reconfigure
 #   burstd_write_conf POLICY BOOT_DELAY [extra lines...]
-#                           DIR/burstd.conf: provider "box" Type=local, node
-#                           group "cloud" = the cluster's CLOUD nodes, CycleInterval=1;
-#                           BURSTD_PROVIDER_EXTRA adds keys to the Provider line
-#                           (e.g. "LaunchLatency=1")
+#                           DIR/burstd.conf: provider "box" (Type=local unless
+#                           BURSTD_PROVIDER says otherwise), node group "cloud" =
+#                           the cluster's CLOUD nodes, CycleInterval=1;
+#                           BURSTD_PROVIDER replaces the Provider line's keys
+#                           after the name (default "Type=local BootDelay=BOOT_DELAY",
+#                           e.g. "Type=openstack CredentialsFile=... Image=..."),
+#                           BURSTD_PROVIDER_EXTRA adds keys to it (e.g.
+#                           "LaunchLatency=1"), BURSTD_GROUP_EXTRA to the
+#                           NodeGroup line (e.g. "InstanceTypes=burst.small")
 #   burstd_start / burstd_stop / burstd_kill9
 #                           runs burstd in the background (log: DIR/burstd.log,
 #                           appended across restarts); burstd_start waits for the
@@ -79,8 +84,8 @@ burstd_write_conf() { # POLICY BOOT_DELAY [extra lines...]
         echo "SlurmUser=root"
         echo "LogLevel=verbose"
         echo "CycleInterval=1"
-        echo "Provider=box Type=local BootDelay=$delay ${BURSTD_PROVIDER_EXTRA:-}"
-        echo "NodeGroup=cloud Provider=box Nodes=$CLUSTER_CLOUD_NODES Partition=cloud Cpus=2 MemoryMB=1000 PricePerHour=0.10 BootTime=$delay"
+        echo "Provider=box ${BURSTD_PROVIDER:-Type=local BootDelay=$delay} ${BURSTD_PROVIDER_EXTRA:-}"
+        echo "NodeGroup=cloud Provider=box Nodes=$CLUSTER_CLOUD_NODES Partition=cloud Cpus=2 MemoryMB=1000 PricePerHour=0.10 BootTime=$delay ${BURSTD_GROUP_EXTRA:-}"
         echo "Policy=$policy"
         local line
         for line in "$@"; do echo "$line"; done

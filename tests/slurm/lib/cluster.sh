@@ -11,6 +11,7 @@
 #                 [--dbd] [--resume-program P] [--suspend-program P]
 #                 [--resume-fail-program P] [--job-submit-plugins LIST]
 #                 [--plugin-dir DIR] [--conf 'Key=Value' ...] [--name NAME]
+#                 [--cred-expire S]
 #
 #     --local N      ordinary nodes n[1-N], partition "local" (Default=YES); default 2
 #     --cloud N      State=CLOUD Feature=cloud nodes c[1-N], partition "cloud"; default 2
@@ -32,6 +33,9 @@
 #                                 it; NodeName/PartitionName/NodeSet lines are
 #                                 always appended); repeatable
 #     --name NAME    ClusterName (lowercase letters, digits, _); default "burst"
+#     --cred-expire S  AuthInfo's cred_expire (at least 5): also how long a
+#                    batch job requeued from a failed or forced-down node
+#                    waits before it may start again; Slurm's default 120
 #
 #   Power saving: SuspendTime=10 SuspendTimeout=3 ResumeTimeout=30, no rate
 #   limits, SuspendExcNodes = the ordinary nodes, power_save_interval=1, and a
@@ -340,7 +344,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$CLUSTER_DIR/munge/munge.socket
+AuthInfo=socket=$CLUSTER_DIR/munge/munge.socket${cred_expire:+,cred_expire=$cred_expire}
 PluginDir=$plugin_path
 StateSaveLocation=$CLUSTER_DIR/state
 SlurmdSpoolDir=$CLUSTER_DIR/spool/%n
@@ -431,14 +435,14 @@ _cluster_exit_trap() {
 }
 
 cluster_start() {
-    local local_n=2 cloud_n=2 cpus=2 cloud_cpus="" mem=1000 dbd=0 name=burst
+    local local_n=2 cloud_n=2 cpus=2 cloud_cpus="" mem=1000 dbd=0 name=burst cred_expire=""
     local resume=$CLUSTER_LIB/resume_program.sh suspend=$CLUSTER_LIB/suspend_program.sh
     local resume_fail=$CLUSTER_LIB/resume_fail_program.sh job_submit="" plugin_path=$CLUSTER_SLURM_PLUGIN_DIR
     local -a extra_conf=()
     while (($#)); do
         case "$1" in
         --local | --cloud | --cpus | --cloud-cpus | --mem | --resume-program | --suspend-program | \
-            --resume-fail-program | --job-submit-plugins | --plugin-dir | --conf | --name)
+            --resume-fail-program | --job-submit-plugins | --plugin-dir | --conf | --name | --cred-expire)
             (($# >= 2)) || { _cluster_err "$1 needs a value"; return 2; }
             ;;
         esac
@@ -448,6 +452,11 @@ cluster_start() {
         --cpus) _cluster_uint "$1" "$2" || return 2; cpus=$2 ;;
         --cloud-cpus) _cluster_uint "$1" "$2" || return 2; cloud_cpus=$2 ;;
         --mem) _cluster_uint "$1" "$2" || return 2; mem=$2 ;;
+        --cred-expire)
+            _cluster_uint "$1" "$2" || return 2
+            (($2 >= 5)) || { _cluster_err "--cred-expire: Slurm ignores values below 5, got '$2'"; return 2; }
+            cred_expire=$2
+            ;;
         --dbd) dbd=1; shift; continue ;;
         --resume-program) _cluster_program "$1" "$2" || return 2; resume=$2 ;;
         --suspend-program) _cluster_program "$1" "$2" || return 2; suspend=$2 ;;
@@ -561,12 +570,15 @@ cluster_stop() {
     [ -n "${CLUSTER_DIR:-}" ] && [ -d "$CLUSTER_DIR" ] || return 0
     local t0=$EPOCHREALTIME pid jobs
     if pid=$(_cluster_pid "$CLUSTER_DIR/run/slurmctld.pid" slurmctld); then
-        # jobs first, so that no slurmstepd or job process outlives its slurmd
-        jobs=$(timeout 10 squeue -h -o %i 2>/dev/null || true)
+        # Jobs with processes first, so that no slurmstepd or job process
+        # outlives its slurmd; pending ones (a bench leaves 50k) die with slurmctld.
+        local live=RUNNING,COMPLETING,SUSPENDED,STOPPED
+        jobs=$(timeout 10 squeue -h -t "$live" -o %i 2>/dev/null || true)
         if [ -n "$jobs" ]; then
             # shellcheck disable=SC2086
             timeout 10 scancel $jobs 2>/dev/null || true
-            wait_for "[ -z \"\$(squeue -h -o %i)\" ]" 15 || echo "cluster_stop: jobs still listed after scancel: $(squeue -h -o '%i %T' | tr '\n' ' ')" >&2
+            wait_for "[ -z \"\$(squeue -h -t $live -o %i)\" ]" 15 ||
+                echo "cluster_stop: jobs still running after scancel: $(squeue -h -t "$live" -o '%i %T' | head -20 | tr '\n' ' ')" >&2
         fi
     fi
     _cluster_scan

@@ -30,6 +30,7 @@ TEST(BurstConf, DefaultsMatchTheDocumentation)
     STRCMP_EQUAL("/run/slurm-burst/plugin.sock", conf.socket_path);
     UNSIGNED_LONGS_EQUAL(5, conf.export_interval);
     UNSIGNED_LONGS_EQUAL(1000, conf.jobs_per_lock);
+    LONGS_EQUAL(0, conf.self_check);
 }
 
 TEST(BurstConf, ExportJobsPerLockIsReadAndBounded)
@@ -42,6 +43,17 @@ TEST(BurstConf, ExportJobsPerLockIsReadAndBounded)
     LONGS_EQUAL(3, warnings.size());
     STRCMP_CONTAINS("b.conf:1: ExportJobsPerLock: expected jobs 1..1000000, got \"0\"", warnings[0].c_str());
     STRCMP_CONTAINS("b.conf:3: ExportJobsPerLock", warnings[2].c_str());
+}
+
+TEST(BurstConf, ExportSelfCheckIsYesOrNo)
+{
+    LONGS_EQUAL(0, burst_conf_parse("ExportSelfCheck=YES\n", "b.conf", &conf, collect, nullptr));
+    LONGS_EQUAL(1, conf.self_check);
+    LONGS_EQUAL(1, burst_conf_parse("ExportSelfCheck=1\n", "b.conf", &conf, collect, nullptr));
+    LONGS_EQUAL(1, conf.self_check);
+    STRCMP_CONTAINS("b.conf:1: ExportSelfCheck: expected yes or no, got \"1\"", warnings[0].c_str());
+    LONGS_EQUAL(0, burst_conf_parse("exportselfcheck=no\n", "b.conf", &conf, collect, nullptr));
+    LONGS_EQUAL(0, conf.self_check);
 }
 
 TEST(BurstConf, ReadsBothKeysCaseInsensitivelyWithCommentsAndBlanks)

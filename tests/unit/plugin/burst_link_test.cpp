@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,41 @@ TEST(BurstLink, SendsQueuedMessagesAndDropsSnapshotsWhileBusy)
     STRCMP_EQUAL("hello\nsnap2\n", read_some(peer).c_str());
     LONGS_EQUAL(1, link.dropped);
     LONGS_EQUAL(2, link.sent);
+    close(peer);
+}
+
+// A snapshot's buffer changes hands instead of being copied; while another
+// message waits it is dropped and stays with the caller.
+TEST(BurstLink, QueuedBufferIsTakenOverWhenNothingWaits)
+{
+    Listener l(path);
+    burst_link_tick(&link, 1);
+    int peer = accept(l.fd, nullptr, nullptr);
+    size_t cap = 64;
+    char* buf = static_cast<char*>(std::malloc(cap));
+    char* const first = buf;
+    std::memcpy(buf, "snap1\n", 6);
+    LONGS_EQUAL(0, burst_link_queue_buffer(&link, &buf, 6, &cap, 1));
+    CHECK(link.out == first);
+    CHECK(buf != first);
+    LONGS_EQUAL(0, burst_link_flush(&link, 1));
+    STRCMP_EQUAL("snap1\n", read_some(peer).c_str());
+
+    // The buffer handed back is the link's own, kept for the next one.
+    buf = static_cast<char*>(std::realloc(buf, cap = 64));
+    char* const second = buf;
+    std::memcpy(buf, "snap2\n", 6);
+    LONGS_EQUAL(0, burst_link_queue(&link, "end\n", 4, 0));
+    LONGS_EQUAL(-1, burst_link_queue_buffer(&link, &buf, 6, &cap, 1));
+    CHECK(buf == second);
+    LONGS_EQUAL(0, burst_link_flush(&link, 1));
+    LONGS_EQUAL(0, burst_link_queue_buffer(&link, &buf, 6, &cap, 1));
+    CHECK(buf == first);
+    LONGS_EQUAL(0, burst_link_flush(&link, 1));
+    STRCMP_EQUAL("end\nsnap2\n", read_some(peer).c_str());
+    LONGS_EQUAL(3, link.sent);
+    LONGS_EQUAL(1, link.dropped);
+    std::free(buf);
     close(peer);
 }
 

@@ -145,6 +145,10 @@ TEST(PredictivePolicy, LateJobsEndNowOrMidwayThroughTheErrorWindow)
     auto uniform = make({{"max_error", "0.5"}});
     // Window [50, 150]: at 110 s the expected end is midway to 150 s.
     DOUBLES_EQUAL(20, uniform->remaining(110, 100, 0), 1e-9);
+    // Before the window opens the expected end is E; once it has opened,
+    // midway to its end even before E (not E − elapsed).
+    DOUBLES_EQUAL(60, uniform->remaining(40, 100, 0), 1e-9);
+    DOUBLES_EQUAL(45, uniform->remaining(60, 100, 0), 1e-9);
     // Past the window without a limit: as long again as it has run.
     DOUBLES_EQUAL(200, uniform->remaining(200, 100, 0), 1e-9);
     // Past the window with a limit: midway to the limit.

@@ -2,6 +2,8 @@
 
 #include "policy_test_state.hpp"
 
+#include <algorithm>
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -44,6 +46,30 @@ TEST(SiteView, OrdersPendingByPriorityThenSubmitThenId)
     LONGS_EQUAL(4, v.pending[0]->id);
     LONGS_EQUAL(3, v.pending[1]->id);
     LONGS_EQUAL(5, v.pending[2]->id);
+}
+
+TEST(SiteView, CopiesWhatPoliciesReadOfEachWaitingJobInPriorityOrder)
+{
+    StateBuilder b;
+    b.pending(1, 2).pending(2, 3, BurstOption::Never).pending(3, 1, BurstOption::Prefer);
+    auto& jobs = b.state.snapshot.jobs;
+    jobs[0].priority = 1;
+    jobs[1].priority = 300; // a priority above one byte: two radix passes
+    jobs[1].array_task_count = 4;
+    jobs[1].eligible_time = 50;
+    jobs[2].priority = 7;
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(3, v.pending.size());
+    LONGS_EQUAL(2, v.pending[0]->id);
+    LONGS_EQUAL(3, v.pending[1]->id);
+    LONGS_EQUAL(1, v.pending[2]->id);
+    for (std::size_t i = 0; i < v.pending.size(); ++i) {
+        LONGS_EQUAL(v.pending[i]->total_cpus(), v.pending_cpus[i]);
+        CHECK(v.pending[i]->burst == v.pending_burst[i]);
+        DOUBLES_EQUAL(std::max(v.pending[i]->submit_time, v.pending[i]->eligible_time), v.pending_since[i], 0);
+    }
+    LONGS_EQUAL(12, v.pending_cpus[0]);
+    DOUBLES_EQUAL(50, v.pending_since[0], 0);
 }
 
 TEST(SiteView, HonoursMaxCount)

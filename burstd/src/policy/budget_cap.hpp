@@ -1,0 +1,99 @@
+#pragma once
+// The hard budget cap that every policy's actions pass through (DESIGN.md:
+// "budget and fair-share caps" after hiring and the expander), in burstd and
+// burstsim alike.  Budget=account Amount= Interval= lines limit what
+// SpendTracker books to an account per interval; "*" stands for every account
+// without a line of its own, including "" (capacity no job uses).
+//
+// A cap that counted only money spent would let a burst of routes overrun it
+// before the first bill: before an action is let through, the account's
+// spend in the current interval, plus the bounded remaining cost of its jobs
+// already running on or routed to cloud nodes, plus the action's own bound
+// (cloud_cost_bound.hpp) must stay within Amount.  Commitments do not reset
+// at an interval boundary: a job that runs on counts in full in the new
+// interval.  RouteToCloud is checked against its job's account, HireNodes
+// against "" (a hired node is nobody's until a job uses it) and is cut to
+// the nodes that fit; other actions pass.  One BudgetCap lives for one
+// decision cycle: what it lets through counts against the next policy of
+// the chain.
+
+#include "model/clock.hpp"
+#include "model/cluster_state.hpp"
+#include "policy/decision.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace burst {
+
+struct BudgetLimit {
+    std::string account; // "*" = every account without a line of its own, and ""
+    double amount = 0;   // site currency per interval
+    Seconds interval = 0;
+};
+
+// Spend in the current interval of each interval length the limits use:
+// interval -> account -> amount ("" = capacity no job used).
+using IntervalSpend = std::map<Seconds, std::map<std::string, double>>;
+
+// Slurm's SuspendTime per node group (idle nodes power down after it);
+// std::nullopt, or a group not listed, = never.
+using SuspendTimes = std::map<std::string, std::optional<Seconds>>;
+
+// Where an account stands, for status: what a limit allows, what is spent,
+// what is promised.  `unbounded` names a job whose cost cannot be bounded.
+struct BudgetStanding {
+    std::string account;
+    BudgetLimit limit;
+    double spent = 0;
+    double committed = 0;
+    std::string unbounded;
+};
+
+class BudgetCap {
+public:
+    BudgetCap(std::vector<BudgetLimit> limits, SuspendTimes suspend_times, const ClusterState& state,
+              const IntervalSpend& spent, Time now);
+
+    // Drops (or, for HireNodes, shrinks) the actions that would break a
+    // budget and returns one note per account that lost some, naming the
+    // amounts; what passes counts as committed from now on.
+    std::vector<std::string> filter(Decision& decision);
+
+    std::vector<BudgetStanding> standings() const;
+
+private:
+    struct Account {
+        const BudgetLimit* limit = nullptr;
+        double spent = 0;
+        double committed = 0;
+        std::string unbounded; // why its commitments have no bound
+    };
+    const BudgetLimit* limit_for(const std::string& account) const;
+    Account* account(const std::string& name); // nullptr without a budget
+    // CLOUD node name -> its group, and whether it is still booting.
+    using CloudNodes = std::unordered_map<std::string, std::pair<const NodeGroup*, bool>>;
+    void commit_running(const Job& job, const CloudNodes& cloud, Time now);
+    void commit_routed(const Job& job);
+    void commit_idle_nodes(Time now);
+    // Why the action may not go ahead (empty = it may, committed already booked).
+    std::string check_route(const RouteToCloud& route);
+    // Shrinks `hire` to what fits (saying so in `reason` and `notes`).
+    std::string check_hire(HireNodes& hire, std::string& reason, std::vector<std::string>& notes);
+
+    std::vector<BudgetLimit> limits_;
+    std::optional<Seconds> suspend_time(const NodeGroup& group) const;
+
+    SuspendTimes suspend_times_;
+    const ClusterState& state_;
+    const IntervalSpend& spent_;
+    std::map<std::string, Account> accounts_;
+    std::unordered_map<JobId, const Job*> jobs_;
+    std::unordered_map<JobId, double> committed_by_job_;
+};
+
+} // namespace burst

@@ -1,0 +1,288 @@
+#include "policy/budget_cap.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+// Day 2, 03:00 UTC: an hour interval and a day interval both started before it.
+constexpr Time kNow = 86400 + 3 * 3600;
+
+JobId route_of(const Action& a) { return std::get<RouteToCloud>(a.what).job; }
+
+bool contains(const std::vector<std::string>& notes, const std::string& text)
+{
+    for (const auto& n : notes)
+        if (n.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_GROUP(BudgetCap)
+{
+    test::StateBuilder b;
+    IntervalSpend spent;
+    SuspendTimes suspend{{"cloud", 300.0}};
+
+    void setup() override
+    {
+        // 3.6 per hour = 0.001 per second; 4 cores per node, boots in 100 s.
+        b.group("cloud", 4, 8, 3.6, 100);
+    }
+    // A pending job of `account` asking for one node for `limit` s: up to
+    // (100 + limit) × 0.001 on cloud.
+    Job& pending(JobId id, const std::string& account, Seconds limit, std::uint32_t cpus = 4)
+    {
+        b.pending(id, cpus, BurstOption::Allow, "c", limit);
+        Job& j = b.state.snapshot.jobs.back();
+        j.account = account;
+        return j;
+    }
+    Decision routes(std::vector<JobId> ids)
+    {
+        Decision d;
+        for (JobId id : ids)
+            d.add(RouteToCloud{id, "cloud"}, "the queue is long");
+        return d;
+    }
+    std::vector<JobId> kept(const Decision& d)
+    {
+        std::vector<JobId> ids;
+        for (const auto& a : d.actions)
+            ids.push_back(route_of(a));
+        return ids;
+    }
+};
+
+TEST(BudgetCap, RoutesWithinTheBudgetPassAndTheOneThatWouldExceedItStaysLocalWithANote)
+{
+    pending(1, "bio", 200);
+    pending(2, "bio", 200);
+    pending(3, "bio", 200);
+    spent[86400]["bio"] = 0.40;
+    BudgetCap cap({{"bio", 1.00, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1, 2, 3});
+    auto notes = cap.filter(d);
+    // 0.40 spent + 0.30 + 0.30 reaches the 1.00 exactly; job 3 would make it 1.30.
+    CHECK((kept(d) == std::vector<JobId>{1, 2}));
+    CHECK_EQUAL(1u, notes.size());
+    STRCMP_EQUAL("budget of account bio: 0.40 spent + 0.60 committed of 1.00 per day; job 3 would need up to 0.30 "
+                 "on cloud, so it stays local",
+                 notes[0].c_str());
+}
+
+TEST(BudgetCap, WhatAnEarlierPolicyOfTheChainRoutedCountsForTheNext)
+{
+    pending(1, "bio", 200);
+    pending(2, "bio", 200);
+    BudgetCap cap({{"bio", 0.50, 86400}}, suspend, b.state, spent, kNow);
+    Decision first = routes({1}), second = routes({2});
+    CHECK(cap.filter(first).empty());
+    CHECK_EQUAL(1u, cap.filter(second).size());
+    CHECK(second.actions.empty());
+    // Routing the same job again costs nothing more.
+    Decision again = routes({1});
+    CHECK(cap.filter(again).empty());
+    CHECK_EQUAL(1u, again.actions.size());
+}
+
+TEST(BudgetCap, TheBoundedRemainingCostOfRunningAndRoutedCloudJobsCounts)
+{
+    pending(1, "bio", 200);
+    // Running on cloud-1 since 100 s ago with a 500 s limit: 400 s more = 0.40.
+    b.running(5, 4, kNow - 100, "c", 500);
+    b.state.snapshot.jobs.back().account = "bio";
+    b.state.snapshot.jobs.back().nodes = {"cloud-1"};
+    b.up("cloud-1", 4);
+    // Already routed to the group, not started: 0.30.
+    pending(6, "bio", 200).partitions = {"local", "cloud"};
+    // Running on a local node: costs the budget nothing.
+    b.local("n1", 32, 4);
+    b.running(7, 4, kNow - 100, "c", 500);
+    b.state.snapshot.jobs.back().account = "bio";
+    b.state.snapshot.jobs.back().nodes = {"n1"};
+    spent[86400]["bio"] = 0.10;
+
+    BudgetCap fits({{"bio", 1.10, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1});
+    CHECK(fits.filter(d).empty()); // 0.10 + 0.40 + 0.30 + 0.30 = 1.10
+    CHECK_EQUAL(1u, d.actions.size());
+
+    BudgetCap tight({{"bio", 1.09, 86400}}, suspend, b.state, spent, kNow);
+    d = routes({1});
+    auto notes = tight.filter(d);
+    CHECK(d.actions.empty());
+    CHECK(contains(notes, "0.10 spent + 0.70 committed of 1.09 per day; job 1 would need up to 0.30"));
+}
+
+TEST(BudgetCap, ANodeStillBootingAddsItsBootTimeToARunningJobsCommitment)
+{
+    pending(1, "bio", 200);
+    b.running(5, 4, kNow, "c", 500);
+    b.state.snapshot.jobs.back().account = "bio";
+    b.state.snapshot.jobs.back().nodes = {"cloud-1"};
+    b.node("cloud-1").flags = kNodeCloud | kNodePoweringUp;
+    BudgetCap cap({{"bio", 0.89, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1});
+    auto notes = cap.filter(d); // (100 + 500) × 0.001 + 0.30 = 0.90
+    CHECK(d.actions.empty());
+    CHECK(contains(notes, "0.00 spent + 0.60 committed"));
+}
+
+TEST(BudgetCap, AtANewIntervalSpendRestartsButJobsStillRunningKeepTheirCommitment)
+{
+    pending(1, "bio", 200);
+    b.running(5, 4, kNow - 100, "c", 900); // 800 s more = 0.80
+    b.state.snapshot.jobs.back().account = "bio";
+    b.state.snapshot.jobs.back().nodes = {"cloud-1"};
+    b.up("cloud-1", 4);
+    spent[86400]["bio"] = 0; // the day just began
+    BudgetCap cap({{"bio", 1.00, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1});
+    auto notes = cap.filter(d);
+    CHECK(d.actions.empty());
+    CHECK(contains(notes, "0.00 spent + 0.80 committed of 1.00 per day"));
+}
+
+TEST(BudgetCap, AJobWithoutATimeLimitIsNotRoutedWhileABudgetAppliesToItsAccount)
+{
+    pending(1, "bio", 0);
+    pending(2, "chem", 0); // no line for chem and no *: unlimited
+    BudgetCap cap({{"bio", 100, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1, 2});
+    auto notes = cap.filter(d);
+    CHECK((kept(d) == std::vector<JobId>{2}));
+    CHECK_EQUAL(1u, notes.size());
+    STRCMP_EQUAL("budget of account bio (100.00 per day): job 1 has no time limit, so its cloud cost cannot be "
+                 "bounded; it stays local",
+                 notes[0].c_str());
+}
+
+TEST(BudgetCap, ACloudJobWithoutATimeLimitLeavesItsAccountsCommitmentUnboundedSoNothingMoreIsRouted)
+{
+    pending(1, "bio", 200);
+    b.running(5, 4, kNow - 100, "c", 0);
+    b.state.snapshot.jobs.back().account = "bio";
+    b.state.snapshot.jobs.back().nodes = {"cloud-1"};
+    b.up("cloud-1", 4);
+    BudgetCap cap({{"*", 100, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1});
+    auto notes = cap.filter(d);
+    CHECK(d.actions.empty());
+    CHECK(contains(notes, "job 5 runs on cloud nodes without a time limit"));
+}
+
+TEST(BudgetCap, AStarLineAppliesToEachAccountWithoutItsOwn)
+{
+    pending(1, "bio", 200);
+    pending(2, "chem", 200);
+    pending(3, "phys", 200);
+    spent[86400] = {{"bio", 0.90}, {"chem", 0.90}, {"phys", 0.90}};
+    BudgetCap cap({{"*", 1.00, 86400}, {"phys", 5.00, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1, 2, 3});
+    auto notes = cap.filter(d);
+    CHECK((kept(d) == std::vector<JobId>{3}));
+    CHECK(contains(notes, "budget of account bio: 0.90 spent"));
+    CHECK(contains(notes, "budget of account chem: 0.90 spent"));
+}
+
+TEST(BudgetCap, HiringIsBookedToTheUnattributedAccountAndCutToWhatTheStarBudgetAllows)
+{
+    // Each node: (100 s boot + 300 s SuspendTime) × 0.001 = 0.40.
+    spent[3600][""] = 0.10;
+    BudgetCap cap({{"*", 1.00, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(HireNodes{"cloud", 5}, "demand over the boot window");
+    auto notes = cap.filter(d);
+    CHECK_EQUAL(1u, d.actions.size());
+    CHECK_EQUAL(2u, std::get<HireNodes>(d.actions[0].what).count);
+    STRCMP_EQUAL("demand over the boot window; the budget of capacity no job uses (Budget=*) allows 2 of 5",
+                 d.actions[0].reason.c_str());
+    CHECK(contains(notes, "budget of capacity no job uses (Budget=*): 0.10 spent + 0.00 committed of 1.00 per "
+                          "hour; hiring 5 node(s) of cloud would need up to 2.00, hiring 2"));
+    // The 0.80 is committed now: a later hire finds 0.10 left.
+    Decision more;
+    more.add(HireNodes{"cloud", 1}, "more");
+    CHECK(contains(cap.filter(more), "0.10 spent + 0.80 committed of 1.00 per hour"));
+    CHECK(more.actions.empty());
+}
+
+TEST(BudgetCap, IdleCloudNodesCommitTheirTimeUntilSlurmSuspendsThem)
+{
+    Instance idle;
+    idle.node = "cloud-1";
+    idle.node_group = "cloud";
+    idle.state = InstanceState::Running;
+    idle.running_since = kNow - 50;
+    b.state.instances.push_back(idle);
+    b.up("cloud-1");
+    BudgetCap cap({{"*", 0.75, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(HireNodes{"cloud", 1}, "r"); // 0.30 (idle cloud-1) + 0.40 fits; a second would not
+    d.add(HireNodes{"cloud", 1}, "r");
+    auto notes = cap.filter(d);
+    CHECK_EQUAL(1u, d.actions.size());
+    CHECK(contains(notes, "0.00 spent + 0.70 committed of 0.75 per hour"));
+}
+
+TEST(BudgetCap, WithoutASuspendTimeAHiredNodeCannotBeBoundedAndIsNotHiredUnderAStarBudget)
+{
+    BudgetCap cap({{"*", 1000, 86400}}, SuspendTimes{{"cloud", std::nullopt}}, b.state, spent, kNow);
+    Decision d;
+    d.add(HireNodes{"cloud", 1}, "r");
+    auto notes = cap.filter(d);
+    CHECK(d.actions.empty());
+    CHECK(contains(notes, "slurm.conf has no SuspendTime for cloud's partition"));
+    // A budget for named accounts only leaves hiring alone.
+    BudgetCap named({{"bio", 1, 86400}}, SuspendTimes{}, b.state, spent, kNow);
+    Decision h;
+    h.add(HireNodes{"cloud", 3}, "r");
+    CHECK(named.filter(h).empty());
+    CHECK_EQUAL(3u, std::get<HireNodes>(h.actions[0].what).count);
+}
+
+TEST(BudgetCap, EachAccountIsCheckedAgainstTheSpendOfItsOwnInterval)
+{
+    pending(1, "bio", 200);
+    pending(2, "chem", 200);
+    // bio's budget is per day, chem's per hour: each reads its own interval's spend.
+    spent[86400] = {{"bio", 0.80}, {"chem", 5.00}};
+    spent[3600] = {{"bio", 0.00}, {"chem", 0.10}};
+    BudgetCap cap({{"bio", 1.00, 86400}, {"chem", 1.00, 3600}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1, 2});
+    auto notes = cap.filter(d);
+    CHECK((kept(d) == std::vector<JobId>{2}));
+    CHECK(contains(notes, "budget of account bio: 0.80 spent + 0.00 committed of 1.00 per day"));
+    auto standing = cap.standings();
+    CHECK_EQUAL(2u, standing.size());
+    DOUBLES_EQUAL(0.10, standing[1].spent, 1e-9); // chem
+    DOUBLES_EQUAL(0.30, standing[1].committed, 1e-9);
+}
+
+TEST(BudgetCap, WithoutBudgetLinesNothingIsFiltered)
+{
+    pending(1, "bio", 0);
+    BudgetCap cap({}, SuspendTimes{}, b.state, spent, kNow);
+    Decision d = routes({1});
+    d.add(HireNodes{"cloud", 8}, "r");
+    CHECK(cap.filter(d).empty());
+    CHECK_EQUAL(2u, d.actions.size());
+    CHECK(cap.standings().empty());
+}
+
+TEST(BudgetCap, AnArrayIsBoundedByAllItsTasksOnWholeNodes)
+{
+    Job& j = pending(1, "bio", 200, 6); // 6 cores: 2 nodes of 4 per task
+    j.array_task_count = 3;
+    BudgetCap cap({{"bio", 1.79, 86400}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1});
+    CHECK(contains(cap.filter(d), "job 1 would need up to 1.80")); // 3 × 2 × 300 s × 0.001
+}
