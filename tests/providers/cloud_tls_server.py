@@ -19,6 +19,9 @@ an error:
   throttle-*  GCE: 403 rateLimitExceeded; Azure: 429 + Retry-After: 7; Nova: 429 + Retry-After: 7
   flaky-*     503 from every API
   invalid-*   GCE: 400 invalid; Azure: 400 InvalidParameter; Nova: 400 badRequest
+Azure zone "1" has no capacity (ZonalAllocationFailed), and a deleted Azure
+VM stays visible as Deleting until its delete operation has been polled to
+its end; a PUT on it meanwhile is a 409 Conflict.
 Each handled request is logged as "API what verdict" to --log; a verdict
 other than "verified" means the request was refused.
 """
@@ -42,6 +45,7 @@ from cryptography.hazmat.primitives.asymmetric import padding
 
 GCP_SCOPE = "https://www.googleapis.com/auth/compute"
 AZURE_SCOPE = "https://management.azure.com/.default"
+AZURE_FULL_ZONE = "1"  # Azure zone "1" has no capacity for anything (zone fallback tests)
 NOVA_MICROVERSION = "compute 2.79"
 counter = itertools.count(1)
 
@@ -63,7 +67,7 @@ class State:
         self.gce = {}  # "projects/P/zones/Z/instances/NAME" -> instance
         self.gce_ops = {}  # name -> operation
         self.azure = {}  # name -> vm
-        self.azure_ops = {}  # id -> [polls left, final status document]
+        self.azure_ops = {}  # id -> [polls left, final status document, what happens when it ends (or None)]
         self.nova = {}  # id -> server
         self.metadata_mode = "normal"  # normal | short (expires_in 30) | down (503)
 
@@ -320,9 +324,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def arm_error(self, status, code, message, headers=()):
         return self.reply(status, {"error": {"code": code, "message": message}}, headers)
 
-    def arm_async(self, status_doc, polls=1):
+    def arm_async(self, status_doc, polls=1, on_done=None):
         op_id = "op-%d" % next(counter)
-        self.state.azure_ops[op_id] = [polls, status_doc]
+        self.state.azure_ops[op_id] = [polls, status_doc, on_done]
         return ("Azure-AsyncOperation", self.origin() + "/subscriptions/%s/providers/Microsoft.Compute/locations/"
                 "eastus/operations/%s?api-version=2024-03-01" % (self.state.cfg.azure_subscription, op_id))
 
@@ -355,6 +359,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if op[0] > 0:
                     op[0] -= 1
                     return self.reply(200, {"status": "InProgress"})
+                if op[2]:
+                    op[2]()
+                    op[2] = None
                 return self.reply(200, op[1])
             if "/networkInterfaces/" in path and method == "GET":
                 name = parts[-1][:-len("-nic")]
@@ -382,9 +389,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if method == "DELETE":
                     if not vm:
                         return self.reply(204)
-                    del self.state.azure[name]
-                    return self.reply(202, None, [self.arm_async({"status": "Succeeded"})])
+                    # Like ARM, the VM stays visible as Deleting while its delete
+                    # operation runs (two polls); it goes when the operation ends.
+                    vm["properties"]["provisioningState"] = "Deleting"
+                    return self.reply(202, None, [self.arm_async({"status": "Succeeded"}, 2,
+                                                                 lambda: self.state.azure.pop(name, None))])
                 if method == "PUT":
+                    if vm and vm["properties"]["provisioningState"] == "Deleting":
+                        return self.arm_error(409, "Conflict", "The VM '%s' is being deleted." % name)
                     if name.startswith("throttle"):
                         return self.arm_error(429, "TooManyRequests", "The request is being throttled.",
                                               [("Retry-After", "7")])
@@ -403,14 +415,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
                           "location": doc["location"], "tags": doc["tags"],
                           "properties": dict(doc["properties"], provisioningState="Creating"),
                           "_ip": "10.0.0.%d" % (len(self.state.azure) + 4)}
+                    on_done = None
                     if name.startswith("capacity"):
                         final = {"status": "Failed", "error": {"code": "AllocationFailed", "message": "Allocation "
                                  "failed. We do not have sufficient capacity for the requested VM size in this region."}}
+                    elif doc.get("zones") == [AZURE_FULL_ZONE]:
+                        final = {"status": "Failed", "error": {"code": "ZonalAllocationFailed", "message": "Allocation "
+                                 "failed. We do not have sufficient capacity for the requested VM size in this zone."}}
                     else:
                         final = {"status": "Succeeded"}
                         vm["properties"]["provisioningState"] = "Succeeded"
+                    if final["status"] == "Failed":
+                        on_done = lambda: vm["properties"].update(provisioningState="Failed")
                     self.state.azure[name] = vm
-                    return self.reply(201, {k: v for k, v in vm.items() if k != "_ip"}, [self.arm_async(final)])
+                    return self.reply(201, {k: v for k, v in vm.items() if k != "_ip"},
+                                      [self.arm_async(final, on_done=on_done)])
         return self.arm_error(404, "NotFound", "not found")
 
     # -- Keystone and Nova --------------------------------------------------

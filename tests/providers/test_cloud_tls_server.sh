@@ -88,6 +88,10 @@ Provider=gcp-zones Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=f
     CaFile=$work/ca.pem
 NodeGroup=gz Provider=gcp-zones Nodes=gz-[1-3] Partition=cloud InstanceTypes=n2-standard-2,n2d-standard-2 Cpus=2 \
     PricePerHour=0.1
+Provider=azure-zones Type=azure CredentialsFile=$work/azure.cred $azure_keys Zones=1,2 Endpoint=$origin \
+    LoginEndpoint=$origin CaFile=$work/ca.pem
+NodeGroup=az Provider=azure-zones Nodes=az-[1-2] Partition=cloud InstanceTypes=Standard_D4s_v5 Cpus=2 \
+    PricePerHour=0.1
 Provider=gcp-md Type=gcp TokenSource=metadata MetadataEndpoint=$metadata Project=p \
     Zones=us-central1-a,us-central1-b Template=global/instanceTemplates/burst OperationWait=10 PollInterval=0.05 \
     Endpoint=$origin CaFile=$work/ca.pem
@@ -240,6 +244,51 @@ is "azure: delete follows each Azure-AsyncOperation; a VM already gone counts as
 $vid/a-2 terminated
 $vid/gone-a terminated"
 is "azure: nothing is left" "$(pc azure list hpc1 burstd-7)" ""
+# -- Azure zones: the VM whose allocation failed is gone before the next zone --
+# Zone "1" has no capacity on the test server, and a deleted VM stays visible
+# as Deleting for two polls of its delete operation: the relaunch in zone "2"
+# (same VM name) must neither adopt it nor PUT into its delete.
+arm_calls() { # what the server saw of ARM: METHOD what [zone]
+    python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    method, target, body = (line.rstrip("\n").split(" ", 2) + [""])[:3]
+    path = target.partition("?")[0]
+    if not path.startswith("/subscriptions/"):
+        continue
+    what = "operation" if "/operations/" in path else "/".join(path.split("/")[-2:])
+    zones = json.loads(body).get("zones", []) if body.strip() else []
+    print(" ".join([method, what] + zones))' "$work/wire.log"
+}
+: >"$work/wire.log"
+out=$("$check" -f "$work/burstd.conf" -p azure-zones resume "$work/azzones.sqlite" az-1 2>"$work/azresume.err")
+all_out+=$out$(cat "$work/azresume.err")
+is "azure zones: ZonalAllocationFailed in zone 1 moves the launch to zone 2 (ledger: type, zone, state)" \
+    "$(grep -v '^slurm ' <<<"$out")" "az-1 Standard_D4s_v5 1 failed -
+az-1 Standard_D4s_v5 2 launching $vid/az-1
+short Standard_D4s_v5 1"
+is "azure zones: on the wire, PUT fails -> DELETE -> its operation polled to the end -> GET 404 -> zone 2's PUT" \
+    "$(arm_calls)" "GET virtualMachines/az-1
+PUT virtualMachines/az-1 1
+GET operation
+GET operation
+DELETE virtualMachines/az-1
+GET operation
+GET operation
+GET operation
+GET virtualMachines/az-1
+GET virtualMachines/az-1
+PUT virtualMachines/az-1 2
+GET operation
+GET operation
+GET networkInterfaces/az-1-nic"
+has "azure zones: the log says zone 1 was short and zone 2 is tried next" "$(cat "$work/azresume.err")" \
+    "launch az-1 as Standard_D4s_v5 in 1 via azure-zones: capacity: .*ZonalAllocationFailed.*; trying as Standard_D4s_v5 in 2"
+if grep -q "not confirmed deleted" "$work/azresume.err"; then not_ok "azure zones: the failed VM's delete was confirmed"
+else ok "azure zones: the failed VM's delete was confirmed"; fi
+is "azure zones: only the zone 2 VM exists, Succeeded" "$(pc azure-zones list hpc1 hpc1)" "az-1 $vid/az-1 Succeeded"
+is "azure zones: terminated" "$(pc azure-zones terminate $vid/az-1)" "$vid/az-1 terminated"
+is "azure zones: nothing is left" "$(pc azure-zones list hpc1 hpc1)" ""
+
 out=$(pc azure-wrong list hpc1 burstd-7); all_out+=$out
 is "azure: a wrong client secret is refused by the token endpoint, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" \
     "error auth"

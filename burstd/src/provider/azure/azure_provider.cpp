@@ -148,6 +148,45 @@ bool AzureProvider::await(const HttpResponse& accepted, const std::string& what,
     return false;
 }
 
+bool AzureProvider::delete_confirmed(const std::string& id, ProviderError& error)
+{
+    const std::string what = "delete VM " + id;
+    const Time deadline = clock_.now() + config_.operation_wait;
+    const HttpResponse r = call("DELETE", id, "", error);
+    if (r.status == 404) {
+        error = {};
+        return true;
+    }
+    if (error)
+        return false;
+    await(r, what, error);
+    if (error)
+        return false;
+    // A Succeeded operation (or a DELETE with nothing to follow) is not proof
+    // that the name is free: only a GET answering 404 is.
+    std::string state;
+    for (;;) {
+        const HttpResponse g = call("GET", id, "", error);
+        if (g.status == 404) {
+            error = {};
+            return true;
+        }
+        if (error)
+            return false;
+        json_error_t jerr;
+        JsonRef root(json_loads(g.body.c_str(), 0, &jerr));
+        state = string_field(json_object_get(root.get(), "properties"), "provisioningState");
+        if (clock_.now() >= deadline)
+            break;
+        sleep_(config_.poll_interval);
+    }
+    error = {ProviderErrorKind::Transient,
+             what + ": still there (provisioningState " + (state.empty() ? "unknown" : state) + ") after " +
+                 std::to_string(static_cast<long>(config_.operation_wait)) + " s",
+             0};
+    return false;
+}
+
 std::string AzureProvider::private_address(const std::string& node)
 {
     const std::string nic = "/subscriptions/" + config_.subscription + "/resourceGroups/" + config_.resource_group +
@@ -222,14 +261,30 @@ LaunchResult AzureProvider::launch_one(const LaunchRequest& request)
     if (!error) {
         json_error_t jerr;
         JsonRef root(json_loads(existing.body.c_str(), 0, &jerr));
-        if (root && owned_by(root.get(), request.tags) && tag(root.get(), kNodeTag) == request.tags.node) {
+        if (!root || !owned_by(root.get(), request.tags) || tag(root.get(), kNodeTag) != request.tags.node) {
+            result.error = {ProviderErrorKind::Invalid, what + ": a VM of that name exists and is not ours", 0};
+            return result;
+        }
+        const std::string state = string_field(json_object_get(root.get(), "properties"), "provisioningState");
+        if (state == "Deleting") {
+            // Adopting it would hand Slurm a node that vanishes; a PUT now conflicts with the delete.
+            result.error = {ProviderErrorKind::Transient,
+                            what + ": the VM of an earlier attempt is still being deleted; relaunch once it is gone",
+                            0};
+            return result;
+        }
+        if (state != "Failed") {
             result.provider_id = id; // ours from an earlier attempt: adopt, never PUT over it
             return result;
         }
-        result.error = {ProviderErrorKind::Invalid, what + ": a VM of that name exists and is not ours", 0};
-        return result;
-    }
-    if (existing.status != 404) {
+        // An earlier attempt that failed never boots but may hold quota: it goes, then the name is ours to reuse.
+        ProviderError cleanup;
+        if (!delete_confirmed(id, cleanup)) {
+            result.error = {cleanup.kind, what + ": the earlier attempt's Failed VM is not gone: " + cleanup.message,
+                            cleanup.retry_after};
+            return result;
+        }
+    } else if (existing.status != 404) {
         result.error = error;
         return result;
     }
@@ -246,11 +301,18 @@ LaunchResult AzureProvider::launch_one(const LaunchRequest& request)
                       string_field(json_object_get(root.get(), "properties"), "provisioningState") == "Succeeded";
     if (result.error && result.error.kind != ProviderErrorKind::Throttled) {
         // A VM whose creation failed still exists and may hold quota; its NIC
-        // and disk go with it (deleteOption=Delete).
+        // and disk go with it (deleteOption=Delete).  The failure is reported
+        // only once the VM is gone: burstd relaunches the node at once, under
+        // the same name, in the next zone or type, and that launch's GET must
+        // not find this VM (it would adopt a dying VM or PUT into its delete).
+        // If the delete cannot be confirmed within OperationWait the error
+        // says so; the VM then still carries our tags, so it is not leaked
+        // (list() reports it, and the next launch of the name deletes a Failed
+        // one first and refuses while it is Deleting).
         ProviderError cleanup;
-        call("DELETE", id, "", cleanup);
-        if (cleanup)
-            result.error.message += "; deleting the failed VM also failed: " + cleanup.message;
+        if (!delete_confirmed(id, cleanup))
+            result.error.message += "; the failed VM is not confirmed deleted (" + cleanup.message + "), so " +
+                                    request.node + " is not relaunched until it is gone";
         return result;
     }
     if (result.error)

@@ -9,7 +9,10 @@
 // first GETs the name: our own VM is adopted, anyone else's is a conflict.
 // launch() and terminate() follow the Azure-AsyncOperation URL (up to
 // OperationWait): allocation failures are only reported there.  A VM whose
-// creation failed is deleted so that it holds no quota.  Continuation URLs
+// creation failed is deleted so that it holds no quota, and the failure is
+// reported once it is gone (the node is relaunched under the same name).
+// An own VM found by name is adopted unless it is Deleting (refused) or
+// Failed (deleted, then created anew).  Continuation URLs
 // (nextLink, Azure-AsyncOperation, Location) are only followed on the
 // management origin: the bearer token never goes anywhere else.
 
@@ -52,6 +55,10 @@ private:
     // status or OperationWait; error is the operation's failure, if any.
     // True once the operation is known to have succeeded.
     bool await(const HttpResponse& accepted, const std::string& what, ProviderError& error);
+    // DELETEs the VM and waits (OperationWait) for its operation and then
+    // for a GET answering 404.  True once the name is free; else error says
+    // why (the delete failed, or the VM is still there and in which state).
+    bool delete_confirmed(const std::string& id, ProviderError& error);
     std::string vm_body(const LaunchRequest& request) const;
     LaunchResult launch_one(const LaunchRequest& request);
     // The private IP of the node's NIC; "" if it cannot be read yet.

@@ -205,18 +205,78 @@ TEST(AzureProvider, OnDemandVmHasNoSpotFieldsAndImageById)
     LONGS_EQUAL(0, sleeps); // no Azure-AsyncOperation header: nothing to follow
 }
 
-TEST(AzureProvider, AllocationFailureIsCapacityAndTheFailedVmIsDeleted)
+TEST(AzureProvider, AllocationFailureIsReportedOnceTheFailedVmIsGone)
 {
     transport.answer(404, not_found())
         .answer(201, vm_answer("cloud-1"), {{"Azure-AsyncOperation", kAsync}})
         .answer(200, R"({"status": "Failed", "error": {"code": "AllocationFailed",
                          "message": "Allocation failed. We do not have sufficient capacity"}})")
-        .answer(202, "");
+        .answer(202, "", {{"Azure-AsyncOperation", kAsync}})
+        .answer(200, R"({"status": "InProgress"})")
+        .answer(200, R"({"status": "Succeeded"})")
+        .answer(200, vm_answer("cloud-1", "Deleting"))
+        .answer(404, not_found());
     const auto r = provider()->launch({request("cloud-1")})[0];
     CHECK(r.error.kind == ProviderErrorKind::Capacity);
     CHECK(has(r.error.message, "AllocationFailed"));
+    CHECK(!has(r.error.message, "not confirmed"));
     STRCMP_EQUAL("", r.provider_id.c_str());
     check_call(3, "DELETE", kVms + "/cloud-1", "api-version=2024-03-01");
+    check_call(4, "GET", "/subscriptions/" + std::string(kSub) + "/providers/Microsoft.Compute/locations/eastus/operations/op-1",
+               "api-version=2024-03-01");
+    check_call(5, "GET", "/subscriptions/" + std::string(kSub) + "/providers/Microsoft.Compute/locations/eastus/operations/op-1",
+               "api-version=2024-03-01");
+    check_call(6, "GET", kVms + "/cloud-1", "api-version=2024-03-01");
+    check_call(7, "GET", kVms + "/cloud-1", "api-version=2024-03-01");
+    CHECK(transport.exhausted());
+}
+
+TEST(AzureProvider, AFailedVmStillThereAtOperationWaitIsSaidSo)
+{
+    transport.answer(404, not_found())
+        .answer(201, vm_answer("cloud-1"), {{"Azure-AsyncOperation", kAsync}})
+        .answer(200, R"({"status": "Failed", "error": {"code": "ZonalAllocationFailed", "message": "no capacity"}})")
+        .answer(202, "");
+    for (int i = 0; i < 5; ++i) // OperationWait 20 s, polled every 5 s: the GET at 0, 5, 10, 15 and 20 s
+        transport.answer(200, vm_answer("cloud-1", "Deleting"));
+    const auto r = provider()->launch({request("cloud-1")})[0];
+    CHECK(r.error.kind == ProviderErrorKind::Capacity);
+    CHECK(has(r.error.message, "ZonalAllocationFailed"));
+    CHECK(has(r.error.message, "not confirmed deleted"));
+    CHECK(has(r.error.message, "provisioningState Deleting"));
+    CHECK(has(r.error.message, "cloud-1 is not relaunched until it is gone"));
+    CHECK(transport.exhausted());
+}
+
+TEST(AzureProvider, AnOwnVmBeingDeletedIsNeverAdoptedNorPutOver)
+{
+    transport.answer(200, vm_answer("cloud-1", "Deleting"));
+    const auto r = provider()->launch({request("cloud-1")})[0];
+    CHECK(r.error.kind == ProviderErrorKind::Transient);
+    CHECK(has(r.error.message, "still being deleted"));
+    STRCMP_EQUAL("", r.provider_id.c_str());
+    LONGS_EQUAL(1, transport.sent.size());
+}
+
+TEST(AzureProvider, AnOwnFailedVmIsDeletedAndConfirmedGoneBeforeTheCreate)
+{
+    transport.answer(200, vm_answer("cloud-1", "Failed"))
+        .answer(202, "", {{"Azure-AsyncOperation", kAsync}})
+        .answer(200, R"({"status": "Succeeded"})")
+        .answer(404, not_found())
+        .answer(201, vm_answer("cloud-1"));
+    const auto r = provider()->launch({request("cloud-1")})[0];
+    CHECK(!r.error);
+    STRCMP_EQUAL((kVms + "/cloud-1").c_str(), r.provider_id.c_str());
+    check_call(1, "DELETE", kVms + "/cloud-1", "api-version=2024-03-01");
+    check_call(3, "GET", kVms + "/cloud-1", "api-version=2024-03-01");
+    check_call(4, "PUT", kVms + "/cloud-1", "api-version=2024-03-01");
+
+    transport.answer(200, vm_answer("cloud-2", "Failed")).answer(409, R"({"error": {"code": "Conflict"}})");
+    const auto refused = provider()->launch({request("cloud-2")})[0];
+    CHECK(refused.error.kind != ProviderErrorKind::None);
+    CHECK(has(refused.error.message, "Failed VM is not gone"));
+    LONGS_EQUAL(7, transport.sent.size()); // no PUT
 }
 
 TEST(AzureProvider, SynchronousRefusalsAreClassified)
