@@ -13,6 +13,7 @@
 //    propagation over a graph instead of plain queue demand);
 // 3. replays the largest trace found with never, always, predictive and
 //    fixed-delay and reports simulated jobs per CPU second.
+#include "app/heap_tuning.hpp"
 #include "policy/policy_factory.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
@@ -163,6 +164,7 @@ void bench_decisions()
 
 int main(int argc, char** argv)
 {
+    keep_cycle_buffers_in_heap(); // as burstd and burstsim do
     const std::string dir = argc > 1 ? argv[1] : "/work/shared/traces/swf";
     std::vector<std::string> sections(argv + std::min(argc, 2), argv + argc);
     auto wanted = [&sections](const char* s) {

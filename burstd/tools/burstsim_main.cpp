@@ -1,4 +1,5 @@
 // burstsim: replay a workload trace through a burst policy (see burstsim(1)).
+#include "app/heap_tuning.hpp"
 #include "sim/burstsim_cli.hpp"
 
 #include <iostream>
@@ -7,5 +8,6 @@
 
 int main(int argc, char** argv)
 {
+    burst::keep_cycle_buffers_in_heap();
     return burst::burstsim_main(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
 }

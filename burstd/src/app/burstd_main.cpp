@@ -3,6 +3,7 @@
 #include "app/allocation_follower.hpp"
 #include "app/config_parser.hpp"
 #include "app/daemon.hpp"
+#include "app/heap_tuning.hpp"
 #include "app/instance_manager.hpp"
 #include "app/locked_actuator.hpp"
 #include "app/logger.hpp"
@@ -95,6 +96,7 @@ void usage(std::ostream& out)
 
 int main(int argc, char** argv)
 {
+    burst::keep_cycle_buffers_in_heap();
     std::string config_path = kDefaultConfig;
     bool check_only = false;
     for (int i = 1; i < argc; ++i) {

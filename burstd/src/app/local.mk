@@ -3,6 +3,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/allocation_follower.cpp \
 	burstd/src/app/allocation_follower.hpp \
 	burstd/src/app/burstd_config.hpp \
+	burstd/src/app/heap_tuning.cpp \
+	burstd/src/app/heap_tuning.hpp \
 	burstd/src/app/burstd_metrics.cpp \
 	burstd/src/app/burstd_metrics.hpp \
 	burstd/src/app/config_line_lexer.cpp \
