@@ -295,8 +295,12 @@ private:
             if (it == kept_.end())
                 return;
             const LedgerRecord& r = *it->second.record;
-            if (in_.now - std::max(r.requested_at, r.launched_at) < in_.launch_grace)
-                return; // Slurm's view may predate the resume
+            // Slurm's view may predate the resume, but not once the node has
+            // registered: then it was suspended since (e.g. burstd died
+            // between Slurm's suspend request and the termination).
+            const bool registered = r.state == InstanceState::Running;
+            if (!registered && in_.now - std::max(r.requested_at, r.launched_at) < in_.launch_grace)
+                return;
             plan_.terminate(it->second.provider, *it->second.instance, it->second.record,
                             "node " + node.name + " is powered down in Slurm but instance " +
                                 it->second.instance->provider_id + " still runs");

@@ -430,6 +430,17 @@ TEST(Reconciler, SparesAFreshInstanceOfANodeSeenPoweredDownBeforeItsResume)
     CHECK(actions.empty());
 }
 
+TEST(Reconciler, EndsAtOnceAnInstanceWhoseNodeRegisteredAndWasSuspendedSince)
+{
+    auto actions = Scenario()
+                       .with(record(1, "c1", InstanceState::Running, "i-1", kNow - 10))
+                       .listed(instance("i-1", "c1"))
+                       .node(cloud_node("c1", NodeBaseState::Idle, kNodePoweredDown))
+                       .run();
+    LONGS_EQUAL(1, actions.size());
+    CHECK(actions[0].kind == RepairKind::TerminateInstance);
+}
+
 TEST(Reconciler, EveryActionCarriesAReasonAndKindsComeInApplicationOrder)
 {
     auto actions = Scenario()
