@@ -35,7 +35,10 @@ on_exit() {
 trap on_exit EXIT
 tap_ok "cluster started in $CLUSTER_START_SECONDS s"
 
-burstd_write_conf always 1
+# 2 s: a slurmd up within a second of Slurm's boot request may report a boot
+# time before it, and Slurm then waits for a boot until ResumeTimeout
+# (burstd.conf(5), EarlyLaunch).
+burstd_write_conf always 2
 echo "ReconcileEvery=1000" >> "$work/burstd.conf"
 if burstd_start; then
     tap_ok "burstd started"
