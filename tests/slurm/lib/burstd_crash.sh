@@ -209,9 +209,11 @@ burstd_crash_test() { # ROUNDS
     tap_note "$(grep -c 'reconcile: [a-z-]* ' "$work/burstd.log") reconcile repairs, $(grep -c 'launching them' "$work/burstd.log") interrupted resumes relaunched"
 
     # Every job ran to the end, requeued as often as its node was forced down.
-    local job pending=0 states=""
+    # A requeued job may start again only after the credential expiry (21 s)
+    # and often not before the next backfill pass (30 s), then boots a node.
+    local job pending=0 states="" job_wait=$((settle + 60))
     for job in "${jobs[@]}"; do
-        wait_job_done "$job" "$settle" || pending=$((pending + 1))
+        wait_job_done "$job" "$job_wait" || pending=$((pending + 1))
         states+="$job:$(job_field "$job" JobState) "
     done
     tap_like "every job COMPLETED" "$states" "^([0-9]+:COMPLETED )*$"
