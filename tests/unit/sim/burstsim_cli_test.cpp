@@ -154,6 +154,16 @@ TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAnd
     CHECK(capped.out.find("dropped by the cap (over_budget): route ") != std::string::npos);
     CHECK(capped.out.find("would need up to 0.13 on g, so it stays local") != std::string::npos);
 
+    // --uncapped books and reports against the same lines but applies every decision.
+    args = site;
+    args.insert(args.end(), {"--policy", "always", "--conf", conf.path(), "--uncapped"});
+    Run uncapped = invoke(args);
+    LONGS_EQUAL(0, uncapped.status);
+    CHECK(uncapped.out.find("Budget=g1 Amount=0.1 Interval=1d") != std::string::npos);
+    CHECK(uncapped.out.find("dropped by the cap") == std::string::npos);
+    CHECK(uncapped.out.find("budget cap notes 0") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "always", "--uncapped"}).status);
+
     args = site;
     args.insert(args.end(), {"--compare", "never,always", "--conf", conf.path()});
     Run table = invoke(args);
