@@ -7,6 +7,7 @@
 #include "sim/cloud_work_bound.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
+#include "sim/reward_profit.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 #include "sim/smowton_scenario.hpp"
@@ -43,7 +44,7 @@ const char* const kUsage =
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
-    "                [--plot FILE.svg]\n"
+    "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
 
 // 0, then 30 s doubling to about 5.7 days.
@@ -109,6 +110,7 @@ struct Options {
     std::vector<double> delay_grid = default_delay_grid();
     std::vector<std::string> workflows;
     WorkflowArrivals arrivals;
+    RewardScheme reward; // λ and τ are set from --lambda and --tau
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -206,6 +208,12 @@ Options parse(const std::vector<std::string>& args)
             o.config.bf_max_job_test = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--tau")
             o.tau = parse_double(a, value(), 0.001);
+        else if (a == "--reward-max")
+            o.reward.reward_max = parse_double(a, value(), 0);
+        else if (a == "--reward-scale")
+            o.reward.reward_scale = parse_double(a, value(), 0);
+        else if (a == "--local-price")
+            o.reward.local_price = parse_double(a, value(), 0);
         else
             throw UsageError("unknown argument '" + a + "'");
     }
@@ -257,19 +265,31 @@ std::string fixed(double v, int digits)
 // One line of the table: `lambda_column` is the index of the only λ the run
 // was tuned for (its J at other λ would compare a policy tuned for something
 // else), or -1 when the run does not depend on λ.
+// Wide enough for "clairvoyant(lambda=0.125)[boot-window]"; a longer label
+// still gets a space before the numbers.
+constexpr int kLabelWidth = 44;
+
+void print_label(std::ostream& out, const std::string& label)
+{
+    out << std::left << std::setw(kLabelWidth) << label << (label.size() >= std::size_t(kLabelWidth) ? " " : "")
+        << std::right;
+}
+
 void print_row(std::ostream& out, const std::string& label, const SimMetrics& m, const Options& o,
                int lambda_column, const WorkflowMetrics& wf)
 {
-    out << std::left << std::setw(26) << label << std::right << std::setw(7) << m.jobs << std::setw(7)
-        << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2) << std::setw(10) << hours(m.mean_wait)
-        << std::setw(10) << hours(m.p95_wait) << std::setw(8) << fixed(m.mean_bounded_slowdown, 2) << std::setw(11)
-        << fixed(m.waste_core_seconds / 3600, 1) << std::setw(11) << fixed(m.shortage_core_seconds / 3600, 1)
+    print_label(out, label);
+    out << std::setw(7) << m.jobs << std::setw(7) << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2)
+        << std::setw(10) << hours(m.mean_wait) << std::setw(10) << hours(m.median_wait) << std::setw(10)
+        << hours(m.p95_wait) << std::setw(8) << fixed(m.mean_bounded_slowdown, 2) << std::setw(11)
+        << hours(m.makespan) << std::setw(11) << fixed(m.waste_core_seconds / 3600, 1) << std::setw(11) << fixed(m.shortage_core_seconds / 3600, 1)
         << std::setw(7) << fixed(m.a_under, 3) << std::setw(7) << fixed(m.a_over, 3) << std::setw(6)
         << fixed(m.t_under, 2) << std::setw(6) << fixed(m.t_over, 2);
     if (o.budget > 0)
         out << std::setw(6) << m.budget_violations << std::setw(10) << fixed(m.max_interval_spend, 2);
     if (!o.workflows.empty())
         out << std::setw(6) << wf.workflows << std::setw(8) << fixed(wf.mean_slowdown, 2);
+    out << std::setw(14) << fixed(m.profit_time, 2) << std::setw(14) << fixed(m.profit_throughput, 2);
     for (std::size_t k = 0; k < o.lambdas.size(); ++k)
         out << std::setw(14)
             << (lambda_column < 0 || std::size_t(lambda_column) == k ? fixed(objective_at(m, o.lambdas[k]), 2) : "-");
@@ -278,14 +298,16 @@ void print_row(std::ostream& out, const std::string& label, const SimMetrics& m,
 
 void print_header(std::ostream& out, const Options& o)
 {
-    out << std::left << std::setw(26) << "policy" << std::right << std::setw(7) << "jobs" << std::setw(7) << "cloud"
-        << std::setw(11) << "cost" << std::setw(10) << "mean_wait" << std::setw(10) << "p95_wait" << std::setw(8)
-        << "bsld" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
+    print_label(out, "policy");
+    out << std::setw(7) << "jobs" << std::setw(7) << "cloud" << std::setw(11) << "cost" << std::setw(10)
+        << "mean_wait" << std::setw(10) << "med_wait" << std::setw(10) << "p95_wait" << std::setw(8) << "bsld"
+        << std::setw(11) << "makespan" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
         << std::setw(7) << "a_O" << std::setw(6) << "t_U" << std::setw(6) << "t_O";
     if (o.budget > 0)
         out << std::setw(6) << "viol" << std::setw(10) << "max_spend";
     if (!o.workflows.empty())
         out << std::setw(6) << "wfs" << std::setw(8) << "wf_sld";
+    out << std::setw(14) << "profit_time" << std::setw(14) << "profit_thru";
     for (double l : o.lambdas)
         out << std::setw(14) << ("J@" + fixed(l, l < 0.1 ? 3 : 2));
     out << "\n";
@@ -446,16 +468,46 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     o.config.record_timeline = !o.plot.empty();
     std::vector<PlotPanel> panels;
     Time origin = 0;
+    o.reward.lambda = lambda;
+    o.reward.tau = o.tau;
+    auto metrics_of = [&](const SimResult& result) {
+        SimMetrics m = compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
+        const RewardProfit profit = reward_profit(result, o.reward);
+        m.profit_time = profit.time;
+        m.profit_throughput = profit.throughput;
+        return m;
+    };
     auto replay = [&](const std::string& name, const PolicyParams& params, SimResult& result) {
         auto policy = make_policy(name, params);
         result = simulate(o.config, trace.jobs, *policy);
-        return compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
+        return metrics_of(result);
+    };
+    // What the trace lost to the site's shape: the same in every run.
+    std::string dropped;
+    auto note_dropped = [&](const SimResult& result) {
+        if (dropped.empty())
+            dropped = "jobs not replayed (wider than " + std::to_string(o.config.local_cores) + " local cores) " +
+                      std::to_string(result.jobs_too_wide) + "; runtimes cut at their limit " +
+                      std::to_string(result.runtimes_capped) + "\n";
+    };
+    // --compare: each run's per-account cost, printed under the table.
+    std::ostringstream account_costs;
+    auto note_account_costs = [&](const std::string& label, const SimMetrics& m) {
+        std::string line;
+        for (const auto& [account, cost] : m.account_cost)
+            if (cost > 0)
+                line += (line.empty() ? "" : ", ") + (account.empty() ? "(boot/idle/billing)" : account) + " " +
+                        fixed(cost, 2);
+        if (!line.empty())
+            account_costs << "cost by account, " << label << ": " << line << "\n";
     };
 
     std::vector<RatioRow> rows;
     std::vector<SimMetrics> reference(o.lambdas.size());
     auto record = [&](const std::string& label, int lambda_index, const SimMetrics& m, const SimResult& result) {
         print_row(out, label, m, o, lambda_index, wf(result));
+        note_dropped(result);
+        note_account_costs(label, m);
         if (o.clairvoyant)
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
@@ -498,8 +550,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
                 << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "
                 << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
-                << "\njobs not replayed (wider than " << o.config.local_cores << " local cores) "
-                << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped << "\n";
+                << "\n" << dropped;
             if (m.interruptions > 0)
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
                     << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("
@@ -542,6 +593,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                         best = i;
                 const std::string label = "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)";
                 print_row(out, label, grid[best], o, int(k), grid_wf[best]);
+                note_account_costs(label, grid[best]);
                 if (o.clairvoyant) {
                     rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
                     best_delay_set[k] = BaselineSet{"best-delay", grid_sets[best]};
@@ -560,11 +612,13 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
                                                            o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;
-                const SimMetrics m = compute_metrics(ref.result, lambda, o.tau, o.budget, o.budget_interval);
+                const SimMetrics m = metrics_of(ref.result);
                 record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
             }
             print_ratios(out, o, rows, reference);
         }
+        if (o.compare)
+            out << "\n" << dropped << account_costs.str();
     } catch (const SimConfigError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 1;
