@@ -448,9 +448,13 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         err << "burstsim: " << e.what() << "\n";
         return 2;
     }
-    if (o.workflows.empty())
+    if (o.workflows.empty()) {
         err << trace.report.summary() << "\n";
-    else
+        if (trace.jobs.empty()) {
+            err << "burstsim: " << (o.trace.empty() ? o.workload : o.trace) << ": no job to replay\n";
+            return 1;
+        }
+    } else
         err << "workflow arrivals: " << (o.arrivals.count ? o.arrivals.count : o.workflows.size())
             << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);

@@ -13,7 +13,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// `format` is "swf", "sacct" or "auto" (".swf" suffix → swf, else sacct).
+// `format` is "swf", "sacct" or "auto" (a first non-blank line with a '|' →
+// sacct, else swf).
 // Throws TraceError when the file cannot be read or the format is unknown.
 Trace load_trace(const std::string& path, const std::string& format);
 

@@ -17,10 +17,10 @@ namespace {
 // A trace file that exists for one test.
 class TempTrace {
 public:
-    explicit TempTrace(const std::string& text)
+    explicit TempTrace(const std::string& text, const std::string& suffix = ".swf")
     {
-        char name[] = "/tmp/burstsim-test-XXXXXX.swf";
-        int fd = mkstemps(name, 4);
+        std::string name = "/tmp/burstsim-test-XXXXXX" + suffix;
+        int fd = mkstemps(name.data(), int(suffix.size()));
         if (fd < 0)
             FAIL("mkstemps");
         close(fd);
@@ -135,4 +135,39 @@ TEST(BurstsimCli, ClairvoyantReferenceHasARowPerLambda)
     LONGS_EQUAL(0, r.status);
     CHECK(r.out.find("clairvoyant(lambda=1)") != std::string::npos);
     CHECK(r.out.find("clairvoyant(lambda=100)") != std::string::npos);
+}
+
+TEST(BurstsimCli, CompareShowsMedianWaitMakespanProfitAccountCostAndDroppedJobs)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--local-cores", "2", "--group", "g,cpus=2,price=3.6,boot=30,max=4",
+                    "--compare", "never,always", "--reward-max", "100"});
+    LONGS_EQUAL(0, r.status);
+    for (const char* column : {"med_wait", "makespan", "profit_time", "profit_thru"})
+        CHECK_TEXT(r.out.find(column) != std::string::npos, column);
+    // Job 1 (4 cores) does not fit 2 local cores: said once for the table.
+    CHECK(r.out.find("jobs not replayed (wider than 2 local cores) 1; runtimes cut at their limit 0") !=
+          std::string::npos);
+    CHECK(r.out.find("cost by account, always: ") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--reward-scale", "-1"}).status);
+}
+
+TEST(BurstsimCli, GuessesTheFormatFromTheContentAndFailsWithoutJobs)
+{
+    TempTrace swf_as_txt(kTrace, ".txt");
+    Run r = invoke({"--trace", swf_as_txt.path(), "--policy", "never"});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.err.find("3 jobs from 5 lines") != std::string::npos);
+
+    TempTrace sacct("JobIDRaw|Account|User|Submit|Start|End|AllocCPUS|ReqCPUS|Timelimit|State\n"
+                    "1|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|1|1|UNLIMITED|COMPLETED\n");
+    Run s = invoke({"--trace", sacct.path(), "--local-cores", "2"});
+    LONGS_EQUAL(0, s.status);
+    CHECK(s.err.find("1 jobs from 2 lines") != std::string::npos);
+
+    TempTrace empty("; MaxProcs: 4\n");
+    Run e = invoke({"--trace", empty.path()});
+    LONGS_EQUAL(1, e.status);
+    CHECK(e.err.find("no job to replay") != std::string::npos);
+    CHECK(e.out.empty());
 }
