@@ -18,10 +18,12 @@
 #include "sim/workflow_metrics.hpp"
 #include "sim/zheng_scenario.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -36,7 +38,8 @@ public:
 };
 
 const char* const kUsage =
-    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workload gatk|blast[:key=value,...]\n"
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] [--all-problems]\n"
+    "                | --workload gatk|blast[:key=value,...]\n"
     "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
     "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
@@ -45,7 +48,8 @@ const char* const kUsage =
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
-    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
+    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
+    "       burstsim --help\n";
 
 // 0, then 30 s doubling to about 5.7 days.
 std::vector<double> default_delay_grid()
@@ -94,11 +98,13 @@ struct Options {
     std::string scenario;
     std::string plot;
     std::string format = "auto";
+    bool all_problems = false;
     std::uint32_t local_cores = 0;
     SimConfig config;
     std::vector<std::string> policies;
     bool compare = false;
     std::vector<std::string> params;
+    std::vector<std::string> given; // every option on the command line, in order
     std::vector<double> lambdas{1.0};
     bool lambda_gates = false;
     double tau = 10;
@@ -119,6 +125,7 @@ Options parse(const std::vector<std::string>& args)
     bool have_policy = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
+        o.given.push_back(a);
         auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size())
                 throw UsageError(a + " needs a value");
@@ -143,8 +150,13 @@ Options parse(const std::vector<std::string>& args)
             if (o.arrivals.accounts.empty())
                 throw UsageError("--workflow-accounts needs at least one account name");
         }
-        else if (a == "--format")
+        else if (a == "--format") {
             o.format = value();
+            if (o.format != "swf" && o.format != "sacct" && o.format != "auto")
+                throw UsageError("--format '" + o.format + "': expected swf, sacct or auto");
+        }
+        else if (a == "--all-problems")
+            o.all_problems = true;
         else if (a == "--local-cores")
             o.local_cores = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--local-node-cores")
@@ -218,8 +230,10 @@ Options parse(const std::vector<std::string>& args)
             throw UsageError("unknown argument '" + a + "'");
     }
     if (!o.scenario.empty()) {
-        if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty())
-            throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
+        for (const auto& option : o.given)
+            if (option != "--scenario" && option != "--seed")
+                throw UsageError("--scenario runs its own site, workloads and policies: " + option +
+                                 " does not apply (give only --seed with it)");
         return o;
     }
     if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
@@ -228,6 +242,22 @@ Options parse(const std::vector<std::string>& args)
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
         o.compare = true;
+    // A misspelt prefix would silently leave its policy at the defaults.
+    std::vector<std::string> scoped = o.policies;
+    if (o.tune_delay)
+        scoped.push_back("fixed-delay");
+    for (const auto& p : o.params) {
+        const auto colon = p.find(':'), eq = p.find('=');
+        if (colon == std::string::npos || (eq != std::string::npos && eq < colon))
+            continue;
+        const std::string prefix = p.substr(0, colon);
+        if (std::find(scoped.begin(), scoped.end(), prefix) == scoped.end()) {
+            std::string known;
+            for (const auto& name : scoped)
+                known += (known.empty() ? "" : ", ") + name;
+            throw UsageError("--param " + p + ": '" + prefix + "' is not a policy of this run (run: " + known + ")");
+        }
+    }
     return o;
 }
 
@@ -393,6 +423,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         PolicyParams params;
     };
     std::vector<Run> runs;
+    if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+        out << kUsage;
+        return 0;
+    }
     try {
         o = parse(args);
         if (!o.scenario.empty())
@@ -425,12 +459,25 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         err << "burstsim: " << e.what() << "\n";
         return 2;
     }
+    if (o.config.groups.empty() &&
+        std::any_of(o.policies.begin(), o.policies.end(), [](const std::string& p) { return p != NeverPolicy::kName; }))
+        err << "burstsim: warning: no --group: hiring policies have no cloud to hire from and replay as never\n";
+    // Found out before a long run, not after it.
+    std::ofstream plot_file;
+    if (!o.plot.empty()) {
+        plot_file.open(o.plot);
+        if (!plot_file) {
+            err << "burstsim: cannot write " << o.plot << ": " << std::strerror(errno) << "\n";
+            return 1;
+        }
+    }
     Trace trace;
     try {
         if (!o.workload.empty()) {
             trace = generate_workload(o.workload, o.config.seed);
         } else if (o.workflows.empty()) {
-            trace = load_trace(o.trace, o.format);
+            trace = load_trace(o.trace, o.format,
+                               o.all_problems ? SIZE_MAX : TraceReport::kKeptProblems);
         } else {
             std::vector<Workflow> workflows;
             for (const auto& path : o.workflows)
@@ -632,10 +679,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     }
     if (!o.plot.empty()) {
         const std::string source = !o.trace.empty() ? o.trace : !o.workload.empty() ? o.workload : "workflows";
-        std::ofstream file(o.plot);
-        file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
-                                origin, panels);
-        if (!file.flush()) {
+        plot_file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
+                                     origin, panels);
+        if (!plot_file.flush()) {
             err << "burstsim: cannot write " << o.plot << "\n";
             return 1;
         }

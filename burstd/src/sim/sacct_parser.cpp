@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ctime>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace burst {
@@ -117,11 +118,12 @@ bool parse_slurm_duration(const std::string& text, Seconds& out)
     return true;
 }
 
-Trace parse_sacct(std::istream& in, const std::string& source)
+Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_problems)
 {
     Trace trace;
     TraceReport& report = trace.report;
     report.source = source;
+    report.kept_limit = kept_problems;
     std::string line;
     std::array<int, kColumns> where;
     where.fill(-1);
@@ -131,6 +133,7 @@ Trace parse_sacct(std::istream& in, const std::string& source)
     // a '|'; decided once from the header, since a record's last field may
     // legitimately be empty (a job step's Partition).
     bool trailing_bar = false;
+    std::unordered_map<JobId, std::size_t> job_lines; // JobIDRaw → line it was read from
     while (std::getline(in, line)) {
         const std::size_t line_no = ++report.lines;
         if (!line.empty() && line.back() == '\r')
@@ -211,6 +214,10 @@ Trace parse_sacct(std::istream& in, const std::string& source)
             report.malformed_line(line_no, "times out of order (Submit <= Start <= End expected)");
             continue;
         }
+        if (end - start > kMaxTraceSeconds) {
+            report.malformed_line(line_no, "job ran over 10 years (Start to End)");
+            continue;
+        }
         std::uint32_t alloc = 0, req = 0;
         if (!parse_number(std::string_view(fields[std::size_t(where[kAllocCpus])]), alloc) ||
             !parse_number(std::string_view(fields[std::size_t(where[kReqCpus])]), req)) {
@@ -225,6 +232,10 @@ Trace parse_sacct(std::istream& in, const std::string& source)
         if (!parse_slurm_duration(field(kTimelimit), limit)) {
             report.malformed_line(line_no, "Timelimit: expected [D-]H:M:S, M, M:S, D-H or UNLIMITED, got '" +
                                                field(kTimelimit) + "'");
+            continue;
+        }
+        if (auto [first, inserted] = job_lines.emplace(numeric_id, line_no); !inserted) {
+            report.malformed_line(line_no, "JobIDRaw " + id + " already used on line " + std::to_string(first->second));
             continue;
         }
         TraceJob job;

@@ -21,7 +21,9 @@
 
 namespace burst {
 
-Trace parse_sacct(std::istream& in, const std::string& source);
+// `kept_problems`: how many problems keep their text (all are counted).
+Trace parse_sacct(std::istream& in, const std::string& source,
+                  std::size_t kept_problems = TraceReport::kKeptProblems);
 
 // sacct's Timelimit: "UNLIMITED"/"Partition_Limit" (0), "M", "M:S", "H:M:S",
 // "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these.

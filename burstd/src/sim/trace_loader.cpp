@@ -30,7 +30,7 @@ std::string sniff_format(std::istream& in)
 
 } // namespace
 
-Trace load_trace(const std::string& path, const std::string& format)
+Trace load_trace(const std::string& path, const std::string& format, std::size_t kept_problems)
 {
     if (format != "swf" && format != "sacct" && format != "auto")
         throw TraceError("unknown trace format '" + format + "' (known: swf, sacct, auto)");
@@ -40,7 +40,8 @@ Trace load_trace(const std::string& path, const std::string& format)
     const std::string chosen = format == "auto" ? sniff_format(in) : format;
     if (!in)
         throw TraceError(path + ": cannot rewind after guessing its format; give --format");
-    Trace trace = chosen == "swf" ? parse_swf(in, path) : parse_sacct(in, path);
+    Trace trace = chosen == "swf" ? parse_swf(in, path, kept_problems)
+                                  : parse_sacct(in, path, kept_problems);
     if (in.bad())
         throw TraceError(path + ": read error");
     return trace;

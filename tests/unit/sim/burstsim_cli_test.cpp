@@ -171,3 +171,63 @@ TEST(BurstsimCli, GuessesTheFormatFromTheContentAndFailsWithoutJobs)
     CHECK(e.err.find("no job to replay") != std::string::npos);
     CHECK(e.out.empty());
 }
+
+TEST(BurstsimCli, RejectsAParamPrefixThatIsNoPolicyOfTheRun)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--compare", "always,threshold", "--param",
+                    "thresold:target_utilization=0.5"});
+    LONGS_EQUAL(2, r.status);
+    CHECK_TEXT(r.err.find("'thresold' is not a policy of this run (run: always, threshold)") != std::string::npos,
+               r.err.c_str());
+    // fixed-delay is a policy of a --tune-delay run.
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--tune-delay", "--delay-grid", "0", "--param",
+                           "fixed-delay:expander=price", "--group", "g,cpus=2,max=4"})
+                       .status);
+}
+
+TEST(BurstsimCli, ScenarioRejectsEveryOptionItDoesNotTake)
+{
+    for (const char* option : {"--group", "--lambda", "--budget", "--local-cores", "--cycle", "--tau"}) {
+        const std::string value = std::string(option) == "--group" ? "g,cpus=2,max=4" : "7";
+        Run r = invoke({"--scenario", "zheng", option, value});
+        LONGS_EQUAL_TEXT(2, r.status, option);
+        CHECK_TEXT(r.err.find(std::string(option) + " does not apply") != std::string::npos, option);
+    }
+}
+
+TEST(BurstsimCli, SmallSlips)
+{
+    TempTrace t(kTrace);
+    Run csv = invoke({"--trace", t.path(), "--format", "csv"});
+    LONGS_EQUAL(2, csv.status); // a bad command line
+    CHECK(csv.err.find("expected swf, sacct or auto") != std::string::npos);
+
+    Run help = invoke({"--help"});
+    LONGS_EQUAL(0, help.status);
+    CHECK(help.out.find("usage: burstsim") != std::string::npos);
+
+    Run nogroup = invoke({"--trace", t.path(), "--compare", "never,always"});
+    LONGS_EQUAL(0, nogroup.status);
+    CHECK(nogroup.err.find("warning: no --group") != std::string::npos);
+    Run never = invoke({"--trace", t.path(), "--policy", "never"});
+    CHECK(never.err.find("warning") == std::string::npos);
+
+    std::string many = "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 1 1 -1 -1 -1 -1\n";
+    for (int i = 0; i < 25; ++i)
+        many += "2 0 0\n";
+    TempTrace bad(many);
+    CHECK(invoke({"--trace", bad.path()}).err.find("and 5 more") != std::string::npos);
+    Run all = invoke({"--trace", bad.path(), "--all-problems"});
+    CHECK(all.err.find("more") == std::string::npos);
+    CHECK(all.err.find(bad.path() + ":27:") != std::string::npos);
+}
+
+TEST(BurstsimCli, ChecksThePlotPathBeforeTheRun)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--policy", "never", "--plot", "/nonexistent-dir/out.svg"});
+    LONGS_EQUAL(1, r.status);
+    CHECK(r.err.find("cannot write /nonexistent-dir/out.svg") != std::string::npos);
+    CHECK(r.out.empty()); // no table: nothing ran
+}

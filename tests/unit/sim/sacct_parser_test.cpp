@@ -134,6 +134,20 @@ TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
     LONGS_EQUAL(6, t.report.problems[4].line);
 }
 
+TEST(SacctParser, ReportsDuplicateIdsAndRunawayRuntimes)
+{
+    Trace t = parse(std::string(kHeader) +
+                    "5|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|1|1|UNLIMITED|COMPLETED|x\n"
+                    "5|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:02:00|1|1|UNLIMITED|COMPLETED|x\n"
+                    "6|a|u|1990-01-01T00:00:00|1990-01-01T00:00:00|2024-01-01T00:00:00|1|1|UNLIMITED|COMPLETED|x\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(2, t.report.malformed);
+    LONGS_EQUAL(3, t.report.problems[0].line);
+    CHECK(t.report.problems[0].message.find("JobIDRaw 5 already used on line 2") != std::string::npos);
+    LONGS_EQUAL(4, t.report.problems[1].line);
+    CHECK(t.report.problems[1].message.find("over 10 years") != std::string::npos);
+}
+
 TEST(SacctParser, RejectsAHeaderWithoutRequiredColumns)
 {
     Trace t = parse("JobID|User\n1|u\n2|u\n");
