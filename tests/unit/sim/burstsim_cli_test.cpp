@@ -231,3 +231,14 @@ TEST(BurstsimCli, ChecksThePlotPathBeforeTheRun)
     CHECK(r.err.find("cannot write /nonexistent-dir/out.svg") != std::string::npos);
     CHECK(r.out.empty()); // no table: nothing ran
 }
+
+TEST(BurstsimCli, ParamKeysAreCaseInsensitiveAndDurationsTakeUnits)
+{
+    TempTrace t(kTrace);
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
+                           "Target_Utilization=0.5", "--param", "stabilization=5m"})
+                       .status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
+                           "stabilization=5x"})
+                       .status);
+}
