@@ -48,6 +48,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/prometheus_text.hpp \
 	burstd/src/app/provider_outcomes.hpp \
 	burstd/src/app/random_source.hpp \
+	burstd/src/app/reload_scope.cpp \
+	burstd/src/app/reload_scope.hpp \
 	burstd/src/app/retry_backoff.cpp \
 	burstd/src/app/retry_backoff.hpp \
 	burstd/src/app/sleeper.hpp \
@@ -83,6 +85,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/policy_cycle_fakes.hpp \
 	tests/unit/app/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/policy_cycle_test.cpp \
+	tests/unit/app/reload_scope_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \
 	tests/unit/app/spend_tracker_test.cpp \
