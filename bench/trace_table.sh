@@ -72,6 +72,7 @@ wait
 for f in "$OUT"/*.txt; do
     awk -v trace="$(basename "$f" .txt)" '
         /^ratios/ { on = 1; next }
+        on && NF == 0 { on = 0; next }
         on && NF >= 8 {
             label = $1; l = $2; j = $3
             sub(/\(lambda=.*$/, "", label); sub(/\[.*$/, "", label)

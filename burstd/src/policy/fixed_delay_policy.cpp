@@ -7,7 +7,7 @@
 namespace burst {
 
 FixedDelayPolicy::FixedDelayPolicy(PolicyParams& params)
-    : delay_(params.get_double("delay", 600, 0, 365.0 * 86400)),
+    : delay_(params.get_duration("delay", 600, 0, 365.0 * 86400)),
       expander_(make_expander(params.get_choice("expander", "price", expander_names())))
 {
 }

@@ -41,7 +41,7 @@ bool billed(InstanceState s)
 
 PfaPolicy::PfaPolicy(PolicyParams& params)
     : budget_(params.get_double("budget", 100, 0, 1e12)),
-      interval_(params.get_double("interval", 3600, 1, 366 * 86400.0)),
+      interval_(params.get_duration("interval", 3600, 1, 366 * 86400.0)),
       per_account_(params.get_choice("scope", "site", {"site", "account"}) == "account"),
       split_([&] {
           const std::string s = params.get_choice("split", "fairshare", {"fairshare", "shares", "equal"});
@@ -51,7 +51,7 @@ PfaPolicy::PfaPolicy(PolicyParams& params)
                                                                                 : Smoothing::Ewma),
       depth_(params.get_uint("depth", 10, 0, 100000)),
       alpha_(params.get_double("alpha", 0.7, 0, 0.999999)),
-      release_window_(params.get_double("release_window", 60, 0, 366 * 86400.0)),
+      release_window_(params.get_duration("release_window", 60, 0, 366 * 86400.0)),
       expander_(make_expander(params.get_choice("expander", "least-waste", expander_names())))
 {
 }

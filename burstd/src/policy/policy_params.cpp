@@ -1,17 +1,40 @@
 #include "policy/policy_params.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
 namespace burst {
 
+namespace {
+
+std::string lower(std::string s)
+{
+    for (auto& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+} // namespace
+
+PolicyParams::PolicyParams(const std::map<std::string, std::string>& values)
+{
+    for (const auto& [key, value] : values)
+        set(key, value);
+}
+
+void PolicyParams::set(const std::string& key, const std::string& value)
+{
+    values_[lower(key)] = value;
+}
+
 void PolicyParams::set(const std::string& assignment)
 {
     auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw PolicyConfigError("policy parameter '" + assignment + "': expected key=value");
-    values_[assignment.substr(0, eq)] = assignment.substr(eq + 1);
+    set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 
 double PolicyParams::double_fallback(const std::string& key) const
@@ -34,6 +57,33 @@ double PolicyParams::get_double(const std::string& key, double fallback, double 
     if (it->second.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
         throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected a number in [" +
                                 std::to_string(min) + ", " + std::to_string(max) + "]");
+    return value;
+}
+
+double PolicyParams::get_duration(const std::string& key, double fallback, double min, double max)
+{
+    read_.insert(key);
+    double_fallbacks_[key] = fallback;
+    auto it = values_.find(key);
+    if (it == values_.end())
+        return fallback;
+    std::string number = it->second;
+    double unit = 1;
+    if (!number.empty())
+        switch (std::tolower(static_cast<unsigned char>(number.back()))) {
+        case 's': unit = 1; number.pop_back(); break;
+        case 'm': unit = 60; number.pop_back(); break;
+        case 'h': unit = 3600; number.pop_back(); break;
+        case 'd': unit = 86400; number.pop_back(); break;
+        default: break;
+        }
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(number.c_str(), &end) * unit;
+    if (number.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
+        throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected a duration in [" +
+                                std::to_string(min) + ", " + std::to_string(max) +
+                                "] seconds (e.g. 300, 300s, 5m, 1h, 1d)");
     return value;
 }
 

@@ -2,7 +2,9 @@
 // A policy's parameters as configured (burstd.conf `PolicyParam=` or
 // `burstsim --param k=v`): strings in, typed and range-checked values out.
 // Every key must be read by the policy; leftovers are rejected so that a
-// misspelled parameter is an error rather than a silent default.
+// misspelled parameter is an error rather than a silent default.  Keys are
+// case-insensitive (burstd.conf's rule; burstsim --param follows it): they
+// are stored in lower case, the case policies read them in.
 
 #include <cstdint>
 #include <map>
@@ -21,13 +23,16 @@ public:
 class PolicyParams {
 public:
     PolicyParams() = default;
-    explicit PolicyParams(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+    explicit PolicyParams(const std::map<std::string, std::string>& values);
 
     // "k=v" as given on a command line; throws PolicyConfigError without '='.
     void set(const std::string& assignment);
-    void set(const std::string& key, const std::string& value) { values_[key] = value; }
+    void set(const std::string& key, const std::string& value);
 
     double get_double(const std::string& key, double fallback, double min, double max);
+    // Seconds, as a number or with an s/m/h/d suffix ("300", "5m"), like
+    // burstd.conf's other durations.
+    double get_duration(const std::string& key, double fallback, double min, double max);
     std::uint32_t get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min, std::uint32_t max);
     std::string get_choice(const std::string& key, const std::string& fallback,
                            const std::vector<std::string>& allowed);

@@ -34,7 +34,7 @@ PredictivePolicy::PredictivePolicy(PolicyParams& params)
     : lambda_(params.get_double("lambda", 1.0, 0, 1e9)),
       throughput_(params.get_choice("reward", "time", {"time", "throughput"}) == "throughput"),
       reward_scale_(params.get_double("reward_scale", lambda_ * 3600, 0, 1e15)),
-      reward_runtime_(params.get_double("reward_runtime", 0, 0, 1e9)),
+      reward_runtime_(params.get_duration("reward_runtime", 0, 0, 1e9)),
       uniform_late_(params.get_choice("late", "uniform", {"uniform", "immediate"}) == "uniform"),
       max_error_(params.get_double("max_error", 0.5, 0, 1)),
       queue_benefit_(params.get_choice("benefit", "self", {"self", "queue"}) == "queue"),

@@ -11,7 +11,7 @@ ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
     : queue_metric_(params.get_choice("metric", "utilization", {"utilization", "queue"}) == "queue"),
       target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
       target_queue_(params.get_uint("target_queue", 4, 1, 1000000)),
-      stabilization_(params.get_double("stabilization", 300, 0, 86400)),
+      stabilization_(params.get_duration("stabilization", 300, 0, 86400)),
       expander_(make_expander(params.get_choice("expander", "price", expander_names()))),
       gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {

@@ -7,6 +7,7 @@
 #include "sim/cloud_work_bound.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
+#include "sim/reward_profit.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 #include "sim/smowton_scenario.hpp"
@@ -17,10 +18,12 @@
 #include "sim/workflow_metrics.hpp"
 #include "sim/zheng_scenario.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -36,7 +39,8 @@ public:
 };
 
 const char* const kUsage =
-    "usage: burstsim (--trace FILE [--format swf|sacct|auto] | --workload gatk|blast[:key=value,...]\n"
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] [--all-problems]\n"
+    "                | --workload gatk|blast[:key=value,...]\n"
     "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
     "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
@@ -45,8 +49,9 @@ const char* const kUsage =
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
     "                [--conf BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
-    "                [--plot FILE.svg]\n"
-    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
+    "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
+    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
+    "       burstsim --help\n";
 
 // 0, then 30 s doubling to about 5.7 days.
 std::vector<double> default_delay_grid()
@@ -95,11 +100,13 @@ struct Options {
     std::string scenario;
     std::string plot;
     std::string format = "auto";
+    bool all_problems = false;
     std::uint32_t local_cores = 0;
     SimConfig config;
     std::vector<std::string> policies;
     bool compare = false;
     std::vector<std::string> params;
+    std::vector<std::string> given; // every option on the command line, in order
     std::vector<double> lambdas{1.0};
     bool lambda_gates = false;
     double tau = 10;
@@ -112,6 +119,7 @@ struct Options {
     std::vector<double> delay_grid = default_delay_grid();
     std::vector<std::string> workflows;
     WorkflowArrivals arrivals;
+    RewardScheme reward; // λ and τ are set from --lambda and --tau
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -120,6 +128,7 @@ Options parse(const std::vector<std::string>& args)
     bool have_policy = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
+        o.given.push_back(a);
         auto value = [&]() -> const std::string& {
             if (i + 1 >= args.size())
                 throw UsageError(a + " needs a value");
@@ -144,8 +153,13 @@ Options parse(const std::vector<std::string>& args)
             if (o.arrivals.accounts.empty())
                 throw UsageError("--workflow-accounts needs at least one account name");
         }
-        else if (a == "--format")
+        else if (a == "--format") {
             o.format = value();
+            if (o.format != "swf" && o.format != "sacct" && o.format != "auto")
+                throw UsageError("--format '" + o.format + "': expected swf, sacct or auto");
+        }
+        else if (a == "--all-problems")
+            o.all_problems = true;
         else if (a == "--local-cores")
             o.local_cores = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--local-node-cores")
@@ -217,14 +231,22 @@ Options parse(const std::vector<std::string>& args)
             o.config.bf_max_job_test = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--tau")
             o.tau = parse_double(a, value(), 0.001);
+        else if (a == "--reward-max")
+            o.reward.reward_max = parse_double(a, value(), 0);
+        else if (a == "--reward-scale")
+            o.reward.reward_scale = parse_double(a, value(), 0);
+        else if (a == "--local-price")
+            o.reward.local_price = parse_double(a, value(), 0);
         else
             throw UsageError("unknown argument '" + a + "'");
     }
     if (!o.config.enforce_budgets && o.conf.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
     if (!o.scenario.empty()) {
-        if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty())
-            throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
+        for (const auto& option : o.given)
+            if (option != "--scenario" && option != "--seed")
+                throw UsageError("--scenario runs its own site, workloads and policies: " + option +
+                                 " does not apply (give only --seed with it)");
         return o;
     }
     if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
@@ -233,6 +255,22 @@ Options parse(const std::vector<std::string>& args)
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
         o.compare = true;
+    // A misspelt prefix would silently leave its policy at the defaults.
+    std::vector<std::string> scoped = o.policies;
+    if (o.tune_delay)
+        scoped.push_back("fixed-delay");
+    for (const auto& p : o.params) {
+        const auto colon = p.find(':'), eq = p.find('=');
+        if (colon == std::string::npos || (eq != std::string::npos && eq < colon))
+            continue;
+        const std::string prefix = p.substr(0, colon);
+        if (std::find(scoped.begin(), scoped.end(), prefix) == scoped.end()) {
+            std::string known;
+            for (const auto& name : scoped)
+                known += (known.empty() ? "" : ", ") + name;
+            throw UsageError("--param " + p + ": '" + prefix + "' is not a policy of this run (run: " + known + ")");
+        }
+    }
     return o;
 }
 
@@ -333,13 +371,24 @@ void print_budget_lines(std::ostream& out, const std::vector<std::pair<std::stri
 // One line of the table: `lambda_column` is the index of the only λ the run
 // was tuned for (its J at other λ would compare a policy tuned for something
 // else), or -1 when the run does not depend on λ.
+// Wide enough for "clairvoyant(lambda=0.125)[boot-window]"; a longer label
+// still gets a space before the numbers.
+constexpr int kLabelWidth = 44;
+
+void print_label(std::ostream& out, const std::string& label)
+{
+    out << std::left << std::setw(kLabelWidth) << label << (label.size() >= std::size_t(kLabelWidth) ? " " : "")
+        << std::right;
+}
+
 void print_row(std::ostream& out, const std::string& label, const SimMetrics& m, const Options& o,
                int lambda_column, const WorkflowMetrics& wf)
 {
-    out << std::left << std::setw(26) << label << std::right << std::setw(7) << m.jobs << std::setw(7)
-        << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2) << std::setw(10) << hours(m.mean_wait)
-        << std::setw(10) << hours(m.p95_wait) << std::setw(8) << fixed(m.mean_bounded_slowdown, 2) << std::setw(11)
-        << fixed(m.waste_core_seconds / 3600, 1) << std::setw(11) << fixed(m.shortage_core_seconds / 3600, 1)
+    print_label(out, label);
+    out << std::setw(7) << m.jobs << std::setw(7) << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2)
+        << std::setw(10) << hours(m.mean_wait) << std::setw(10) << hours(m.median_wait) << std::setw(10)
+        << hours(m.p95_wait) << std::setw(8) << fixed(m.mean_bounded_slowdown, 2) << std::setw(11)
+        << hours(m.makespan) << std::setw(11) << fixed(m.waste_core_seconds / 3600, 1) << std::setw(11) << fixed(m.shortage_core_seconds / 3600, 1)
         << std::setw(7) << fixed(m.a_under, 3) << std::setw(7) << fixed(m.a_over, 3) << std::setw(6)
         << fixed(m.t_under, 2) << std::setw(6) << fixed(m.t_over, 2);
     if (o.budget > 0)
@@ -348,6 +397,7 @@ void print_row(std::ostream& out, const std::string& label, const SimMetrics& m,
         out << std::setw(8) << dropped_actions(m) << std::setw(7) << line_violations(m);
     if (!o.workflows.empty())
         out << std::setw(6) << wf.workflows << std::setw(8) << fixed(wf.mean_slowdown, 2);
+    out << std::setw(14) << fixed(m.profit_time, 2) << std::setw(14) << fixed(m.profit_throughput, 2);
     for (std::size_t k = 0; k < o.lambdas.size(); ++k)
         out << std::setw(14)
             << (lambda_column < 0 || std::size_t(lambda_column) == k ? fixed(objective_at(m, o.lambdas[k]), 2) : "-");
@@ -356,9 +406,10 @@ void print_row(std::ostream& out, const std::string& label, const SimMetrics& m,
 
 void print_header(std::ostream& out, const Options& o)
 {
-    out << std::left << std::setw(26) << "policy" << std::right << std::setw(7) << "jobs" << std::setw(7) << "cloud"
-        << std::setw(11) << "cost" << std::setw(10) << "mean_wait" << std::setw(10) << "p95_wait" << std::setw(8)
-        << "bsld" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
+    print_label(out, "policy");
+    out << std::setw(7) << "jobs" << std::setw(7) << "cloud" << std::setw(11) << "cost" << std::setw(10)
+        << "mean_wait" << std::setw(10) << "med_wait" << std::setw(10) << "p95_wait" << std::setw(8) << "bsld"
+        << std::setw(11) << "makespan" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
         << std::setw(7) << "a_O" << std::setw(6) << "t_U" << std::setw(6) << "t_O";
     if (o.budget > 0)
         out << std::setw(6) << "viol" << std::setw(10) << "max_spend";
@@ -366,6 +417,7 @@ void print_header(std::ostream& out, const Options& o)
         out << std::setw(8) << "capped" << std::setw(7) << "b_viol";
     if (!o.workflows.empty())
         out << std::setw(6) << "wfs" << std::setw(8) << "wf_sld";
+    out << std::setw(14) << "profit_time" << std::setw(14) << "profit_thru";
     for (double l : o.lambdas)
         out << std::setw(14) << ("J@" + fixed(l, l < 0.1 ? 3 : 2));
     out << "\n";
@@ -452,6 +504,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         PolicyParams params;
     };
     std::vector<Run> runs;
+    if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+        out << kUsage;
+        return 0;
+    }
     try {
         o = parse(args);
         if (!o.scenario.empty())
@@ -496,12 +552,25 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             return 2;
         }
     }
+    if (o.config.groups.empty() &&
+        std::any_of(o.policies.begin(), o.policies.end(), [](const std::string& p) { return p != NeverPolicy::kName; }))
+        err << "burstsim: warning: no --group: hiring policies have no cloud to hire from and replay as never\n";
+    // Found out before a long run, not after it.
+    std::ofstream plot_file;
+    if (!o.plot.empty()) {
+        plot_file.open(o.plot);
+        if (!plot_file) {
+            err << "burstsim: cannot write " << o.plot << ": " << std::strerror(errno) << "\n";
+            return 1;
+        }
+    }
     Trace trace;
     try {
         if (!o.workload.empty()) {
             trace = generate_workload(o.workload, o.config.seed);
         } else if (o.workflows.empty()) {
-            trace = load_trace(o.trace, o.format);
+            trace = load_trace(o.trace, o.format,
+                               o.all_problems ? SIZE_MAX : TraceReport::kKeptProblems);
         } else {
             std::vector<Workflow> workflows;
             for (const auto& path : o.workflows)
@@ -519,9 +588,13 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         err << "burstsim: " << e.what() << "\n";
         return 2;
     }
-    if (o.workflows.empty())
+    if (o.workflows.empty()) {
         err << trace.report.summary() << "\n";
-    else
+        if (trace.jobs.empty()) {
+            err << "burstsim: " << (o.trace.empty() ? o.workload : o.trace) << ": no job to replay\n";
+            return 1;
+        }
+    } else
         err << "workflow arrivals: " << (o.arrivals.count ? o.arrivals.count : o.workflows.size())
             << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
@@ -539,10 +612,38 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     o.config.record_timeline = !o.plot.empty();
     std::vector<PlotPanel> panels;
     Time origin = 0;
+    o.reward.lambda = lambda;
+    o.reward.tau = o.tau;
+    auto metrics_of = [&](const SimResult& result) {
+        SimMetrics m = compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
+        const RewardProfit profit = reward_profit(result, o.reward);
+        m.profit_time = profit.time;
+        m.profit_throughput = profit.throughput;
+        return m;
+    };
     auto replay = [&](const std::string& name, const PolicyParams& params, SimResult& result) {
         auto policy = make_policy(name, params);
         result = simulate(o.config, trace.jobs, *policy);
-        return compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
+        return metrics_of(result);
+    };
+    // What the trace lost to the site's shape: the same in every run.
+    std::string dropped;
+    auto note_dropped = [&](const SimResult& result) {
+        if (dropped.empty())
+            dropped = "jobs not replayed (wider than " + std::to_string(o.config.local_cores) + " local cores) " +
+                      std::to_string(result.jobs_too_wide) + "; runtimes cut at their limit " +
+                      std::to_string(result.runtimes_capped) + "\n";
+    };
+    // --compare: each run's per-account cost, printed under the table.
+    std::ostringstream account_costs;
+    auto note_account_costs = [&](const std::string& label, const SimMetrics& m) {
+        std::string line;
+        for (const auto& [account, cost] : m.account_cost)
+            if (cost > 0)
+                line += (line.empty() ? "" : ", ") + (account.empty() ? "(boot/idle/billing)" : account) + " " +
+                        fixed(cost, 2);
+        if (!line.empty())
+            account_costs << "cost by account, " << label << ": " << line << "\n";
     };
 
     std::vector<RatioRow> rows;
@@ -555,6 +656,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     };
     auto record = [&](const std::string& label, int lambda_index, const SimMetrics& m, const SimResult& result) {
         row(label, m, lambda_index, wf(result));
+        note_dropped(result);
+        note_account_costs(label, m);
         if (o.clairvoyant)
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
@@ -597,8 +700,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
                 << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "
                 << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
-                << "\njobs not replayed (wider than " << o.config.local_cores << " local cores) "
-                << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped << "\n";
+                << "\n" << dropped;
             if (m.interruptions > 0)
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
                     << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("
@@ -647,6 +749,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                         best = i;
                 const std::string label = "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)";
                 row(label, grid[best], int(k), grid_wf[best]);
+                note_account_costs(label, grid[best]);
                 if (o.clairvoyant) {
                     rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
                     best_delay_set[k] = BaselineSet{"best-delay", grid_sets[best]};
@@ -665,11 +768,13 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
                                                            o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;
-                const SimMetrics m = compute_metrics(ref.result, lambda, o.tau, o.budget, o.budget_interval);
+                const SimMetrics m = metrics_of(ref.result);
                 record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
             }
             print_ratios(out, o, rows, reference);
         }
+        if (o.compare)
+            out << "\n" << dropped << account_costs.str();
     } catch (const SimConfigError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 1;
@@ -681,10 +786,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         print_budget_lines(out, budget_rows, false);
     if (!o.plot.empty()) {
         const std::string source = !o.trace.empty() ? o.trace : !o.workload.empty() ? o.workload : "workflows";
-        std::ofstream file(o.plot);
-        file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
-                                origin, panels);
-        if (!file.flush()) {
+        plot_file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
+                                     origin, panels);
+        if (!plot_file.flush()) {
             err << "burstsim: cannot write " << o.plot << "\n";
             return 1;
         }

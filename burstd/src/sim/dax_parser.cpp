@@ -1,5 +1,7 @@
 #include "sim/dax_parser.hpp"
 
+#include "sim/trace.hpp"
+
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
@@ -55,8 +57,8 @@ public:
         char* end = nullptr;
         errno = 0;
         const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || v < 0)
-            fail(n, what + " '" + text + "': expected seconds >= 0");
+        if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || v < 0 || v > kMaxTraceSeconds)
+            fail(n, what + " '" + text + "': expected seconds in [0, 10 years]");
         return v;
     }
     std::uint32_t cores(const xmlNode* n, const std::string& text) const

@@ -11,6 +11,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/sim_config.hpp \
 	burstd/src/sim/simulator.cpp \
 	burstd/src/sim/simulator.hpp \
+	burstd/src/sim/reward_profit.cpp \
+	burstd/src/sim/reward_profit.hpp \
 	burstd/src/sim/sim_metrics.cpp \
 	burstd/src/sim/sim_metrics.hpp \
 	burstd/src/sim/group_spec.cpp \
@@ -63,6 +65,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/group_spec_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
 	tests/unit/sim/simulator_budget_test.cpp \
+	tests/unit/sim/reward_profit_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
 	tests/unit/sim/clairvoyant_policy_test.cpp \

@@ -3,7 +3,9 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <ctime>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace burst {
@@ -37,17 +39,6 @@ bool parse_number(std::string_view text, T& out)
     return ec == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = unsigned(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + std::int64_t(doe) - 719468;
-}
-
 } // namespace
 
 bool parse_slurm_timestamp(const std::string& text, Time& out)
@@ -63,7 +54,21 @@ bool parse_slurm_timestamp(const std::string& text, Time& out)
         return false;
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
         return false;
-    out = Time(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s);
+    // Slurm prints local time (localtime_r in parse_time.c): read it back in
+    // the zone TZ names, letting mktime decide whether DST was in effect, so
+    // runtimes across a DST change come out right.
+    std::tm tm{};
+    tm.tm_year = int(y) - 1900;
+    tm.tm_mon = int(mo) - 1;
+    tm.tm_mday = int(d);
+    tm.tm_hour = int(h);
+    tm.tm_min = int(mi);
+    tm.tm_sec = int(s);
+    tm.tm_isdst = -1;
+    const std::time_t epoch = std::mktime(&tm);
+    if (epoch == std::time_t(-1))
+        return false;
+    out = Time(epoch);
     return true;
 }
 
@@ -113,16 +118,22 @@ bool parse_slurm_duration(const std::string& text, Seconds& out)
     return true;
 }
 
-Trace parse_sacct(std::istream& in, const std::string& source)
+Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_problems)
 {
     Trace trace;
     TraceReport& report = trace.report;
     report.source = source;
+    report.kept_limit = kept_problems;
     std::string line;
     std::array<int, kColumns> where;
     where.fill(-1);
     std::size_t columns = 0;
     bool have_header = false;
+    // `--parsable` (not parsable2) ends every line, the header included, with
+    // a '|'; decided once from the header, since a record's last field may
+    // legitimately be empty (a job step's Partition).
+    bool trailing_bar = false;
+    std::unordered_map<JobId, std::size_t> job_lines; // JobIDRaw → line it was read from
     while (std::getline(in, line)) {
         const std::size_t line_no = ++report.lines;
         if (!line.empty() && line.back() == '\r')
@@ -132,11 +143,11 @@ Trace parse_sacct(std::istream& in, const std::string& source)
             continue;
         }
         auto fields = split(line);
-        // `--parsable` (not parsable2) ends every line with a '|'.
-        if (fields.size() > 1 && fields.back().empty())
+        if (!have_header)
+            trailing_bar = fields.size() > 1 && fields.back().empty();
+        if (trailing_bar && fields.size() > 1 && fields.back().empty())
             fields.pop_back();
         if (!have_header) {
-            ++report.comment_lines;
             for (std::size_t i = 0; i < fields.size(); ++i)
                 for (int c = 0; c < kColumns; ++c)
                     if (fields[i] == kColumnNames[std::size_t(c)])
@@ -156,6 +167,7 @@ Trace parse_sacct(std::istream& in, const std::string& source)
                 }
                 return trace;
             }
+            ++report.comment_lines;
             columns = fields.size();
             have_header = true;
             continue;
@@ -202,6 +214,10 @@ Trace parse_sacct(std::istream& in, const std::string& source)
             report.malformed_line(line_no, "times out of order (Submit <= Start <= End expected)");
             continue;
         }
+        if (end - start > kMaxTraceSeconds) {
+            report.malformed_line(line_no, "job ran over 10 years (Start to End)");
+            continue;
+        }
         std::uint32_t alloc = 0, req = 0;
         if (!parse_number(std::string_view(fields[std::size_t(where[kAllocCpus])]), alloc) ||
             !parse_number(std::string_view(fields[std::size_t(where[kReqCpus])]), req)) {
@@ -216,6 +232,10 @@ Trace parse_sacct(std::istream& in, const std::string& source)
         if (!parse_slurm_duration(field(kTimelimit), limit)) {
             report.malformed_line(line_no, "Timelimit: expected [D-]H:M:S, M, M:S, D-H or UNLIMITED, got '" +
                                                field(kTimelimit) + "'");
+            continue;
+        }
+        if (auto [first, inserted] = job_lines.emplace(numeric_id, line_no); !inserted) {
+            report.malformed_line(line_no, "JobIDRaw " + id + " already used on line " + std::to_string(first->second));
             continue;
         }
         TraceJob job;

@@ -10,7 +10,9 @@
 // JobIDRaw, Account, User, Submit, Start, End, AllocCPUS, ReqCPUS, Timelimit
 // and State are required, JobName and Partition are optional.  Job steps
 // (ids with a '.', present without -X) are skipped and counted.  Times are
-// read as UTC (only differences matter to the simulator).
+// local time, as sacct prints them: they are read in the zone TZ names (run
+// burstsim with the TZ sacct ran with, or run sacct with TZ=UTC and burstsim
+// with TZ=UTC).
 
 #include "sim/trace.hpp"
 
@@ -19,13 +21,16 @@
 
 namespace burst {
 
-Trace parse_sacct(std::istream& in, const std::string& source);
+// `kept_problems`: how many problems keep their text (all are counted).
+Trace parse_sacct(std::istream& in, const std::string& source,
+                  std::size_t kept_problems = TraceReport::kKeptProblems);
 
 // sacct's Timelimit: "UNLIMITED"/"Partition_Limit" (0), "M", "M:S", "H:M:S",
 // "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these.
 bool parse_slurm_duration(const std::string& text, Seconds& out);
 
-// "YYYY-MM-DDTHH:MM:SS" as UTC epoch seconds; false when malformed.
+// "YYYY-MM-DDTHH:MM:SS", local time in the zone TZ names, as epoch seconds;
+// false when malformed.
 bool parse_slurm_timestamp(const std::string& text, Time& out);
 
 } // namespace burst

@@ -68,6 +68,10 @@ struct SimMetrics {
     // part of the waste: powered, paid for, and no job finished by it).
     std::uint64_t interruptions = 0;
     double lost_core_seconds = 0;
+    // Profit under Smowton et al.'s reward schemes (sim/reward_profit.hpp);
+    // filled in by the caller, which knows the scheme's parameters.
+    double profit_time = 0;
+    double profit_throughput = 0;
 };
 
 // J(λ) for another λ than the one the metrics were computed with.

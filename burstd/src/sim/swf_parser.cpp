@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <string_view>
+#include <unordered_map>
 
 namespace burst {
 namespace {
@@ -55,12 +56,14 @@ int split_numbers(std::string_view line, std::array<double, kFields + 1>& out, s
     }
 }
 
-void read_header(std::string_view line, TraceReport& report, std::size_t line_no)
+// False (and the line reported malformed) when a header the simulator uses
+// has a bad value; true for every other comment.
+bool read_header(std::string_view line, TraceReport& report, std::size_t line_no)
 {
     line.remove_prefix(1);
     auto colon = line.find(':');
     if (colon == std::string_view::npos)
-        return;
+        return true;
     auto trim = [](std::string_view s) {
         while (!s.empty() && is_space(s.front()))
             s.remove_prefix(1);
@@ -76,31 +79,34 @@ void read_header(std::string_view line, TraceReport& report, std::size_t line_no
     else if (key == "MaxProcs")
         target = &report.max_procs;
     else if (key != "UnixStartTime")
-        return;
+        return true;
     std::uint64_t number = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc() || end != value.data() + value.size()) {
         report.malformed_line(line_no, "header " + std::string(key) + ": expected a non-negative integer, got '" +
                                            std::string(value) + "'");
-        return;
+        return false;
     }
     if (target)
         *target = number;
     else
         report.unix_start_time = Time(number);
+    return true;
 }
 
 std::string id_name(char prefix, double id) { return prefix + std::to_string(std::int64_t(id)); }
 
 } // namespace
 
-Trace parse_swf(std::istream& in, const std::string& source)
+Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_problems)
 {
     Trace trace;
     TraceReport& report = trace.report;
     report.source = source;
+    report.kept_limit = kept_problems;
     std::string line;
     std::array<double, kFields + 1> f{};
+    std::unordered_map<JobId, std::size_t> job_lines; // job number → line it was read from
     while (std::getline(in, line)) {
         const std::size_t line_no = ++report.lines;
         std::string_view view(line);
@@ -112,8 +118,8 @@ Trace parse_swf(std::istream& in, const std::string& source)
             continue;
         }
         if (view[first] == ';') {
-            ++report.comment_lines;
-            read_header(view.substr(first), report, line_no);
+            if (read_header(view.substr(first), report, line_no))
+                ++report.comment_lines;
             continue;
         }
         std::string_view bad;
@@ -131,8 +137,12 @@ Trace parse_swf(std::istream& in, const std::string& source)
             report.malformed_line(line_no, "job number must be a positive integer");
             continue;
         }
-        if (f[kSubmit] < 0) {
-            report.malformed_line(line_no, "submit time must be >= 0");
+        if (f[kSubmit] < 0 || f[kSubmit] > kMaxTraceSeconds) {
+            report.malformed_line(line_no, "submit time must be in [0, 10 years]");
+            continue;
+        }
+        if (f[kRunTime] > kMaxTraceSeconds) {
+            report.malformed_line(line_no, "run time over 10 years");
             continue;
         }
         const int status = int(f[kStatus]);
@@ -154,8 +164,14 @@ Trace parse_swf(std::istream& in, const std::string& source)
             report.unusable_record(line_no, "neither allocated nor requested processors");
             continue;
         }
+        const JobId id = JobId(f[kJobNumber]);
+        if (auto [first, inserted] = job_lines.emplace(id, line_no); !inserted) {
+            report.malformed_line(line_no, "job number " + std::to_string(id) + " already used on line " +
+                                               std::to_string(first->second));
+            continue;
+        }
         TraceJob job;
-        job.id = JobId(f[kJobNumber]);
+        job.id = id;
         job.submit = f[kSubmit];
         job.runtime = f[kRunTime];
         job.time_limit = f[kReqTime] > 0 ? f[kReqTime] : 0;

@@ -19,6 +19,8 @@ namespace burst {
 // with an UnixStartTime header they become epoch seconds.  Records that name
 // no runnable job (no run time, no processors, partial-execution lines,
 // cancelled before starting) are counted as unusable.
-Trace parse_swf(std::istream& in, const std::string& source);
+// `kept_problems`: how many problems keep their text (all are counted).
+Trace parse_swf(std::istream& in, const std::string& source,
+                std::size_t kept_problems = TraceReport::kKeptProblems);
 
 } // namespace burst

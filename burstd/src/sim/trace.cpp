@@ -6,7 +6,7 @@ namespace burst {
 
 void TraceReport::keep(std::size_t line, std::string message)
 {
-    if (problems.size() < kKeptProblems)
+    if (problems.size() < kept_limit)
         problems.push_back(TraceProblem{line, std::move(message)});
 }
 

@@ -14,6 +14,11 @@
 
 namespace burst {
 
+// Runtimes (and an SWF trace's submit offsets) beyond this are rejected as
+// corrupt: no real job runs ten years, and the simulator steps every
+// decision cycle while work remains, so 1e12 s would never finish.
+constexpr Seconds kMaxTraceSeconds = 10 * 365 * 86400.0;
+
 struct TraceJob {
     JobId id = 0;
     Time submit = 0;
@@ -37,8 +42,9 @@ struct TraceProblem {
 };
 
 struct TraceReport {
-    // Only this many problems keep their text; all of them are counted.
+    // Only this many problems keep their text by default; all of them are counted.
     static constexpr std::size_t kKeptProblems = 20;
+    std::size_t kept_limit = kKeptProblems;
 
     std::string source;
     std::size_t lines = 0;       // every line read, comments included

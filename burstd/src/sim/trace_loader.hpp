@@ -13,8 +13,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// `format` is "swf", "sacct" or "auto" (".swf" suffix → swf, else sacct).
+// `format` is "swf", "sacct" or "auto" (a first non-blank line with a '|' →
+// sacct, else swf).
 // Throws TraceError when the file cannot be read or the format is unknown.
-Trace load_trace(const std::string& path, const std::string& format);
+// `kept_problems`: how many problems keep their text (all are counted).
+Trace load_trace(const std::string& path, const std::string& format,
+                 std::size_t kept_problems = TraceReport::kKeptProblems);
 
 } // namespace burst

@@ -1,5 +1,7 @@
 #include "sim/wfcommons_parser.hpp"
 
+#include "sim/trace.hpp"
+
 #include <jansson.h>
 
 #include <cmath>
@@ -52,15 +54,15 @@ public:
             fail(path + "." + key, "expected a non-empty string");
         return json_string_value(v);
     }
-    // A number >= 0; -1 when absent and not required.
-    double number(json_t* obj, const std::string& path, const char* key, bool required) const
+    // Seconds in [0, kMaxTraceSeconds]; -1 when absent and not required.
+    double seconds(json_t* obj, const std::string& path, const char* key, bool required) const
     {
         json_t* v = member(obj, path, key, required);
         if (!v)
             return -1;
         const double d = json_number_value(v);
-        if (!json_is_number(v) || !std::isfinite(d) || d < 0)
-            fail(path + "." + key, "expected a number >= 0");
+        if (!json_is_number(v) || !std::isfinite(d) || d < 0 || d > kMaxTraceSeconds)
+            fail(path + "." + key, "expected seconds in [0, 10 years]");
         return d;
     }
     std::uint32_t cores(json_t* obj, const std::string& path, const char* key) const
@@ -161,7 +163,7 @@ void parse_v15(Workflow& w, const Reader& r, json_t* wf)
         if (timed[it->second])
             r.fail(at(runs_path, i) + ".id", "task '" + id + "' has a second execution record");
         timed[it->second] = true;
-        w.tasks[it->second].runtime = r.number(e, at(runs_path, i), "runtimeInSeconds", true);
+        w.tasks[it->second].runtime = r.seconds(e, at(runs_path, i), "runtimeInSeconds", true);
         w.tasks[it->second].cores = r.cores(e, at(runs_path, i), "coreCount");
     }
     for (std::size_t i = 0; i < w.tasks.size(); ++i)
@@ -184,9 +186,9 @@ void parse_legacy(Workflow& w, const Reader& r, json_t* wf)
         task.id = r.string(t, at(path, i), "id", false);
         if (task.id.empty())
             task.id = task.name;
-        double runtime = r.number(t, at(path, i), "runtimeInSeconds", false);
+        double runtime = r.seconds(t, at(path, i), "runtimeInSeconds", false);
         if (runtime < 0)
-            runtime = r.number(t, at(path, i), "runtime", false);
+            runtime = r.seconds(t, at(path, i), "runtime", false);
         if (runtime < 0)
             r.fail(at(path, i), "needs runtimeInSeconds (or runtime), a number >= 0");
         task.runtime = runtime;

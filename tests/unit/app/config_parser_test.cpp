@@ -1,4 +1,6 @@
 #include "app/config_parser.hpp"
+#include "app/policy_cycle.hpp"
+#include "policy/policy_params.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -331,4 +333,17 @@ TEST(ConfigParser, ReconcileEveryCountsCyclesAndDefaultsToFive)
     LONGS_EQUAL(12, parse_config("ClusterName=x ReconcileEvery=12\n", "f").config.reconcile_every);
     CHECK_TRUE(has_error(parse_config("ClusterName=x ReconcileEvery=0\n", "f"),
                          "f:1: ReconcileEvery: expected a number of cycles, at least 1, got \"0\""));
+}
+
+TEST(ConfigParser, PolicyParametersFollowTheFilesRulesForKeysAndDurations)
+{
+    // "Keys are case-insensitive" and durations take s/m/h suffixes, for
+    // policy parameters as for every other key.
+    auto r = parse_config("ClusterName=x\nPolicy=threshold Target_Utilization=0.5 Stabilization=5m\n", "f");
+    CHECK_TRUE(r.ok());
+    auto chain = make_policy_chain(r.config.policies);
+    LONGS_EQUAL(1, chain.size());
+    auto bad = parse_config("ClusterName=x\nPolicy=threshold Stabilization=5q\n", "f");
+    CHECK_TRUE(bad.ok()); // policy parameters are checked by the policy itself
+    CHECK_THROWS(PolicyConfigError, make_policy_chain(bad.config.policies));
 }

@@ -1,5 +1,8 @@
 #include "policy/policy_params.hpp"
 
+#include <map>
+#include <string>
+
 #include <string>
 
 #include <CppUTest/TestHarness.h>
@@ -40,4 +43,26 @@ TEST(PolicyParams, RejectsOutOfRangeMalformedAndUnknown)
         CHECK(what.find("known: depth, mode, target") != std::string::npos);
     }
     CHECK_THROWS(PolicyConfigError, p.set("novalue"));
+}
+
+TEST(PolicyParams, KeysAreCaseInsensitiveAndDurationsTakeUnits)
+{
+    PolicyParams p(std::map<std::string, std::string>{{"Target_Utilization", "0.5"}});
+    p.set("STABILIZATION=5m");
+    p.set("Window", "2h");
+    p.set("plain=90");
+    DOUBLES_EQUAL(0.5, p.get_double("target_utilization", 0.8, 0, 1), 0);
+    DOUBLES_EQUAL(300, p.get_duration("stabilization", 60, 0, 86400), 0);
+    DOUBLES_EQUAL(7200, p.get_duration("window", 60, 0, 86400), 0);
+    DOUBLES_EQUAL(90, p.get_duration("plain", 60, 0, 86400), 0);
+    DOUBLES_EQUAL(60, p.get_duration("absent", 60, 0, 86400), 0);
+    p.reject_unread("x");
+
+    PolicyParams bad;
+    bad.set("a=5x");
+    bad.set("b=m");
+    bad.set("c=2d");
+    CHECK_THROWS(PolicyConfigError, bad.get_duration("a", 1, 0, 1e9));
+    CHECK_THROWS(PolicyConfigError, bad.get_duration("b", 1, 0, 1e9));
+    CHECK_THROWS(PolicyConfigError, bad.get_duration("c", 1, 0, 86400)); // 172800 s is out of range
 }

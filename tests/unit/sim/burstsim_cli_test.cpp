@@ -18,10 +18,10 @@ namespace {
 // A trace file that exists for one test.
 class TempTrace {
 public:
-    explicit TempTrace(const std::string& text)
+    explicit TempTrace(const std::string& text, const std::string& suffix = ".swf")
     {
-        char name[] = "/tmp/burstsim-test-XXXXXX.swf";
-        int fd = mkstemps(name, 4);
+        std::string name = "/tmp/burstsim-test-XXXXXX" + suffix;
+        int fd = mkstemps(name.data(), int(suffix.size()));
         if (fd < 0)
             FAIL("mkstemps");
         close(fd);
@@ -191,4 +191,110 @@ TEST(BurstsimCli, ConfErrorsNameTheFileAndLineAsBurstdDoes)
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find("/nonexistent/burstd.conf: cannot read") != std::string::npos);
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--conf", none.path(), "--conf", none.path()}).status);
+}
+
+TEST(BurstsimCli, CompareShowsMedianWaitMakespanProfitAccountCostAndDroppedJobs)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--local-cores", "2", "--group", "g,cpus=2,price=3.6,boot=30,max=4",
+                    "--compare", "never,always", "--reward-max", "100"});
+    LONGS_EQUAL(0, r.status);
+    for (const char* column : {"med_wait", "makespan", "profit_time", "profit_thru"})
+        CHECK_TEXT(r.out.find(column) != std::string::npos, column);
+    // Job 1 (4 cores) does not fit 2 local cores: said once for the table.
+    CHECK(r.out.find("jobs not replayed (wider than 2 local cores) 1; runtimes cut at their limit 0") !=
+          std::string::npos);
+    CHECK(r.out.find("cost by account, always: ") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--reward-scale", "-1"}).status);
+}
+
+TEST(BurstsimCli, GuessesTheFormatFromTheContentAndFailsWithoutJobs)
+{
+    TempTrace swf_as_txt(kTrace, ".txt");
+    Run r = invoke({"--trace", swf_as_txt.path(), "--policy", "never"});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.err.find("3 jobs from 5 lines") != std::string::npos);
+
+    TempTrace sacct("JobIDRaw|Account|User|Submit|Start|End|AllocCPUS|ReqCPUS|Timelimit|State\n"
+                    "1|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|1|1|UNLIMITED|COMPLETED\n");
+    Run s = invoke({"--trace", sacct.path(), "--local-cores", "2"});
+    LONGS_EQUAL(0, s.status);
+    CHECK(s.err.find("1 jobs from 2 lines") != std::string::npos);
+
+    TempTrace empty("; MaxProcs: 4\n");
+    Run e = invoke({"--trace", empty.path()});
+    LONGS_EQUAL(1, e.status);
+    CHECK(e.err.find("no job to replay") != std::string::npos);
+    CHECK(e.out.empty());
+}
+
+TEST(BurstsimCli, RejectsAParamPrefixThatIsNoPolicyOfTheRun)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--compare", "always,threshold", "--param",
+                    "thresold:target_utilization=0.5"});
+    LONGS_EQUAL(2, r.status);
+    CHECK_TEXT(r.err.find("'thresold' is not a policy of this run (run: always, threshold)") != std::string::npos,
+               r.err.c_str());
+    // fixed-delay is a policy of a --tune-delay run.
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--tune-delay", "--delay-grid", "0", "--param",
+                           "fixed-delay:expander=price", "--group", "g,cpus=2,max=4"})
+                       .status);
+}
+
+TEST(BurstsimCli, ScenarioRejectsEveryOptionItDoesNotTake)
+{
+    for (const char* option : {"--group", "--lambda", "--budget", "--local-cores", "--cycle", "--tau"}) {
+        const std::string value = std::string(option) == "--group" ? "g,cpus=2,max=4" : "7";
+        Run r = invoke({"--scenario", "zheng", option, value});
+        LONGS_EQUAL_TEXT(2, r.status, option);
+        CHECK_TEXT(r.err.find(std::string(option) + " does not apply") != std::string::npos, option);
+    }
+}
+
+TEST(BurstsimCli, SmallSlips)
+{
+    TempTrace t(kTrace);
+    Run csv = invoke({"--trace", t.path(), "--format", "csv"});
+    LONGS_EQUAL(2, csv.status); // a bad command line
+    CHECK(csv.err.find("expected swf, sacct or auto") != std::string::npos);
+
+    Run help = invoke({"--help"});
+    LONGS_EQUAL(0, help.status);
+    CHECK(help.out.find("usage: burstsim") != std::string::npos);
+
+    Run nogroup = invoke({"--trace", t.path(), "--compare", "never,always"});
+    LONGS_EQUAL(0, nogroup.status);
+    CHECK(nogroup.err.find("warning: no --group") != std::string::npos);
+    Run never = invoke({"--trace", t.path(), "--policy", "never"});
+    CHECK(never.err.find("warning") == std::string::npos);
+
+    std::string many = "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 100 -1 1 1 1 1 -1 -1 -1 -1\n";
+    for (int i = 0; i < 25; ++i)
+        many += "2 0 0\n";
+    TempTrace bad(many);
+    CHECK(invoke({"--trace", bad.path()}).err.find("and 5 more") != std::string::npos);
+    Run all = invoke({"--trace", bad.path(), "--all-problems"});
+    CHECK(all.err.find("more") == std::string::npos);
+    CHECK(all.err.find(bad.path() + ":27:") != std::string::npos);
+}
+
+TEST(BurstsimCli, ChecksThePlotPathBeforeTheRun)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--policy", "never", "--plot", "/nonexistent-dir/out.svg"});
+    LONGS_EQUAL(1, r.status);
+    CHECK(r.err.find("cannot write /nonexistent-dir/out.svg") != std::string::npos);
+    CHECK(r.out.empty()); // no table: nothing ran
+}
+
+TEST(BurstsimCli, ParamKeysAreCaseInsensitiveAndDurationsTakeUnits)
+{
+    TempTrace t(kTrace);
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
+                           "Target_Utilization=0.5", "--param", "stabilization=5m"})
+                       .status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
+                           "stabilization=5x"})
+                       .status);
 }

@@ -1,5 +1,8 @@
 #include "sim/sacct_parser.hpp"
 
+#include <cstdlib>
+#include <ctime>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -17,9 +20,39 @@ Trace parse(const std::string& text)
 
 const char* const kHeader = "JobIDRaw|Account|User|Submit|Start|End|AllocCPUS|ReqCPUS|Timelimit|State|JobName\n";
 
+// sacct prints local time: each test names its zone and gets the old one back.
+class TimeZone {
+public:
+    explicit TimeZone(const char* zone)
+    {
+        if (const char* old = std::getenv("TZ"))
+            old_ = old;
+        set(zone);
+    }
+    ~TimeZone() { set(old_ ? old_->c_str() : nullptr); }
+    TimeZone(const TimeZone&) = delete;
+    TimeZone& operator=(const TimeZone&) = delete;
+
+private:
+    static void set(const char* zone)
+    {
+        if (zone)
+            setenv("TZ", zone, 1);
+        else
+            unsetenv("TZ");
+        tzset();
+    }
+    std::optional<std::string> old_;
+};
+
 } // namespace
 
-TEST_GROUP(SacctParser){};
+TEST_GROUP(SacctParser)
+{
+    std::optional<TimeZone> zone;
+    void setup() override { zone.emplace("UTC0"); }
+    void teardown() override { zone.reset(); }
+};
 
 TEST(SacctParser, ReadsJobsAndSkipsSteps)
 {
@@ -51,6 +84,41 @@ TEST(SacctParser, AcceptsColumnsInAnyOrderAndATrailingBar)
     DOUBLES_EQUAL(10, t.jobs[0].runtime, 0);
 }
 
+TEST(SacctParser, SkipsStepsWhosePartitionIsEmpty)
+{
+    // The documented --format ends with Partition, which Slurm leaves empty
+    // for job steps: the empty last field is a field, not --parsable's bar.
+    const std::string header = "JobIDRaw|Account|User|Submit|Start|End|AllocCPUS|ReqCPUS|Timelimit|State|JobName|"
+                               "Partition";
+    const std::string job = "1234|physics|alice|2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T00:11:00|4|4|"
+                            "01:00:00|COMPLETED|sim|batchq";
+    const std::string step = "1234.batch|physics|alice|2024-01-01T00:00:00|2024-01-01T00:01:00|"
+                             "2024-01-01T00:11:00|4|4||COMPLETED|batch|";
+    Trace t = parse(header + "\n" + job + "\n" + step + "\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(1, t.report.skipped_steps);
+    LONGS_EQUAL(0, t.report.problem_count());
+    STRCMP_EQUAL("batchq", t.jobs[0].partition.c_str());
+
+    // --parsable: every line, the header too, ends with one more '|'.
+    Trace p = parse(header + "|\n" + job + "|\n" + step + "|\n");
+    LONGS_EQUAL(1, p.jobs.size());
+    LONGS_EQUAL(1, p.report.skipped_steps);
+    LONGS_EQUAL(0, p.report.problem_count());
+    STRCMP_EQUAL("batchq", p.jobs[0].partition.c_str());
+}
+
+TEST(SacctParser, ReadsTimesInTheLocalZoneAcrossADstChange)
+{
+    TimeZone berlin("CET-1CEST,M3.5.0,M10.5.0/3");
+    // Clocks went from 02:00 to 03:00 on 2024-03-31: 01:00 to 04:00 is 2 h.
+    Trace t = parse(std::string(kHeader) +
+                    "9|a|u|2024-03-31T00:30:00|2024-03-31T01:00:00|2024-03-31T04:00:00|1|1|UNLIMITED|COMPLETED|x\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    DOUBLES_EQUAL(7200, t.jobs[0].runtime, 0);
+    DOUBLES_EQUAL(1711841400, t.jobs[0].submit, 0); // 2024-03-30T23:30:00Z
+}
+
 TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
 {
     Trace t = parse(std::string(kHeader) +
@@ -66,11 +134,26 @@ TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
     LONGS_EQUAL(6, t.report.problems[4].line);
 }
 
+TEST(SacctParser, ReportsDuplicateIdsAndRunawayRuntimes)
+{
+    Trace t = parse(std::string(kHeader) +
+                    "5|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:01:00|1|1|UNLIMITED|COMPLETED|x\n"
+                    "5|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:02:00|1|1|UNLIMITED|COMPLETED|x\n"
+                    "6|a|u|1990-01-01T00:00:00|1990-01-01T00:00:00|2024-01-01T00:00:00|1|1|UNLIMITED|COMPLETED|x\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(2, t.report.malformed);
+    LONGS_EQUAL(3, t.report.problems[0].line);
+    CHECK(t.report.problems[0].message.find("JobIDRaw 5 already used on line 2") != std::string::npos);
+    LONGS_EQUAL(4, t.report.problems[1].line);
+    CHECK(t.report.problems[1].message.find("over 10 years") != std::string::npos);
+}
+
 TEST(SacctParser, RejectsAHeaderWithoutRequiredColumns)
 {
     Trace t = parse("JobID|User\n1|u\n2|u\n");
     LONGS_EQUAL(0, t.jobs.size());
     LONGS_EQUAL(3, t.report.malformed);
+    LONGS_EQUAL(0, t.report.comment_lines); // the bad header counts once, as malformed
     CHECK(t.report.problems[0].message.find("JobIDRaw") != std::string::npos);
 }
 
@@ -96,7 +179,7 @@ TEST(SacctParser, ParsesEverySlurmDurationForm)
     CHECK_FALSE(parse_slurm_duration("x-1", s));
 }
 
-TEST(SacctParser, ParsesTimestampsAsUtc)
+TEST(SacctParser, ParsesTimestampsInTheZoneTzNames)
 {
     Time t = 0;
     CHECK(parse_slurm_timestamp("1970-01-02T00:00:01", t));

@@ -1,5 +1,6 @@
 #include "sim/swf_parser.hpp"
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -99,7 +100,41 @@ TEST(SwfParser, KeepsTheFirstProblemsButCountsThemAll)
 
 TEST(SwfParser, RejectsANonNumericHeaderValue)
 {
-    Trace t = parse("; MaxProcs: lots\n");
+    Trace t = parse("; MaxProcs: lots\n; Note: fine\n");
     LONGS_EQUAL(1, t.report.malformed);
     LONGS_EQUAL(1, t.report.problems[0].line);
+    LONGS_EQUAL(1, t.report.comment_lines); // the bad header counts once, as malformed
+}
+
+TEST(SwfParser, ReportsADuplicateJobNumberAtItsSecondLine)
+{
+    Trace t = parse("7 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                    "7 0 0 30 1 -1 -1 1 60 -1 2 1 1 -1 -1 -1 -1 -1\n"  // partial record of 7: not a duplicate
+                    "7 9 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"); // line 3
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(1, t.report.malformed);
+    LONGS_EQUAL(3, t.report.problems.back().line);
+    CHECK(t.report.problems.back().message.find("already used on line 1") != std::string::npos);
+}
+
+TEST(SwfParser, RejectsRunawayRuntimesAndSubmitTimes)
+{
+    Trace t = parse("1 0 0 1e12 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                    "2 1e12 0 5 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                    "3 0 0 315360000 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"); // exactly 10 years: kept
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(2, t.report.malformed);
+    CHECK(t.report.problems[0].message.find("run time over 10 years") != std::string::npos);
+    LONGS_EQUAL(2, t.report.problems[1].line);
+}
+
+TEST(SwfParser, KeepsEveryProblemWhenAsked)
+{
+    std::string text;
+    for (int i = 0; i < 50; ++i)
+        text += "1 2 3\n";
+    std::istringstream in(text);
+    Trace t = parse_swf(in, "t.swf", SIZE_MAX);
+    LONGS_EQUAL(50, t.report.problems.size());
+    CHECK(t.report.summary().find("more") == std::string::npos);
 }

@@ -107,8 +107,15 @@ TEST(WorkflowParser, WfCommonsErrorsNameTheLineOrElement)
                             "execution": {"tasks": [{"id": "a", "runtimeInSeconds": -1}]}}})",
                         "neg.json");
     });
-    CHECK_TEXT(contains(e, "neg.json: workflow.execution.tasks[0].runtimeInSeconds: expected a number >= 0"),
+    CHECK_TEXT(contains(e, "neg.json: workflow.execution.tasks[0].runtimeInSeconds: expected seconds in [0, 10 years]"),
                e.c_str());
+    // A runaway runtime would keep the simulator stepping forever.
+    e = error_of([] {
+        parse_wfcommons(R"({"workflow": {"specification": {"tasks": [{"id": "a"}]},
+                            "execution": {"tasks": [{"id": "a", "runtimeInSeconds": 1e300}]}}})",
+                        "huge.json");
+    });
+    CHECK_TEXT(contains(e, "huge.json: workflow.execution.tasks[0].runtimeInSeconds: expected seconds"), e.c_str());
     e = error_of([] {
         parse_wfcommons(R"({"workflow": {"specification": {"tasks": [{"id": "a"}, {"id": "b", "parents": ["z"]}]},
                             "execution": {"tasks": [{"id": "a", "runtimeInSeconds": 1},
@@ -158,6 +165,8 @@ TEST(WorkflowParser, DaxErrorsNameTheLineAndElement)
     CHECK_TEXT(contains(e, "r.xml:2: <job>: job a has no runtime"), e.c_str());
     e = error_of([] { parse_dax("<adag>\n<job id='a' runtime='x'/>\n</adag>", "n.xml"); });
     CHECK_TEXT(contains(e, "n.xml:2: <job>: runtime 'x'"), e.c_str());
+    e = error_of([] { parse_dax("<adag>\n<job id='a' runtime='1e12'/>\n</adag>", "h.xml"); });
+    CHECK_TEXT(contains(e, "h.xml:2: <job>: runtime '1e12': expected seconds in [0, 10 years]"), e.c_str());
     e = error_of([] {
         parse_dax("<adag>\n<job id='a' runtime='1'/>\n<child ref='a'>\n<parent ref='q'/>\n</child>\n</adag>", "e.xml");
     });
