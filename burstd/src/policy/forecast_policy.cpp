@@ -11,10 +11,6 @@
 namespace burst {
 namespace {
 
-// A held job is weighed as if at most this share of held jobs burst later:
-// beyond it the forecast is no better than none, and holding is never worth it.
-constexpr double kMaxBurstShare = 0.95;
-
 std::string seconds_text(Seconds s)
 {
     if (std::isinf(s))
@@ -128,6 +124,9 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         std::size_t group; // index into view.groups
     };
     std::vector<ForecastPending> queue;
+    // Per queued job, the local wait past which it bursts on its own (not
+    // foreseen for jobs that never burst).
+    std::vector<Seconds> break_even;
     std::vector<Candidate> candidates;
     Seconds horizon = 0;
     const std::size_t n = std::min<std::size_t>(depth_, view.pending.size());
@@ -144,6 +143,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds expected = model_.expected(*job);
         const std::uint64_t cores = job->total_cpus();
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
+        break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
             continue;
         std::size_t best = view.groups.size();
@@ -162,9 +162,12 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (best == view.groups.size())
             continue;
         candidates.push_back(Candidate{queue.size() - 1, i, best});
-        if (job->burst != BurstOption::Prefer)
-            horizon = std::max(horizon, lambda_ > 0 ? best_boot + best_cost * 3600 / (lambda_ * double(cores))
-                                                    : kNotForeseen);
+        if (job->burst == BurstOption::Prefer) {
+            break_even.back() = 0;
+        } else {
+            break_even.back() = lambda_ > 0 ? best_boot + best_cost * 3600 / (lambda_ * double(cores)) : kNotForeseen;
+            horizon = std::max(horizon, break_even.back());
+        }
     }
     if (candidates.empty())
         return d;
@@ -204,26 +207,6 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     };
     std::vector<Seconds> start = play(queue.size());
     bool stale = false;
-    // How long the local queue stays backed up: the two latest foreseen
-    // starts (a job's own start does not back the queue up behind it).
-    Seconds backlog[2] = {0, 0};
-    std::size_t backlog_job = queue.size();
-    auto measure_backlog = [&] {
-        backlog[0] = backlog[1] = 0;
-        backlog_job = queue.size();
-        for (std::size_t i = 0; i < queue.size(); ++i) {
-            if (routed[i])
-                continue;
-            if (start[i] > backlog[0]) {
-                backlog[1] = backlog[0];
-                backlog[0] = start[i];
-                backlog_job = i;
-            } else if (start[i] > backlog[1]) {
-                backlog[1] = start[i];
-            }
-        }
-    };
-    measure_backlog();
 
     // Narrow jobs that would pay for their share of a new node, counted
     // from each candidate on per group: when they fill at least a node,
@@ -256,7 +239,6 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (stale && plays < reforecasts_ + 1 && start[c.queue_index] > 0 && !prefer) {
             start = play(queue.size());
             stale = false;
-            measure_backlog();
         }
         const Seconds q = start[c.queue_index];
         if (!prefer && q == 0)
@@ -269,26 +251,34 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         std::string why;
         bool replayed = false; // the queue was played without this job
         if (!prefer && !(saved > cost)) {
-            // Kept local, it runs while others still wait: their work goes
-            // to the cloud (or waits) instead.  At the least that costs the
-            // cloud's price for the cores it holds while the queue stays
-            // backed up.
+            // Kept local, it takes cores that jobs behind it could use.
+            // Where those jobs would burst (the forecast has them waiting
+            // past their break-even), its run pushes their work into the
+            // cloud: the cloud's price for its cores.  Where they would
+            // wait, what it costs them is what the play without it measures
+            // (benefit=queue), not the cloud's price.
             double displaced = 0;
             if (displacement_) {
-                const Seconds until = backlog_job == c.queue_index ? backlog[1] : backlog[0];
+                Seconds until = 0;
+                for (std::size_t i = 0; i < queue.size(); ++i)
+                    if (i != c.queue_index && !routed[i] && queue[i].cores <= cores && start[i] > break_even[i])
+                        until = std::max(until, start[i]);
                 const Seconds held = std::max<Seconds>(0, std::min(q + expected, until) - q);
                 displaced = double(cores) * held * group.group->price_per_cpu_second() / group.group->speed;
             }
-            // Held jobs burst later after all in a share p of cases, having
-            // waited about Q for nothing: holding saves (cost − saved) with
-            // probability 1 − p and loses λ·cores·Q with probability p.
-            const double p = std::min(holds_.burst_share(), kMaxBurstShare);
-            const double risk = p / (1 - p) * lambda_ * double(cores) * q / 3600;
-            if (saved + displaced + risk > cost) {
-                saved += displaced + risk;
+            // Holding it is judged by its forecast wait, but held jobs have
+            // cost `ratio` times theirs (hold_outcomes.hpp).  Only an
+            // overrun counts: learned from held jobs alone, the ratio says
+            // nothing about jobs that pay for themselves.
+            const double ratio = holds_.cost_ratio();
+            const double overrun = std::max(0.0, ratio - 1) * lambda_ * double(cores) * q / 3600;
+            if (saved + displaced + overrun > cost) {
+                saved += displaced + overrun;
+                std::ostringstream times;
+                times.precision(2);
+                times << std::fixed << ratio;
                 why = " (" + money(displaced) + " of it for the cloud work its local run would displace, " +
-                      money(risk) + " for the " + std::to_string(int(100 * p)) +
-                      "% of held jobs that burst later after all)";
+                      money(overrun) + " because held jobs have cost " + times.str() + " times their forecast wait)";
             }
         }
         if (!prefer && !(saved > cost) && queue_benefit_ && lambda_ > 0 && plays < reforecasts_ + 1) {
@@ -301,15 +291,15 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
                 start = std::move(alt);
                 stale = false;
                 replayed = true;
-                measure_backlog();
                 why = " (" + money(behind) + " of it by the jobs behind)";
             }
         }
         if (!prefer && !(saved > cost)) {
-            holds_.held(job->id);
+            holds_.held(job->id, now, lambda_ * double(cores) / 3600, lambda_ * double(cores) * q / 3600);
             ++declined;
             continue;
         }
+        holds_.routed(job->id, now, cost + lambda_ * double(cores) * boot / 3600);
         routed[c.queue_index] = true;
         stale = stale || !replayed;
         group.routed_pending_cpus += cores;

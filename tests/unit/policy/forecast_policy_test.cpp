@@ -107,8 +107,7 @@ TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
     // 2 h each) wait behind it until 4200 s; without it they start now.
     // Waits are counted up to the horizon, where bursting job 2 pays anyway
     // (100 + 0.82 × 3600 / (0.4 × 8) ≈ 1025 s): 4 × 1025 s × 0.4 / 3600 =
-    // 0.46 more, 0.90 in all.  benefit=self (and displacement=off, see
-    // below) keeps it local.
+    // 0.46 more, 0.90 in all.  benefit=self keeps it local.
     StateBuilder b;
     b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
     b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
@@ -121,62 +120,110 @@ TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
     PolicyParams self;
     self.set("lambda", "0.4");
     self.set("benefit", "self");
-    self.set("displacement", "off");
     CHECK(routes(ForecastPolicy(self).decide(b.state, clock)).empty());
 }
 
-TEST(ForecastPolicy, PricesTheCloudWorkAJobKeptLocalDisplaces)
+TEST(ForecastPolicy, KeepsLocalAJobWhoseRunDelaysNobodyBehindIt)
 {
-    // As above, judged on job 2 alone: kept local it would run from 600 s
-    // to 4200 s while jobs 3..6 still wait (until 4200 s), so its 8 cores
-    // for 3600 s displace 8 core-hours of work, 0.8 at the cloud's price
-    // per core-hour: 0.44 + 0.8 > 0.82, routed.
-    StateBuilder b;
-    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
-    b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
-    for (JobId id = 3; id <= 6; ++id)
-        b.pending(id, 1, BurstOption::Never, "q", 7200);
+    // Job 2 (4 cores, 1 h) starts at 600 s when job 1 ends; at λ = 1 it
+    // saves 4 × 500 s / 3600 = 0.56 < 0.82 (a node for 1 h + 100 s).
+    // Job 3 behind it needs all 8 cores and waits for job 10 (until
+    // 7200 s) whether job 2 runs here or not: job 2's local run displaces
+    // nothing, and it is held although the queue stays backed up past its
+    // end (priced as displaced cloud work, 4 cores × 1 h × 0.1, it would
+    // have been routed: 0.56 + 0.40 > 0.82).
+    StateBuilder wide;
+    wide.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100);
+    wide.running(1, 4, 0, "r", 600).running(10, 4, 0, "r", 7200);
+    wide.pending(2, 4, BurstOption::Allow, "p", 3600).pending(3, 8, BurstOption::Never, "q", 3600);
     ManualClock clock(0);
-    PolicyParams p;
-    p.set("lambda", "0.4");
-    p.set("benefit", "self");
-    p.set("max_error", "0");
-    ForecastPolicy policy(p);
-    Decision d = policy.decide(b.state, clock);
-    LONGS_EQUAL(1, routes(d).size());
-    CHECK(d.actions[0].reason.find("displace") != std::string::npos);
-    // With nobody waiting behind it, it displaces nothing and stays.
-    StateBuilder alone;
-    alone.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100);
-    alone.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
-    CHECK(routes(policy.decide(alone.state, clock)).empty());
+    Decision d = make("1")->decide(wide.state, clock);
+    CHECK(routes(d).empty());
+    LONGS_EQUAL(1, d.notes.size());
+    // Two 4-core jobs behind it that it does hold back (job 3 would start
+    // at 600 s, job 4 at 4200 s without it; with it at 4200 s and 7200 s):
+    // played without it they save enough waiting, and it is routed.
+    StateBuilder narrow;
+    narrow.local("n1", 8, 8).group("aws", 8, 4, 0.8, 100);
+    narrow.running(1, 4, 0, "r", 600).running(10, 4, 0, "r", 7200);
+    narrow.pending(2, 4, BurstOption::Allow, "p", 3600);
+    narrow.pending(3, 4, BurstOption::Never, "q", 3600).pending(4, 4, BurstOption::Never, "q", 3600);
+    d = make("1")->decide(narrow.state, clock);
+    auto r = routes(d);
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(2, r[0].job);
+    CHECK(d.actions[0].reason.find("jobs behind") != std::string::npos);
 }
 
-TEST(ForecastPolicy, HoldsLessOnceHeldJobsAreSeenToBurstLaterAfterAll)
+TEST(ForecastPolicy, ChargesAHeldJobTheCloudWorkItsRunPushesOut)
 {
-    // Job 2 (8 cores, 1 h) waits 600 s: at λ = 0.4 it saves 0.44 < 0.82
-    // and is held.  Once 16 held jobs have ended, all of them in the cloud
-    // (the forecast kept slipping), holding is weighed with p = 0.95: the
-    // wait wasted with that probability, 19 × 0.4 × 8 × 600 / 3600 ≈ 10.1,
-    // makes bursting pay.
-    auto p = make("0.4");
+    // 4-core nodes at 0.4 per hour.  Job 2 (4 cores, 1 h) starts at 600 s
+    // when job 1 ends; at λ = 0.5 it saves 4 × 500 s × 0.5 / 3600 = 0.28 <
+    // 0.41 (a node for 1 h + 100 s).  Jobs 3 and 4 (4 cores each) behind
+    // it are foreseen to start at 4200 s and 7200 s, past their break-even
+    // (840 s): while job 2 runs here, 1 h, their work goes to the cloud
+    // instead, 4 cores × 1 h × 0.1 = 0.40, and job 2 is routed.
+    auto site = [](std::uint32_t behind_cores, int behind) {
+        StateBuilder b;
+        b.local("n1", 8, 8).group("aws", 4, 4, 0.4, 100);
+        b.running(1, 4, 0, "r", 600).running(10, 4, 0, "r", 7200);
+        b.pending(2, 4, BurstOption::Allow, "p", 3600);
+        for (int k = 0; k < behind; ++k)
+            b.pending(JobId(3 + k), behind_cores, BurstOption::Allow, "q", 3600);
+        return b;
+    };
+    ManualClock clock(0);
+    StateBuilder narrow = site(4, 2);
+    Decision d = make("0.5")->decide(narrow.state, clock);
+    auto r = routes(d);
+    CHECK(!r.empty());
+    LONGS_EQUAL(2, r[0].job);
+    CHECK(d.actions[0].reason.find("displace") != std::string::npos);
+    // One 8-core job behind it, also past its break-even, needs job 10's
+    // cores as well: it is not helped by job 2 leaving, and job 2 is held
+    // (only job 3 is routed, for its own wait).
+    StateBuilder wide = site(8, 1);
+    r = routes(make("0.5")->decide(wide.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(3, r[0].job);
+}
+
+TEST(ForecastPolicy, PricesHeldJobsByWhatHoldingPastJobsReallyCost)
+{
+    // Job 2 (8 cores, 1 h) is forecast to wait 600 s: at λ = 0.4 it saves
+    // 0.44 < 0.82 and is held.  16 held jobs like it have ended; they are
+    // the first held jobs, so each counts its first hold at time 0.
+    auto held_then = [](ForecastPolicy& p, Time started, const char* group) {
+        ManualClock clock(0);
+        for (JobId id = 100; id < 116; ++id) {
+            StateBuilder held = full_site(600);
+            held.state.snapshot.jobs[1].id = id;
+            CHECK(routes(p.decide(held.state, clock)).empty());
+            JobEnd e;
+            e.id = id;
+            e.category = "p";
+            e.elapsed = 3600;
+            e.end_time = started + 3600;
+            e.node_group = group;
+            p.observe(e);
+        }
+    };
     StateBuilder b = full_site(600);
     ManualClock clock(0);
-    CHECK(routes(p->decide(b.state, clock)).empty());
-    for (JobId id = 100; id < 116; ++id) {
-        StateBuilder held = full_site(600);
-        held.state.snapshot.jobs[1].id = id;
-        p->decide(held.state, clock);
-        JobEnd e;
-        e.id = id;
-        e.category = "p";
-        e.elapsed = 3600;
-        e.node_group = "aws";
-        p->observe(e);
-    }
-    Decision d = p->decide(b.state, clock);
+    // They all ended in the cloud, but started 100 s after their first hold
+    // (a later burst onto warm cores): holding cost them 1/6 of the
+    // forecast wait, not all of it.  Job 2 is still held.
+    auto cheap = make("0.4");
+    held_then(*cheap, 100, "aws");
+    CHECK(routes(cheap->decide(b.state, clock)).empty());
+    // They started locally, but at 1800 s: held jobs cost 3 × their forecast
+    // wait, so job 2's wait is priced 0.44 + 2 × 0.4 × 8 × 600 / 3600 ≈ 1.51
+    // > 0.82, and it is routed.
+    auto slow = make("0.4");
+    held_then(*slow, 1800, "");
+    Decision d = slow->decide(b.state, clock);
     LONGS_EQUAL(1, routes(d).size());
-    CHECK(d.actions[0].reason.find("burst later") != std::string::npos);
+    CHECK(d.actions[0].reason.find("3.00 times their forecast wait") != std::string::npos);
 }
 
 TEST(ForecastPolicy, LearnsRuntimesFromFinishedJobs)
