@@ -7,6 +7,7 @@
 #include "sim/cloud_work_bound.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
+#include "sim/priority_spec.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 #include "sim/smowton_scenario.hpp"
@@ -42,6 +43,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
+    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT=N,...|FILE]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--plot FILE.svg]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
@@ -109,6 +111,7 @@ struct Options {
     std::vector<double> delay_grid = default_delay_grid();
     std::vector<std::string> workflows;
     WorkflowArrivals arrivals;
+    bool shares_given = false;
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -206,11 +209,27 @@ Options parse(const std::vector<std::string>& args)
             o.config.bf_max_job_test = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--tau")
             o.tau = parse_double(a, value(), 0.001);
+        else if (a == "--priority" || a == "--shares") {
+            const std::string& v = value();
+            try {
+                if (a == "--priority") {
+                    parse_priority_spec(v, o.config.priority);
+                } else {
+                    o.config.priority.shares = v.find('=') != std::string::npos ? parse_shares(v) : load_shares_file(v);
+                    o.shares_given = true;
+                }
+            } catch (const PrioritySpecError& e) {
+                throw UsageError(a + ": " + e.what());
+            }
+        }
         else
             throw UsageError("unknown argument '" + a + "'");
     }
+    if (o.shares_given && o.config.priority.type != PriorityType::Multifactor)
+        throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
     if (!o.scenario.empty()) {
-        if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty())
+        if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty() ||
+            o.config.priority.type != PriorityType::Fifo)
             throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
         return o;
     }

@@ -1,12 +1,14 @@
 #include "sim/simulator.hpp"
 
 #include "policy/site_view.hpp"
+#include "sim/priority_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <random>
 #include <set>
@@ -39,6 +41,8 @@ struct SimJob {
     std::vector<std::uint32_t> children;
     Time eligible = 0;
     std::uint64_t run_epoch = 0; // a requeue makes the pending JobEnd stale
+    std::uint32_t account = 0;   // index in the multifactor model
+    std::uint32_t priority = 0;  // multifactor priority, set at submit and each calc pass
 };
 
 enum class Power { Down, Booting, Up };
@@ -119,6 +123,12 @@ private:
     void make_eligible(std::uint32_t j);
     void schedule();
     void decide();
+
+    // Multifactor priority: the queue is in priority order, recomputed every
+    // PriorityCalcPeriod; FCFS keeps it in eligibility order.
+    bool queued_before(std::uint32_t a, std::uint32_t b) const;
+    void enqueue(std::uint32_t j);
+    void priority_pass();
     void apply(const Action& action);
 
     // Local pool.
@@ -164,7 +174,7 @@ private:
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
-    std::deque<std::uint32_t> queue_; // pending jobs in FCFS order; backfilled ones linger
+    std::deque<std::uint32_t> queue_; // pending jobs in FCFS (or priority) order; backfilled ones linger
     std::size_t queue_dead_ = 0;      // lingering entries
     std::vector<std::uint32_t> routed_;              // routed jobs that may still be pending
 
@@ -173,6 +183,9 @@ private:
     std::vector<std::vector<std::uint32_t>> group_nodes_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
     std::uint32_t local_nodes_ = 0;
+
+    std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
+    Time next_priority_pass_ = 0;
 
     ClusterState state_;
     std::vector<std::uint32_t> snap_owner_;
@@ -269,6 +282,18 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     result_.provisioning.capacity = config_.local_cores;
     for (const auto& node : nodes_)
         result_.provisioning.capacity += node.cpus;
+    if (config_.priority.type == PriorityType::Multifactor) {
+        std::vector<std::string> accounts;
+        for (const auto& j : jobs_)
+            accounts.push_back(j.trace->account);
+        std::sort(accounts.begin(), accounts.end());
+        accounts.erase(std::unique(accounts.begin(), accounts.end()), accounts.end());
+        priority_ = std::make_unique<MultifactorPriority>(config_.priority, accounts,
+                                                          std::uint64_t(result_.provisioning.capacity),
+                                                          local_nodes_ + std::uint32_t(nodes_.size()));
+        for (auto& j : jobs_)
+            j.account = priority_->account(j.trace->account);
+    }
 }
 
 void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
@@ -325,6 +350,7 @@ SimResult SimRun::run()
         return std::move(result_);
     result_.first_submit = jobs_.front().trace->submit;
     Time next_decide = result_.first_submit;
+    next_priority_pass_ = result_.first_submit;
     while (true) {
         Time t = kNever;
         if (!events_.empty())
@@ -334,8 +360,17 @@ SimResult SimRun::run()
         const bool deciding = finished_ < jobs_.size();
         if (deciding)
             t = std::min(t, next_decide);
+        // Passes over an idle site (nothing eligible, no usage since the last
+        // pass) only decay every account alike, which leaves the factors as
+        // they are: they are skipped, and the pass grid resumes after.
+        if (priority_ && deciding && (demand_cores_ > 0 || priority_->usage_since_pass()))
+            t = std::min(t, next_priority_pass_);
         if (t == kNever)
             break;
+        if (priority_ && t > next_priority_pass_) {
+            const Seconds period = config_.priority.calc_period;
+            next_priority_pass_ += std::ceil((t - next_priority_pass_) / period) * period;
+        }
         clock_.set(t);
         while (!events_.empty() && events_.top().time == t) {
             Event e = events_.top();
@@ -367,6 +402,10 @@ SimResult SimRun::run()
                 break;
             }
             }
+        }
+        if (priority_ && deciding && t == next_priority_pass_) {
+            priority_pass();
+            next_priority_pass_ = t + config_.priority.calc_period;
         }
         while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
             submit(std::uint32_t(next_submit_++));
@@ -406,11 +445,58 @@ void SimRun::make_eligible(std::uint32_t j)
     job.phase = Phase::Pending;
     job.eligible = clock_.now();
     demand_cores_ += job.cpus;
-    queue_.push_back(j);
+    enqueue(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.reason = "Resources";
     view.dependency.clear();
     view.eligible_time = job.eligible;
+    dirty_ = true;
+}
+
+bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
+{
+    // Slurm sorts by priority, then submit time; jobs_ is in submit order.
+    if (jobs_[a].priority != jobs_[b].priority)
+        return jobs_[a].priority > jobs_[b].priority;
+    return a < b;
+}
+
+void SimRun::enqueue(std::uint32_t j)
+{
+    if (!priority_) {
+        queue_.push_back(j);
+        return;
+    }
+    // Started jobs lingering in the queue keep their place: the queue stays
+    // sorted between passes.
+    queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), j,
+                                   [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
+                  j);
+}
+
+// One PriorityCalcPeriod pass of Slurm's decay thread: factors from the
+// usage so far, decay, the running jobs' new usage, new priorities for
+// pending jobs (and blocked ones, which accrue no age yet), then the queue
+// in the new order.
+void SimRun::priority_pass()
+{
+    const Time now = clock_.now();
+    priority_->begin_pass(now);
+    for (std::uint32_t j : snap_owner_) {
+        SimJob& job = jobs_[j];
+        if (job.phase == Phase::Running) {
+            priority_->charge_running(job.account, job.cpus, job.start);
+        } else if (job.phase == Phase::Pending || job.phase == Phase::Blocked) {
+            job.priority =
+                priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, job.account, job.cpus);
+            state_.snapshot.jobs[job.snap].priority = job.priority;
+        }
+    }
+    queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
+                                [&](std::uint32_t j) { return jobs_[j].phase != Phase::Pending; }),
+                 queue_.end());
+    queue_dead_ = 0;
+    std::sort(queue_.begin(), queue_.end(), [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); });
     dirty_ = true;
 }
 
@@ -652,6 +738,8 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     const Time now = clock_.now();
     const NodeGroup& g = config_.groups[std::size_t(job.group)];
     if (job.phase == Phase::Running) {
+        if (priority_)
+            priority_->charge_ended(job.account, job.cpus, job.start, now);
         const double lost = double(job.cpus) * (now - job.start);
         result_.lost_core_seconds += lost;
         // The account used those cores, even if the work is lost.
@@ -681,6 +769,8 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     // entry may still linger there from when it started.
     if (std::find(queue_.begin(), queue_.end(), j) != queue_.end()) {
         --queue_dead_;
+    } else if (priority_) {
+        enqueue(j);
     } else {
         auto at = std::find_if(queue_.begin(), queue_.end(), [&](std::uint32_t q) {
             return jobs_[q].eligible > job.eligible || (jobs_[q].eligible == job.eligible && q > j);
@@ -758,6 +848,8 @@ void SimRun::finish(std::uint32_t j)
     end.cpus = job.cpus;
     end.elapsed = now - job.start;
     end.end_time = now;
+    if (priority_)
+        priority_->charge_ended(job.account, job.cpus, job.start, now);
     if (job.group < 0) {
         local_free_ += job.cpus;
         local_ends_.erase(job.local_slot);
@@ -801,6 +893,10 @@ void SimRun::snapshot_add(std::uint32_t j)
     view.reason = "Resources";
     // Jobs are replayed in submit order, so FCFS is "earlier is higher".
     view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
+    if (priority_) {
+        job.priority = priority_->priority(clock_.now(), clock_.now(), job.account, job.cpus);
+        view.priority = job.priority;
+    }
     view.submit_time = view.eligible_time = t.submit;
     view.time_limit = t.time_limit;
     view.cpus = job.cpus;
@@ -873,6 +969,8 @@ void SimRun::decide()
         open_cost += bill(g, now - node.launched);
     }
     state_.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+    if (priority_)
+        priority_->fill_shares(snap.shares);
 
     ProvisioningSamples& p = result_.provisioning;
     const double demand = double(demand_cores_), supply = double(config_.local_cores + cloud_up_cores_);
