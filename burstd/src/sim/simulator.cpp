@@ -186,6 +186,7 @@ private:
 
     std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
     Time next_priority_pass_ = 0;
+    std::vector<std::uint64_t> sort_keys_;
 
     ClusterState state_;
     std::vector<std::uint32_t> snap_owner_;
@@ -492,11 +493,19 @@ void SimRun::priority_pass()
             state_.snapshot.jobs[job.snap].priority = job.priority;
         }
     }
-    queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
-                                [&](std::uint32_t j) { return jobs_[j].phase != Phase::Pending; }),
-                 queue_.end());
+    // Sorted as one 64-bit key per job (priority high first, then submit
+    // order), which is queued_before's order; a deep queue is re-sorted every
+    // pass, so the keys keep the comparisons out of jobs_.
+    sort_keys_.clear();
+    for (std::uint32_t j : queue_)
+        if (jobs_[j].phase == Phase::Pending)
+            sort_keys_.push_back(std::uint64_t(std::numeric_limits<std::uint32_t>::max() - jobs_[j].priority) << 32 | j);
+    if (!std::is_sorted(sort_keys_.begin(), sort_keys_.end()))
+        std::sort(sort_keys_.begin(), sort_keys_.end());
+    queue_.resize(sort_keys_.size());
+    std::transform(sort_keys_.begin(), sort_keys_.end(), queue_.begin(),
+                   [](std::uint64_t key) { return std::uint32_t(key); });
     queue_dead_ = 0;
-    std::sort(queue_.begin(), queue_.end(), [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); });
     dirty_ = true;
 }
 
