@@ -53,6 +53,7 @@ void MultifactorPriority::begin_pass(Time now)
     }
     charge_pass_ = passed_;
     pass_from_ = last_pass_;
+    whole_period_decay_ = passed_ ? std::pow(decay_, now - last_pass_) : 1;
     if (passed_ && now > last_pass_) {
         const double real_decay = std::max(std::pow(decay_, now - last_pass_), DBL_MIN);
         for (double& r : raw_)
@@ -73,8 +74,12 @@ double MultifactorPriority::charge(std::uint32_t cpus, Time from, Time to) const
 
 void MultifactorPriority::charge_running(std::uint32_t account, std::uint32_t cpus, Time start)
 {
-    if (charge_pass_)
-        raw_[account] += charge(cpus, std::max(start, pass_from_), last_pass_);
+    if (!charge_pass_)
+        return;
+    if (start <= pass_from_) // most running jobs ran the whole period: d^Δ is known
+        raw_[account] += double(cpus) * (last_pass_ - pass_from_) * whole_period_decay_;
+    else
+        raw_[account] += charge(cpus, start, last_pass_);
 }
 
 void MultifactorPriority::charge_ended(std::uint32_t account, std::uint32_t cpus, Time start, Time end)

@@ -80,6 +80,7 @@ private:
     bool passed_ = false;
     Time last_pass_ = 0;
     Time pass_from_ = 0; // previous pass, while one is running
+    double whole_period_decay_ = 1; // d^(this pass − previous pass)
     bool charge_pass_ = false;
     bool usage_since_pass_ = false;
 };

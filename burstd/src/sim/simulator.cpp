@@ -12,6 +12,7 @@
 #include <queue>
 #include <random>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -27,11 +28,13 @@ enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 struct SimJob {
     const TraceJob* trace = nullptr;
     std::uint32_t cpus = 0;
+    std::uint32_t account = 0;  // index in the multifactor model; here and priority below fill padding
     Seconds runtime = 0;
     Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
     Phase phase = Phase::Future;
     int routed = -1;      // group the job may also run in
     int group = -1;       // group it was allocated in
+    std::uint32_t priority = 0; // multifactor priority, set at submit and each calc pass
     Time start = 0;
     std::uint32_t nodes_booting = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
@@ -41,8 +44,6 @@ struct SimJob {
     std::vector<std::uint32_t> children;
     Time eligible = 0;
     std::uint64_t run_epoch = 0; // a requeue makes the pending JobEnd stale
-    std::uint32_t account = 0;   // index in the multifactor model
-    std::uint32_t priority = 0;  // multifactor priority, set at submit and each calc pass
 };
 
 enum class Power { Down, Booting, Up };
@@ -127,7 +128,9 @@ private:
     // Multifactor priority: the queue is in priority order, recomputed every
     // PriorityCalcPeriod; FCFS keeps it in eligibility order.
     bool queued_before(std::uint32_t a, std::uint32_t b) const;
-    void enqueue(std::uint32_t j);
+    void enqueue(std::uint32_t j); // at its place in priority order
+    void start_multifactor();
+
     void priority_pass();
     void apply(const Action& action);
 
@@ -283,18 +286,29 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     result_.provisioning.capacity = config_.local_cores;
     for (const auto& node : nodes_)
         result_.provisioning.capacity += node.cpus;
-    if (config_.priority.type == PriorityType::Multifactor) {
-        std::vector<std::string> accounts;
-        for (const auto& j : jobs_)
-            accounts.push_back(j.trace->account);
-        std::sort(accounts.begin(), accounts.end());
-        accounts.erase(std::unique(accounts.begin(), accounts.end()), accounts.end());
-        priority_ = std::make_unique<MultifactorPriority>(config_.priority, accounts,
-                                                          std::uint64_t(result_.provisioning.capacity),
-                                                          local_nodes_ + std::uint32_t(nodes_.size()));
-        for (auto& j : jobs_)
-            j.account = priority_->account(j.trace->account);
-    }
+    if (config_.priority.type == PriorityType::Multifactor)
+        start_multifactor();
+}
+
+// Every account of the trace gets an association; the job-size factor
+// counts every local and cloud core and node.
+void SimRun::start_multifactor()
+{
+    // Traces have few accounts and many jobs: each distinct name is looked
+    // up once.
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    for (const auto& j : jobs_)
+        index.emplace(j.trace->account, 0);
+    std::vector<std::string> accounts; // the model sorts them
+    for (const auto& [name, a] : index)
+        accounts.emplace_back(name);
+    priority_ = std::make_unique<MultifactorPriority>(config_.priority, accounts,
+                                                      std::uint64_t(result_.provisioning.capacity),
+                                                      local_nodes_ + std::uint32_t(nodes_.size()));
+    for (auto& [name, a] : index)
+        a = priority_->account(std::string(name));
+    for (auto& j : jobs_)
+        j.account = index.at(j.trace->account);
 }
 
 void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
@@ -446,7 +460,10 @@ void SimRun::make_eligible(std::uint32_t j)
     job.phase = Phase::Pending;
     job.eligible = clock_.now();
     demand_cores_ += job.cpus;
-    enqueue(j);
+    if (priority_)
+        enqueue(j);
+    else
+        queue_.push_back(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.reason = "Resources";
     view.dependency.clear();
@@ -464,10 +481,6 @@ bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
 
 void SimRun::enqueue(std::uint32_t j)
 {
-    if (!priority_) {
-        queue_.push_back(j);
-        return;
-    }
     // Started jobs lingering in the queue keep their place: the queue stays
     // sorted between passes.
     queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), j,
