@@ -129,6 +129,7 @@ private:
     // PriorityCalcPeriod; FCFS keeps it in eligibility order.
     bool queued_before(std::uint32_t a, std::uint32_t b) const;
     void enqueue(std::uint32_t j); // at its place in priority order
+    void add_routed(std::uint32_t j); // FCFS: in routing order
     void start_multifactor();
 
     void priority_pass();
@@ -479,6 +480,17 @@ bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
     return a < b;
 }
 
+void SimRun::add_routed(std::uint32_t j)
+{
+    if (!priority_) {
+        routed_.push_back(j);
+        return;
+    }
+    routed_.insert(std::upper_bound(routed_.begin(), routed_.end(), j,
+                                    [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
+                   j);
+}
+
 void SimRun::enqueue(std::uint32_t j)
 {
     // Started jobs lingering in the queue keep their place: the queue stays
@@ -519,6 +531,8 @@ void SimRun::priority_pass()
     std::transform(sort_keys_.begin(), sort_keys_.end(), queue_.begin(),
                    [](std::uint64_t key) { return std::uint32_t(key); });
     queue_dead_ = 0;
+    // Node-group partitions schedule their routed jobs by priority too.
+    std::sort(routed_.begin(), routed_.end(), [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); });
     dirty_ = true;
 }
 
@@ -800,7 +814,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
         queue_.insert(at, j);
     }
     if (std::find(routed_.begin(), routed_.end(), j) == routed_.end())
-        routed_.push_back(j);
+        add_routed(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Pending;
     view.reason = "Resources";
@@ -1034,7 +1048,7 @@ void SimRun::apply(const Action& action)
         } else {
             SimJob& job = jobs_[it->second];
             if (job.routed < 0)
-                routed_.push_back(it->second);
+                add_routed(it->second);
             job.routed = g;
             Job& view = state_.snapshot.jobs[job.snap];
             view.partitions = {kLocalPartition, group_partition(config_.groups[std::size_t(g)])};

@@ -161,6 +161,50 @@ TEST(SimulatorFairShare, SnapshotCarriesAccountSharesAndJobPrioritiesOnlyWithMul
     LONGS_EQUAL(10000, priority.at(3)); // light: no usage of its own until job 3 ran
 }
 
+TEST(SimulatorFairShare, JobsRoutedToANodeGroupTakeItInPriorityOrder)
+{
+    // heavy's job 1 holds the one local core; at 300 s the policy routes
+    // heavy's job 2, then light's job 3, to a group with room for one.
+    std::vector<TraceJob> trace{job(1, 0, 1, 5000, "heavy"), job(2, 100, 1, 100, "heavy"),
+                                job(3, 200, 1, 100, "light")};
+    NodeGroup g;
+    g.name = "g";
+    g.cpus = 1;
+    g.max_count = 1;
+    g.price_per_hour = 3.6;
+    g.boot_time = 30;
+    auto run = [&](bool multifactor) {
+        SimConfig c = site(1);
+        c.groups = {g};
+        if (multifactor)
+            c.priority = fairshare_only();
+        bool routed = false;
+        struct Router final : public Policy {
+            bool* done;
+            std::string_view name() const override { return "router"; }
+            Decision decide(const ClusterState&, const Clock& clock) override
+            {
+                Decision d;
+                if (clock.now() >= 300 && !*done) {
+                    d.add(RouteToCloud{2, "g"}, "test");
+                    d.add(RouteToCloud{3, "g"}, "test");
+                    *done = true;
+                }
+                return d;
+            }
+            void observe(const JobEnd&) override {}
+        } router;
+        router.done = &routed;
+        return simulate(c, trace, router);
+    };
+    const SimResult fifo = run(false);
+    DOUBLES_EQUAL(330, start_of(fifo, 2), 1e-9); // routed first, boots 30 s
+    CHECK(start_of(fifo, 3) > 400);
+    const SimResult mf = run(true);
+    DOUBLES_EQUAL(330, start_of(mf, 3), 1e-9);
+    CHECK(start_of(mf, 2) > 400);
+}
+
 // pfa's split=fairshare reads the simulated associations through the same
 // code as in burstd: heavy used the whole local site for half an hour before
 // both accounts queue equal work, so pfa gives light the larger budget.
