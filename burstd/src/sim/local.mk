@@ -71,6 +71,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/priority_spec_test.cpp \
 	tests/unit/sim/simulator_fairshare_test.cpp \
 	tests/unit/sim/burstsim_priority_cli_test.cpp \
+	tests/unit/sim/simulator_budget_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
 	tests/unit/sim/clairvoyant_policy_test.cpp \
