@@ -7,6 +7,7 @@
 #include "sim/cloud_work_bound.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
+#include "sim/priority_spec.hpp"
 #include "sim/reward_profit.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
@@ -47,6 +48,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
+    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT=N,...|FILE]]\n"
     "                [--conf BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
@@ -120,6 +122,7 @@ struct Options {
     std::vector<std::string> workflows;
     WorkflowArrivals arrivals;
     RewardScheme reward; // λ and τ are set from --lambda and --tau
+    bool shares_given = false;
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -237,9 +240,24 @@ Options parse(const std::vector<std::string>& args)
             o.reward.reward_scale = parse_double(a, value(), 0);
         else if (a == "--local-price")
             o.reward.local_price = parse_double(a, value(), 0);
+        else if (a == "--priority" || a == "--shares") {
+            const std::string& v = value();
+            try {
+                if (a == "--priority") {
+                    parse_priority_spec(v, o.config.priority);
+                } else {
+                    o.config.priority.shares = v.find('=') != std::string::npos ? parse_shares(v) : load_shares_file(v);
+                    o.shares_given = true;
+                }
+            } catch (const PrioritySpecError& e) {
+                throw UsageError(a + ": " + e.what());
+            }
+        }
         else
             throw UsageError("unknown argument '" + a + "'");
     }
+    if (o.shares_given && o.config.priority.type != PriorityType::Multifactor)
+        throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
     if (!o.config.enforce_budgets && o.conf.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
     if (!o.scenario.empty()) {

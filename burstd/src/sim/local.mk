@@ -9,6 +9,11 @@ libburst_a_SOURCES += \
 	burstd/src/sim/trace_loader.cpp \
 	burstd/src/sim/trace_loader.hpp \
 	burstd/src/sim/sim_config.hpp \
+	burstd/src/sim/priority_config.hpp \
+	burstd/src/sim/priority_model.cpp \
+	burstd/src/sim/priority_model.hpp \
+	burstd/src/sim/priority_spec.cpp \
+	burstd/src/sim/priority_spec.hpp \
 	burstd/src/sim/simulator.cpp \
 	burstd/src/sim/simulator.hpp \
 	burstd/src/sim/reward_profit.cpp \
@@ -64,6 +69,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/sacct_parser_test.cpp \
 	tests/unit/sim/group_spec_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
+	tests/unit/sim/priority_model_test.cpp \
+	tests/unit/sim/priority_spec_test.cpp \
+	tests/unit/sim/simulator_fairshare_test.cpp \
+	tests/unit/sim/burstsim_priority_cli_test.cpp \
 	tests/unit/sim/simulator_budget_test.cpp \
 	tests/unit/sim/reward_profit_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \

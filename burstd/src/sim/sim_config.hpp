@@ -5,6 +5,7 @@
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
 #include "policy/budget_cap.hpp"
+#include "sim/priority_config.hpp"
 
 #include <cstdint>
 #include <string>
@@ -26,6 +27,8 @@ struct SimConfig {
     // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
     // the head, which bounds the cost of a pass on deep queues.
     std::uint32_t bf_max_job_test = 500;
+    // Queue order: FCFS unless multifactor is asked for.
+    PriorityConfig priority;
     std::string cluster = "sim";
     // Keep demand, supply and cloud nodes per decision cycle (--plot).
     bool record_timeline = false;

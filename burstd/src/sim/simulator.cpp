@@ -2,16 +2,19 @@
 
 #include "policy/budget_spend.hpp"
 #include "policy/site_view.hpp"
+#include "sim/priority_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <random>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -28,11 +31,13 @@ enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 struct SimJob {
     const TraceJob* trace = nullptr;
     std::uint32_t cpus = 0;
+    std::uint32_t account = 0;  // index in the multifactor model; here and priority below fill padding
     Seconds runtime = 0;
     Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
     Phase phase = Phase::Future;
     int routed = -1;      // group the job may also run in
     int group = -1;       // group it was allocated in
+    std::uint32_t priority = 0; // multifactor priority, set at submit and each calc pass
     Time start = 0;
     std::uint32_t nodes_booting = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
@@ -129,6 +134,15 @@ private:
     void make_eligible(std::uint32_t j);
     void schedule();
     void decide();
+
+    // Multifactor priority: the queue is in priority order, recomputed every
+    // PriorityCalcPeriod; FCFS keeps it in eligibility order.
+    bool queued_before(std::uint32_t a, std::uint32_t b) const;
+    void enqueue(std::uint32_t j); // at its place in priority order
+    void add_routed(std::uint32_t j); // FCFS: in routing order
+    void start_multifactor();
+
+    void priority_pass();
     void apply(const Action& action);
     // Books spend up to now (every cycle while there are budget lines) and
     // returns it per interval length for the cap.
@@ -177,7 +191,7 @@ private:
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
-    std::deque<std::uint32_t> queue_; // pending jobs in FCFS order; backfilled ones linger
+    std::deque<std::uint32_t> queue_; // pending jobs in FCFS (or priority) order; backfilled ones linger
     std::size_t queue_dead_ = 0;      // lingering entries
     std::vector<std::uint32_t> routed_;              // routed jobs that may still be pending
 
@@ -186,6 +200,10 @@ private:
     std::vector<std::vector<std::uint32_t>> group_nodes_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
     std::uint32_t local_nodes_ = 0;
+
+    std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
+    Time next_priority_pass_ = 0;
+    std::vector<std::uint64_t> sort_keys_;
 
     ClusterState state_;
     std::vector<std::uint32_t> snap_owner_;
@@ -290,6 +308,29 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     result_.provisioning.capacity = config_.local_cores;
     for (const auto& node : nodes_)
         result_.provisioning.capacity += node.cpus;
+    if (config_.priority.type == PriorityType::Multifactor)
+        start_multifactor();
+}
+
+// Every account of the trace gets an association; the job-size factor
+// counts every local and cloud core and node.
+void SimRun::start_multifactor()
+{
+    // Traces have few accounts and many jobs: each distinct name is looked
+    // up once.
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    for (const auto& j : jobs_)
+        index.emplace(j.trace->account, 0);
+    std::vector<std::string> accounts; // the model sorts them
+    for (const auto& [name, a] : index)
+        accounts.emplace_back(name);
+    priority_ = std::make_unique<MultifactorPriority>(config_.priority, accounts,
+                                                      std::uint64_t(result_.provisioning.capacity),
+                                                      local_nodes_ + std::uint32_t(nodes_.size()));
+    for (auto& [name, a] : index)
+        a = priority_->account(std::string(name));
+    for (auto& j : jobs_)
+        j.account = index.at(j.trace->account);
 }
 
 void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
@@ -346,6 +387,7 @@ SimResult SimRun::run()
         return std::move(result_);
     result_.first_submit = jobs_.front().trace->submit;
     Time next_decide = result_.first_submit;
+    next_priority_pass_ = result_.first_submit;
     while (true) {
         Time t = kNever;
         if (!events_.empty())
@@ -358,8 +400,17 @@ SimResult SimRun::run()
         const bool booking = !config_.budgets.empty() && unbooked_uptime_;
         if (deciding || booking)
             t = std::min(t, next_decide);
+        // Passes over an idle site (nothing eligible, no usage since the last
+        // pass) only decay every account alike, which leaves the factors as
+        // they are: they are skipped, and the pass grid resumes after.
+        if (priority_ && deciding && (demand_cores_ > 0 || priority_->usage_since_pass()))
+            t = std::min(t, next_priority_pass_);
         if (t == kNever)
             break;
+        if (priority_ && t > next_priority_pass_) {
+            const Seconds period = config_.priority.calc_period;
+            next_priority_pass_ += std::ceil((t - next_priority_pass_) / period) * period;
+        }
         clock_.set(t);
         while (!events_.empty() && events_.top().time == t) {
             Event e = events_.top();
@@ -391,6 +442,10 @@ SimResult SimRun::run()
                 break;
             }
             }
+        }
+        if (priority_ && deciding && t == next_priority_pass_) {
+            priority_pass();
+            next_priority_pass_ = t + config_.priority.calc_period;
         }
         while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
             submit(std::uint32_t(next_submit_++));
@@ -438,11 +493,78 @@ void SimRun::make_eligible(std::uint32_t j)
     job.phase = Phase::Pending;
     job.eligible = clock_.now();
     demand_cores_ += job.cpus;
-    queue_.push_back(j);
+    if (priority_)
+        enqueue(j);
+    else
+        queue_.push_back(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.reason = "Resources";
     view.dependency.clear();
     view.eligible_time = job.eligible;
+    dirty_ = true;
+}
+
+bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
+{
+    // Slurm sorts by priority, then submit time; jobs_ is in submit order.
+    if (jobs_[a].priority != jobs_[b].priority)
+        return jobs_[a].priority > jobs_[b].priority;
+    return a < b;
+}
+
+void SimRun::add_routed(std::uint32_t j)
+{
+    if (!priority_) {
+        routed_.push_back(j);
+        return;
+    }
+    routed_.insert(std::upper_bound(routed_.begin(), routed_.end(), j,
+                                    [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
+                   j);
+}
+
+void SimRun::enqueue(std::uint32_t j)
+{
+    // Started jobs lingering in the queue keep their place: the queue stays
+    // sorted between passes.
+    queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), j,
+                                   [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
+                  j);
+}
+
+// One PriorityCalcPeriod pass of Slurm's decay thread: factors from the
+// usage so far, decay, the running jobs' new usage, new priorities for
+// pending jobs (and blocked ones, which accrue no age yet), then the queue
+// in the new order.
+void SimRun::priority_pass()
+{
+    const Time now = clock_.now();
+    priority_->begin_pass(now);
+    for (std::uint32_t j : snap_owner_) {
+        SimJob& job = jobs_[j];
+        if (job.phase == Phase::Running) {
+            priority_->charge_running(job.account, job.cpus, job.start);
+        } else if (job.phase == Phase::Pending || job.phase == Phase::Blocked) {
+            job.priority =
+                priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, job.account, job.cpus);
+            state_.snapshot.jobs[job.snap].priority = job.priority;
+        }
+    }
+    // Sorted as one 64-bit key per job (priority high first, then submit
+    // order), which is queued_before's order; a deep queue is re-sorted every
+    // pass, so the keys keep the comparisons out of jobs_.
+    sort_keys_.clear();
+    for (std::uint32_t j : queue_)
+        if (jobs_[j].phase == Phase::Pending)
+            sort_keys_.push_back(std::uint64_t(std::numeric_limits<std::uint32_t>::max() - jobs_[j].priority) << 32 | j);
+    if (!std::is_sorted(sort_keys_.begin(), sort_keys_.end()))
+        std::sort(sort_keys_.begin(), sort_keys_.end());
+    queue_.resize(sort_keys_.size());
+    std::transform(sort_keys_.begin(), sort_keys_.end(), queue_.begin(),
+                   [](std::uint64_t key) { return std::uint32_t(key); });
+    queue_dead_ = 0;
+    // Node-group partitions schedule their routed jobs by priority too.
+    std::sort(routed_.begin(), routed_.end(), [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); });
     dirty_ = true;
 }
 
@@ -685,6 +807,8 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     const Time now = clock_.now();
     const NodeGroup& g = config_.groups[std::size_t(job.group)];
     if (job.phase == Phase::Running) {
+        if (priority_)
+            priority_->charge_ended(job.account, job.cpus, job.start, now);
         const double lost = double(job.cpus) * (now - job.start);
         result_.lost_core_seconds += lost;
         // The account used those cores, even if the work is lost.
@@ -714,6 +838,8 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     // entry may still linger there from when it started.
     if (std::find(queue_.begin(), queue_.end(), j) != queue_.end()) {
         --queue_dead_;
+    } else if (priority_) {
+        enqueue(j);
     } else {
         auto at = std::find_if(queue_.begin(), queue_.end(), [&](std::uint32_t q) {
             return jobs_[q].eligible > job.eligible || (jobs_[q].eligible == job.eligible && q > j);
@@ -721,7 +847,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
         queue_.insert(at, j);
     }
     if (std::find(routed_.begin(), routed_.end(), j) == routed_.end())
-        routed_.push_back(j);
+        add_routed(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Pending;
     view.reason = "Resources";
@@ -794,6 +920,8 @@ void SimRun::finish(std::uint32_t j)
     end.cpus = job.cpus;
     end.elapsed = now - job.start;
     end.end_time = now;
+    if (priority_)
+        priority_->charge_ended(job.account, job.cpus, job.start, now);
     if (job.group < 0) {
         local_free_ += job.cpus;
         local_ends_.erase(job.local_slot);
@@ -837,6 +965,10 @@ void SimRun::snapshot_add(std::uint32_t j)
     view.reason = "Resources";
     // Jobs are replayed in submit order, so FCFS is "earlier is higher".
     view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
+    if (priority_) {
+        job.priority = priority_->priority(clock_.now(), clock_.now(), job.account, job.cpus);
+        view.priority = job.priority;
+    }
     view.submit_time = view.eligible_time = t.submit;
     view.time_limit = t.time_limit;
     view.cpus = job.cpus;
@@ -909,6 +1041,8 @@ void SimRun::decide()
         open_cost += bill(g, now - node.launched);
     }
     state_.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+    if (priority_)
+        priority_->fill_shares(snap.shares);
 
     ProvisioningSamples& p = result_.provisioning;
     const double demand = double(demand_cores_), supply = double(config_.local_cores + cloud_up_cores_);
@@ -995,7 +1129,7 @@ void SimRun::apply(const Action& action)
         } else {
             SimJob& job = jobs_[it->second];
             if (job.routed < 0)
-                routed_.push_back(it->second);
+                add_routed(it->second);
             job.routed = g;
             Job& view = state_.snapshot.jobs[job.snap];
             view.partitions = {kLocalPartition, group_partition(config_.groups[std::size_t(g)])};

@@ -9,9 +9,10 @@
 // dependency field, as Slurm shows afterany dependencies; they join the
 // queue, in the order they become eligible, when the last parent ends.
 //
-// Site model: local cores scheduled FCFS with EASY backfill (reservation for
-// the queue head from time limits; without a limit the trace runtime is the
-// estimate).  A job routed to a node group may also run there: Slurm's power
+// Site model: local cores scheduled FCFS, or by Slurm's multifactor priority
+// with fair-share (SimConfig::priority, sim/priority_model.hpp), with EASY
+// backfill (reservation for the queue head from time limits; without a limit
+// the trace runtime is the estimate).  A job routed to a node group may also run there: Slurm's power
 // saving resumes powered-down nodes of the group for it (boot time drawn
 // from the group's boot time and the jitter), a job on booting nodes starts
 // when they are all up, and runs runtime / speed.  Idle CLOUD nodes power

@@ -1,0 +1,188 @@
+#include "sim/priority_spec.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace burst {
+namespace {
+
+std::string lower(std::string s)
+{
+    for (auto& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string trim(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos)
+        return "";
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+bool to_uint(const std::string& text, std::uint64_t max, std::uint64_t& out)
+{
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+        return false;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (*end != '\0' || errno != 0 || v > max)
+        return false;
+    out = v;
+    return true;
+}
+
+std::uint32_t weight(const std::string& key, const std::string& value)
+{
+    std::uint64_t v = 0;
+    if (!to_uint(value, UINT32_MAX, v))
+        throw PrioritySpecError(key + "='" + value + "': expected an integer in [0, 4294967295]");
+    return std::uint32_t(v);
+}
+
+// slurm.conf's time_str2mins: minutes, min:sec, h:m:s, days-h, days-h:m,
+// days-h:m:s; seconds round up to a whole minute.  Returns seconds.
+Seconds slurm_minutes(const std::string& key, const std::string& value)
+{
+    auto bad = [&]() {
+        return PrioritySpecError(key + "='" + value +
+                                 "': expected minutes, min:sec, h:m:s or days-h[:m[:s]] (slurm.conf time)");
+    };
+    std::uint64_t days = 0;
+    std::string rest = value;
+    const auto dash = value.find('-');
+    if (dash != std::string::npos) {
+        if (!to_uint(value.substr(0, dash), 100000, days))
+            throw bad();
+        rest = value.substr(dash + 1);
+    }
+    std::vector<std::uint64_t> parts;
+    std::istringstream in(rest);
+    std::string part;
+    while (std::getline(in, part, ':')) {
+        std::uint64_t v = 0;
+        if (!to_uint(part, 100000000, v))
+            throw bad();
+        parts.push_back(v);
+    }
+    if (rest.empty() || rest.back() == ':' || parts.empty() || parts.size() > 3)
+        throw bad();
+    std::uint64_t seconds = days * 86400;
+    if (dash != std::string::npos) { // days-hours[:minutes[:seconds]]
+        const std::uint64_t unit[] = {3600, 60, 1};
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            seconds += parts[i] * unit[i];
+    } else if (parts.size() == 3) { // hours:minutes:seconds
+        seconds += parts[0] * 3600 + parts[1] * 60 + parts[2];
+    } else { // minutes[:seconds]
+        seconds += parts[0] * 60 + (parts.size() == 2 ? parts[1] : 0);
+    }
+    return Seconds((seconds + 59) / 60 * 60);
+}
+
+void add_share(std::map<std::string, std::uint32_t>& out, const std::string& entry, const std::string& where)
+{
+    const auto eq = entry.find('=');
+    const std::string account = trim(entry.substr(0, eq));
+    std::uint64_t shares = 0;
+    if (eq == std::string::npos || account.empty() || !to_uint(trim(entry.substr(eq + 1)), UINT32_MAX, shares))
+        throw PrioritySpecError(where + "'" + entry + "': expected ACCOUNT=SHARES (shares an integer >= 0)");
+    if (!out.emplace(account, std::uint32_t(shares)).second)
+        throw PrioritySpecError(where + "account '" + account + "' given twice");
+}
+
+} // namespace
+
+void parse_priority_spec(const std::string& spec, PriorityConfig& config)
+{
+    const auto colon = spec.find(':');
+    const std::string type = spec.substr(0, colon);
+    PriorityConfig parsed;
+    parsed.shares = config.shares;
+    if (type == "fifo") {
+        if (colon != std::string::npos)
+            throw PrioritySpecError("priority fifo takes no parameters");
+        config = parsed;
+        return;
+    }
+    if (type != "multifactor")
+        throw PrioritySpecError("unknown priority type '" + type + "' (known: fifo, multifactor)");
+    parsed.type = PriorityType::Multifactor;
+    if (colon != std::string::npos) {
+        std::istringstream in(spec.substr(colon + 1));
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            const auto eq = item.find('=');
+            if (eq == std::string::npos)
+                throw PrioritySpecError("priority parameter '" + item + "': expected Key=value");
+            const std::string key = item.substr(0, eq), value = item.substr(eq + 1), k = lower(key);
+            if (k == "priorityweightage")
+                parsed.weight_age = weight(key, value);
+            else if (k == "priorityweightfairshare")
+                parsed.weight_fairshare = weight(key, value);
+            else if (k == "priorityweightjobsize")
+                parsed.weight_jobsize = weight(key, value);
+            else if (k == "priorityfavorsmall") {
+                const std::string v = lower(value);
+                if (v != "yes" && v != "no")
+                    throw PrioritySpecError(key + "='" + value + "': expected YES or NO");
+                parsed.favor_small = v == "yes";
+            } else if (k == "prioritymaxage")
+                parsed.max_age = slurm_minutes(key, value);
+            else if (k == "prioritydecayhalflife")
+                parsed.decay_half_life = slurm_minutes(key, value);
+            else if (k == "prioritycalcperiod") {
+                parsed.calc_period = slurm_minutes(key, value);
+                if (parsed.calc_period < 60)
+                    throw PrioritySpecError(key + "='" + value + "': must be at least 1 minute");
+            } else if (k == "fairsharedampeningfactor") {
+                std::uint64_t v = 0;
+                if (!to_uint(value, 65535, v) || v == 0)
+                    throw PrioritySpecError(key + "='" + value + "': expected an integer in [1, 65535]");
+                parsed.dampening = std::uint32_t(v);
+            } else
+                throw PrioritySpecError("unknown priority parameter '" + key +
+                                        "' (known: PriorityWeightAge, PriorityWeightFairshare, "
+                                        "PriorityWeightJobSize, PriorityFavorSmall, PriorityMaxAge, "
+                                        "PriorityDecayHalfLife, PriorityCalcPeriod, FairShareDampeningFactor)");
+        }
+    }
+    config = parsed;
+}
+
+std::map<std::string, std::uint32_t> parse_shares(const std::string& spec)
+{
+    std::map<std::string, std::uint32_t> out;
+    std::istringstream in(spec);
+    std::string entry;
+    while (std::getline(in, entry, ','))
+        add_share(out, entry, "shares ");
+    if (out.empty())
+        throw PrioritySpecError("shares: expected ACCOUNT=SHARES,...");
+    return out;
+}
+
+std::map<std::string, std::uint32_t> load_shares_file(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw PrioritySpecError(path + ": cannot open");
+    std::map<std::string, std::uint32_t> out;
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+        const std::string text = trim(line.substr(0, line.find('#')));
+        if (!text.empty())
+            add_share(out, text, path + ":" + std::to_string(n) + ": ");
+    }
+    if (out.empty())
+        throw PrioritySpecError(path + ": no ACCOUNT=SHARES line");
+    return out;
+}
+
+} // namespace burst
