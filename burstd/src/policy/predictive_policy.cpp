@@ -119,13 +119,8 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         sizes[i] = view.pending_cpus[i];
         runtime[i] = expected_runtime(*view.pending[i]);
     }
-    // Running jobs' releases in time order, merged with those of the jobs
-    // the play starts: sorted once, not pushed through the heap by every play.
-    std::sort(running_releases.begin(), running_releases.end(),
-              [](const Release& a, const Release& b) { return a.first < b.first; });
     auto play_forward = [&] {
-        std::size_t next_running = 0;
-        ReleaseQueue releases;
+        ReleaseQueue releases(std::greater<Release>(), running_releases);
         std::fill(wait.begin(), wait.end(), kNeverLocal);
         FirstFitIndex unstarted(sizes);
         std::size_t left_to_start = n;
@@ -146,12 +141,8 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
             }
         };
         dispatch(0);
-        while (left_to_start > 0 && (next_running < running_releases.size() || !releases.empty())) {
-            Seconds t = releases.empty() ? kNeverLocal : releases.top().first;
-            if (next_running < running_releases.size())
-                t = std::min(t, running_releases[next_running].first);
-            for (; next_running < running_releases.size() && running_releases[next_running].first == t; ++next_running)
-                avail += running_releases[next_running].second;
+        while (left_to_start > 0 && !releases.empty()) {
+            const Seconds t = releases.top().first;
             while (!releases.empty() && releases.top().first == t) {
                 avail += releases.top().second;
                 releases.pop();
