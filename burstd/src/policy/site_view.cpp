@@ -140,9 +140,10 @@ SiteView SiteView::of(const ClusterState& state)
             gv.hireable_nodes = std::min(gv.hireable_nodes, limit->second);
     }
     // Slurm priorities are 32-bit: a stable radix sort on them is O(n).  Jobs
-    // come in (submit, id) order from slurmctld and burstsim alike, and the
-    // sort keeps that order among equal priorities; only when they do not are
-    // runs of equal priority compared on (submit, id).
+    // come in (submit, id) order from slurmctld, and the sort keeps that
+    // order among equal priorities; only when they do not (burstsim's
+    // snapshot, where ended jobs are swapped out) are runs of equal priority
+    // compared on (submit, id).
     std::vector<Key> keys;
     std::vector<Slot> slots;
     keys.reserve(state.snapshot.jobs.size());
