@@ -23,27 +23,35 @@ std::size_t FirstFitIndex::find(std::size_t from, std::uint64_t limit) const
 {
     if (n_ == 0 || from >= n_ || min_[1] > limit)
         return kNone;
-    return find(1, 0, min_.size() / 2, from, limit);
-}
-
-std::size_t FirstFitIndex::find(std::size_t node, std::size_t lo, std::size_t hi, std::size_t from,
-                                std::uint64_t limit) const
-{
-    if (hi <= from || min_[node] > limit)
-        return kNone;
-    if (hi - lo == 1)
-        return lo;
-    const std::size_t mid = lo + (hi - lo) / 2;
-    const std::size_t left = find(2 * node, lo, mid, from, limit);
-    return left != kNone ? left : find(2 * node + 1, mid, hi, from, limit);
+    // Up from `from`'s leaf to the first right sibling holding a fit (the
+    // leftmost range past `from` that has one), then down to its leftmost
+    // fitting leaf: two walks of the tree's height, no recursion.
+    const std::size_t leaves = min_.size() / 2;
+    std::size_t node = leaves + from;
+    if (min_[node] > limit) {
+        while (node % 2 == 1 || min_[node + 1] > limit) {
+            node /= 2;
+            if (node == 1)
+                return kNone;
+        }
+        ++node;
+        while (node < leaves)
+            node = min_[2 * node] <= limit ? 2 * node : 2 * node + 1;
+    }
+    return node - leaves;
 }
 
 void FirstFitIndex::erase(std::size_t i)
 {
     std::size_t node = min_.size() / 2 + i;
     min_[node] = kGone;
-    for (node /= 2; node >= 1; node /= 2)
-        min_[node] = std::min(min_[2 * node], min_[2 * node + 1]);
+    // Ancestors change only as long as the minimum below them does.
+    for (node /= 2; node >= 1; node /= 2) {
+        const std::uint64_t m = std::min(min_[2 * node], min_[2 * node + 1]);
+        if (min_[node] == m)
+            break;
+        min_[node] = m;
+    }
 }
 
 } // namespace burst

@@ -21,8 +21,6 @@ public:
     std::size_t size() const { return n_; }
 
 private:
-    std::size_t find(std::size_t node, std::size_t lo, std::size_t hi, std::size_t from, std::uint64_t limit) const;
-
     std::size_t n_;
     std::vector<std::uint64_t> min_; // implicit binary tree, min over each node's range
 };

@@ -101,11 +101,12 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     SiteView view = SiteView::of(state);
 
     std::vector<Release> running_releases;
-    for (const Job* job : view.running)
-        if (view.group_of(*job) < 0) {
-            const Seconds left = remaining(now - job->start_time, expected_runtime(*job), job->time_limit);
+    for (std::size_t r = 0; r < view.running.size(); ++r)
+        if (view.running_group[r] < 0) {
+            const Job& job = *view.running[r];
+            const Seconds left = remaining(now - job.start_time, expected_runtime(job), job.time_limit);
             if (!std::isinf(left))
-                running_releases.emplace_back(left, job->total_cpus());
+                running_releases.emplace_back(left, job.total_cpus());
         }
 
     // Expected local start of the first `depth_` pending jobs: greedy first
@@ -115,7 +116,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<std::uint64_t> sizes(n);
     std::vector<Seconds> runtime(n), wait(n);
     for (std::size_t i = 0; i < n; ++i) {
-        sizes[i] = view.pending[i]->total_cpus();
+        sizes[i] = view.pending_cpus[i];
         runtime[i] = expected_runtime(*view.pending[i]);
     }
     auto play_forward = [&] {
@@ -153,11 +154,10 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
 
     std::size_t declined = 0;
     for (std::size_t h = 0; h < n; ++h) {
-        const Job* job = view.pending[h];
-        if (view.pending_group[h] >= 0 || job->burst == BurstOption::Never || wait[h] == 0)
+        if (view.pending_group[h] >= 0 || view.pending_burst[h] == BurstOption::Never || wait[h] == 0)
             continue;
         const std::uint64_t cores = sizes[h];
-        const bool prefer = job->burst == BurstOption::Prefer;
+        const bool prefer = view.pending_burst[h] == BurstOption::Prefer;
         // The group where bursting this job costs least.
         GroupView* best = nullptr;
         double best_cost = 0;
@@ -183,10 +183,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         // (since it became eligible) counts too (it cancels out of the time-oriented reward; under the
         // throughput-oriented one a job that has waited long loses less by
         // waiting longer).
-        auto waited = [&](std::size_t i) {
-            const Job& j = *view.pending[i];
-            return std::max<Seconds>(0, now - std::max(j.submit_time, j.eligible_time));
-        };
+        auto waited = [&](std::size_t i) { return std::max<Seconds>(0, now - view.pending_since[i]); };
         double gain = reward_loss(cores, runtime[h], waited(h) + wait[h], wait[h] - best_boot);
         if (queue_benefit_)
             for (std::size_t i = 0; i < n; ++i)
@@ -200,7 +197,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         }
         best->routed_pending_cpus += cores;
         view.pending_group[h] = int(best - view.groups.data());
-        d.add(RouteToCloud{job->id, best->group->name},
+        d.add(RouteToCloud{view.pending[h]->id, best->group->name},
               prefer ? "job prefers the cloud"
                      : "expected local wait " + (std::isinf(wait[h]) ? std::string("unbounded") : hours(wait[h])) +
                            ": reward lost " + money(gain) + " exceeds cloud cost " + money(best_cost));

@@ -1,6 +1,7 @@
 #include "policy/site_view.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <utility>
 
@@ -9,15 +10,6 @@ namespace burst {
 const std::string& group_partition(const NodeGroup& group)
 {
     return group.partition.empty() ? group.name : group.partition;
-}
-
-int SiteView::group_of(const Job& job) const
-{
-    for (const auto& p : job.partitions)
-        for (const auto& [name, index] : partition_group_)
-            if (p == name)
-                return index;
-    return -1;
 }
 
 namespace {
@@ -35,11 +27,34 @@ struct Key {
 // is walked in order: looking it up through Job pointers in priority order
 // missed the cache (and the TLB) on almost every job at a million jobs.
 struct Slot {
+    const Job* job;
     std::uint64_t cpus;
     Time since;
     int group;
     BurstOption burst;
 };
+
+// Radix digits: one byte of ~priority per pass, 256 buckets, which keeps
+// the scatter within the TLB's reach at a million keys.
+constexpr unsigned kDigitBits = 8, kBuckets = 1u << kDigitBits, kDigits = 32 / kDigitBits;
+using Histograms = std::array<std::array<std::uint32_t, kBuckets>, kDigits>;
+
+std::uint32_t digit(std::uint32_t priority, unsigned d)
+{
+    return (~priority >> (d * kDigitBits)) & (kBuckets - 1);
+}
+
+// Counted while the keys are made, so that each pass of the sort is one
+// scatter instead of a count and a scatter over the keys.
+void count_digits(Histograms& count, std::uint32_t priority)
+{
+    for (unsigned d = 0; d < kDigits; ++d)
+        ++count[d][digit(priority, d)];
+}
+
+// Far enough ahead to hide a load from memory behind the work on the jobs
+// between, near enough not to evict what is still to be read.
+constexpr std::size_t kPrefetchAhead = 8;
 
 bool before(const Job& a, const Job& b)
 {
@@ -48,27 +63,28 @@ bool before(const Job& a, const Job& b)
     return a.id < b.id;
 }
 
-// Stable LSD radix sort on descending priority, one byte per pass: 256
-// buckets keep the scatter within the TLB's reach at a million keys.  Passes
-// whose byte is the same for every key are skipped (priorities rarely use
-// all 32 bits).
-void sort_by_priority(std::vector<Key>& keys)
+// Slurm's pending reasons Dependency and DependencyNeverSatisfied.  The
+// usual reasons (Resources, Priority, None) are shorter than "Dependency":
+// the length settles them without the library's out-of-line compare.
+bool held_for_dependency(const Job& job)
 {
-    constexpr unsigned kBits = 8, kBuckets = 1u << kBits;
+    return job.reason.size() >= 10 && job.awaiting_dependency();
+}
+
+// Stable LSD radix sort on descending priority.  Passes whose byte is the
+// same for every key are skipped (priorities rarely use all 32 bits).
+void sort_by_priority(std::vector<Key>& keys, Histograms& count)
+{
     std::vector<Key> spare(keys.size());
-    std::vector<std::size_t> count(kBuckets);
-    for (unsigned shift = 0; shift < 32; shift += kBits) {
-        std::fill(count.begin(), count.end(), 0);
-        auto digit = [shift](const Key& k) { return (~k.priority >> shift) & (kBuckets - 1); };
-        for (const auto& k : keys)
-            ++count[digit(k)];
-        if (*std::max_element(count.begin(), count.end()) == keys.size())
+    for (unsigned d = 0; d < kDigits; ++d) {
+        auto& bucket = count[d];
+        if (*std::max_element(bucket.begin(), bucket.end()) == keys.size())
             continue;
-        std::size_t sum = 0;
-        for (auto& c : count)
+        std::uint32_t sum = 0;
+        for (auto& c : bucket)
             sum += std::exchange(c, sum);
         for (const auto& k : keys)
-            spare[count[digit(k)]++] = k;
+            spare[bucket[digit(k.priority, d)]++] = k;
         keys.swap(spare);
     }
 }
@@ -124,54 +140,65 @@ SiteView SiteView::of(const ClusterState& state)
             gv.hireable_nodes = std::min(gv.hireable_nodes, limit->second);
     }
     // Slurm priorities are 32-bit: a stable radix sort on them is O(n).  Jobs
-    // come in (submit, id) order from slurmctld and burstsim alike, and the
-    // sort keeps that order among equal priorities; only when they do not are
-    // runs of equal priority compared on (submit, id).
+    // come in (submit, id) order from slurmctld, and the sort keeps that
+    // order among equal priorities; only when they do not (burstsim's
+    // snapshot, where ended jobs are swapped out) are runs of equal priority
+    // compared on (submit, id).
     std::vector<Key> keys;
-    std::vector<const Job*> jobs;
     std::vector<Slot> slots;
     keys.reserve(state.snapshot.jobs.size());
-    jobs.reserve(state.snapshot.jobs.size());
     slots.reserve(state.snapshot.jobs.size());
+    Histograms count{};
     bool submit_order = true;
-    for (const auto& job : state.snapshot.jobs) {
-        if (job.awaiting_dependency())
-            continue; // cannot start anywhere yet, so it is nobody's demand
-        if (job.pending()) {
-            const int g = view.group_of(job);
-            if (g >= 0)
-                view.groups[std::size_t(g)].routed_pending_cpus += job.total_cpus();
-            if (!jobs.empty() && before(job, *jobs.back()))
-                submit_order = false;
-            keys.push_back(Key{job.priority, std::uint32_t(jobs.size())});
-            jobs.push_back(&job);
-            slots.push_back(Slot{job.total_cpus(), std::max(job.submit_time, job.eligible_time), g, job.burst});
-        } else if (job.running()) {
+    const auto& all = state.snapshot.jobs;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        // group_of reads each job's partition names, which live apart from
+        // the Job on the heap: a cache miss per job of a long queue unless
+        // asked for a few jobs ahead.
+        if (i + kPrefetchAhead < all.size())
+            __builtin_prefetch(all[i + kPrefetchAhead].partitions.data());
+        const Job& job = all[i];
+        if (job.running()) {
             view.running.push_back(&job);
+            view.running_group.push_back(view.group_of(job));
+            continue;
         }
+        if (!job.pending() || held_for_dependency(job))
+            continue; // cannot start anywhere yet, so it is nobody's demand
+        const int g = view.group_of(job);
+        const std::uint64_t cpus = job.total_cpus();
+        if (g >= 0)
+            view.groups[std::size_t(g)].routed_pending_cpus += cpus;
+        if (!slots.empty() && before(job, *slots.back().job))
+            submit_order = false;
+        keys.push_back(Key{job.priority, std::uint32_t(slots.size())});
+        count_digits(count, job.priority);
+        slots.push_back(Slot{&job, cpus, std::max(job.submit_time, job.eligible_time), g, job.burst});
     }
     auto higher = [](const Key& a, const Key& b) { return a.priority > b.priority; };
     if (!std::is_sorted(keys.begin(), keys.end(), higher))
-        sort_by_priority(keys);
+        sort_by_priority(keys, count);
     if (!submit_order)
         for (auto run = keys.begin(); run != keys.end();) {
             auto end = std::find_if(run, keys.end(), [p = run->priority](const Key& k) { return k.priority != p; });
             if (end - run > 1)
-                std::sort(run, end, [&jobs](const Key& a, const Key& b) { return before(*jobs[a.slot], *jobs[b.slot]); });
+                std::sort(run, end,
+                          [&slots](const Key& a, const Key& b) { return before(*slots[a.slot].job, *slots[b.slot].job); });
             run = end;
         }
-    view.pending.reserve(keys.size());
-    view.pending_group.reserve(keys.size());
-    view.pending_cpus.reserve(keys.size());
-    view.pending_since.reserve(keys.size());
-    view.pending_burst.reserve(keys.size());
-    for (const auto& k : keys) {
-        const Slot& s = slots[k.slot];
-        view.pending.push_back(jobs[k.slot]);
-        view.pending_group.push_back(s.group);
-        view.pending_cpus.push_back(s.cpus);
-        view.pending_since.push_back(s.since);
-        view.pending_burst.push_back(s.burst);
+    const std::size_t n = keys.size();
+    view.pending.resize(n);
+    view.pending_group.resize(n);
+    view.pending_cpus.resize(n);
+    view.pending_since.resize(n);
+    view.pending_burst.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Slot& s = slots[keys[i].slot];
+        view.pending[i] = s.job;
+        view.pending_group[i] = s.group;
+        view.pending_cpus[i] = s.cpus;
+        view.pending_since[i] = s.since;
+        view.pending_burst[i] = s.burst;
     }
     return view;
 }

@@ -52,11 +52,20 @@ public:
     std::vector<Time> pending_since;
     std::vector<BurstOption> pending_burst;
     std::vector<const Job*> running;
+    std::vector<int> running_group; // group_of(*running[i]), computed once
     std::vector<GroupView> groups;    // in ClusterState::groups order
 
     // Index into `groups` of the group a job may run in (routed or running
-    // there), or -1 when it is local-only.
-    int group_of(const Job& job) const;
+    // there), or -1 when it is local-only.  Inline: SiteView::of asks it of
+    // every waiting job.
+    int group_of(const Job& job) const
+    {
+        for (const auto& p : job.partitions)
+            for (const auto& [name, index] : partition_group_)
+                if (p == name)
+                    return index;
+        return -1;
+    }
 
 private:
     // Few groups: comparing short names beats hashing them for every job.

@@ -57,3 +57,29 @@ TEST(FirstFitIndex, EmptyQueueFindsNothing)
     FirstFitIndex idx({});
     CHECK(idx.find(0, 100) == FirstFitIndex::kNone);
 }
+
+TEST(FirstFitIndex, MatchesALinearScanFromEveryPositionAndLimitAsEntriesGo)
+{
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t i = 0; i < 100; ++i)
+        sizes.push_back((i * 2654435761u) % 17 + 1);
+    FirstFitIndex idx(sizes);
+    std::vector<bool> gone(sizes.size(), false);
+    for (std::size_t round = 0; round < sizes.size(); ++round) {
+        for (std::uint64_t limit = 0; limit <= 18; ++limit)
+            for (std::size_t from = 0; from <= sizes.size(); ++from) {
+                std::size_t expect = FirstFitIndex::kNone;
+                for (std::size_t i = from; i < sizes.size(); ++i)
+                    if (!gone[i] && sizes[i] <= limit) {
+                        expect = i;
+                        break;
+                    }
+                CHECK(idx.find(from, limit) == expect);
+            }
+        const std::size_t victim = (round * 37) % sizes.size();
+        if (!gone[victim]) {
+            idx.erase(victim);
+            gone[victim] = true;
+        }
+    }
+}

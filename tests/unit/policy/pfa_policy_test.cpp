@@ -144,6 +144,32 @@ TEST(PfaTokenWaves, WithoutDependenciesEveryJobIsQueueDemandAndNeverJobsWeighNot
     DOUBLES_EQUAL(2, waves.at("b")[0], 0);
 }
 
+TEST(PfaTokenWaves, SumsEachOfManyAccountsWithOrWithoutDependencies)
+{
+    // More accounts than the account index starts with room for, jobs of
+    // each scattered through the snapshot.
+    for (bool chained : {false, true}) {
+        StateBuilder b;
+        for (JobId id = 1; id <= 500; ++id) {
+            b.pending(id, 1 + id % 3);
+            b.state.snapshot.jobs.back().account = "acct" + std::to_string(id % 150);
+        }
+        if (chained)
+            depends(b, 500, "afterok:499");
+        auto waves = token_waves(b.state.snapshot);
+        LONGS_EQUAL(150, waves.size());
+        for (std::size_t a = 0; a < 150; ++a) {
+            double cores = 0;
+            for (JobId id = 1; id <= 500; ++id)
+                if (id % 150 == a)
+                    cores += 1 + id % 3;
+            const auto& w = waves.at("acct" + std::to_string(a));
+            DOUBLES_EQUAL(cores, visited_cores(w, ThroughputProfile::kUnbounded), 0);
+            LONGS_EQUAL(chained && a == 500 % 150 ? 2 : 1, w.size());
+        }
+    }
+}
+
 TEST(PfaTokenWaves, JobsOnADependencyCycleAreLeftOut)
 {
     StateBuilder b;

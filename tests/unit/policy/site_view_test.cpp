@@ -3,6 +3,8 @@
 #include "policy_test_state.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include <CppUTest/TestHarness.h>
 
@@ -70,6 +72,60 @@ TEST(SiteView, CopiesWhatPoliciesReadOfEachWaitingJobInPriorityOrder)
     }
     LONGS_EQUAL(12, v.pending_cpus[0]);
     DOUBLES_EQUAL(50, v.pending_since[0], 0);
+}
+
+TEST(SiteView, SortsAScrambledQueueOnEveryPriorityByteStablyAndLeavesOutDependencyHolds)
+{
+    // Priorities spread over all four bytes, with ties, in no particular
+    // snapshot order (burstsim's queue after jobs end): the order must be
+    // priority, then submit, then id, as a comparison sort gives.
+    StateBuilder b;
+    b.group("g", 4, 2, 1.0);
+    for (JobId id = 1; id <= 600; ++id) {
+        b.pending(id, 1 + id % 5);
+        Job& j = b.state.snapshot.jobs.back();
+        j.priority = std::uint32_t((std::uint64_t(id) * 2654435761u) % 97) * 0x01010101u + (id % 3) * 0x10000u;
+        j.submit_time = double((id * 7919) % 50);
+        if (id % 11 == 0)
+            j.reason = id % 2 ? "Dependency" : "DependencyNeverSatisfied";
+        if (id % 13 == 0)
+            j.partitions.push_back("g");
+    }
+    std::vector<const Job*> expect;
+    for (const auto& j : b.state.snapshot.jobs)
+        if (j.id % 11 != 0)
+            expect.push_back(&j);
+    std::sort(expect.begin(), expect.end(), [](const Job* x, const Job* y) {
+        if (x->priority != y->priority)
+            return x->priority > y->priority;
+        if (x->submit_time != y->submit_time)
+            return x->submit_time < y->submit_time;
+        return x->id < y->id;
+    });
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(expect.size(), v.pending.size());
+    std::uint64_t routed = 0;
+    for (std::size_t i = 0; i < expect.size(); ++i) {
+        LONGS_EQUAL(expect[i]->id, v.pending[i]->id);
+        LONGS_EQUAL(expect[i]->total_cpus(), v.pending_cpus[i]);
+        LONGS_EQUAL(expect[i]->id % 13 == 0 ? 0 : -1, v.pending_group[i]);
+        if (expect[i]->id % 13 == 0)
+            routed += expect[i]->total_cpus();
+    }
+    LONGS_EQUAL(routed, v.groups[0].routed_pending_cpus);
+}
+
+TEST(SiteView, RecordsTheGroupOfEveryRunningJob)
+{
+    StateBuilder b;
+    b.group("g", 4, 2, 1.0).up("g-1", 4);
+    b.running(1, 2, 0).running(2, 4, 0);
+    b.state.snapshot.jobs.back().partitions = {"g"};
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(2, v.running.size());
+    LONGS_EQUAL(2, v.running_group.size());
+    LONGS_EQUAL(-1, v.running_group[0]);
+    LONGS_EQUAL(0, v.running_group[1]);
 }
 
 TEST(SiteView, HonoursMaxCount)
