@@ -15,6 +15,10 @@ libburst_a_SOURCES += \
 	burstd/src/sim/sim_metrics.hpp \
 	burstd/src/sim/group_spec.cpp \
 	burstd/src/sim/group_spec.hpp \
+	burstd/src/sim/capacity_shortage.cpp \
+	burstd/src/sim/capacity_shortage.hpp \
+	burstd/src/sim/group_launches.cpp \
+	burstd/src/sim/group_launches.hpp \
 	burstd/src/sim/clairvoyant_policy.cpp \
 	burstd/src/sim/clairvoyant_policy.hpp \
 	burstd/src/sim/core_profile.cpp \
@@ -61,6 +65,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/swf_parser_test.cpp \
 	tests/unit/sim/sacct_parser_test.cpp \
 	tests/unit/sim/group_spec_test.cpp \
+	tests/unit/sim/simulator_stockout_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
