@@ -2,6 +2,8 @@
 libburst_a_SOURCES += \
 	burstd/src/app/allocation_follower.cpp \
 	burstd/src/app/allocation_follower.hpp \
+	burstd/src/app/budget_conf.cpp \
+	burstd/src/app/budget_conf.hpp \
 	burstd/src/app/burstd_config.hpp \
 	burstd/src/app/heap_tuning.cpp \
 	burstd/src/app/heap_tuning.hpp \
@@ -53,8 +55,6 @@ libburst_a_SOURCES += \
 	burstd/src/app/sleeper.hpp \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
-	burstd/src/app/spend_tracker.cpp \
-	burstd/src/app/spend_tracker.hpp \
 	burstd/src/app/status_text.cpp \
 	burstd/src/app/status_text.hpp \
 	burstd/src/provider/provider_factory.cpp \

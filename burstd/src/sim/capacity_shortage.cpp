@@ -14,7 +14,8 @@ Seconds seconds(const std::string& window, const std::string& text)
     errno = 0;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || v < 0)
-        throw CapacityShortageError("stock-out window '" + window + "': '" + text + "' is not a number of seconds >= 0");
+        throw CapacityShortageError("stock-out window '" + window + "': '" + text +
+                                    "' is not a number of seconds >= 0");
     return v;
 }
 
@@ -36,7 +37,8 @@ std::vector<StockOutWindow> parse_stockout_windows(const std::string& value)
     while (std::getline(in, window, ';')) {
         const auto dash = window.find('-');
         if (dash == std::string::npos)
-            throw CapacityShortageError("stock-out window '" + window + "': expected START-END in seconds, e.g. 600-1800");
+            throw CapacityShortageError("stock-out window '" + window +
+                                        "': expected START-END in seconds, e.g. 600-1800");
         StockOutWindow w{seconds(window, window.substr(0, dash)), seconds(window, window.substr(dash + 1))};
         if (!(w.start < w.end))
             throw CapacityShortageError("stock-out window '" + window + "': START must be before END");

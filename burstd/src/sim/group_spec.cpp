@@ -82,7 +82,8 @@ GroupSpec parse_group_spec(const std::string& spec)
         } else if (key == "stockout_rate") {
             parsed.shortage.rate = number(spec, key, value, 0);
             if (parsed.shortage.rate > 1)
-                throw GroupSpecError("group '" + spec + "': stockout_rate='" + value + "' is not a probability in [0, 1]");
+                throw GroupSpecError("group '" + spec + "': stockout_rate='" + value +
+                                     "' is not a probability in [0, 1]");
         } else if (key == "capacity_errors")
             g.recovery.capacity_errors = count(spec, key, value, 1);
         else if (key == "cool_down")
