@@ -3,7 +3,7 @@
 // counters (taken on the io thread) so rendering is pure and testable.
 
 #include "app/allocation_follower.hpp"
-#include "app/group_health.hpp"
+#include "policy/group_health.hpp"
 #include "app/placement_backoff.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/provider_outcomes.hpp"

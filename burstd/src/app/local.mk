@@ -24,8 +24,6 @@ libburst_a_SOURCES += \
 	burstd/src/app/daemon.cpp \
 	burstd/src/app/daemon.hpp \
 	burstd/src/app/daemon_seams.hpp \
-	burstd/src/app/group_health.cpp \
-	burstd/src/app/group_health.hpp \
 	burstd/src/app/group_health_board.cpp \
 	burstd/src/app/group_health_board.hpp \
 	burstd/src/app/instance_manager.cpp \
@@ -75,7 +73,6 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/control_request_test.cpp \
 	tests/unit/app/daemon_test.cpp \
 	tests/unit/app/group_health_board_test.cpp \
-	tests/unit/app/group_health_test.cpp \
 	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/launch_fence_test.cpp \
 	tests/unit/app/logger_test.cpp \

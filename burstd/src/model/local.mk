@@ -12,6 +12,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/node.hpp \
 	burstd/src/model/node_group.hpp \
 	burstd/src/model/partition.hpp \
+	burstd/src/model/provider_error.cpp \
+	burstd/src/model/provider_error.hpp \
 	burstd/src/model/share.hpp \
 	burstd/src/model/snapshot.hpp
 

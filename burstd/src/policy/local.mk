@@ -10,6 +10,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/site_view.hpp \
 	burstd/src/policy/expander.hpp \
 	burstd/src/policy/expander_factory.cpp \
+	burstd/src/policy/group_health.cpp \
+	burstd/src/policy/group_health.hpp \
 	burstd/src/policy/least_waste_expander.cpp \
 	burstd/src/policy/least_waste_expander.hpp \
 	burstd/src/policy/price_expander.cpp \
@@ -67,6 +69,7 @@ libburst_a_SOURCES += \
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
+	tests/unit/policy/group_health_test.cpp \
 	tests/unit/policy/policy_params_test.cpp \
 	tests/unit/policy/policy_factory_test.cpp \
 	tests/unit/policy/site_view_test.cpp \

@@ -1,5 +1,4 @@
 libburst_a_SOURCES += \
-	burstd/src/provider/provider.cpp \
 	burstd/src/provider/provider.hpp
 libburst_a_SOURCES += \
 	burstd/src/provider/owning_provider.hpp \

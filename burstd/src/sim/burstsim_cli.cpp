@@ -169,7 +169,10 @@ Options parse(const std::vector<std::string>& args)
             o.config.local_node_cores = std::uint32_t(parse_uint(a, value(), 1, 1000000));
         else if (a == "--group") {
             try {
-                o.config.groups.push_back(parse_group_spec(value()));
+                GroupSpec spec = parse_group_spec(value());
+                if (spec.shortage.any())
+                    o.config.shortages[spec.group.name] = spec.shortage;
+                o.config.groups.push_back(std::move(spec.group));
             } catch (const GroupSpecError& e) {
                 throw UsageError(std::string("--group: ") + e.what());
             }
@@ -723,6 +726,16 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
                     << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("
                     << fixed(m.lost_core_seconds, 0) << " core-s)\n";
+            for (std::size_t g = 0; g < result.group_backoff.size(); ++g) {
+                const GroupBackoff& b = result.group_backoff[g];
+                if (b.capacity_failures > 0 || b.refused_launches > 0)
+                    out << "node group " << result.group_names[g] << ": launches failed for capacity "
+                        << b.capacity_failures << ", refused while backing off " << b.refused_launches
+                        << ", probes " << b.probes << "; breaker opened " << b.breaker_opened << " times, backed off "
+                        << fixed(b.backed_off, 0) << " s\n";
+            }
+            if (result.launch_requeues > 0)
+                out << "jobs requeued by failed or refused launches " << result.launch_requeues << "\n";
             if (o.budget > 0)
                 out << "budget " << o.budget << " per " << o.budget_interval << " s exceeded in "
                     << m.budget_violations << " of " << m.budget_intervals << " intervals; most spent in one "

@@ -32,11 +32,12 @@ std::uint32_t count(const std::string& spec, const std::string& key, const std::
 
 } // namespace
 
-NodeGroup parse_group_spec(const std::string& spec)
+GroupSpec parse_group_spec(const std::string& spec)
 {
     std::istringstream in(spec);
     std::string part;
-    NodeGroup g;
+    GroupSpec parsed;
+    NodeGroup& g = parsed.group;
     if (!std::getline(in, g.name, ',') || g.name.empty() || g.name.find('=') != std::string::npos)
         throw GroupSpecError("group '" + spec + "': expected the group name first, e.g. 'aws,cpus=8,max=10'");
     for (char c : g.name)
@@ -72,6 +73,23 @@ NodeGroup parse_group_spec(const std::string& spec)
             g.spot = true;
             g.interruptions_per_hour = number(spec, key, value, 0);
         }
+        else if (key == "stockout") {
+            try {
+                parsed.shortage.windows = parse_stockout_windows(value);
+            } catch (const CapacityShortageError& e) {
+                throw GroupSpecError("group '" + spec + "': stockout: " + e.what());
+            }
+        } else if (key == "stockout_rate") {
+            parsed.shortage.rate = number(spec, key, value, 0);
+            if (parsed.shortage.rate > 1)
+                throw GroupSpecError("group '" + spec + "': stockout_rate='" + value +
+                                     "' is not a probability in [0, 1]");
+        } else if (key == "capacity_errors")
+            g.recovery.capacity_errors = count(spec, key, value, 1);
+        else if (key == "cool_down")
+            g.recovery.cool_down = number(spec, key, value, 0);
+        else if (key == "max_cool_down")
+            g.recovery.max_cool_down = number(spec, key, value, 0);
         else if (key == "billing") {
             if (value == "second")
                 g.billing = Billing::PerSecond;
@@ -81,11 +99,12 @@ NodeGroup parse_group_spec(const std::string& spec)
                 throw GroupSpecError("group '" + spec + "': billing='" + value + "', expected second or hour");
         } else
             throw GroupSpecError("group '" + spec + "': unknown key '" + key +
-                                 "' (known: cpus, price, boot, max, billing, min_billed, speed, partition, spot)");
+                                 "' (known: cpus, price, boot, max, billing, min_billed, speed, partition, spot, "
+                                 "stockout, stockout_rate, capacity_errors, cool_down, max_cool_down)");
     }
     if (!have_max)
         throw GroupSpecError("group '" + spec + "': max= (how many nodes the group may have) is required");
-    return g;
+    return parsed;
 }
 
 } // namespace burst

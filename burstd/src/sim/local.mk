@@ -22,6 +22,10 @@ libburst_a_SOURCES += \
 	burstd/src/sim/sim_metrics.hpp \
 	burstd/src/sim/group_spec.cpp \
 	burstd/src/sim/group_spec.hpp \
+	burstd/src/sim/capacity_shortage.cpp \
+	burstd/src/sim/capacity_shortage.hpp \
+	burstd/src/sim/group_launches.cpp \
+	burstd/src/sim/group_launches.hpp \
 	burstd/src/sim/clairvoyant_policy.cpp \
 	burstd/src/sim/clairvoyant_policy.hpp \
 	burstd/src/sim/core_profile.cpp \
@@ -68,6 +72,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/swf_parser_test.cpp \
 	tests/unit/sim/sacct_parser_test.cpp \
 	tests/unit/sim/group_spec_test.cpp \
+	tests/unit/sim/simulator_stockout_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
 	tests/unit/sim/priority_model_test.cpp \
 	tests/unit/sim/priority_spec_test.cpp \

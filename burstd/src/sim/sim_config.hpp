@@ -5,9 +5,11 @@
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
 #include "policy/budget_cap.hpp"
+#include "sim/capacity_shortage.hpp"
 #include "sim/priority_config.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct SimConfig {
     std::uint32_t local_node_cores = 32;
     // Groups without node names get max_count nodes named "<group>-<i>".
     std::vector<NodeGroup> groups;
+    // By group name: when its launches fail for capacity (none = never).
+    std::map<std::string, CapacityShortage> shortages;
     Seconds cycle = 60;           // decision interval (burstd's DecisionInterval)
     Seconds suspend_time = 300;   // Slurm SuspendTime for idle CLOUD nodes
     double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)

@@ -2,6 +2,7 @@
 
 #include "policy/budget_spend.hpp"
 #include "policy/site_view.hpp"
+#include "sim/group_launches.hpp"
 #include "sim/priority_model.hpp"
 
 #include <algorithm>
@@ -63,11 +64,12 @@ struct CloudNode {
     std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
     std::uint32_t snap = 0;       // index in the snapshot's node list
     std::uint64_t life = 0;       // power-ups so far: an interruption hits one life only
+    LaunchOutcome launch = LaunchOutcome::Launched; // of this life's launch
 };
 
 // Interruptions last: a job ending at the very instant its node is taken
 // back has finished.
-enum class EventKind : std::uint8_t { JobEnd, NodeReady, SuspendCheck, Interruption };
+enum class EventKind : std::uint8_t { LaunchFailed, JobEnd, NodeReady, SuspendCheck, Interruption };
 
 struct Event {
     Time time;
@@ -112,6 +114,12 @@ void validate(const SimConfig& c)
         if (!(g.interruptions_per_hour >= 0) || !std::isfinite(g.interruptions_per_hour) ||
             (g.interruptions_per_hour > 0 && !g.spot))
             throw SimConfigError("node group " + g.name + ": interruptions need a spot group and a rate >= 0");
+    }
+    for (const auto& [name, shortage] : c.shortages) {
+        if (!names.count(name))
+            throw SimConfigError("capacity shortage for node group " + name + ", which is not configured");
+        if (!(shortage.rate >= 0 && shortage.rate <= 1))
+            throw SimConfigError("node group " + name + ": stock-out rate must be in [0, 1]");
     }
     std::set<std::string> accounts;
     for (const auto& b : c.budgets) {
@@ -162,6 +170,8 @@ private:
     void begin_running(std::uint32_t j, Seconds runtime);
     void finish(std::uint32_t j);
     void interrupt(std::uint32_t n);
+    void launch_failed(std::uint32_t n);
+    void retire(std::uint32_t n);
     void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is retired by the caller
     Seconds sample_boot(const NodeGroup& g);
     double bill(const NodeGroup& g, Seconds up) const;
@@ -199,6 +209,7 @@ private:
     std::unordered_map<std::string, std::uint32_t> node_by_name_;
     std::vector<std::vector<std::uint32_t>> group_nodes_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
+    std::optional<GroupLaunches> launches_; // from the first submission on
     std::uint32_t local_nodes_ = 0;
 
     std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
@@ -302,6 +313,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         result_.group_names.push_back(group.name);
     }
     state_.groups = config_.groups;
+    launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.empty() ? 0 : jobs_.front().trace->submit);
     for (const auto& g : config_.groups)
         suspend_times_[g.name] = config_.suspend_time;
     result_.budget_limits = config_.budgets;
@@ -416,6 +428,10 @@ SimResult SimRun::run()
             Event e = events_.top();
             events_.pop();
             switch (e.kind) {
+            case EventKind::LaunchFailed:
+                if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
+                    launch_failed(e.target);
+                break;
             case EventKind::JobEnd:
                 if (jobs_[e.target].run_epoch == e.token && jobs_[e.target].phase == Phase::Running)
                     finish(e.target);
@@ -450,7 +466,11 @@ SimResult SimRun::run()
         while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
             submit(std::uint32_t(next_submit_++));
         schedule();
-        if ((deciding || booking) && t == next_decide) {
+        // Launches that failed in this pass land first: burstd hears of
+        // them before its next cycle, and the policy sees the nodes down.
+        const bool failing =
+            !events_.empty() && events_.top().time == t && events_.top().kind == EventKind::LaunchFailed;
+        if ((deciding || booking) && t == next_decide && !failing) {
             if (deciding) {
                 decide();
                 schedule();
@@ -465,6 +485,7 @@ SimResult SimRun::run()
     std::stable_sort(result_.booked.begin(), result_.booked.end(),
                      [](const BookedInterval& a, const BookedInterval& b) { return a.interval < b.interval; });
     result_.cloud_cost = closed_cost_;
+    result_.group_backoff = launches_->backoff(clock_.now());
     for (auto& j : jobs_)
         j.cloud_alloc.clear();
     return std::move(result_);
@@ -769,8 +790,16 @@ void SimRun::power_up(std::uint32_t n)
     node.ready = 0;
     node.draining = false;
     ++node.idle_epoch;
-    ++result_.instances_launched;
     ++node.life;
+    // Slurm has allocated the node already when burstd's launch fails: the
+    // failure lands right after, as a node that goes down.
+    node.launch = launches_->launch(node.group, now);
+    if (node.launch != LaunchOutcome::Launched) {
+        push(now, EventKind::LaunchFailed, n, node.life);
+        sync_node(n);
+        return;
+    }
+    ++result_.instances_launched;
     unbooked_uptime_ = true;
     const NodeGroup& g = config_.groups[node.group];
     push(now + sample_boot(g), EventKind::NodeReady, n);
@@ -797,8 +826,32 @@ void SimRun::interrupt(std::uint32_t n)
     }
     for (std::uint32_t j : hit)
         requeue(j, n);
+    result_.requeued_jobs += hit.size();
     nodes_[n].configuring.clear();
     power_down(n);
+}
+
+// burstd sets a node whose launch failed or was refused DOWN and Slurm
+// requeues the jobs allocated to it.  After a capacity failure a job keeps
+// its route and Slurm resumes another node of the group for it (the next
+// launch may fail too, until the breaker opens); after a refusal it loses
+// the route, as burstd's policy cycle unroutes jobs from a group that may
+// not launch, so it may start locally or be routed elsewhere.  A launch that
+// never started costs nothing.
+void SimRun::launch_failed(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    const std::vector<std::uint32_t> hit = node.configuring;
+    for (std::uint32_t j : hit) {
+        requeue(j, n);
+        if (node.launch == LaunchOutcome::Refused) {
+            jobs_[j].routed = -1;
+            state_.snapshot.jobs[jobs_[j].snap].partitions = {kLocalPartition};
+        }
+    }
+    result_.launch_requeues += hit.size();
+    node.configuring.clear();
+    retire(n);
 }
 
 void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
@@ -817,7 +870,6 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
         result_.account_cost[job.trace->account] += cost;
         state_.spend[job.trace->account] += cost;
     }
-    ++result_.requeued_jobs;
     ++job.run_epoch;
     const std::uint32_t taken_from = std::uint32_t(job.group);
     for (const auto& [m, cores] : job.cloud_alloc) {
@@ -870,6 +922,12 @@ void SimRun::power_down(std::uint32_t n)
     if (!config_.budgets.empty())
         closed_spans_.push_back(BilledSpan{state_.snapshot.nodes[node.snap].name, config_.groups[node.group].name,
                                            node.launched, clock_.now()});
+    retire(n);
+}
+
+void SimRun::retire(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
     node.power = Power::Down;
     cloud_up_cores_ -= node.cpus;
     --cloud_up_nodes_;
@@ -884,6 +942,7 @@ void SimRun::node_ready(std::uint32_t n)
     CloudNode& node = nodes_[n];
     node.power = Power::Up;
     node.ready = clock_.now();
+    launches_->registered(node.group, node.ready);
     for (auto j : node.configuring) {
         SimJob& job = jobs_[j];
         if (--job.nodes_booting == 0)
@@ -1059,6 +1118,7 @@ void SimRun::decide()
         result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,
                                                   cloud_up_nodes_});
 
+    state_.hire_limits = launches_->hire_limits(now);
     // Like burstd's cycle: the cap sees the spend booked so far and the
     // state the policy decides on, and filters before anything is applied.
     IntervalSpend spent;

@@ -22,6 +22,11 @@
 // instance-hour: their jobs are requeued (progress lost, queue position
 // kept) and the node retired until hired again.
 //
+// Launches can fail for capacity (SimConfig::shortages) and each group's
+// GroupHealth backs off as in burstd (GroupLaunches): a failed or refused
+// launch leaves the node down and requeues the jobs allocated to it, and
+// policies see the breakers' hire limits in ClusterState::hire_limits.
+//
 // With budget lines (SimConfig::budgets) each decision passes burstd's
 // BudgetCap, fed as burstd feeds it: spend booked every decision cycle by
 // burstd's SpendTracker (instance uptime at the group's price, split over the
@@ -33,6 +38,7 @@
 
 #include "model/job.hpp"
 #include "policy/policy.hpp"
+#include "sim/group_launches.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/trace.hpp"
 
@@ -120,6 +126,8 @@ struct SimResult {
     std::uint64_t interruptions = 0;    // spot instances taken back
     std::uint64_t requeued_jobs = 0;    // jobs requeued by those interruptions (a job may count twice)
     double lost_core_seconds = 0;       // cores × time run before an interruption threw it away
+    std::uint64_t launch_requeues = 0;  // jobs requeued by failed or refused launches (a job may count twice)
+    std::vector<GroupBackoff> group_backoff; // per group, as group_names
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
     ProvisioningSamples provisioning;

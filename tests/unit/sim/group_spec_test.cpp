@@ -11,7 +11,8 @@ TEST_GROUP(GroupSpec){};
 TEST(GroupSpec, ReadsEveryKey)
 {
     NodeGroup g = parse_group_spec("aws,cpus=8,price=0.4,boot=90,max=20,billing=hour,min_billed=0,speed=1.5,"
-                                   "partition=cloud");
+                                   "partition=cloud")
+                      .group;
     STRCMP_EQUAL("aws", g.name.c_str());
     LONGS_EQUAL(8, g.cpus);
     DOUBLES_EQUAL(0.4, g.price_per_hour, 1e-12);
@@ -46,13 +47,13 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
 
 TEST(GroupSpec, SpotTakesAnInterruptionRate)
 {
-    NodeGroup g = parse_group_spec("spotty,cpus=4,max=8,spot=0.05");
+    NodeGroup g = parse_group_spec("spotty,cpus=4,max=8,spot=0.05").group;
     CHECK(g.spot);
     DOUBLES_EQUAL(0.05, g.interruptions_per_hour, 1e-12);
-    NodeGroup calm = parse_group_spec("calm,cpus=4,max=8,spot=0");
+    NodeGroup calm = parse_group_spec("calm,cpus=4,max=8,spot=0").group;
     CHECK(calm.spot);
     DOUBLES_EQUAL(0, calm.interruptions_per_hour, 0);
-    CHECK_FALSE(parse_group_spec("od,cpus=4,max=8").spot);
+    CHECK_FALSE(parse_group_spec("od,cpus=4,max=8").group.spot);
     CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,max=8,spot=-1"));
     CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,max=8,spot=often"));
 }

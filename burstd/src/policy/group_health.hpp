@@ -16,7 +16,7 @@
 
 #include "model/clock.hpp"
 #include "model/group_recovery.hpp"
-#include "provider/provider.hpp"
+#include "model/provider_error.hpp"
 
 #include <cstdint>
 #include <optional>

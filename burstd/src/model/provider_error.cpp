@@ -1,4 +1,4 @@
-#include "provider/provider.hpp"
+#include "model/provider_error.hpp"
 
 namespace burst {
 

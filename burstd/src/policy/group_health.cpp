@@ -1,4 +1,4 @@
-#include "app/group_health.hpp"
+#include "policy/group_health.hpp"
 
 #include <algorithm>
 
