@@ -499,7 +499,11 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "
                 << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
                 << "\njobs not replayed (wider than " << o.config.local_cores << " local cores) "
-                << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped << "\n";
+                << result.jobs_too_wide << "; runtimes cut at their limit " << result.runtimes_capped
+                << "\nwaste core-hours " << fixed(m.waste_core_seconds / 3600, 1) << ": boot "
+                << fixed(m.waste_boot_core_seconds / 3600, 1) << ", idle " << fixed(m.waste_idle_core_seconds / 3600, 1)
+                << " (until power-down " << fixed(m.waste_idle_tail_core_seconds / 3600, 1)
+                << "), free cores of busy nodes " << fixed(m.waste_partial_core_seconds / 3600, 1) << "\n";
             if (m.interruptions > 0)
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
                     << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("

@@ -103,6 +103,11 @@ struct SimResult {
     std::uint64_t interruptions = 0;    // spot instances taken back
     std::uint64_t requeued_jobs = 0;    // jobs requeued by those interruptions (a job may count twice)
     double lost_core_seconds = 0;       // cores × time run before an interruption threw it away
+    // Cores × time cloud nodes were up with nothing allocated, and the part
+    // of it that ended in a power-down (SuspendTime or a release) rather
+    // than with new work.
+    double idle_core_seconds = 0;
+    double idle_before_down_core_seconds = 0;
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
     ProvisioningSamples provisioning;
