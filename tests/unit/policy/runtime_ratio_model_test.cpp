@@ -67,9 +67,10 @@ TEST(RuntimeRatioModel, AUsersJobsOfOneNameArePredictedFromEachOther)
     DOUBLES_EQUAL(150, m.expected(named(100, "fay", "short", 200000)), 1e-9);
     DOUBLES_EQUAL(40000, m.expected(named(101, "fay", "long", 200000)), 1e-9);
     // A name she never ran: her last two of any kind.
-    DOUBLES_EQUAL(150, m.expected(named(102, "fay", "new", 200000)), 1e-9);
-    finish(m, named(id++, "fay", "long", 200000), 40000);
-    DOUBLES_EQUAL((150 + 40000) / 2.0, m.expected(named(103, "fay", "new", 200000)), 1e-9);
+    DOUBLES_EQUAL((40000 + 150) / 2.0, m.expected(named(102, "fay", "new", 200000)), 1e-9);
+    finish(m, named(id++, "fay", "short", 200000), 150);
+    DOUBLES_EQUAL(150, m.expected(named(103, "fay", "new", 200000)), 1e-9);
+    DOUBLES_EQUAL(40000, m.expected(named(104, "fay", "long", 200000)), 1e-9);
 }
 
 TEST(RuntimeRatioModel, LearnsTheErrorWindowFromItsOwnMisses)
