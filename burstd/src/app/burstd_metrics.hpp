@@ -7,9 +7,9 @@
 #include "app/placement_backoff.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/provider_outcomes.hpp"
-#include "app/spend_tracker.hpp"
 #include "ingest/snapshot_server.hpp"
 #include "ledger/ledger.hpp"
+#include "policy/spend_tracker.hpp"
 
 #include <string>
 #include <vector>

@@ -11,10 +11,11 @@
 #include "app/instance_manager.hpp"
 #include "app/launch_fence.hpp"
 #include "app/slurm_conf_timeouts.hpp"
-#include "app/spend_tracker.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/budget_cap.hpp"
+#include "policy/budget_spend.hpp"
 #include "policy/policy.hpp"
+#include "policy/spend_tracker.hpp"
 #include "slurm/slurm_actuator.hpp"
 
 #include <jansson.h>
@@ -91,9 +92,6 @@ private:
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
-    // This cycle's spend per Budget= interval length, one SpendTracker each.
-    IntervalSpend budget_spend(const CycleContext& ctx, const std::vector<LedgerRecord>& records,
-                               const ClusterState& state);
 
     std::vector<std::unique_ptr<Policy>> chain_;
     Ledger& ledger_;
@@ -108,7 +106,7 @@ private:
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
     SpendTracker spend_{86400};
-    std::map<Seconds, SpendTracker> budget_spend_;
+    BudgetSpend budget_spend_;
     SlurmConfTimeouts timeouts_;
     std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;
