@@ -11,6 +11,11 @@ constexpr std::size_t kErrorWindow = 512;
 constexpr double kErrorQuantile = 0.8;
 constexpr std::uint64_t kMinSamples = 3;
 
+std::string user_job_name(const std::string& user, const std::string& name)
+{
+    return user + '\n' + name;
+}
+
 } // namespace
 
 void RuntimeRatioModel::begin_cycle()
@@ -23,14 +28,18 @@ void RuntimeRatioModel::note(const Job& job)
 {
     auto [it, fresh] = seen_.try_emplace(job.id);
     if (fresh)
-        it->second = Seen{job.user, job.category, job.time_limit};
+        it->second = Seen{job.user, job.name, job.category, job.time_limit};
 }
 
-Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& category, Seconds limit) const
+Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& name, const std::string& category,
+                                   Seconds limit) const
 {
     Seconds e = 0;
+    auto un = user.empty() ? user_name_last_.end() : user_name_last_.find(user_job_name(user, name));
     auto u = user.empty() ? user_last_.end() : user_last_.find(user);
-    if (u != user_last_.end() && u->second.n >= 2)
+    if (un != user_name_last_.end() && un->second.n >= 2)
+        e = (un->second.a + un->second.b) / 2;
+    else if (u != user_last_.end() && u->second.n >= 2)
         e = (u->second.a + u->second.b) / 2;
     else if (limit > 0) {
         auto c = category_ratio_.find(category);
@@ -52,14 +61,14 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& c
 
 Seconds RuntimeRatioModel::expected(const Job& job) const
 {
-    return predict(job.user, job.category, job.time_limit);
+    return predict(job.user, job.name, job.category, job.time_limit);
 }
 
 void RuntimeRatioModel::observe(const JobEnd& end)
 {
     if (end.elapsed < 0)
         return;
-    Seen info{"", end.category, 0};
+    Seen info{"", "", end.category, 0};
     if (auto it = seen_.find(end.id); it != seen_.end()) {
         info = std::move(it->second);
         seen_.erase(it);
@@ -67,7 +76,7 @@ void RuntimeRatioModel::observe(const JobEnd& end)
         info = std::move(jt->second);
         previous_.erase(jt);
     }
-    const Seconds predicted = predict(info.user, info.category, info.limit);
+    const Seconds predicted = predict(info.user, info.name, info.category, info.limit);
     if (predicted > 0) {
         const double err = std::abs(end.elapsed - predicted) / predicted;
         if (errors_.size() < kErrorWindow)
@@ -79,10 +88,8 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     }
     ++finished_;
     if (!info.user.empty()) {
-        LastTwo& l = user_last_[info.user];
-        l.b = l.a;
-        l.a = end.elapsed;
-        l.n = std::min(l.n + 1, 2u);
+        user_last_[info.user].add(end.elapsed);
+        user_name_last_[user_job_name(info.user, info.name)].add(end.elapsed);
     }
     if (info.limit > 0) {
         const double ratio = std::min(1.0, end.elapsed / info.limit);

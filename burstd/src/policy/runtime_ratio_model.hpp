@@ -2,13 +2,17 @@
 // Runtime prediction from finished jobs, for forecasting local start times.
 //
 // A job with a time limit is expected to run (in order of preference):
-//  - the mean of its user's last two runtimes (Tsafrir, Etsion and Feitelson,
-//    "Backfilling using system-generated predictions rather than user
-//    runtime estimates", TPDS 2007: users repeat their jobs);
+//  - the mean of the last two runtimes of its user's jobs of the same name,
+//    else of its user's jobs (Tsafrir, Etsion and Feitelson, "Backfilling
+//    using system-generated predictions rather than user runtime estimates",
+//    TPDS 2007: users repeat their jobs; a user running two kinds of job
+//    repeats each kind: on LCG-2005 one user's jobs at one grid site ran
+//    ~150 s and at another ~11 h, interleaved, and the user's last two
+//    predicted the long ones short);
 //  - its limit × the mean runtime/limit ratio learned for its category;
 //  - its limit × the ratio learned over all jobs;
 //  - its limit;
-// always capped at the limit.  Without a limit: the user's last two, the
+// always capped at the limit.  Without a limit: the last two as above, the
 // category's mean runtime, the mean over all jobs, else unknown (0).
 //
 // max_error (Smowton et al.'s uniform window: a job ends uniformly within
@@ -54,6 +58,7 @@ public:
 private:
     struct Seen {
         std::string user;
+        std::string name;
         std::string category;
         Seconds limit = 0;
     };
@@ -69,11 +74,19 @@ private:
     struct LastTwo {
         Seconds a = 0, b = 0;
         unsigned n = 0;
+        void add(Seconds x)
+        {
+            b = a;
+            a = x;
+            n = n < 2 ? n + 1 : 2;
+        }
     };
-    Seconds predict(const std::string& user, const std::string& category, Seconds limit) const;
+    Seconds predict(const std::string& user, const std::string& name, const std::string& category,
+                    Seconds limit) const;
 
     std::unordered_map<JobId, Seen> seen_, previous_;
     std::unordered_map<std::string, LastTwo> user_last_;
+    std::unordered_map<std::string, LastTwo> user_name_last_; // user '\n' job name
     std::unordered_map<std::string, Mean> category_ratio_, category_runtime_;
     Mean all_ratio_, all_runtime_;
     std::vector<double> errors_; // ring of relative errors

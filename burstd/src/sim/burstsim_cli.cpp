@@ -721,7 +721,11 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
                 << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "
                 << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
-                << "\n" << dropped;
+                << "\nwaste core-hours " << fixed(m.waste_core_seconds / 3600, 1) << ": boot "
+                << fixed(m.waste_boot_core_seconds / 3600, 1) << ", idle " << fixed(m.waste_idle_core_seconds / 3600, 1)
+                << " (until power-down " << fixed(m.waste_idle_tail_core_seconds / 3600, 1)
+                << "), free cores of busy nodes " << fixed(m.waste_partial_core_seconds / 3600, 1) << "\n"
+                << dropped;
             if (m.interruptions > 0)
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
                     << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("

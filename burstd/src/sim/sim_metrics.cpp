@@ -88,9 +88,15 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
     m.objective = objective_at(m, lambda);
 
     double powered = 0;
-    for (const auto& span : result.instances)
+    for (const auto& span : result.instances) {
         powered += double(span.cpus) * (span.down - span.launched);
+        m.waste_boot_core_seconds += double(span.cpus) * (span.ready - span.launched);
+    }
     m.waste_core_seconds = std::max(0.0, powered - m.cloud_core_seconds);
+    m.waste_idle_core_seconds = result.idle_core_seconds;
+    m.waste_idle_tail_core_seconds = result.idle_before_down_core_seconds;
+    m.waste_partial_core_seconds = std::max(
+        0.0, m.waste_core_seconds - m.waste_boot_core_seconds - m.waste_idle_core_seconds - m.lost_core_seconds);
     m.shortage_core_seconds = m.waiting_core_hours * 3600;
 
     const ProvisioningSamples& p = result.provisioning;

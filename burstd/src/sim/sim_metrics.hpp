@@ -50,6 +50,14 @@ struct SimMetrics {
     // waiting (Σ cores × wait).
     double waste_core_seconds = 0;
     double shortage_core_seconds = 0;
+    // The waste by cause: booting (launch to ready), idle (up, nothing
+    // allocated; idle_tail: the idle periods that ended in a power-down),
+    // and partial: the free cores of nodes running fewer jobs than cores.
+    // The rest of the waste is work lost to interruptions (below).
+    double waste_boot_core_seconds = 0;
+    double waste_idle_core_seconds = 0;
+    double waste_idle_tail_core_seconds = 0;
+    double waste_partial_core_seconds = 0;
     // PFA (Ilyushkin et al.) elasticity over the decision-cycle samples, R =
     // local cores + every cloud node's cores: a_U, a_O average missing /
     // surplus fraction of R; t_U, t_O fraction of samples under / over.

@@ -61,6 +61,7 @@ struct CloudNode {
     Time ready = 0;
     bool draining = false;        // ReleaseNodes on a busy node: no new work
     std::uint64_t idle_epoch = 0; // invalidates stale suspend checks
+    Time idle_since = -1;         // up with nothing allocated since then (-1: not idle)
     std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
     std::uint32_t snap = 0;       // index in the snapshot's node list
     std::uint64_t life = 0;       // power-ups so far: an interruption hits one life only
@@ -164,6 +165,8 @@ private:
     std::uint64_t group_room(std::uint32_t g) const;
     bool start_cloud(std::uint32_t j);
     void power_up(std::uint32_t n);
+    // Closes the idle period of an up node that gets work or powers down.
+    void end_idle(std::uint32_t n, bool powering_down);
     void power_down(std::uint32_t n);
     void node_ready(std::uint32_t n);
     void node_idle(std::uint32_t n);
@@ -732,6 +735,7 @@ bool SimRun::start_cloud(std::uint32_t j)
                 continue;
             if (node.power == Power::Down)
                 power_up(n);
+            end_idle(n, false);
             const std::uint32_t take = std::min(need, node.cpus - node.alloc);
             node.alloc += take;
             ++node.idle_epoch;
@@ -910,8 +914,21 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     dirty_ = true;
 }
 
+void SimRun::end_idle(std::uint32_t n, bool powering_down)
+{
+    CloudNode& node = nodes_[n];
+    if (node.idle_since < 0)
+        return;
+    const double idle = double(node.cpus) * (clock_.now() - node.idle_since);
+    result_.idle_core_seconds += idle;
+    if (powering_down)
+        result_.idle_before_down_core_seconds += idle;
+    node.idle_since = -1;
+}
+
 void SimRun::power_down(std::uint32_t n)
 {
+    end_idle(n, true);
     CloudNode& node = nodes_[n];
     const Seconds up = clock_.now() - node.launched;
     closed_cost_ += bill(config_.groups[node.group], up);
@@ -958,6 +975,7 @@ void SimRun::node_ready(std::uint32_t n)
 void SimRun::node_idle(std::uint32_t n)
 {
     CloudNode& node = nodes_[n];
+    node.idle_since = clock_.now();
     if (node.draining) {
         power_down(n);
         return;

@@ -128,6 +128,11 @@ struct SimResult {
     double lost_core_seconds = 0;       // cores × time run before an interruption threw it away
     std::uint64_t launch_requeues = 0;  // jobs requeued by failed or refused launches (a job may count twice)
     std::vector<GroupBackoff> group_backoff; // per group, as group_names
+    // Cores × time cloud nodes were up with nothing allocated, and the part
+    // of it that ended in a power-down (SuspendTime or a release) rather
+    // than with new work.
+    double idle_core_seconds = 0;
+    double idle_before_down_core_seconds = 0;
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
     ProvisioningSamples provisioning;

@@ -180,7 +180,7 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
         job.account = f[kGroup] >= 0 ? id_name('g', f[kGroup]) : job.user;
         job.partition = f[kPartition] >= 0 ? id_name('p', f[kPartition]) : "";
         job.name = f[kExecutable] >= 0 ? id_name('x', f[kExecutable])
-                                       : (f[kQueue] >= 0 ? id_name('q', f[kQueue]) : "job");
+                                       : (f[kQueue] >= 0 ? id_name('q', f[kQueue]) : (f[kPartition] >= 0 ? id_name('p', f[kPartition]) : "job"));
         job.category = job.account + "/" + job.name;
         trace.jobs.push_back(std::move(job));
     }

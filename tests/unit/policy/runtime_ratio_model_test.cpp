@@ -16,6 +16,13 @@ Job job(JobId id, const std::string& user, const std::string& category, Seconds 
     return j;
 }
 
+Job named(JobId id, const std::string& user, const std::string& name, Seconds limit)
+{
+    Job j = job(id, user, "acct/" + name, limit);
+    j.name = name;
+    return j;
+}
+
 void finish(RuntimeRatioModel& m, const Job& j, Seconds elapsed)
 {
     m.note(j);
@@ -43,6 +50,27 @@ TEST(RuntimeRatioModel, UserLastTwoThenCategoryRatioThenLimit)
     DOUBLES_EQUAL(100, m.expected(job(6, "bob", "a", 1000)), 1e-9); // bob: his last two
     DOUBLES_EQUAL(50, m.expected(job(7, "bob", "a", 50)), 1e-9);    // capped at the limit
     DOUBLES_EQUAL(100, m.expected(job(8, "cy", "z", 0)), 1e-9);     // no limit: mean runtime
+}
+
+TEST(RuntimeRatioModel, AUsersJobsOfOneNameArePredictedFromEachOther)
+{
+    // LCG-2005's pattern: one user's jobs of two kinds, interleaved, ~150 s
+    // and ~11 h.  Her last two of any kind mix them; her last two of the
+    // job's own name do not.
+    RuntimeRatioModel m;
+    JobId id = 1;
+    for (int i = 0; i < 3; ++i) {
+        finish(m, named(id++, "fay", "short", 200000), 150);
+        finish(m, named(id++, "fay", "long", 200000), 40000);
+    }
+    finish(m, named(id++, "fay", "short", 200000), 150);
+    DOUBLES_EQUAL(150, m.expected(named(100, "fay", "short", 200000)), 1e-9);
+    DOUBLES_EQUAL(40000, m.expected(named(101, "fay", "long", 200000)), 1e-9);
+    // A name she never ran: her last two of any kind.
+    DOUBLES_EQUAL((40000 + 150) / 2.0, m.expected(named(102, "fay", "new", 200000)), 1e-9);
+    finish(m, named(id++, "fay", "short", 200000), 150);
+    DOUBLES_EQUAL(150, m.expected(named(103, "fay", "new", 200000)), 1e-9);
+    DOUBLES_EQUAL(40000, m.expected(named(104, "fay", "long", 200000)), 1e-9);
 }
 
 TEST(RuntimeRatioModel, LearnsTheErrorWindowFromItsOwnMisses)

@@ -122,6 +122,27 @@ TEST(Simulator, AlwaysBootsACloudNodeForARoutedJobAndBillsUntilSuspend)
     DOUBLES_EQUAL(200, m.cloud_core_seconds, 1e-9);
 }
 
+TEST(Simulator, SplitsTheWasteIntoBootIdleAndFreeCoresOfBusyNodes)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    auto always = make_policy("always", PolicyParams{});
+    // Job 2 boots the node (0-30 s) and runs on one of its two cores until
+    // 130; the node idles until job 3 takes it at 180 and again from 230
+    // until SuspendTime powers it down at 330.
+    SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 1, 100), job(3, 180, 1, 50)}, *always);
+    DOUBLES_EQUAL(180, outcome(r, 3).start, 1e-9);
+    LONGS_EQUAL(1, r.instances_launched);
+    DOUBLES_EQUAL(2 * (50 + 100), r.idle_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 100, r.idle_before_down_core_seconds, 1e-9);
+    SimMetrics m = compute_metrics(r, 1);
+    DOUBLES_EQUAL(2 * 330 - 150, m.waste_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 30, m.waste_boot_core_seconds, 1e-9);
+    DOUBLES_EQUAL(300, m.waste_idle_core_seconds, 1e-9);
+    DOUBLES_EQUAL(200, m.waste_idle_tail_core_seconds, 1e-9);
+    DOUBLES_EQUAL(150, m.waste_partial_core_seconds, 1e-9); // one free core while jobs 2 and 3 ran
+}
+
 TEST(Simulator, BillsStartedHoursAndSpeedsUpOnFasterNodes)
 {
     SimConfig c = site(2);

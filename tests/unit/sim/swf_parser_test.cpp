@@ -44,6 +44,20 @@ TEST(SwfParser, ReadsHeaderAndEveryFieldItUses)
     LONGS_EQUAL(0, t.report.problem_count());
 }
 
+TEST(SwfParser, NamesJobsByExecutableElseQueueElsePartition)
+{
+    // LCG-2005 records only the partition (the grid site): one user's jobs
+    // at different sites are different kinds of job.
+    Trace t = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 3 -1 7 2 -1 -1\n"
+                    "2 0 0 50 1 -1 -1 1 60 -1 1 1 3 -1 -1 2 -1 -1\n"
+                    "3 0 0 50 1 -1 -1 1 60 -1 1 1 3 -1 -1 -1 -1 -1\n");
+    LONGS_EQUAL(3, t.jobs.size());
+    STRCMP_EQUAL("q7", t.jobs[0].name.c_str());
+    STRCMP_EQUAL("p2", t.jobs[1].name.c_str());
+    STRCMP_EQUAL("g3/p2", t.jobs[1].category.c_str());
+    STRCMP_EQUAL("job", t.jobs[2].name.c_str());
+}
+
 TEST(SwfParser, FallsBackToRequestedProcessorsAndNoLimit)
 {
     Trace t = parse("1 0 0 50 -1 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
