@@ -105,7 +105,7 @@ TEST(RunMetrics, HistogramBucketsAreZeroThenPowersOfRootTwo)
     h.add(1e7); // +Inf
     LONGS_EQUAL(5, h.count());
     LONGS_EQUAL(2, h.counts()[0]);
-    LONGS_EQUAL(1, h.counts()[6]);
+    LONGS_EQUAL(1, h.counts()[5]);
     LONGS_EQUAL(1, h.counts()[15]);
     LONGS_EQUAL(1, h.counts()[WaitHistogram::kFiniteBuckets]);
     DOUBLES_EQUAL(0, h.quantile(0.4), 0);
