@@ -90,5 +90,16 @@ tap_like "a reload with an unknown policy is refused with file:line" "$(grep 'Po
 tap_is "it counts as a refused reload" \
     "$(burstd_status_json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("status", s)["failed_reloads"])')" 1
 serving && tap_ok "burstd still serves after a refused reload" || tap_fail "burstd still serves after a refused reload"
+
+# --- a valid reload applies the policy chain but holds node group changes
+# back: the instance manager launches with the groups read at start-up
+sed -i -e '/^Policy=sometimes/d' -e 's/^\(NodeGroup=cloud .*\)PricePerHour=0.10/\1PricePerHour=0.25/' \
+    -e 's/^\(NodeGroup=cloud .*\)$/\1 CoolDown=7/' "$work/burstd.conf"
+kill -HUP "$BURSTD_PID"
+wait_for "grep -q 'reloaded .*burstd.conf' '$log'" 5
+tap_like "a node group change waits for a restart, naming the key" "$(grep 'reload: NodeGroup' "$log")" \
+    'NodeGroup=cloud: the change of PricePerHour takes effect after a restart'
+tap_is "the valid reload counts as one" \
+    "$(burstd_status_json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("status", s)["reloads"])')" 1
 kill -0 "$BURSTD_PID" && tap_ok "burstd is still running" || tap_fail "burstd is still running"
 tap_finish

@@ -8,9 +8,9 @@
 #include "app/policy_cycle.hpp"
 #include "app/provider_outcomes.hpp"
 #include "app/run_metrics_feed.hpp"
-#include "app/spend_tracker.hpp"
 #include "ingest/snapshot_server.hpp"
 #include "ledger/ledger.hpp"
+#include "policy/spend_tracker.hpp"
 
 #include <optional>
 #include <string>

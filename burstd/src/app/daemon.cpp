@@ -1,6 +1,7 @@
 #include "app/daemon.hpp"
 
 #include "app/config_parser.hpp"
+#include "app/reload_scope.hpp"
 #include "ingest/advice_message.hpp"
 #include "ingest/json_ref.hpp"
 #include "model/hostlist.hpp"
@@ -124,8 +125,10 @@ bool Daemon::reload()
                    " error(s) in the new configuration; keeping the running one");
         return false;
     }
+    BurstdConfig next = std::move(result.config);
+    const std::vector<std::string> held = keep_restart_only_settings(config_, next);
     if (reload_handler_) {
-        std::vector<std::string> errors = reload_handler_(result.config);
+        std::vector<std::string> errors = reload_handler_(next);
         if (!errors.empty()) {
             ++failed_reloads_;
             for (const auto& e : errors)
@@ -135,21 +138,8 @@ bool Daemon::reload()
             return false;
         }
     }
-    BurstdConfig next = std::move(result.config);
-    // Sockets are bound once: the plugin and burstctl know where to find them.
-    if (next.socket_path != config_.socket_path) {
-        log_.error("reload: SocketPath change to " + next.socket_path + " takes effect after a restart");
-        next.socket_path = config_.socket_path;
-    }
-    if (next.control_socket != config_.control_socket) {
-        log_.error("reload: ControlSocket change to " + next.control_socket + " takes effect after a restart");
-        next.control_socket = config_.control_socket;
-    }
-    if (next.metrics_port != config_.metrics_port) {
-        log_.error("reload: MetricsPort change to " + std::to_string(next.metrics_port) +
-                   " takes effect after a restart");
-        next.metrics_port = config_.metrics_port;
-    }
+    for (const auto& h : held)
+        log_.error("reload: " + h);
     config_ = std::move(next);
     ++reloads_;
     log_.set_level(config_.log_level);

@@ -2,6 +2,8 @@
 libburst_a_SOURCES += \
 	burstd/src/app/allocation_follower.cpp \
 	burstd/src/app/allocation_follower.hpp \
+	burstd/src/app/budget_conf.cpp \
+	burstd/src/app/budget_conf.hpp \
 	burstd/src/app/burstd_config.hpp \
 	burstd/src/app/heap_tuning.cpp \
 	burstd/src/app/heap_tuning.hpp \
@@ -48,6 +50,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/prometheus_text.hpp \
 	burstd/src/app/provider_outcomes.hpp \
 	burstd/src/app/random_source.hpp \
+	burstd/src/app/reload_scope.cpp \
+	burstd/src/app/reload_scope.hpp \
 	burstd/src/app/retry_backoff.cpp \
 	burstd/src/app/retry_backoff.hpp \
 	burstd/src/app/run_metrics_feed.cpp \
@@ -57,8 +61,6 @@ libburst_a_SOURCES += \
 	burstd/src/app/sleeper.hpp \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
-	burstd/src/app/spend_tracker.cpp \
-	burstd/src/app/spend_tracker.hpp \
 	burstd/src/app/status_text.cpp \
 	burstd/src/app/status_text.hpp \
 	burstd/src/provider/provider_factory.cpp \
@@ -87,6 +89,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/policy_cycle_fakes.hpp \
 	tests/unit/app/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/policy_cycle_test.cpp \
+	tests/unit/app/reload_scope_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/app/run_metrics_feed_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \

@@ -1,5 +1,6 @@
 #include "app/policy_cycle.hpp"
 
+#include "app/budget_conf.hpp"
 #include "app/run_metrics_json.hpp"
 #include "ingest/json_ref.hpp"
 #include "model/hostlist.hpp"
@@ -51,25 +52,6 @@ const char* state_word(const Node& n)
     }
 }
 
-const char* kind_word(const Action& action)
-{
-    return std::visit(
-        [](const auto& what) {
-            using T = std::decay_t<decltype(what)>;
-            if constexpr (std::is_same_v<T, RouteToCloud>)
-                return "route";
-            else if constexpr (std::is_same_v<T, HireNodes>)
-                return "hire";
-            else if constexpr (std::is_same_v<T, ReleaseNodes>)
-                return "release";
-            else if constexpr (std::is_same_v<T, SetJobThreads>)
-                return "threads";
-            else
-                return "placeholders";
-        },
-        action.what);
-}
-
 } // namespace
 
 PolicyCycle::PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& ledger, SlurmActuator& actuator,
@@ -118,26 +100,25 @@ void PolicyCycle::run(const CycleContext& ctx)
     for (const auto& r : records)
         if (r.open())
             state.instances.push_back(r.to_instance());
-    const SpendView& spend = spend_.update(ctx.now, records, state.snapshot.jobs, state.groups);
+    const std::vector<BilledSpan> billed = billed_spans(records);
+    const SpendView& spend = spend_.update(ctx.now, billed, state.snapshot.jobs, state.groups);
     state.spend = spend.accounts;
     run_metrics_.snapshot(state.snapshot, ctx.now);
     run_metrics_.spend(spend);
     state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
-    const IntervalSpend spent = budget_spend(ctx, records, state);
+    const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
+    const IntervalSpend spent = budget_spend_.update(ctx.now, limits, billed, state.snapshot.jobs, state.groups);
     fence_stopped_groups(state, ctx);
     unroute_from_stopped_groups(state, ctx);
     // Every policy's actions pass the budget cap; what it lets through
     // counts against the next policy's.
     std::optional<BudgetCap> cap;
-    if (!ctx.config.budgets.empty()) {
-        std::vector<BudgetLimit> limits;
-        for (const auto& b : ctx.config.budgets)
-            limits.push_back(BudgetLimit{b.account, b.amount, b.interval});
+    if (!limits.empty()) {
         SuspendTimes suspend;
         for (const auto& g : state.groups)
             suspend[g.name] = timeouts_.suspend_time_of(group_partition(g));
-        cap.emplace(std::move(limits), std::move(suspend), state, spent, ctx.now);
+        cap.emplace(limits, std::move(suspend), state, spent, ctx.now);
     }
     ManualClock clock(ctx.now);
     std::vector<std::string> notes;
@@ -154,20 +135,11 @@ void PolicyCycle::run(const CycleContext& ctx)
         double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stats_.last_decide_seconds += took;
         stats_.decide_seconds_sum += took;
-        if (cap) {
-            std::map<std::string, std::uint64_t> asked;
-            for (const auto& a : d.actions)
-                ++asked[kind_word(a)];
+        if (cap)
             for (auto& n : cap->filter(d)) {
                 ctx.log.info("policy " + std::string(policy->name()) + ": " + n);
                 notes.push_back(std::string(policy->name()) + ": " + n);
             }
-            for (const auto& a : d.actions)
-                --asked[kind_word(a)];
-            for (const auto& [kind, dropped] : asked)
-                if (dropped)
-                    stats_.actions[{kind, "over_budget"}] += dropped;
-        }
         hiring_.clear();
         for (const auto& a : d.actions)
             if (auto h = std::get_if<HireNodes>(&a.what))
@@ -179,26 +151,12 @@ void PolicyCycle::run(const CycleContext& ctx)
             notes.push_back(std::string(policy->name()) + ": " + n);
         }
     }
+    if (cap)
+        for (const auto& [kind, dropped] : cap->dropped())
+            stats_.actions[{kind, "over_budget"}] += dropped;
     last_notes_ = std::move(notes);
     last_budgets_ = cap ? cap->standings() : std::vector<BudgetStanding>{};
     run_metrics_.budgets(last_budgets_, ctx.now);
-}
-
-IntervalSpend PolicyCycle::budget_spend(const CycleContext& ctx, const std::vector<LedgerRecord>& records,
-                                        const ClusterState& state)
-{
-    IntervalSpend spent;
-    std::map<Seconds, SpendTracker> kept; // a reload may drop or add intervals
-    for (const auto& b : ctx.config.budgets) {
-        if (spent.count(b.interval))
-            continue;
-        auto node = budget_spend_.extract(b.interval);
-        SpendTracker tracker = node.empty() ? SpendTracker(b.interval) : std::move(node.mapped());
-        spent[b.interval] = tracker.update(ctx.now, records, state.snapshot.jobs, state.groups).accounts;
-        kept.emplace(b.interval, std::move(tracker));
-    }
-    budget_spend_ = std::move(kept);
-    return spent;
 }
 
 void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& ctx)
@@ -378,7 +336,7 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
         action.what);
     if (done.action.empty())
         return;
-    ++stats_.actions[{kind_word(action), done.error.empty() ? "applied" : "failed"}];
+    ++stats_.actions[{action_kind(action), done.error.empty() ? "applied" : "failed"}];
     if (done.error.empty())
         ctx.log.info("decision: " + done.action + ": " + done.reason);
     else

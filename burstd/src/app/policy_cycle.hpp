@@ -12,10 +12,11 @@
 #include "app/launch_fence.hpp"
 #include "app/run_metrics_feed.hpp"
 #include "app/slurm_conf_timeouts.hpp"
-#include "app/spend_tracker.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/budget_cap.hpp"
+#include "policy/budget_spend.hpp"
 #include "policy/policy.hpp"
+#include "policy/spend_tracker.hpp"
 #include "slurm/slurm_actuator.hpp"
 
 #include <jansson.h>
@@ -96,9 +97,6 @@ private:
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
-    // This cycle's spend per Budget= interval length, one SpendTracker each.
-    IntervalSpend budget_spend(const CycleContext& ctx, const std::vector<LedgerRecord>& records,
-                               const ClusterState& state);
 
     std::vector<std::unique_ptr<Policy>> chain_;
     Ledger& ledger_;
@@ -113,7 +111,7 @@ private:
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
     SpendTracker spend_{86400};
-    std::map<Seconds, SpendTracker> budget_spend_;
+    BudgetSpend budget_spend_;
     SlurmConfTimeouts timeouts_;
     std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;

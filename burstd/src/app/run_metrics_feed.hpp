@@ -13,7 +13,7 @@
 // busy ones come from job ends on cloud nodes, clipped to the epoch.  Money
 // is the spend tracker's growth from cycle to cycle.
 
-#include "app/spend_tracker.hpp"
+#include "policy/spend_tracker.hpp"
 #include "model/clock.hpp"
 #include "model/job.hpp"
 #include "model/run_metrics.hpp"

@@ -76,6 +76,29 @@ std::optional<InstanceState> parse_instance_state(std::string_view word)
     return std::nullopt;
 }
 
+std::optional<BilledSpan> LedgerRecord::billed_span() const
+{
+    if (provider_id.empty())
+        return std::nullopt;
+    BilledSpan span;
+    span.node = node;
+    span.node_group = node_group;
+    span.from = launched_at > 0 ? launched_at : requested_at;
+    if (!open() && terminated_at > 0)
+        span.until = terminated_at;
+    return span;
+}
+
+std::vector<BilledSpan> billed_spans(const std::vector<LedgerRecord>& records)
+{
+    std::vector<BilledSpan> spans;
+    spans.reserve(records.size());
+    for (const auto& r : records)
+        if (auto span = r.billed_span())
+            spans.push_back(std::move(*span));
+    return spans;
+}
+
 Instance LedgerRecord::to_instance() const
 {
     Instance i;

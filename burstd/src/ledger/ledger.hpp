@@ -7,6 +7,7 @@
 // name the ledger file.
 
 #include "ledger/sqlite_connection.hpp"
+#include "model/billed_span.hpp"
 #include "model/clock.hpp"
 #include "model/instance.hpp"
 
@@ -62,7 +63,14 @@ struct LedgerRecord {
     // Still (possibly) backed by an instance that costs money.
     bool open() const { return state != InstanceState::Terminated && state != InstanceState::Failed; }
     Instance to_instance() const;
+    // What it costs money for: from the provider's answer (or the request,
+    // if the answer was lost) to its termination; std::nullopt without a
+    // provider id (no instance ever existed, or reconcile has not adopted it).
+    std::optional<BilledSpan> billed_span() const;
 };
+
+// The billed spans of `records`, in their order.
+std::vector<BilledSpan> billed_spans(const std::vector<LedgerRecord>& records);
 
 // A node group's circuit breaker as last changed, so that a restart does not
 // launch straight into a provider that just refused (see GroupHealth).

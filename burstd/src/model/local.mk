@@ -1,4 +1,5 @@
 libburst_a_SOURCES += \
+	burstd/src/model/billed_span.hpp \
 	burstd/src/model/clock.hpp \
 	burstd/src/model/cluster_state.hpp \
 	burstd/src/model/group_recovery.hpp \

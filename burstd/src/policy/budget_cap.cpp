@@ -12,9 +12,6 @@ namespace burst {
 
 namespace {
 
-// Money compared after summing many small amounts: a hair over is not over.
-bool within(double total, double amount) { return total <= amount + 1e-9 * std::max(1.0, amount); }
-
 std::string per_interval(Seconds s)
 {
     if (s == 60)
@@ -39,6 +36,20 @@ std::string whose(const std::string& account)
 }
 
 } // namespace
+
+const BudgetLimit* budget_limit_for(const std::vector<BudgetLimit>& limits, const std::string& account)
+{
+    const BudgetLimit* any = nullptr;
+    for (const auto& l : limits) {
+        if (l.account == account && account != "*")
+            return &l;
+        if (l.account == "*")
+            any = &l;
+    }
+    return any;
+}
+
+bool within_budget(double total, double amount) { return total <= amount + 1e-9 * std::max(1.0, amount); }
 
 BudgetCap::BudgetCap(std::vector<BudgetLimit> limits, SuspendTimes suspend_times, const ClusterState& state,
                      const IntervalSpend& spent, Time now)
@@ -72,14 +83,7 @@ std::optional<Seconds> BudgetCap::suspend_time(const NodeGroup& group) const
 
 const BudgetLimit* BudgetCap::limit_for(const std::string& account) const
 {
-    const BudgetLimit* any = nullptr;
-    for (const auto& l : limits_) {
-        if (l.account == account && account != "*")
-            return &l;
-        if (l.account == "*")
-            any = &l;
-    }
-    return any;
+    return budget_limit_for(limits_, account);
 }
 
 BudgetCap::Account* BudgetCap::account(const std::string& name)
@@ -189,7 +193,7 @@ std::string BudgetCap::check_route(const RouteToCloud& route)
                id + " stays local";
     double& before = committed_by_job_[route.job];
     const double extra = std::max(0.0, *bound - before);
-    if (extra > 0 && !within(a->spent + a->committed + extra, a->limit->amount))
+    if (extra > 0 && !within_budget(a->spent + a->committed + extra, a->limit->amount))
         return head + ": " + money(a->spent) + " spent + " + money(a->committed) + " committed of " + limit + "; " +
                id + " would need up to " + money(*bound) + " on " + g->name + ", so it stays local";
     a->committed += extra;
@@ -216,7 +220,7 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
         return {};
     const double left = a->limit->amount - a->spent - a->committed;
     std::uint32_t fit = hire.count;
-    if (!within(hire.count * *each, left))
+    if (!within_budget(hire.count * *each, left))
         fit = left <= 0 ? 0 : std::uint32_t(std::min<double>(hire.count, std::floor(left / *each * (1 + 1e-12))));
     const std::string amounts = head + ": " + money(a->spent) + " spent + " + money(a->committed) + " committed of " +
                                 limit + "; " + what + " would need up to " + money(hire.count * *each);
@@ -253,6 +257,7 @@ std::vector<std::string> BudgetCap::filter(Decision& decision)
             kept.push_back(std::move(action));
             continue;
         }
+        ++dropped_[action_kind(action)];
         auto [it, first] = dropped.try_emplace(account, why, 0);
         if (!first)
             ++it->second.second;

@@ -21,6 +21,7 @@
 #include "model/cluster_state.hpp"
 #include "policy/decision.hpp"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,6 +45,12 @@ using IntervalSpend = std::map<Seconds, std::map<std::string, double>>;
 // std::nullopt, or a group not listed, = never.
 using SuspendTimes = std::map<std::string, std::optional<Seconds>>;
 
+// The line that limits `account`: its own, else "*", else none.
+const BudgetLimit* budget_limit_for(const std::vector<BudgetLimit>& limits, const std::string& account);
+
+// Money compared after summing many small amounts: a hair over is not over.
+bool within_budget(double total, double amount);
+
 // Where an account stands, for status: what a limit allows, what is spent,
 // what is promised.  `unbounded` names a job whose cost cannot be bounded.
 struct BudgetStanding {
@@ -65,6 +72,9 @@ public:
     std::vector<std::string> filter(Decision& decision);
 
     std::vector<BudgetStanding> standings() const;
+    // What filter() dropped so far, per action kind (action_kind): burstd's
+    // over_budget outcome.  A HireNodes cut short is not dropped.
+    const std::map<std::string, std::uint64_t>& dropped() const { return dropped_; }
 
 private:
     struct Account {
@@ -94,6 +104,7 @@ private:
     std::map<std::string, Account> accounts_;
     std::unordered_map<JobId, const Job*> jobs_;
     std::unordered_map<JobId, double> committed_by_job_;
+    std::map<std::string, std::uint64_t> dropped_;
 };
 
 } // namespace burst

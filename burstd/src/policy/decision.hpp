@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -53,6 +54,26 @@ struct Action {
     ActionKind what;
     std::string reason;
 };
+
+// One word per kind of action, for counts in status and metrics.
+inline const char* action_kind(const Action& action)
+{
+    return std::visit(
+        [](const auto& what) {
+            using T = std::decay_t<decltype(what)>;
+            if constexpr (std::is_same_v<T, RouteToCloud>)
+                return "route";
+            else if constexpr (std::is_same_v<T, HireNodes>)
+                return "hire";
+            else if constexpr (std::is_same_v<T, ReleaseNodes>)
+                return "release";
+            else if constexpr (std::is_same_v<T, SetJobThreads>)
+                return "threads";
+            else
+                return "placeholders";
+        },
+        action.what);
+}
 
 struct Decision {
     Time time = 0;

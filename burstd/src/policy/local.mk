@@ -52,6 +52,10 @@ libburst_a_SOURCES += \
 	burstd/src/policy/resource_profile.hpp \
 	burstd/src/policy/budget_cap.cpp \
 	burstd/src/policy/budget_cap.hpp \
+	burstd/src/policy/budget_spend.cpp \
+	burstd/src/policy/budget_spend.hpp \
+	burstd/src/policy/spend_tracker.cpp \
+	burstd/src/policy/spend_tracker.hpp \
 	burstd/src/policy/cloud_cost_bound.cpp \
 	burstd/src/policy/cloud_cost_bound.hpp \
 	burstd/src/policy/budget_split.cpp \
@@ -67,6 +71,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_factory_test.cpp \
 	tests/unit/policy/site_view_test.cpp \
 	tests/unit/policy/budget_cap_test.cpp \
+	tests/unit/policy/budget_spend_test.cpp \
 	tests/unit/policy/expander_factory_test.cpp \
 	tests/unit/policy/first_fit_index_test.cpp \
 	tests/unit/policy/runtime_estimator_test.cpp \

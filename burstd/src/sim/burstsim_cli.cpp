@@ -25,6 +25,7 @@
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace burst {
 namespace {
@@ -42,6 +43,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
+    "                [--conf BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--plot FILE.svg]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n";
@@ -103,6 +105,7 @@ struct Options {
     double tau = 10;
     double budget = 0;
     double budget_interval = 86400;
+    std::string conf; // burstd.conf whose Budget= lines cap every decision
     bool tune_delay = false;
     bool clairvoyant = false;
     unsigned clairvoyant_iterations = 3;
@@ -179,6 +182,14 @@ Options parse(const std::vector<std::string>& args)
             o.budget = parse_double(a, value(), 0);
         else if (a == "--budget-interval")
             o.budget_interval = parse_double(a, value(), 1);
+        else if (a == "--conf") {
+            if (!o.conf.empty())
+                throw UsageError("--conf: give one burstd.conf");
+            o.conf = value();
+            if (o.conf.empty())
+                throw UsageError("--conf needs a file name");
+        } else if (a == "--uncapped")
+            o.config.enforce_budgets = false;
         else if (a == "--tune-delay")
             o.tune_delay = true;
         else if (a == "--lambda-gates")
@@ -209,6 +220,8 @@ Options parse(const std::vector<std::string>& args)
         else
             throw UsageError("unknown argument '" + a + "'");
     }
+    if (!o.config.enforce_budgets && o.conf.empty())
+        throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
     if (!o.scenario.empty()) {
         if (!o.trace.empty() || !o.workload.empty() || !o.workflows.empty() || have_policy || !o.plot.empty())
             throw UsageError("--scenario runs its own workloads and policies: give only --seed with it");
@@ -254,6 +267,69 @@ std::string fixed(double v, int digits)
     return s.str();
 }
 
+std::uint64_t dropped_actions(const SimMetrics& m)
+{
+    std::uint64_t n = 0;
+    for (const auto& [kind, dropped] : m.over_budget)
+        n += dropped;
+    return n;
+}
+
+std::size_t line_violations(const SimMetrics& m)
+{
+    std::size_t n = 0;
+    for (const auto& line : m.budget_lines)
+        n += line.violations;
+    return n;
+}
+
+// As burstd.conf writes it.
+std::string interval_text(Seconds s)
+{
+    for (const auto& [unit, suffix] : {std::pair<double, const char*>{86400, "d"}, {3600, "h"}, {60, "m"}})
+        if (std::fmod(s, unit) == 0)
+            return fixed(s / unit, 0) + suffix;
+    return fixed(s, 0) + "s";
+}
+
+std::string budget_line_text(const BudgetLimit& l)
+{
+    std::ostringstream s;
+    s << "Budget=" << l.account << " Amount=" << l.amount << " Interval=" << interval_text(l.interval);
+    return s.str();
+}
+
+std::string account_text(const std::string& account) { return account.empty() ? "(no job)" : account; }
+
+// Per run and budget line: spend as burstd books it, the most one account
+// was booked in one interval, and the (interval, account) bookings over the
+// amount; with `accounts`, one row per account the line covers.
+void print_budget_lines(std::ostream& out, const std::vector<std::pair<std::string, SimMetrics>>& runs,
+                        bool accounts)
+{
+    out << "\n" << std::left << std::setw(26) << "budget" << std::setw(42) << "line" << std::right << std::setw(10)
+        << "intervals" << std::setw(12) << "spend" << std::setw(14) << "max/interval" << std::setw(6) << "viol"
+        << "\n";
+    for (const auto& [label, m] : runs) {
+        for (const auto& line : m.budget_lines) {
+            out << std::left << std::setw(26) << label << std::setw(42) << budget_line_text(line.limit) << std::right
+                << std::setw(10) << line.intervals << std::setw(12) << fixed(line.spend, 2) << std::setw(14)
+                << fixed(line.max_spend, 2) << std::setw(6) << line.violations << "\n";
+            if (accounts)
+                for (const auto& [account, a] : line.accounts)
+                    out << std::left << std::setw(26) << "" << std::setw(42) << ("  account " + account_text(account))
+                        << std::right << std::setw(10) << "" << std::setw(12) << fixed(a.spend, 2) << std::setw(14)
+                        << fixed(a.max_spend, 2) << std::setw(6) << a.violations << "\n";
+        }
+        if (!m.over_budget.empty()) {
+            out << std::left << std::setw(26) << label << "dropped by the cap (over_budget):";
+            for (const auto& [kind, dropped] : m.over_budget)
+                out << " " << kind << " " << dropped;
+            out << "\n";
+        }
+    }
+}
+
 // One line of the table: `lambda_column` is the index of the only λ the run
 // was tuned for (its J at other λ would compare a policy tuned for something
 // else), or -1 when the run does not depend on λ.
@@ -268,6 +344,8 @@ void print_row(std::ostream& out, const std::string& label, const SimMetrics& m,
         << fixed(m.t_under, 2) << std::setw(6) << fixed(m.t_over, 2);
     if (o.budget > 0)
         out << std::setw(6) << m.budget_violations << std::setw(10) << fixed(m.max_interval_spend, 2);
+    if (!o.config.budgets.empty())
+        out << std::setw(8) << dropped_actions(m) << std::setw(7) << line_violations(m);
     if (!o.workflows.empty())
         out << std::setw(6) << wf.workflows << std::setw(8) << fixed(wf.mean_slowdown, 2);
     for (std::size_t k = 0; k < o.lambdas.size(); ++k)
@@ -284,6 +362,8 @@ void print_header(std::ostream& out, const Options& o)
         << std::setw(7) << "a_O" << std::setw(6) << "t_U" << std::setw(6) << "t_O";
     if (o.budget > 0)
         out << std::setw(6) << "viol" << std::setw(10) << "max_spend";
+    if (!o.config.budgets.empty())
+        out << std::setw(8) << "capped" << std::setw(7) << "b_viol";
     if (!o.workflows.empty())
         out << std::setw(6) << "wfs" << std::setw(8) << "wf_sld";
     for (double l : o.lambdas)
@@ -361,7 +441,8 @@ int run_scenario(const Options& o, std::ostream& out, std::ostream& err)
 
 } // namespace
 
-int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                  const BudgetConfReader& read_budget_conf)
 {
     Options o;
     // One run per (policy, λ it is tuned for); λ index -1 = does not depend on λ.
@@ -402,6 +483,18 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     } catch (const PolicyConfigError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 2;
+    }
+    if (!o.conf.empty()) {
+        try {
+            o.config.budgets = read_budget_conf(o.conf);
+        } catch (const std::runtime_error& e) {
+            err << "burstsim: --conf: " << o.conf << " is not a valid burstd.conf:\n" << e.what() << "\n";
+            return 2;
+        }
+        if (o.config.budgets.empty()) {
+            err << "burstsim: --conf: " << o.conf << " has no Budget= line (burstsim takes the Budget= lines from it)\n";
+            return 2;
+        }
     }
     Trace trace;
     try {
@@ -454,8 +547,14 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
 
     std::vector<RatioRow> rows;
     std::vector<SimMetrics> reference(o.lambdas.size());
+    std::vector<std::pair<std::string, SimMetrics>> budget_rows;
+    auto row = [&](const std::string& label, const SimMetrics& m, int lambda_index, const WorkflowMetrics& w) {
+        print_row(out, label, m, o, lambda_index, w);
+        if (!o.config.budgets.empty())
+            budget_rows.emplace_back(label, m);
+    };
     auto record = [&](const std::string& label, int lambda_index, const SimMetrics& m, const SimResult& result) {
-        print_row(out, label, m, o, lambda_index, wf(result));
+        row(label, m, lambda_index, wf(result));
         if (o.clairvoyant)
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
@@ -508,6 +607,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 out << "budget " << o.budget << " per " << o.budget_interval << " s exceeded in "
                     << m.budget_violations << " of " << m.budget_intervals << " intervals; most spent in one "
                     << m.max_interval_spend << "\n";
+            if (!o.config.budgets.empty()) {
+                print_budget_lines(out, {{label, m}}, true);
+                out << "budget cap notes " << result.budget_notes << (result.budget_notes ? ", first:" : "") << "\n";
+                for (const auto& note : result.first_budget_notes)
+                    out << "  " << note << "\n";
+            }
             if (!o.workflows.empty()) {
                 const WorkflowMetrics w = wf(result);
                 out << "workflows " << w.workflows << ": mean response " << hours(w.mean_response)
@@ -541,7 +646,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                     if (objective_at(grid[i], o.lambdas[k]) < objective_at(grid[best], o.lambdas[k]))
                         best = i;
                 const std::string label = "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)";
-                print_row(out, label, grid[best], o, int(k), grid_wf[best]);
+                row(label, grid[best], int(k), grid_wf[best]);
                 if (o.clairvoyant) {
                     rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
                     best_delay_set[k] = BaselineSet{"best-delay", grid_sets[best]};
@@ -572,6 +677,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         err << "burstsim: " << e.what() << "\n";
         return 2;
     }
+    if (o.compare && !budget_rows.empty())
+        print_budget_lines(out, budget_rows, false);
     if (!o.plot.empty()) {
         const std::string source = !o.trace.empty() ? o.trace : !o.workload.empty() ? o.workload : "workflows";
         std::ofstream file(o.plot);

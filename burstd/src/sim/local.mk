@@ -62,6 +62,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/sacct_parser_test.cpp \
 	tests/unit/sim/group_spec_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
+	tests/unit/sim/simulator_budget_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
 	tests/unit/sim/clairvoyant_policy_test.cpp \

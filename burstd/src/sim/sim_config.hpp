@@ -4,6 +4,7 @@
 
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
+#include "policy/budget_cap.hpp"
 
 #include <cstdint>
 #include <string>
@@ -28,6 +29,14 @@ struct SimConfig {
     std::string cluster = "sim";
     // Keep demand, supply and cloud nodes per decision cycle (--plot).
     bool record_timeline = false;
+    // burstd.conf's Budget= lines: every decision passes burstd's BudgetCap
+    // before it is applied, with spend booked per interval by burstd's
+    // SpendTracker and suspend_time as every group's SuspendTime.  Empty = no
+    // cap.
+    std::vector<BudgetLimit> budgets;
+    // false: spend is booked and reported against the lines, but every
+    // decision is applied (what the cap would have prevented).
+    bool enforce_budgets = true;
 };
 
 } // namespace burst

@@ -7,6 +7,37 @@
 #include <vector>
 
 namespace burst {
+namespace {
+
+std::vector<BudgetLineMetrics> budget_line_metrics(const SimResult& result)
+{
+    std::vector<BudgetLineMetrics> lines;
+    for (const auto& limit : result.budget_limits) {
+        BudgetLineMetrics line;
+        line.limit = limit;
+        for (const auto& booked : result.booked) {
+            if (booked.interval != limit.interval)
+                continue;
+            ++line.intervals;
+            for (const auto& [account, amount] : booked.accounts) {
+                if (amount <= 0 || budget_limit_for(result.budget_limits, account) != &limit)
+                    continue;
+                BudgetAccountMetrics& a = line.accounts[account];
+                const bool over = !within_budget(amount, limit.amount);
+                a.spend += amount;
+                a.max_spend = std::max(a.max_spend, amount);
+                a.violations += over;
+                line.spend += amount;
+                line.max_spend = std::max(line.max_spend, amount);
+                line.violations += over;
+            }
+        }
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+} // namespace
 
 // The SimResult replayed into RunMetrics, the accumulator burstd feeds too:
 // jobs in the order they ended, each starting and ending; instances in the
@@ -24,6 +55,8 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
     m.account_cost = run.account_costs();
     m.lambda = lambda;
     m.interruptions = result.interruptions;
+    m.budget_lines = budget_line_metrics(result);
+    m.over_budget = result.over_budget;
     m.lost_core_seconds = result.lost_core_seconds;
     if (result.jobs.empty())
         return m;

@@ -8,8 +8,28 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace burst {
+
+// One account's spend under a budget line, as SpendTracker booked it.
+struct BudgetAccountMetrics {
+    double spend = 0;          // over the run
+    double max_spend = 0;      // the most in one interval
+    std::size_t violations = 0; // intervals booked over the line's amount
+};
+
+// One budget line over the run: the accounts it covers (its own; for "*"
+// each account without a line of its own, and "") each held to its amount
+// per interval.
+struct BudgetLineMetrics {
+    BudgetLimit limit;
+    std::size_t intervals = 0;  // intervals of its length that had a booking
+    std::size_t violations = 0; // (interval, account) bookings over the amount
+    double spend = 0;
+    double max_spend = 0;       // the most one account was booked in one interval
+    std::map<std::string, BudgetAccountMetrics> accounts; // those booked anything
+};
 
 struct SimMetrics {
     std::size_t jobs = 0;
@@ -40,6 +60,10 @@ struct SimMetrics {
     std::size_t budget_intervals = 0;
     std::size_t budget_violations = 0;
     double max_interval_spend = 0; // the most any one budget interval cost
+    // With budget lines (SimConfig::budgets): spend and violations per line
+    // and account, and the actions the cap dropped per kind.
+    std::vector<BudgetLineMetrics> budget_lines;
+    std::map<std::string, std::uint64_t> over_budget;
     // Spot interruptions and the core-seconds of work they threw away (also
     // part of the waste: powered, paid for, and no job finished by it).
     std::uint64_t interruptions = 0;

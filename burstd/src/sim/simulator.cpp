@@ -1,5 +1,6 @@
 #include "sim/simulator.hpp"
 
+#include "policy/budget_spend.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <random>
 #include <set>
@@ -18,6 +20,7 @@ namespace {
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
+constexpr std::size_t kKeptBudgetNotes = 5;
 const std::string kLocalPartition = "local";
 
 enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
@@ -105,6 +108,13 @@ void validate(const SimConfig& c)
             (g.interruptions_per_hour > 0 && !g.spot))
             throw SimConfigError("node group " + g.name + ": interruptions need a spot group and a rate >= 0");
     }
+    std::set<std::string> accounts;
+    for (const auto& b : c.budgets) {
+        if (b.account.empty() || !accounts.insert(b.account).second)
+            throw SimConfigError("budget accounts must be non-empty and have one line each ('" + b.account + "')");
+        if (!(b.amount >= 0) || !std::isfinite(b.amount) || !(b.interval > 0) || !std::isfinite(b.interval))
+            throw SimConfigError("budget of " + b.account + ": amount must be >= 0 and interval > 0 s");
+    }
 }
 
 class SimRun {
@@ -120,6 +130,9 @@ private:
     void schedule();
     void decide();
     void apply(const Action& action);
+    // Books spend up to now (every cycle while there are budget lines) and
+    // returns it per interval length for the cap.
+    IntervalSpend book_spend();
 
     // Local pool.
     void start_local(std::uint32_t j);
@@ -176,6 +189,11 @@ private:
 
     ClusterState state_;
     std::vector<std::uint32_t> snap_owner_;
+    SuspendTimes suspend_times_;
+    BudgetSpend budget_spend_;
+    std::deque<BilledSpan> closed_spans_;        // powered down, in that order
+    std::map<Seconds, SpendView> open_booking_;  // interval length -> its current interval
+    bool unbooked_uptime_ = false;               // cloud uptime since the last booking
     double closed_cost_ = 0;
     double attributed_cost_ = 0;
     SimResult result_;
@@ -266,6 +284,9 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         result_.group_names.push_back(group.name);
     }
     state_.groups = config_.groups;
+    for (const auto& g : config_.groups)
+        suspend_times_[g.name] = config_.suspend_time;
+    result_.budget_limits = config_.budgets;
     result_.provisioning.capacity = config_.local_cores;
     for (const auto& node : nodes_)
         result_.provisioning.capacity += node.cpus;
@@ -332,7 +353,10 @@ SimResult SimRun::run()
         if (next_submit_ < jobs_.size())
             t = std::min(t, jobs_[next_submit_].trace->submit);
         const bool deciding = finished_ < jobs_.size();
-        if (deciding)
+        // Spend is booked every cycle, past the last job until a booking
+        // has seen every instance down.
+        const bool booking = !config_.budgets.empty() && unbooked_uptime_;
+        if (deciding || booking)
             t = std::min(t, next_decide);
         if (t == kNever)
             break;
@@ -371,12 +395,20 @@ SimResult SimRun::run()
         while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
             submit(std::uint32_t(next_submit_++));
         schedule();
-        if (deciding && t == next_decide) {
-            decide();
-            schedule();
+        if ((deciding || booking) && t == next_decide) {
+            if (deciding) {
+                decide();
+                schedule();
+            } else {
+                book_spend();
+            }
             next_decide = t + config_.cycle;
         }
     }
+    for (auto& [interval, view] : open_booking_)
+        result_.booked.push_back(BookedInterval{interval, view.interval_start, std::move(view.accounts)});
+    std::stable_sort(result_.booked.begin(), result_.booked.end(),
+                     [](const BookedInterval& a, const BookedInterval& b) { return a.interval < b.interval; });
     result_.cloud_cost = closed_cost_;
     for (auto& j : jobs_)
         j.cloud_alloc.clear();
@@ -617,6 +649,7 @@ void SimRun::power_up(std::uint32_t n)
     ++node.idle_epoch;
     ++result_.instances_launched;
     ++node.life;
+    unbooked_uptime_ = true;
     const NodeGroup& g = config_.groups[node.group];
     push(now + sample_boot(g), EventKind::NodeReady, n);
     if (g.spot && g.interruptions_per_hour > 0) {
@@ -708,6 +741,9 @@ void SimRun::power_down(std::uint32_t n)
     result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, config_.groups[node.group].price_per_hour,
                                              node.launched, clock_.now(),
                                              node.power == Power::Up ? node.ready : clock_.now()});
+    if (!config_.budgets.empty())
+        closed_spans_.push_back(BilledSpan{state_.snapshot.nodes[node.snap].name, config_.groups[node.group].name,
+                                           node.launched, clock_.now()});
     node.power = Power::Down;
     cloud_up_cores_ -= node.cpus;
     --cloud_up_nodes_;
@@ -880,10 +916,55 @@ void SimRun::decide()
         result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,
                                                   cloud_up_nodes_});
 
+    // Like burstd's cycle: the cap sees the spend booked so far and the
+    // state the policy decides on, and filters before anything is applied.
+    IntervalSpend spent;
+    std::optional<BudgetCap> cap;
+    if (!config_.budgets.empty()) {
+        spent = book_spend();
+        if (config_.enforce_budgets)
+            cap.emplace(config_.budgets, suspend_times_, state_, spent, now);
+    }
     Decision d = policy_.decide(state_, clock_);
     ++result_.decisions;
+    if (cap) {
+        for (auto& note : cap->filter(d)) {
+            ++result_.budget_notes;
+            if (result_.first_budget_notes.size() < kKeptBudgetNotes)
+                result_.first_budget_notes.push_back(
+                    "at " + std::to_string(std::llround(now - result_.first_submit)) + " s: " + note);
+        }
+        for (const auto& [kind, dropped] : cap->dropped())
+            result_.over_budget[kind] += dropped;
+    }
     for (const auto& action : d.actions)
         apply(action);
+}
+
+IntervalSpend SimRun::book_spend()
+{
+    const Time now = clock_.now();
+    // A span that ended before every tracked interval began counts in none.
+    Time earliest = now;
+    for (const auto& b : config_.budgets)
+        earliest = std::min(earliest, Time(std::floor(now / b.interval) * b.interval));
+    while (!closed_spans_.empty() && closed_spans_.front().until.value_or(now) <= earliest)
+        closed_spans_.pop_front();
+    std::vector<BilledSpan> spans(closed_spans_.begin(), closed_spans_.end());
+    for (const auto& node : nodes_)
+        if (node.power != Power::Down)
+            spans.push_back(BilledSpan{state_.snapshot.nodes[node.snap].name, config_.groups[node.group].name,
+                                       node.launched, std::nullopt});
+    IntervalSpend spent = budget_spend_.update(now, config_.budgets, spans, state_.snapshot.jobs, state_.groups);
+    for (const auto& [interval, tracker] : budget_spend_.trackers()) {
+        SpendView& open = open_booking_[interval];
+        const SpendView& last = tracker.last();
+        if (open.interval > 0 && open.interval_start != last.interval_start)
+            result_.booked.push_back(BookedInterval{interval, open.interval_start, std::move(open.accounts)});
+        open = last;
+    }
+    unbooked_uptime_ = cloud_up_nodes_ > 0;
+    return spent;
 }
 
 void SimRun::apply(const Action& action)

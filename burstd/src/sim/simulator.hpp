@@ -21,6 +21,13 @@
 // instance-hour: their jobs are requeued (progress lost, queue position
 // kept) and the node retired until hired again.
 //
+// With budget lines (SimConfig::budgets) each decision passes burstd's
+// BudgetCap, fed as burstd feeds it: spend booked every decision cycle by
+// burstd's SpendTracker (instance uptime at the group's price, split over the
+// accounts of the jobs on the node, "" for the rest), one tracker per
+// interval length.  Booking goes on past the last job until the last
+// instance is down.
+//
 // Deterministic: same config, trace and policy → same result.  No wall clock.
 
 #include "model/job.hpp"
@@ -72,6 +79,15 @@ struct TimelineSample {
     std::uint32_t cloud_nodes = 0; // powered on (booting or up)
 };
 
+// What SpendTracker had booked in one budget interval at its last booking
+// there (the uptime between that booking and the interval's end is booked
+// nowhere, as in burstd).
+struct BookedInterval {
+    Seconds interval = 0;
+    Time start = 0;
+    std::map<std::string, double> accounts; // "" = capacity no job used
+};
+
 struct SimResult {
     std::vector<JobOutcome> jobs;
     std::vector<std::string> group_names;
@@ -98,6 +114,14 @@ struct SimResult {
     // supply = local cores + cores of powered-on cloud nodes.
     ProvisioningSamples provisioning;
     std::vector<TimelineSample> timeline; // with SimConfig::record_timeline
+    // With budget lines: the lines, what the cap dropped per action kind
+    // (burstd's over_budget outcome), how many notes it wrote and the first
+    // of them, and the spend booked per interval (interval length, then time).
+    std::vector<BudgetLimit> budget_limits;
+    std::map<std::string, std::uint64_t> over_budget;
+    std::uint64_t budget_notes = 0;
+    std::vector<std::string> first_budget_notes;
+    std::vector<BookedInterval> booked;
 };
 
 // Throws SimConfigError for an unusable site (no local cores, bad group) or

@@ -161,9 +161,21 @@ TEST(Daemon, ReloadKeepsTheRunningConfigurationWhenTheNewOneIsBad)
     CHECK_TRUE(log_text.str().find("keeping the running one") != std::string::npos);
     LONGS_EQUAL(1, daemon.config().node_groups.size());
 
+    write_config(make_config(dir, "LogLevel=verbose\n"));
+    CHECK_TRUE(daemon.reload());
+    CHECK_TRUE(daemon.config().log_level == LogLevel::Verbose);
+}
+
+// The instance manager launches with the groups read at start-up; policies
+// hiring in a group it does not know would ask for nodes nothing launches.
+TEST(Daemon, ReloadKeepsTheRunningNodeGroupsAndSaysWhichChangesWaitForARestart)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
     write_config(make_config(dir, "NodeGroup=more Provider=box Nodes=d[1-2] Partition=cloud Cpus=2 PricePerHour=0\n"));
     CHECK_TRUE(daemon.reload());
-    LONGS_EQUAL(2, daemon.config().node_groups.size());
+    LONGS_EQUAL(1, daemon.config().node_groups.size());
+    CHECK_TRUE(log_text.str().find("reload: NodeGroup=more is new: it takes effect after a restart") !=
+               std::string::npos);
 }
 
 TEST(Daemon, PowerRequestsGoToTheHandlerOnlyForConfiguredNodes)

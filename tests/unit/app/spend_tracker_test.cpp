@@ -1,4 +1,6 @@
-#include "app/spend_tracker.hpp"
+#include "policy/spend_tracker.hpp"
+
+#include "ledger/ledger.hpp"
 
 #include <cmath>
 
@@ -52,7 +54,7 @@ TEST(SpendTracker, GroupSpendComesFromTheLedgerClippedToTheInterval)
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7000, 7300), record("c2", "cloud", 8000),
                                          record("g1", "gpu", 9000)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4), group("gpu", 36, 8)};
-    SpendView v = t.update(9100, records, {}, groups);
+    SpendView v = t.update(9100, billed_spans(records), {}, groups);
     DOUBLES_EQUAL(7200, v.interval_start, 0);
     // c1: 7200..7300 = 100 s; c2: 8000..9100 = 1100 s; g1: 100 s at 0.01/s.
     DOUBLES_EQUAL(1.2, v.groups["cloud"], 1e-9);
@@ -66,9 +68,9 @@ TEST(SpendTracker, AccountsShareANodeByCoresAndIdleTimeStaysUnattributed)
     SpendTracker t(3600);
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
-    t.update(7300, records, {}, groups); // 100 s idle
+    t.update(7300, billed_spans(records), {}, groups); // 100 s idle
     std::vector<Job> jobs = {running(1, "alpha", 2, {"c1"}), running(2, "beta", 1, {"c1"})};
-    SpendView v = t.update(7400, records, jobs, groups); // 100 s: half alpha, a quarter beta
+    SpendView v = t.update(7400, billed_spans(records), jobs, groups); // 100 s: half alpha, a quarter beta
     DOUBLES_EQUAL(0.2, v.total, 1e-9);
     DOUBLES_EQUAL(0.05, v.accounts["alpha"], 1e-9);
     DOUBLES_EQUAL(0.025, v.accounts["beta"], 1e-9);
@@ -81,10 +83,10 @@ TEST(SpendTracker, ANewIntervalStartsFromZero)
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
     std::vector<Job> jobs = {running(1, "alpha", 4, {"c1"})};
-    t.update(7200, records, jobs, groups);
-    SpendView before = t.update(10700, records, jobs, groups);
+    t.update(7200, billed_spans(records), jobs, groups);
+    SpendView before = t.update(10700, billed_spans(records), jobs, groups);
     DOUBLES_EQUAL(3.5, before.accounts["alpha"], 1e-9);
-    SpendView after = t.update(10900, records, jobs, groups);
+    SpendView after = t.update(10900, billed_spans(records), jobs, groups);
     DOUBLES_EQUAL(10800, after.interval_start, 0);
     DOUBLES_EQUAL(0.1, after.total, 1e-9);
     DOUBLES_EQUAL(0.1, after.accounts["alpha"], 1e-9);
@@ -96,6 +98,32 @@ TEST(SpendTracker, ARecordWithoutProviderIdCostsNothing)
     LedgerRecord r = record("c1", "cloud", 7200);
     r.provider_id.clear();
     r.state = InstanceState::Failed;
-    SpendView v = t.update(7300, {r}, {}, {group("cloud", 3.6, 4)});
+    SpendView v = t.update(7300, billed_spans({r}), {}, {group("cloud", 3.6, 4)});
     DOUBLES_EQUAL(0, v.total, 0);
+}
+
+TEST(SpendTracker, ALostLaunchAnswerBillsFromTheRequest)
+{
+    SpendTracker t(3600);
+    LedgerRecord r = record("c1", "cloud", 0);
+    r.requested_at = 7300;
+    SpendView v = t.update(7500, billed_spans({r}), {}, {group("cloud", 3.6, 4)});
+    DOUBLES_EQUAL(0.2, v.total, 1e-9);
+}
+
+TEST(SpendTracker, AJobNamingANodeTwiceIsBookedOnceAndEachLifeOfANodeSplitsOverItsJobs)
+{
+    SpendTracker t(3600);
+    // c1 ended at 7300 and was launched again at 7350: both lives are split
+    // over the job running on c1 at the update.
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200, 7300), record("c1", "cloud", 7350),
+                                         record("c2", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    t.update(7200, billed_spans(records), {}, groups);
+    std::vector<Job> jobs = {running(1, "alpha", 4, {"c1", "c2", "c1"})};
+    SpendView v = t.update(7400, billed_spans(records), jobs, groups);
+    // c1: 100 + 50 s, c2: 200 s; alpha has 4 cores over 3 names = a third of a node on each.
+    DOUBLES_EQUAL(0.35, v.total, 1e-9);
+    DOUBLES_EQUAL(0.35 / 3, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.35 * 2 / 3, v.accounts[""], 1e-9);
 }

@@ -2,6 +2,8 @@
 
 #include "policy_test_state.hpp"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -86,8 +88,11 @@ TEST(BudgetCap, WhatAnEarlierPolicyOfTheChainRoutedCountsForTheNext)
     BudgetCap cap({{"bio", 0.50, 86400}}, suspend, b.state, spent, kNow);
     Decision first = routes({1}), second = routes({2});
     CHECK(cap.filter(first).empty());
+    CHECK(cap.dropped().empty());
     CHECK_EQUAL(1u, cap.filter(second).size());
     CHECK(second.actions.empty());
+    // Counted for burstd's over_budget outcome (and burstsim's report).
+    CHECK((cap.dropped() == std::map<std::string, std::uint64_t>{{"route", 1}}));
     // Routing the same job again costs nothing more.
     Decision again = routes({1});
     CHECK(cap.filter(again).empty());

@@ -1,3 +1,4 @@
+#include "app/budget_conf.hpp"
 #include "sim/burstsim_cli.hpp"
 
 #include <cstdio>
@@ -42,7 +43,7 @@ struct Run {
 Run invoke(const std::vector<std::string>& args)
 {
     std::ostringstream out, err;
-    int status = burstsim_main(args, out, err);
+    int status = burstsim_main(args, out, err, read_budget_conf);
     return Run{status, out.str(), err.str()};
 }
 
@@ -135,4 +136,59 @@ TEST(BurstsimCli, ClairvoyantReferenceHasARowPerLambda)
     LONGS_EQUAL(0, r.status);
     CHECK(r.out.find("clairvoyant(lambda=1)") != std::string::npos);
     CHECK(r.out.find("clairvoyant(lambda=100)") != std::string::npos);
+}
+
+TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAndAccount)
+{
+    TempTrace t(kTrace);
+    // Jobs 2 and 3 (account g1) would burst: each bound to one node for
+    // 30 s + its 100 s limit = 0.13, more than g1's 0.1 a day.
+    TempTrace conf("ClusterName=sim\nBudget=g1 Amount=0.1 Interval=day\nBudget=* Amount=5 Interval=1h\n");
+    const std::vector<std::string> site = {"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4"};
+    std::vector<std::string> args = site;
+    args.insert(args.end(), {"--policy", "always", "--conf", conf.path()});
+    Run capped = invoke(args);
+    LONGS_EQUAL(0, capped.status);
+    CHECK(capped.out.find("Budget=g1 Amount=0.1 Interval=1d") != std::string::npos);
+    CHECK(capped.out.find("Budget=* Amount=5 Interval=1h") != std::string::npos);
+    CHECK(capped.out.find("dropped by the cap (over_budget): route ") != std::string::npos);
+    CHECK(capped.out.find("would need up to 0.13 on g, so it stays local") != std::string::npos);
+
+    // --uncapped books and reports against the same lines but applies every decision.
+    args = site;
+    args.insert(args.end(), {"--policy", "always", "--conf", conf.path(), "--uncapped"});
+    Run uncapped = invoke(args);
+    LONGS_EQUAL(0, uncapped.status);
+    CHECK(uncapped.out.find("Budget=g1 Amount=0.1 Interval=1d") != std::string::npos);
+    CHECK(uncapped.out.find("dropped by the cap") == std::string::npos);
+    CHECK(uncapped.out.find("budget cap notes 0") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "always", "--uncapped"}).status);
+
+    args = site;
+    args.insert(args.end(), {"--compare", "never,always", "--conf", conf.path()});
+    Run table = invoke(args);
+    LONGS_EQUAL(0, table.status);
+    CHECK(table.out.find("capped") != std::string::npos);
+    CHECK(table.out.find("b_viol") != std::string::npos);
+    CHECK(table.out.find("max/interval") != std::string::npos);
+}
+
+TEST(BurstsimCli, ConfErrorsNameTheFileAndLineAsBurstdDoes)
+{
+    TempTrace t(kTrace);
+    TempTrace bad("ClusterName=sim\nBudget=g1 Amount=lots Interval=day\n");
+    Run r = invoke({"--trace", t.path(), "--policy", "always", "--conf", bad.path()});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find(bad.path() + ":2: Budget=g1: Amount: expected a non-negative number, got \"lots\"") !=
+          std::string::npos);
+
+    TempTrace none("ClusterName=sim\n");
+    r = invoke({"--trace", t.path(), "--policy", "always", "--conf", none.path()});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find("has no Budget= line") != std::string::npos);
+
+    r = invoke({"--trace", t.path(), "--policy", "always", "--conf", "/nonexistent/burstd.conf"});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find("/nonexistent/burstd.conf: cannot read") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--conf", none.path(), "--conf", none.path()}).status);
 }

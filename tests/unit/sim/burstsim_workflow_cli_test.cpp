@@ -1,3 +1,4 @@
+#include "app/budget_conf.hpp"
 #include "sim/burstsim_cli.hpp"
 
 #include <sstream>
@@ -18,7 +19,7 @@ struct Run {
 Run invoke(const std::vector<std::string>& args)
 {
     std::ostringstream out, err;
-    int status = burstsim_main(args, out, err);
+    int status = burstsim_main(args, out, err, read_budget_conf);
     return Run{status, out.str(), err.str()};
 }
 

@@ -1,3 +1,4 @@
+#include "app/budget_conf.hpp"
 #include "sim/burstsim_cli.hpp"
 #include "sim/svg_plot.hpp"
 
@@ -161,7 +162,7 @@ TEST(SvgPlot, BurstsimWritesThePlotForEveryComparedPolicy)
     const int status = burstsim_main({"--workload", "blast:tasks=20:5,align=100:100", "--local-cores", "9",
                                       "--group", "gke,cpus=3,price=0.19,boot=157,max=5", "--compare",
                                       "never,boot-window", "--plot", name},
-                                     out, err);
+                                     out, err, read_budget_conf);
     std::ifstream in(name);
     std::stringstream svg;
     svg << in.rdbuf();

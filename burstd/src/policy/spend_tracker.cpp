@@ -1,7 +1,9 @@
-#include "app/spend_tracker.hpp"
+#include "policy/spend_tracker.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
 
 namespace burst {
 
@@ -14,20 +16,6 @@ const NodeGroup* find_group(const std::vector<NodeGroup>& groups, const std::str
             return &g;
     return nullptr;
 }
-
-// The span an instance costs money: from the provider's answer (or the
-// request, if the answer was lost) to termination, or still running.
-Time billed_from(const LedgerRecord& r) { return r.launched_at > 0 ? r.launched_at : r.requested_at; }
-
-Time billed_until(const LedgerRecord& r, Time now)
-{
-    if (!r.open() && r.terminated_at > 0)
-        return r.terminated_at;
-    return now;
-}
-
-// Without a provider id no instance ever existed (or reconcile has not adopted it yet).
-bool ever_billed(const LedgerRecord& r) { return !r.provider_id.empty(); }
 
 } // namespace
 
@@ -42,7 +30,7 @@ void SpendTracker::set_interval(Seconds interval)
     interval_start_ = 0;
 }
 
-SpendView SpendTracker::update(Time now, const std::vector<LedgerRecord>& records, const std::vector<Job>& jobs,
+SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                                const std::vector<NodeGroup>& groups)
 {
     Time start = std::floor(now / interval_) * interval_;
@@ -56,28 +44,40 @@ SpendView SpendTracker::update(Time now, const std::vector<LedgerRecord>& record
     SpendView v;
     v.interval_start = interval_start_;
     v.interval = interval_;
-    for (const auto& r : records) {
-        const NodeGroup* g = find_group(groups, r.node_group);
-        if (!g || !ever_billed(r))
-            continue;
-        double rate = g->price_per_hour / 3600.0;
-        Time a = std::max(billed_from(r), interval_start_), b = std::min(billed_until(r, now), now);
-        if (b > a) {
-            v.groups[g->name] += (b - a) * rate;
-            v.total += (b - a) * rate;
-        }
-        // This update's share, split over the jobs on the node.
-        Time sa = std::max(billed_from(r), from), sb = std::min(billed_until(r, now), now);
-        if (sb <= sa)
-            continue;
+    // The jobs running on each node that has cost to split since the last
+    // update, in job order (a job naming a node twice counts once): one pass
+    // over the jobs rather than one per span.
+    std::unordered_map<std::string_view, std::vector<const Job*>> on_node;
+    for (const auto& s : spans)
+        if (std::min(s.until.value_or(now), now) > std::max(s.from, from))
+            on_node.emplace(s.node, std::vector<const Job*>{});
+    if (!on_node.empty())
         for (const auto& j : jobs) {
             if (!j.running() || j.nodes.empty() || j.account.empty())
                 continue;
-            if (std::find(j.nodes.begin(), j.nodes.end(), r.node) == j.nodes.end())
-                continue;
-            double cores_here = double(j.cpus) / double(j.nodes.size());
+            for (const auto& n : j.nodes)
+                if (auto it = on_node.find(n); it != on_node.end() && (it->second.empty() || it->second.back() != &j))
+                    it->second.push_back(&j);
+        }
+    for (const auto& s : spans) {
+        const NodeGroup* g = find_group(groups, s.node_group);
+        if (!g)
+            continue;
+        double rate = g->price_per_hour / 3600.0;
+        const Time until = std::min(s.until.value_or(now), now);
+        Time a = std::max(s.from, interval_start_);
+        if (until > a) {
+            v.groups[g->name] += (until - a) * rate;
+            v.total += (until - a) * rate;
+        }
+        // This update's share, split over the jobs on the node.
+        Time sa = std::max(s.from, from);
+        if (until <= sa)
+            continue;
+        for (const Job* j : on_node.at(s.node)) {
+            double cores_here = double(j->cpus) / double(j->nodes.size());
             double share = g->cpus ? std::min(1.0, cores_here / double(g->cpus)) : 1.0;
-            attributed_[j.account] += (sb - sa) * rate * share;
+            attributed_[j->account] += (until - sa) * rate * share;
         }
     }
     last_update_ = now;

@@ -1,18 +1,19 @@
 #pragma once
 // Money spent on cloud instances in the current budget interval, per node
-// group and per Slurm account, for ClusterState (budget policies), status and
-// metrics.
+// group and per Slurm account, for ClusterState (budget policies), the budget
+// cap, status and metrics, in burstd and burstsim alike.
 //
-// Per group it is recomputed from the ledger every time (launch to
+// Per group it is recomputed from the billed spans every time (launch to
 // termination, or now, clipped to the interval, times the group's price), so
-// it survives restarts.  Per account it is accrued between two updates: each
-// instance's cost over that span is split over the accounts of the jobs
-// running on its node, by their share of the node's cores; the rest (idle
-// cores, and spans burstd did not see, e.g. before a restart) is the ""
-// account, so the accounts always add up to the groups' total.
-// Intervals are aligned to the epoch (a day starts at 00:00 UTC).
+// in burstd, where the spans come from the ledger, it survives restarts.  Per
+// account it is accrued between two updates: each instance's cost over that
+// span is split over the accounts of the jobs running on its node, by their
+// share of the node's cores; the rest (idle cores, and spans no update saw,
+// e.g. before a restart) is the "" account, so the accounts always add up to
+// the groups' total.  Intervals are aligned to the epoch (a day starts at
+// 00:00 UTC).
 
-#include "ledger/ledger.hpp"
+#include "model/billed_span.hpp"
 #include "model/clock.hpp"
 #include "model/job.hpp"
 #include "model/node_group.hpp"
@@ -37,7 +38,7 @@ public:
     // A new interval length starts counting afresh.
     void set_interval(Seconds interval);
 
-    SpendView update(Time now, const std::vector<LedgerRecord>& records, const std::vector<Job>& jobs,
+    SpendView update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                      const std::vector<NodeGroup>& groups);
     const SpendView& last() const { return last_; }
 

@@ -1,0 +1,31 @@
+#pragma once
+// What BudgetCap counts as spent: per Budget= interval length, one
+// SpendTracker kept from cycle to cycle (a tracker accrues per-account spend
+// between its updates, so it must see every cycle).  burstd and burstsim both
+// book spend through it.  A new set of limits (a reload) keeps the trackers of
+// the intervals it still uses and starts the others afresh.
+
+#include "model/billed_span.hpp"
+#include "model/clock.hpp"
+#include "model/job.hpp"
+#include "model/node_group.hpp"
+#include "policy/budget_cap.hpp"
+#include "policy/spend_tracker.hpp"
+
+#include <map>
+#include <vector>
+
+namespace burst {
+
+class BudgetSpend {
+public:
+    IntervalSpend update(Time now, const std::vector<BudgetLimit>& limits, const std::vector<BilledSpan>& spans,
+                         const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups);
+    // Interval length -> its tracker, as of the last update.
+    const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
+
+private:
+    std::map<Seconds, SpendTracker> trackers_;
+};
+
+} // namespace burst

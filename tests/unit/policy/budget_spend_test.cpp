@@ -1,0 +1,70 @@
+#include "policy/budget_spend.hpp"
+
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+NodeGroup cloud()
+{
+    NodeGroup g;
+    g.name = "cloud";
+    g.price_per_hour = 3.6; // 0.001 per second
+    g.cpus = 4;
+    return g;
+}
+
+Job on_c1(const std::string& account)
+{
+    Job j;
+    j.id = 1;
+    j.account = account;
+    j.cpus = 4;
+    j.state = JobState::Running;
+    j.nodes = {"c1"};
+    return j;
+}
+
+} // namespace
+
+TEST_GROUP(BudgetSpend){};
+
+TEST(BudgetSpend, OneTrackerPerIntervalLengthEachStartingAtItsOwnBoundary)
+{
+    BudgetSpend spend;
+    const std::vector<BudgetLimit> limits = {{"bio", 1, 3600}, {"*", 5, 86400}, {"chem", 2, 3600}};
+    const std::vector<BilledSpan> spans = {{"c1", "cloud", 3000, std::nullopt}};
+    const std::vector<Job> jobs = {on_c1("bio")};
+    spend.update(3000, limits, spans, jobs, {cloud()});
+    IntervalSpend s = spend.update(3700, limits, spans, jobs, {cloud()});
+    CHECK_EQUAL(2u, s.size());
+    CHECK_EQUAL(2u, spend.trackers().size());
+    // The hour began at 3600: 100 s; the day at 0: all 700 s, booked to bio.
+    DOUBLES_EQUAL(0.1, s[3600]["bio"], 1e-9);
+    DOUBLES_EQUAL(0.7, s[86400]["bio"], 1e-9);
+}
+
+TEST(BudgetSpend, ATrackerThatStaysAccruesAndADroppedIntervalStartsAfresh)
+{
+    BudgetSpend spend;
+    const std::vector<BilledSpan> spans = {{"c1", "cloud", 0, std::nullopt}};
+    spend.update(0, {{"bio", 1, 86400}}, spans, {on_c1("bio")}, {cloud()});
+    // Between the updates the node's time goes to whoever runs on it at the
+    // second one; bio's tracker remembers its earlier share.
+    IntervalSpend s = spend.update(100, {{"bio", 1, 86400}}, spans, {on_c1("bio")}, {cloud()});
+    DOUBLES_EQUAL(0.1, s[86400]["bio"], 1e-9);
+    s = spend.update(200, {{"bio", 1, 86400}}, spans, {on_c1("chem")}, {cloud()});
+    DOUBLES_EQUAL(0.1, s[86400]["bio"], 1e-9);
+    DOUBLES_EQUAL(0.1, s[86400]["chem"], 1e-9);
+    // A reload without the day line, then with it again: what the day's
+    // tracker had accrued is gone, bio's 0.1 with it.
+    spend.update(300, {{"bio", 1, 3600}}, spans, {on_c1("chem")}, {cloud()});
+    CHECK_EQUAL(0u, spend.trackers().count(86400));
+    s = spend.update(400, {{"bio", 1, 86400}}, spans, {on_c1("chem")}, {cloud()});
+    CHECK_EQUAL(0u, s[86400].count("bio"));
+    DOUBLES_EQUAL(0.4, s[86400]["chem"], 1e-9);
+}

@@ -1,0 +1,216 @@
+#include "policy/policy_factory.hpp"
+#include "sim/sim_metrics.hpp"
+#include "sim/simulator.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+// burstsim applies burstd's BudgetCap to every decision, with spend booked
+// by burstd's SpendTracker.  The workloads are sized so the amounts can be
+// worked out by hand: a cloud node costs 0.001 per second, boots in 30 s,
+// and a routed job's bound is one node for 30 s + its 600 s limit = 0.63.
+
+namespace {
+
+TraceJob job(JobId id, const std::string& account, Time submit, Seconds runtime = 500, Seconds limit = 600)
+{
+    TraceJob j;
+    j.id = id;
+    j.submit = submit;
+    j.cpus = 4;
+    j.runtime = runtime;
+    j.time_limit = limit;
+    j.user = account;
+    j.account = account;
+    j.category = account + "/x";
+    return j;
+}
+
+SimConfig site(std::vector<BudgetLimit> budgets, bool enforce = true)
+{
+    SimConfig c;
+    c.local_cores = 4;
+    c.local_node_cores = 4;
+    c.cycle = 10;
+    c.suspend_time = 100;
+    c.boot_jitter = 0;
+    NodeGroup g;
+    g.name = "cloud";
+    g.cpus = 4;
+    g.max_count = 10;
+    g.price_per_hour = 3.6;
+    g.boot_time = 30;
+    c.groups = {g};
+    c.budgets = std::move(budgets);
+    c.enforce_budgets = enforce;
+    return c;
+}
+
+SimResult replay(const SimConfig& config, const std::vector<TraceJob>& trace)
+{
+    auto always = make_policy("always", PolicyParams{});
+    return simulate(config, trace, *always);
+}
+
+std::size_t cloud_jobs(const SimResult& r, const std::string& account)
+{
+    return std::size_t(std::count_if(r.jobs.begin(), r.jobs.end(),
+                                     [&](const JobOutcome& j) { return j.account == account && j.group >= 0; }));
+}
+
+const BudgetLineMetrics& line(const SimMetrics& m, const std::string& account)
+{
+    for (const auto& l : m.budget_lines)
+        if (l.limit.account == account)
+            return l;
+    FAIL(("no budget line for " + account).c_str());
+    return m.budget_lines.front();
+}
+
+// Six 4-core jobs of bio at once on a 4-core site: always bursts five.
+std::vector<TraceJob> six_bio_jobs()
+{
+    std::vector<TraceJob> trace;
+    for (JobId id = 1; id <= 6; ++id)
+        trace.push_back(job(id, "bio", 0));
+    return trace;
+}
+
+} // namespace
+
+TEST_GROUP(SimulatorBudget){};
+
+TEST(SimulatorBudget, TheCapKeepsAnAccountWithinItsBudgetAndWhatDoesNotFitWaitsLocally)
+{
+    const std::vector<TraceJob> trace = six_bio_jobs();
+    // Booked against the line but not enforced: bio's five cloud jobs are
+    // each booked 520 of their 530 s of boot and run (SpendTracker gives the
+    // span since the last booking to the jobs running at this one, and the
+    // cycle at 530 s no longer sees them: those 10 s are idle time, "").
+    const SimResult uncapped = replay(site({{"bio", 1.5, 86400}}, false), trace);
+    const SimMetrics without = compute_metrics(uncapped, 1);
+    CHECK_EQUAL(5u, cloud_jobs(uncapped, "bio"));
+    DOUBLES_EQUAL(2.60, line(without, "bio").spend, 1e-9);
+    CHECK_EQUAL(1u, line(without, "bio").violations);
+    CHECK(without.over_budget.empty());
+    // Booking does not change the replay.
+    DOUBLES_EQUAL(replay(site({}), trace).cloud_cost, uncapped.cloud_cost, 0);
+
+    const SimResult capped = replay(site({{"bio", 1.5, 86400}}), trace);
+    const SimMetrics with = compute_metrics(capped, 1);
+    // 0.63 + 0.63 fits 1.5, a third route would not; once the two have run,
+    // 1.04 is booked and 0.63 more would not fit either.
+    CHECK_EQUAL(2u, cloud_jobs(capped, "bio"));
+    CHECK_EQUAL(0u, line(with, "bio").violations);
+    CHECK(line(with, "bio").max_spend <= 1.5);
+    DOUBLES_EQUAL(1.04, line(with, "bio").spend, 1e-9);
+    CHECK(capped.over_budget.at("route") > 0);
+    CHECK(capped.budget_notes > 0);
+    CHECK(capped.first_budget_notes.front().find("budget of account bio") != std::string::npos);
+    // Uncapped, five waited the 30 s boot; capped, the three that stayed
+    // local ran one after another on the 4 cores: (2 × 30 + 500 + 1000 +
+    // 1500) / 6.
+    DOUBLES_EQUAL(25, without.mean_wait, 1e-9);
+    DOUBLES_EQUAL(510, with.mean_wait, 1e-9);
+    CHECK(with.cloud_cost < without.cloud_cost / 2);
+}
+
+TEST(SimulatorBudget, AStarLineHoldsEveryOtherAccountToItsOwnAmount)
+{
+    std::vector<TraceJob> trace;
+    for (JobId id = 1; id <= 3; ++id) {
+        trace.push_back(job(id, "chem", 0));
+        trace.push_back(job(10 + id, "phys", 0));
+    }
+    // bio has a line of its own and no jobs; chem, phys and the capacity no
+    // job uses are each held to 0.7 a day: one route of 0.63 each.
+    const SimResult capped = replay(site({{"bio", 5, 86400}, {"*", 0.7, 86400}}), trace);
+    const SimMetrics m = compute_metrics(capped, 1);
+    CHECK_EQUAL(1u, cloud_jobs(capped, "chem"));
+    CHECK_EQUAL(1u, cloud_jobs(capped, "phys"));
+    const BudgetLineMetrics& star = line(m, "*");
+    CHECK_EQUAL(0u, star.violations);
+    CHECK_EQUAL(1u, star.accounts.count("chem"));
+    CHECK_EQUAL(1u, star.accounts.count("phys"));
+    CHECK_EQUAL(1u, star.accounts.count("")); // the nodes' idle time before they power down
+    CHECK_EQUAL(0u, star.accounts.count("bio"));
+    DOUBLES_EQUAL(0.52, star.accounts.at("chem").spend, 1e-9);
+    CHECK_EQUAL(0u, line(m, "bio").accounts.size());
+
+    // Uncapped, chem's and phys's bursts break the line once each.
+    const SimResult uncapped = replay(site({{"bio", 5, 86400}, {"*", 0.7, 86400}}, false), trace);
+    CHECK_EQUAL(2u, cloud_jobs(uncapped, "chem"));
+    CHECK_EQUAL(2u, line(compute_metrics(uncapped, 1), "*").violations);
+}
+
+TEST(SimulatorBudget, EachIntervalLengthIsBookedByItsOwnTrackerAndAnHourlyBudgetRenewsEveryHour)
+{
+    // chem holds the local cores for 20000 s; bio submits two jobs in each
+    // of the first three hours.  bio may spend 0.7 an hour: one burst.
+    std::vector<TraceJob> trace = {job(1, "chem", 0, 20000, 20000)};
+    for (int h = 0; h < 3; ++h) {
+        trace.push_back(job(JobId(10 + 2 * h), "bio", h * 3600 + 100));
+        trace.push_back(job(JobId(11 + 2 * h), "bio", h * 3600 + 100));
+    }
+    const SimResult capped = replay(site({{"bio", 0.7, 3600}, {"*", 100, 86400}}), trace);
+    const SimMetrics m = compute_metrics(capped, 1);
+    // All six burst in the end, no two in the same hour: the hour's budget
+    // renews, and the commitments of a job running over the boundary count.
+    CHECK_EQUAL(6u, cloud_jobs(capped, "bio"));
+    std::set<long> hours;
+    for (const auto& j : capped.jobs)
+        if (j.account == "bio")
+            hours.insert(long(j.start) / 3600);
+    CHECK_EQUAL(6u, hours.size());
+    CHECK_EQUAL(0u, line(m, "bio").violations);
+    CHECK(line(m, "bio").intervals >= 6);
+    CHECK_EQUAL(1u, line(m, "*").intervals);
+    std::set<Seconds> lengths;
+    for (const auto& b : capped.booked)
+        lengths.insert(b.interval);
+    CHECK((lengths == std::set<Seconds>{3600, 86400}));
+
+    // A day's budget of the same amount allows one burst in all.
+    const SimResult daily = replay(site({{"bio", 0.7, 86400}}), trace);
+    CHECK_EQUAL(1u, cloud_jobs(daily, "bio"));
+}
+
+TEST(SimulatorBudget, ACappedReplayIsDeterministicForASeed)
+{
+    SimConfig config = site({{"bio", 1.5, 86400}, {"*", 0.7, 3600}});
+    config.boot_jitter = 0.2;
+    config.seed = 42;
+    std::vector<TraceJob> trace = six_bio_jobs();
+    for (JobId id = 1; id <= 3; ++id)
+        trace.push_back(job(20 + id, "chem", 200 * Time(id)));
+    const SimResult a = replay(config, trace), b = replay(config, trace);
+    CHECK_EQUAL(a.jobs.size(), b.jobs.size());
+    for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+        CHECK_EQUAL(a.jobs[i].id, b.jobs[i].id);
+        CHECK_EQUAL(a.jobs[i].group, b.jobs[i].group);
+        DOUBLES_EQUAL(a.jobs[i].start, b.jobs[i].start, 0);
+    }
+    CHECK(a.over_budget == b.over_budget);
+    CHECK_EQUAL(a.budget_notes, b.budget_notes);
+    CHECK(a.first_budget_notes == b.first_budget_notes);
+    CHECK_EQUAL(a.booked.size(), b.booked.size());
+    for (std::size_t i = 0; i < a.booked.size(); ++i)
+        CHECK(a.booked[i].accounts == b.booked[i].accounts);
+    DOUBLES_EQUAL(a.cloud_cost, b.cloud_cost, 0);
+    CHECK(a.over_budget.at("route") > 0);
+}
+
+TEST(SimulatorBudget, BadBudgetLinesAreRejected)
+{
+    const std::vector<TraceJob> trace = six_bio_jobs();
+    CHECK_THROWS(SimConfigError, replay(site({{"bio", 1, 3600}, {"bio", 2, 86400}}), trace));
+    CHECK_THROWS(SimConfigError, replay(site({{"bio", -1, 3600}}), trace));
+    CHECK_THROWS(SimConfigError, replay(site({{"bio", 1, 0}}), trace));
+    CHECK_THROWS(SimConfigError, replay(site({{"", 1, 3600}}), trace));
+}
