@@ -229,6 +229,8 @@ static void add_job_end(struct collect *c, job_record_t *j)
 	e->state = job_state_string(j->job_state & JOB_STATE_BASE);
 	e->cpus = j->total_cpus;
 	e->end_time = j->end_time;
+	e->start_time = j->start_time;
+	e->eligible_time = j->details ? j->details->begin_time : 0;
 	e->elapsed = j->end_time - j->start_time - j->tot_sus_time;
 	if (e->elapsed < 0)
 		e->elapsed = 0;

@@ -75,6 +75,9 @@ struct snap_job_end {
 	const char *state;
 	uint32_t cpus;
 	int64_t elapsed, end_time;
+	/* For burstd's wait metrics: a job that starts and ends between two
+	 * snapshots is never seen running. */
+	int64_t eligible_time, start_time;
 	int exit_code;
 };
 

@@ -570,6 +570,10 @@ char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 	hosts(&o, e->node_list, expand);
 	KEY(&o, "end_time");
 	integer(&o, e->end_time);
+	KEY(&o, "eligible_time");
+	integer(&o, e->eligible_time);
+	KEY(&o, "start_time");
+	integer(&o, e->start_time);
 	KEY(&o, "state");
 	str(&o, e->state);
 	return finish(&o, len);

@@ -152,6 +152,25 @@ tap_check "metrics: the route decision is counted" awk -v v="$(metric 'burstd_ac
 tap_check "metrics: policy decision time is counted" awk -v v="$(metric burstd_policy_decision_seconds_count)" 'BEGIN { exit !(v > 0) }'
 tap_check "metrics: group cloud has spent money" awk -v v="$(metric 'burstd_spend_group{group="cloud"}')" 'BEGIN { exit !(v > 0) }'
 tap_is "metrics: no instance is open" "$(grep -c '^burstd_instances{' <<<"$metrics")" 0
+# The run metrics burstsim reports: four jobs started since burstd did
+# (the two fillers, the cloud job and the burst:never one), each counted once
+# however many snapshots showed it running, and all four ended.
+wait_for "curl -sS --max-time 5 'http://127.0.0.1:$metrics_port/metrics' | grep -qx 'burstd_job_bounded_slowdown_count 4'" 15
+metrics=$(curl -sS --max-time 5 "http://127.0.0.1:$metrics_port/metrics")
+tap_is "metrics: the wait histogram counts the 4 jobs that started" "$(metric burstd_job_wait_seconds_count)" 4
+tap_is "metrics: its +Inf bucket too" "$(metric 'burstd_job_wait_seconds_bucket{le="+Inf"}')" 4
+tap_is "metrics: the 4 jobs' ends are counted once" "$(metric burstd_job_bounded_slowdown_count)" 4
+# The cloud job waited at least the boot delay, the burst:never one until the fillers were cancelled.
+tap_check "metrics: waits add up to more than the boot delay" awk -v v="$(metric burstd_job_wait_seconds_sum)" -v d="$boot_delay" 'BEGIN { exit !(v > d) }'
+tap_check "metrics: the cloud job and the burst:never one waited more than 1 s" awk -v v="$(metric 'burstd_job_wait_seconds_bucket{le="1"}')" 'BEGIN { exit !(v <= 2) }'
+tap_check "metrics: waiting core-seconds are counted" awk -v v="$(metric burstd_waiting_core_seconds_total)" 'BEGIN { exit !(v > 0) }'
+tap_check "metrics: the cloud node's powered core-seconds cover the job's" awk \
+    -v p="$(metric burstd_cloud_powered_core_seconds_total)" -v b="$(metric burstd_cloud_busy_core_seconds_total)" \
+    'BEGIN { exit !(b > 0 && p >= b) }'
+tap_check "metrics: cloud cost is counted" awk -v v="$(metric burstd_cloud_cost_total)" 'BEGIN { exit !(v > 0) }'
+tap_is "metrics: no budget violation" "$(metric burstd_budget_violations_total)" 0
+tap_like "burstctl status shows the run metrics" "$("$BURSTCTL_BIN" --socket "$work/control.sock" status)" \
+    ": 4 jobs started, wait mean [0-9]+ s, median [0-9]+ s, p95 [0-9]+ s; 4 ended"
 tap_is "metrics: another path is 404" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$metrics_port/")" 404
 tap_is "metrics: POST is 405" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$metrics_port/metrics")" 405
 tap_finish

@@ -10,6 +10,7 @@
 #include "model/node_group.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ struct BurstdConfig {
     // How long a job burstd made cloud-eligible is followed until Slurm
     // allocates it, to launch its CLOUD nodes before ResumeProgram asks; 0 = off.
     Seconds early_launch = 10;
+    // λ of the site objective J(λ) = cloud cost + λ × waiting core-hours
+    // that metrics and status report; unset = not reported.
+    std::optional<double> objective_lambda;
     std::string burstd_id;                           // default: ClusterName
     std::string slurm_conf = "/etc/slurm/slurm.conf";
     std::string slurm_user = "slurm";                // admitted on the control socket besides root

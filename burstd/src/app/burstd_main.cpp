@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include <cstdlib>
@@ -179,6 +180,7 @@ int main(int argc, char** argv)
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
         cycle.set_budget_interval(shortest_budget_interval(config));
         cycle.set_slurm_timeouts(timeouts);
+        cycle.start_run_metrics(std::floor(clock.now()));
         burst::LibslurmJobProbe probe;
         std::unique_ptr<burst::AllocationFollower> follower;
         if (config.early_launch > 0) {
@@ -242,6 +244,9 @@ int main(int argc, char** argv)
             in.now = instances.now();
             in.group_health = instances.health().views(in.now);
             in.placement_backoffs = instances.placements().views(in.now);
+            in.run = cycle.run_metrics().metrics();
+            in.run_since = cycle.run_metrics().epoch();
+            in.objective_lambda = daemon.config().objective_lambda;
             if (follower)
                 in.early_launch = follower->counters();
         });

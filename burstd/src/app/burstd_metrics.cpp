@@ -4,6 +4,84 @@
 
 namespace burst {
 
+namespace {
+
+// The metrics burstsim reports per run (model/run_metrics.hpp), counted since
+// burstd started.
+void render_run_metrics(PrometheusText& m, const BurstdMetricsInput& in)
+{
+    using T = PrometheusText::Type;
+    const RunMetrics& r = in.run;
+    m.family("burstd_run_metrics_start_seconds", "When the run metrics started counting (burstd's start, Unix time).",
+             T::Gauge);
+    m.sample(in.run_since);
+    m.family("burstd_job_wait_seconds",
+             "Waits (eligible to start, cloud boot included) of jobs that started since burstd started.",
+             T::Histogram);
+    const auto& bounds = WaitHistogram::bounds();
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < bounds.size(); ++i) {
+        cumulative += r.waits().counts()[i];
+        m.sample(double(cumulative), {{"le", PrometheusText::format_value(bounds[i])}}, "_bucket");
+    }
+    m.sample(double(r.waits().count()), {{"le", "+Inf"}}, "_bucket");
+    m.sample(r.wait_sum(), {}, "_sum");
+    m.sample(double(r.waits().count()), {}, "_count");
+    m.family("burstd_job_wait_quantile_seconds",
+             "Median and 95th percentile wait (nearest rank, from the histogram: within a factor 2^(1/4)).",
+             T::Gauge);
+    m.sample(r.wait_quantile(0.5), {{"quantile", "0.5"}});
+    m.sample(r.wait_quantile(0.95), {{"quantile", "0.95"}});
+    m.family("burstd_job_bounded_slowdown",
+             "Bounded slowdown max(1, (wait + run) / max(run, 10 s)) of jobs that ended, counted at their start.",
+             T::Summary);
+    m.sample(r.bounded_slowdown_sum(), {}, "_sum");
+    m.sample(double(r.jobs_ended()), {}, "_count");
+    m.family("burstd_waiting_core_seconds_total", "Cores times wait of the jobs that started (HTA's shortage).",
+             T::Counter);
+    m.sample(r.shortage_core_seconds());
+    m.family("burstd_cloud_powered_core_seconds_total", "Core-seconds of CLOUD nodes powered on.", T::Counter);
+    m.sample(r.cloud_powered_core_seconds());
+    m.family("burstd_cloud_busy_core_seconds_total", "Core-seconds jobs ran on CLOUD nodes (counted at their end).",
+             T::Counter);
+    m.sample(r.cloud_busy_core_seconds());
+    m.family("burstd_cloud_waste_core_seconds",
+             "Powered CLOUD core-seconds no job ran in (HTA's waste; dips when a long cloud job ends).", T::Gauge);
+    m.sample(r.waste_core_seconds());
+    const ProvisioningSamples& p = r.provisioning();
+    m.family("burstd_provisioning_samples_total", "Cycles that sampled demand against supply, by how they compared.",
+             T::Counter);
+    m.sample(double(p.samples), {{"side", "all"}});
+    m.sample(double(p.under_samples), {{"side", "under"}});
+    m.sample(double(p.over_samples), {{"side", "over"}});
+    m.family("burstd_provisioning_accuracy",
+             "PFA's a_U / a_O: mean missing / surplus cores as a fraction of every local and cloud core.", T::Gauge);
+    m.sample(p.a_under(), {{"side", "under"}});
+    m.sample(p.a_over(), {{"side", "over"}});
+    m.family("burstd_provisioning_time_share", "PFA's t_U / t_O: share of cycles under / over-provisioned.",
+             T::Gauge);
+    m.sample(p.t_under(), {{"side", "under"}});
+    m.sample(p.t_over(), {{"side", "over"}});
+    m.family("burstd_cloud_cost_total", "Money spent on cloud instances.", T::Counter);
+    m.sample(r.total_cloud_cost());
+    m.family("burstd_cloud_cost_account_total",
+             "Money spent on cloud instances, per Slurm account (\"\" = no job used it).", T::Counter);
+    for (const auto& [account, cost] : r.account_costs())
+        m.sample(cost, {{"account", account}});
+    if (in.objective_lambda) {
+        m.family("burstd_objective", "J(lambda) = cloud cost + lambda x waiting core-hours (ObjectiveLambda=).",
+                 T::Gauge);
+        m.sample(r.objective(*in.objective_lambda), {{"lambda", PrometheusText::format_value(*in.objective_lambda)}});
+    }
+    m.family("burstd_budget_intervals_total", "Budget intervals seen, per Budget= line and account.", T::Counter);
+    m.sample(double(r.budget_intervals()));
+    m.family("burstd_budget_violations_total", "Budget intervals whose spend exceeded the budget (must stay 0).",
+             T::Counter);
+    m.sample(double(r.budget_violations()));
+}
+
+} // namespace
+
 std::string render_metrics(const BurstdMetricsInput& in)
 {
     using T = PrometheusText::Type;
@@ -96,6 +174,7 @@ std::string render_metrics(const BurstdMetricsInput& in)
              "Money spent in the current budget interval, per Slurm account (\"\" = no job used it).", T::Gauge);
     for (const auto& [account, amount] : in.spend.accounts)
         m.sample(amount, {{"account", account}});
+    render_run_metrics(m, in);
     return m.text();
 }
 

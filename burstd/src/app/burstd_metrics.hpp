@@ -7,10 +7,12 @@
 #include "app/placement_backoff.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/provider_outcomes.hpp"
+#include "app/run_metrics_feed.hpp"
 #include "ingest/snapshot_server.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/spend_tracker.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ struct BurstdMetricsInput {
     Time now = 0;                                          // for the back-offs' remaining time
     std::map<std::string, GroupHealthView> group_health;   // circuit breakers by group
     std::vector<PlacementBackoffView> placement_backoffs;  // instance type x zone short of capacity
+    RunMetrics run;                                        // what burstsim reports, since run_since
+    Time run_since = 0;
+    std::optional<double> objective_lambda;                // ObjectiveLambda=; none: no J(λ)
 };
 
 std::string render_metrics(const BurstdMetricsInput& in);

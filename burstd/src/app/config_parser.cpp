@@ -19,7 +19,7 @@ namespace {
 const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
-    "ReconcileEvery",
+    "ReconcileEvery", "ObjectiveLambda",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -235,6 +235,11 @@ private:
                 config_.early_launch = *d;
             else
                 expected("a duration (e.g. 10, 10s; 0 leaves every launch to ResumeProgram)");
+        } else if (canonical == "ObjectiveLambda") {
+            if (auto l = parse_non_negative_number(v))
+                config_.objective_lambda = *l;
+            else
+                expected("a non-negative number (money per core-hour of waiting)");
         } else if (canonical == "BurstdId") {
             if (!valid_name(v))
                 expected("an identifier (letters, digits, '-', '_', '.')");

@@ -52,6 +52,10 @@ libburst_a_SOURCES += \
 	burstd/src/app/reload_scope.hpp \
 	burstd/src/app/retry_backoff.cpp \
 	burstd/src/app/retry_backoff.hpp \
+	burstd/src/app/run_metrics_feed.cpp \
+	burstd/src/app/run_metrics_feed.hpp \
+	burstd/src/app/run_metrics_json.cpp \
+	burstd/src/app/run_metrics_json.hpp \
 	burstd/src/app/sleeper.hpp \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
@@ -84,6 +88,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/policy_cycle_test.cpp \
 	tests/unit/app/reload_scope_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
+	tests/unit/app/run_metrics_feed_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \
 	tests/unit/app/spend_tracker_test.cpp \
 	tests/unit/app/status_text_test.cpp \

@@ -1,6 +1,7 @@
 #include "app/policy_cycle.hpp"
 
 #include "app/budget_conf.hpp"
+#include "app/run_metrics_json.hpp"
 #include "ingest/json_ref.hpp"
 #include "model/hostlist.hpp"
 #include "policy/policy_factory.hpp"
@@ -62,6 +63,7 @@ PolicyCycle::PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& led
 
 void PolicyCycle::observe(const JobEnd& end)
 {
+    run_metrics_.job_end(end);
     for (auto& p : chain_)
         p->observe(end);
 }
@@ -76,6 +78,7 @@ void PolicyCycle::remember(AppliedAction a)
 void PolicyCycle::run(const CycleContext& ctx)
 {
     last_groups_ = ctx.config.node_groups;
+    objective_lambda_ = ctx.config.objective_lambda;
     if (!ctx.snapshot) {
         ctx.log.verbose("cycle: no snapshot from the plugin yet; nothing to decide");
         return;
@@ -100,6 +103,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     const std::vector<BilledSpan> billed = billed_spans(records);
     const SpendView& spend = spend_.update(ctx.now, billed, state.snapshot.jobs, state.groups);
     state.spend = spend.accounts;
+    run_metrics_.snapshot(state.snapshot, ctx.now);
+    run_metrics_.spend(spend);
     state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
@@ -151,6 +156,7 @@ void PolicyCycle::run(const CycleContext& ctx)
             stats_.actions[{kind, "over_budget"}] += dropped;
     last_notes_ = std::move(notes);
     last_budgets_ = cap ? cap->standings() : std::vector<BudgetStanding>{};
+    run_metrics_.budgets(last_budgets_, ctx.now);
 }
 
 void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& ctx)
@@ -471,6 +477,7 @@ void PolicyCycle::report(json_t* status) const
         json_array_append_new(budgets.get(), o);
     }
     json_object_set(status, "budgets", budgets.get());
+    json_object_set_new(status, "run_metrics", run_metrics_json(run_metrics_, objective_lambda_));
     json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
     JsonRef short_of(json_array());
     const Time now = instances_.now();

@@ -10,6 +10,7 @@
 #include "app/daemon_seams.hpp"
 #include "app/instance_manager.hpp"
 #include "app/launch_fence.hpp"
+#include "app/run_metrics_feed.hpp"
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/budget_cap.hpp"
@@ -25,6 +26,7 @@
 #include <map>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,9 @@ public:
     const PolicyCycleStats& stats() const { return stats_; }
     // Spend as of the last cycle.
     const SpendView& spend() const { return spend_.last(); }
+    // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).
+    void start_run_metrics(Time epoch) { run_metrics_.set_epoch(epoch); }
+    const RunMetricsFeed& run_metrics() const { return run_metrics_; }
     // The budget interval spend is counted in (the shortest Budget= interval).
     void set_budget_interval(Seconds interval) { spend_.set_interval(interval); }
     // slurm.conf's SuspendTime bounds what an idle cloud node costs (Budget= lines).
@@ -113,6 +118,8 @@ private:
     std::vector<Node> last_nodes_;
     std::vector<NodeGroup> last_groups_;
     LaunchFence fence_;
+    RunMetricsFeed run_metrics_;
+    std::optional<double> objective_lambda_; // ObjectiveLambda= as of the last cycle
 };
 
 } // namespace burst

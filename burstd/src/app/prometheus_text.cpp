@@ -74,7 +74,10 @@ void PrometheusText::family(const std::string& name, const std::string& help, Ty
     names_.push_back(name);
     current_ = name;
     out_ += "# HELP " + name + " " + escape_help(help) + "\n";
-    const char* word = type == Type::Counter ? " counter\n" : type == Type::Gauge ? " gauge\n" : " summary\n";
+    const char* word = type == Type::Counter     ? " counter\n"
+                       : type == Type::Gauge     ? " gauge\n"
+                       : type == Type::Histogram ? " histogram\n"
+                                                 : " summary\n";
     out_ += "# TYPE " + name + word;
 }
 

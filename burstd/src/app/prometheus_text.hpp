@@ -13,7 +13,7 @@ namespace burst {
 class PrometheusText {
 public:
     using Labels = std::vector<std::pair<std::string, std::string>>;
-    enum class Type { Counter, Gauge, Summary };
+    enum class Type { Counter, Gauge, Summary, Histogram };
 
     // Throws std::invalid_argument for a name that is not [a-zA-Z_:][a-zA-Z0-9_:]*
     // or that was already used.

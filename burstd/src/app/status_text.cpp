@@ -148,6 +148,34 @@ void write_status_text(std::ostream& out, json_t* s)
             << json_number_value(json_object_get(b, "interval")) << " s"
             << (unbounded ? std::string("; unbounded: ") + unbounded : std::string()) << "\n";
     }
+    json_t* run = json_object_get(s, "run_metrics");
+    if (json_is_object(run)) {
+        auto num = [&](const char* key) { return json_number_value(json_object_get(run, key)); };
+        auto fixed = [](double v, int digits) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+            return std::string(buf);
+        };
+        out << "since " << local_time(num("since")) << ": " << integer(run, "jobs_started")
+            << " jobs started, wait mean " << fixed(num("mean_wait"), 0) << " s, median "
+            << fixed(num("median_wait"), 0) << " s, p95 " << fixed(num("p95_wait"), 0) << " s; "
+            << integer(run, "jobs_ended") << " ended, mean bounded slowdown " << fixed(num("mean_bounded_slowdown"), 2)
+            << "\n";
+        out << "  cloud cost " << money(num("cloud_cost")) << ", waiting " << fixed(num("waiting_core_hours"), 2)
+            << " core-h, waste " << fixed(num("waste_core_hours"), 2) << " core-h";
+        if (json_object_get(run, "objective"))
+            out << "; J(" << num("lambda") << ") = " << money(num("objective"));
+        out << "\n";
+        const char* key;
+        json_t* amount;
+        json_object_foreach(json_object_get(run, "accounts"), key, amount)
+            out << "  cost of account " << (*key ? key : "(no job: idle or unseen)") << ": "
+                << money(json_number_value(amount)) << "\n";
+        out << "  provisioning over " << integer(run, "samples") << " cycles: a_U " << fixed(num("a_under"), 3)
+            << ", a_O " << fixed(num("a_over"), 3) << ", t_U " << fixed(num("t_under"), 2) << ", t_O "
+            << fixed(num("t_over"), 2) << "; budget violations " << integer(run, "budget_violations") << " in "
+            << integer(run, "budget_intervals") << " intervals\n";
+    }
     json_t* decisions = json_object_get(s, "decisions");
     if (json_is_array(decisions)) {
         out << "recent decisions (" << json_array_size(decisions) << "):\n";

@@ -283,6 +283,8 @@ JobEnd parse_job_end(const Fields& f)
     e.exit_code = int(f.integer("exit_code", false, 0, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
     e.nodes = f.strings("node_list", false);
     e.end_time = f.time("end_time", false);
+    e.eligible_time = f.time("eligible_time", false);
+    e.start_time = f.time("start_time", false);
     return e;
 }
 

@@ -79,6 +79,9 @@ struct JobEnd {
     std::vector<std::string> nodes;
     std::string node_group; // empty when the job ran on local nodes
     Time end_time = 0;
+    // 0 when the plugin did not say (older plugins).
+    Time eligible_time = 0;
+    Time start_time = 0;
 };
 
 } // namespace burst

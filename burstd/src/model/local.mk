@@ -9,6 +9,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/job.hpp \
 	burstd/src/model/job_dependency.cpp \
 	burstd/src/model/job_dependency.hpp \
+	burstd/src/model/run_metrics.cpp \
+	burstd/src/model/run_metrics.hpp \
 	burstd/src/model/node.hpp \
 	burstd/src/model/node_group.hpp \
 	burstd/src/model/partition.hpp \
@@ -19,4 +21,5 @@ libburst_a_SOURCES += \
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/hostlist_test.cpp \
-	tests/unit/model/job_dependency_test.cpp
+	tests/unit/model/job_dependency_test.cpp \
+	tests/unit/model/run_metrics_test.cpp

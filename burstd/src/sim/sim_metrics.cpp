@@ -1,5 +1,7 @@
 #include "sim/sim_metrics.hpp"
 
+#include "model/run_metrics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -35,27 +37,22 @@ std::vector<BudgetLineMetrics> budget_line_metrics(const SimResult& result)
     return lines;
 }
 
-double nearest_rank(const std::vector<double>& sorted, double q)
-{
-    if (sorted.empty())
-        return 0;
-    const std::size_t rank = std::size_t(std::ceil(q * double(sorted.size())));
-    return sorted[std::min(sorted.size(), std::max<std::size_t>(rank, 1)) - 1];
-}
-
 } // namespace
 
+// The SimResult replayed into RunMetrics, the accumulator burstd feeds too:
+// jobs in the order they ended, each starting and ending; instances in the
+// order they went down; the budget intervals in time order.
 SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, double budget,
                            Seconds budget_interval)
 {
+    RunMetrics run(tau, true);
+    run.cloud_cost(result.cloud_cost);
+    for (const auto& [account, cost] : result.account_cost)
+        run.account_cost(account, cost);
     SimMetrics m;
     m.jobs = result.jobs.size();
-    m.cloud_cost = result.cloud_cost;
-    m.account_cost = result.account_cost;
-    double attributed = 0;
-    for (const auto& [account, cost] : result.account_cost)
-        attributed += cost;
-    m.account_cost[""] = std::max(0.0, result.cloud_cost - attributed);
+    m.cloud_cost = run.total_cloud_cost();
+    m.account_cost = run.account_costs();
     m.lambda = lambda;
     m.interruptions = result.interruptions;
     m.budget_lines = budget_line_metrics(result);
@@ -63,50 +60,42 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
     m.lost_core_seconds = result.lost_core_seconds;
     if (result.jobs.empty())
         return m;
-    std::vector<double> waits;
-    waits.reserve(result.jobs.size());
-    double wait_sum = 0, bsld_sum = 0, last_end = result.first_submit;
+    run.submitted(result.first_submit);
     for (const auto& j : result.jobs) {
         const double wait = j.start - j.eligible;
-        const double run = j.end - j.start;
-        waits.push_back(wait);
-        wait_sum += wait;
-        bsld_sum += std::max(1.0, (wait + run) / std::max(run, tau));
-        last_end = std::max(last_end, j.end);
-        m.waiting_core_hours += double(j.cpus) * wait / 3600;
+        const double run_time = j.end - j.start;
+        run.job_started(j.cpus, wait);
+        run.job_ended(wait, run_time, j.end);
         if (j.group >= 0) {
             ++m.cloud_jobs;
-            m.cloud_core_seconds += double(j.cpus) * run;
+            run.cloud_busy(double(j.cpus) * run_time);
         }
     }
-    std::sort(waits.begin(), waits.end());
-    m.mean_wait = wait_sum / double(waits.size());
-    m.median_wait = nearest_rank(waits, 0.5);
-    m.p95_wait = nearest_rank(waits, 0.95);
-    m.mean_bounded_slowdown = bsld_sum / double(result.jobs.size());
-    m.makespan = last_end - result.first_submit;
-    m.objective = objective_at(m, lambda);
+    m.mean_wait = run.mean_wait();
+    m.median_wait = run.wait_quantile(0.5);
+    m.p95_wait = run.wait_quantile(0.95);
+    m.mean_bounded_slowdown = run.mean_bounded_slowdown();
+    m.makespan = run.makespan();
+    m.waiting_core_hours = run.waiting_core_hours();
+    m.cloud_core_seconds = run.cloud_busy_core_seconds();
+    m.objective = run.objective(lambda);
 
-    double powered = 0;
     for (const auto& span : result.instances) {
-        powered += double(span.cpus) * (span.down - span.launched);
+        run.cloud_powered(double(span.cpus) * (span.down - span.launched));
         m.waste_boot_core_seconds += double(span.cpus) * (span.ready - span.launched);
     }
-    m.waste_core_seconds = std::max(0.0, powered - m.cloud_core_seconds);
+    m.waste_core_seconds = run.waste_core_seconds();
     m.waste_idle_core_seconds = result.idle_core_seconds;
     m.waste_idle_tail_core_seconds = result.idle_before_down_core_seconds;
     m.waste_partial_core_seconds = std::max(
         0.0, m.waste_core_seconds - m.waste_boot_core_seconds - m.waste_idle_core_seconds - m.lost_core_seconds);
-    m.shortage_core_seconds = m.waiting_core_hours * 3600;
+    m.shortage_core_seconds = run.shortage_core_seconds();
 
-    const ProvisioningSamples& p = result.provisioning;
-    if (p.samples > 0 && p.capacity > 0) {
-        const double n = double(p.samples);
-        m.a_under = p.under_cores / (n * p.capacity);
-        m.a_over = p.over_cores / (n * p.capacity);
-        m.t_under = double(p.under_samples) / n;
-        m.t_over = double(p.over_samples) / n;
-    }
+    run.provisioning() = result.provisioning;
+    m.a_under = run.provisioning().a_under();
+    m.a_over = run.provisioning().a_over();
+    m.t_under = run.provisioning().t_under();
+    m.t_over = run.provisioning().t_over();
 
     if (budget > 0 && budget_interval > 0) {
         // Idle nodes outlive the last job: their uptime falls in the
@@ -114,8 +103,7 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
         double horizon = m.makespan;
         for (const auto& span : result.instances)
             horizon = std::max(horizon, span.down - result.first_submit);
-        m.budget_intervals = std::size_t(std::floor(horizon / budget_interval)) + 1;
-        std::vector<double> spend(m.budget_intervals, 0.0);
+        std::vector<double> spend(std::size_t(std::floor(horizon / budget_interval)) + 1, 0.0);
         for (const auto& span : result.instances) {
             const double rate = span.price_per_hour / 3600;
             const double from = std::max(0.0, span.launched - result.first_submit);
@@ -129,12 +117,11 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
                 spend[k] += rate * (hi - lo);
             }
         }
-        for (double s : spend) {
-            // Sums of many pro-rata slices: a relative epsilon keeps a spend
-            // that equals the budget from counting as a violation.
-            m.budget_violations += s > budget * (1 + 1e-9);
-            m.max_interval_spend = std::max(m.max_interval_spend, s);
-        }
+        for (std::size_t k = 0; k < spend.size(); ++k)
+            run.budget_spend("", double(k) * budget_interval, spend[k], budget);
+        m.budget_intervals = run.budget_intervals();
+        m.budget_violations = run.budget_violations();
+        m.max_interval_spend = run.max_interval_spend();
     }
     return m;
 }

@@ -1121,16 +1121,7 @@ void SimRun::decide()
     if (priority_)
         priority_->fill_shares(snap.shares);
 
-    ProvisioningSamples& p = result_.provisioning;
-    const double demand = double(demand_cores_), supply = double(config_.local_cores + cloud_up_cores_);
-    ++p.samples;
-    if (demand > supply) {
-        ++p.under_samples;
-        p.under_cores += demand - supply;
-    } else if (supply > demand) {
-        ++p.over_samples;
-        p.over_cores += supply - demand;
-    }
+    result_.provisioning.add(double(demand_cores_), double(config_.local_cores + cloud_up_cores_));
 
     if (config_.record_timeline)
         result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,

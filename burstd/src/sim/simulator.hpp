@@ -37,6 +37,7 @@
 // Deterministic: same config, trace and policy → same result.  No wall clock.
 
 #include "model/job.hpp"
+#include "model/run_metrics.hpp"
 #include "policy/policy.hpp"
 #include "sim/group_launches.hpp"
 #include "sim/sim_config.hpp"
@@ -74,18 +75,6 @@ struct InstanceSpan {
     Time launched = 0;
     Time down = 0;
     Time ready = 0; // booted (= down when powered down while booting)
-};
-
-// Demand and supply sampled once per decision cycle, for PFA's elasticity
-// metrics: demand = cores of submitted, unfinished jobs (running or
-// pending); supply = local cores + cores of powered-on cloud nodes.
-struct ProvisioningSamples {
-    std::uint64_t samples = 0;
-    std::uint64_t under_samples = 0;  // demand > supply
-    std::uint64_t over_samples = 0;   // supply > demand
-    double under_cores = 0;           // Σ max(demand − supply, 0)
-    double over_cores = 0;            // Σ max(supply − demand, 0)
-    double capacity = 0;              // local cores + every cloud node's cores (PFA's R)
 };
 
 // One decision cycle's view for plots: demand = cores of eligible,
@@ -135,6 +124,8 @@ struct SimResult {
     double idle_before_down_core_seconds = 0;
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
+    // Demand = cores of submitted, unfinished jobs (running or pending);
+    // supply = local cores + cores of powered-on cloud nodes.
     ProvisioningSamples provisioning;
     std::vector<TimelineSample> timeline; // with SimConfig::record_timeline
     // With budget lines: the lines, what the cap dropped per action kind

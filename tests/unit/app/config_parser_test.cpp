@@ -327,6 +327,15 @@ TEST(ConfigParser, RejectsBadRetryAndBackOffValues)
     LONGS_EQUAL(6, r.errors.size());
 }
 
+TEST(ConfigParser, ObjectiveLambdaIsANonNegativeNumberAndUnsetByDefault)
+{
+    CHECK_FALSE(parse_config("ClusterName=x\n", "f").config.objective_lambda.has_value());
+    DOUBLES_EQUAL(0.05, *parse_config("ClusterName=x ObjectiveLambda=0.05\n", "f").config.objective_lambda, 0);
+    CHECK_TRUE(has_error(parse_config("ClusterName=x ObjectiveLambda=-1\n", "f"),
+                         "f:1: ObjectiveLambda: expected a non-negative number (money per core-hour of waiting), "
+                         "got \"-1\""));
+}
+
 TEST(ConfigParser, ReconcileEveryCountsCyclesAndDefaultsToFive)
 {
     LONGS_EQUAL(5, parse_config("ClusterName=x\n", "f").config.reconcile_every);

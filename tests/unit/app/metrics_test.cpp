@@ -157,6 +157,61 @@ TEST(BurstdMetrics, RendersEveryFamilyWithItsLabels)
     CHECK(has(t, "burstd_early_launch_nodes_total 2\n"));
 }
 
+TEST(BurstdMetrics, RendersTheRunMetricsAsHistogramCountersAndGauges)
+{
+    BurstdMetricsInput in;
+    in.run_since = 1000;
+    in.run.job_started(2, 0);
+    in.run.job_started(4, 3);   // bucket (2.83, 4]
+    in.run.job_started(1, 100); // bucket (90.5, 128]
+    in.run.job_ended(3, 5, 1200);
+    in.run.cloud_powered(8000);
+    in.run.cloud_busy(400);
+    in.run.cloud_cost(0.5);
+    in.run.account_cost("b", 0.125);
+    in.run.provisioning().capacity = 100;
+    in.run.provisioning().add(80, 64);
+    in.run.provisioning().add(0, 64);
+    in.run.budget_spend("b@86400", 0, 6, 5);
+    in.objective_lambda = 2;
+    const std::string t = render_metrics(in);
+    CHECK(has(t, "burstd_run_metrics_start_seconds 1000\n"));
+    CHECK(has(t, "# TYPE burstd_job_wait_seconds histogram\n"
+                 "burstd_job_wait_seconds_bucket{le=\"0\"} 1\n"
+                 "burstd_job_wait_seconds_bucket{le=\"1\"} 1\n"
+                 "burstd_job_wait_seconds_bucket{le=\"1.4142135623730951\"} 1\n"));
+    CHECK(has(t, "burstd_job_wait_seconds_bucket{le=\"2.8284271247461903\"} 1\n"
+                 "burstd_job_wait_seconds_bucket{le=\"4\"} 2\n"));
+    CHECK(has(t, "burstd_job_wait_seconds_bucket{le=\"90.509667991878089\"} 2\n"
+                 "burstd_job_wait_seconds_bucket{le=\"128\"} 3\n"));
+    CHECK(has(t, "burstd_job_wait_seconds_bucket{le=\"4194304\"} 3\n"
+                 "burstd_job_wait_seconds_bucket{le=\"+Inf\"} 3\n"
+                 "burstd_job_wait_seconds_sum 103\n"
+                 "burstd_job_wait_seconds_count 3\n"));
+    // 3 s lies in (2.83, 4]: read as 4 / 2^(1/4).
+    CHECK(has(t, "burstd_job_wait_quantile_seconds{quantile=\"0.5\"} 3.36358566101"));
+    CHECK(has(t, "burstd_job_wait_quantile_seconds{quantile=\"0.95\"} 100\n"));
+    CHECK(has(t, "burstd_job_bounded_slowdown_sum 1\nburstd_job_bounded_slowdown_count 1\n"));
+    CHECK(has(t, "burstd_waiting_core_seconds_total 112\n"));
+    CHECK(has(t, "burstd_cloud_powered_core_seconds_total 8000\n"));
+    CHECK(has(t, "burstd_cloud_busy_core_seconds_total 400\n"));
+    CHECK(has(t, "# TYPE burstd_cloud_waste_core_seconds gauge\nburstd_cloud_waste_core_seconds 7600\n"));
+    CHECK(has(t, "burstd_provisioning_samples_total{side=\"all\"} 2\n"
+                 "burstd_provisioning_samples_total{side=\"under\"} 1\n"
+                 "burstd_provisioning_samples_total{side=\"over\"} 1\n"));
+    CHECK(has(t, "burstd_provisioning_accuracy{side=\"under\"} 0.080000000000000002\n"
+                 "burstd_provisioning_accuracy{side=\"over\"} 0.32000000000000001\n"));
+    CHECK(has(t, "burstd_provisioning_time_share{side=\"under\"} 0.5\n"));
+    CHECK(has(t, "burstd_cloud_cost_total 0.5\n"));
+    CHECK(has(t, "burstd_cloud_cost_account_total{account=\"\"} 0.375\n"
+                 "burstd_cloud_cost_account_total{account=\"b\"} 0.125\n"));
+    CHECK(has(t, "burstd_objective{lambda=\"2\"} 0.562222222222222"));
+    CHECK(has(t, "\nburstd_budget_intervals_total 1\n"));
+    CHECK(has(t, "\nburstd_budget_violations_total 1\n"));
+    in.objective_lambda.reset();
+    CHECK_FALSE(has(render_metrics(in), "burstd_objective"));
+}
+
 TEST(BurstdMetrics, RendersBreakersProtectedModeAndPlacementBackoffs)
 {
     BurstdMetricsInput in;

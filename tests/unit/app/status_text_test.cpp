@@ -59,3 +59,24 @@ TEST(StatusText, ShowsProtectedModeAndThePlacementsShortOfCapacityPerGroup)
                  "  g2 launching projects/p/zones/us-central1-b/instances/g2 (group gcp, zone us-central1-b)\n"
                  "  a1 requested - (group aws)\n"));
 }
+
+TEST(StatusText, ShowsTheRunMetricsBurstsimReports)
+{
+    const std::string t = render(R"({
+        "cluster": "hpc", "uptime": 5, "cycles": 2, "cycle_interval": 10, "config_file": "/etc/burstd.conf",
+        "run_metrics": {"since": 1000, "jobs_started": 3, "jobs_ended": 2, "mean_wait": 52, "median_wait": 36.4,
+                        "p95_wait": 120, "mean_bounded_slowdown": 2.55, "waiting_core_hours": 0.0733,
+                        "waste_core_hours": 2.1111, "cloud_cost": 0.5, "accounts": {"": 0.375, "b": 0.125},
+                        "samples": 4, "a_under": 0.04, "a_over": 0.32, "t_under": 0.25, "t_over": 0.5,
+                        "budget_intervals": 4, "budget_violations": 1, "lambda": 2, "objective": 0.6467}})");
+    CHECK_TEXT(has(t, ": 3 jobs started, wait mean 52 s, median 36 s, p95 120 s; 2 ended, mean bounded slowdown 2.55\n"
+                      "  cloud cost 0.5000, waiting 0.07 core-h, waste 2.11 core-h; J(2) = 0.6467\n"
+                      "  cost of account (no job: idle or unseen): 0.3750\n"
+                      "  cost of account b: 0.1250\n"
+                      "  provisioning over 4 cycles: a_U 0.040, a_O 0.320, t_U 0.25, t_O 0.50; budget violations 1 "
+                      "in 4 intervals\n"),
+               t.c_str());
+    const std::string without_lambda = render(R"({"run_metrics": {"since": 1000, "cloud_cost": 1}})");
+    CHECK_TEXT(has(without_lambda, "  cloud cost 1.0000, waiting 0.00 core-h, waste 0.00 core-h\n"),
+               without_lambda.c_str());
+}

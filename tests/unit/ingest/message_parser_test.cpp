@@ -89,12 +89,15 @@ TEST(MessageParser, ParsesHelloAndJobEnd)
     STRCMP_EQUAL("22.05.8", std::get<Hello>(h.message->body).slurm_version.c_str());
 
     auto e = parse_message(R"({"type":"job_end",)" + kHeader +
-                           R"(,"id":7,"category":"c","cpus":4,"elapsed":120,"exit_code":-1,"node_list":["c1"]})");
+                           R"(,"id":7,"category":"c","cpus":4,"elapsed":120,"exit_code":-1,"node_list":["c1"],)"
+                           R"("eligible_time":1000,"start_time":1030})");
     CHECK_TRUE_TEXT(e.message.has_value(), e.error.c_str());
     const JobEnd& end = std::get<JobEnd>(e.message->body);
     LONGS_EQUAL(7, end.id);
     DOUBLES_EQUAL(120, end.elapsed, 0);
     LONGS_EQUAL(-1, end.exit_code);
+    DOUBLES_EQUAL(1000, end.eligible_time, 0);
+    DOUBLES_EQUAL(1030, end.start_time, 0);
     STRCMP_EQUAL("c1", end.nodes[0].c_str());
 }
 

@@ -197,6 +197,8 @@ TEST(SnapshotJson, JobEnd)
     e->cpus = 2;
     e->elapsed = 61;
     e->end_time = 1000;
+    e->eligible_time = 900;
+    e->start_time = 939;
     size_t len;
     char* line = snapshot_json_job_end(e, "c1", 4, 1001, expand_commas, &len);
     json_t* m = load(line, len);
@@ -205,6 +207,8 @@ TEST(SnapshotJson, JobEnd)
     STRCMP_EQUAL("0000000000000bbb", str(m, "category").c_str());
     LONGS_EQUAL(61, num(m, "elapsed"));
     LONGS_EQUAL(0, num(m, "exit_code"));
+    LONGS_EQUAL(900, num(m, "eligible_time"));
+    LONGS_EQUAL(939, num(m, "start_time"));
     STRCMP_EQUAL("n1", json_string_value(json_array_get(json_object_get(m, "node_list"), 0)));
     json_decref(m);
 }
