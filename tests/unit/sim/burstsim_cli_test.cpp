@@ -1,51 +1,13 @@
-#include "app/budget_conf.hpp"
-#include "sim/burstsim_cli.hpp"
-
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "burstsim_cli_harness.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-// A trace file that exists for one test.
-class TempTrace {
-public:
-    explicit TempTrace(const std::string& text, const std::string& suffix = ".swf")
-    {
-        std::string name = "/tmp/burstsim-test-XXXXXX" + suffix;
-        int fd = mkstemps(name.data(), int(suffix.size()));
-        if (fd < 0)
-            FAIL("mkstemps");
-        close(fd);
-        path_ = name;
-        std::ofstream(path_) << text;
-    }
-    ~TempTrace() { std::remove(path_.c_str()); }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
-
-struct Run {
-    int status;
-    std::string out, err;
-};
-
-Run invoke(const std::vector<std::string>& args)
-{
-    std::ostringstream out, err;
-    int status = burstsim_main(args, out, err, read_budget_conf);
-    return Run{status, out.str(), err.str()};
-}
 
 const char* const kTrace = "; MaxProcs: 4\n"
                            "1 0 0 1000 4 -1 -1 4 1000 -1 1 1 1 1 -1 -1 -1 -1\n"

@@ -1,49 +1,13 @@
-#include "app/budget_conf.hpp"
-#include "sim/burstsim_cli.hpp"
-
-#include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "burstsim_cli_harness.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-class TempFile {
-public:
-    TempFile(const std::string& suffix, const std::string& text)
-    {
-        std::string name = "/tmp/burstsim-priority-XXXXXX" + suffix;
-        int fd = mkstemps(name.data(), int(suffix.size()));
-        if (fd < 0)
-            FAIL("mkstemps");
-        close(fd);
-        path_ = name;
-        std::ofstream(path_) << text;
-    }
-    ~TempFile() { std::remove(path_.c_str()); }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
-
-struct Run {
-    int status;
-    std::string out, err;
-};
-
-Run invoke(const std::vector<std::string>& args)
-{
-    std::ostringstream out, err;
-    int status = burstsim_main(args, out, err, read_budget_conf);
-    return Run{status, out.str(), err.str()};
-}
 
 // One core.  Group 1's job 1 holds it 10000 s; group 1 queues job 2 (2000 s)
 // at 100 s, group 2 job 3 (1000 s) at 200 s.  FCFS: waits 9900 and 11800
@@ -59,7 +23,7 @@ TEST_GROUP(BurstsimPriorityCli){};
 
 TEST(BurstsimPriorityCli, MultifactorWithFairShareReordersTheQueueAndSharesMayComeFromAFile)
 {
-    TempFile trace(".swf", kTrace);
+    TempTrace trace(kTrace, ".swf");
     Run fifo = invoke({"--trace", trace.path(), "--policy", "never"});
     LONGS_EQUAL(0, fifo.status);
     CHECK(fifo.out.find("2.01h") != std::string::npos);
@@ -69,7 +33,7 @@ TEST(BurstsimPriorityCli, MultifactorWithFairShareReordersTheQueueAndSharesMayCo
     CHECK(mf.out.find("1.92h") != std::string::npos);
     // g2 without shares has factor 0 (an account without usage has 1 whatever
     // its shares, in the classic algorithm): FCFS again.
-    TempFile shares(".shares", "# site\ng1=1000\ng2 = 0\n");
+    TempTrace shares("# site\ng1=1000\ng2 = 0\n", ".shares");
     Run weighted = invoke({"--trace", trace.path(), "--policy", "never", "--shares", shares.path(), "--priority",
                            "multifactor:PriorityWeightFairshare=10000,PriorityCalcPeriod=1"});
     LONGS_EQUAL(0, weighted.status);
@@ -78,7 +42,7 @@ TEST(BurstsimPriorityCli, MultifactorWithFairShareReordersTheQueueAndSharesMayCo
 
 TEST(BurstsimPriorityCli, RejectsBadPriorityOptionsWithStatusTwo)
 {
-    TempFile trace(".swf", kTrace);
+    TempTrace trace(kTrace, ".swf");
     Run r = invoke({"--trace", trace.path(), "--shares", "g1=2"});
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find("--shares needs --priority multifactor") != std::string::npos);

@@ -1,27 +1,13 @@
-#include "app/budget_conf.hpp"
-#include "sim/burstsim_cli.hpp"
-
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "burstsim_cli_harness.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-struct Run {
-    int status;
-    std::string out, err;
-};
-
-Run invoke(const std::vector<std::string>& args)
-{
-    std::ostringstream out, err;
-    int status = burstsim_main(args, out, err, read_budget_conf);
-    return Run{status, out.str(), err.str()};
-}
 
 std::string shared(const std::string& file)
 {
