@@ -1,7 +1,7 @@
 #include "app/config_parser.hpp"
 
 #include "app/config_line_lexer.hpp"
-#include "app/config_values.hpp"
+#include "model/config_values.hpp"
 #include "model/hostlist.hpp"
 
 #include <cctype>

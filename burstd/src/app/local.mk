@@ -13,8 +13,6 @@ libburst_a_SOURCES += \
 	burstd/src/app/config_line_lexer.hpp \
 	burstd/src/app/config_parser.cpp \
 	burstd/src/app/config_parser.hpp \
-	burstd/src/app/config_values.cpp \
-	burstd/src/app/config_values.hpp \
 	burstd/src/app/control_client.cpp \
 	burstd/src/app/control_client.hpp \
 	burstd/src/app/control_request.cpp \
@@ -73,7 +71,6 @@ dist_man_MANS += man/burstd.8 man/burstd.conf.5
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/allocation_follower_test.cpp \
 	tests/unit/app/config_parser_test.cpp \
-	tests/unit/app/config_values_test.cpp \
 	tests/unit/app/control_request_test.cpp \
 	tests/unit/app/daemon_test.cpp \
 	tests/unit/app/group_health_board_test.cpp \

@@ -1,6 +1,6 @@
 #include "app/slurm_conf_timeouts.hpp"
 
-#include "app/config_values.hpp"
+#include "model/config_values.hpp"
 #include "app/param_map.hpp"
 
 #include <fstream>

@@ -2,6 +2,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/billed_span.hpp \
 	burstd/src/model/clock.hpp \
 	burstd/src/model/cluster_state.hpp \
+	burstd/src/model/config_values.cpp \
+	burstd/src/model/config_values.hpp \
 	burstd/src/model/group_recovery.hpp \
 	burstd/src/model/hostlist.cpp \
 	burstd/src/model/hostlist.hpp \
@@ -20,6 +22,7 @@ libburst_a_SOURCES += \
 	burstd/src/model/snapshot.hpp
 
 tests_unit_unit_tests_SOURCES += \
+	tests/unit/model/config_values_test.cpp \
 	tests/unit/model/hostlist_test.cpp \
 	tests/unit/model/job_dependency_test.cpp \
 	tests/unit/model/run_metrics_test.cpp

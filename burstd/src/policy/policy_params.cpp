@@ -1,9 +1,12 @@
 #include "policy/policy_params.hpp"
 
+#include "model/config_values.hpp"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace burst {
 
@@ -67,24 +70,12 @@ double PolicyParams::get_duration(const std::string& key, double fallback, doubl
     auto it = values_.find(key);
     if (it == values_.end())
         return fallback;
-    std::string number = it->second;
-    double unit = 1;
-    if (!number.empty())
-        switch (std::tolower(static_cast<unsigned char>(number.back()))) {
-        case 's': unit = 1; number.pop_back(); break;
-        case 'm': unit = 60; number.pop_back(); break;
-        case 'h': unit = 3600; number.pop_back(); break;
-        case 'd': unit = 86400; number.pop_back(); break;
-        default: break;
-        }
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(number.c_str(), &end) * unit;
-    if (number.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
+    const std::optional<Seconds> value = parse_duration(it->second);
+    if (!value || *value < min || *value > max)
         throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected a duration in [" +
                                 std::to_string(min) + ", " + std::to_string(max) +
                                 "] seconds (e.g. 300, 300s, 5m, 1h, 1d)");
-    return value;
+    return *value;
 }
 
 std::uint32_t PolicyParams::get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min,

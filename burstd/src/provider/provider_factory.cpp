@@ -1,6 +1,6 @@
 #include "provider/provider_factory.hpp"
 
-#include "app/config_values.hpp"
+#include "model/config_values.hpp"
 #include "provider/aws/credential_chain.hpp"
 #include "provider/aws/ec2_client.hpp"
 #include "provider/aws/ec2_provider.hpp"

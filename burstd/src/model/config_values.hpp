@@ -1,8 +1,8 @@
 #pragma once
-// Parsers for the value syntaxes burstd.conf uses.  Each returns nullopt on
+// Parsers for the value syntaxes burstd.conf uses (policy parameters too).  Each returns nullopt on
 // anything that is not exactly a value of its kind (no trailing junk).
 
-#include "model/clock.hpp"
+#include "clock.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "app/config_values.hpp"
+#include "model/config_values.hpp"
 
 #include "app/param_map.hpp"
 
