@@ -260,3 +260,15 @@ TEST(BurstsimCli, ParamKeysAreCaseInsensitiveAndDurationsTakeUnits)
                            "stabilization=5x"})
                        .status);
 }
+
+TEST(BurstsimCli, ReplaysAnSwfTraceWithEpochSubmitTimes)
+{
+    TempTrace t("; MaxProcs: 8\n"
+                "1 1000000000 0 3600 8 -1 -1 8 3600 -1 1 1 1 1 1 -1 -1 -1\n"
+                "2 1000000010 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"
+                "3 1000000020 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n");
+    Run r = invoke({"--trace", t.path(), "--policy", "never"});
+    LONGS_EQUAL_TEXT(0, r.status, r.err.c_str());
+    CHECK_TEXT(r.err.find("3 jobs from 4 lines") != std::string::npos, r.err.c_str());
+    CHECK_TEXT(r.err.find("0 malformed") != std::string::npos, r.err.c_str());
+}
