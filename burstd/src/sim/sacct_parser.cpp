@@ -224,6 +224,14 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
             report.malformed_line(line_no, "AllocCPUS/ReqCPUS: expected non-negative integers");
             continue;
         }
+        // Slurm cancels a pending job with Start = End = the cancel time
+        // (job_mgr.c) and no allocation: it never ran, whatever the times say.
+        if (alloc == 0 && (state.rfind("CANCELLED", 0) == 0 || start == end)) {
+            report.unusable_record(line_no, "job " + id + " (" + state +
+                                                ") never ran: no CPUs allocated" +
+                                                (start == end ? " and Start = End" : ""));
+            continue;
+        }
         if (alloc == 0 && req == 0) {
             report.unusable_record(line_no, "job " + id + " has neither AllocCPUS nor ReqCPUS");
             continue;

@@ -134,6 +134,29 @@ TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
     LONGS_EQUAL(6, t.report.problems[4].line);
 }
 
+TEST(SacctParser, CountsAJobCancelledWhilePendingAsNeverRun)
+{
+    // Slurm 22.05 sets Start = End = the cancel time of a pending job.
+    Trace t = parse(std::string(kHeader) +
+                    "101|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:10|2024-01-01T10:00:10|0|4|01:00:00|"
+                    "CANCELLED by 1000|sim\n"
+                    "102|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:30|2024-01-01T10:00:40|0|4|01:00:00|"
+                    "CANCELLED by 1000|sim\n"
+                    "103|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:30|2024-01-01T10:00:30|0|4|01:00:00|"
+                    "FAILED|sim\n"
+                    // Cancelled after it started: it ran, so it is replayed.
+                    "104|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:20|2024-01-01T10:00:50|4|4|01:00:00|"
+                    "CANCELLED by 1000|sim\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(104, t.jobs[0].id);
+    LONGS_EQUAL(3, t.report.unusable);
+    LONGS_EQUAL(0, t.report.malformed);
+    LONGS_EQUAL(2, t.report.problems[0].line);
+    CHECK_TEXT(t.report.problems[0].message.find("job 101 (CANCELLED by 1000) never ran") != std::string::npos,
+               t.report.problems[0].message.c_str());
+    LONGS_EQUAL(4, t.report.problems[2].line);
+}
+
 TEST(SacctParser, ReportsDuplicateIdsAndRunawayRuntimes)
 {
     Trace t = parse(std::string(kHeader) +
