@@ -119,6 +119,31 @@ TEST(SacctParser, ReadsTimesInTheLocalZoneAcrossADstChange)
     DOUBLES_EQUAL(1711841400, t.jobs[0].submit, 0); // 2024-03-30T23:30:00Z
 }
 
+TEST(SacctParser, ReadsTheRepeatedHourAsItsEarlierInstantUnlessTheOrderSaysOtherwise)
+{
+    TimeZone berlin("CET-1CEST,M3.5.0,M10.5.0/3");
+    // Clocks went from 03:00 CEST back to 02:00 CET on 2024-10-27: 02:00 to
+    // 03:00 happened twice (00:00Z to 01:00Z, then 01:00Z to 02:00Z).
+    Time t = 0;
+    CHECK(parse_slurm_timestamp("2024-10-27T02:30:00", t, RepeatedHour::kLater));
+    DOUBLES_EQUAL(1729992600, t, 0); // 01:30Z
+    // The earlier reading whatever mktime resolved last.
+    CHECK(parse_slurm_timestamp("2024-10-27T02:30:00", t));
+    DOUBLES_EQUAL(1729989000, t, 0); // 00:30Z
+    CHECK(parse_slurm_timestamp("2024-10-27T01:30:00", t, RepeatedHour::kLater));
+    DOUBLES_EQUAL(1729985400, t, 0); // not repeated: one instant
+    // Start at the first 02:40, End at the second 02:20: 40 minutes, not
+    // out of order; a job that fits in the first occurrence stays there.
+    Trace trace = parse(std::string(kHeader) +
+                        "9|a|u|2024-10-27T02:10:00|2024-10-27T02:40:00|2024-10-27T02:20:00|1|1|UNLIMITED|COMPLETED|x\n"
+                        "10|a|u|2024-10-27T02:10:00|2024-10-27T02:20:00|2024-10-27T02:40:00|1|1|UNLIMITED|COMPLETED|x\n");
+    LONGS_EQUAL(0, trace.report.problem_count());
+    LONGS_EQUAL(2, trace.jobs.size());
+    DOUBLES_EQUAL(2400, trace.jobs[0].runtime, 0);
+    DOUBLES_EQUAL(1729987800, trace.jobs[0].submit, 0); // 00:10Z
+    DOUBLES_EQUAL(1200, trace.jobs[1].runtime, 0);
+}
+
 TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
 {
     Trace t = parse(std::string(kHeader) +
