@@ -324,10 +324,10 @@ bool is_scoped(const std::string& param)
 
 // "policy:key=value" goes to that policy only (and must be one it reads);
 // "key=value" to every policy run that reads the key: --compare never,predictive
-// --param lambda=2 tunes predictive and leaves never alone.  Adds the
-// unscoped keys this policy read to `read_unscoped`.
+// --param lambda=2 tunes predictive and leaves never alone.  Adds the keys
+// of `given` this policy read to `read`.
 PolicyParams params_for(const std::string& policy, const std::vector<std::string>& given,
-                        std::vector<std::string>* read_unscoped = nullptr)
+                        std::vector<std::string>* read = nullptr)
 {
     PolicyParams params;
     std::vector<std::string> scoped_keys;
@@ -339,14 +339,14 @@ PolicyParams params_for(const std::string& policy, const std::vector<std::string
             scoped_keys.push_back(param_key(p.substr(policy.size() + 1)));
         }
     }
-    const std::vector<std::string> read = policy_reads(policy, params);
+    const std::vector<std::string> reads = policy_reads(policy, params);
     PolicyParams kept;
     for (const auto& [key, value] : params.values()) {
-        const bool is_read = std::find(read.begin(), read.end(), key) != read.end();
+        const bool is_read = std::find(reads.begin(), reads.end(), key) != reads.end();
         if (is_read || std::find(scoped_keys.begin(), scoped_keys.end(), key) != scoped_keys.end())
             kept.set(key, value);
-        if (is_read && read_unscoped)
-            read_unscoped->push_back(key);
+        if (is_read && read)
+            read->push_back(key);
     }
     return kept;
 }
