@@ -4,6 +4,9 @@
 //
 // Sections: parse, decide, sim.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
+// decide:N times the decisions at N pending jobs only (e.g. under
+// valgrind --tool=callgrind --toggle-collect='*::decide(*', where the
+// other sizes would take an hour); an empty TRACE_DIR skips the parsing.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
 //    jobs, malformed and unusable lines and parse speed;
@@ -23,6 +26,7 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -116,12 +120,12 @@ void add_dependency_chains(ClusterState& s)
     }
 }
 
-void bench_decisions()
+void bench_decisions(const std::vector<std::size_t>& sizes)
 {
     std::printf("\n== Policy::decide time (64x32 local cores busy, 2 groups x 200 nodes, 2000 running) ==\n");
     std::printf("%-12s %9s %7s %12s %12s %12s\n", "policy", "pending", "calls", "cpu_med_ms", "cpu_p99_ms",
                 "wall_med_ms");
-    for (std::size_t pending : {1000u, 10000u, 100000u, 1000000u}) {
+    for (std::size_t pending : sizes) {
         std::mt19937_64 rng(42);
         ClusterState state = synthetic_site(pending, rng);
         const int calls = pending >= 1000000 ? 5 : pending >= 100000 ? 30 : 200;
@@ -199,8 +203,23 @@ int main(int argc, char** argv)
         }
     }
 
-    if (wanted("decide"))
-        bench_decisions();
+    std::vector<std::size_t> decide_sizes;
+    for (const auto& s : sections) {
+        if (s.rfind("decide:", 0) != 0)
+            continue;
+        char* end = nullptr;
+        const unsigned long n = std::strtoul(s.c_str() + 7, &end, 10);
+        if (n == 0 || *end != '\0') {
+            std::fprintf(stderr, "burst_bench: section %s: expected decide:N with N a positive number of pending jobs\n",
+                         s.c_str());
+            return 1;
+        }
+        decide_sizes.push_back(n);
+    }
+    if (decide_sizes.empty() && wanted("decide"))
+        decide_sizes = {1000, 10000, 100000, 1000000};
+    if (!decide_sizes.empty())
+        bench_decisions(decide_sizes);
 
     if (largest.empty() || !wanted("sim"))
         return 0;
