@@ -18,7 +18,7 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
     SiteView view = SiteView::of(state);
     std::uint64_t local_free = view.local_free_cpus;
     std::size_t no_room = 0;
-    std::vector<const GroupView*> candidates;
+    std::vector<ExpansionOption> options;
     // The widest room any group has only shrinks as jobs are routed; jobs
     // wider than it are counted without asking the expander.
     auto widest_room = [&view] {
@@ -45,18 +45,18 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
             ++no_room;
             continue;
         }
-        candidates.clear();
+        options.clear();
         for (const auto& g : view.groups)
             if (g.free_capacity() >= cpus)
-                candidates.push_back(&g);
-        const GroupView* chosen = expander_->choose(candidates, cpus);
-        if (!chosen) {
+                options.push_back(list_price_option(g, cpus));
+        const ExpansionOption* choice = expander_->choose(options, cpus);
+        if (!choice) {
             ++no_room;
             continue;
         }
-        view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
+        view.groups[std::size_t(choice->group - view.groups.data())].routed_pending_cpus += cpus;
         room = widest_room();
-        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
+        d.add(RouteToCloud{view.pending[i]->id, choice->group->group->name},
               burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "cannot start on local nodes now (" + std::to_string(cpus) +
                                                       " cores wanted, " + std::to_string(local_free) + " free)");

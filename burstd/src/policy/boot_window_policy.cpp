@@ -174,16 +174,16 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     }
     if (shortage > 0) {
-        std::vector<const GroupView*> candidates;
+        std::vector<ExpansionOption> options;
         for (const auto& g : view.groups)
             if (g.hireable_nodes > 0)
-                candidates.push_back(&g);
-        const GroupView* chosen = expander_->choose(candidates, shortage);
-        if (!chosen) {
+                options.push_back(list_price_option(g, shortage));
+        const ExpansionOption* choice = expander_->choose(options, shortage);
+        if (!choice) {
             d.notes.push_back(std::to_string(shortage) + " cores short at ready time; no node group can grow");
             return d;
         }
-        GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
+        GroupView& g = view.groups[std::size_t(choice->group - view.groups.data())];
         const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
         const std::uint32_t wanted =
             std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));

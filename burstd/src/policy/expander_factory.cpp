@@ -1,4 +1,5 @@
 #include "policy/expander.hpp"
+#include "policy/least_cost_expander.hpp"
 #include "policy/least_waste_expander.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/price_expander.hpp"
@@ -13,14 +14,22 @@ std::uint64_t wasted_cpus(const NodeGroup& group, std::uint64_t cpus)
     return nodes * per_node - cpus;
 }
 
+ExpansionOption list_price_option(const GroupView& group, std::uint64_t cpus)
+{
+    const bool warm = group.free_up_cpus >= group.routed_pending_cpus + cpus;
+    return ExpansionOption{&group, group.group->price_per_cpu_second(), warm ? 0 : group.group->boot_time};
+}
+
 std::vector<std::string> expander_names()
 {
-    return {std::string(LeastWasteExpander::kName), std::string(PriceExpander::kName),
-            std::string(PriorityExpander::kName)};
+    return {std::string(LeastCostExpander::kName), std::string(LeastWasteExpander::kName),
+            std::string(PriceExpander::kName), std::string(PriorityExpander::kName)};
 }
 
 std::unique_ptr<Expander> make_expander(const std::string& name)
 {
+    if (name == LeastCostExpander::kName)
+        return std::make_unique<LeastCostExpander>();
     if (name == LeastWasteExpander::kName)
         return std::make_unique<LeastWasteExpander>();
     if (name == PriceExpander::kName)

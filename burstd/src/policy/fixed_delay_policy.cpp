@@ -18,7 +18,7 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
     std::uint64_t local_free = view.local_free_cpus;
-    std::vector<const GroupView*> candidates;
+    std::vector<ExpansionOption> options;
     std::size_t no_room = 0;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const std::uint64_t cpus = view.pending_cpus[i];
@@ -32,17 +32,17 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds waited = now - view.pending_since[i];
         if (burst == BurstOption::Never || (burst != BurstOption::Prefer && waited < delay_))
             continue;
-        candidates.clear();
+        options.clear();
         for (const auto& g : view.groups)
             if (g.free_capacity() >= cpus)
-                candidates.push_back(&g);
-        const GroupView* chosen = expander_->choose(candidates, cpus);
-        if (!chosen) {
+                options.push_back(list_price_option(g, cpus));
+        const ExpansionOption* choice = expander_->choose(options, cpus);
+        if (!choice) {
             ++no_room;
             continue;
         }
-        view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
-        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
+        view.groups[std::size_t(choice->group - view.groups.data())].routed_pending_cpus += cpus;
+        d.add(RouteToCloud{view.pending[i]->id, choice->group->group->name},
               burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "waited " + std::to_string(int(waited)) + " s, longer than " +
                                                       std::to_string(int(delay_)) + " s");

@@ -89,7 +89,8 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       reforecasts_(params.get_uint("reforecasts", 4, 0, 1000)),
       queue_benefit_(params.get_choice("benefit", "queue", {"self", "queue"}) == "queue"),
       displacement_(params.get_choice("displacement", "on", {"on", "off"}) == "on"),
-      model_(params.get_double("max_error", -1, 0, 1))
+      model_(params.get_double("max_error", -1, 0, 1)),
+      expander_(make_expander(params.get_choice("expander", "least-cost", expander_names())))
 {
 }
 
@@ -135,6 +136,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     rooms.reserve(view.groups.size());
     for (const auto& g : view.groups)
         rooms.push_back(Room::of(g));
+    std::vector<ExpansionOption> options;
+    options.reserve(view.groups.size());
     for (std::size_t i = 0; i < n; ++i) {
         const Job* job = view.pending[i];
         model_.note(*job);
@@ -146,26 +149,22 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
             continue;
-        std::size_t best = view.groups.size();
-        double best_cost = 0;
-        Seconds best_boot = 0;
+        options.clear();
         for (std::size_t g = 0; g < view.groups.size(); ++g) {
             if (view.groups[g].free_capacity() < cores)
                 continue;
             const auto [boot, cost] = quote(view.groups[g], rooms[g], cores, expected);
-            if (best == view.groups.size() || cost < best_cost) {
-                best = g;
-                best_cost = cost;
-                best_boot = boot;
-            }
+            options.push_back(ExpansionOption{&view.groups[g], cost, boot});
         }
-        if (best == view.groups.size())
+        const ExpansionOption* choice = expander_->choose(options, cores);
+        if (!choice)
             continue;
-        candidates.push_back(Candidate{queue.size() - 1, i, best});
+        candidates.push_back(Candidate{queue.size() - 1, i, std::size_t(choice->group - view.groups.data())});
         if (job->burst == BurstOption::Prefer) {
             break_even.back() = 0;
         } else {
-            break_even.back() = lambda_ > 0 ? best_boot + best_cost * 3600 / (lambda_ * double(cores)) : kNotForeseen;
+            break_even.back() =
+                lambda_ > 0 ? choice->ready_in + choice->cost * 3600 / (lambda_ * double(cores)) : kNotForeseen;
             horizon = std::max(horizon, break_even.back());
         }
     }

@@ -1,10 +1,12 @@
 #pragma once
+#include "policy/expander.hpp"
 #include "policy/hold_outcomes.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_ratio_model.hpp"
 
 #include <cstdint>
+#include <memory>
 
 namespace burst {
 
@@ -16,7 +18,8 @@ namespace burst {
 // running jobs past their prediction ending uniformly in a max_error window
 // learned from how wrong past predictions were.  That gives every pending
 // job h an expected local start Q_h.  In priority order, h is routed to the
-// group where its cloud cost C_h is least when
+// group the expander picks among those quoted C_h (default least-cost: where
+// its cloud cost C_h is least) when
 //
 //   λ · cores_h · (Q_h − boot) / 3600  >  C_h
 //
@@ -67,7 +70,9 @@ namespace burst {
 // jobs played forward, default 500), backfill_window (jobs the forecast's
 // backfill looks at beyond a blocked head, default 100, like Slurm's
 // bf_max_job_test), max_error (a number in [0, 1]; not given: learned),
-// benefit (self or queue), reforecasts (4), displacement (on or off).
+// benefit (self or queue), reforecasts (4), displacement (on or off),
+// expander (least-cost: the quote decides; price, least-waste and priority
+// put list price, waste or group order before it).
 class ForecastPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "forecast";
@@ -89,6 +94,7 @@ private:
     bool displacement_;
     RuntimeRatioModel model_;
     HoldOutcomes holds_;
+    std::unique_ptr<Expander> expander_;
 };
 
 } // namespace burst

@@ -2,19 +2,17 @@
 
 namespace burst {
 
-const GroupView* LeastWasteExpander::choose(const std::vector<const GroupView*>& candidates,
-                                            std::uint64_t cpus) const
+const ExpansionOption* LeastWasteExpander::choose(const std::vector<ExpansionOption>& options,
+                                                  std::uint64_t cpus) const
 {
-    const GroupView* best = nullptr;
-    for (const GroupView* g : candidates) {
-        if (!best) {
-            best = g;
-            continue;
+    const ExpansionOption* best = nullptr;
+    std::uint64_t best_waste = 0;
+    for (const ExpansionOption& o : options) {
+        const std::uint64_t waste = wasted_cpus(*o.group->group, cpus);
+        if (!best || waste < best_waste || (waste == best_waste && o.cost < best->cost)) {
+            best = &o;
+            best_waste = waste;
         }
-        auto waste = wasted_cpus(*g->group, cpus), best_waste = wasted_cpus(*best->group, cpus);
-        if (waste < best_waste ||
-            (waste == best_waste && g->group->price_per_cpu_second() < best->group->price_per_cpu_second()))
-            best = g;
     }
     return best;
 }

@@ -12,6 +12,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/expander_factory.cpp \
 	burstd/src/policy/group_health.cpp \
 	burstd/src/policy/group_health.hpp \
+	burstd/src/policy/least_cost_expander.cpp \
+	burstd/src/policy/least_cost_expander.hpp \
 	burstd/src/policy/least_waste_expander.cpp \
 	burstd/src/policy/least_waste_expander.hpp \
 	burstd/src/policy/price_expander.cpp \

@@ -271,7 +271,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         r.routed_pending_cpus = 0;
     }
     std::uint64_t local_free = view.local_free_cpus;
-    std::vector<const GroupView*> candidates;
+    std::vector<ExpansionOption> options;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         if (view.pending_group[i] >= 0)
             continue;
@@ -283,15 +283,16 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         if (burst == BurstOption::Never)
             continue;
-        candidates.clear();
+        options.clear();
         for (const auto& r : room)
             if (r.free_up_cpus >= cpus)
-                candidates.push_back(&r);
-        const GroupView* chosen = candidates.empty() ? nullptr : expander_->choose(candidates, cpus);
-        if (!chosen)
+                options.push_back(list_price_option(r, cpus));
+        const ExpansionOption* choice = options.empty() ? nullptr : expander_->choose(options, cpus);
+        if (!choice)
             continue;
-        room[std::size_t(chosen - room.data())].free_up_cpus -= cpus;
-        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name}, "pfa: cores of the budgeted profile are free");
+        room[std::size_t(choice->group - room.data())].free_up_cpus -= cpus;
+        d.add(RouteToCloud{view.pending[i]->id, choice->group->group->name},
+              "pfa: cores of the budgeted profile are free");
     }
     return d;
 }

@@ -40,7 +40,8 @@ PredictivePolicy::PredictivePolicy(PolicyParams& params)
       queue_benefit_(params.get_choice("benefit", "self", {"self", "queue"}) == "queue"),
       local_price_(params.get_double("local_price", 0, 0, 1e9)),
       depth_(params.get_uint("depth", 1000, 1, 100000000)),
-      limit_runtimes_(params.get_choice("runtime", "learned", {"learned", "limit"}) == "limit")
+      limit_runtimes_(params.get_choice("runtime", "learned", {"learned", "limit"}) == "limit"),
+      expander_(make_expander(params.get_choice("expander", "least-cost", expander_names())))
 {
 }
 
@@ -153,16 +154,16 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     play_forward();
 
     std::size_t declined = 0;
+    std::vector<ExpansionOption> options;
+    options.reserve(view.groups.size());
     for (std::size_t h = 0; h < n; ++h) {
         if (view.pending_group[h] >= 0 || view.pending_burst[h] == BurstOption::Never || wait[h] == 0)
             continue;
         const std::uint64_t cores = sizes[h];
         const bool prefer = view.pending_burst[h] == BurstOption::Prefer;
-        // The group where bursting this job costs least.
-        GroupView* best = nullptr;
-        double best_cost = 0;
-        Seconds best_boot = 0;
-        for (auto& g : view.groups) {
+        // What bursting this job costs in each group that has room for it.
+        options.clear();
+        for (const auto& g : view.groups) {
             if (g.free_capacity() < cores)
                 continue;
             const NodeGroup& group = *g.group;
@@ -171,14 +172,14 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
             const Seconds billed = std::max(group.min_billed, boot + runtime[h] / group.speed);
             const double cost = double(nodes) * group.price_per_hour / 3600 * billed -
                                 local_price_ / 3600 * double(cores) * runtime[h];
-            if (!best || cost < best_cost) {
-                best = &g;
-                best_cost = cost;
-                best_boot = boot;
-            }
+            options.push_back(ExpansionOption{&g, cost, boot});
         }
-        if (!best)
+        const ExpansionOption* choice = expander_->choose(options, cores);
+        if (!choice)
             continue;
+        GroupView& best = view.groups[std::size_t(choice->group - view.groups.data())];
+        const double best_cost = choice->cost;
+        const Seconds best_boot = choice->ready_in;
         // R is paid on a job's whole time in the system: the wait so far
         // (since it became eligible) counts too (it cancels out of the time-oriented reward; under the
         // throughput-oriented one a job that has waited long loses less by
@@ -195,9 +196,9 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
                 break; // the paper's FIFO head: nothing behind it is dispatched first
             continue;
         }
-        best->routed_pending_cpus += cores;
-        view.pending_group[h] = int(best - view.groups.data());
-        d.add(RouteToCloud{view.pending[h]->id, best->group->name},
+        best.routed_pending_cpus += cores;
+        view.pending_group[h] = int(choice->group - view.groups.data());
+        d.add(RouteToCloud{view.pending[h]->id, best.group->name},
               prefer ? "job prefers the cloud"
                      : "expected local wait " + (std::isinf(wait[h]) ? std::string("unbounded") : hours(wait[h])) +
                            ": reward lost " + money(gain) + " exceeds cloud cost " + money(best_cost));

@@ -1,9 +1,11 @@
 #pragma once
+#include "policy/expander.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_estimator.hpp"
 
 #include <cstdint>
+#include <memory>
 
 namespace burst {
 
@@ -54,9 +56,11 @@ namespace burst {
 // scheduling pass either) are played forward and considered; deeper ones are
 // considered in later cycles as the queue moves.  With benefit=queue the
 // reward sum runs over those jobs too.
+// The job goes to the group the expander picks among those quoted its cost
+// (default least-cost: the cheapest; boot = 0 where free up cores take it).
 // Parameters: lambda, reward, reward_scale, reward_runtime, late, max_error, benefit,
 // local_price (money per local core-hour, default 0: a sunk cost), depth,
-// runtime.
+// runtime, expander (least-cost).
 class PredictivePolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "predictive";
@@ -84,6 +88,7 @@ private:
     std::uint32_t depth_;
     bool limit_runtimes_;
     RuntimeEstimator runtimes_;
+    std::unique_ptr<Expander> expander_;
 
     Seconds expected_runtime(const Job& job) const;
 };

@@ -2,18 +2,25 @@
 
 namespace burst {
 
-const GroupView* PriceExpander::choose(const std::vector<const GroupView*>& candidates, std::uint64_t cpus) const
+const ExpansionOption* PriceExpander::choose(const std::vector<ExpansionOption>& options, std::uint64_t cpus) const
 {
-    const GroupView* best = nullptr;
-    for (const GroupView* g : candidates) {
+    const ExpansionOption* best = nullptr;
+    for (const ExpansionOption& o : options) {
         if (!best) {
-            best = g;
+            best = &o;
             continue;
         }
-        double price = g->group->price_per_cpu_second(), best_price = best->group->price_per_cpu_second();
-        if (price < best_price ||
-            (price == best_price && wasted_cpus(*g->group, cpus) < wasted_cpus(*best->group, cpus)))
-            best = g;
+        const double price = o.group->group->price_per_cpu_second();
+        const double best_price = best->group->group->price_per_cpu_second();
+        if (price != best_price) {
+            if (price < best_price)
+                best = &o;
+        } else if (o.cost != best->cost) {
+            if (o.cost < best->cost)
+                best = &o;
+        } else if (wasted_cpus(*o.group->group, cpus) < wasted_cpus(*best->group->group, cpus)) {
+            best = &o;
+        }
     }
     return best;
 }

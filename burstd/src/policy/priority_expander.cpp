@@ -2,9 +2,9 @@
 
 namespace burst {
 
-const GroupView* PriorityExpander::choose(const std::vector<const GroupView*>& candidates, std::uint64_t) const
+const ExpansionOption* PriorityExpander::choose(const std::vector<ExpansionOption>& options, std::uint64_t) const
 {
-    return candidates.empty() ? nullptr : candidates.front();
+    return options.empty() ? nullptr : &options.front();
 }
 
 } // namespace burst

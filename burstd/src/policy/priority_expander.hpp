@@ -3,12 +3,13 @@
 
 namespace burst {
 
-// The first candidate in configured NodeGroup order: the site ranks its groups.
+// The first option, i.e. the first group in configured NodeGroup order that
+// can take the work: the site ranks its groups, whatever they cost.
 class PriorityExpander final : public Expander {
 public:
     static constexpr std::string_view kName = "priority";
     std::string_view name() const override { return kName; }
-    const GroupView* choose(const std::vector<const GroupView*>& candidates, std::uint64_t cpus) const override;
+    const ExpansionOption* choose(const std::vector<ExpansionOption>& options, std::uint64_t cpus) const override;
 };
 
 } // namespace burst

@@ -74,11 +74,12 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 
     if (desired > cloud_cpus) {
         std::uint64_t missing = desired - cloud_cpus;
-        std::vector<const GroupView*> candidates;
+        std::vector<ExpansionOption> options;
         for (const auto& g : view.groups)
             if (g.hireable_nodes > 0)
-                candidates.push_back(&g);
-        if (const GroupView* chosen = expander_->choose(candidates, missing)) {
+                options.push_back(list_price_option(g, missing));
+        if (const ExpansionOption* choice = expander_->choose(options, missing)) {
+            const GroupView* chosen = choice->group;
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
             const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
@@ -149,19 +150,20 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 
     // Let waiting jobs use cloud cores that are up, booting or just hired, but
     // never so many that Slurm would resume nodes beyond the desired size.
+    std::vector<ExpansionOption> options;
     for (const Job* job : waiting) {
         const std::uint64_t cpus = job->total_cpus();
-        std::vector<const GroupView*> candidates;
+        options.clear();
         for (const auto& g : view.groups) {
             const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
             if (ready >= g.routed_pending_cpus + cpus)
-                candidates.push_back(&g);
+                options.push_back(list_price_option(g, cpus));
         }
-        const GroupView* chosen = expander_->choose(candidates, cpus);
-        if (!chosen)
+        const ExpansionOption* choice = expander_->choose(options, cpus);
+        if (!choice)
             break;
-        view.groups[std::size_t(chosen - view.groups.data())].routed_pending_cpus += cpus;
-        d.add(RouteToCloud{job->id, chosen->group->name}, "cloud cores are up or booting for it");
+        view.groups[std::size_t(choice->group - view.groups.data())].routed_pending_cpus += cpus;
+        d.add(RouteToCloud{job->id, choice->group->group->name}, "cloud cores are up or booting for it");
     }
     return d;
 }

@@ -283,3 +283,48 @@ TEST(ForecastPolicy, NarrowJobsThatFillANodeTogetherPayOnlyTheirShares)
     LONGS_EQUAL(0, burst(4));
     LONGS_EQUAL(8, burst(8));
 }
+
+namespace {
+
+// Local cores back in 10 h; an 8-core job of 1 h.  The cheap group (0.1 per
+// core-hour) has every node down and boots in an hour: 1 node × 2 h × 0.8 =
+// 1.6.  The dear one (0.15 per core-hour) has an idle node up: 1 h × 1.2.
+StateBuilder warm_dear_cold_cheap()
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cheap", 8, 4, 0.8, 3600).group("dear", 8, 4, 1.2, 100).up("dear-1");
+    b.running(1, 8, 0, "r", 36000).pending(2, 8, BurstOption::Allow, "p", 3600);
+    return b;
+}
+
+std::string routed_to(const StateBuilder& b, const char* expander)
+{
+    PolicyParams p;
+    p.set("lambda", "1");
+    p.set("max_error", "0");
+    if (expander)
+        p.set("expander", expander);
+    ForecastPolicy policy(p);
+    p.reject_unread("forecast");
+    ManualClock clock(0);
+    auto r = routes(policy.decide(b.state, clock));
+    return r.size() == 1 ? r[0].group : std::to_string(r.size()) + " routes";
+}
+
+} // namespace
+
+TEST(ForecastPolicy, ChoosesTheGroupThroughTheExpander)
+{
+    StateBuilder b = warm_dear_cold_cheap();
+    STRCMP_EQUAL("dear", routed_to(b, nullptr).c_str()); // least-cost: warm cores quote lower
+    STRCMP_EQUAL("dear", routed_to(b, "least-cost").c_str());
+    STRCMP_EQUAL("cheap", routed_to(b, "price").c_str());
+    STRCMP_EQUAL("cheap", routed_to(b, "priority").c_str());
+    // A group backing off (its launches failed) is not offered, whatever the expander.
+    b.state.hire_limits["cheap"] = 0;
+    STRCMP_EQUAL("dear", routed_to(b, "price").c_str());
+    b.state.hire_limits = {{"dear", 0}};
+    STRCMP_EQUAL("dear", routed_to(b, nullptr).c_str()); // its idle node needs no hiring
+    b.up("dear-1", 8);
+    STRCMP_EQUAL("cheap", routed_to(b, nullptr).c_str());
+}

@@ -37,6 +37,23 @@ TEST(PolicyFactory, RejectsParametersThePolicyDoesNotHave)
     CHECK_THROWS(PolicyConfigError, make_policy("always", bad_expander));
 }
 
+TEST(PolicyFactory, EveryHiringPolicyTakesAnExpander)
+{
+    for (const char* policy : {"always", "threshold", "boot-window", "predictive", "fixed-delay", "pfa", "forecast"}) {
+        PolicyParams least_cost;
+        least_cost.set("expander=least-cost");
+        make_policy(policy, least_cost);
+        PolicyParams unknown;
+        unknown.set("expander=random");
+        try {
+            make_policy(policy, unknown);
+            FAIL(policy);
+        } catch (const PolicyConfigError& e) {
+            STRCMP_CONTAINS("expander='random': expected one of least-cost, least-waste, price, priority", e.what());
+        }
+    }
+}
+
 TEST(PolicyFactory, TellsWhichPoliciesOptimizeForALambda)
 {
     CHECK(policy_has_parameter("predictive", "lambda"));

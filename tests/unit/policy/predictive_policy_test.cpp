@@ -197,3 +197,25 @@ TEST(PredictivePolicy, RejectsUnknownChoices)
     p.set("reward", "money");
     CHECK_THROWS(PolicyConfigError, PredictivePolicy{p});
 }
+
+TEST(PredictivePolicy, ChoosesTheGroupThroughTheExpander)
+{
+    // Local cores back in 10 h; an 8-core job of 1 h.  The cheap group (0.1
+    // per core-hour) boots in an hour: 2 h × 0.8 = 1.6; the dear one (0.15)
+    // has an idle node up: 1 h × 1.2.
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cheap", 8, 4, 0.8, 3600).group("dear", 8, 4, 1.2, 100).up("dear-1");
+    b.running(1, 8, 0, "r", 36000).pending(2, 8, BurstOption::Allow, "p", 3600);
+    auto routed_to = [&b](std::initializer_list<std::pair<const char*, const char*>> kv) {
+        ManualClock clock(0);
+        auto r = routes(make(kv)->decide(b.state, clock));
+        return r.size() == 1 ? r[0].group : std::to_string(r.size()) + " routes";
+    };
+    STRCMP_EQUAL("dear", routed_to({{"lambda", "1"}}).c_str()); // least-cost
+    STRCMP_EQUAL("cheap", routed_to({{"lambda", "1"}, {"expander", "price"}}).c_str());
+    // A group backing off (its launches failed) is not offered: the dear
+    // group gets the job, though it must resume a node for it too.
+    b.state.hire_limits["cheap"] = 0;
+    b.up("dear-1", 8);
+    STRCMP_EQUAL("dear", routed_to({{"lambda", "1"}, {"expander", "price"}}).c_str());
+}
