@@ -4,9 +4,10 @@
 //
 // Sections: parse, decide, sim.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
-// decide:N times the decisions at N pending jobs only (e.g. under
-// valgrind --tool=callgrind --toggle-collect='*::decide(*', where the
-// other sizes would take an hour); an empty TRACE_DIR skips the parsing.
+// decide:N times the decisions at N pending jobs only, e.g. under
+// valgrind --tool=callgrind --toggle-collect='burst::*Policy::decide*',
+// where the other sizes would take an hour; an empty TRACE_DIR skips the
+// parsing.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
 //    jobs, malformed and unusable lines and parse speed;

@@ -152,16 +152,16 @@ SiteView SiteView::of(const ClusterState& state)
     bool submit_order = true;
     const auto& all = state.snapshot.jobs;
     for (std::size_t i = 0; i < all.size(); ++i) {
-        // group_of reads each job's partition names, which live apart from
-        // the Job on the heap: a cache miss per job of a long queue unless
-        // asked for a few jobs ahead.
+        // The two lines of the Job this loop reads (model/job.hpp), early
+        // enough that reading its partitions pointer below does not wait.
         if (i + 2 * kPrefetchAhead < all.size()) {
-            // The two lines of the Job the loop reads (model/job.hpp), early
-            // enough that reading its partitions pointer below does not wait.
             const char* ahead = reinterpret_cast<const char*>(&all[i + 2 * kPrefetchAhead]);
             __builtin_prefetch(ahead);
             __builtin_prefetch(ahead + 64);
         }
+        // group_of reads each job's partition names, which live apart from
+        // the Job on the heap: a cache miss per job of a long queue unless
+        // asked for a few jobs ahead.
         if (i + kPrefetchAhead < all.size())
             __builtin_prefetch(all[i + kPrefetchAhead].partitions.data());
         const Job& job = all[i];
