@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 namespace burst {
 
@@ -64,6 +63,7 @@ BudgetCap::BudgetCap(std::vector<BudgetLimit> limits, SuspendTimes suspend_times
     for (const auto& n : state_.snapshot.nodes)
         if (auto it = cloud.find(n.name); it != cloud.end())
             it->second.second = n.has(kNodePoweringUp);
+    commit_unused_capacity(cloud, now); // first: routes take from its open nodes
     for (const auto& job : state_.snapshot.jobs) {
         if (job.pending()) {
             jobs_.emplace(job.id, &job);
@@ -72,7 +72,6 @@ BudgetCap::BudgetCap(std::vector<BudgetLimit> limits, SuspendTimes suspend_times
             commit_running(job, cloud, now);
         }
     }
-    commit_idle_nodes(now);
 }
 
 std::optional<Seconds> BudgetCap::suspend_time(const NodeGroup& group) const
@@ -125,16 +124,44 @@ void BudgetCap::commit_running(const Job& job, const CloudNodes& cloud, Time now
     }
 }
 
+std::optional<double> BudgetCap::route_unused(const Job& job, const NodeGroup& group) const
+{
+    auto open = open_.find(group.name);
+    return open == open_.end() ? route_unused_cost_bound(job, group, {}, 0, suspend_time(group))
+                               : route_unused_cost_bound(job, group, open->second.nodes, open->second.free_cpus,
+                                                         suspend_time(group));
+}
+
+void BudgetCap::take_open_cores(const Job& job, const NodeGroup& group)
+{
+    auto open = open_.find(group.name);
+    if (open == open_.end())
+        return;
+    const std::uint64_t cores = std::uint64_t(job.cpus) * std::max<std::uint32_t>(job.array_task_count, 1);
+    open->second.free_cpus -= std::min(open->second.free_cpus, cores);
+}
+
 void BudgetCap::commit_routed(const Job& job)
 {
-    double most = 0;
+    double most = 0, unused = 0;
     bool routed = false;
+    Account* capacity = account("");
     for (const auto& g : state_.groups) {
         if (std::find(job.partitions.begin(), job.partitions.end(), group_partition(g)) == job.partitions.end())
             continue;
+        if (capacity) {
+            auto bound = route_unused(job, g);
+            if (!bound)
+                capacity->unbounded = "job " + std::to_string(job.id) + " is routed to " + g.name +
+                                      " without a time limit or SuspendTime, so the capacity it leaves idle "
+                                      "cannot be bounded";
+            else
+                unused = std::max(unused, *bound);
+            take_open_cores(job, g); // wherever it goes
+        }
         Account* a = account(job.account);
         if (!a)
-            return;
+            continue;
         routed = true;
         auto bound = route_cost_bound(job, g);
         if (!bound) {
@@ -143,33 +170,63 @@ void BudgetCap::commit_routed(const Job& job)
         }
         most = std::max(most, *bound);
     }
+    if (capacity && unused > 0) {
+        capacity->committed += unused;
+        unused_by_job_[job.id] = unused;
+    }
     if (routed) {
         account(job.account)->committed += most;
         committed_by_job_[job.id] = most;
     }
 }
 
-void BudgetCap::commit_idle_nodes(Time now)
+void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
 {
     Account* a = account("");
     if (!a)
         return;
-    std::unordered_set<std::string> in_use;
+    std::unordered_map<std::string, std::vector<const Job*>> on_node;
     for (const auto& job : state_.snapshot.jobs)
         if (job.running())
-            in_use.insert(job.nodes.begin(), job.nodes.end());
+            for (const auto& n : job.nodes)
+                if (auto& jobs = on_node[n]; jobs.empty() || jobs.back() != &job)
+                    jobs.push_back(&job);
+    std::unordered_map<std::string, std::uint32_t> free_cpus; // that a job may still be given
+    for (const auto& n : state_.snapshot.nodes)
+        if (cloud.count(n.name) && !n.has(kNodeDrain) && !n.has(kNodePoweringDown))
+            free_cpus[n.name] = n.free_cpus();
     for (const auto& i : state_.instances) {
         const NodeGroup* g = state_.group(i.node_group);
-        if (!g || in_use.count(i.node) || i.state == InstanceState::Terminating ||
-            i.state == InstanceState::Terminated || i.state == InstanceState::Failed)
+        if (!g || i.state == InstanceState::Terminating || i.state == InstanceState::Terminated ||
+            i.state == InstanceState::Failed)
             continue;
-        Seconds boot_left = i.running_since > 0 ? 0 : i.requested_at + g->boot_time - now;
-        auto bound = idle_node_cost_bound(*g, boot_left, suspend_time(*g));
+        auto jobs = on_node.find(i.node);
+        auto node = cloud.find(i.node);
+        const bool booting = jobs == on_node.end() ? i.running_since <= 0
+                                                   : node != cloud.end() && node->second.second;
+        std::optional<double> bound;
+        Seconds busy_for = 0;
+        if (jobs == on_node.end()) {
+            busy_for = booting ? std::max<Seconds>(0, i.requested_at + g->boot_time - now) : 0;
+            bound = idle_node_cost_bound(*g, busy_for, suspend_time(*g));
+        } else {
+            bound = busy_node_unused_cost_bound(*g, jobs->second, booting, now, suspend_time(*g));
+            for (const Job* j : jobs->second)
+                busy_for = std::max(busy_for, std::max<Seconds>(0, j->start_time + j->time_limit - now) +
+                                                  (booting ? g->boot_time : 0));
+        }
         if (!bound) {
-            a->unbounded = "idle node " + i.node + " never powers down (no SuspendTime in slurm.conf for its partition)";
+            a->unbounded = (jobs == on_node.end() ? "idle node " + i.node
+                                                  : "node " + i.node + " runs a job without a time limit or it") +
+                           " never powers down (no SuspendTime in slurm.conf for its partition)";
             return;
         }
         a->committed += *bound;
+        if (auto f = free_cpus.find(i.node); f != free_cpus.end() && f->second > 0) {
+            OpenNodes& open = open_[g->name];
+            open.nodes.push_back(OpenNode{f->second, busy_for, booting});
+            open.free_cpus += f->second;
+        }
     }
 }
 
@@ -196,8 +253,34 @@ std::string BudgetCap::check_route(const RouteToCloud& route)
     if (extra > 0 && !within_budget(a->spent + a->committed + extra, a->limit->amount))
         return head + ": " + money(a->spent) + " spent + " + money(a->committed) + " committed of " + limit + "; " +
                id + " would need up to " + money(*bound) + " on " + g->name + ", so it stays local";
+    // What the route may leave unused is ""'s to pay (see the header).
+    Account* c = account("");
+    double unused_extra = 0;
+    if (c) {
+        auto unused = route_unused(*job->second, *g);
+        if (!unused)
+            return "budget of " + whose("") + " (" + money(c->limit->amount) + " per " +
+                   per_interval(c->limit->interval) + "): " + id + " would leave " + g->name +
+                   " nodes idle until a SuspendTime slurm.conf does not set, so their cost cannot be bounded; "
+                   "it stays local";
+        if (!c->unbounded.empty())
+            return "budget of " + whose("") + " (" + money(c->limit->amount) + " per " +
+                   per_interval(c->limit->interval) + "): " + c->unbounded + "; " + id + " stays local";
+        unused_extra = std::max(0.0, *unused - unused_by_job_[route.job]);
+        const double own = c == a ? extra : 0; // a job of account "" pays both from one line
+        if (unused_extra > 0 && !within_budget(c->spent + c->committed + own + unused_extra, c->limit->amount))
+            return "budget of " + whose("") + ": " + money(c->spent) + " spent + " + money(c->committed + own) +
+                   " committed of " + money(c->limit->amount) + " per " + per_interval(c->limit->interval) + "; " + id +
+                   " may leave up to " + money(*unused) + " of " + g->name +
+                   " capacity unused (free cores, nodes kept up, idle until SuspendTime), so it stays local";
+        take_open_cores(*job->second, *g);
+    }
     a->committed += extra;
     before += extra;
+    if (c) {
+        c->committed += unused_extra;
+        unused_by_job_[route.job] += unused_extra;
+    }
     return {};
 }
 
@@ -233,6 +316,11 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
         hire.count = fit;
     }
     a->committed += fit * *each;
+    // Jobs routed after the hire may land on its nodes (Slurm fills nodes up
+    // or booting before it resumes more).
+    OpenNodes& open = open_[g->name];
+    open.nodes.insert(open.nodes.end(), fit, OpenNode{g->cpus, g->boot_time, true});
+    open.free_cpus += std::uint64_t(fit) * g->cpus;
     return {};
 }
 

@@ -16,9 +16,27 @@
 // the nodes that fit; other actions pass.  One BudgetCap lives for one
 // decision cycle: what it lets through counts against the next policy of
 // the chain.
+//
+// "" is whatever SpendTracker cannot book to a job: nodes booting or idle,
+// and the cores a job leaves free on its nodes.  One rule keeps it within
+// its line: everything that may make a cloud node cost money no job pays
+// for commits that cost to "" until the node may power down
+// (cloud_cost_bound.hpp).  An idle node commits the rest of its boot and
+// SuspendTime, a busy one the time until its jobs' last time limit plus
+// SuspendTime less its jobs' shares, a hire its nodes' boot and SuspendTime,
+// and a route what its job may add where Slurm places it: on free cores of
+// nodes up or booting first (and of nodes hired in the same cycle), as Slurm
+// and burstsim do, which it may keep up longer, then on fresh nodes with
+// their boot and idle tail; or, as jobs routed before it may take those
+// cores first, on fresh nodes only, whichever costs more.  A route is
+// checked against ""'s line as well as its account's and stays local if
+// either would be exceeded; it keeps its commitment while it is pending.
+// Each cycle recomputes all of it from the state, so nothing booked as
+// spent is committed again.
 
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"
+#include "policy/cloud_cost_bound.hpp"
 #include "policy/decision.hpp"
 
 #include <cstdint>
@@ -89,7 +107,11 @@ private:
     using CloudNodes = std::unordered_map<std::string, std::pair<const NodeGroup*, bool>>;
     void commit_running(const Job& job, const CloudNodes& cloud, Time now);
     void commit_routed(const Job& job);
-    void commit_idle_nodes(Time now);
+    void commit_unused_capacity(const CloudNodes& cloud, Time now);
+    // What a route of `job` to `group` may add to "" (std::nullopt: no bound).
+    std::optional<double> route_unused(const Job& job, const NodeGroup& group) const;
+    // The free cores of open nodes a route may take are taken.
+    void take_open_cores(const Job& job, const NodeGroup& group);
     // Why the action may not go ahead (empty = it may, committed already booked).
     std::string check_route(const RouteToCloud& route);
     // Shrinks `hire` to what fits (saying so in `reason` and `notes`).
@@ -104,6 +126,12 @@ private:
     std::map<std::string, Account> accounts_;
     std::unordered_map<JobId, const Job*> jobs_;
     std::unordered_map<JobId, double> committed_by_job_;
+    std::unordered_map<JobId, double> unused_by_job_; // "" committed for a routed job's nodes
+    struct OpenNodes {
+        std::vector<OpenNode> nodes;
+        std::uint64_t free_cpus = 0; // what routes have not taken yet
+    };
+    std::map<std::string, OpenNodes> open_; // per node group
     std::map<std::string, std::uint64_t> dropped_;
 };
 

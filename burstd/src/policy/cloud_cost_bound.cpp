@@ -50,4 +50,53 @@ std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds boot_
     return cost(group, 1, std::max<Seconds>(0, boot_left) + *suspend_time);
 }
 
+double node_share(const Job& job, std::size_t nodes, const NodeGroup& group)
+{
+    if (group.cpus == 0)
+        return 1.0;
+    return std::min(1.0, double(job.cpus) / double(std::max<std::size_t>(nodes, 1)) / double(group.cpus));
+}
+
+std::optional<double> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
+                                                  bool booting, Time now, std::optional<Seconds> suspend_time)
+{
+    if (!suspend_time)
+        return std::nullopt;
+    Seconds last = 0;
+    double paid = 0;
+    for (const Job* job : jobs) {
+        if (job->time_limit <= 0)
+            return std::nullopt;
+        Seconds left = std::max<Seconds>(0, job->start_time + job->time_limit - now) + (booting ? group.boot_time : 0);
+        last = std::max(last, left);
+        paid += cost(group, node_share(*job, job->nodes.size(), group), left);
+    }
+    return std::max(0.0, cost(group, 1, last + *suspend_time) - paid);
+}
+
+std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, std::vector<OpenNode> open,
+                                              std::uint64_t free_cpus, std::optional<Seconds> suspend_time)
+{
+    if (job.time_limit <= 0 || !suspend_time)
+        return std::nullopt;
+    const std::uint64_t per_node = group.cpus ? group.cpus : 1;
+    const std::uint64_t cores =
+        std::max<std::uint64_t>(job.cpus, 1) * std::max<std::uint32_t>(job.array_task_count, 1);
+    const auto extension = [&](const OpenNode& n) {
+        return std::max<Seconds>(0, job.time_limit + (n.booting ? group.boot_time : 0) - n.busy_for);
+    };
+    std::sort(open.begin(), open.end(),
+              [&](const OpenNode& a, const OpenNode& b) { return extension(a) > extension(b); });
+    Seconds extended = 0;
+    for (std::size_t k = 0; k < open.size() && k < cores; ++k)
+        extended += extension(open[k]);
+    const double paid = cost(group, double(cores) / double(per_node), job.time_limit);
+    const auto on = [&](std::uint64_t free, Seconds ext) {
+        const double fresh = double(ceil_div(cores > free ? cores - free : 0, per_node));
+        const double tail = cost(group, fresh, group.boot_time + *suspend_time);
+        return std::max(tail, cost(group, 1, ext) + tail + cost(group, fresh, job.time_limit) - paid);
+    };
+    return std::max(on(free_cpus, extended), on(0, 0));
+}
+
 } // namespace burst

@@ -34,4 +34,42 @@ std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& g
 std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds boot_left,
                                            std::optional<Seconds> suspend_time);
 
+// What SpendTracker books to "" (capacity no job uses) on a node that is not
+// idle, from now until it may power down.  The node costs until the last of
+// its jobs reaches its time limit (plus the boot if it is still booting),
+// then SuspendTime idle; each job pays its share of the node's cores until
+// its own limit.  Jobs ending sooner only bring the idle tail forward, so
+// this bounds "" however long they really run.  std::nullopt: a job without
+// a time limit, or no SuspendTime.
+std::optional<double> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
+                                                  bool booting, Time now, std::optional<Seconds> suspend_time);
+
+// A cloud node up or booting with free cores a routed job may land on: how
+// many, and how long from now it costs anyway (its jobs' last time limit,
+// or the rest of its boot if idle: the idle tail after that is committed
+// already).
+struct OpenNode {
+    std::uint32_t free_cpus = 0;
+    Seconds busy_for = 0;
+    bool booting = false;
+};
+
+// What a pending job routed to `group` may add to "" where Slurm places its
+// cores.  Slurm fills free cores of nodes up or booting first: on those of
+// `open` it may keep each node it touches up until its own time limit (at
+// worst one core on each of the nodes it extends most), and its cores
+// beyond `free_cpus` (what `open` has left) take fresh nodes that boot, run
+// its limit and idle SuspendTime.  Jobs routed before it may start first
+// and take those free cores, so it may as well land on fresh nodes only:
+// the larger of the two counts.  It pays its cores' share of every node it
+// uses for its limit, which is taken off, but never below the fresh nodes'
+// boot and idle tail (a job that ends at once).  std::nullopt: no time
+// limit, or no SuspendTime.
+std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, std::vector<OpenNode> open,
+                                              std::uint64_t free_cpus, std::optional<Seconds> suspend_time);
+
+// SpendTracker's share of a node a running or routed job pays: its cores
+// per node over the node's cores, at most all of it.
+double node_share(const Job& job, std::size_t nodes, const NodeGroup& group);
+
 } // namespace burst

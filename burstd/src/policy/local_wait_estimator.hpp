@@ -1,7 +1,7 @@
 #pragma once
 // How long would each waiting job wait for the local cores?  The forecast
 // policy's estimate, for the policies that gate their hiring on waiting
-// (threshold and boot-window with lambda): running local jobs end at
+// (threshold, boot-window and pfa with lambda): running local jobs end at
 // runtimes learned from finished jobs (runtime_ratio_model.hpp), and the
 // local queue is played forward as Slurm's FCFS + EASY backfill would
 // (local_start_forecast.hpp).  Jobs already routed to a node group are

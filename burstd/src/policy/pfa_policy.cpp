@@ -52,12 +52,15 @@ PfaPolicy::PfaPolicy(PolicyParams& params)
       depth_(params.get_uint("depth", 10, 0, 100000)),
       alpha_(params.get_double("alpha", 0.7, 0, 0.999999)),
       release_window_(params.get_duration("release_window", 60, 0, 366 * 86400.0)),
-      expander_(make_expander(params.get_choice("expander", "least-waste", expander_names())))
+      expander_(make_expander(params.get_choice("expander", "least-waste", expander_names()))),
+      gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
 }
 
 void PfaPolicy::observe(const JobEnd& end)
 {
+    if (!gate_.off())
+        waits_.observe(end);
     // burstsim names the group; burstd's job_end events carry the nodes.
     std::string group = end.node_group;
     if (group.empty() && !end.nodes.empty()) {
@@ -207,6 +210,40 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return state.groups[a].price_per_hour < state.groups[b].price_per_hour;
     });
+    // The gate weighs the waiting jobs that the free cloud cores up or
+    // booting cannot take already (they take them in priority order, as the
+    // routing below does), and each hire takes the next of them.
+    std::vector<std::size_t> uncovered; // into view.pending
+    std::vector<Seconds> start;
+    std::size_t next_uncovered = 0;
+    if (!gate_.off()) {
+        waits_.begin(view);
+        std::uint64_t spare = 0;
+        for (const auto& g : view.groups) {
+            const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
+            spare += ready > g.routed_pending_cpus ? ready - g.routed_pending_cpus : 0;
+        }
+        std::uint64_t local_free = view.local_free_cpus;
+        for (std::size_t i = 0; i < view.pending.size(); ++i) {
+            const std::uint64_t cpus = view.pending_cpus[i];
+            const BurstOption burst = view.pending_burst[i];
+            if (view.pending_group[i] >= 0 || burst == BurstOption::Never)
+                continue;
+            if (burst != BurstOption::Prefer && cpus <= local_free) {
+                local_free -= cpus;
+                continue;
+            }
+            if (uncovered.empty() && cpus <= spare)
+                spare -= cpus;
+            else
+                uncovered.push_back(i);
+        }
+        Seconds horizon = 0;
+        for (const auto& group : state.groups)
+            for (std::size_t i : uncovered)
+                horizon = std::max(horizon, gate_.horizon(group, view.pending_cpus[i], waits_.expected(*view.pending[i])));
+        start = waits_.starts(view, now, horizon);
+    }
     std::vector<std::uint32_t> hired(G, 0);
     for (std::size_t g : order) {
         const NodeGroup& group = state.groups[g];
@@ -220,6 +257,23 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
             d.notes.push_back("pfa: " + group.name + " short of " + std::to_string(want - n) +
                               " node(s): budget cap " + money(total_budget) + " per " +
                               std::to_string(std::int64_t(interval_)) + " s or group capacity");
+        if (n > 0 && !gate_.off()) {
+            std::vector<WaitingJob> waiting;
+            for (std::size_t k = next_uncovered; k < uncovered.size(); ++k) {
+                const std::size_t i = uncovered[k];
+                waiting.push_back(WaitingJob{view.pending_cpus[i], start[i], waits_.expected(*view.pending[i])});
+            }
+            const std::uint32_t worth = gate_.worth(group, n, std::move(waiting));
+            if (worth < n)
+                d.notes.push_back("pfa: " + std::to_string(n - worth) + " of " + std::to_string(n) + " " +
+                                  group.name + " node(s) cost more than their jobs' expected local wait at lambda " +
+                                  std::to_string(gate_.lambda()));
+            n = worth;
+            for (std::uint64_t cores = std::uint64_t(n) * group.cpus;
+                 next_uncovered < uncovered.size() && view.pending_cpus[uncovered[next_uncovered]] <= cores;
+                 ++next_uncovered)
+                cores -= view.pending_cpus[uncovered[next_uncovered]];
+        }
         if (n == 0)
             continue;
         hired[g] = n;

@@ -1,9 +1,11 @@
 #pragma once
 #include "policy/budget_split.hpp"
 #include "policy/expander.hpp"
+#include "policy/local_wait_estimator.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/throughput_profile.hpp"
+#include "policy/waiting_cost_gate.hpp"
 
 #include <map>
 #include <memory>
@@ -34,10 +36,15 @@ namespace burst {
 // rate of every powered-on node would exceed budget × 3600 / interval.  Jobs
 // are routed only into existing or hired cores, so Slurm never resumes
 // nodes on its own for them.
+// With lambda given, S5 hires (the profile's nodes and those S4 inflated it
+// with alike) only the nodes whose waiting jobs' expected local wait is
+// worth them (WaitingCostGate, as threshold and boot-window): the budget
+// bounds what pfa may spend, λ what waiting is worth spending on.
 // Parameters: budget (100, site currency per interval), interval (3600 s),
 // scope (site: split across accounts; account: each account's own),
 // split (fairshare|shares|equal), smoothing (ma|ewma), depth (10 intervals),
-// alpha (0.7), release_window (60 s), expander (least-waste).
+// alpha (0.7), release_window (60 s), expander (least-waste), lambda (money
+// per waiting core-hour; unset = no gate, the paper's policy).
 class PfaPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "pfa";
@@ -59,6 +66,8 @@ private:
     double alpha_;
     Seconds release_window_;
     std::unique_ptr<Expander> expander_;
+    WaitingCostGate gate_;
+    LocalWaitEstimator waits_; // for the gate
 
     std::vector<std::string> group_names_;
     std::map<std::string, std::string> group_of_node_; // CLOUD node → its group

@@ -15,7 +15,7 @@ struct WaitingJob {
     Seconds runtime = 0;
 };
 
-// Issue 6's λ for the scale-up policies (threshold, boot-window), whose
+// Issue 6's λ for the scale-up policies (threshold, boot-window, pfa), whose
 // papers size the cloud without pricing waiting.  Of the nodes a scale-up
 // wants, only those are hired whose jobs' waiting, priced at λ money per
 // waiting core-hour, is worth more than the nodes cost.  A job saves

@@ -291,3 +291,67 @@ TEST(BudgetCap, AnArrayIsBoundedByAllItsTasksOnWholeNodes)
     Decision d = routes({1});
     CHECK(contains(cap.filter(d), "job 1 would need up to 1.80")); // 3 × 2 × 300 s × 0.001
 }
+
+TEST(BudgetCap, ARouteThatFitsItsAccountStaysLocalWhenTheCapacityItLeavesIdleWouldOverrunTheStarLine)
+{
+    // One core of a fresh 4-core node for 200 s: bio pays (100 + 200) ×
+    // 0.001 = 0.30.  "" pays the node's boot and SuspendTime tail, (100 +
+    // 300) × 0.001, and its three free cores for the limit, 0.20 − 0.05.
+    pending(1, "bio", 200, 1);
+    for (double star : {0.54, 0.55}) {
+        BudgetCap cap({{"bio", 100, 86400}, {"*", star, 86400}}, suspend, b.state, spent, kNow);
+        Decision d = routes({1});
+        auto notes = cap.filter(d);
+        if (star < 0.55) {
+            CHECK(d.actions.empty());
+            CHECK(contains(notes, "budget of capacity no job uses (Budget=*): 0.00 spent + 0.00 committed of 0.54 per "
+                                  "day; job 1 may leave up to 0.55 of cloud capacity unused"));
+        } else {
+            CHECK(notes.empty());
+            CHECK_EQUAL(1u, d.actions.size());
+        }
+    }
+    // Routed and still pending, it keeps "" committed: a hire finds 0.05 left.
+    b.state.snapshot.jobs.back().partitions = {"local", "cloud"};
+    BudgetCap later({{"bio", 100, 86400}, {"*", 0.60, 86400}}, suspend, b.state, spent, kNow);
+    Decision hire;
+    hire.add(HireNodes{"cloud", 1}, "r");
+    CHECK(contains(later.filter(hire), "0.00 spent + 0.55 committed of 0.60 per day"));
+    CHECK(hire.actions.empty());
+}
+
+TEST(BudgetCap, ARouteMayKeepEveryNodeWithAFreeCoreUpUntilItsLimit)
+{
+    // Three nodes up, each with 3 of its 4 cores busy for 100 s more: each
+    // commits (100 + 300) × 0.001 − 0.75 × 0.10 = 0.325 to "".  A 3-core
+    // job for 1000 s may take one free core on each and keep all three up
+    // 900 s longer, paying 0.75 of a node: 2.70 − 0.75 = 1.95, more than on
+    // a fresh node (0.40 + 1.00 − 0.75).
+    for (int n = 1; n <= 3; ++n) {
+        const std::string node = "cloud-" + std::to_string(n);
+        b.running(10 + n, 3, kNow - 900, "c", 1000);
+        b.state.snapshot.jobs.back().account = "bio";
+        b.state.snapshot.jobs.back().nodes = {node};
+        b.up(node, 3);
+        Instance up;
+        up.node = node;
+        up.node_group = "cloud";
+        up.state = InstanceState::Running;
+        up.requested_at = kNow - 1100;
+        up.running_since = kNow - 1000;
+        b.state.instances.push_back(up);
+    }
+    pending(1, "bio", 1000, 3);
+    for (double star : {2.92, 2.925}) {
+        BudgetCap cap({{"bio", 100, 86400}, {"*", star, 86400}}, suspend, b.state, spent, kNow);
+        Decision d = routes({1});
+        auto notes = cap.filter(d);
+        if (star < 2.925) {
+            CHECK(d.actions.empty());
+            CHECK_EQUAL(1u, notes.size());
+            STRCMP_CONTAINS("0.00 spent + 0.98 committed of 2.92 per day; job 1 may leave up to 1.95", notes[0].c_str());
+        } else {
+            CHECK(notes.empty());
+        }
+    }
+}

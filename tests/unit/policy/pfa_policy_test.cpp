@@ -449,9 +449,61 @@ TEST(PfaPolicy, ThroughputFeedbackShiftsTheProfileToTheGroupThatDeliversMore)
     LONGS_EQUAL(2, hired(pfa.decide(b.state, clock), "fast"));
 }
 
+TEST(PfaPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
+{
+    // 8 busy local cores come back at `back` (the running job's limit; no
+    // runtimes learned yet); two 4-core jobs of 1 h wait.  The profile wants
+    // both 4-core nodes (1.0/h, 100 s boot): each costs (100 + 3600) / 3600
+    // ≈ 1.028 and saves λ · 4 · (back − 100) / 3600 = λ at back = 1000.
+    auto decide = [](std::initializer_list<std::pair<std::string, std::string>> kv, Seconds back) {
+        PfaPolicy pfa = make(kv);
+        StateBuilder b;
+        b.local("l1", 8, 8).group("g", 4, 4, 1.0).running(9, 8, 0, "r", back);
+        b.pending(1, 4, BurstOption::Allow, "c", 3600).pending(2, 4, BurstOption::Allow, "c", 3600);
+        ManualClock clock(0);
+        return pfa.decide(b.state, clock);
+    };
+    Decision ungated = decide({}, 1000);
+    LONGS_EQUAL(2, hired(ungated, "g"));
+    LONGS_EQUAL(2, routed(ungated, "g"));
+    Decision above = decide({{"lambda", "1.1"}}, 1000);
+    LONGS_EQUAL(2, hired(above, "g"));
+    LONGS_EQUAL(2, routed(above, "g"));
+    Decision below = decide({{"lambda", "1.0"}}, 1000);
+    CHECK(actions<HireNodes>(below).empty());
+    CHECK(actions<RouteToCloud>(below).empty()); // no job goes where no node was hired
+    // A longer local wait pays at a lower λ; the budget still caps it.
+    LONGS_EQUAL(2, hired(decide({{"lambda", "0.1"}}, 36000), "g"));
+    LONGS_EQUAL(1, hired(decide({{"lambda", "0.1"}, {"budget", "1"}}, 36000), "g"));
+}
+
+TEST(PfaPolicy, LambdaWeighsOnlyJobsNoCloudCoreUpTakesAlready)
+{
+    // One node is up and idle and takes the first waiting job, a 100-s one
+    // that alone would pay for a node at any λ here ((100 + 100) / 3600 ≈
+    // 0.056 against λ).  The one node more the profile wants is weighed for
+    // the second job only, a 1-h one: worth it at λ = 1.1, not at 1.0.
+    auto decide = [](const char* lambda) {
+        PolicyParams p = params({{"lambda", lambda}});
+        PfaPolicy pfa(p);
+        StateBuilder b;
+        b.local("l1", 8, 8).group("g", 4, 4, 1.0).running(9, 8, 0, "r", 1000).up("g-1");
+        b.pending(1, 4, BurstOption::Allow, "c", 100).pending(2, 4, BurstOption::Allow, "c", 3600);
+        ManualClock clock(0);
+        return pfa.decide(b.state, clock);
+    };
+    Decision worth = decide("1.1");
+    LONGS_EQUAL(1, hired(worth, "g"));
+    LONGS_EQUAL(2, routed(worth, "g"));
+    Decision not_worth = decide("1.0");
+    CHECK(actions<HireNodes>(not_worth).empty());
+    LONGS_EQUAL(1, routed(not_worth, "g")); // into the node that is up
+}
+
 TEST(PfaPolicy, RejectsBadParameters)
 {
     CHECK_THROWS(PolicyConfigError, make({{"smoothing", "median"}}));
     CHECK_THROWS(PolicyConfigError, make({{"alpha", "1"}}));
     CHECK_THROWS(PolicyConfigError, make({{"budget", "-1"}}));
+    CHECK_THROWS(PolicyConfigError, make({{"lambda", "-0.1"}}));
 }

@@ -66,6 +66,7 @@ TEST(PolicyFactory, TellsWhichPoliciesUseLambdaOnlyAsAnOptionalGate)
     CHECK(policy_has_parameter("threshold", "lambda"));
     CHECK(policy_lambda_is_gate("threshold"));
     CHECK(policy_lambda_is_gate("boot-window"));
+    CHECK(policy_lambda_is_gate("pfa"));
     CHECK(!policy_lambda_is_gate("forecast"));
     CHECK(!policy_lambda_is_gate("predictive"));
     CHECK(!policy_lambda_is_gate("always"));
