@@ -217,7 +217,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<Seconds> start;
     std::size_t next_uncovered = 0;
     if (!gate_.off()) {
-        waits_.begin(view);
+        waits_.begin(view, now);
         std::uint64_t spare = 0;
         for (const auto& g : view.groups) {
             const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
