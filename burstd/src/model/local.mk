@@ -25,4 +25,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/config_values_test.cpp \
 	tests/unit/model/hostlist_test.cpp \
 	tests/unit/model/job_dependency_test.cpp \
+	tests/unit/model/job_layout_test.cpp \
 	tests/unit/model/run_metrics_test.cpp

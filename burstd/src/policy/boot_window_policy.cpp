@@ -152,7 +152,10 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     }
 
     std::uint64_t shortage = 0;
-    std::vector<const Job*> unserved; // burstable, not yet cloud-eligible
+    // Burstable, not yet cloud-eligible: indices into view.pending, whose
+    // cores the view holds in order (through the Job pointers, in priority
+    // order, each job would be a cache miss at a million jobs).
+    std::vector<std::size_t> unserved;
     std::vector<std::size_t> short_at; // index in view.pending of the jobs short
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (started[i] || view.pending_burst[i] == BurstOption::Never)
@@ -160,7 +163,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         shortage += sizes[i];
         short_at.push_back(i);
         if (view.pending_group[i] < 0)
-            unserved.push_back(view.pending[i]);
+            unserved.push_back(i);
     }
 
     if (shortage == 0 && avail == 0)
@@ -208,12 +211,12 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         d.add(HireNodes{g.group->name, nodes}, std::to_string(shortage) + " cores short when nodes booted now (" +
                                                    std::to_string(int(window)) + " s) would be ready");
         g.free_booting_cpus += std::uint64_t(nodes) * per_node;
-        for (const Job* job : unserved) {
-            const std::uint64_t cpus = job->total_cpus();
+        for (std::size_t i : unserved) {
+            const std::uint64_t cpus = sizes[i];
             if (g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus)
                 continue;
             g.routed_pending_cpus += cpus;
-            d.add(RouteToCloud{job->id, g.group->name}, "still waiting when hired nodes are ready");
+            d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "still waiting when hired nodes are ready");
         }
         next_resize_ = now + window;
         d.redecide_after = window;
