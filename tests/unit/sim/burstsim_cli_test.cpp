@@ -1,3 +1,4 @@
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -98,6 +99,49 @@ TEST(BurstsimCli, ClairvoyantReferenceHasARowPerLambda)
     LONGS_EQUAL(0, r.status);
     CHECK(r.out.find("clairvoyant(lambda=1)") != std::string::npos);
     CHECK(r.out.find("clairvoyant(lambda=100)") != std::string::npos);
+}
+
+TEST(BurstsimCli, ClairvoyantReferenceIsAtOrBelowEveryRowAndBeatsEarlyReleasingPolicies)
+{
+    // An 8-core job holds the site for an hour; two 4-core jobs arrive 10 s
+    // and 20 s later.  boot-window and pfa power their nodes down as soon as
+    // they are idle, which once put them below a reference that only routed
+    // (each node booting after its job arrived, then idling to SuspendTime).
+    // The reference hires ahead of the arrivals and releases at once, so it
+    // is below every row here by its own candidates, not by copying a row.
+    TempTrace t("; MaxProcs: 8\n"
+                "1 0 0 3600 8 -1 -1 8 3600 -1 1 1 1 1 1 -1 -1 -1\n"
+                "2 10 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"
+                "3 20 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n");
+    Run r = invoke({"--trace", t.path(), "--compare",
+                    "never,always,threshold,boot-window,predictive,forecast,pfa,fixed-delay", "--group",
+                    "c,cpus=4,price=1,boot=100,max=4", "--clairvoyant", "--tune-delay", "--lambda", "1,5",
+                    "--boot-jitter", "0"});
+    LONGS_EQUAL(0, r.status);
+    std::istringstream in(r.out.substr(r.out.find("\nratios")));
+    std::string line;
+    std::getline(in, line);
+    std::getline(in, line); // the header
+    std::map<double, double> reference;
+    std::vector<std::pair<double, double>> rows; // λ, J
+    while (std::getline(in, line) && !line.empty()) {
+        std::istringstream fields(line);
+        std::string label;
+        double lambda = 0, j = 0;
+        fields >> label >> lambda >> j;
+        if (label.rfind("clairvoyant", 0) == 0) {
+            CHECK(label.find("-as-run") == std::string::npos);
+            reference[lambda] = j;
+        } else {
+            rows.emplace_back(lambda, j);
+        }
+    }
+    LONGS_EQUAL(2, reference.size());
+    CHECK(rows.size() >= 16);
+    for (const auto& [lambda, j] : rows) {
+        CHECK(reference.count(lambda) == 1);
+        CHECK(reference[lambda] < j);
+    }
 }
 
 TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAndAccount)

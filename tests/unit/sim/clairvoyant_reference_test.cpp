@@ -49,6 +49,24 @@ SimResult never(const SimConfig& config, const std::vector<TraceJob>& trace)
 
 TEST_GROUP(ClairvoyantReference){};
 
+TEST(ClairvoyantReference, NoBurstRuleBurstsExactlyTheJobsWhoseNoBurstWaitCostsMoreThanTheCloud)
+{
+    SimConfig config = site();
+    config.groups[0].min_billed = 600;
+    // Job 2 waited 10 h (4 cores × 10 h × λ=1 = 40 > ~0.1 + 0.1), job 3
+    // waited 50 s (less than the boot it waits: never worth it), job 1 did
+    // not wait.
+    const std::vector<TraceJob> trace = {job(1, 0, 4, 3600), job(2, 0, 4, 3600), job(3, 0, 4, 3600)};
+    SimResult never;
+    // (id, account, cpus, submit, eligible, start, end, group)
+    never.jobs = {{1, "", 4, 0, 0, 0, 3600, -1}, {2, "", 4, 0, 0, 36000, 39600, -1}, {3, "", 4, 0, 0, 50, 3650, -1}};
+    const BurstSet set = no_burst_rule_set(config, trace, never, 1.0);
+    LONGS_EQUAL(1, set.size());
+    STRCMP_EQUAL("aws", set.at(2).c_str());
+    // Waiting for free: nothing is worth bursting.
+    CHECK(no_burst_rule_set(config, trace, never, 0).empty());
+}
+
 TEST(ClairvoyantReference, FindsTheHandOptimumOfATinyInstance)
 {
     // A 10 h and a 1 h job, both 4 cores, both at 0.  Schedules: never
@@ -114,7 +132,7 @@ TEST(ClairvoyantReference, IsNeverWorseThanTheBaselineBurstSetsItIsGiven)
 
     const double lambda = 0.002;
     const ClairvoyantRun alone = clairvoyant_reference(config, trace, base, lambda, 3);
-    const ClairvoyantRun with = clairvoyant_reference(config, trace, base, lambda, 3, {BaselineSet{"always", set}});
+    const ClairvoyantRun with = clairvoyant_reference(config, trace, base, lambda, 3, {Baseline{"always", by_always}});
     const double j_always = compute_metrics(by_always, lambda).objective;
     CHECK(alone.metrics.objective > j_always); // the case the baseline candidate is for
     STRCMP_EQUAL("always", with.candidate.c_str());
