@@ -14,12 +14,6 @@ Seconds true_runtime(const TraceJob& t)
     return std::max<Seconds>(0, t.time_limit > 0 ? std::min(t.runtime, t.time_limit) : t.runtime);
 }
 
-// The first decision at or after t.
-Time decision_after(Time t, Time first, Seconds cycle)
-{
-    return t <= first ? first : first + std::ceil((t - first) / cycle) * cycle;
-}
-
 // E[(B − lead)+] for a boot B uniform in boot × (1 ± jitter).
 double expected_late(Seconds boot, double jitter, Seconds lead)
 {
@@ -37,7 +31,7 @@ Seconds latest_boot(const SimConfig& config, const NodeGroup& g)
 }
 
 BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lambda, Time first, bool shared,
-                        std::size_t i)
+                        std::size_t i, Time not_before = 0)
 {
     BurstPlan best;
     best.cost = std::numeric_limits<double>::infinity();
@@ -48,7 +42,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
         return best;
     const Seconds c = config.cycle;
     const Seconds run = true_runtime(job) / g.speed;
-    const Time route_at = decision_after(job.submit, first, c);
+    const Time route_at = decision_after(std::max(job.submit, not_before), first, c);
     const bool narrow = shared && job.cpus < g.cpus;
     // A job with parents is routed when it becomes eligible: no lead.
     const int leads = job.parents.empty() ? int(std::ceil(latest_boot(config, g) / c)) : 0;
@@ -76,6 +70,11 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
 
 } // namespace
 
+Time decision_after(Time t, Time first, Seconds cycle)
+{
+    return t <= first ? first : first + std::ceil((t - first) / cycle) * cycle;
+}
+
 Time first_decision(const SimConfig& config, const std::vector<TraceJob>& trace)
 {
     Time first = std::numeric_limits<Time>::infinity();
@@ -98,7 +97,7 @@ BurstPlan burst_plan(const SimConfig& config, const TraceJob& job, double lambda
 }
 
 ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<TraceJob>& trace, BurstSet route,
-                                     double lambda)
+                                     double lambda, const std::unordered_map<JobId, Time>& not_before)
     : config_(config), route_(std::move(route))
 {
     const Time first = first_decision(config, trace);
@@ -107,11 +106,15 @@ ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<
         if (it == route_.end())
             continue;
         trace_.emplace(t.id, &t);
+        auto late = not_before.find(t.id);
+        const Time from = late == not_before.end() ? 0 : late->second;
+        if (from > t.submit)
+            route_at_.emplace(t.id, decision_after(from, first, config.cycle));
         if (!t.parents.empty() || t.cpus > config.local_cores)
             continue;
         for (std::size_t i = 0; i < config.groups.size(); ++i)
             if (config.groups[i].name == it->second) {
-                const BurstPlan p = plan_in_group(config, t, lambda, first, false, i);
+                const BurstPlan p = plan_in_group(config, t, lambda, first, false, i, from);
                 if (p.group >= 0)
                     by_hire_.push_back(Planned{&t, i, p.route_at, p.hire_at});
             }
@@ -128,7 +131,10 @@ Decision ClairvoyantPolicy::decide(const ClusterState& state, const Clock& clock
         if (!job.pending() || job.partitions.size() > 1)
             continue; // running, or already routed (local plus a group partition)
         auto it = route_.find(job.id);
-        if (it != route_.end())
+        if (it == route_.end())
+            continue;
+        auto later = route_at_.find(job.id);
+        if (later == route_at_.end() || later->second <= d.time)
             d.add(RouteToCloud{job.id, it->second}, "chosen in hindsight by the clairvoyant reference");
     }
     hire_and_release(state, d.time, d);
@@ -143,8 +149,8 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
 {
     while (next_hire_ < by_hire_.size() && by_hire_[next_hire_].hire_at <= now)
         due_.push_back(by_hire_[next_hire_++]);
-    due_.erase(std::remove_if(due_.begin(), due_.end(), [&](const Planned& p) { return p.job->submit <= now; }),
-               due_.end()); // arrived: in the snapshot now
+    due_.erase(std::remove_if(due_.begin(), due_.end(), [&](const Planned& p) { return p.route_at <= now; }),
+               due_.end()); // routed now: a pending job in the snapshot
 
     const std::size_t groups = config_.groups.size();
     std::vector<std::string> partitions(groups);
@@ -197,6 +203,9 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         const NodeGroup& group = config_.groups[g];
         const Seconds run = true_runtime(*t->second) / group.speed;
         if (job.pending() && !job.awaiting_dependency()) {
+            auto later = route_at_.find(job.id);
+            if (later != route_at_.end() && later->second > now)
+                continue; // not routed yet: due_ counts it from then
             // Starts now on free up cores, else once a node has booted.
             Seconds boot = latest_boot(config_, group);
             if (free_up[g] >= job.cpus) {

@@ -3,7 +3,8 @@
 // set of jobs to burst (and where) by someone who knows every arrival and
 // true runtime (clairvoyant_reference.hpp chooses the set), and acts on it
 // with the actions every policy has:
-//  - route: each chosen job at the first decision at or after its arrival;
+//  - route: each chosen job at the first decision at or after its arrival
+//    (or after a given time, to route no earlier than a baseline could);
 //  - pre-hire: nodes for a chosen job are hired `lead` before that decision
 //    (burst_plan below), so they are up when it is routed instead of booting
 //    after it (the boot is paid either way, the wait is not);
@@ -53,12 +54,17 @@ struct BurstPlan {
 // The cheapest group's plan.
 BurstPlan burst_plan(const SimConfig& config, const TraceJob& job, double lambda, Time first, bool shared = false);
 
+// The first decision at or after t.
+Time decision_after(Time t, Time first, Seconds cycle);
+
 class ClairvoyantPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "clairvoyant";
     // `trace` must outlive the policy; jobs of `route` not in it are routed
-    // but not hired for.
-    ClairvoyantPolicy(const SimConfig& config, const std::vector<TraceJob>& trace, BurstSet route, double lambda);
+    // but not hired for.  A job in `not_before` is routed at the first
+    // decision at or after both its arrival and that time.
+    ClairvoyantPolicy(const SimConfig& config, const std::vector<TraceJob>& trace, BurstSet route, double lambda,
+                      const std::unordered_map<JobId, Time>& not_before = {});
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
 
@@ -75,6 +81,7 @@ private:
 
     SimConfig config_;
     BurstSet route_;
+    std::unordered_map<JobId, Time> route_at_; // jobs routed later than at arrival
     std::unordered_map<JobId, const TraceJob*> trace_;
     std::vector<Planned> by_hire_; // chosen jobs without parents, by hire_at
     std::size_t next_hire_ = 0;    // by_hire_[next_hire_..] are not yet due

@@ -25,11 +25,14 @@
 // with each job narrower than a node paying only its share (burst jobs
 // share nodes when many burst together).
 //  4. baselines: runs of policies (burstsim passes always's, the best fixed
-//     delay's and the best compared policy's for this λ).  Each gives two
+//     delay's and the best compared policy's for this λ).  Each gives three
 //     candidates: its burst set replayed by ClairvoyantPolicy (named as the
 //     baseline: its jobs routed at arrival on pre-hired nodes, released at
-//     once), and the run itself (named <baseline>-as-run: a clairvoyant can
-//     act exactly as that policy did, and the simulator is deterministic).
+//     once); the same with each job routed no earlier than its start in the
+//     run less its group's boot (<baseline>-timed: where the group is at its
+//     node limit, which jobs get the cloud depends on when each is routed);
+//     and the run itself (<baseline>-as-run: a clairvoyant can act exactly
+//     as that policy did, and the simulator is deterministic).
 //     1-3 judge each job's burst alone, so they miss what keeping warm nodes
 //     busy with many small bursts saves; these do not.  The as-run
 //     candidate makes the reference at or below every baseline by
@@ -72,7 +75,7 @@ struct Baseline {
 
 struct ClairvoyantRun {
     std::string candidate; // "never", "no-burst-rule", "plan", "fixed-point-<k>", "shared-plan",
-                           // "shared-fixed-point-<k>", a baseline's name or <name>-as-run
+                           // "shared-fixed-point-<k>", a baseline's name, <name>-timed or <name>-as-run
     std::size_t replays = 0;
     SimResult result;
     SimMetrics metrics;

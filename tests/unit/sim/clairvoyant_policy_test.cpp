@@ -105,3 +105,18 @@ TEST(ClairvoyantPolicy, PreHiresSoTheJobDoesNotWaitTheBootAndReleasesTheNodeWhen
     DOUBLES_EQUAL(1260, r.instances[0].down, 1e-9);
     LONGS_EQUAL(0, r.actions_rejected);
 }
+
+TEST(ClairvoyantPolicy, RoutesNoEarlierThanItIsToldAndStillHiresAhead)
+{
+    SimConfig config = one_node_site();
+    config.groups[0].min_billed = 0;
+    const std::vector<TraceJob> trace = {job(1, 0, 8, 3600), job(2, 610, 8, 600)};
+    // Not before 700: routed at the decision at 720 on a node hired at 600.
+    ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}}, 1.0, {{2, 700}});
+    const SimResult r = simulate(config, trace, policy);
+    for (const auto& j : r.jobs)
+        if (j.id == 2)
+            DOUBLES_EQUAL(720, j.start, 1e-9);
+    LONGS_EQUAL(1, r.instances.size());
+    DOUBLES_EQUAL(600, r.instances[0].launched, 1e-9);
+}
