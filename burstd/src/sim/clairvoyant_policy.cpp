@@ -44,8 +44,10 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
     const Seconds run = true_runtime(job) / g.speed;
     const Time route_at = decision_after(std::max(job.submit, not_before), first, c);
     const bool narrow = shared && job.cpus < g.cpus;
-    // A job with parents is routed when it becomes eligible: no lead.
-    const int leads = job.parents.empty() ? int(std::ceil(latest_boot(config, g) / c)) : 0;
+    // A job with parents becomes eligible when a replay says: no lead,
+    // unless it is to be routed no earlier than a given time.
+    const bool known = job.parents.empty() || not_before > 0;
+    const int leads = known ? int(std::ceil(latest_boot(config, g) / c)) : 0;
     for (int k = 0; k <= leads; ++k) {
         const Time hire_at = std::max(first, route_at - k * c);
         const Seconds lead = route_at - hire_at;
@@ -110,7 +112,7 @@ ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<
         const Time from = late == not_before.end() ? 0 : late->second;
         if (from > t.submit)
             route_at_.emplace(t.id, decision_after(from, first, config.cycle));
-        if (!t.parents.empty() || t.cpus > config.local_cores)
+        if ((!t.parents.empty() && from <= t.submit) || t.cpus > config.local_cores)
             continue;
         for (std::size_t i = 0; i < config.groups.size(); ++i)
             if (config.groups[i].name == it->second) {

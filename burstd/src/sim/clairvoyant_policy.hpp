@@ -13,7 +13,8 @@
 //    keeping it to the next decision would cost money), instead of idling
 //    until SuspendTime.
 // A job with parents (a workflow task) becomes eligible at a time only a
-// replay tells: it is routed, not hired for ahead.
+// replay tells: it is routed, not hired for ahead, unless it is routed no
+// earlier than a given time (hired for ahead of that).
 
 #include "policy/policy.hpp"
 #include "sim/sim_config.hpp"
