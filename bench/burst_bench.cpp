@@ -1,18 +1,24 @@
 // Policy decision time and burstsim throughput.  Prints numbers; asserts nothing.
 //
-//   bench/burst_bench [TRACE_DIR [SECTION...]]   (default /work/shared/traces/swf, all sections)
+//   bench/burst_bench [--sizes N,N,...] [TRACE_DIR [SECTION...]]
+//   (default /work/shared/traces/swf, all sections, sizes 1000,10000,100000,1000000)
 //
 // Sections: parse, decide, sim.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
 //    jobs, malformed and unusable lines and parse speed;
-// 2. times Policy::decide for every policy on synthetic sites with 1k, 10k,
-//    100k and 1M pending jobs (median and p99 over repeated calls), and pfa
-//    once more with half the pending jobs in dependency chains (token
-//    propagation over a graph instead of plain queue demand);
+// 2. times Policy::decide for every policy on synthetic sites with each
+//    size of pending jobs (median and tail over repeated calls: the p99 with
+//    100 calls or more, else only the max is honest), and pfa once more with
+//    half the pending jobs in dependency chains (token propagation over a
+//    graph instead of plain queue demand); then how the median grows from
+//    one size to the next, beside the n log n ratio;
 // 3. replays the largest trace found with never, always, predictive and
 //    fixed-delay and reports simulated jobs per CPU second.
+#include "bench_args.hpp"
+#include "decide_stats.hpp"
+
 #include "app/heap_tuning.hpp"
 #include "policy/policy_factory.hpp"
 #include "sim/sim_metrics.hpp"
@@ -21,9 +27,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
+#include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -116,18 +124,45 @@ void add_dependency_chains(ClusterState& s)
     }
 }
 
-void bench_decisions()
+// How the median CPU time grows from each size to the next, beside the n log n
+// ratio: a policy within the target grows by no more than that.
+void print_growth(const std::vector<std::size_t>& sizes, const std::vector<std::string>& labels,
+                  const std::map<std::string, std::vector<double>>& medians)
+{
+    if (sizes.size() < 2)
+        return;
+    std::printf("\n== growth of the median decide CPU time from one size to the next ==\n%-12s", "policy");
+    for (std::size_t i = 1; i < sizes.size(); ++i)
+        std::printf(" %17s", (std::to_string(sizes[i - 1]) + "->" + std::to_string(sizes[i])).c_str());
+    std::printf("\n%-12s", "n log n");
+    for (double r : bench::nlogn_ratios(sizes))
+        std::printf(" %17.2f", r);
+    std::printf("\n");
+    for (const auto& label : labels) {
+        std::printf("%-12s", label.c_str());
+        for (double r : bench::growth_ratios(medians.at(label))) {
+            if (std::isnan(r))
+                std::printf(" %17s", "-");
+            else
+                std::printf(" %17.2f", r);
+        }
+        std::printf("\n");
+    }
+}
+
+void bench_decisions(const std::vector<std::size_t>& sizes)
 {
     std::printf("\n== Policy::decide time (64x32 local cores busy, 2 groups x 200 nodes, 2000 running) ==\n");
-    std::printf("%-12s %9s %7s %12s %12s %12s\n", "policy", "pending", "calls", "cpu_med_ms", "cpu_p99_ms",
-                "wall_med_ms");
-    for (std::size_t pending : {1000u, 10000u, 100000u, 1000000u}) {
+    std::printf("%-12s %9s %7s %12s %12s %5s %12s\n", "policy", "pending", "calls", "cpu_med_ms", "cpu_tail_ms",
+                "tail", "wall_med_ms");
+    std::vector<std::string> labels = policy_names();
+    labels.push_back("pfa(deps)");
+    std::map<std::string, std::vector<double>> medians;
+    for (std::size_t pending : sizes) {
         std::mt19937_64 rng(42);
         ClusterState state = synthetic_site(pending, rng);
         const int calls = pending >= 1000000 ? 5 : pending >= 100000 ? 30 : 200;
-        std::vector<std::string> names = policy_names();
-        names.push_back("pfa(deps)");
-        for (const auto& label : names) {
+        for (const auto& label : labels) {
             const bool deps = label == "pfa(deps)";
             const std::string name = deps ? "pfa" : label;
             if (deps) // the last row: a copy of a 1M-job state would not fit everywhere
@@ -153,11 +188,13 @@ void bench_decisions()
             }
             std::sort(ms.begin(), ms.end());
             std::sort(wall.begin(), wall.end());
-            std::printf("%-12s %9zu %7d %12.3f %12.3f %12.3f   (%zu actions)\n", label.c_str(), pending, calls,
-                        ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], wall[wall.size() / 2],
-                        actions);
+            const bench::TailTime tail = bench::tail_of(ms);
+            std::printf("%-12s %9zu %7d %12.3f %12.3f %5s %12.3f   (%zu actions)\n", label.c_str(), pending, calls,
+                        ms[ms.size() / 2], tail.ms, tail.label.c_str(), wall[wall.size() / 2], actions);
+            medians[label].push_back(ms[ms.size() / 2]);
         }
     }
+    print_growth(sizes, labels, medians);
 }
 
 } // namespace
@@ -165,11 +202,17 @@ void bench_decisions()
 int main(int argc, char** argv)
 {
     keep_cycle_buffers_in_heap(); // as burstd and burstsim do
-    const std::string dir = argc > 1 ? argv[1] : "/work/shared/traces/swf";
-    std::vector<std::string> sections(argv + std::min(argc, 2), argv + argc);
-    auto wanted = [&sections](const char* s) {
-        return sections.empty() || std::find(sections.begin(), sections.end(), s) != sections.end();
-    };
+    const bench::BenchArgs args = bench::parse_bench_args(std::vector<std::string>(argv + 1, argv + argc));
+    if (args.help) {
+        std::fputs(bench::kUsage, stdout);
+        return 0;
+    }
+    if (!args.error.empty()) {
+        std::fprintf(stderr, "burst_bench: %s\n%s", args.error.c_str(), bench::kUsage);
+        return 2;
+    }
+    const std::string& dir = args.trace_dir;
+    auto wanted = [&args](const char* s) { return args.wants(s); };
     std::printf("== trace parsing (%s) ==\n", dir.c_str());
     std::string largest;
     std::size_t largest_jobs = 0;
@@ -178,8 +221,9 @@ int main(int argc, char** argv)
     for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec))
         if (entry.path().extension() == ".swf")
             files.push_back(entry.path().string());
-    if (ec) {
-        std::fprintf(stderr, "burst_bench: %s: %s\n", dir.c_str(), ec.message().c_str());
+    if (ec || !std::filesystem::is_directory(dir)) {
+        std::fprintf(stderr, "burst_bench: %s: %s\n%s", dir.c_str(),
+                     ec ? ec.message().c_str() : "not a directory of SWF traces", bench::kUsage);
         return 1;
     }
     std::sort(files.begin(), files.end());
@@ -200,7 +244,7 @@ int main(int argc, char** argv)
     }
 
     if (wanted("decide"))
-        bench_decisions();
+        bench_decisions(args.sizes);
 
     if (largest.empty() || !wanted("sim"))
         return 0;

@@ -1,6 +1,7 @@
 # build rules for bench (appends to the variables declared in Makefile.am)
 noinst_PROGRAMS += bench/burst_bench
-bench_burst_bench_SOURCES = bench/burst_bench.cpp
+bench_burst_bench_SOURCES = bench/burst_bench.cpp bench/bench_args.cpp bench/bench_args.hpp \
+	bench/decide_stats.cpp bench/decide_stats.hpp
 bench_burst_bench_LDADD = $(BURST_LIBS)
 
 # Fills a queue with held jobs for bench/plugin_snapshot.sh.
@@ -8,3 +9,8 @@ noinst_PROGRAMS += bench/submit_held
 bench_submit_held_SOURCES = bench/submit_held.c
 bench_submit_held_CFLAGS = $(AM_CFLAGS) -pthread
 bench_submit_held_LDADD = $(SLURM_LIBS) -lpthread
+
+# The bench's own logic (its command line, tail and growth) is unit-tested.
+tests_unit_unit_tests_SOURCES += bench/bench_args.cpp bench/bench_args.hpp bench/decide_stats.cpp \
+	bench/decide_stats.hpp tests/unit/bench/burst_bench_test.cpp
+tests_unit_unit_tests_CPPFLAGS += -I$(top_srcdir)/bench

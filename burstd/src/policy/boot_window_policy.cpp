@@ -46,7 +46,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     SiteView view = SiteView::of(state);
     if (!gate_.off())
-        waits_.begin(view);
+        waits_.begin(view, now);
 
     // The window is the latest measured boot time, else the longest configured one.
     Seconds window = 0;

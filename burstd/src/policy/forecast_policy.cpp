@@ -98,15 +98,16 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
 {
     Decision d;
     const Time now = d.time = clock.now();
-    model_.begin_cycle();
+    model_.begin_cycle(now);
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
 
     std::vector<ForecastRunning> running;
     running.reserve(view.running.size());
-    for (const Job* job : view.running) {
+    for (const Job* job : view.running) // all of them before any prediction: they are evidence
         model_.note(*job);
+    for (const Job* job : view.running) {
         if (view.group_of(*job) >= 0)
             continue;
         const Seconds elapsed = now - job->start_time;

@@ -4,9 +4,9 @@
 
 namespace burst {
 
-void LocalWaitEstimator::begin(const SiteView& view)
+void LocalWaitEstimator::begin(const SiteView& view, Time now)
 {
-    model_.begin_cycle();
+    model_.begin_cycle(now);
     for (const Job* job : view.running)
         model_.note(*job);
     const std::size_t n = std::min<std::size_t>(depth_, view.pending.size());

@@ -30,7 +30,7 @@ public:
     void observe(const JobEnd& end) { model_.observe(end); }
 
     // Once per decision, before expected(): notes the jobs shown.
-    void begin(const SiteView& view);
+    void begin(const SiteView& view, Time now);
     Seconds expected(const Job& job) const { return model_.expected(job); }
 
     // Expected local start, in seconds from `now`, of every job of

@@ -46,6 +46,16 @@ bool policy_has_parameter(const std::string& name, const std::string& key)
     return defaults.was_read(key);
 }
 
+std::vector<std::string> policy_reads(const std::string& name, PolicyParams params)
+{
+    construct(name, params);
+    std::vector<std::string> read;
+    for (const auto& entry : params.values())
+        if (params.was_read(entry.first))
+            read.push_back(entry.first);
+    return read;
+}
+
 bool policy_lambda_is_gate(const std::string& name)
 {
     PolicyParams defaults;

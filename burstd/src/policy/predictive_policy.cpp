@@ -37,12 +37,28 @@ PredictivePolicy::PredictivePolicy(PolicyParams& params)
       reward_runtime_(params.get_duration("reward_runtime", 0, 0, 1e9)),
       uniform_late_(params.get_choice("late", "uniform", {"uniform", "immediate"}) == "uniform"),
       max_error_(params.get_double("max_error", 0.5, 0, 1)),
-      queue_benefit_(params.get_choice("benefit", "self", {"self", "queue"}) == "queue"),
+      benefit_(parse_benefit(params.get_choice("benefit", "self", {"self", "queue", "replay"}))),
       local_price_(params.get_double("local_price", 0, 0, 1e9)),
       depth_(params.get_uint("depth", 1000, 1, 100000000)),
       limit_runtimes_(params.get_choice("runtime", "learned", {"learned", "limit"}) == "limit"),
       expander_(make_expander(params.get_choice("expander", "least-cost", expander_names())))
 {
+}
+
+PredictivePolicy::Benefit PredictivePolicy::parse_benefit(const std::string& name)
+{
+    return name == "queue" ? Benefit::Queue : name == "replay" ? Benefit::Replay : Benefit::Self;
+}
+
+Seconds PredictivePolicy::in_system(Seconds waited, Seconds since_submit, Seconds runtime) const
+{
+    // The whole pipeline's time so far: at least its expected runtime plus
+    // this stage's wait, and at least what has passed since the pipeline
+    // was submitted plus this stage's run (earlier stages' waits count, as
+    // the paper's simulator counts every second since the pipeline began).
+    if (reward_runtime_ <= 0)
+        return waited;
+    return std::max(waited, since_submit + runtime - reward_runtime_);
 }
 
 Seconds PredictivePolicy::remaining(Seconds elapsed, Seconds expected, Seconds limit) const
@@ -120,7 +136,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         sizes[i] = view.pending_cpus[i];
         runtime[i] = expected_runtime(*view.pending[i]);
     }
-    auto play_forward = [&] {
+    auto play_forward = [&](std::vector<Seconds>& wait) {
         ReleaseQueue releases(std::greater<Release>(), running_releases);
         std::fill(wait.begin(), wait.end(), kNeverLocal);
         FirstFitIndex unstarted(sizes);
@@ -151,7 +167,9 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
             dispatch(t);
         }
     };
-    play_forward();
+    play_forward(wait);
+    std::vector<Seconds> wait_without_head(benefit_ == Benefit::Replay ? n : 0);
+    const bool queue_benefit = benefit_ != Benefit::Self;
 
     std::size_t declined = 0;
     std::vector<ExpansionOption> options;
@@ -181,18 +199,33 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         const double best_cost = choice->cost;
         const Seconds best_boot = choice->ready_in;
         // R is paid on a job's whole time in the system: the wait so far
-        // (since it became eligible) counts too (it cancels out of the time-oriented reward; under the
-        // throughput-oriented one a job that has waited long loses less by
-        // waiting longer).
-        auto waited = [&](std::size_t i) { return std::max<Seconds>(0, now - view.pending_since[i]); };
+        // (since it became eligible; with reward_runtime, since its pipeline
+        // was submitted) counts too (it cancels out of the time-oriented
+        // reward; under the throughput-oriented one a job that has waited
+        // long loses less by waiting longer).
+        auto waited = [&](std::size_t i) {
+            return in_system(std::max<Seconds>(0, now - view.pending_since[i]),
+                             std::max<Seconds>(0, now - view.pending[i]->submit_time), runtime[i]);
+        };
         double gain = reward_loss(cores, runtime[h], waited(h) + wait[h], wait[h] - best_boot);
-        if (queue_benefit_)
+        if (benefit_ == Benefit::Queue)
             for (std::size_t i = 0; i < n; ++i)
                 if (i != h && wait[i] > 0 && view.pending_group[i] < 0)
                     gain += reward_loss(sizes[i], runtime[i], waited(i) + wait[i], std::min(wait[h], wait[i]));
+        if (benefit_ == Benefit::Replay) {
+            // How much sooner each queued job starts locally once h leaves
+            // the queue: the cores h would hold for its runtime go to them.
+            const int group = view.pending_group[h];
+            view.pending_group[h] = 0;
+            play_forward(wait_without_head);
+            view.pending_group[h] = group;
+            for (std::size_t i = 0; i < n; ++i)
+                if (i != h && wait[i] > 0 && view.pending_group[i] < 0 && wait_without_head[i] < wait[i])
+                    gain += reward_loss(sizes[i], runtime[i], waited(i) + wait[i], wait[i] - wait_without_head[i]);
+        }
         if (!prefer && !(gain > best_cost)) {
             ++declined;
-            if (queue_benefit_)
+            if (queue_benefit)
                 break; // the paper's FIFO head: nothing behind it is dispatched first
             continue;
         }
@@ -205,8 +238,8 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         // The paper re-evaluates the queue whenever its head is dispatched:
         // the cores h would have taken locally now start the jobs behind it
         // sooner, and those shorter waits decide whether the next head bursts.
-        if (queue_benefit_)
-            play_forward();
+        if (queue_benefit)
+            play_forward(wait);
     }
     if (declined)
         d.notes.push_back(std::to_string(declined) + " waiting job(s) cheaper to keep local than to burst");

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace burst {
 
@@ -15,7 +16,7 @@ namespace burst {
 // limit); playing the queue forward in priority order over those releases
 // (greedy first fit) gives each pending job its expected local wait Q.  A
 // burstable job that cannot start locally now is routed to the cloud when
-// the reward it (and, with benefit=queue, the queue behind it) would lose by
+// the reward it (and, with benefit=queue or replay, the queue behind it) would lose by
 // waiting exceeds the extra cost of cloud cores:
 //
 //   gain = Σ_i R(E_i + Q_i) − R(E_i + Q_i − advance_i)       (paper's R_loss)
@@ -24,7 +25,13 @@ namespace burst {
 //
 // where the head h's own advance is Q_h − boot (it waits for a node instead
 // of for local cores) and, with benefit=queue, every other queued job
-// advances by min(Q_h, Q_i) as in the paper.  benefit=self counts only the
+// advances by min(Q_h, Q_i) as in the paper.  That credits the whole queue
+// with h's wait however briefly h would hold its core: a short head stage
+// with a long queue behind it bursts for a gain the queue never sees.
+// benefit=replay instead advances each queued job by what it gains when the
+// queue is played forward again without h (about E_h / local cores each
+// behind h in a long queue).  Both replay the queue after each routed head
+// and stop at the first head they keep.  benefit=self counts only the
 // head's own gain: a job that would start locally in less than a boot time
 // never bursts, whatever the queue length.
 //
@@ -34,9 +41,11 @@ namespace burst {
 //   reward=throughput  R(d, t) = d·R_scale / t          (throughput-oriented),
 //                      R_scale = λ·3600 money·s per core unless given, so a
 //                      one-hour job loses reward at λ per core-hour.
-//                      With reward_runtime = E s, t = E + wait for every
-//                      job: the whole pipeline's expected runtime when jobs
-//                      are its stages (the paper's E_i), which the job's
+//                      With reward_runtime = E s, t = max(E + wait, time
+//                      since submission + own runtime) + Q for every job:
+//                      the whole pipeline's expected runtime when jobs are
+//                      its stages, submitted together (the paper's E_i; its
+//                      simulator counts earlier stages' waits too), which the job's
 //                      own runtime would understate.
 //
 // Running jobs (expected runtime E): late=immediate predicts they end at E,
@@ -58,7 +67,8 @@ namespace burst {
 // reward sum runs over those jobs too.
 // The job goes to the group the expander picks among those quoted its cost
 // (default least-cost: the cheapest; boot = 0 where free up cores take it).
-// Parameters: lambda, reward, reward_scale, reward_runtime, late, max_error, benefit,
+// Parameters: lambda, reward, reward_scale, reward_runtime, late, max_error, benefit (self,
+// queue, replay),
 // local_price (money per local core-hour, default 0: a sunk cost), depth,
 // runtime, expander (least-cost).
 class PredictivePolicy final : public Policy {
@@ -75,6 +85,11 @@ public:
     // Reward lost by a job of `cores` cores and runtime `runtime` when its
     // wait grows from `wait − advance` to `wait`.
     double reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const;
+    // The wait to charge a pending job that has waited `waited` since it
+    // became eligible, `since_submit` since it was submitted, and is
+    // expected to run `runtime`: with reward_runtime, its pipeline's time in
+    // the system beyond reward_runtime so far.
+    Seconds in_system(Seconds waited, Seconds since_submit, Seconds runtime) const;
 
 private:
     double lambda_;
@@ -83,13 +98,15 @@ private:
     Seconds reward_runtime_;
     bool uniform_late_;
     double max_error_;
-    bool queue_benefit_;
+    enum class Benefit { Self, Queue, Replay };
+    Benefit benefit_;
     double local_price_;
     std::uint32_t depth_;
     bool limit_runtimes_;
     RuntimeEstimator runtimes_;
     std::unique_ptr<Expander> expander_;
 
+    static Benefit parse_benefit(const std::string& name);
     Seconds expected_runtime(const Job& job) const;
 };
 

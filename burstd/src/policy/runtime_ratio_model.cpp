@@ -16,28 +16,59 @@ std::string user_job_name(const std::string& user, const std::string& name)
     return user + '\n' + name;
 }
 
+std::string user_job_kind(const std::string& user, const std::string& name, Seconds limit)
+{
+    return user + '\n' + name + '\n' + std::to_string(std::int64_t(limit));
+}
+
 } // namespace
 
-void RuntimeRatioModel::begin_cycle()
+void RuntimeRatioModel::begin_cycle(Time now)
 {
     previous_.swap(seen_);
     seen_.clear();
+    now_ = now;
+    running_elapsed_.clear();
+    running_floor_.clear();
 }
 
 void RuntimeRatioModel::note(const Job& job)
 {
     auto [it, fresh] = seen_.try_emplace(job.id);
-    if (fresh)
-        it->second = Seen{job.user, job.name, job.category, job.time_limit};
+    if (!fresh)
+        return;
+    it->second = Seen{job.user, job.name, job.category, job.time_limit};
+    if (job.running() && !job.user.empty() && job.time_limit > 0) {
+        running_elapsed_[user_job_kind(job.user, job.name, job.time_limit)].push_back(
+            std::max<Seconds>(0, now_ - job.start_time));
+        running_floor_.clear();
+    }
+}
+
+Seconds RuntimeRatioModel::running_floor(const std::string& kind) const
+{
+    if (running_floor_.empty() && !running_elapsed_.empty())
+        for (const auto& [k, elapsed] : running_elapsed_) {
+            std::vector<Seconds> e = elapsed;
+            const auto mid = e.begin() + std::ptrdiff_t(e.size() / 2);
+            std::nth_element(e.begin(), mid, e.end());
+            running_floor_.emplace(k, 2 * *mid);
+        }
+    auto it = running_floor_.find(kind);
+    return it == running_floor_.end() ? 0 : it->second;
 }
 
 Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& name, const std::string& category,
                                    Seconds limit) const
 {
     Seconds e = 0;
+    const std::string kind = user.empty() ? std::string() : user_job_kind(user, name, limit);
+    auto k = user.empty() ? user_kind_last_.end() : user_kind_last_.find(kind);
     auto un = user.empty() ? user_name_last_.end() : user_name_last_.find(user_job_name(user, name));
     auto u = user.empty() ? user_last_.end() : user_last_.find(user);
-    if (un != user_name_last_.end() && un->second.n >= 2)
+    if (k != user_kind_last_.end() && k->second.n >= 2)
+        e = (k->second.a + k->second.b) / 2;
+    else if (un != user_name_last_.end() && un->second.n >= 2)
         e = (un->second.a + un->second.b) / 2;
     else if (u != user_last_.end() && u->second.n >= 2)
         e = (u->second.a + u->second.b) / 2;
@@ -56,6 +87,8 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
         else if (all_runtime_.count >= kMinSamples)
             e = all_runtime_.value;
     }
+    if (!user.empty() && limit > 0)
+        e = std::max(e, running_floor(kind));
     return limit > 0 ? std::min(e, limit) : e;
 }
 
@@ -90,6 +123,7 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     if (!info.user.empty()) {
         user_last_[info.user].add(end.elapsed);
         user_name_last_[user_job_name(info.user, info.name)].add(end.elapsed);
+        user_kind_last_[user_job_kind(info.user, info.name, info.limit)].add(end.elapsed);
     }
     if (info.limit > 0) {
         const double ratio = std::min(1.0, end.elapsed / info.limit);

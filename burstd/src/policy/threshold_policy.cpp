@@ -23,7 +23,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
     if (!gate_.off())
-        waits_.begin(view);
+        waits_.begin(view, now);
 
     // Waiting work: burstable jobs that would not start locally in FCFS order.
     std::uint64_t local_free = view.local_free_cpus;

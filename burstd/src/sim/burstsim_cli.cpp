@@ -64,13 +64,26 @@ std::vector<double> default_delay_grid()
     return grid;
 }
 
-double parse_double(const std::string& option, const std::string& value, double min)
+// A number as a person writes it: 0.001, 1, 1e-09 (not 0.001000).
+std::string plain(double v)
+{
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+enum class Bound { kInclusive, kExclusive };
+
+double parse_double(const std::string& option, const std::string& value, double min,
+                    Bound bound = Bound::kInclusive)
 {
     char* end = nullptr;
     errno = 0;
     double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || v < min)
-        throw UsageError(option + " '" + value + "': expected a number >= " + std::to_string(min));
+    const bool below = bound == Bound::kInclusive ? v < min : v <= min;
+    if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || below)
+        throw UsageError(option + " '" + value + "': expected a number " +
+                         (bound == Bound::kInclusive ? ">= " : "> ") + plain(min));
     return v;
 }
 
@@ -148,7 +161,7 @@ Options parse(const std::vector<std::string>& args)
         else if (a == "--workflow")
             o.workflows.push_back(value());
         else if (a == "--workflow-rate")
-            o.arrivals.rate_per_hour = parse_double(a, value(), 1e-9);
+            o.arrivals.rate_per_hour = parse_double(a, value(), 0, Bound::kExclusive);
         else if (a == "--workflow-count")
             o.arrivals.count = std::uint32_t(parse_uint(a, value(), 1, 10000000));
         else if (a == "--workflow-accounts") {
@@ -295,21 +308,67 @@ Options parse(const std::vector<std::string>& args)
     return o;
 }
 
-// "key=value" goes to every policy run, "policy:key=value" to that one only.
-PolicyParams params_for(const std::string& policy, const std::vector<std::string>& given)
+// The key of a "key=value" parameter as policies see it (lower case).
+std::string param_key(const std::string& assignment)
+{
+    PolicyParams one;
+    one.set(assignment);
+    return one.values().begin()->first;
+}
+
+bool is_scoped(const std::string& param)
+{
+    const auto colon = param.find(':'), eq = param.find('=');
+    return colon != std::string::npos && (eq == std::string::npos || colon < eq);
+}
+
+// "policy:key=value" goes to that policy only (and must be one it reads);
+// "key=value" to every policy run that reads the key: --compare never,predictive
+// --param lambda=2 tunes predictive and leaves never alone.  Adds the keys
+// of `given` this policy read to `read`.
+PolicyParams params_for(const std::string& policy, const std::vector<std::string>& given,
+                        std::vector<std::string>* read = nullptr)
 {
     PolicyParams params;
+    std::vector<std::string> scoped_keys;
     for (const auto& p : given) {
-        auto colon = p.find(':');
-        auto eq = p.find('=');
-        if (colon != std::string::npos && (eq == std::string::npos || colon < eq)) {
-            if (p.compare(0, colon, policy) == 0 && colon == policy.size())
-                params.set(p.substr(colon + 1));
-        } else {
+        if (!is_scoped(p)) {
             params.set(p);
+        } else if (p.compare(0, p.find(':'), policy) == 0 && p.find(':') == policy.size()) {
+            params.set(p.substr(policy.size() + 1));
+            scoped_keys.push_back(param_key(p.substr(policy.size() + 1)));
         }
     }
-    return params;
+    const std::vector<std::string> reads = policy_reads(policy, params);
+    PolicyParams kept;
+    for (const auto& [key, value] : params.values()) {
+        const bool is_read = std::find(reads.begin(), reads.end(), key) != reads.end();
+        if (is_read || std::find(scoped_keys.begin(), scoped_keys.end(), key) != scoped_keys.end())
+            kept.set(key, value);
+        if (is_read && read)
+            read->push_back(key);
+    }
+    return kept;
+}
+
+// An unscoped key that no policy of the run reads is a slip, not a no-op.
+void check_unscoped_params_are_read(const Options& o)
+{
+    std::vector<std::string> run = o.policies;
+    if (o.tune_delay)
+        run.push_back("fixed-delay");
+    std::vector<std::string> read;
+    for (const auto& name : run)
+        params_for(name, o.params, &read);
+    for (const auto& p : o.params) {
+        if (is_scoped(p) || std::find(read.begin(), read.end(), param_key(p)) != read.end())
+            continue;
+        std::string names;
+        for (const auto& name : run)
+            names += (names.empty() ? "" : ", ") + name;
+        throw UsageError("--param " + p + ": no policy of this run has a parameter '" + param_key(p) +
+                         "' (run: " + names + ")");
+    }
 }
 
 std::string hours(double seconds)
@@ -444,6 +503,18 @@ void print_header(std::ostream& out, const Options& o)
     out << "\n";
 }
 
+// The λ a single run's summary states: the one the policy was tuned for
+// (swept or given with --param), else the --lambda values its J is shown at.
+std::string run_lambda_text(const PolicyParams& params, const std::vector<double>& lambdas)
+{
+    if (auto it = params.values().find("lambda"); it != params.values().end())
+        return plain(std::strtod(it->second.c_str(), nullptr));
+    std::string text;
+    for (double l : lambdas)
+        text += (text.empty() ? "" : ", ") + plain(l);
+    return text;
+}
+
 std::string lambda_label(const std::string& name, double lambda)
 {
     std::ostringstream s;
@@ -533,6 +604,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         o = parse(args);
         if (!o.scenario.empty())
             return run_scenario(o, out, err);
+        check_unscoped_params_are_read(o);
         for (const auto& name : o.policies) {
             PolicyParams params = params_for(name, o.params);
             make_policy(name, params); // validates the name and parameters up front
@@ -715,7 +787,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             panels.push_back(PlotPanel{label, std::move(result.timeline)});
             if (o.compare)
                 continue;
-            out << "\nlambda " << lambda << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
+            out << "\nlambda " << run_lambda_text(run.params, o.lambdas)
+                << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
                 << "; median wait " << hours(m.median_wait) << "; cloud core-hours " << m.cloud_core_seconds / 3600
                 << "\ninstances launched " << result.instances_launched << ", instance-hours "
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
@@ -786,7 +859,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             }
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                 const std::size_t best = best_delay[k];
-                const std::string label = "best-delay(W=" + fixed(o.delay_grid[best], 0) + "s)";
+                const std::string label =
+                    "best-delay(lambda=" + plain(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best], 0) + "s)";
                 row(label, grid[best], int(k), grid_wf[best]);
                 note_account_costs(label, grid[best]);
                 if (o.clairvoyant) {

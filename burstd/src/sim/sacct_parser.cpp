@@ -1,5 +1,6 @@
 #include "sim/sacct_parser.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -41,7 +42,7 @@ bool parse_number(std::string_view text, T& out)
 
 } // namespace
 
-bool parse_slurm_timestamp(const std::string& text, Time& out)
+bool parse_slurm_timestamp(const std::string& text, Time& out, RepeatedHour reading)
 {
     // Fixed layout: 0123-56-89T12:45:78
     if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
@@ -55,20 +56,35 @@ bool parse_slurm_timestamp(const std::string& text, Time& out)
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
         return false;
     // Slurm prints local time (localtime_r in parse_time.c): read it back in
-    // the zone TZ names, letting mktime decide whether DST was in effect, so
-    // runtimes across a DST change come out right.
-    std::tm tm{};
-    tm.tm_year = int(y) - 1900;
-    tm.tm_mon = int(mo) - 1;
-    tm.tm_mday = int(d);
-    tm.tm_hour = int(h);
-    tm.tm_min = int(mi);
-    tm.tm_sec = int(s);
-    tm.tm_isdst = -1;
-    const std::time_t epoch = std::mktime(&tm);
-    if (epoch == std::time_t(-1))
+    // the zone TZ names, so runtimes across a DST change come out right.
+    // glibc's mktime with tm_isdst = -1 resolves the hour repeated when DST
+    // ends by its previous call, so both readings are tried and the caller
+    // picks one: a reading counts when the instant it gives has that DST flag.
+    auto instant = [&](int isdst, std::time_t& result) {
+        std::tm tm{};
+        tm.tm_year = int(y) - 1900;
+        tm.tm_mon = int(mo) - 1;
+        tm.tm_mday = int(d);
+        tm.tm_hour = int(h);
+        tm.tm_min = int(mi);
+        tm.tm_sec = int(s);
+        tm.tm_isdst = isdst;
+        result = std::mktime(&tm);
+        if (result == std::time_t(-1))
+            return false;
+        std::tm back{};
+        return isdst < 0 || (localtime_r(&result, &back) && (back.tm_isdst > 0) == (isdst > 0));
+    };
+    std::time_t standard = 0, daylight = 0;
+    const bool as_standard = instant(0, standard), as_daylight = instant(1, daylight);
+    if (as_standard && as_daylight)
+        out = Time(reading == RepeatedHour::kEarlier ? std::min(standard, daylight) : std::max(standard, daylight));
+    else if (as_standard || as_daylight)
+        out = Time(as_standard ? standard : daylight);
+    else if (std::time_t any = 0; instant(-1, any)) // a time the DST start skipped, or a zone's odd rule
+        out = Time(any);
+    else
         return false;
-    out = Time(epoch);
     return true;
 }
 
@@ -210,6 +226,12 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
                                                end_text + "'");
             continue;
         }
+        // A time in the repeated hour names two instants: the earlier one
+        // unless that puts the job's times out of order.
+        if (start < submit)
+            parse_slurm_timestamp(start_text, start, RepeatedHour::kLater);
+        if (end < start)
+            parse_slurm_timestamp(end_text, end, RepeatedHour::kLater);
         if (start < submit || end < start) {
             report.malformed_line(line_no, "times out of order (Submit <= Start <= End expected)");
             continue;
@@ -222,6 +244,14 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         if (!parse_number(std::string_view(fields[std::size_t(where[kAllocCpus])]), alloc) ||
             !parse_number(std::string_view(fields[std::size_t(where[kReqCpus])]), req)) {
             report.malformed_line(line_no, "AllocCPUS/ReqCPUS: expected non-negative integers");
+            continue;
+        }
+        // Slurm cancels a pending job with Start = End = the cancel time
+        // (job_mgr.c) and no allocation: it never ran, whatever the times say.
+        if (alloc == 0 && (state.rfind("CANCELLED", 0) == 0 || start == end)) {
+            report.unusable_record(line_no, "job " + id + " (" + state +
+                                                ") never ran: no CPUs allocated" +
+                                                (start == end ? " and Start = End" : ""));
             continue;
         }
         if (alloc == 0 && req == 0) {

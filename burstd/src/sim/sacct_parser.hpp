@@ -12,7 +12,8 @@
 // (ids with a '.', present without -X) are skipped and counted.  Times are
 // local time, as sacct prints them: they are read in the zone TZ names (run
 // burstsim with the TZ sacct ran with, or run sacct with TZ=UTC and burstsim
-// with TZ=UTC).
+// with TZ=UTC).  A time in the hour repeated when DST ends is read as its
+// earlier instant, unless that puts Submit, Start and End out of order.
 
 #include "sim/trace.hpp"
 
@@ -29,8 +30,11 @@ Trace parse_sacct(std::istream& in, const std::string& source,
 // "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these.
 bool parse_slurm_duration(const std::string& text, Seconds& out);
 
+// Which instant a wall-clock time in the hour repeated when DST ends names.
+enum class RepeatedHour { kEarlier, kLater };
+
 // "YYYY-MM-DDTHH:MM:SS", local time in the zone TZ names, as epoch seconds;
-// false when malformed.
-bool parse_slurm_timestamp(const std::string& text, Time& out);
+// false when malformed.  In the repeated hour, `reading` picks the instant.
+bool parse_slurm_timestamp(const std::string& text, Time& out, RepeatedHour reading = RepeatedHour::kEarlier);
 
 } // namespace burst

@@ -100,10 +100,13 @@ std::vector<SmowtonRow> run_smowton(const SmowtonOptions& o)
 
                     for (std::size_t p = 0; p < o.policies.size(); ++p) {
                         PolicyParams params;
-                        if (o.policies[p] == "predictive")
+                        const bool replay = o.policies[p] == "replay";
+                        if (o.policies[p] == "predictive" || replay)
                             for (const auto& kv : smowton_predictive_params(o, reward, kTu))
                                 params.set(kv);
-                        auto policy = make_policy(o.policies[p], params);
+                        if (replay)
+                            params.set("benefit", "replay");
+                        auto policy = make_policy(replay ? "predictive" : o.policies[p], params);
                         const SimResult r = simulate(site, w.jobs, *policy);
 
                         std::unordered_map<JobId, const JobOutcome*> by_id;

@@ -21,7 +21,10 @@ struct SmowtonOptions {
     std::vector<double> intervals{3.0, 2.8, 2.6, 2.4, 2.2, 2.0}; // light → heavy
     std::vector<double> prices{20, 50, 80, 110};                 // public CU per core-TU
     std::vector<std::string> rewards{"time", "throughput"};
-    std::vector<std::string> policies{"never", "always", "predictive"};
+    // "replay" is predictive with benefit=replay: the queue behind the head is
+    // credited only what playing it forward without the head gives it, not
+    // the head's whole wait each (the paper's R_loss).
+    std::vector<std::string> policies{"never", "always", "predictive", "replay"};
     double duration = 2000;    // TU of arrivals per run (the paper: 10,000)
     std::uint64_t seed = 1;
     std::uint64_t repetitions = 1; // seeds seed, seed+1, ...; profits are averaged

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace burst {
 namespace {
@@ -96,6 +97,37 @@ bool read_header(std::string_view line, TraceReport& report, std::size_t line_no
 
 std::string id_name(char prefix, double id) { return prefix + std::to_string(std::int64_t(id)); }
 
+// Epoch submit times stay epoch seconds; the trace starts at the header's
+// UnixStartTime (time 0 of a standard trace), else at the first record's
+// submit time, and the runaway check applies to the offset from that start.
+void keep_within_runaway_limit(Trace& trace, const std::vector<std::size_t>& record_lines)
+{
+    TraceReport& report = trace.report;
+    if (trace.jobs.empty())
+        return;
+    const bool from_header = report.unix_start_time > 0;
+    const Time start = from_header ? report.unix_start_time : trace.jobs.front().submit;
+    const std::string start_text = std::to_string(std::int64_t(start)) +
+                                   (from_header ? " (UnixStartTime)" : " (the first record's submit time)");
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+        const Seconds offset = trace.jobs[i].submit - start;
+        if (offset < 0) {
+            report.malformed_line(record_lines[i], "epoch submit time before the trace's start " + start_text);
+            continue;
+        }
+        if (offset > kMaxTraceSeconds) {
+            report.malformed_line(record_lines[i],
+                                  "epoch submit time over 10 years after the trace's start " + start_text);
+            continue;
+        }
+        if (kept != i)
+            trace.jobs[kept] = std::move(trace.jobs[i]);
+        ++kept;
+    }
+    trace.jobs.resize(kept);
+}
+
 } // namespace
 
 Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_problems)
@@ -107,6 +139,9 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
     std::string line;
     std::array<double, kFields + 1> f{};
     std::unordered_map<JobId, std::size_t> job_lines; // job number → line it was read from
+    std::vector<std::size_t> record_lines;              // line of each trace.jobs entry
+    bool time_base_known = false;
+    bool epoch_times = false;
     while (std::getline(in, line)) {
         const std::size_t line_no = ++report.lines;
         std::string_view view(line);
@@ -137,8 +172,19 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             report.malformed_line(line_no, "job number must be a positive integer");
             continue;
         }
-        if (f[kSubmit] < 0 || f[kSubmit] > kMaxTraceSeconds) {
-            report.malformed_line(line_no, "submit time must be in [0, 10 years]");
+        if (f[kSubmit] < 0) {
+            report.malformed_line(line_no, "submit time is negative");
+            continue;
+        }
+        // A submit time beyond the runaway limit cannot be an offset from the
+        // log's start, so the first record decides: the trace carries epoch
+        // times (some converters write them) or standard relative ones.
+        if (!time_base_known) {
+            time_base_known = true;
+            epoch_times = f[kSubmit] > kMaxTraceSeconds;
+        }
+        if (!epoch_times && f[kSubmit] > kMaxTraceSeconds) {
+            report.malformed_line(line_no, "submit time over 10 years after the trace's start");
             continue;
         }
         if (f[kRunTime] > kMaxTraceSeconds) {
@@ -183,10 +229,14 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
                                        : (f[kQueue] >= 0 ? id_name('q', f[kQueue]) : (f[kPartition] >= 0 ? id_name('p', f[kPartition]) : "job"));
         job.category = job.account + "/" + job.name;
         trace.jobs.push_back(std::move(job));
+        record_lines.push_back(line_no);
     }
     // Applied after reading so that a header line anywhere still counts.
-    for (auto& job : trace.jobs)
-        job.submit += report.unix_start_time;
+    if (epoch_times)
+        keep_within_runaway_limit(trace, record_lines);
+    else
+        for (auto& job : trace.jobs)
+            job.submit += report.unix_start_time;
     report.jobs = trace.jobs.size();
     return trace;
 }

@@ -16,7 +16,10 @@ namespace burst {
 // the requested ones (field 8); the runtime is field 4; the requested time
 // (field 9) is the time limit; ids become names ("u12", account "g3" from the
 // group id, else the user's).  Submit times are relative to the log start, so
-// with an UnixStartTime header they become epoch seconds.  Records that name
+// with an UnixStartTime header they become epoch seconds.  A trace whose first
+// record's submit time is over 10 years carries epoch times: they are kept,
+// and checked against the header's UnixStartTime (else the first record's
+// submit) as relative times are against 0.  Records that name
 // no runnable job (no run time, no processors, partial-execution lines,
 // cancelled before starting) are counted as unusable.
 // `kept_problems`: how many problems keep their text (all are counted).

@@ -127,6 +127,61 @@ TEST(PredictivePolicy, QueueBenefitReevaluatesTheQueueAfterEachDispatchedHead)
     LONGS_EQUAL(2, sent[0].job);
 }
 
+TEST(PredictivePolicy, ReplayBenefitCreditsTheQueueOnlyWhatTheHeadsCoresGiveIt)
+{
+    // One local core busy for 1 h; a 1 min head, then eight 1 h jobs.  The
+    // paper's rule credits every queued job with the head's whole 1 h wait
+    // (0.3 + 8 × 0.3 = 2.7 at λ=0.3) against a 1 min cloud core at 1: it
+    // hires.  Bursting the head gives the jobs behind only its 1 min of
+    // local core: 0.3 + 8 × 0.3 / 60 = 0.34 < 1, replay keeps it local.
+    auto queue_of = [](Seconds head_limit, double price) {
+        StateBuilder b;
+        b.local("n1", 1, 1).group("aws", 1, 4, price, 0);
+        b.running(1, 1, 0, "r", 3600);
+        b.pending(2, 1, BurstOption::Allow, "p", head_limit);
+        for (JobId id = 3; id <= 10; ++id)
+            b.pending(id, 1, BurstOption::Allow, "p", 3600);
+        return b;
+    };
+    ManualClock clock(0);
+    StateBuilder short_head = queue_of(60, 60);
+    auto paper = make({{"lambda", "0.3"}, {"benefit", "queue"}});
+    LONGS_EQUAL(1, routes(paper->decide(short_head.state, clock)).size());
+    auto replay = make({{"lambda", "0.3"}, {"benefit", "replay"}});
+    CHECK(routes(replay->decide(short_head.state, clock)).empty());
+    // A 1 h head hands each job behind it a whole hour: 0.3 + 8 × 0.3 = 2.7
+    // against a 1 h cloud core at 1, and replay hires it.
+    StateBuilder long_head = queue_of(3600, 1);
+    auto sent = routes(replay->decide(long_head.state, clock));
+    CHECK(!sent.empty());
+    LONGS_EQUAL(2, sent[0].job);
+}
+
+TEST(PredictivePolicy, PipelineRewardCountsTheTimeSinceThePipelineWasSubmitted)
+{
+    // A 1 min stage of a 1 h pipeline waits 1 h for the busy local core;
+    // a cloud core for its minute costs 0.1.  Submitted just now, the
+    // pipeline's R = 3600/t drops from 3600/3600 to 3600/7200: 0.5, burst.
+    // Submitted 10 h ago (earlier stages waited), t is already 10 h: the
+    // hour costs 3600/36060 − 3600/39660 ≈ 0.009, keep it local.
+    auto stage_submitted_at = [](Time submit) {
+        StateBuilder b;
+        b.local("n1", 1, 1).group("aws", 1, 4, 6, 0);
+        b.running(1, 1, 36000, "r", 3600);
+        b.pending(2, 1, BurstOption::Allow, "p", 60);
+        Job& stage = b.state.snapshot.jobs.back();
+        stage.submit_time = submit;
+        stage.eligible_time = 36000;
+        return b;
+    };
+    ManualClock clock(36000);
+    auto policy = make({{"reward", "throughput"}, {"lambda", "1"}, {"reward_runtime", "3600"}});
+    StateBuilder fresh = stage_submitted_at(36000);
+    LONGS_EQUAL(1, routes(policy->decide(fresh.state, clock)).size());
+    StateBuilder late = stage_submitted_at(0);
+    CHECK(routes(policy->decide(late.state, clock)).empty());
+}
+
 TEST(PredictivePolicy, ThroughputRewardCanBePaidOnTheWholePipeline)
 {
     auto stage = make({{"reward", "throughput"}, {"lambda", "1"}});

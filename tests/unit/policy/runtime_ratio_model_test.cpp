@@ -73,6 +73,65 @@ TEST(RuntimeRatioModel, AUsersJobsOfOneNameArePredictedFromEachOther)
     DOUBLES_EQUAL(40000, m.expected(named(104, "fay", "long", 200000)), 1e-9);
 }
 
+TEST(RuntimeRatioModel, AJobsTimeLimitTellsItsKindApart)
+{
+    // A grid site's queues: the same user and executable, a short queue's
+    // and a long queue's limit, interleaved.
+    RuntimeRatioModel m;
+    JobId id = 1;
+    for (int i = 0; i < 3; ++i) {
+        finish(m, named(id++, "gus", "site", 1200), 100);
+        finish(m, named(id++, "gus", "site", 172800), 30000);
+    }
+    DOUBLES_EQUAL(100, m.expected(named(100, "gus", "site", 1200)), 1e-9);
+    DOUBLES_EQUAL(30000, m.expected(named(101, "gus", "site", 172800)), 1e-9);
+    // A limit never seen with that name: the last two of the name.
+    DOUBLES_EQUAL((100 + 30000) / 2.0, m.expected(named(102, "gus", "site", 72000)), 1e-9);
+}
+
+TEST(RuntimeRatioModel, RunningJobsOfAKindRaiseItsPrediction)
+{
+    // hal's earlier jobs ran 150 s; a batch of long ones (a new kind: no
+    // run of it has finished) is running.  Running 2 h, 3 h and 4 h, they
+    // say his next job of that kind runs at least twice the median, 6 h,
+    // not the 150 s his finished jobs say.
+    RuntimeRatioModel m;
+    finish(m, named(1, "hal", "site40", 1200), 150);
+    finish(m, named(2, "hal", "site40", 1200), 150);
+    const Time now = 100000;
+    m.begin_cycle(now);
+    JobId id = 10;
+    for (Seconds elapsed : {7200, 10800, 14400}) {
+        Job r = named(id++, "hal", "site40", 172800);
+        r.state = JobState::Running;
+        r.start_time = now - elapsed;
+        m.note(r);
+    }
+    Job next = named(20, "hal", "site40", 172800);
+    m.note(next);
+    DOUBLES_EQUAL(21600, m.expected(next), 1e-9);
+    // Other kinds are not affected (his last two: 150 s).
+    DOUBLES_EQUAL(150, m.expected(named(21, "hal", "site40", 1200)), 1e-9);
+    DOUBLES_EQUAL(150, m.expected(named(22, "hal", "site52", 172800)), 1e-9);
+    // The floor never passes the limit: one running 1000 s of a 1200 s limit.
+    Job shortq = named(23, "hal", "site40", 1200);
+    shortq.state = JobState::Running;
+    shortq.start_time = now - 1000;
+    m.note(shortq);
+    DOUBLES_EQUAL(1200, m.expected(named(24, "hal", "site40", 1200)), 1e-9);
+    // Nor is a job without a limit raised (its kind is too loose).
+    finish(m, named(25, "hal", "nolimit", 0), 150);
+    finish(m, named(26, "hal", "nolimit", 0), 150);
+    Job open = named(27, "hal", "nolimit", 0);
+    open.state = JobState::Running;
+    open.start_time = now - 7200;
+    m.note(open);
+    DOUBLES_EQUAL(150, m.expected(named(28, "hal", "nolimit", 0)), 1e-9);
+    // The evidence is this cycle's: next cycle, with none of them running, it is gone.
+    m.begin_cycle(now + 60);
+    DOUBLES_EQUAL(150, m.expected(next), 1e-9);
+}
+
 TEST(RuntimeRatioModel, LearnsTheErrorWindowFromItsOwnMisses)
 {
     RuntimeRatioModel m;

@@ -115,8 +115,8 @@ TEST(BurstsimCli, TuneDelayReportsTheBestDelayPerLambda)
     LONGS_EQUAL(0, r.status);
     // With waiting free the best delay never bursts within the trace; when
     // waiting is dear, bursting at once wins.
-    CHECK(r.out.find("best-delay(W=5000s)") != std::string::npos);
-    CHECK(r.out.find("best-delay(W=0s)") != std::string::npos);
+    CHECK_TEXT(r.out.find("best-delay(lambda=0,W=5000s)") != std::string::npos, r.out.c_str());
+    CHECK(r.out.find("best-delay(lambda=1000,W=0s)") != std::string::npos);
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--tune-delay", "--param", "fixed-delay:delay=5"}).status);
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--delay-grid", ""}).status);
 }
@@ -320,5 +320,75 @@ TEST(BurstsimCli, ParamKeysAreCaseInsensitiveAndDurationsTakeUnits)
                        .status);
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
                            "stabilization=5x"})
+                       .status);
+}
+
+TEST(BurstsimCli, ReplaysAnSwfTraceWithEpochSubmitTimes)
+{
+    TempTrace t("; MaxProcs: 8\n"
+                "1 1000000000 0 3600 8 -1 -1 8 3600 -1 1 1 1 1 1 -1 -1 -1\n"
+                "2 1000000010 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"
+                "3 1000000020 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n");
+    Run r = invoke({"--trace", t.path(), "--policy", "never"});
+    LONGS_EQUAL_TEXT(0, r.status, r.err.c_str());
+    CHECK_TEXT(r.err.find("3 jobs from 4 lines") != std::string::npos, r.err.c_str());
+    CHECK_TEXT(r.err.find("0 malformed") != std::string::npos, r.err.c_str());
+}
+
+TEST(BurstsimCli, ASingleRunStatesItsOwnLambda)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4", "--policy", "predictive",
+                    "--lambda", "1,5"});
+    LONGS_EQUAL_TEXT(0, r.status, r.err.c_str());
+    const auto second_row = r.out.find("predictive(lambda=5)");
+    CHECK(second_row != std::string::npos);
+    CHECK_TEXT(r.out.find("lambda 1 per waiting core-hour") < second_row, r.out.c_str());
+    CHECK_TEXT(r.out.find("lambda 5 per waiting core-hour", second_row) != std::string::npos, r.out.c_str());
+    // A run that does not depend on λ states the λ its J columns are at.
+    Run never = invoke({"--trace", t.path(), "--policy", "never", "--lambda", "0.5,2"});
+    CHECK_TEXT(never.out.find("lambda 0.5, 2 per waiting core-hour") != std::string::npos, never.out.c_str());
+}
+
+TEST(BurstsimCli, NumberBoundsReadAsWritten)
+{
+    TempTrace t(kTrace);
+    Run rate = invoke({"--workflow", t.path(), "--workflow-rate", "0", "--local-cores", "4"});
+    LONGS_EQUAL(2, rate.status);
+    CHECK_TEXT(rate.err.find("--workflow-rate '0': expected a number > 0\n") != std::string::npos, rate.err.c_str());
+    Run tau = invoke({"--trace", t.path(), "--tau", "0"});
+    LONGS_EQUAL(2, tau.status);
+    CHECK_TEXT(tau.err.find("--tau '0': expected a number >= 0.001\n") != std::string::npos, tau.err.c_str());
+}
+
+TEST(BurstsimCli, AnUnscopedParamGoesToEveryPolicyThatHasIt)
+{
+    TempTrace t(kTrace);
+    const std::vector<std::string> site = {"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4",
+                                           "--compare", "never,always,forecast", "--lambda", "1,5"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = site;
+        args.insert(args.end(), more.begin(), more.end());
+        return invoke(args);
+    };
+    Run lambda = with({"--param", "lambda=2"});
+    LONGS_EQUAL_TEXT(0, lambda.status, lambda.err.c_str());
+    // forecast takes the given λ instead of one run per --lambda value.
+    CHECK(lambda.out.find("forecast(lambda=") == std::string::npos);
+    CHECK(lambda.out.find("\nforecast ") != std::string::npos);
+    LONGS_EQUAL_TEXT(0, with({"--param", "expander=price"}).status, "expander");
+    Run nobody = with({"--param", "colour=red"});
+    LONGS_EQUAL(2, nobody.status);
+    CHECK_TEXT(nobody.err.find("--param colour=red: no policy of this run has a parameter 'colour' "
+                               "(run: never, always, forecast)") != std::string::npos,
+               nobody.err.c_str());
+    // A scoped parameter stays strict.
+    Run scoped = with({"--param", "never:lambda=2"});
+    LONGS_EQUAL(2, scoped.status);
+    CHECK_TEXT(scoped.err.find("policy never: unknown parameter(s) lambda") != std::string::npos,
+               scoped.err.c_str());
+    // fixed-delay of --tune-delay is a policy of the run too.
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--tune-delay", "--delay-grid", "0",
+                           "--param", "lambda=2", "--compare", "never,predictive"})
                        .status);
 }

@@ -15,7 +15,7 @@ using namespace burst;
 
 namespace {
 
-enum { kNever, kAlways, kPredictive };
+enum { kNever, kAlways, kPredictive, kReplay };
 
 SmowtonRow smowton(const std::string& reward, double price, double interval)
 {
@@ -25,7 +25,7 @@ SmowtonRow smowton(const std::string& reward, double price, double interval)
     o.prices = {price};
     o.intervals = {interval};
     const auto rows = run_smowton(o);
-    CHECK(rows.size() == 1 && rows[0].profit.size() == 3);
+    CHECK(rows.size() == 1 && rows[0].profit.size() == 4);
     return rows[0];
 }
 
@@ -66,6 +66,18 @@ TEST(SmowtonReproduction, ThroughputRewardPredictiveStaysLocalWhenThePublicTierI
         CHECK(r.profit[kPredictive] - r.profit[kAlways] > 0.7 * (r.profit[kNever] - r.profit[kAlways]));
         CHECK(r.cloud_share[kPredictive] < 0.5 * r.cloud_share[kAlways]);
     }
+}
+
+TEST(SmowtonReproduction, ThroughputRewardReplayBenefitStaysLocalWhenThePublicTierIsDear)
+{
+    // The paper's R_loss credits every queued stage with the head's whole
+    // wait, so at 110 CU/TU it bursts short stages for a gain the queue never
+    // sees and loses to never-scale; crediting what the head's core gives the
+    // queue (benefit=replay) keeps it with never.
+    const SmowtonRow r = smowton("throughput", 110, 2.2);
+    CHECK(r.profit[kNever] > r.profit[kPredictive]);
+    CHECK(close_to(r.profit[kReplay], r.profit[kNever], 0.02));
+    CHECK(r.cloud_share[kReplay] < 0.2 * r.cloud_share[kPredictive]);
 }
 
 TEST(SmowtonReproduction, ThroughputRewardPredictiveBeatsNeverWhenThePublicTierIsCheap)

@@ -119,6 +119,31 @@ TEST(SacctParser, ReadsTimesInTheLocalZoneAcrossADstChange)
     DOUBLES_EQUAL(1711841400, t.jobs[0].submit, 0); // 2024-03-30T23:30:00Z
 }
 
+TEST(SacctParser, ReadsTheRepeatedHourAsItsEarlierInstantUnlessTheOrderSaysOtherwise)
+{
+    TimeZone berlin("CET-1CEST,M3.5.0,M10.5.0/3");
+    // Clocks went from 03:00 CEST back to 02:00 CET on 2024-10-27: 02:00 to
+    // 03:00 happened twice (00:00Z to 01:00Z, then 01:00Z to 02:00Z).
+    Time t = 0;
+    CHECK(parse_slurm_timestamp("2024-10-27T02:30:00", t, RepeatedHour::kLater));
+    DOUBLES_EQUAL(1729992600, t, 0); // 01:30Z
+    // The earlier reading whatever mktime resolved last.
+    CHECK(parse_slurm_timestamp("2024-10-27T02:30:00", t));
+    DOUBLES_EQUAL(1729989000, t, 0); // 00:30Z
+    CHECK(parse_slurm_timestamp("2024-10-27T01:30:00", t, RepeatedHour::kLater));
+    DOUBLES_EQUAL(1729985400, t, 0); // not repeated: one instant
+    // Start at the first 02:40, End at the second 02:20: 40 minutes, not
+    // out of order; a job that fits in the first occurrence stays there.
+    Trace trace = parse(std::string(kHeader) +
+                        "9|a|u|2024-10-27T02:10:00|2024-10-27T02:40:00|2024-10-27T02:20:00|1|1|UNLIMITED|COMPLETED|x\n"
+                        "10|a|u|2024-10-27T02:10:00|2024-10-27T02:20:00|2024-10-27T02:40:00|1|1|UNLIMITED|COMPLETED|x\n");
+    LONGS_EQUAL(0, trace.report.problem_count());
+    LONGS_EQUAL(2, trace.jobs.size());
+    DOUBLES_EQUAL(2400, trace.jobs[0].runtime, 0);
+    DOUBLES_EQUAL(1729987800, trace.jobs[0].submit, 0); // 00:10Z
+    DOUBLES_EQUAL(1200, trace.jobs[1].runtime, 0);
+}
+
 TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
 {
     Trace t = parse(std::string(kHeader) +
@@ -132,6 +157,29 @@ TEST(SacctParser, CountsJobsThatNeverRanAndMalformedLines)
     LONGS_EQUAL(3, t.report.malformed);
     LONGS_EQUAL(2, t.report.problems[0].line);
     LONGS_EQUAL(6, t.report.problems[4].line);
+}
+
+TEST(SacctParser, CountsAJobCancelledWhilePendingAsNeverRun)
+{
+    // Slurm 22.05 sets Start = End = the cancel time of a pending job.
+    Trace t = parse(std::string(kHeader) +
+                    "101|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:10|2024-01-01T10:00:10|0|4|01:00:00|"
+                    "CANCELLED by 1000|sim\n"
+                    "102|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:30|2024-01-01T10:00:40|0|4|01:00:00|"
+                    "CANCELLED by 1000|sim\n"
+                    "103|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:30|2024-01-01T10:00:30|0|4|01:00:00|"
+                    "FAILED|sim\n"
+                    // Cancelled after it started: it ran, so it is replayed.
+                    "104|phys|alice|2024-01-01T10:00:10|2024-01-01T10:00:20|2024-01-01T10:00:50|4|4|01:00:00|"
+                    "CANCELLED by 1000|sim\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(104, t.jobs[0].id);
+    LONGS_EQUAL(3, t.report.unusable);
+    LONGS_EQUAL(0, t.report.malformed);
+    LONGS_EQUAL(2, t.report.problems[0].line);
+    CHECK_TEXT(t.report.problems[0].message.find("job 101 (CANCELLED by 1000) never ran") != std::string::npos,
+               t.report.problems[0].message.c_str());
+    LONGS_EQUAL(4, t.report.problems[2].line);
 }
 
 TEST(SacctParser, ReportsDuplicateIdsAndRunawayRuntimes)

@@ -142,6 +142,37 @@ TEST(SwfParser, RejectsRunawayRuntimesAndSubmitTimes)
     LONGS_EQUAL(2, t.report.problems[1].line);
 }
 
+TEST(SwfParser, KeepsEpochSubmitTimesAndChecksThemFromTheFirstRecord)
+{
+    // Absolute times, no UnixStartTime: the first record is the start.
+    Trace t = parse("; MaxProcs: 8\n"
+                    "1 1000000000 0 3600 8 -1 -1 8 3600 -1 1 1 1 1 1 -1 -1 -1\n"
+                    "2 1000000010 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"
+                    "3 1000000020 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"
+                    "4 999999999 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"   // before the start
+                    "5 1400000000 -1 1800 4 -1 -1 4 3600 -1 1 2 2 1 1 -1 -1 -1\n"); // 12 years later
+    LONGS_EQUAL(3, t.jobs.size());
+    DOUBLES_EQUAL(1000000000, t.jobs[0].submit, 0);
+    DOUBLES_EQUAL(1000000020, t.jobs[2].submit, 0);
+    LONGS_EQUAL(2, t.report.malformed);
+    LONGS_EQUAL(5, t.report.problems[0].line);
+    CHECK_TEXT(t.report.problems[0].message.find("before the trace's start 1000000000") != std::string::npos,
+               t.report.problems[0].message.c_str());
+    LONGS_EQUAL(6, t.report.problems[1].line);
+    CHECK(t.report.problems[1].message.find("over 10 years after the trace's start") != std::string::npos);
+}
+
+TEST(SwfParser, EpochSubmitTimesStartAtUnixStartTimeAndAreNotShiftedByIt)
+{
+    Trace t = parse("; UnixStartTime: 999990000\n"
+                    "1 1000000000 0 60 1 -1 -1 1 60 -1 1 1 1 1 -1 -1 -1 -1\n"
+                    "2 999980000 0 60 1 -1 -1 1 60 -1 1 1 1 1 -1 -1 -1 -1\n");
+    LONGS_EQUAL(1, t.jobs.size());
+    DOUBLES_EQUAL(1000000000, t.jobs[0].submit, 0);
+    LONGS_EQUAL(3, t.report.problems[0].line);
+    CHECK(t.report.problems[0].message.find("999990000 (UnixStartTime)") != std::string::npos);
+}
+
 TEST(SwfParser, KeepsEveryProblemWhenAsked)
 {
     std::string text;

@@ -1,0 +1,26 @@
+#pragma once
+// bench/burst_bench's command line.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace burst::bench {
+
+extern const char* const kUsage;
+
+struct BenchArgs {
+    bool help = false;
+    std::string error; // non-empty: a bad command line, say it with the usage
+    std::string trace_dir = "/work/shared/traces/swf";
+    std::vector<std::string> sections; // empty = all
+    std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
+
+    bool wants(const std::string& section) const;
+};
+
+// [--sizes N,N,...] [TRACE_DIR [SECTION...]], --help/-h; an option-looking
+// word is never a trace directory.
+BenchArgs parse_bench_args(const std::vector<std::string>& args);
+
+} // namespace burst::bench
