@@ -755,12 +755,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
 
-    // The clairvoyant reference also replays always's burst set and, per λ,
-    // the best fixed delay's and that of the compared policy with the least
-    // J (its candidates 4).
-    std::vector<BaselineSet> always_set;
-    std::vector<BaselineSet> best_delay_set(o.lambdas.size());
-    std::vector<BaselineSet> best_policy_set(o.lambdas.size());
+    // The clairvoyant reference also takes always's run and, per λ, the best
+    // fixed delay's and that of the compared policy with the least J (its
+    // candidates 4).
+    std::vector<Baseline> always_run;
+    std::vector<Baseline> best_delay_run(o.lambdas.size());
+    std::vector<Baseline> best_policy_run(o.lambdas.size());
     std::vector<double> best_policy_j(o.lambdas.size(), 0);
 
     print_header(out, o);
@@ -768,15 +768,15 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         for (const auto& run : runs) {
             SimResult result;
             const SimMetrics m = replay(run.name, run.params, result);
-            if (o.clairvoyant && run.name == AlwaysPolicy::kName && always_set.empty())
-                always_set.push_back(BaselineSet{"always", burst_set_of(o.config, result)});
+            if (o.clairvoyant && run.name == AlwaysPolicy::kName && always_run.empty())
+                always_run.push_back(Baseline{"always", result});
             if (o.clairvoyant && run.name != NeverPolicy::kName && run.name != AlwaysPolicy::kName)
                 for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                     if (run.lambda_index >= 0 && std::size_t(run.lambda_index) != k)
                         continue;
                     const double j = objective_at(m, o.lambdas[k]);
-                    if (best_policy_set[k].name.empty() || j < best_policy_j[k]) {
-                        best_policy_set[k] = BaselineSet{run.name, burst_set_of(o.config, result)};
+                    if (best_policy_run[k].name.empty() || j < best_policy_j[k]) {
+                        best_policy_run[k] = Baseline{run.name, result};
                         best_policy_j[k] = j;
                     }
                 }
@@ -838,30 +838,34 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             std::vector<SimMetrics> grid;
             std::vector<CloudWorkBound> bounds;
             std::vector<WorkflowMetrics> grid_wf;
-            std::vector<BurstSet> grid_sets;
+            // The best delay per λ so far, and its run for the reference.
+            std::vector<SimResult> best_runs(o.lambdas.size());
+            std::vector<std::size_t> best_delay(o.lambdas.size(), 0);
             for (double w : o.delay_grid) {
                 PolicyParams params = params_for("fixed-delay", o.params);
                 params.set("delay", fixed(w, 0));
                 SimResult result;
                 grid.push_back(replay("fixed-delay", params, result));
                 grid_wf.push_back(wf(result));
-                if (o.clairvoyant) {
+                if (o.clairvoyant)
                     bounds.push_back(cloud_work_bound(o.config, result));
-                    grid_sets.push_back(burst_set_of(o.config, result));
-                }
+                for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                    if (grid.size() == 1 ||
+                        objective_at(grid.back(), o.lambdas[k]) < objective_at(grid[best_delay[k]], o.lambdas[k])) {
+                        best_delay[k] = grid.size() - 1;
+                        if (o.clairvoyant)
+                            best_runs[k] = result;
+                    }
             }
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
-                std::size_t best = 0;
-                for (std::size_t i = 1; i < grid.size(); ++i)
-                    if (objective_at(grid[i], o.lambdas[k]) < objective_at(grid[best], o.lambdas[k]))
-                        best = i;
+                const std::size_t best = best_delay[k];
                 const std::string label =
                     "best-delay(lambda=" + plain(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best], 0) + "s)";
                 row(label, grid[best], int(k), grid_wf[best]);
                 note_account_costs(label, grid[best]);
                 if (o.clairvoyant) {
                     rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
-                    best_delay_set[k] = BaselineSet{"best-delay", grid_sets[best]};
+                    best_delay_run[k] = Baseline{"best-delay", std::move(best_runs[k])};
                 }
             }
         }
@@ -869,11 +873,11 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             auto never = make_policy("never", PolicyParams{});
             const SimResult no_burst = simulate(o.config, trace.jobs, *never);
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
-                std::vector<BaselineSet> baselines = always_set;
+                std::vector<Baseline> baselines = always_run;
                 if (o.tune_delay)
-                    baselines.push_back(best_delay_set[k]);
-                if (!best_policy_set[k].name.empty())
-                    baselines.push_back(std::move(best_policy_set[k]));
+                    baselines.push_back(std::move(best_delay_run[k]));
+                if (!best_policy_run[k].name.empty())
+                    baselines.push_back(std::move(best_policy_run[k]));
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
                                                            o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;

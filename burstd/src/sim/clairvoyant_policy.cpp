@@ -1,50 +1,128 @@
 #include "sim/clairvoyant_policy.hpp"
 
+#include "policy/site_view.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace burst {
+namespace {
 
-double burst_cost(const SimConfig& config, const TraceJob& job, double lambda, int& group, bool shared)
+Seconds true_runtime(const TraceJob& t)
 {
-    group = -1;
-    double best = std::numeric_limits<double>::infinity();
-    const Seconds runtime = std::max<Seconds>(0, job.time_limit > 0 ? std::min(job.runtime, job.time_limit)
-                                                                     : job.runtime);
-    for (std::size_t i = 0; i < config.groups.size(); ++i) {
-        const NodeGroup& g = config.groups[i];
-        const std::uint64_t nodes = (job.cpus + g.cpus - 1) / g.cpus;
-        const std::uint64_t capacity = g.nodes.empty() ? g.max_count : g.capacity();
-        if (nodes > capacity)
-            continue;
-        const Seconds up = g.boot_time + runtime / g.speed;
-        const double node_seconds = shared && job.cpus < g.cpus ? up * double(job.cpus) / double(g.cpus)
-                                                                : double(nodes) * std::max(g.min_billed, up);
-        const double cost = node_seconds * g.price_per_hour / 3600 + lambda * double(job.cpus) * g.boot_time / 3600;
-        if (cost < best) {
-            best = cost;
-            group = int(i);
+    return std::max<Seconds>(0, t.time_limit > 0 ? std::min(t.runtime, t.time_limit) : t.runtime);
+}
+
+// E[(B − lead)+] for a boot B uniform in boot × (1 ± jitter).
+double expected_late(Seconds boot, double jitter, Seconds lead)
+{
+    const double lo = boot * (1 - jitter), hi = boot * (1 + jitter);
+    if (lead >= hi)
+        return 0;
+    if (lead <= lo)
+        return boot - lead;
+    return (hi - lead) * (hi - lead) / (2 * (hi - lo));
+}
+
+Seconds latest_boot(const SimConfig& config, const NodeGroup& g)
+{
+    return g.boot_time * (1 + config.boot_jitter);
+}
+
+BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lambda, Time first, bool shared,
+                        std::size_t i, Time not_before = 0)
+{
+    BurstPlan best;
+    best.cost = std::numeric_limits<double>::infinity();
+    const NodeGroup& g = config.groups[i];
+    const std::uint64_t nodes = (job.cpus + g.cpus - 1) / g.cpus;
+    const std::uint64_t capacity = g.nodes.empty() ? g.max_count : g.capacity();
+    if (nodes > capacity)
+        return best;
+    const Seconds c = config.cycle;
+    const Seconds run = true_runtime(job) / g.speed;
+    const Time route_at = decision_after(std::max(job.submit, not_before), first, c);
+    const bool narrow = shared && job.cpus < g.cpus;
+    // A job with parents becomes eligible when a replay says: no lead,
+    // unless it is to be routed no earlier than a given time.
+    const bool known = job.parents.empty() || not_before > 0;
+    const int leads = known ? int(std::ceil(latest_boot(config, g) / c)) : 0;
+    for (int k = 0; k <= leads; ++k) {
+        const Time hire_at = std::max(first, route_at - k * c);
+        const Seconds lead = route_at - hire_at;
+        const double late = expected_late(g.boot_time, config.boot_jitter, lead);
+        const double idle = late + lead - g.boot_time; // E[(lead − B)+]
+        const Time end = route_at + late + run;
+        const double tail = narrow ? 0 : decision_after(end, first, c) - end;
+        const double node_seconds = narrow ? (g.boot_time + idle + run) * double(job.cpus) / double(g.cpus)
+                                           : double(nodes) * std::max(g.min_billed, g.boot_time + idle + run + tail);
+        const Seconds wait = route_at - job.submit + late;
+        const double cost = node_seconds * g.price_per_hour / 3600 + lambda * double(job.cpus) * wait / 3600;
+        if (cost < best.cost) {
+            best.group = int(i);
+            best.cost = cost;
+            best.route_at = route_at;
+            best.hire_at = hire_at;
+            best.wait = wait;
         }
     }
     return best;
 }
 
-ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<TraceJob>& trace,
-                                     const SimResult& no_burst, double lambda)
+} // namespace
+
+Time decision_after(Time t, Time first, Seconds cycle)
 {
-    std::unordered_map<JobId, Seconds> wait;
-    wait.reserve(no_burst.jobs.size());
-    for (const auto& j : no_burst.jobs)
-        wait.emplace(j.id, j.start - j.eligible);
-    for (const auto& t : trace) {
-        auto it = wait.find(t.id);
-        if (it == wait.end() || it->second <= 0)
-            continue;
-        int g = -1;
-        const double cost = burst_cost(config, t, lambda, g);
-        if (g >= 0 && it->second * t.cpus * lambda / 3600 > cost)
-            route_.emplace(t.id, config.groups[std::size_t(g)].name);
+    return t <= first ? first : first + std::ceil((t - first) / cycle) * cycle;
+}
+
+Time first_decision(const SimConfig& config, const std::vector<TraceJob>& trace)
+{
+    Time first = std::numeric_limits<Time>::infinity();
+    for (const auto& t : trace)
+        if (t.cpus <= config.local_cores)
+            first = std::min(first, t.submit);
+    return std::isinf(first) ? 0 : first;
+}
+
+BurstPlan burst_plan(const SimConfig& config, const TraceJob& job, double lambda, Time first, bool shared)
+{
+    BurstPlan best;
+    best.cost = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < config.groups.size(); ++i) {
+        const BurstPlan p = plan_in_group(config, job, lambda, first, shared, i);
+        if (p.cost < best.cost)
+            best = p;
     }
+    return best;
+}
+
+ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<TraceJob>& trace, BurstSet route,
+                                     double lambda, const std::unordered_map<JobId, Time>& not_before)
+    : config_(config), route_(std::move(route))
+{
+    const Time first = first_decision(config, trace);
+    for (const auto& t : trace) {
+        auto it = route_.find(t.id);
+        if (it == route_.end())
+            continue;
+        trace_.emplace(t.id, &t);
+        auto late = not_before.find(t.id);
+        const Time from = late == not_before.end() ? 0 : late->second;
+        if (from > t.submit)
+            route_at_.emplace(t.id, decision_after(from, first, config.cycle));
+        if ((!t.parents.empty() && from <= t.submit) || t.cpus > config.local_cores)
+            continue;
+        for (std::size_t i = 0; i < config.groups.size(); ++i)
+            if (config.groups[i].name == it->second) {
+                const BurstPlan p = plan_in_group(config, t, lambda, first, false, i, from);
+                if (p.group >= 0)
+                    by_hire_.push_back(Planned{&t, i, p.route_at, p.hire_at});
+            }
+    }
+    std::stable_sort(by_hire_.begin(), by_hire_.end(),
+                     [](const Planned& a, const Planned& b) { return a.hire_at < b.hire_at; });
 }
 
 Decision ClairvoyantPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -55,10 +133,146 @@ Decision ClairvoyantPolicy::decide(const ClusterState& state, const Clock& clock
         if (!job.pending() || job.partitions.size() > 1)
             continue; // running, or already routed (local plus a group partition)
         auto it = route_.find(job.id);
-        if (it != route_.end())
+        if (it == route_.end())
+            continue;
+        auto later = route_at_.find(job.id);
+        if (later == route_at_.end() || later->second <= d.time)
             d.add(RouteToCloud{job.id, it->second}, "chosen in hindsight by the clairvoyant reference");
     }
+    hire_and_release(state, d.time, d);
     return d;
+}
+
+// Per group, the nodes to keep on = the most cores the chosen jobs will use
+// at once from now on, counting those running there (until their true end),
+// pending (from now, after at most a boot) and due for hiring (from their
+// routing decision); hire up to it, release idle up nodes beyond it.
+void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, Decision& d)
+{
+    while (next_hire_ < by_hire_.size() && by_hire_[next_hire_].hire_at <= now)
+        due_.push_back(by_hire_[next_hire_++]);
+    due_.erase(std::remove_if(due_.begin(), due_.end(), [&](const Planned& p) { return p.route_at <= now; }),
+               due_.end()); // routed now: a pending job in the snapshot
+
+    const std::size_t groups = config_.groups.size();
+    std::vector<std::string> partitions(groups);
+    for (std::size_t i = 0; i < groups; ++i)
+        partitions[i] = group_partition(config_.groups[i]);
+    auto group_index = [&](const std::string& name) {
+        for (std::size_t i = 0; i < groups; ++i)
+            if (config_.groups[i].name == name)
+                return i;
+        return groups;
+    };
+    // Nodes per group: powered on (not draining), idle and up, cores free on up nodes.
+    std::vector<std::uint32_t> on(groups, 0);
+    std::vector<std::vector<const Node*>> idle(groups);
+    std::vector<std::uint64_t> free_up(groups, 0);
+    for (const auto& node : state.snapshot.nodes) {
+        if (!node.cloud() || node.partitions.empty() || node.has(kNodePoweredDown) || node.has(kNodeDrain))
+            continue;
+        const std::size_t g =
+            std::size_t(std::find(partitions.begin(), partitions.end(), node.partitions[0]) - partitions.begin());
+        if (g == groups)
+            continue;
+        ++on[g];
+        if (node.usable()) {
+            free_up[g] += node.free_cpus();
+            if (node.alloc_cpus == 0)
+                idle[g].push_back(&node);
+        }
+    }
+    std::unordered_map<std::string, Time> launched;
+    for (const auto& inst : state.instances)
+        launched.emplace(inst.node, inst.requested_at);
+
+    // (time, +cores at a start / −cores at an end)
+    std::vector<std::vector<std::pair<Time, double>>> use(groups);
+    auto busy = [&](std::size_t g, Time from, Time until, std::uint32_t cpus) {
+        if (until > from) {
+            use[g].emplace_back(from, double(cpus));
+            use[g].emplace_back(until, -double(cpus));
+        }
+    };
+    for (const auto& job : state.snapshot.jobs) {
+        auto r = route_.find(job.id);
+        auto t = trace_.find(job.id);
+        if (r == route_.end() || t == trace_.end())
+            continue;
+        const std::size_t g = group_index(r->second);
+        if (g == groups)
+            continue;
+        const NodeGroup& group = config_.groups[g];
+        const Seconds run = true_runtime(*t->second) / group.speed;
+        if (job.pending() && !job.awaiting_dependency()) {
+            auto later = route_at_.find(job.id);
+            if (later != route_at_.end() && later->second > now)
+                continue; // not routed yet: due_ counts it from then
+            // Starts now on free up cores, else once a node has booted.
+            Seconds boot = latest_boot(config_, group);
+            if (free_up[g] >= job.cpus) {
+                free_up[g] -= job.cpus;
+                boot = 0;
+            }
+            busy(g, now, now + boot + run, job.cpus);
+        } else if (job.running() && !job.partitions.empty() && job.partitions[0] == partitions[g]) {
+            // Configuring: runs from when its last node is up at the latest.
+            Time start = job.start_time;
+            if (job.reason == "Configuring")
+                for (const auto& n : job.nodes) {
+                    auto l = launched.find(n);
+                    if (l != launched.end())
+                        start = std::max(start, l->second + latest_boot(config_, group));
+                }
+            busy(g, now, start + run, job.cpus);
+        }
+    }
+    for (const auto& p : due_)
+        busy(p.group, p.route_at, p.route_at + true_runtime(*p.job) / config_.groups[p.group].speed, p.job->cpus);
+
+    for (std::size_t g = 0; g < groups; ++g) {
+        const NodeGroup& group = config_.groups[g];
+        auto& events = use[g];
+        std::sort(events.begin(), events.end()); // ends (negative) before starts at the same time
+        double cores = 0, peak = 0;
+        for (const auto& [time, delta] : events) {
+            cores += delta;
+            peak = std::max(peak, cores);
+        }
+        const std::uint32_t capacity = group.nodes.empty() ? group.max_count : group.capacity();
+        const auto needed = std::min(capacity, std::uint32_t(std::ceil(peak / group.cpus - 1e-9)));
+        if (needed > on[g]) {
+            std::uint32_t hire = needed - on[g];
+            auto limit = state.hire_limits.find(group.name);
+            if (limit != state.hire_limits.end())
+                hire = std::min(hire, limit->second);
+            if (hire > 0)
+                d.add(HireNodes{group.name, hire}, "ready when the jobs chosen in hindsight arrive");
+            continue;
+        }
+        // Idle nodes beyond the need power down unless keeping one to the
+        // next decision costs nothing more (minimum or hourly billing); the
+        // pending jobs take up nodes first, so only the up cores they leave
+        // free are idle.
+        const std::uint64_t releasable =
+            std::min<std::uint64_t>(on[g] - needed, free_up[g] / std::max<std::uint32_t>(group.cpus, 1));
+        ReleaseNodes release;
+        release.drain_first = false;
+        for (const Node* node : idle[g]) {
+            if (release.nodes.size() >= releasable)
+                break;
+            auto l = launched.find(node->name);
+            const Seconds up = l == launched.end() ? 0 : now - l->second;
+            auto billed = [&](Seconds s) {
+                s = std::max(s, group.min_billed);
+                return group.billing == Billing::PerHour ? std::ceil(s / 3600) * 3600 : s;
+            };
+            if (billed(up + config_.cycle) > billed(up))
+                release.nodes.push_back(node->name);
+        }
+        if (!release.nodes.empty())
+            d.add(std::move(release), "no job chosen in hindsight needs it before a new node could boot");
+    }
 }
 
 } // namespace burst

@@ -27,18 +27,36 @@ std::vector<const TraceJob*> replay_order(const SimConfig& config, const std::ve
     return order;
 }
 
-void choose(const SimConfig& config, const TraceJob& t, double lambda, bool shared, Seconds wait, BurstSet& set)
+void choose(const SimConfig& config, const TraceJob& t, double lambda, Time first, bool shared, Seconds wait,
+            BurstSet& set)
 {
-    int g = -1;
-    const double cost = burst_cost(config, t, lambda, g, shared);
-    if (g >= 0 && wait * t.cpus * lambda / 3600 > cost)
-        set.emplace(t.id, config.groups[std::size_t(g)].name);
+    const BurstPlan plan = burst_plan(config, t, lambda, first, shared);
+    if (plan.group >= 0 && wait * t.cpus * lambda / 3600 > plan.cost)
+        set.emplace(t.id, config.groups[std::size_t(plan.group)].name);
 }
 
 } // namespace
 
+BurstSet no_burst_rule_set(const SimConfig& config, const std::vector<TraceJob>& trace, const SimResult& no_burst,
+                           double lambda)
+{
+    std::unordered_map<JobId, Seconds> wait;
+    wait.reserve(no_burst.jobs.size());
+    for (const auto& j : no_burst.jobs)
+        wait.emplace(j.id, j.start - j.eligible);
+    const Time first = first_decision(config, trace);
+    BurstSet set;
+    for (const auto& t : trace) {
+        auto it = wait.find(t.id);
+        if (it != wait.end() && it->second > 0)
+            choose(config, t, lambda, first, false, it->second, set);
+    }
+    return set;
+}
+
 BurstSet plan_burst_set(const SimConfig& config, const std::vector<TraceJob>& trace, double lambda, bool shared)
 {
+    const Time first = first_decision(config, trace);
     BurstSet set;
     CoreProfile profile(config.local_cores);
     for (const TraceJob* t : replay_order(config, trace)) {
@@ -46,7 +64,7 @@ BurstSet plan_burst_set(const SimConfig& config, const std::vector<TraceJob>& tr
         const Seconds runtime = true_runtime(*t);
         const Time start = profile.earliest_fit(t->submit, runtime, t->cpus);
         const std::size_t before = set.size();
-        choose(config, *t, lambda, shared, start - t->submit, set);
+        choose(config, *t, lambda, first, shared, start - t->submit, set);
         if (set.size() == before)
             profile.reserve(start, runtime, t->cpus);
     }
@@ -68,6 +86,7 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
             local.push_back(CoreProfile::Span{j.start, j.end - j.start, j.cpus});
     }
     profile.reserve_all(local);
+    const Time first = first_decision(config, trace);
     BurstSet set;
     for (const TraceJob* t : replay_order(config, trace)) {
         auto it = outcome.find(t->id);
@@ -76,7 +95,7 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
         const JobOutcome& o = *it->second;
         const Seconds wait = o.group < 0 ? o.start - o.submit
                                          : profile.earliest_fit(t->submit, true_runtime(*t), t->cpus) - t->submit;
-        choose(config, *t, lambda, shared, wait, set);
+        choose(config, *t, lambda, first, shared, wait, set);
     }
     return set;
 }
@@ -92,14 +111,11 @@ BurstSet burst_set_of(const SimConfig& config, const SimResult& replay)
 
 ClairvoyantRun clairvoyant_reference(const SimConfig& config, const std::vector<TraceJob>& trace,
                                      const SimResult& no_burst, double lambda, unsigned iterations,
-                                     const std::vector<BaselineSet>& baselines, double tau)
+                                     const std::vector<Baseline>& baselines, double tau)
 {
     ClairvoyantRun best;
     bool have = false;
-    auto replay = [&](const std::string& name, const BurstSet& set) {
-        ClairvoyantPolicy policy(set);
-        SimResult result = simulate(config, trace, policy);
-        ++best.replays;
+    auto consider = [&](const std::string& name, const SimResult& result) {
         const SimMetrics m = compute_metrics(result, lambda, tau);
         if (!have || m.objective < best.metrics.objective) {
             best.candidate = name;
@@ -107,9 +123,17 @@ ClairvoyantRun clairvoyant_reference(const SimConfig& config, const std::vector<
             best.metrics = m;
             have = true;
         }
+    };
+    auto replay = [&](const std::string& name, const BurstSet& set,
+                      const std::unordered_map<JobId, Time>& not_before = {}) {
+        ClairvoyantPolicy policy(config, trace, set, lambda, not_before);
+        SimResult result = simulate(config, trace, policy);
+        ++best.replays;
+        consider(name, result);
         return result;
     };
-    replay("no-burst-rule", ClairvoyantPolicy(config, trace, no_burst, lambda).route());
+    consider("never", no_burst);
+    replay("no-burst-rule", no_burst_rule_set(config, trace, no_burst, lambda));
     for (bool shared : {false, true}) {
         const std::string prefix = shared ? "shared-" : "";
         BurstSet current = plan_burst_set(config, trace, lambda, shared);
@@ -122,8 +146,17 @@ ClairvoyantRun clairvoyant_reference(const SimConfig& config, const std::vector<
             last = replay(prefix + "fixed-point-" + std::to_string(k), current);
         }
     }
-    for (const auto& b : baselines)
-        replay(b.name, b.set);
+    for (const auto& b : baselines) {
+        const BurstSet set = burst_set_of(config, b.run);
+        replay(b.name, set);
+        // Routed no earlier than the baseline could have: its start less a boot.
+        std::unordered_map<JobId, Time> not_before;
+        for (const auto& j : b.run.jobs)
+            if (j.group >= 0)
+                not_before.emplace(j.id, j.start - config.groups[std::size_t(j.group)].boot_time);
+        replay(b.name + "-timed", set, not_before);
+        consider(b.name + "-as-run", b.run);
+    }
     return best;
 }
 

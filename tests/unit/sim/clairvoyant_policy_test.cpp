@@ -1,5 +1,7 @@
 #include "sim/clairvoyant_policy.hpp"
 
+#include "sim/simulator.hpp"
+
 #include <cmath>
 
 #include <CppUTest/TestHarness.h>
@@ -8,64 +10,23 @@ using namespace burst;
 
 namespace {
 
-TraceJob job(JobId id, std::uint32_t cpus, Seconds runtime)
+TraceJob job(JobId id, Time submit, std::uint32_t cpus, Seconds runtime)
 {
     TraceJob t;
     t.id = id;
+    t.submit = submit;
     t.cpus = cpus;
     t.runtime = runtime;
     return t;
 }
 
-} // namespace
-
-TEST_GROUP(ClairvoyantPolicy){};
-
-TEST(ClairvoyantPolicy, BurstsExactlyTheJobsWhoseNoBurstWaitCostsMoreThanTheCloud)
+// 8 local cores; one 8-core node at 0.8 per hour booting in exactly 100 s,
+// billed at least 600 s; decisions every 60 s.
+SimConfig one_node_site()
 {
     SimConfig config;
     config.local_cores = 8;
-    NodeGroup g;
-    g.name = "aws";
-    g.cpus = 8;
-    g.price_per_hour = 0.8;
-    g.boot_time = 100;
-    g.max_count = 2;
-    config.groups = {g};
-    // Job 2 waited 10 h (8 cores × 10 h × λ=1 = 80 > ~0.9 + 0.2), job 3
-    // waited 50 s (less than the boot: never worth it), job 1 did not wait.
-    std::vector<TraceJob> trace = {job(1, 8, 3600), job(2, 8, 3600), job(3, 8, 3600)};
-    SimResult never;
-    // (id, account, cpus, submit, eligible, start, end, group)
-    never.jobs = {{1, "", 8, 0, 0, 0, 3600, -1}, {2, "", 8, 0, 0, 36000, 39600, -1}, {3, "", 8, 0, 0, 50, 3650, -1}};
-    ClairvoyantPolicy oracle(config, trace, never, 1.0);
-    LONGS_EQUAL(1, oracle.chosen());
-
-    ClusterState state;
-    for (JobId id : {1u, 2u, 3u}) {
-        Job j;
-        j.id = id;
-        j.partitions = {"local"};
-        state.snapshot.jobs.push_back(j);
-    }
-    ManualClock clock(0);
-    Decision d = oracle.decide(state, clock);
-    LONGS_EQUAL(1, d.actions.size());
-    const auto* route = std::get_if<RouteToCloud>(&d.actions[0].what);
-    CHECK(route != nullptr);
-    LONGS_EQUAL(2, route->job);
-    STRCMP_EQUAL("aws", route->group.c_str());
-    // Once routed it is not routed again.
-    state.snapshot.jobs[1].partitions.push_back("aws");
-    CHECK(oracle.decide(state, clock).actions.empty());
-    // Waiting for free: nothing is worth bursting.
-    CHECK(ClairvoyantPolicy(config, trace, never, 0).chosen() == 0);
-}
-
-TEST(ClairvoyantPolicy, BurstCostPaysWholeNodesOrAShareOfOne)
-{
-    SimConfig config;
-    config.local_cores = 8;
+    config.boot_jitter = 0;
     NodeGroup g;
     g.name = "aws";
     g.cpus = 8;
@@ -74,13 +35,88 @@ TEST(ClairvoyantPolicy, BurstCostPaysWholeNodesOrAShareOfOne)
     g.min_billed = 600;
     g.max_count = 1;
     config.groups = {g};
-    int group = -1;
-    // 2 cores for 200 s: a whole node billed 600 s, or a quarter of 300 s; plus λ × 2 cores × 100 s.
-    DOUBLES_EQUAL(0.8 * 600 / 3600 + 2 * 100 / 3600.0, burst_cost(config, job(1, 2, 200), 1, group), 1e-12);
-    LONGS_EQUAL(0, group);
-    DOUBLES_EQUAL(0.8 * 300 / 4 / 3600 + 2 * 100 / 3600.0, burst_cost(config, job(1, 2, 200), 1, group, true),
-                  1e-12);
+    return config;
+}
+
+} // namespace
+
+TEST_GROUP(ClairvoyantPolicy){};
+
+TEST(ClairvoyantPolicy, BurstPlanPaysWholeNodesOrAShareOfOne)
+{
+    const SimConfig config = one_node_site();
+    // 2 cores for 200 s arriving at the first decision: no node can be
+    // hired earlier, so it waits the boot.  A whole node billed 600 s, or a
+    // quarter of 300 s; plus λ × 2 cores × 100 s.
+    BurstPlan p = burst_plan(config, job(1, 0, 2, 200), 1, 0);
+    DOUBLES_EQUAL(0.8 * 600 / 3600 + 2 * 100 / 3600.0, p.cost, 1e-12);
+    LONGS_EQUAL(0, p.group);
+    DOUBLES_EQUAL(100, p.wait, 1e-12);
+    p = burst_plan(config, job(1, 0, 2, 200), 1, 0, true);
+    DOUBLES_EQUAL(0.8 * 300 / 4 / 3600 + 2 * 100 / 3600.0, p.cost, 1e-12);
     // 16 cores do not fit one node of a one-node group.
-    CHECK(std::isinf(burst_cost(config, job(2, 16, 200), 1, group)));
-    LONGS_EQUAL(-1, group);
+    p = burst_plan(config, job(2, 0, 16, 200), 1, 0);
+    CHECK(std::isinf(p.cost));
+    LONGS_EQUAL(-1, p.group);
+}
+
+TEST(ClairvoyantPolicy, BurstPlanHiresAheadWhenTheWaitSavedIsWorthTheIdleNode)
+{
+    SimConfig config = one_node_site();
+    // Arriving at 610: routed at the decision at 660.  Hired at 540 (two
+    // cycles ahead) the node is up at 640 and the job waits only the 50 s to
+    // that decision; the node idles 20 s, inside the 600 s minimum.
+    BurstPlan p = burst_plan(config, job(1, 610, 2, 200), 1, 0);
+    DOUBLES_EQUAL(660, p.route_at, 1e-12);
+    DOUBLES_EQUAL(540, p.hire_at, 1e-12);
+    DOUBLES_EQUAL(50, p.wait, 1e-12);
+    DOUBLES_EQUAL(0.8 * 600 / 3600 + 2 * 50 / 3600.0, p.cost, 1e-12);
+    // Waiting free and no minimum: the idle 20 s (and the 40 s to the
+    // decision after the job ends) are not worth it; hired at routing.
+    config.groups[0].min_billed = 0;
+    p = burst_plan(config, job(1, 610, 2, 200), 0, 0);
+    DOUBLES_EQUAL(660, p.hire_at, 1e-12);
+    DOUBLES_EQUAL(150, p.wait, 1e-12);
+}
+
+TEST(ClairvoyantPolicy, PreHiresSoTheJobDoesNotWaitTheBootAndReleasesTheNodeWhenItIsDone)
+{
+    SimConfig config = one_node_site();
+    config.groups[0].min_billed = 0;
+    config.suspend_time = 300;
+    // Job 1 holds the local cores for an hour; job 2 arrives at 610 and is
+    // chosen to burst.
+    const std::vector<TraceJob> trace = {job(1, 0, 8, 3600), job(2, 610, 8, 600)};
+    ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}}, 1.0);
+    const SimResult r = simulate(config, trace, policy);
+    const JobOutcome* burst = nullptr;
+    for (const auto& j : r.jobs)
+        if (j.id == 2)
+            burst = &j;
+    CHECK(burst != nullptr);
+    LONGS_EQUAL(0, burst->group);
+    // Started at its routing decision on the node hired at 540, instead of
+    // booting one then (it would start at 760).
+    DOUBLES_EQUAL(660, burst->start, 1e-9);
+    LONGS_EQUAL(1, r.instances.size());
+    DOUBLES_EQUAL(540, r.instances[0].launched, 1e-9);
+    // Powered down by the decision at its end (1260), not 300 s SuspendTime
+    // later.
+    DOUBLES_EQUAL(1260, r.instances[0].down, 1e-9);
+    LONGS_EQUAL(0, r.actions_rejected);
+}
+
+TEST(ClairvoyantPolicy, RoutesNoEarlierThanItIsToldAndStillHiresAhead)
+{
+    SimConfig config = one_node_site();
+    config.groups[0].min_billed = 0;
+    const std::vector<TraceJob> trace = {job(1, 0, 8, 3600), job(2, 610, 8, 600)};
+    // Not before 700: routed at the decision at 720 on a node hired at 600.
+    ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}}, 1.0, {{2, 700}});
+    const SimResult r = simulate(config, trace, policy);
+    for (const auto& j : r.jobs)
+        if (j.id == 2)
+            DOUBLES_EQUAL(720, j.start, 1e-9);
+    LONGS_EQUAL(1, r.instances.size());
+    DOUBLES_EQUAL(600, r.instances[0].launched, 1e-9);
 }
