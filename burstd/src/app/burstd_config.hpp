@@ -4,7 +4,7 @@
 // policy factories — can point the admin at the right line.
 
 #include "app/log_level.hpp"
-#include "app/param_map.hpp"
+#include "model/param_map.hpp"
 #include "app/retry_backoff.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"

@@ -32,14 +32,6 @@ const std::vector<std::string> kBudgetKeys = {"Amount", "Interval"};
 
 std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 
-std::string join(const std::vector<std::string>& words)
-{
-    std::string out;
-    for (const auto& w : words)
-        out += (out.empty() ? "" : ", ") + w;
-    return out;
-}
-
 bool valid_name(const std::string& s)
 {
     if (s.empty())
@@ -101,7 +93,7 @@ public:
         for (const auto& [key, value] : values_) {
             std::string hint = closest_match(key, known);
             error("unknown key " + key + (hint.empty() ? "" : " (did you mean " + hint + "?)") +
-                  "; known keys: " + join(known));
+                  "; known keys: " + joined(known));
         }
         values_.clear();
     }
@@ -284,7 +276,7 @@ private:
                 if (iequals(t, *type))
                     p.type = t;
             if (p.type.empty())
-                r.expected("Type", "one of " + join(kProviderTypes), *type);
+                r.expected("Type", "one of " + joined(kProviderTypes), *type);
         }
         r.take_into("CredentialsFile", "an absolute path", [&](const std::string& v) {
             p.credentials_file = v;
@@ -510,7 +502,7 @@ private:
                 errors_.push_back(prefix + "Provider: expected the name of a Provider= line, got " + quoted(g.provider) +
                                   (hint.empty() ? "" : " (did you mean " + hint + "?)") +
                                   (provider_names.empty() ? "; no Provider= line is defined"
-                                                          : "; defined: " + join(provider_names)));
+                                                          : "; defined: " + joined(provider_names)));
             }
             // A local provider runs a process or container per node; only clouds sell instance types.
             if (g.instance_types.empty() && provider && !provider->type.empty() && provider->type != "local")

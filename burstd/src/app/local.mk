@@ -39,7 +39,6 @@ libburst_a_SOURCES += \
 	burstd/src/app/metrics_http.hpp \
 	burstd/src/app/metrics_server.cpp \
 	burstd/src/app/metrics_server.hpp \
-	burstd/src/app/param_map.hpp \
 	burstd/src/app/policy_cycle.cpp \
 	burstd/src/app/policy_cycle.hpp \
 	burstd/src/app/prometheus_text.cpp \

@@ -1,6 +1,6 @@
 #include "app/log_level.hpp"
 
-#include "app/param_map.hpp"
+#include "model/param_map.hpp"
 
 namespace burst {
 

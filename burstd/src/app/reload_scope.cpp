@@ -1,5 +1,7 @@
 #include "app/reload_scope.hpp"
 
+#include "model/config_values.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -45,14 +47,6 @@ std::vector<std::string> changed_keys(const NodeGroup& a, const NodeGroup& b)
         if (!same(a, b))
             changed.push_back(key);
     return changed;
-}
-
-std::string joined(const std::vector<std::string>& words)
-{
-    std::string out;
-    for (const auto& w : words)
-        out += (out.empty() ? "" : ", ") + w;
-    return out;
 }
 
 const std::string kAfterRestart = " takes effect after a restart";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 
 namespace burst {
@@ -39,7 +40,7 @@ void RunMetricsFeed::snapshot(const Snapshot& snap, Time now)
     // Slurm shows a job on booting CLOUD nodes RUNNING (CONFIGURING) from its
     // allocation, and sets its start time again when they are up: its wait
     // counts then, boot included, as burstsim counts it.
-    std::unordered_set<std::string> booting;
+    std::unordered_set<std::string_view> booting;
     for (const auto& n : snap.nodes)
         if (n.has(kNodePoweringUp))
             booting.insert(n.name);
@@ -135,8 +136,8 @@ void RunMetricsFeed::budgets(const std::vector<BudgetStanding>& standings, Time 
     for (const auto& b : standings) {
         if (!(b.limit.interval > 0))
             continue;
-        const Time start = std::floor(now / b.limit.interval) * b.limit.interval;
-        metrics_.budget_spend(b.account + "@" + std::to_string(b.limit.interval), start, b.spent, b.limit.amount);
+        metrics_.budget_spend(b.account + "@" + std::to_string(b.limit.interval), interval_start(now, b.limit.interval),
+                              b.spent, b.limit.amount);
     }
 }
 

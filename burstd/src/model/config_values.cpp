@@ -1,6 +1,6 @@
 #include "model/config_values.hpp"
 
-#include "app/param_map.hpp"
+#include "model/param_map.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -111,6 +111,14 @@ std::size_t edit_distance(const std::string& a, const std::string& b)
 }
 
 } // namespace
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string out;
+    for (const auto& w : words)
+        out += (out.empty() ? "" : ", ") + w;
+    return out;
+}
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates)
 {

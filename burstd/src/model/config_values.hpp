@@ -22,6 +22,9 @@ std::optional<Seconds> parse_duration(const std::string& s);
 // Comma-separated, no empty items.
 std::optional<std::vector<std::string>> parse_list(const std::string& s);
 
+// "a, b, c": the lists of known names in error messages.
+std::string joined(const std::vector<std::string>& words);
+
 // The candidate closest to `word` if it is close enough to be a typo, else "".
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 

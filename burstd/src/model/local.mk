@@ -15,6 +15,7 @@ libburst_a_SOURCES += \
 	burstd/src/model/run_metrics.hpp \
 	burstd/src/model/node.hpp \
 	burstd/src/model/node_group.hpp \
+	burstd/src/model/param_map.hpp \
 	burstd/src/model/partition.hpp \
 	burstd/src/model/provider_error.cpp \
 	burstd/src/model/provider_error.hpp \

@@ -84,7 +84,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     // Cores each cloud node keeps busy past the window: draining such a
     // node costs the ready-time estimate only the cores it would have freed.
     std::unordered_map<std::string_view, double> busy_past_window;
-    for (const Job* job : view.running) {
+    for (std::size_t r = 0; r < view.running.size(); ++r) {
+        const Job* job = view.running[r];
         const Seconds left = remaining(*job, runtimes_.estimate(*job), now);
         const bool drains = !draining.empty() && std::any_of(job->nodes.begin(), job->nodes.end(), [&](const auto& n) {
             return draining.count(n) != 0;
@@ -92,7 +93,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         if (left >= 0 && left < window) {
             if (!drains)
                 releases.emplace(left, job->total_cpus());
-        } else if (view.group_of(*job) >= 0) {
+        } else if (view.running_group[r] >= 0) {
             for (const auto& n : job->nodes)
                 busy_past_window[n] += double(job->total_cpus()) / double(job->nodes.size());
         }

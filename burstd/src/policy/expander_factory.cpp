@@ -1,3 +1,4 @@
+#include "model/config_values.hpp"
 #include "policy/expander.hpp"
 #include "policy/least_cost_expander.hpp"
 #include "policy/least_waste_expander.hpp"
@@ -36,10 +37,7 @@ std::unique_ptr<Expander> make_expander(const std::string& name)
         return std::make_unique<PriceExpander>();
     if (name == PriorityExpander::kName)
         return std::make_unique<PriorityExpander>();
-    std::string known;
-    for (const auto& n : expander_names())
-        known += (known.empty() ? "" : ", ") + n;
-    throw PolicyConfigError("unknown expander '" + name + "' (known: " + known + ")");
+    throw PolicyConfigError("unknown expander '" + name + "' (known: " + joined(expander_names()) + ")");
 }
 
 } // namespace burst

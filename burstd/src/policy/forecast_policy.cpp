@@ -107,9 +107,10 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     running.reserve(view.running.size());
     for (const Job* job : view.running) // all of them before any prediction: they are evidence
         model_.note(*job);
-    for (const Job* job : view.running) {
-        if (view.group_of(*job) >= 0)
+    for (std::size_t r = 0; r < view.running.size(); ++r) {
+        if (view.running_group[r] >= 0)
             continue;
+        const Job* job = view.running[r];
         const Seconds elapsed = now - job->start_time;
         const Seconds expected = model_.expected(*job);
         const Seconds left = model_.remaining(elapsed, expected, job->time_limit);

@@ -19,9 +19,10 @@ std::vector<Seconds> LocalWaitEstimator::starts(const SiteView& view, Time now, 
     std::vector<Seconds> out(view.pending.size(), kNotForeseen);
     std::vector<ForecastRunning> running;
     running.reserve(view.running.size());
-    for (const Job* job : view.running) {
-        if (view.group_of(*job) >= 0)
+    for (std::size_t r = 0; r < view.running.size(); ++r) {
+        if (view.running_group[r] >= 0)
             continue;
+        const Job* job = view.running[r];
         const Seconds elapsed = now - job->start_time;
         const Seconds left = model_.remaining(elapsed, model_.expected(*job), job->time_limit);
         const Seconds limit_left = job->time_limit > 0 ? std::max<Seconds>(0, job->time_limit - elapsed) : left;

@@ -1,5 +1,7 @@
 #include "policy/policy_factory.hpp"
 
+#include "model/config_values.hpp"
+
 #include "policy/always_policy.hpp"
 #include "policy/boot_window_policy.hpp"
 #include "policy/fixed_delay_policy.hpp"
@@ -83,10 +85,7 @@ std::unique_ptr<Policy> construct(const std::string& name, PolicyParams& params)
         return build<PfaPolicy>(params);
     if (name == ForecastPolicy::kName)
         return build<ForecastPolicy>(params);
-    std::string known;
-    for (const auto& n : policy_names())
-        known += (known.empty() ? "" : ", ") + n;
-    throw PolicyConfigError("unknown policy '" + name + "' (known: " + known + ")");
+    throw PolicyConfigError("unknown policy '" + name + "' (known: " + joined(policy_names()) + ")");
 }
 
 } // namespace

@@ -46,33 +46,38 @@ double PolicyParams::double_fallback(const std::string& key) const
     return it == double_fallbacks_.end() ? std::nan("") : it->second;
 }
 
-double PolicyParams::get_double(const std::string& key, double fallback, double min, double max)
+const std::string* PolicyParams::lookup(const std::string& key)
 {
     read_.insert(key);
-    double_fallbacks_[key] = fallback;
     auto it = values_.find(key);
-    if (it == values_.end())
+    return it == values_.end() ? nullptr : &it->second;
+}
+
+double PolicyParams::get_double(const std::string& key, double fallback, double min, double max)
+{
+    double_fallbacks_[key] = fallback;
+    const std::string* given = lookup(key);
+    if (!given)
         return fallback;
-    const char* text = it->second.c_str();
+    const char* text = given->c_str();
     char* end = nullptr;
     errno = 0;
     double value = std::strtod(text, &end);
-    if (it->second.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
-        throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected a number in [" +
+    if (given->empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
+        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected a number in [" +
                                 std::to_string(min) + ", " + std::to_string(max) + "]");
     return value;
 }
 
 double PolicyParams::get_duration(const std::string& key, double fallback, double min, double max)
 {
-    read_.insert(key);
     double_fallbacks_[key] = fallback;
-    auto it = values_.find(key);
-    if (it == values_.end())
+    const std::string* given = lookup(key);
+    if (!given)
         return fallback;
-    const std::optional<Seconds> value = parse_duration(it->second);
+    const std::optional<Seconds> value = parse_duration(*given);
     if (!value || *value < min || *value > max)
-        throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected a duration in [" +
+        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected a duration in [" +
                                 std::to_string(min) + ", " + std::to_string(max) +
                                 "] seconds (e.g. 300, 300s, 5m, 1h, 1d)");
     return *value;
@@ -81,16 +86,15 @@ double PolicyParams::get_duration(const std::string& key, double fallback, doubl
 std::uint32_t PolicyParams::get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min,
                                      std::uint32_t max)
 {
-    read_.insert(key);
-    auto it = values_.find(key);
-    if (it == values_.end())
+    const std::string* given = lookup(key);
+    if (!given)
         return fallback;
-    const char* text = it->second.c_str();
+    const char* text = given->c_str();
     char* end = nullptr;
     errno = 0;
     unsigned long long value = std::strtoull(text, &end, 10);
-    if (it->second.empty() || it->second[0] == '-' || *end != '\0' || errno != 0 || value < min || value > max)
-        throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected an integer in [" +
+    if (given->empty() || (*given)[0] == '-' || *end != '\0' || errno != 0 || value < min || value > max)
+        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected an integer in [" +
                                 std::to_string(min) + ", " + std::to_string(max) + "]");
     return std::uint32_t(value);
 }
@@ -98,17 +102,13 @@ std::uint32_t PolicyParams::get_uint(const std::string& key, std::uint32_t fallb
 std::string PolicyParams::get_choice(const std::string& key, const std::string& fallback,
                                      const std::vector<std::string>& allowed)
 {
-    read_.insert(key);
-    auto it = values_.find(key);
-    if (it == values_.end())
+    const std::string* given = lookup(key);
+    if (!given)
         return fallback;
     for (const auto& a : allowed)
-        if (a == it->second)
+        if (a == *given)
             return a;
-    std::string list;
-    for (const auto& a : allowed)
-        list += (list.empty() ? "" : ", ") + a;
-    throw PolicyConfigError("policy parameter " + key + "='" + it->second + "': expected one of " + list);
+    throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected one of " + joined(allowed));
 }
 
 void PolicyParams::reject_unread(const std::string& policy) const

@@ -47,6 +47,9 @@ public:
     double double_fallback(const std::string& key) const;
 
 private:
+    // Marks `key` read; its value, or nullptr when not given.
+    const std::string* lookup(const std::string& key);
+
     std::map<std::string, std::string> values_;
     std::set<std::string> read_;
     std::map<std::string, double> double_fallbacks_;

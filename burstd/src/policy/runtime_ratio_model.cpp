@@ -62,17 +62,21 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
                                    Seconds limit) const
 {
     Seconds e = 0;
+    // The mean of the last two runs filed under `key`, once there are two.
+    auto last_two = [&e](const auto& runs, const std::string& key) {
+        auto it = runs.find(key);
+        if (it == runs.end() || it->second.n < 2)
+            return false;
+        e = (it->second.a + it->second.b) / 2;
+        return true;
+    };
     const std::string kind = user.empty() ? std::string() : user_job_kind(user, name, limit);
-    auto k = user.empty() ? user_kind_last_.end() : user_kind_last_.find(kind);
-    auto un = user.empty() ? user_name_last_.end() : user_name_last_.find(user_job_name(user, name));
-    auto u = user.empty() ? user_last_.end() : user_last_.find(user);
-    if (k != user_kind_last_.end() && k->second.n >= 2)
-        e = (k->second.a + k->second.b) / 2;
-    else if (un != user_name_last_.end() && un->second.n >= 2)
-        e = (un->second.a + un->second.b) / 2;
-    else if (u != user_last_.end() && u->second.n >= 2)
-        e = (u->second.a + u->second.b) / 2;
-    else if (limit > 0) {
+    const bool from_history = !user.empty() && (last_two(user_kind_last_, kind) ||
+                                                last_two(user_name_last_, user_job_name(user, name)) ||
+                                                last_two(user_last_, user));
+    if (from_history) {
+        // e is the user's own history
+    } else if (limit > 0) {
         auto c = category_ratio_.find(category);
         if (c != category_ratio_.end() && c->second.count >= kMinSamples)
             e = c->second.value * limit;

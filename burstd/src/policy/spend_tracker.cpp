@@ -1,5 +1,7 @@
 #include "policy/spend_tracker.hpp"
 
+#include "policy/cloud_cost_bound.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -33,7 +35,7 @@ void SpendTracker::set_interval(Seconds interval)
 SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                                const std::vector<NodeGroup>& groups)
 {
-    Time start = std::floor(now / interval_) * interval_;
+    Time start = interval_start(now, interval_);
     if (start != interval_start_) {
         interval_start_ = start;
         attributed_.clear();
@@ -74,11 +76,8 @@ SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, c
         Time sa = std::max(s.from, from);
         if (until <= sa)
             continue;
-        for (const Job* j : on_node.at(s.node)) {
-            double cores_here = double(j->cpus) / double(j->nodes.size());
-            double share = g->cpus ? std::min(1.0, cores_here / double(g->cpus)) : 1.0;
-            attributed_[j->account] += (until - sa) * rate * share;
-        }
+        for (const Job* j : on_node.at(s.node))
+            attributed_[j->account] += (until - sa) * rate * node_share(*j, j->nodes.size(), *g);
     }
     last_update_ = now;
     double attributed = 0;

@@ -18,11 +18,18 @@
 #include "model/job.hpp"
 #include "model/node_group.hpp"
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace burst {
+
+// Budget intervals are aligned to the epoch (a day is a UTC day): the one holding `now`.
+inline Time interval_start(Time now, Seconds interval)
+{
+    return std::floor(now / interval) * interval;
+}
 
 struct SpendView {
     Time interval_start = 0;

@@ -26,14 +26,6 @@ namespace burst {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& words)
-{
-    std::string out;
-    for (const auto& w : words)
-        out += (out.empty() ? "" : ", ") + w;
-    return out;
-}
-
 // Keys of every cloud type: how its HTTPS connections are made.
 const std::vector<std::string> kTransportKeys = {"CaFile", "ConnectTimeout", "RequestTimeout"};
 

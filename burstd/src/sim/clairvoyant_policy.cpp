@@ -9,11 +9,6 @@
 namespace burst {
 namespace {
 
-Seconds true_runtime(const TraceJob& t)
-{
-    return std::max<Seconds>(0, t.time_limit > 0 ? std::min(t.runtime, t.time_limit) : t.runtime);
-}
-
 // E[(B − lead)+] for a boot B uniform in boot × (1 ± jitter).
 double expected_late(Seconds boot, double jitter, Seconds lead)
 {
@@ -41,7 +36,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
     if (nodes > capacity)
         return best;
     const Seconds c = config.cycle;
-    const Seconds run = true_runtime(job) / g.speed;
+    const Seconds run = job.true_runtime() / g.speed;
     const Time route_at = decision_after(std::max(job.submit, not_before), first, c);
     const bool narrow = shared && job.cpus < g.cpus;
     // A job with parents becomes eligible when a replay says: no lead,
@@ -102,6 +97,8 @@ ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<
                                      double lambda, const std::unordered_map<JobId, Time>& not_before)
     : config_(config), route_(std::move(route))
 {
+    for (const auto& g : config_.groups)
+        partitions_.push_back(group_partition(g));
     const Time first = first_decision(config, trace);
     for (const auto& t : trace) {
         auto it = route_.find(t.id);
@@ -114,15 +111,23 @@ ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<
             route_at_.emplace(t.id, decision_after(from, first, config.cycle));
         if ((!t.parents.empty() && from <= t.submit) || t.cpus > config.local_cores)
             continue;
-        for (std::size_t i = 0; i < config.groups.size(); ++i)
-            if (config.groups[i].name == it->second) {
-                const BurstPlan p = plan_in_group(config, t, lambda, first, false, i, from);
-                if (p.group >= 0)
-                    by_hire_.push_back(Planned{&t, i, p.route_at, p.hire_at});
-            }
+        const std::size_t i = group_index(it->second);
+        if (i == config.groups.size())
+            continue;
+        const BurstPlan p = plan_in_group(config, t, lambda, first, false, i, from);
+        if (p.group >= 0)
+            by_hire_.push_back(Planned{&t, i, p.route_at, p.hire_at});
     }
     std::stable_sort(by_hire_.begin(), by_hire_.end(),
                      [](const Planned& a, const Planned& b) { return a.hire_at < b.hire_at; });
+}
+
+std::size_t ClairvoyantPolicy::group_index(const std::string& name) const
+{
+    for (std::size_t i = 0; i < config_.groups.size(); ++i)
+        if (config_.groups[i].name == name)
+            return i;
+    return config_.groups.size();
 }
 
 Decision ClairvoyantPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -155,15 +160,6 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
                due_.end()); // routed now: a pending job in the snapshot
 
     const std::size_t groups = config_.groups.size();
-    std::vector<std::string> partitions(groups);
-    for (std::size_t i = 0; i < groups; ++i)
-        partitions[i] = group_partition(config_.groups[i]);
-    auto group_index = [&](const std::string& name) {
-        for (std::size_t i = 0; i < groups; ++i)
-            if (config_.groups[i].name == name)
-                return i;
-        return groups;
-    };
     // Nodes per group: powered on (not draining), idle and up, cores free on up nodes.
     std::vector<std::uint32_t> on(groups, 0);
     std::vector<std::vector<const Node*>> idle(groups);
@@ -172,7 +168,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         if (!node.cloud() || node.partitions.empty() || node.has(kNodePoweredDown) || node.has(kNodeDrain))
             continue;
         const std::size_t g =
-            std::size_t(std::find(partitions.begin(), partitions.end(), node.partitions[0]) - partitions.begin());
+            std::size_t(std::find(partitions_.begin(), partitions_.end(), node.partitions[0]) - partitions_.begin());
         if (g == groups)
             continue;
         ++on[g];
@@ -203,7 +199,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         if (g == groups)
             continue;
         const NodeGroup& group = config_.groups[g];
-        const Seconds run = true_runtime(*t->second) / group.speed;
+        const Seconds run = t->second->true_runtime() / group.speed;
         if (job.pending() && !job.awaiting_dependency()) {
             auto later = route_at_.find(job.id);
             if (later != route_at_.end() && later->second > now)
@@ -215,7 +211,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
                 boot = 0;
             }
             busy(g, now, now + boot + run, job.cpus);
-        } else if (job.running() && !job.partitions.empty() && job.partitions[0] == partitions[g]) {
+        } else if (job.running() && !job.partitions.empty() && job.partitions[0] == partitions_[g]) {
             // Configuring: runs from when its last node is up at the latest.
             Time start = job.start_time;
             if (job.reason == "Configuring")
@@ -228,7 +224,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         }
     }
     for (const auto& p : due_)
-        busy(p.group, p.route_at, p.route_at + true_runtime(*p.job) / config_.groups[p.group].speed, p.job->cpus);
+        busy(p.group, p.route_at, p.route_at + p.job->true_runtime() / config_.groups[p.group].speed, p.job->cpus);
 
     for (std::size_t g = 0; g < groups; ++g) {
         const NodeGroup& group = config_.groups[g];

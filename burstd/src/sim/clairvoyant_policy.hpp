@@ -79,8 +79,11 @@ private:
         Time hire_at;
     };
     void hire_and_release(const ClusterState& state, Time now, Decision& d);
+    // Index into config_.groups; config_.groups.size() for none.
+    std::size_t group_index(const std::string& name) const;
 
     SimConfig config_;
+    std::vector<std::string> partitions_; // per group, its Slurm partition
     BurstSet route_;
     std::unordered_map<JobId, Time> route_at_; // jobs routed later than at arrival
     std::unordered_map<JobId, const TraceJob*> trace_;

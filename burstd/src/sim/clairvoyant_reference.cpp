@@ -8,11 +8,6 @@
 namespace burst {
 namespace {
 
-Seconds true_runtime(const TraceJob& t)
-{
-    return std::max<Seconds>(0, t.time_limit > 0 ? std::min(t.runtime, t.time_limit) : t.runtime);
-}
-
 // The simulator's order: by submit time, ties in trace order; wider jobs than
 // the site are not replayed.
 std::vector<const TraceJob*> replay_order(const SimConfig& config, const std::vector<TraceJob>& trace)
@@ -61,7 +56,7 @@ BurstSet plan_burst_set(const SimConfig& config, const std::vector<TraceJob>& tr
     CoreProfile profile(config.local_cores);
     for (const TraceJob* t : replay_order(config, trace)) {
         profile.forget_before(t->submit);
-        const Seconds runtime = true_runtime(*t);
+        const Seconds runtime = t->true_runtime();
         const Time start = profile.earliest_fit(t->submit, runtime, t->cpus);
         const std::size_t before = set.size();
         choose(config, *t, lambda, first, shared, start - t->submit, set);
@@ -94,7 +89,7 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
             continue;
         const JobOutcome& o = *it->second;
         const Seconds wait = o.group < 0 ? o.start - o.submit
-                                         : profile.earliest_fit(t->submit, true_runtime(*t), t->cpus) - t->submit;
+                                         : profile.earliest_fit(t->submit, t->true_runtime(), t->cpus) - t->submit;
         choose(config, *t, lambda, first, shared, wait, set);
     }
     return set;

@@ -1,5 +1,7 @@
 #include "sim/group_launches.hpp"
 
+#include "sim/unit_draw.hpp"
+
 #include <algorithm>
 
 namespace burst {
@@ -24,8 +26,7 @@ bool GroupLaunches::short_of_capacity(const Group& g, Time now)
         return true;
     if (g.shortage.rate <= 0)
         return false;
-    const double u = double(rng_() >> 11) * 0x1.0p-53; // [0, 1), same on every platform
-    return u < g.shortage.rate;
+    return unit_draw(rng_) < g.shortage.rate;
 }
 
 void GroupLaunches::count_opening(Group& g, Time now)

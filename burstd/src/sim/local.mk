@@ -2,6 +2,7 @@
 libburst_a_SOURCES += \
 	burstd/src/sim/trace.cpp \
 	burstd/src/sim/trace.hpp \
+	burstd/src/sim/unit_draw.hpp \
 	burstd/src/sim/swf_parser.cpp \
 	burstd/src/sim/swf_parser.hpp \
 	burstd/src/sim/sacct_parser.cpp \

@@ -4,6 +4,7 @@
 #include "policy/site_view.hpp"
 #include "sim/group_launches.hpp"
 #include "sim/priority_model.hpp"
+#include "sim/unit_draw.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -771,8 +772,7 @@ bool SimRun::start_cloud(std::uint32_t j)
 
 Seconds SimRun::sample_boot(const NodeGroup& g)
 {
-    const double u = double(rng_() >> 11) * 0x1.0p-53; // [0, 1), same on every platform
-    return g.boot_time * (1 + config_.boot_jitter * (2 * u - 1));
+    return g.boot_time * (1 + config_.boot_jitter * (2 * unit_draw(rng_) - 1));
 }
 
 double SimRun::bill(const NodeGroup& g, Seconds up) const
@@ -809,8 +809,7 @@ void SimRun::power_up(std::uint32_t n)
     push(now + sample_boot(g), EventKind::NodeReady, n);
     if (g.spot && g.interruptions_per_hour > 0) {
         // Poisson process: exponential time to the interruption of this life.
-        const double u = double(interruption_rng_() >> 11) * 0x1.0p-53;
-        push(now - std::log1p(-u) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);
+        push(now - std::log1p(-unit_draw(interruption_rng_)) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);
     }
     sync_node(n);
 }

@@ -7,6 +7,7 @@
 #include "model/clock.hpp"
 #include "model/job.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,6 +35,12 @@ struct TraceJob {
     // Slurm's afterany dependencies.
     std::vector<JobId> parents;
     std::string workflow; // workflow instance the job is a task of; "" = none
+
+    // How long it really runs in the replay: Slurm ends it at its limit.
+    Seconds true_runtime() const
+    {
+        return std::max<Seconds>(0, time_limit > 0 ? std::min(runtime, time_limit) : runtime);
+    }
 };
 
 struct TraceProblem {

@@ -1,19 +1,11 @@
 #include "sim/workflow_arrivals.hpp"
 
+#include "sim/unit_draw.hpp"
+
 #include <cmath>
 #include <random>
 
 namespace burst {
-namespace {
-
-// [0, 1) from 53 random bits: the same on every platform, unlike
-// std::uniform_real_distribution.
-double unit(std::mt19937_64& rng)
-{
-    return double(rng() >> 11) * 0x1.0p-53;
-}
-
-} // namespace
 
 Trace workflow_trace(const std::vector<Workflow>& workflows, const WorkflowArrivals& o)
 {
@@ -32,8 +24,8 @@ Trace workflow_trace(const std::vector<Workflow>& workflows, const WorkflowArriv
     JobId next = 1;
     for (std::uint32_t k = 0; k < count; ++k) {
         if (k > 0)
-            at += -std::log(1 - unit(rng)) * 3600 / o.rate_per_hour;
-        const Workflow& w = workflows[std::size_t(unit(rng) * double(workflows.size()))];
+            at += -std::log(1 - unit_draw(rng)) * 3600 / o.rate_per_hour;
+        const Workflow& w = workflows[std::size_t(unit_draw(rng) * double(workflows.size()))];
         const std::string& account = o.accounts[k % o.accounts.size()];
         const JobId first = next;
         const std::string instance = std::to_string(k + 1) + ":" + w.name;

@@ -1,5 +1,7 @@
 #include "sim/workload_spec.hpp"
 
+#include "sim/unit_draw.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -151,7 +153,7 @@ void WorkloadSpec::reject_unread() const
 
 double WorkloadRandom::uniform()
 {
-    return double(rng_() >> 11) * 0x1.0p-53;
+    return unit_draw(rng_);
 }
 
 double WorkloadRandom::exponential(double mean)
