@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <tuple>
 
 namespace burst {
 namespace {
@@ -27,12 +28,6 @@ Seconds latest_boot(const SimConfig& config, const NodeGroup& g)
     return g.boot_time * (1 + config.boot_jitter);
 }
 
-// The most a chosen job's nodes are hired ahead of its routing (burst_plan).
-Seconds max_lead(const SimConfig& config, const NodeGroup& g)
-{
-    return std::ceil(latest_boot(config, g) / config.cycle) * config.cycle;
-}
-
 // A chosen job running in a group: until `end`, on `cpus` cores.
 struct GroupRun {
     Time end;
@@ -41,7 +36,7 @@ struct GroupRun {
 
 // A chosen job to start in a group: no earlier than `ready`, for `run`
 // seconds, after `boot` if it starts at once with no free up cores; its
-// nodes are hired `lead` before it starts.
+// nodes are hired at the last decision at least `lead` before it starts.
 struct GroupWaiting {
     Time ready;
     Seconds run;
@@ -52,33 +47,51 @@ struct GroupWaiting {
 
 // The most cores a group's chosen jobs use at once from now on, counting
 // those running (until their end) and those waiting (in order of ready
-// time) that start no later than their lead from now.  Like Slurm in a
-// node group's partition (and the simulator), a waiting job starts as soon
-// as the group's `capacity` cores have room for it, the first in order
-// first; where the node limit binds, a job waits for running ones to end
-// and starts on the nodes they leave, so it needs no node hired until
-// shortly before then.  Counting every waiting
-// job from now instead kept up nodes that idled until the group had room
-// for their job, and as the simulator's SuspendTime powered them down they
-// were hired again at the next decision (lublin-256 at 1x: 25k of the plan
-// candidate's 28k boots).  `free_up`, the free cores of up nodes, is less
-// those the jobs starting now take.
-double peak_cores(Time now, std::uint64_t capacity, const std::vector<GroupRun>& running,
+// time) whose nodes are hired now: they start before the next decision
+// (`cycle` from now) plus their lead.  Like Slurm in a node group's
+// partition (and the simulator), a waiting job starts as soon as the
+// group's `capacity` cores have room for it, the first in order first;
+// where the node limit binds, a job waits for running ones to end and
+// starts on the nodes they leave, so it needs no node hired until shortly
+// before then.  Counting every waiting job from now instead kept up nodes
+// that idled until the group had room for their job, and as the
+// simulator's SuspendTime powered them down they were hired again at the
+// next decision (lublin-256 at 1x: 25k of the plan candidate's 28k boots).
+// `free_up`, the free cores of up nodes, is less those the jobs starting
+// now take.
+double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::vector<GroupRun>& running,
                   const std::vector<GroupWaiting>& waiting, std::uint64_t& free_up)
 {
-    std::vector<std::pair<Time, double>> use; // (time, +cores at a start / −cores at an end)
-    using End = std::pair<Time, std::uint32_t>;
+    // At one time, the ends of jobs come before the starts, but a job of no
+    // duration holds its cores through the scheduling pass that starts it
+    // (the simulator ends it in a later event at that time), and so does a
+    // running job past the end it was expected to have.
+    enum Order { kEnd, kStart, kEndAfterPass };
+    std::vector<std::tuple<Time, Order, double>> use; // counted jobs' starts (+cores) and ends (−cores)
+    using End = std::tuple<Time, Order, std::uint32_t>;
     std::priority_queue<End, std::vector<End>, std::greater<End>> ends;
     std::uint64_t used = 0;
     auto occupy = [&](Time from, Time until, std::uint32_t cpus, bool counted) {
-        if (!(until > from))
-            return;
-        ends.emplace(until, cpus);
+        const Order order = until > from ? kEnd : kEndAfterPass;
+        until = std::max(until, from);
+        ends.emplace(until, order, cpus);
         used += cpus;
         if (counted) {
-            use.emplace_back(from, double(cpus));
-            use.emplace_back(until, -double(cpus));
+            use.emplace_back(from, kStart, double(cpus));
+            use.emplace_back(until, order, -double(cpus));
         }
+    };
+    // Frees the cores of the jobs that end before a pass at t (`after`:
+    // also those that end after it); whether any did.
+    auto free_ended = [&](Time t, bool after) {
+        bool freed = false;
+        while (!ends.empty() && (std::get<0>(ends.top()) < t ||
+                                 (std::get<0>(ends.top()) == t && (after || std::get<1>(ends.top()) == kEnd)))) {
+            used -= std::get<2>(ends.top());
+            ends.pop();
+            freed = true;
+        }
+        return freed;
     };
     for (const auto& r : running)
         occupy(now, r.end, r.cpus, true);
@@ -93,10 +106,7 @@ double peak_cores(Time now, std::uint64_t capacity, const std::vector<GroupRun>&
     for (const auto& w : waiting)
         left.push_back(&w);
     for (Time t = now; !left.empty();) {
-        while (!ends.empty() && ends.top().first <= t) {
-            used -= ends.top().second;
-            ends.pop();
-        }
+        free_ended(t, false);
         auto is_ready = [&](const GroupWaiting* w) { return w->ready <= t; };
         auto ready = std::partition_point(left.begin(), left.end(), is_ready);
         bool started = false;
@@ -109,23 +119,25 @@ double peak_cores(Time now, std::uint64_t capacity, const std::vector<GroupRun>&
                 free_up -= w.cpus;
             else if (t == now)
                 boot = w.boot;
-            occupy(t, t + boot + w.run, w.cpus, t <= now + w.lead);
+            occupy(t, t + boot + w.run, w.cpus, t < now + cycle + w.lead);
             *it = nullptr;
             started = true;
         }
         if (started)
             left.erase(std::remove(left.begin(), left.end(), nullptr), left.end());
+        if (free_ended(t, true))
+            continue; // another pass at t on the cores freed after this one
         ready = std::partition_point(left.begin(), left.end(), is_ready);
         Time next = ready == left.end() ? std::numeric_limits<Time>::infinity() : (*ready)->ready;
         if (!ends.empty())
-            next = std::min(next, ends.top().first);
-        if (!(next <= now + horizon))
+            next = std::min(next, std::get<0>(ends.top()));
+        if (!(next < now + cycle + horizon))
             break; // what starts later is hired for at a later decision
         t = next;
     }
-    std::sort(use.begin(), use.end()); // ends (negative) before starts at the same time
+    std::sort(use.begin(), use.end());
     double cores = 0, peak = 0;
-    for (const auto& [time, delta] : use) {
+    for (const auto& [time, order, delta] : use) {
         cores += delta;
         peak = std::max(peak, cores);
     }
@@ -285,9 +297,9 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
                 idle[g].push_back(&node);
         }
     }
-    std::unordered_map<std::string, Time> launched;
+    std::unordered_map<std::string, const Instance*> instance;
     for (const auto& inst : state.instances)
-        launched.emplace(inst.node, inst.requested_at);
+        instance.emplace(inst.node, &inst);
 
     std::vector<const Job*> pending;
     std::vector<std::vector<GroupRun>> running(groups);
@@ -305,14 +317,18 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
             if (later == route_at_.end() || later->second <= now)
                 pending.push_back(&job); // else not routed yet: due_ counts it from then
         } else if (job.running() && !job.partitions.empty() && job.partitions[0] == partitions_[g]) {
-            // Configuring: runs from when its last node is up at the latest.
+            // It runs from when its last node is up (start_time is when it
+            // was allocated them, booting or not); a node still booting is
+            // up a boot after its launch at the latest.  Ending it a boot
+            // early left a job due at its end without nodes.
             Time start = job.start_time;
-            if (job.reason == "Configuring")
-                for (const auto& n : job.nodes) {
-                    auto l = launched.find(n);
-                    if (l != launched.end())
-                        start = std::max(start, l->second + latest_boot(config_, group));
-                }
+            for (const auto& n : job.nodes) {
+                auto i = instance.find(n);
+                if (i != instance.end())
+                    start = std::max(start, i->second->running_since > 0
+                                                ? i->second->running_since
+                                                : i->second->requested_at + latest_boot(config_, group));
+            }
             running[g].push_back(GroupRun{start + t->second->true_runtime() / group.speed, job.cpus});
         }
     }
@@ -328,7 +344,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         const std::size_t g = group_index(route_.at(job->id));
         const NodeGroup& group = config_.groups[g];
         waiting[g].push_back(GroupWaiting{now, trace_.at(job->id)->true_runtime() / group.speed,
-                                          latest_boot(config_, group), max_lead(config_, group), job->cpus});
+                                          latest_boot(config_, group), latest_boot(config_, group), job->cpus});
     }
     std::vector<const Planned*> due;
     for (const auto& p : due_)
@@ -342,7 +358,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
     for (std::size_t g = 0; g < groups; ++g) {
         const NodeGroup& group = config_.groups[g];
         const std::uint32_t capacity = group.nodes.empty() ? group.max_count : group.capacity();
-        const double peak = peak_cores(now, std::uint64_t(capacity) * group.cpus, running[g], waiting[g], free_up[g]);
+        const double peak = peak_cores(now, config_.cycle, std::uint64_t(capacity) * group.cpus, running[g], waiting[g], free_up[g]);
         const auto needed = std::min(capacity, std::uint32_t(std::ceil(peak / group.cpus - 1e-9)));
         if (needed > on[g]) {
             std::uint32_t hire = needed - on[g];
@@ -364,8 +380,8 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         for (const Node* node : idle[g]) {
             if (release.nodes.size() >= releasable)
                 break;
-            auto l = launched.find(node->name);
-            const Seconds up = l == launched.end() ? 0 : now - l->second;
+            auto i = instance.find(node->name);
+            const Seconds up = i == instance.end() ? 0 : now - i->second->requested_at;
             auto billed = [&](Seconds s) {
                 s = std::max(s, group.min_billed);
                 return group.billing == Billing::PerHour ? std::ceil(s / 3600) * 3600 : s;
