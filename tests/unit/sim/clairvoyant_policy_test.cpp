@@ -150,3 +150,24 @@ TEST(ClairvoyantPolicy, HiresForAJobWaitingOnTheNodeLimitOnlyWhenItWillHaveRoom)
     const SimResult base = simulate(config, trace, route_only);
     CHECK(compute_metrics(r, 1.0).objective < compute_metrics(base, 1.0).objective);
 }
+
+TEST(ClairvoyantPolicy, AJobAllocatedBootingNodesRunsFromWhenTheyAreUp)
+{
+    // Job 2 is allocated a booting node at 1000 and runs from 1100 to 1700.
+    // Job 3 is routed at 1660, while job 2 still runs: its node is hired
+    // ahead.  Dating job 2's run from its allocation, it would seem over by
+    // 1600 and job 3 would wait for a node to boot when routed.
+    SimConfig config = one_node_site();
+    config.groups[0].max_count = 2;
+    config.groups[0].min_billed = 0;
+    const std::vector<TraceJob> trace = {job(1, 1000, 8, 20000), job(2, 1000, 8, 600), job(3, 1630, 8, 600)};
+    ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}, {3, "aws"}}, 1.0);
+    const SimResult r = simulate(config, trace, policy);
+    for (const auto& j : r.jobs) {
+        if (j.id == 2)
+            DOUBLES_EQUAL(1100, j.start, 1e-9);
+        if (j.id == 3)
+            DOUBLES_EQUAL(1660, j.start, 1e-9);
+    }
+    LONGS_EQUAL(2, r.instances.size());
+}
