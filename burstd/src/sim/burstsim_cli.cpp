@@ -27,6 +27,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -71,6 +72,15 @@ std::string plain(double v)
 {
     std::ostringstream s;
     s << v;
+    return s.str();
+}
+
+// A parameter value that reads back as exactly `v` (std::to_string's six
+// decimals would give a policy swept at λ = 1e-7 a λ of 0).
+std::string exact(double v)
+{
+    std::ostringstream s;
+    s << std::setprecision(std::numeric_limits<double>::max_digits10) << v;
     return s.str();
 }
 
@@ -627,7 +637,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             if (swept && !params.values().count("lambda")) {
                 for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                     PolicyParams with = params;
-                    with.set("lambda", std::to_string(o.lambdas[k]));
+                    with.set("lambda", exact(o.lambdas[k]));
                     runs.push_back(Run{name, int(k), with, o.lambdas[k]});
                 }
             } else {

@@ -393,6 +393,15 @@ TEST(BurstsimCli, ASingleRunStatesItsOwnLambda)
     CHECK_TEXT(never.out.find("lambda 0.5, 2 per waiting core-hour") != std::string::npos, never.out.c_str());
 }
 
+TEST(BurstsimCli, ASweptPolicyIsGivenItsLambdaUnrounded)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4", "--policy", "predictive",
+                    "--lambda", "1e-7"});
+    LONGS_EQUAL_TEXT(0, r.status, r.err.c_str());
+    CHECK_TEXT(r.out.find("lambda 1e-07 per waiting core-hour") != std::string::npos, r.out.c_str());
+}
+
 TEST(BurstsimCli, NumberBoundsReadAsWritten)
 {
     TempTrace t(kTrace);
