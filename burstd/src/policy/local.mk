@@ -81,6 +81,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/cloud_cost_bound_test.cpp \
 	tests/unit/policy/group_choice_test.cpp \
 	tests/unit/policy/local_wait_estimator_test.cpp \
+	tests/unit/policy/spend_tracker_test.cpp \
 	tests/unit/policy/expander_factory_test.cpp \
 	tests/unit/policy/first_fit_index_test.cpp \
 	tests/unit/policy/runtime_estimator_test.cpp \
