@@ -116,14 +116,13 @@ TEST(ClairvoyantPolicy, HiresForAJobWaitingOnTheNodeLimitOnlyWhenItWillHaveRoom)
     config.groups[0].max_count = 2;
     config.groups[0].min_billed = 0;
     config.suspend_time = 300;
-    const std::vector<TraceJob> trace = {job(1, 1000, 16, 20000), job(2, 1000, 8, 7200), job(3, 1010, 16, 600)};
+    const std::vector<TraceJob> trace = {trace_job(1, 1000, 16, 20000), trace_job(2, 1000, 8, 7200),
+                                         trace_job(3, 1010, 16, 600)};
     const BurstSet chosen{{2, "aws"}, {3, "aws"}};
     ClairvoyantPolicy policy(config, trace, chosen, 1.0);
     const SimResult r = simulate(config, trace, policy);
     LONGS_EQUAL(2, r.instances.size());
-    for (const auto& j : r.jobs)
-        if (j.id == 3)
-            DOUBLES_EQUAL(8300, j.start, 1e-9); // at job 2's end, on its node and one up by then
+    DOUBLES_EQUAL(8300, outcome(r, 3).start, 1e-9); // at job 2's end, on its node and one up by then
     // Routing alone (no trace: nothing hired ahead, Slurm resumes a node
     // when a job is allocated it) waits the second node's boot; hiring
     // ahead must not make J worse than that.
@@ -142,14 +141,11 @@ TEST(ClairvoyantPolicy, AJobAllocatedBootingNodesRunsFromWhenTheyAreUp)
     SimConfig config = one_node_site();
     config.groups[0].max_count = 2;
     config.groups[0].min_billed = 0;
-    const std::vector<TraceJob> trace = {job(1, 1000, 8, 20000), job(2, 1000, 8, 600), job(3, 1630, 8, 600)};
+    const std::vector<TraceJob> trace = {trace_job(1, 1000, 8, 20000), trace_job(2, 1000, 8, 600),
+                                         trace_job(3, 1630, 8, 600)};
     ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}, {3, "aws"}}, 1.0);
     const SimResult r = simulate(config, trace, policy);
-    for (const auto& j : r.jobs) {
-        if (j.id == 2)
-            DOUBLES_EQUAL(1100, j.start, 1e-9);
-        if (j.id == 3)
-            DOUBLES_EQUAL(1660, j.start, 1e-9);
-    }
+    DOUBLES_EQUAL(1100, outcome(r, 2).start, 1e-9);
+    DOUBLES_EQUAL(1660, outcome(r, 3).start, 1e-9);
     LONGS_EQUAL(2, r.instances.size());
 }
