@@ -65,31 +65,37 @@ double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::ve
     // At one time, the ends of jobs come before the starts, but a job of no
     // duration holds its cores through the scheduling pass that starts it
     // (the simulator ends it in a later event at that time), and so does a
-    // running job past the end it was expected to have.
-    enum Order { kEnd, kStart, kEndAfterPass };
-    std::vector<std::tuple<Time, Order, double>> use; // counted jobs' starts (+cores) and ends (−cores)
-    using End = std::tuple<Time, Order, std::uint32_t>;
+    // running job past the end it was expected to have; another pass at
+    // that time starts jobs on the cores they free.  A job's start and end
+    // are counted in pass order: `rank` 2k + 1 for a start in pass k at a
+    // time, 2k for an end freed before it.
+    enum Order { kEnd, kEndAfterPass };
+    std::vector<std::tuple<Time, int, double>> use; // counted jobs' starts (+cores) and ends (−cores)
+    using End = std::tuple<Time, Order, std::uint32_t, bool>; // end, order, cores, counted
     std::priority_queue<End, std::vector<End>, std::greater<End>> ends;
     std::uint64_t used = 0;
+    int pass = 0; // at the current time
     auto occupy = [&](Time from, Time until, std::uint32_t cpus, bool counted) {
         const Order order = until > from ? kEnd : kEndAfterPass;
         until = std::max(until, from);
-        ends.emplace(until, order, cpus);
+        ends.emplace(until, order, cpus, counted);
         used += cpus;
-        if (counted) {
-            use.emplace_back(from, kStart, double(cpus));
-            use.emplace_back(until, order, -double(cpus));
-        }
+        if (counted)
+            use.emplace_back(from, 2 * pass + 1, double(cpus));
     };
     // Frees the cores of the jobs that end before a pass at t (`after`:
-    // also those that end after it); whether any did.
+    // also those that end after it); how many.  What ends after the last
+    // pass, later than every counted start, leaves the peak as it is.
     auto free_ended = [&](Time t, bool after) {
-        bool freed = false;
+        std::uint64_t freed = 0;
         while (!ends.empty() && (std::get<0>(ends.top()) < t ||
                                  (std::get<0>(ends.top()) == t && (after || std::get<1>(ends.top()) == kEnd)))) {
-            used -= std::get<2>(ends.top());
+            const auto [end, order, cpus, counted] = ends.top();
             ends.pop();
-            freed = true;
+            used -= cpus;
+            freed += cpus;
+            if (counted) // before the pass at its end, or the next pass at t
+                use.emplace_back(end, end < t ? 0 : 2 * (pass + after), -double(cpus));
         }
         return freed;
     };
@@ -105,6 +111,10 @@ double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::ve
     std::vector<const GroupWaiting*> left;
     for (const auto& w : waiting)
         left.push_back(&w);
+    // Cores freed at now by the jobs held through the first pass: they are
+    // on up nodes (those jobs run, or ran there), so a job that starts on
+    // them in a later pass at now starts at once, as in the simulator.
+    std::uint64_t freed_now = 0;
     for (Time t = now; !left.empty();) {
         free_ended(t, false);
         auto is_ready = [&](const GroupWaiting* w) { return w->ready <= t; };
@@ -115,18 +125,25 @@ double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::ve
             if (used + w.cpus > capacity)
                 continue;
             Seconds boot = 0;
-            if (t == now && free_up >= w.cpus)
-                free_up -= w.cpus;
-            else if (t == now)
+            if (t == now && freed_now + free_up >= w.cpus) {
+                const std::uint64_t from_freed = std::min<std::uint64_t>(freed_now, w.cpus);
+                freed_now -= from_freed;
+                free_up -= w.cpus - from_freed;
+            } else if (t == now) {
                 boot = w.boot;
+            }
             occupy(t, t + boot + w.run, w.cpus, t < now + cycle + w.lead);
             *it = nullptr;
             started = true;
         }
         if (started)
             left.erase(std::remove(left.begin(), left.end(), nullptr), left.end());
-        if (free_ended(t, true))
+        if (const std::uint64_t freed = free_ended(t, true)) {
+            if (t == now)
+                freed_now += freed;
+            ++pass;
             continue; // another pass at t on the cores freed after this one
+        }
         ready = std::partition_point(left.begin(), left.end(), is_ready);
         Time next = ready == left.end() ? std::numeric_limits<Time>::infinity() : (*ready)->ready;
         if (!ends.empty())
@@ -134,6 +151,7 @@ double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::ve
         if (!(next < now + cycle + horizon))
             break; // what starts later is hired for at a later decision
         t = next;
+        pass = 0;
     }
     std::sort(use.begin(), use.end());
     double cores = 0, peak = 0;

@@ -72,15 +72,10 @@ TEST(ClairvoyantPolicy, PreHiresSoTheJobDoesNotWaitTheBootAndReleasesTheNodeWhen
     const std::vector<TraceJob> trace = {trace_job(1, 0, 8, 3600), trace_job(2, 610, 8, 600)};
     ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}}, 1.0);
     const SimResult r = simulate(config, trace, policy);
-    const JobOutcome* burst = nullptr;
-    for (const auto& j : r.jobs)
-        if (j.id == 2)
-            burst = &j;
-    CHECK(burst != nullptr);
-    LONGS_EQUAL(0, burst->group);
+    LONGS_EQUAL(0, outcome(r, 2).group);
     // Started at its routing decision on the node hired at 540, instead of
     // booting one then (it would start at 760).
-    DOUBLES_EQUAL(660, burst->start, 1e-9);
+    DOUBLES_EQUAL(660, outcome(r, 2).start, 1e-9);
     LONGS_EQUAL(1, r.instances.size());
     DOUBLES_EQUAL(540, r.instances[0].launched, 1e-9);
     // Powered down by the decision at its end (1260), not 300 s SuspendTime
@@ -97,9 +92,7 @@ TEST(ClairvoyantPolicy, RoutesNoEarlierThanItIsToldAndStillHiresAhead)
     // Not before 700: routed at the decision at 720 on a node hired at 600.
     ClairvoyantPolicy policy(config, trace, BurstSet{{2, "aws"}}, 1.0, {{2, 700}});
     const SimResult r = simulate(config, trace, policy);
-    for (const auto& j : r.jobs)
-        if (j.id == 2)
-            DOUBLES_EQUAL(720, j.start, 1e-9);
+    DOUBLES_EQUAL(720, outcome(r, 2).start, 1e-9);
     LONGS_EQUAL(1, r.instances.size());
     DOUBLES_EQUAL(600, r.instances[0].launched, 1e-9);
 }
@@ -148,4 +141,32 @@ TEST(ClairvoyantPolicy, AJobAllocatedBootingNodesRunsFromWhenTheyAreUp)
     DOUBLES_EQUAL(1100, outcome(r, 2).start, 1e-9);
     DOUBLES_EQUAL(1660, outcome(r, 3).start, 1e-9);
     LONGS_EQUAL(2, r.instances.size());
+}
+
+TEST(ClairvoyantPolicy, AJobStartingOnTheCoresOfAJobOfNoDurationNeedsNoBoot)
+{
+    // Four nodes at most.  Job 2 runs on two of them until 840, job 3 on a
+    // third all along.  Job 4 (no duration) and job 5 wait for job 2's
+    // nodes; at 840 job 4 takes them, and the decision then sees it running
+    // and job 5 pending.  Job 5 starts on them once job 4 ends, at 840 with
+    // no boot, and runs to 960, when job 6 (routed at 960) takes them and a
+    // fourth node.  That node is hired at 840 to be up by 960; holding job 5
+    // a boot too long, job 6 seemed to start only past the next decision's
+    // reach, the node was hired at 900 and job 6 waited for it; job 5
+    // counted as starting before job 4 ended, it was hired at 720.
+    SimConfig config = one_node_site();
+    config.local_cores = 32;
+    config.groups[0].max_count = 4;
+    config.groups[0].min_billed = 0;
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 32, 20000), trace_job(2, 0, 16, 740),
+                                         trace_job(3, 0, 8, 20000),   trace_job(4, 0, 16, 0),
+                                         trace_job(5, 0, 16, 120),    trace_job(6, 930, 24, 600)};
+    const BurstSet chosen{{2, "aws"}, {3, "aws"}, {4, "aws"}, {5, "aws"}, {6, "aws"}};
+    ClairvoyantPolicy policy(config, trace, chosen, 1.0);
+    const SimResult r = simulate(config, trace, policy);
+    DOUBLES_EQUAL(840, outcome(r, 4).start, 1e-9);
+    DOUBLES_EQUAL(840, outcome(r, 5).start, 1e-9);
+    DOUBLES_EQUAL(960, outcome(r, 6).start, 1e-9);
+    LONGS_EQUAL(4, r.instances.size());
+    DOUBLES_EQUAL(840, r.instances[2].launched, 1e-9);
 }
