@@ -149,7 +149,7 @@ private:
     // PriorityCalcPeriod; FCFS keeps it in eligibility order.
     bool queued_before(std::uint32_t a, std::uint32_t b) const;
     void enqueue(std::uint32_t j); // at its place in priority order
-    void add_routed(std::uint32_t j); // FCFS: in routing order
+    void add_routed(std::uint32_t j); // at its place in priority order
     void start_multifactor();
 
     void priority_pass();
@@ -539,10 +539,9 @@ bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
 
 void SimRun::add_routed(std::uint32_t j)
 {
-    if (!priority_) {
-        routed_.push_back(j);
-        return;
-    }
+    // Slurm schedules a partition's jobs by priority, which routing leaves
+    // as it was: under FCFS (priority/basic) by submission, so a job routed
+    // late still goes ahead of later-submitted ones routed before it.
     routed_.insert(std::upper_bound(routed_.begin(), routed_.end(), j,
                                     [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
                    j);

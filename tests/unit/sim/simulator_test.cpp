@@ -176,6 +176,33 @@ TEST(Simulator, ReleasingABusyNodeDrainsItAndPowersItDownWhenItsJobEnds)
     DOUBLES_EQUAL(0.13 + 0.14, r.cloud_cost, 1e-9);
 }
 
+TEST(Simulator, AGroupRunsItsRoutedJobsInPriorityOrderNotRoutingOrder)
+{
+    // Jobs 4 and 5 wait for the group's one node, busy with job 2 until
+    // 130, behind job 3 at the local queue's head; job 4, submitted first,
+    // is routed after job 5.  Slurm schedules the partition by priority,
+    // which under FCFS is submission order.
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].max_count = 1;
+    ScriptedPolicy p;
+    p.script = [&](const ClusterState&, Time now) {
+        Decision d;
+        if (now == 0)
+            d.add(RouteToCloud{2, "g"}, "test");
+        if (now == 10)
+            d.add(RouteToCloud{5, "g"}, "test");
+        if (now == 20)
+            d.add(RouteToCloud{4, "g"}, "test");
+        return d;
+    };
+    SimResult r = simulate(
+        c, {job(1, 0, 2, 1000), job(2, 0, 2, 100), job(3, 0, 2, 10), job(4, 0, 2, 10), job(5, 0, 2, 10)}, p);
+    DOUBLES_EQUAL(130, outcome(r, 2).end, 1e-9);
+    DOUBLES_EQUAL(130, outcome(r, 4).start, 1e-9);
+    DOUBLES_EQUAL(140, outcome(r, 5).start, 1e-9);
+}
+
 TEST(Simulator, ShowsPoliciesTheSiteAndReportsFinishedJobs)
 {
     SimConfig c = site(4);
