@@ -86,6 +86,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/app/run_metrics_feed_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \
-	tests/unit/app/spend_tracker_test.cpp \
 	tests/unit/app/status_text_test.cpp \
 	tests/unit/provider/provider_factory_test.cpp

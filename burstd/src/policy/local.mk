@@ -77,6 +77,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/site_view_test.cpp \
 	tests/unit/policy/budget_cap_test.cpp \
 	tests/unit/policy/budget_spend_test.cpp \
+	tests/unit/policy/spend_tracker_test.cpp \
 	tests/unit/policy/expander_factory_test.cpp \
 	tests/unit/policy/first_fit_index_test.cpp \
 	tests/unit/policy/runtime_estimator_test.cpp \

@@ -27,6 +27,9 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -69,6 +72,15 @@ std::string plain(double v)
 {
     std::ostringstream s;
     s << v;
+    return s.str();
+}
+
+// A parameter value that reads back as exactly `v` (std::to_string's six
+// decimals would give a policy swept at λ = 1e-7 a λ of 0).
+std::string exact(double v)
+{
+    std::ostringstream s;
+    s << std::setprecision(std::numeric_limits<double>::max_digits10) << v;
     return s.str();
 }
 
@@ -134,7 +146,7 @@ struct Options {
     std::vector<double> delay_grid = default_delay_grid();
     std::vector<std::string> workflows;
     WorkflowArrivals arrivals;
-    RewardScheme reward; // λ and τ are set from --lambda and --tau
+    RewardScheme reward; // τ is set from --tau, λ per row (its run's λ)
     bool shares_given = false;
 };
 
@@ -503,12 +515,21 @@ void print_header(std::ostream& out, const Options& o)
     out << "\n";
 }
 
-// The λ a single run's summary states: the one the policy was tuned for
-// (swept or given with --param), else the --lambda values its J is shown at.
-std::string run_lambda_text(const PolicyParams& params, const std::vector<double>& lambdas)
+// The λ a policy was tuned for: swept or given with --param (already
+// validated by the policy); none for a run that does not depend on λ.
+std::optional<double> tuned_lambda(const PolicyParams& params)
 {
     if (auto it = params.values().find("lambda"); it != params.values().end())
-        return plain(std::strtod(it->second.c_str(), nullptr));
+        return std::strtod(it->second.c_str(), nullptr);
+    return std::nullopt;
+}
+
+// The λ a single run's summary states: the one the policy was tuned for,
+// else the --lambda values its J is shown at.
+std::string run_lambda_text(const PolicyParams& params, const std::vector<double>& lambdas)
+{
+    if (const auto tuned = tuned_lambda(params))
+        return plain(*tuned);
     std::string text;
     for (double l : lambdas)
         text += (text.empty() ? "" : ", ") + plain(l);
@@ -590,10 +611,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
 {
     Options o;
     // One run per (policy, λ it is tuned for); λ index -1 = does not depend on λ.
+    // Its profit is at `lambda`: the λ it was tuned for, else the first --lambda.
     struct Run {
         std::string name;
         int lambda_index;
         PolicyParams params;
+        double lambda;
     };
     std::vector<Run> runs;
     if (std::find(args.begin(), args.end(), "--help") != args.end()) {
@@ -614,11 +637,11 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             if (swept && !params.values().count("lambda")) {
                 for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                     PolicyParams with = params;
-                    with.set("lambda", std::to_string(o.lambdas[k]));
-                    runs.push_back(Run{name, int(k), with});
+                    with.set("lambda", exact(o.lambdas[k]));
+                    runs.push_back(Run{name, int(k), with, o.lambdas[k]});
                 }
             } else {
-                runs.push_back(Run{name, -1, params});
+                runs.push_back(Run{name, -1, params, tuned_lambda(params).value_or(o.lambdas.front())});
             }
         }
         if (o.tune_delay) {
@@ -698,26 +721,28 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             << "; give --local-cores\n";
         return 2;
     }
-    const double lambda = o.lambdas.front();
     auto wf = [&](const SimResult& result) {
         return o.workflows.empty() ? WorkflowMetrics{} : workflow_metrics(trace.jobs, result, o.tau);
     };
     o.config.record_timeline = !o.plot.empty();
     std::vector<PlotPanel> panels;
     Time origin = 0;
-    o.reward.lambda = lambda;
     o.reward.tau = o.tau;
-    auto metrics_of = [&](const SimResult& result) {
+    // A row's metrics at its λ: the profit's penalty (and its default
+    // R_scale) is the λ the row's policy was tuned for, as in predictive's
+    // gate; J at other λ comes from objective_at.
+    auto metrics_of = [&](const SimResult& result, double lambda) {
         SimMetrics m = compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
-        const RewardProfit profit = reward_profit(result, o.reward);
+        RewardScheme scheme = o.reward;
+        scheme.lambda = lambda;
+        const RewardProfit profit = reward_profit(result, scheme);
         m.profit_time = profit.time;
         m.profit_throughput = profit.throughput;
         return m;
     };
-    auto replay = [&](const std::string& name, const PolicyParams& params, SimResult& result) {
+    auto replay = [&](const std::string& name, const PolicyParams& params) {
         auto policy = make_policy(name, params);
-        result = simulate(o.config, trace.jobs, *policy);
-        return metrics_of(result);
+        return simulate(o.config, trace.jobs, *policy);
     };
     // What the trace lost to the site's shape: the same in every run.
     std::string dropped;
@@ -757,33 +782,37 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
 
     // The clairvoyant reference also takes always's run and, per λ, the best
     // fixed delay's and that of the compared policy with the least J (its
-    // candidates 4).
-    std::vector<Baseline> always_run;
-    std::vector<Baseline> best_delay_run(o.lambdas.size());
-    std::vector<Baseline> best_policy_run(o.lambdas.size());
-    std::vector<double> best_policy_j(o.lambdas.size(), 0);
+    // candidates 4).  Runs are shared, not copied: one run may be the best
+    // at several λ, and a trace's runs are large.
+    struct KeptRun {
+        std::string name;
+        std::shared_ptr<const SimResult> run; // null: none yet
+        double j = 0;                         // its J at this λ
+    };
+    std::shared_ptr<const SimResult> always_run;
+    std::vector<KeptRun> best_policy_run(o.lambdas.size());
 
     print_header(out, o);
     try {
         for (const auto& run : runs) {
-            SimResult result;
-            const SimMetrics m = replay(run.name, run.params, result);
-            if (o.clairvoyant && run.name == AlwaysPolicy::kName && always_run.empty())
-                always_run.push_back(Baseline{"always", result});
+            const auto kept = std::make_shared<SimResult>(replay(run.name, run.params));
+            SimResult& result = *kept;
+            const SimMetrics m = metrics_of(result, run.lambda);
+            if (o.clairvoyant && run.name == AlwaysPolicy::kName && !always_run)
+                always_run = kept;
             if (o.clairvoyant && run.name != NeverPolicy::kName && run.name != AlwaysPolicy::kName)
                 for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                     if (run.lambda_index >= 0 && std::size_t(run.lambda_index) != k)
                         continue;
                     const double j = objective_at(m, o.lambdas[k]);
-                    if (best_policy_run[k].name.empty() || j < best_policy_j[k]) {
-                        best_policy_run[k] = Baseline{run.name, result};
-                        best_policy_j[k] = j;
-                    }
+                    if (!best_policy_run[k].run || j < best_policy_run[k].j)
+                        best_policy_run[k] = KeptRun{run.name, kept, j};
                 }
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
             record(label, run.lambda_index, m, result);
             origin = result.first_submit;
+            // The plot takes the timeline; the reference reads a kept run's jobs only.
             panels.push_back(PlotPanel{label, std::move(result.timeline)});
             if (o.compare)
                 continue;
@@ -833,55 +862,52 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 if (cost > 0)
                     out << "cost " << (account.empty() ? "(boot/idle/billing)" : account) << " " << cost << "\n";
         }
-        if (o.tune_delay) {
-            // fixed-delay does not depend on λ: one replay per delay serves every λ.
-            std::vector<SimMetrics> grid;
-            std::vector<CloudWorkBound> bounds;
-            std::vector<WorkflowMetrics> grid_wf;
-            // The best delay per λ so far, and its run for the reference.
-            std::vector<SimResult> best_runs(o.lambdas.size());
-            std::vector<std::size_t> best_delay(o.lambdas.size(), 0);
-            for (double w : o.delay_grid) {
-                PolicyParams params = params_for("fixed-delay", o.params);
-                params.set("delay", fixed(w, 0));
-                SimResult result;
-                grid.push_back(replay("fixed-delay", params, result));
-                grid_wf.push_back(wf(result));
-                if (o.clairvoyant)
-                    bounds.push_back(cloud_work_bound(o.config, result));
-                for (std::size_t k = 0; k < o.lambdas.size(); ++k)
-                    if (grid.size() == 1 ||
-                        objective_at(grid.back(), o.lambdas[k]) < objective_at(grid[best_delay[k]], o.lambdas[k])) {
-                        best_delay[k] = grid.size() - 1;
-                        if (o.clairvoyant)
-                            best_runs[k] = result;
-                    }
-            }
-            for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
-                const std::size_t best = best_delay[k];
-                const std::string label =
-                    "best-delay(lambda=" + plain(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best], 0) + "s)";
-                row(label, grid[best], int(k), grid_wf[best]);
-                note_account_costs(label, grid[best]);
-                if (o.clairvoyant) {
-                    rows.push_back(RatioRow{label, int(k), grid[best], bounds[best]});
-                    best_delay_run[k] = Baseline{"best-delay", std::move(best_runs[k])};
-                }
-            }
+        // fixed-delay does not depend on λ: one replay per delay serves every
+        // λ.  Per λ, the best delay's grid index, metrics at that λ, workflow
+        // metrics and, for the reference, its lower bound and run.
+        struct BestDelay {
+            std::size_t index = 0;
+            SimMetrics metrics;
+            WorkflowMetrics wf;
+            CloudWorkBound bound;
+            std::shared_ptr<const SimResult> run;
+        };
+        std::vector<BestDelay> best_delay(o.tune_delay ? o.lambdas.size() : 0);
+        for (std::size_t i = 0; o.tune_delay && i < o.delay_grid.size(); ++i) {
+            PolicyParams params = params_for("fixed-delay", o.params);
+            params.set("delay", fixed(o.delay_grid[i], 0));
+            const auto result = std::make_shared<const SimResult>(replay("fixed-delay", params));
+            const SimMetrics m = metrics_of(*result, o.lambdas.front());
+            const CloudWorkBound bound = o.clairvoyant ? cloud_work_bound(o.config, *result) : CloudWorkBound{};
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                if (i == 0 || objective_at(m, o.lambdas[k]) < objective_at(best_delay[k].metrics, o.lambdas[k]))
+                    best_delay[k] = BestDelay{i, k == 0 ? m : metrics_of(*result, o.lambdas[k]), wf(*result), bound,
+                                              o.clairvoyant ? result : nullptr};
+        }
+        for (std::size_t k = 0; k < best_delay.size(); ++k) {
+            const BestDelay& best = best_delay[k];
+            const std::string label =
+                "best-delay(lambda=" + plain(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best.index], 0) + "s)";
+            row(label, best.metrics, int(k), best.wf);
+            note_account_costs(label, best.metrics);
+            if (o.clairvoyant)
+                rows.push_back(RatioRow{label, int(k), best.metrics, best.bound});
         }
         if (o.clairvoyant) {
             auto never = make_policy("never", PolicyParams{});
             const SimResult no_burst = simulate(o.config, trace.jobs, *never);
             for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
-                std::vector<Baseline> baselines = always_run;
+                std::vector<Baseline> baselines;
+                if (always_run)
+                    baselines.push_back(Baseline{"always", *always_run});
                 if (o.tune_delay)
-                    baselines.push_back(std::move(best_delay_run[k]));
-                if (!best_policy_run[k].name.empty())
-                    baselines.push_back(std::move(best_policy_run[k]));
+                    baselines.push_back(Baseline{"best-delay", *best_delay[k].run});
+                if (best_policy_run[k].run)
+                    baselines.push_back(Baseline{best_policy_run[k].name, *best_policy_run[k].run});
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
                                                            o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;
-                const SimMetrics m = metrics_of(ref.result);
+                const SimMetrics m = metrics_of(ref.result, o.lambdas[k]);
                 record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
             }
             print_ratios(out, o, rows, reference);

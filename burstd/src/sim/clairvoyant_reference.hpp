@@ -69,8 +69,8 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
 BurstSet burst_set_of(const SimConfig& config, const SimResult& replay);
 
 struct Baseline {
-    std::string name; // the candidate's name, e.g. "always"
-    SimResult run;
+    std::string name;     // the candidate's name, e.g. "always"
+    const SimResult& run; // the caller's: a trace's runs are too large to copy
 };
 
 struct ClairvoyantRun {

@@ -83,6 +83,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/reward_profit_test.cpp \
 	tests/unit/sim/sim_metrics_test.cpp \
 	tests/unit/sim/burstsim_cli_harness.hpp \
+	tests/unit/sim/sim_fixtures.hpp \
 	tests/unit/sim/burstsim_cli_test.cpp \
 	tests/unit/sim/clairvoyant_policy_test.cpp \
 	tests/unit/sim/core_profile_test.cpp \

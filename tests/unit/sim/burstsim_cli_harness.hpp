@@ -50,4 +50,31 @@ inline Run invoke(const std::vector<std::string>& args)
     return Run{status, out.str(), err.str()};
 }
 
+// The number in the column named `column` of burstsim's table row labelled `row`.
+inline double cell(const std::string& table, const std::string& row, const std::string& column)
+{
+    std::istringstream in(table);
+    std::string line;
+    std::vector<std::string> header;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::vector<std::string> w;
+        for (std::string x; words >> x;)
+            w.push_back(x);
+        if (w.empty())
+            continue;
+        if (w[0] == "policy") {
+            header = w;
+            continue;
+        }
+        if (w[0] != row)
+            continue;
+        for (std::size_t i = 0; i < header.size() && i < w.size(); ++i)
+            if (header[i] == column)
+                return std::stod(w[i]);
+    }
+    FAIL(("no cell " + row + "/" + column).c_str());
+    return 0;
+}
+
 } // namespace burst::test

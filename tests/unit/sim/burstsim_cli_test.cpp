@@ -232,6 +232,49 @@ TEST(BurstsimCli, CompareShowsMedianWaitMakespanProfitAccountCostAndDroppedJobs)
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--reward-scale", "-1"}).status);
 }
 
+TEST(BurstsimCli, EveryRowsProfitIsAtItsOwnLambda)
+{
+    TempTrace t(kTrace);
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = {"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4"};
+        args.insert(args.end(), more.begin(), more.end());
+        return invoke(args);
+    };
+    Run sweep = with({"--compare", "never,predictive", "--lambda", "1,5", "--tune-delay", "--delay-grid", "5000",
+                      "--clairvoyant"});
+    LONGS_EQUAL_TEXT(0, sweep.status, sweep.err.c_str());
+    // One delay that never bursts within the trace: both best-delay rows are
+    // the same replay without cloud cost, and every job's reward loss is
+    // proportional to λ in both schemes (R_scale = λ × 3600).
+    for (const char* column : {"profit_time", "profit_thru"}) {
+        const double at1 = cell(sweep.out, "best-delay(lambda=1,W=5000s)", column);
+        const double at5 = cell(sweep.out, "best-delay(lambda=5,W=5000s)", column);
+        CHECK_TEXT(at1 != 0, column);
+        DOUBLES_EQUAL(5 * at1, at5, 0.05);
+    }
+    // A swept row and the reference's row at λ = 5 show the profit that a
+    // run at λ = 5 alone shows, and so does predictive given λ = 5 with
+    // --param: the profit is at the λ the policy's gate used.
+    Run alone = with({"--compare", "never,predictive", "--lambda", "5", "--tune-delay", "--delay-grid", "5000",
+                      "--clairvoyant"});
+    Run given = with({"--compare", "never,predictive", "--lambda", "1", "--param", "predictive:lambda=5"});
+    LONGS_EQUAL_TEXT(0, alone.status, alone.err.c_str());
+    LONGS_EQUAL_TEXT(0, given.status, given.err.c_str());
+    auto reference_label = [](const std::string& out) {
+        const auto at = out.find("\nclairvoyant(lambda=5)[");
+        CHECK_TEXT(at != std::string::npos, out.c_str());
+        return out.substr(at + 1, out.find(' ', at) - at - 1);
+    };
+    for (const char* column : {"profit_time", "profit_thru"}) {
+        const double predictive = cell(alone.out, "predictive(lambda=5)", column);
+        CHECK_TEXT(predictive != cell(sweep.out, "predictive(lambda=1)", column), column);
+        DOUBLES_EQUAL(predictive, cell(sweep.out, "predictive(lambda=5)", column), 0);
+        DOUBLES_EQUAL(predictive, cell(given.out, "predictive", column), 0);
+        DOUBLES_EQUAL(cell(alone.out, reference_label(alone.out), column),
+                      cell(sweep.out, reference_label(sweep.out), column), 0);
+    }
+}
+
 TEST(BurstsimCli, GuessesTheFormatFromTheContentAndFailsWithoutJobs)
 {
     TempTrace swf_as_txt(kTrace, ".txt");
@@ -348,6 +391,15 @@ TEST(BurstsimCli, ASingleRunStatesItsOwnLambda)
     // A run that does not depend on λ states the λ its J columns are at.
     Run never = invoke({"--trace", t.path(), "--policy", "never", "--lambda", "0.5,2"});
     CHECK_TEXT(never.out.find("lambda 0.5, 2 per waiting core-hour") != std::string::npos, never.out.c_str());
+}
+
+TEST(BurstsimCli, ASweptPolicyIsGivenItsLambdaUnrounded)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4", "--policy", "predictive",
+                    "--lambda", "1e-7"});
+    LONGS_EQUAL_TEXT(0, r.status, r.err.c_str());
+    CHECK_TEXT(r.out.find("lambda 1e-07 per waiting core-hour") != std::string::npos, r.out.c_str());
 }
 
 TEST(BurstsimCli, NumberBoundsReadAsWritten)

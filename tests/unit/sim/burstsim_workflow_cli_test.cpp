@@ -1,4 +1,3 @@
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,33 +11,6 @@ namespace {
 std::string shared(const std::string& file)
 {
     return std::string(TEST_SRCDIR) + "/../shared/traces/workflows/" + file;
-}
-
-// The number in the column named `column` of the row starting with `row`.
-double cell(const std::string& table, const std::string& row, const std::string& column)
-{
-    std::istringstream in(table);
-    std::string line;
-    std::vector<std::string> header;
-    while (std::getline(in, line)) {
-        std::istringstream words(line);
-        std::vector<std::string> w;
-        for (std::string x; words >> x;)
-            w.push_back(x);
-        if (w.empty())
-            continue;
-        if (w[0] == "policy") {
-            header = w;
-            continue;
-        }
-        if (w[0] != row)
-            continue;
-        for (std::size_t i = 0; i < header.size() && i < w.size(); ++i)
-            if (header[i] == column)
-                return std::stod(w[i]);
-    }
-    FAIL(("no cell " + row + "/" + column).c_str());
-    return 0;
 }
 
 } // namespace

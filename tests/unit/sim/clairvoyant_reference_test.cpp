@@ -1,48 +1,22 @@
 #include "sim/clairvoyant_reference.hpp"
 
-#include "policy/policy_factory.hpp"
 #include "sim/cloud_work_bound.hpp"
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
-
-TraceJob job(JobId id, Time submit, std::uint32_t cpus, Seconds runtime)
-{
-    TraceJob t;
-    t.id = id;
-    t.submit = submit;
-    t.cpus = cpus;
-    t.runtime = runtime;
-    return t;
-}
 
 // 4 local cores; 4-core cloud nodes at 0.4 per hour booting in exactly
 // 100 s, billed per second from 0 s, powered down as soon as idle.
 SimConfig site()
 {
-    SimConfig config;
-    config.local_cores = 4;
-    config.local_node_cores = 4;
-    config.boot_jitter = 0;
+    SimConfig config = local_site(4, 4, 60);
     config.suspend_time = 0;
-    NodeGroup g;
-    g.name = "aws";
-    g.cpus = 4;
-    g.price_per_hour = 0.4;
-    g.boot_time = 100;
-    g.min_billed = 0;
-    g.max_count = 4;
-    config.groups = {g};
+    config.groups = {cloud_group("aws", 4, 0.4, 100, 4, 0)};
     return config;
-}
-
-SimResult never(const SimConfig& config, const std::vector<TraceJob>& trace)
-{
-    auto p = make_policy("never", PolicyParams{});
-    return simulate(config, trace, *p);
 }
 
 } // namespace
@@ -56,7 +30,7 @@ TEST(ClairvoyantReference, NoBurstRuleBurstsExactlyTheJobsWhoseNoBurstWaitCostsM
     // Job 2 waited 10 h (4 cores × 10 h × λ=1 = 40 > ~0.1 + 0.1), job 3
     // waited 50 s (less than the boot it waits: never worth it), job 1 did
     // not wait.
-    const std::vector<TraceJob> trace = {job(1, 0, 4, 3600), job(2, 0, 4, 3600), job(3, 0, 4, 3600)};
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 4, 3600), trace_job(2, 0, 4, 3600), trace_job(3, 0, 4, 3600)};
     SimResult never;
     // (id, account, cpus, submit, eligible, start, end, group)
     never.jobs = {{1, "", 4, 0, 0, 0, 3600, -1}, {2, "", 4, 0, 0, 36000, 39600, -1}, {3, "", 4, 0, 0, 50, 3650, -1}};
@@ -74,8 +48,8 @@ TEST(ClairvoyantReference, FindsTheHandOptimumOfATinyInstance)
     // 3700/3600 + λ·4·100/3600), burst the 10 h one (J = 0.4 × 36100/3600 +
     // λ·400/3600).  At λ = 1 the second is optimal: 0.5222.
     const SimConfig config = site();
-    const std::vector<TraceJob> trace = {job(1, 0, 4, 36000), job(2, 0, 4, 3600)};
-    const SimResult base = never(config, trace);
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 4, 36000), trace_job(2, 0, 4, 3600)};
+    const SimResult base = replay("never", config, trace);
     const ClairvoyantRun ref = clairvoyant_reference(config, trace, base, 1.0, 3);
     const double optimum = 0.4 * 3700 / 3600 + 400.0 / 3600;
     DOUBLES_EQUAL(optimum, ref.metrics.objective, 1e-6);
@@ -99,8 +73,8 @@ TEST(ClairvoyantReference, PlanLeavesTheCoresOfABurstJobToThoseBehindIt)
     // hole at 2 h to job 3, whose 2 h wait is worth it too: two bursts.  The
     // reference is never worse than not bursting.
     const SimConfig config = site();
-    const std::vector<TraceJob> trace = {job(1, 0, 4, 7200), job(2, 0, 4, 3600), job(3, 0, 4, 3600)};
-    const SimResult base = never(config, trace);
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 4, 7200), trace_job(2, 0, 4, 3600), trace_job(3, 0, 4, 3600)};
+    const SimResult base = replay("never", config, trace);
     for (double lambda : {0.05, 0.06, 1.0}) {
         const ClairvoyantRun ref = clairvoyant_reference(config, trace, base, lambda, 3);
         CHECK(ref.metrics.objective <= compute_metrics(base, lambda).objective + 1e-9);
@@ -121,12 +95,11 @@ TEST(ClairvoyantReference, ReplaysTheBaselineBurstSetsItIsGivenAndBeatsThem)
     // needed, always's burst set costs less than always's own run.
     SimConfig config = site();
     config.suspend_time = 600;
-    std::vector<TraceJob> trace = {job(1, 0, 4, 7200)};
+    std::vector<TraceJob> trace = {trace_job(1, 0, 4, 7200)};
     for (JobId i = 0; i < 40; ++i)
-        trace.push_back(job(2 + i, Time(60 * i), 4, 50));
-    const SimResult base = never(config, trace);
-    auto always = make_policy("always", PolicyParams{});
-    const SimResult by_always = simulate(config, trace, *always);
+        trace.push_back(trace_job(2 + i, Time(60 * i), 4, 50));
+    const SimResult base = replay("never", config, trace);
+    const SimResult by_always = replay("always", config, trace);
     const BurstSet set = burst_set_of(config, by_always);
     CHECK(!set.empty());
     for (const auto& j : by_always.jobs)
@@ -148,8 +121,8 @@ TEST(ClairvoyantReference, TakesABaselineRunAsItIsWhenNothingItTriesIsBetter)
     // made-up one: every job ran at once and for free) is the reference,
     // named as run: the reference is never above a baseline it is given.
     const SimConfig config = site();
-    const std::vector<TraceJob> trace = {job(1, 0, 4, 3600), job(2, 0, 4, 3600)};
-    const SimResult base = never(config, trace);
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 4, 3600), trace_job(2, 0, 4, 3600)};
+    const SimResult base = replay("never", config, trace);
     SimResult perfect = base;
     for (auto& j : perfect.jobs) {
         j.start = j.submit;

@@ -1,8 +1,9 @@
 #include "sim/cloud_work_bound.hpp"
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 TEST_GROUP(CloudWorkBound){};
 
@@ -24,12 +25,7 @@ TEST(CloudWorkBound, ZeroForARunThatNeverBurstAndBelowTheHandOptimum)
 {
     SimConfig config;
     config.local_cores = 4;
-    NodeGroup g;
-    g.name = "aws";
-    g.cpus = 4;
-    g.price_per_hour = 0.4;
-    g.max_count = 2;
-    config.groups = {g};
+    config.groups = {cloud_group("aws", 4, 0.4, 120, 2, 60)};
     SimResult local_only;
     local_only.jobs = {{1, "", 4, 0, 0, 0, 3600, -1}, {2, "", 4, 0, 0, 3600, 7200, -1}};
     CloudWorkBound none = cloud_work_bound(config, local_only);

@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 // burstsim applies burstd's BudgetCap to every decision, with spend booked
 // by burstd's SpendTracker.  The workloads are sized so the amounts can be
@@ -18,44 +19,20 @@ using namespace burst;
 
 namespace {
 
+// A 4-core job of `account`'s own user.
 TraceJob job(JobId id, const std::string& account, Time submit, Seconds runtime = 500, Seconds limit = 600)
 {
-    TraceJob j;
-    j.id = id;
-    j.submit = submit;
-    j.cpus = 4;
-    j.runtime = runtime;
-    j.time_limit = limit;
-    j.user = account;
-    j.account = account;
-    j.category = account + "/x";
-    return j;
+    return submitted_by(account, account, trace_job(id, submit, 4, runtime, limit));
 }
 
 SimConfig site(std::vector<BudgetLimit> budgets, bool enforce = true)
 {
-    SimConfig c;
-    c.local_cores = 4;
-    c.local_node_cores = 4;
-    c.cycle = 10;
+    SimConfig c = local_site(4, 4, 10);
     c.suspend_time = 100;
-    c.boot_jitter = 0;
-    NodeGroup g;
-    g.name = "cloud";
-    g.cpus = 4;
-    g.max_count = 10;
-    g.price_per_hour = 3.6;
-    g.boot_time = 30;
-    c.groups = {g};
+    c.groups = {cloud_group("cloud", 4, 3.6, 30, 10, 60)};
     c.budgets = std::move(budgets);
     c.enforce_budgets = enforce;
     return c;
-}
-
-SimResult replay(const SimConfig& config, const std::vector<TraceJob>& trace)
-{
-    auto always = make_policy("always", PolicyParams{});
-    return simulate(config, trace, *always);
 }
 
 std::size_t cloud_jobs(const SimResult& r, const std::string& account)
@@ -93,16 +70,16 @@ TEST(SimulatorBudget, TheCapKeepsAnAccountWithinItsBudgetAndWhatDoesNotFitWaitsL
     // each booked 520 of their 530 s of boot and run (SpendTracker gives the
     // span since the last booking to the jobs running at this one, and the
     // cycle at 530 s no longer sees them: those 10 s are idle time, "").
-    const SimResult uncapped = replay(site({{"bio", 1.5, 86400}}, false), trace);
+    const SimResult uncapped = replay("always", site({{"bio", 1.5, 86400}}, false), trace);
     const SimMetrics without = compute_metrics(uncapped, 1);
     CHECK_EQUAL(5u, cloud_jobs(uncapped, "bio"));
     DOUBLES_EQUAL(2.60, line(without, "bio").spend, 1e-9);
     CHECK_EQUAL(1u, line(without, "bio").violations);
     CHECK(without.over_budget.empty());
     // Booking does not change the replay.
-    DOUBLES_EQUAL(replay(site({}), trace).cloud_cost, uncapped.cloud_cost, 0);
+    DOUBLES_EQUAL(replay("always", site({}), trace).cloud_cost, uncapped.cloud_cost, 0);
 
-    const SimResult capped = replay(site({{"bio", 1.5, 86400}}), trace);
+    const SimResult capped = replay("always", site({{"bio", 1.5, 86400}}), trace);
     const SimMetrics with = compute_metrics(capped, 1);
     // 0.63 + 0.63 fits 1.5, a third route would not; once the two have run,
     // 1.04 is booked and 0.63 more would not fit either.
@@ -130,7 +107,7 @@ TEST(SimulatorBudget, AStarLineHoldsEveryOtherAccountToItsOwnAmount)
     }
     // bio has a line of its own and no jobs; chem, phys and the capacity no
     // job uses are each held to 0.7 a day: one route of 0.63 each.
-    const SimResult capped = replay(site({{"bio", 5, 86400}, {"*", 0.7, 86400}}), trace);
+    const SimResult capped = replay("always", site({{"bio", 5, 86400}, {"*", 0.7, 86400}}), trace);
     const SimMetrics m = compute_metrics(capped, 1);
     CHECK_EQUAL(1u, cloud_jobs(capped, "chem"));
     CHECK_EQUAL(1u, cloud_jobs(capped, "phys"));
@@ -144,7 +121,7 @@ TEST(SimulatorBudget, AStarLineHoldsEveryOtherAccountToItsOwnAmount)
     CHECK_EQUAL(0u, line(m, "bio").accounts.size());
 
     // Uncapped, chem's and phys's bursts break the line once each.
-    const SimResult uncapped = replay(site({{"bio", 5, 86400}, {"*", 0.7, 86400}}, false), trace);
+    const SimResult uncapped = replay("always", site({{"bio", 5, 86400}, {"*", 0.7, 86400}}, false), trace);
     CHECK_EQUAL(2u, cloud_jobs(uncapped, "chem"));
     CHECK_EQUAL(2u, line(compute_metrics(uncapped, 1), "*").violations);
 }
@@ -158,7 +135,7 @@ TEST(SimulatorBudget, EachIntervalLengthIsBookedByItsOwnTrackerAndAnHourlyBudget
         trace.push_back(job(JobId(10 + 2 * h), "bio", h * 3600 + 100));
         trace.push_back(job(JobId(11 + 2 * h), "bio", h * 3600 + 100));
     }
-    const SimResult capped = replay(site({{"bio", 0.7, 3600}, {"*", 100, 86400}}), trace);
+    const SimResult capped = replay("always", site({{"bio", 0.7, 3600}, {"*", 100, 86400}}), trace);
     const SimMetrics m = compute_metrics(capped, 1);
     // All six burst in the end, no two in the same hour: the hour's budget
     // renews, and the commitments of a job running over the boundary count.
@@ -177,7 +154,7 @@ TEST(SimulatorBudget, EachIntervalLengthIsBookedByItsOwnTrackerAndAnHourlyBudget
     CHECK((lengths == std::set<Seconds>{3600, 86400}));
 
     // A day's budget of the same amount allows one burst in all.
-    const SimResult daily = replay(site({{"bio", 0.7, 86400}}), trace);
+    const SimResult daily = replay("always", site({{"bio", 0.7, 86400}}), trace);
     CHECK_EQUAL(1u, cloud_jobs(daily, "bio"));
 }
 
@@ -189,7 +166,7 @@ TEST(SimulatorBudget, ACappedReplayIsDeterministicForASeed)
     std::vector<TraceJob> trace = six_bio_jobs();
     for (JobId id = 1; id <= 3; ++id)
         trace.push_back(job(20 + id, "chem", 200 * Time(id)));
-    const SimResult a = replay(config, trace), b = replay(config, trace);
+    const SimResult a = replay("always", config, trace), b = replay("always", config, trace);
     CHECK_EQUAL(a.jobs.size(), b.jobs.size());
     for (std::size_t i = 0; i < a.jobs.size(); ++i) {
         CHECK_EQUAL(a.jobs[i].id, b.jobs[i].id);
@@ -209,8 +186,8 @@ TEST(SimulatorBudget, ACappedReplayIsDeterministicForASeed)
 TEST(SimulatorBudget, BadBudgetLinesAreRejected)
 {
     const std::vector<TraceJob> trace = six_bio_jobs();
-    CHECK_THROWS(SimConfigError, replay(site({{"bio", 1, 3600}, {"bio", 2, 86400}}), trace));
-    CHECK_THROWS(SimConfigError, replay(site({{"bio", -1, 3600}}), trace));
-    CHECK_THROWS(SimConfigError, replay(site({{"bio", 1, 0}}), trace));
-    CHECK_THROWS(SimConfigError, replay(site({{"", 1, 3600}}), trace));
+    CHECK_THROWS(SimConfigError, replay("always", site({{"bio", 1, 3600}, {"bio", 2, 86400}}), trace));
+    CHECK_THROWS(SimConfigError, replay("always", site({{"bio", -1, 3600}}), trace));
+    CHECK_THROWS(SimConfigError, replay("always", site({{"bio", 1, 0}}), trace));
+    CHECK_THROWS(SimConfigError, replay("always", site({{"", 1, 3600}}), trace));
 }

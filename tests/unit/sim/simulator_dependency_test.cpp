@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
 
@@ -22,15 +23,10 @@ public:
     }
 };
 
+// A task of workflow 1:w, account a's, after `parents`.
 TraceJob task(JobId id, Time submit, std::uint32_t cpus, Seconds runtime, std::vector<JobId> parents = {})
 {
-    TraceJob j;
-    j.id = id;
-    j.submit = submit;
-    j.cpus = cpus;
-    j.runtime = runtime;
-    j.account = j.user = "a";
-    j.category = "a/t";
+    TraceJob j = submitted_by("a", "a", trace_job(id, submit, cpus, runtime));
     j.parents = std::move(parents);
     j.workflow = "1:w";
     return j;
@@ -38,21 +34,7 @@ TraceJob task(JobId id, Time submit, std::uint32_t cpus, Seconds runtime, std::v
 
 SimConfig site(std::uint32_t cores)
 {
-    SimConfig c;
-    c.local_cores = cores;
-    c.local_node_cores = 2;
-    c.cycle = 10;
-    c.boot_jitter = 0;
-    return c;
-}
-
-const JobOutcome& outcome(const SimResult& r, JobId id)
-{
-    for (const auto& o : r.jobs)
-        if (o.id == id)
-            return o;
-    FAIL("job not in result");
-    return r.jobs.front();
+    return local_site(cores, 2, 10);
 }
 
 } // namespace
@@ -99,12 +81,7 @@ TEST(SimulatorDependencies, RoutingAJobStillWaitingOnParentsIsRejected)
         return d;
     };
     SimConfig c = site(2);
-    NodeGroup g;
-    g.name = "g";
-    g.cpus = 2;
-    g.max_count = 1;
-    g.boot_time = 5;
-    c.groups = {g};
+    c.groups = {cloud_group("g", 2, 0, 5, 1, 60)};
     SimResult r = simulate(c, {task(1, 0, 1, 30), task(2, 0, 1, 10, {1})}, rec);
     LONGS_EQUAL(1, r.actions_rejected);
     LONGS_EQUAL(-1, outcome(r, 2).group);

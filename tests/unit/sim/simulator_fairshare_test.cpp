@@ -8,32 +8,22 @@
 #include <string>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
 
+// Each account's jobs are its own user's.
 TraceJob job(JobId id, Time submit, std::uint32_t cpus, Seconds runtime, const std::string& account)
 {
-    TraceJob j;
-    j.id = id;
-    j.submit = submit;
-    j.cpus = cpus;
-    j.runtime = runtime;
-    j.user = j.account = account;
-    j.category = account + "/x";
-    return j;
+    return submitted_by(account, account, trace_job(id, submit, cpus, runtime));
 }
 
 SimConfig site(std::uint32_t cores)
 {
-    SimConfig c;
-    c.local_cores = cores;
-    c.local_node_cores = 1;
-    c.cycle = 60;
-    c.boot_jitter = 0;
-    return c;
+    return local_site(cores, 1, 60);
 }
 
 PriorityConfig fairshare_only()
@@ -43,15 +33,6 @@ PriorityConfig fairshare_only()
     p.weight_fairshare = 10000;
     p.calc_period = 60;
     return p;
-}
-
-Time start_of(const SimResult& r, JobId id)
-{
-    for (const auto& o : r.jobs)
-        if (o.id == id)
-            return o.start;
-    FAIL("job not in result");
-    return 0;
 }
 
 // Records what each decision was shown.
@@ -104,14 +85,14 @@ TEST(SimulatorFairShare, FcfsByDefaultButFairShareStartsTheLightAccountFirst)
     NeverPolicy never(none);
     SimConfig fifo = site(1);
     const SimResult a = simulate(fifo, trace, never);
-    DOUBLES_EQUAL(1000, start_of(a, 2), 1e-9);
-    DOUBLES_EQUAL(1100, start_of(a, 3), 1e-9);
+    DOUBLES_EQUAL(1000, outcome(a, 2).start, 1e-9);
+    DOUBLES_EQUAL(1100, outcome(a, 3).start, 1e-9);
 
     SimConfig mf = site(1);
     mf.priority = fairshare_only();
     const SimResult b = simulate(mf, trace, never);
-    DOUBLES_EQUAL(1000, start_of(b, 3), 1e-9);
-    DOUBLES_EQUAL(1100, start_of(b, 2), 1e-9);
+    DOUBLES_EQUAL(1000, outcome(b, 3).start, 1e-9);
+    DOUBLES_EQUAL(1100, outcome(b, 2).start, 1e-9);
 }
 
 TEST(SimulatorFairShare, AgeAloneKeepsFcfsAndEqualFactorsFallBackToSubmitOrder)
@@ -126,8 +107,8 @@ TEST(SimulatorFairShare, AgeAloneKeepsFcfsAndEqualFactorsFallBackToSubmitOrder)
     mf.priority = fairshare_only();
     mf.priority.weight_age = 1000;
     const SimResult r = simulate(mf, trace, never);
-    DOUBLES_EQUAL(1000, start_of(r, 2), 1e-9);
-    DOUBLES_EQUAL(1100, start_of(r, 3), 1e-9);
+    DOUBLES_EQUAL(1000, outcome(r, 2).start, 1e-9);
+    DOUBLES_EQUAL(1100, outcome(r, 3).start, 1e-9);
 }
 
 TEST(SimulatorFairShare, SnapshotCarriesAccountSharesAndJobPrioritiesOnlyWithMultifactor)
@@ -167,12 +148,7 @@ TEST(SimulatorFairShare, JobsRoutedToANodeGroupTakeItInPriorityOrder)
     // heavy's job 2, then light's job 3, to a group with room for one.
     std::vector<TraceJob> trace{job(1, 0, 1, 5000, "heavy"), job(2, 100, 1, 100, "heavy"),
                                 job(3, 200, 1, 100, "light")};
-    NodeGroup g;
-    g.name = "g";
-    g.cpus = 1;
-    g.max_count = 1;
-    g.price_per_hour = 3.6;
-    g.boot_time = 30;
+    const NodeGroup g = cloud_group("g", 1, 3.6, 30, 1, 60);
     auto run = [&](bool multifactor) {
         SimConfig c = site(1);
         c.groups = {g};
@@ -198,11 +174,11 @@ TEST(SimulatorFairShare, JobsRoutedToANodeGroupTakeItInPriorityOrder)
         return simulate(c, trace, router);
     };
     const SimResult fifo = run(false);
-    DOUBLES_EQUAL(330, start_of(fifo, 2), 1e-9); // routed first, boots 30 s
-    CHECK(start_of(fifo, 3) > 400);
+    DOUBLES_EQUAL(330, outcome(fifo, 2).start, 1e-9); // routed first, boots 30 s
+    CHECK(outcome(fifo, 3).start > 400);
     const SimResult mf = run(true);
-    DOUBLES_EQUAL(330, start_of(mf, 3), 1e-9);
-    CHECK(start_of(mf, 2) > 400);
+    DOUBLES_EQUAL(330, outcome(mf, 3).start, 1e-9);
+    CHECK(outcome(mf, 2).start > 400);
 }
 
 // pfa's split=fairshare reads the simulated associations through the same
@@ -218,13 +194,7 @@ TEST(SimulatorFairShare, PfaSplitFairShareGivesTheLightAccountTheLargerBudgetSha
         trace.push_back(job(id++, 1800, 1, 600, "heavy"));
         trace.push_back(job(id++, 1800, 1, 600, "light"));
     }
-    NodeGroup g;
-    g.name = "g";
-    g.cpus = 1;
-    g.max_count = 20;
-    g.price_per_hour = 3.6;
-    g.boot_time = 30;
-    g.min_billed = 0;
+    const NodeGroup g = cloud_group("g", 1, 3.6, 30, 20, 0);
 
     // pfa's budget per account at its first decision with both queued, from
     // the note pfa writes for each ("pfa: account A budget X ...").

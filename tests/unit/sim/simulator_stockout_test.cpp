@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
 
@@ -31,29 +32,16 @@ private:
     std::unique_ptr<Policy> inner_;
 };
 
+// Every job here is a 2-core job of u1's, in account acct.
 TraceJob job(JobId id, Time submit, Seconds runtime)
 {
-    TraceJob j;
-    j.id = id;
-    j.submit = submit;
-    j.cpus = 2;
-    j.runtime = runtime;
-    j.user = "u1";
-    j.account = "acct";
-    j.category = "acct/x";
-    return j;
+    return submitted_by("u1", "acct", trace_job(id, submit, 2, runtime));
 }
 
+// Up to eight 2-core nodes booting in 30 s, billed per second.
 NodeGroup group(const std::string& name, double price)
 {
-    NodeGroup g;
-    g.name = name;
-    g.cpus = 2;
-    g.max_count = 8;
-    g.price_per_hour = price;
-    g.boot_time = 30;
-    g.min_billed = 0;
-    return g;
+    return cloud_group(name, 2, price, 30, 8, 0);
 }
 
 // Two local cores held by job 1 all run long, so every other job bursts: one
@@ -61,12 +49,8 @@ NodeGroup group(const std::string& name, double price)
 // group is stocked out for the first 200 s.
 SimConfig site()
 {
-    SimConfig c;
-    c.local_cores = 2;
-    c.local_node_cores = 2;
-    c.cycle = 10;
+    SimConfig c = local_site(2, 2, 10);
     c.suspend_time = 100;
-    c.boot_jitter = 0;
     c.groups = {group("cheap", 1.8), group("dear", 7.2)};
     c.shortages["cheap"].windows = {StockOutWindow{0, 200}};
     return c;

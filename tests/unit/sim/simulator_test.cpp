@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include <CppUTest/TestHarness.h>
+#include "sim_fixtures.hpp"
 
 using namespace burst;
+using namespace burst::test;
 
 namespace {
 
@@ -27,50 +28,24 @@ public:
     void observe(const JobEnd& end) override { ends.push_back(end); }
 };
 
+// Every job here is u1's, in account acct.
 TraceJob job(JobId id, Time submit, std::uint32_t cpus, Seconds runtime, Seconds limit = 0)
 {
-    TraceJob j;
-    j.id = id;
-    j.submit = submit;
-    j.cpus = cpus;
-    j.runtime = runtime;
-    j.time_limit = limit;
-    j.user = "u1";
-    j.account = "acct";
-    j.category = "acct/x";
-    return j;
+    return submitted_by("u1", "acct", trace_job(id, submit, cpus, runtime, limit));
 }
 
+// Up to two 2-core nodes booting in 30 s, billed per second (at 3.6 per
+// hour, 0.001 per instance-second).
 NodeGroup cloud(double price_per_hour = 3.6)
 {
-    NodeGroup g;
-    g.name = "g";
-    g.cpus = 2;
-    g.max_count = 2;
-    g.price_per_hour = price_per_hour; // 0.001 per instance-second
-    g.boot_time = 30;
-    g.min_billed = 0;
-    return g;
+    return cloud_group("g", 2, price_per_hour, 30, 2, 0);
 }
 
 SimConfig site(std::uint32_t cores)
 {
-    SimConfig c;
-    c.local_cores = cores;
-    c.local_node_cores = 2;
-    c.cycle = 10;
+    SimConfig c = local_site(cores, 2, 10);
     c.suspend_time = 100;
-    c.boot_jitter = 0;
     return c;
-}
-
-const JobOutcome& outcome(const SimResult& r, JobId id)
-{
-    for (const auto& o : r.jobs)
-        if (o.id == id)
-            return o;
-    FAIL("job not in result");
-    return r.jobs.front();
 }
 
 } // namespace
