@@ -222,7 +222,8 @@ int main(int argc, char** argv)
         });
         daemon.set_cycle_runner([&cycle](const burst::CycleContext& ctx) { cycle.run(ctx); });
         daemon.set_job_end_handler([&cycle](const burst::JobEnd& end) { cycle.observe(end); });
-        daemon.set_status_reporter([&cycle](json_t* status) { cycle.report(status); });
+        daemon.set_status_reporter(
+            [&cycle, &daemon](json_t* status) { cycle.report(status, daemon.config().objective_lambda); });
         daemon.set_reload_handler([&cycle, &instances, &provider_env](const burst::BurstdConfig& next) {
             BuiltParts rebuilt = build_parts(next, provider_env);
             if (rebuilt.errors.empty()) {

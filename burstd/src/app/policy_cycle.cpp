@@ -78,7 +78,6 @@ void PolicyCycle::remember(AppliedAction a)
 void PolicyCycle::run(const CycleContext& ctx)
 {
     last_groups_ = ctx.config.node_groups;
-    objective_lambda_ = ctx.config.objective_lambda;
     if (!ctx.snapshot) {
         ctx.log.verbose("cycle: no snapshot from the plugin yet; nothing to decide");
         return;
@@ -93,6 +92,10 @@ void PolicyCycle::run(const CycleContext& ctx)
     else
         instances_.reconcile_lost_contact(ctx.snapshot->nodes);
 
+    // The cycle's own copy: fencing and unrouting below change nodes' and
+    // jobs' state in it as Slurm will show them, for the policies to decide
+    // on, while the daemon keeps the snapshot as received for status and
+    // for later cycles until the next one arrives.
     ClusterState state;
     state.snapshot = *ctx.snapshot;
     state.groups = ctx.config.node_groups;
@@ -101,14 +104,15 @@ void PolicyCycle::run(const CycleContext& ctx)
         if (r.open())
             state.instances.push_back(r.to_instance());
     const std::vector<BilledSpan> billed = billed_spans(records);
-    const SpendView& spend = spend_.update(ctx.now, billed, state.snapshot.jobs, state.groups);
+    const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
+    const IntervalSpend spent =
+        budget_spend_.update(ctx.now, limits, billed, state.snapshot.jobs, state.groups, spend_interval_);
+    const SpendView& spend = this->spend();
     state.spend = spend.accounts;
     run_metrics_.snapshot(state.snapshot, ctx.now);
     run_metrics_.spend(spend);
     state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
-    const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
-    const IntervalSpend spent = budget_spend_.update(ctx.now, limits, billed, state.snapshot.jobs, state.groups);
     fence_stopped_groups(state, ctx);
     unroute_from_stopped_groups(state, ctx);
     // Every policy's actions pass the budget cap; what it lets through
@@ -408,7 +412,14 @@ void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, const
     remember(std::move(done));
 }
 
-void PolicyCycle::report(json_t* status) const
+const SpendView& PolicyCycle::spend() const
+{
+    static const SpendView none;
+    auto tracker = budget_spend_.trackers().find(spend_interval_);
+    return tracker == budget_spend_.trackers().end() ? none : tracker->second.last();
+}
+
+void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda) const
 {
     JsonRef decisions(json_array());
     for (const auto& a : recent_) {
@@ -456,7 +467,7 @@ void PolicyCycle::report(json_t* status) const
     json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
     json_object_set_new(status, "provider_work_in_flight", json_integer(json_int_t(instances_.busy())));
 
-    const SpendView& spend = spend_.last();
+    const SpendView& spend = this->spend();
     JsonRef by_group(json_object()), by_account(json_object());
     for (const auto& [g, amount] : spend.groups)
         json_object_set_new(by_group.get(), g.c_str(), json_real(amount));
@@ -477,7 +488,7 @@ void PolicyCycle::report(json_t* status) const
         json_array_append_new(budgets.get(), o);
     }
     json_object_set(status, "budgets", budgets.get());
-    json_object_set_new(status, "run_metrics", run_metrics_json(run_metrics_, objective_lambda_));
+    json_object_set_new(status, "run_metrics", run_metrics_json(run_metrics_, objective_lambda));
     json_object_set_new(status, "group_health", instances_.health().to_json(instances_.now()));
     JsonRef short_of(json_array());
     const Time now = instances_.now();

@@ -73,16 +73,17 @@ public:
     void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
     // A new configuration (SIGHUP) brings a new chain.
     void replace_chain(std::vector<std::unique_ptr<Policy>> chain) { chain_ = std::move(chain); }
-    // Adds decisions, nodes by state, instances and spend to a status object.
-    void report(json_t* status) const;
+    // Adds decisions, nodes by state, instances and spend to a status object;
+    // run metrics with J at ObjectiveLambda= when it is set.
+    void report(json_t* status, std::optional<double> objective_lambda) const;
     const PolicyCycleStats& stats() const { return stats_; }
-    // Spend as of the last cycle.
-    const SpendView& spend() const { return spend_.last(); }
+    // Spend in the budget interval as of the last cycle.
+    const SpendView& spend() const;
     // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).
     void start_run_metrics(Time epoch) { run_metrics_.set_epoch(epoch); }
     const RunMetricsFeed& run_metrics() const { return run_metrics_; }
     // The budget interval spend is counted in (the shortest Budget= interval).
-    void set_budget_interval(Seconds interval) { spend_.set_interval(interval); }
+    void set_budget_interval(Seconds interval) { spend_interval_ = interval > 0 ? interval : 86400; }
     // slurm.conf's SuspendTime bounds what an idle cloud node costs (Budget= lines).
     void set_slurm_timeouts(SlurmConfTimeouts timeouts) { timeouts_ = std::move(timeouts); }
 
@@ -110,8 +111,8 @@ private:
     std::vector<std::string> picked_;     // nodes powered up by this cycle so far
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
-    SpendTracker spend_{86400};
-    BudgetSpend budget_spend_;
+    Seconds spend_interval_ = 86400;
+    BudgetSpend budget_spend_; // also books spend_interval_ for spend()
     SlurmConfTimeouts timeouts_;
     std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;
@@ -119,7 +120,6 @@ private:
     std::vector<NodeGroup> last_groups_;
     LaunchFence fence_;
     RunMetricsFeed run_metrics_;
-    std::optional<double> objective_lambda_; // ObjectiveLambda= as of the last cycle
 };
 
 } // namespace burst

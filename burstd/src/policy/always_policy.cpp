@@ -1,5 +1,6 @@
 #include "policy/always_policy.hpp"
 
+#include "policy/group_choice.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -45,18 +46,15 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
             ++no_room;
             continue;
         }
-        options.clear();
-        for (const auto& g : view.groups)
-            if (g.free_capacity() >= cpus)
-                options.push_back(list_price_option(g, cpus));
-        const ExpansionOption* choice = expander_->choose(options, cpus);
-        if (!choice) {
+        GroupView* chosen = choose_group(
+            *expander_, view.groups, cpus, [cpus](const GroupView& g) { return g.free_capacity() >= cpus; }, options);
+        if (!chosen) {
             ++no_room;
             continue;
         }
-        view.groups[std::size_t(choice->group - view.groups.data())].routed_pending_cpus += cpus;
+        chosen->routed_pending_cpus += cpus;
         room = widest_room();
-        d.add(RouteToCloud{view.pending[i]->id, choice->group->group->name},
+        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
               burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "cannot start on local nodes now (" + std::to_string(cpus) +
                                                       " cores wanted, " + std::to_string(local_free) + " free)");

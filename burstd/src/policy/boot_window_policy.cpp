@@ -1,6 +1,7 @@
 #include "policy/boot_window_policy.hpp"
 
 #include "policy/first_fit_index.hpp"
+#include "policy/group_choice.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -176,15 +177,13 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     }
     if (shortage > 0) {
         std::vector<ExpansionOption> options;
-        for (const auto& g : view.groups)
-            if (g.hireable_nodes > 0)
-                options.push_back(list_price_option(g, shortage));
-        const ExpansionOption* choice = expander_->choose(options, shortage);
-        if (!choice) {
+        GroupView* chosen = choose_group(
+            *expander_, view.groups, shortage, [](const GroupView& g) { return g.hireable_nodes > 0; }, options);
+        if (!chosen) {
             d.notes.push_back(std::to_string(shortage) + " cores short at ready time; no node group can grow");
             return d;
         }
-        GroupView& g = view.groups[std::size_t(choice->group - view.groups.data())];
+        GroupView& g = *chosen;
         const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
         const std::uint32_t wanted =
             std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));
@@ -192,15 +191,11 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         if (!gate_.off()) {
             // The jobs short at ready time, with how long each is expected
             // to wait for local cores.
-            Seconds horizon = 0;
-            for (std::size_t i : short_at)
-                horizon = std::max(horizon, gate_.horizon(*g.group, sizes[i], waits_.expected(*view.pending[i])));
-            const std::vector<Seconds> start = waits_.starts(view, now, horizon);
-            std::vector<WaitingJob> waiting;
-            waiting.reserve(short_at.size());
-            for (std::size_t i : short_at)
-                waiting.push_back(WaitingJob{sizes[i], start[i], waits_.expected(*view.pending[i])});
-            nodes = gate_.worth(*g.group, wanted, std::move(waiting));
+            const NodeGroup& group = *g.group;
+            const auto horizon = [&](std::uint64_t cores, Seconds runtime) {
+                return gate_.horizon(group, cores, runtime);
+            };
+            nodes = gate_.worth(group, wanted, waits_.waiting(view, now, short_at, horizon));
         }
         if (nodes == 0) {
             d.notes.push_back(std::to_string(shortage) +

@@ -127,7 +127,7 @@ void BudgetCap::commit_running(const Job& job, const CloudNodes& cloud, Time now
 std::optional<double> BudgetCap::route_unused(const Job& job, const NodeGroup& group) const
 {
     auto open = open_.find(group.name);
-    return open == open_.end() ? route_unused_cost_bound(job, group, {}, 0, suspend_time(group))
+    return open == open_.end() ? route_unused_cost_bound(job, group, OpenNodes(), 0, suspend_time(group))
                                : route_unused_cost_bound(job, group, open->second.nodes, open->second.free_cpus,
                                                          suspend_time(group));
 }
@@ -209,11 +209,9 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
         if (jobs == on_node.end()) {
             busy_for = booting ? std::max<Seconds>(0, i.requested_at + g->boot_time - now) : 0;
             bound = idle_node_cost_bound(*g, busy_for, suspend_time(*g));
-        } else {
-            bound = busy_node_unused_cost_bound(*g, jobs->second, booting, now, suspend_time(*g));
-            for (const Job* j : jobs->second)
-                busy_for = std::max(busy_for, std::max<Seconds>(0, j->start_time + j->time_limit - now) +
-                                                  (booting ? g->boot_time : 0));
+        } else if (auto busy = busy_node_unused_cost_bound(*g, jobs->second, booting, now, suspend_time(*g))) {
+            bound = busy->unused;
+            busy_for = busy->busy_for;
         }
         if (!bound) {
             a->unbounded = (jobs == on_node.end() ? "idle node " + i.node
@@ -223,8 +221,8 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
         }
         a->committed += *bound;
         if (auto f = free_cpus.find(i.node); f != free_cpus.end() && f->second > 0) {
-            OpenNodes& open = open_[g->name];
-            open.nodes.push_back(OpenNode{f->second, busy_for, booting});
+            OpenCapacity& open = open_[g->name];
+            open.nodes.add(OpenNode{f->second, busy_for, booting});
             open.free_cpus += f->second;
         }
     }
@@ -318,8 +316,8 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     a->committed += fit * *each;
     // Jobs routed after the hire may land on its nodes (Slurm fills nodes up
     // or booting before it resumes more).
-    OpenNodes& open = open_[g->name];
-    open.nodes.insert(open.nodes.end(), fit, OpenNode{g->cpus, g->boot_time, true});
+    OpenCapacity& open = open_[g->name];
+    open.nodes.add(OpenNode{g->cpus, g->boot_time, true}, fit);
     open.free_cpus += std::uint64_t(fit) * g->cpus;
     return {};
 }

@@ -127,11 +127,11 @@ private:
     std::unordered_map<JobId, const Job*> jobs_;
     std::unordered_map<JobId, double> committed_by_job_;
     std::unordered_map<JobId, double> unused_by_job_; // "" committed for a routed job's nodes
-    struct OpenNodes {
-        std::vector<OpenNode> nodes;
+    struct OpenCapacity {
+        OpenNodes nodes;
         std::uint64_t free_cpus = 0; // what routes have not taken yet
     };
-    std::map<std::string, OpenNodes> open_; // per node group
+    std::map<std::string, OpenCapacity> open_; // per node group
     std::map<std::string, std::uint64_t> dropped_;
 };
 

@@ -4,18 +4,22 @@ namespace burst {
 
 IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limits,
                                   const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
-                                  const std::vector<NodeGroup>& groups)
+                                  const std::vector<NodeGroup>& groups, std::optional<Seconds> also)
 {
     IntervalSpend spent;
     std::map<Seconds, SpendTracker> kept;
-    for (const auto& l : limits) {
-        if (spent.count(l.interval))
-            continue;
-        auto node = trackers_.extract(l.interval);
-        SpendTracker tracker = node.empty() ? SpendTracker(l.interval) : std::move(node.mapped());
-        spent[l.interval] = tracker.update(now, spans, jobs, groups).accounts;
-        kept.emplace(l.interval, std::move(tracker));
-    }
+    auto book = [&](Seconds interval) {
+        if (spent.count(interval))
+            return;
+        auto node = trackers_.extract(interval);
+        SpendTracker tracker = node.empty() ? SpendTracker(interval) : std::move(node.mapped());
+        spent[interval] = tracker.update(now, spans, jobs, groups).accounts;
+        kept.emplace(interval, std::move(tracker));
+    };
+    for (const auto& l : limits)
+        book(l.interval);
+    if (also)
+        book(*also);
     trackers_ = std::move(kept);
     return spent;
 }

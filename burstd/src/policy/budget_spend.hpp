@@ -3,7 +3,10 @@
 // SpendTracker kept from cycle to cycle (a tracker accrues per-account spend
 // between its updates, so it must see every cycle).  burstd and burstsim both
 // book spend through it.  A new set of limits (a reload) keeps the trackers of
-// the intervals it still uses and starts the others afresh.
+// the intervals it still uses and starts the others afresh.  burstd's status
+// and metrics count spend per interval too (the shortest Budget= one, else a
+// day): `also` keeps that length's tracker, shared with the limits of the same
+// length rather than integrated twice.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
@@ -13,6 +16,7 @@
 #include "policy/spend_tracker.hpp"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace burst {
@@ -20,7 +24,8 @@ namespace burst {
 class BudgetSpend {
 public:
     IntervalSpend update(Time now, const std::vector<BudgetLimit>& limits, const std::vector<BilledSpan>& spans,
-                         const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups);
+                         const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups,
+                         std::optional<Seconds> also = std::nullopt);
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
 

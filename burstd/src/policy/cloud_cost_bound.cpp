@@ -57,8 +57,8 @@ double node_share(const Job& job, std::size_t nodes, const NodeGroup& group)
     return std::min(1.0, double(job.cpus) / double(std::max<std::size_t>(nodes, 1)) / double(group.cpus));
 }
 
-std::optional<double> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
-                                                  bool booting, Time now, std::optional<Seconds> suspend_time)
+std::optional<BusyNodeBound> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
+                                                         bool booting, Time now, std::optional<Seconds> suspend_time)
 {
     if (!suspend_time)
         return std::nullopt;
@@ -71,10 +71,18 @@ std::optional<double> busy_node_unused_cost_bound(const NodeGroup& group, const 
         last = std::max(last, left);
         paid += cost(group, node_share(*job, job->nodes.size(), group), left);
     }
-    return std::max(0.0, cost(group, 1, last + *suspend_time) - paid);
+    return BusyNodeBound{std::max(0.0, cost(group, 1, last + *suspend_time) - paid), last};
 }
 
-std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, std::vector<OpenNode> open,
+void OpenNodes::add(const OpenNode& node, std::size_t copies)
+{
+    std::vector<OpenNode>& nodes = node.booting ? booting_ : up_;
+    auto at = std::upper_bound(nodes.begin(), nodes.end(), node.busy_for,
+                               [](Seconds busy_for, const OpenNode& n) { return busy_for < n.busy_for; });
+    nodes.insert(at, copies, node);
+}
+
+std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, const OpenNodes& open,
                                               std::uint64_t free_cpus, std::optional<Seconds> suspend_time)
 {
     if (job.time_limit <= 0 || !suspend_time)
@@ -85,11 +93,15 @@ std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& g
     const auto extension = [&](const OpenNode& n) {
         return std::max<Seconds>(0, job.time_limit + (n.booting ? group.boot_time : 0) - n.busy_for);
     };
-    std::sort(open.begin(), open.end(),
-              [&](const OpenNode& a, const OpenNode& b) { return extension(a) > extension(b); });
+    // The `cores` nodes it extends most, in that order: the merge of both
+    // lists, each extended less down the list.
+    const std::vector<OpenNode>& up = open.up();
+    const std::vector<OpenNode>& booting = open.booting();
     Seconds extended = 0;
-    for (std::size_t k = 0; k < open.size() && k < cores; ++k)
-        extended += extension(open[k]);
+    for (std::size_t k = 0, u = 0, b = 0; k < cores && (u < up.size() || b < booting.size()); ++k) {
+        const bool next_up = b == booting.size() || (u < up.size() && extension(up[u]) >= extension(booting[b]));
+        extended += extension(next_up ? up[u++] : booting[b++]);
+    }
     const double paid = cost(group, double(cores) / double(per_node), job.time_limit);
     const auto on = [&](std::uint64_t free, Seconds ext) {
         const double fresh = double(ceil_div(cores > free ? cores - free : 0, per_node));

@@ -41,8 +41,12 @@ std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds boot_
 // its own limit.  Jobs ending sooner only bring the idle tail forward, so
 // this bounds "" however long they really run.  std::nullopt: a job without
 // a time limit, or no SuspendTime.
-std::optional<double> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
-                                                  bool booting, Time now, std::optional<Seconds> suspend_time);
+struct BusyNodeBound {
+    double unused = 0;   // the bound on ""
+    Seconds busy_for = 0; // until the last of its jobs' time limits (and boot), from now
+};
+std::optional<BusyNodeBound> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
+                                                         bool booting, Time now, std::optional<Seconds> suspend_time);
 
 // A cloud node up or booting with free cores a routed job may land on: how
 // many, and how long from now it costs anyway (its jobs' last time limit,
@@ -52,6 +56,22 @@ struct OpenNode {
     std::uint32_t free_cpus = 0;
     Seconds busy_for = 0;
     bool booting = false;
+};
+
+// The open nodes of one group in the order route_unused_cost_bound reads
+// them, kept so as nodes are added rather than sorted for every route.  A
+// job extends a node by its time limit (and the boot, if booting) past the
+// node's busy_for: among nodes up, and among nodes booting, the least busy
+// is extended most.
+class OpenNodes {
+public:
+    // `copies` of `node`.
+    void add(const OpenNode& node, std::size_t copies = 1);
+    const std::vector<OpenNode>& up() const { return up_; }
+    const std::vector<OpenNode>& booting() const { return booting_; }
+
+private:
+    std::vector<OpenNode> up_, booting_; // each by busy_for, least first
 };
 
 // What a pending job routed to `group` may add to "" where Slurm places its
@@ -65,7 +85,7 @@ struct OpenNode {
 // uses for its limit, which is taken off, but never below the fresh nodes'
 // boot and idle tail (a job that ends at once).  std::nullopt: no time
 // limit, or no SuspendTime.
-std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, std::vector<OpenNode> open,
+std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, const OpenNodes& open,
                                               std::uint64_t free_cpus, std::optional<Seconds> suspend_time);
 
 // SpendTracker's share of a node a running or routed job pays: its cores

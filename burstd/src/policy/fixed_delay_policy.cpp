@@ -1,5 +1,6 @@
 #include "policy/fixed_delay_policy.hpp"
 
+#include "policy/group_choice.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -32,17 +33,14 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds waited = now - view.pending_since[i];
         if (burst == BurstOption::Never || (burst != BurstOption::Prefer && waited < delay_))
             continue;
-        options.clear();
-        for (const auto& g : view.groups)
-            if (g.free_capacity() >= cpus)
-                options.push_back(list_price_option(g, cpus));
-        const ExpansionOption* choice = expander_->choose(options, cpus);
-        if (!choice) {
+        GroupView* chosen = choose_group(
+            *expander_, view.groups, cpus, [cpus](const GroupView& g) { return g.free_capacity() >= cpus; }, options);
+        if (!chosen) {
             ++no_room;
             continue;
         }
-        view.groups[std::size_t(choice->group - view.groups.data())].routed_pending_cpus += cpus;
-        d.add(RouteToCloud{view.pending[i]->id, choice->group->group->name},
+        chosen->routed_pending_cpus += cpus;
+        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
               burst == BurstOption::Prefer ? "job prefers the cloud"
                                                 : "waited " + std::to_string(int(waited)) + " s, longer than " +
                                                       std::to_string(int(delay_)) + " s");

@@ -10,6 +10,7 @@ libburst_a_SOURCES += \
 	burstd/src/policy/site_view.hpp \
 	burstd/src/policy/expander.hpp \
 	burstd/src/policy/expander_factory.cpp \
+	burstd/src/policy/group_choice.hpp \
 	burstd/src/policy/group_health.cpp \
 	burstd/src/policy/group_health.hpp \
 	burstd/src/policy/least_cost_expander.cpp \
@@ -77,6 +78,9 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/site_view_test.cpp \
 	tests/unit/policy/budget_cap_test.cpp \
 	tests/unit/policy/budget_spend_test.cpp \
+	tests/unit/policy/cloud_cost_bound_test.cpp \
+	tests/unit/policy/group_choice_test.cpp \
+	tests/unit/policy/local_wait_estimator_test.cpp \
 	tests/unit/policy/spend_tracker_test.cpp \
 	tests/unit/policy/expander_factory_test.cpp \
 	tests/unit/policy/first_fit_index_test.cpp \

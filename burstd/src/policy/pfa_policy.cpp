@@ -1,5 +1,6 @@
 #include "policy/pfa_policy.hpp"
 
+#include "policy/group_choice.hpp"
 #include "policy/reason_text.hpp"
 #include "policy/resource_profile.hpp"
 #include "policy/site_view.hpp"
@@ -214,7 +215,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     // booting cannot take already (they take them in priority order, as the
     // routing below does), and each hire takes the next of them.
     std::vector<std::size_t> uncovered; // into view.pending
-    std::vector<Seconds> start;
+    std::vector<WaitingJob> waiting;    // the gate's view of them
     std::size_t next_uncovered = 0;
     if (!gate_.off()) {
         waits_.begin(view, now);
@@ -238,11 +239,12 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
             else
                 uncovered.push_back(i);
         }
-        Seconds horizon = 0;
-        for (const auto& group : state.groups)
-            for (std::size_t i : uncovered)
-                horizon = std::max(horizon, gate_.horizon(group, view.pending_cpus[i], waits_.expected(*view.pending[i])));
-        start = waits_.starts(view, now, horizon);
+        waiting = waits_.waiting(view, now, uncovered, [&](std::uint64_t cores, Seconds runtime) {
+            Seconds furthest = 0;
+            for (const auto& group : state.groups)
+                furthest = std::max(furthest, gate_.horizon(group, cores, runtime));
+            return furthest;
+        });
     }
     std::vector<std::uint32_t> hired(G, 0);
     for (std::size_t g : order) {
@@ -258,12 +260,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
                               " node(s): budget cap " + money(total_budget) + " per " +
                               std::to_string(std::int64_t(interval_)) + " s or group capacity");
         if (n > 0 && !gate_.off()) {
-            std::vector<WaitingJob> waiting;
-            for (std::size_t k = next_uncovered; k < uncovered.size(); ++k) {
-                const std::size_t i = uncovered[k];
-                waiting.push_back(WaitingJob{view.pending_cpus[i], start[i], waits_.expected(*view.pending[i])});
-            }
-            const std::uint32_t worth = gate_.worth(group, n, std::move(waiting));
+            const std::uint32_t worth = gate_.worth(
+                group, n, std::vector<WaitingJob>(waiting.begin() + std::ptrdiff_t(next_uncovered), waiting.end()));
             if (worth < n)
                 d.notes.push_back("pfa: " + std::to_string(n - worth) + " of " + std::to_string(n) + " " +
                                   group.name + " node(s) cost more than their jobs' expected local wait at lambda " +
@@ -337,15 +335,12 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         if (burst == BurstOption::Never)
             continue;
-        options.clear();
-        for (const auto& r : room)
-            if (r.free_up_cpus >= cpus)
-                options.push_back(list_price_option(r, cpus));
-        const ExpansionOption* choice = options.empty() ? nullptr : expander_->choose(options, cpus);
-        if (!choice)
+        GroupView* chosen = choose_group(
+            *expander_, room, cpus, [cpus](const GroupView& r) { return r.free_up_cpus >= cpus; }, options);
+        if (!chosen)
             continue;
-        room[std::size_t(choice->group - room.data())].free_up_cpus -= cpus;
-        d.add(RouteToCloud{view.pending[i]->id, choice->group->group->name},
+        chosen->free_up_cpus -= cpus;
+        d.add(RouteToCloud{view.pending[i]->id, chosen->group->name},
               "pfa: cores of the budgeted profile are free");
     }
     return d;

@@ -1,5 +1,6 @@
 #include "policy/threshold_policy.hpp"
 
+#include "policy/group_choice.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -72,14 +73,11 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     for (const auto& h : history_)
         desired = std::max(desired, h.second);
 
+    std::vector<ExpansionOption> options;
     if (desired > cloud_cpus) {
         std::uint64_t missing = desired - cloud_cpus;
-        std::vector<ExpansionOption> options;
-        for (const auto& g : view.groups)
-            if (g.hireable_nodes > 0)
-                options.push_back(list_price_option(g, missing));
-        if (const ExpansionOption* choice = expander_->choose(options, missing)) {
-            const GroupView* chosen = choice->group;
+        if (GroupView* chosen = choose_group(
+                *expander_, view.groups, missing, [](const GroupView& g) { return g.hireable_nodes > 0; }, options)) {
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
             const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
@@ -96,16 +94,12 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                 spare -= waiting[first]->total_cpus();
             std::uint32_t nodes = wanted;
             if (!gate_.off()) {
-                Seconds horizon = 0;
-                for (std::size_t k = first; k < waiting.size(); ++k)
-                    horizon = std::max(horizon, gate_.horizon(*chosen->group, waiting[k]->total_cpus(),
-                                                              waits_.expected(*waiting[k])));
-                const std::vector<Seconds> start = waits_.starts(view, now, horizon);
-                std::vector<WaitingJob> uncovered;
-                for (std::size_t k = first; k < waiting.size(); ++k)
-                    uncovered.push_back(WaitingJob{waiting[k]->total_cpus(), start[waiting_at[k]],
-                                                   waits_.expected(*waiting[k])});
-                nodes = gate_.worth(*chosen->group, wanted, std::move(uncovered));
+                const NodeGroup& group = *chosen->group;
+                const std::vector<std::size_t> uncovered(waiting_at.begin() + std::ptrdiff_t(first), waiting_at.end());
+                const auto horizon = [&](std::uint64_t cores, Seconds runtime) {
+                    return gate_.horizon(group, cores, runtime);
+                };
+                nodes = gate_.worth(group, wanted, waits_.waiting(view, now, uncovered, horizon));
             }
             std::string why =
                 queue_metric_ ? std::to_string(waiting.size()) + " jobs waiting, target " +
@@ -120,9 +114,8 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                                   std::to_string(gate_.lambda()));
             if (nodes > 0) {
                 d.add(HireNodes{chosen->group->name, nodes}, why);
-                GroupView& g = view.groups[std::size_t(chosen - view.groups.data())];
-                g.free_booting_cpus += std::uint64_t(nodes) * per_node;
-                g.hireable_nodes -= nodes;
+                chosen->free_booting_cpus += std::uint64_t(nodes) * per_node;
+                chosen->hireable_nodes -= nodes;
             }
         } else {
             d.notes.push_back("no node group can grow");
@@ -150,20 +143,16 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 
     // Let waiting jobs use cloud cores that are up, booting or just hired, but
     // never so many that Slurm would resume nodes beyond the desired size.
-    std::vector<ExpansionOption> options;
     for (const Job* job : waiting) {
         const std::uint64_t cpus = job->total_cpus();
-        options.clear();
-        for (const auto& g : view.groups) {
-            const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
-            if (ready >= g.routed_pending_cpus + cpus)
-                options.push_back(list_price_option(g, cpus));
-        }
-        const ExpansionOption* choice = expander_->choose(options, cpus);
-        if (!choice)
+        GroupView* chosen = choose_group(
+            *expander_, view.groups, cpus,
+            [cpus](const GroupView& g) { return g.free_up_cpus + g.free_booting_cpus >= g.routed_pending_cpus + cpus; },
+            options);
+        if (!chosen)
             break;
-        view.groups[std::size_t(choice->group - view.groups.data())].routed_pending_cpus += cpus;
-        d.add(RouteToCloud{job->id, choice->group->group->name}, "cloud cores are up or booting for it");
+        chosen->routed_pending_cpus += cpus;
+        d.add(RouteToCloud{job->id, chosen->group->name}, "cloud cores are up or booting for it");
     }
     return d;
 }

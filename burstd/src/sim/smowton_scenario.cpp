@@ -33,6 +33,7 @@ SmowtonOptions parse_smowton_options(const std::string& text, std::uint64_t seed
     o.prices = s.get_double_list("prices", o.prices, 0, 1e6);
     const auto rewards = s.get_choice_list("rewards", o.rewards, {"time", "throughput"});
     o.rewards = rewards;
+    o.policies = s.get_choice_list("policies", o.policies, o.policies);
     std::istringstream extra(s.get_string("predictive", ""));
     for (std::string kv; std::getline(extra, kv, ';');)
         if (!kv.empty())

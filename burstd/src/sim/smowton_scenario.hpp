@@ -46,7 +46,8 @@ struct SmowtonRow {
     std::vector<double> cloud_share; // fraction of stage core-time on the public tier
 };
 
-// "duration=2000,intervals=3:2.5:2,prices=50:80,rewards=time,reps=3,error=0.1"
+// "duration=2000,intervals=3:2.5:2,prices=50:80,rewards=time,reps=3,error=0.1,
+//  policies=never:predictive" (columns: a subset of the four, in their order)
 SmowtonOptions parse_smowton_options(const std::string& text, std::uint64_t seed);
 
 // The predictive policy's parameters for one reward scheme: the paper's

@@ -83,7 +83,7 @@ TEST_GROUP(PolicyCycleBudget)
         pc.run(CycleContext{config, &snapshot, clock.now(), log});
         stats = pc.stats();
         JsonRef s(json_object());
-        pc.report(s.get());
+        pc.report(s.get(), config.objective_lambda);
         char* text = json_dumps(s.get(), JSON_COMPACT);
         status = text;
         free(text);
