@@ -71,9 +71,11 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
         return true;
     };
     const std::string kind = user.empty() ? std::string() : user_job_kind(user, name, limit);
+    // With a limit, the user's jobs of other names are no evidence: the
+    // limit and the category's ratio scale this one better (header).
     const bool from_history = !user.empty() && (last_two(user_kind_last_, kind) ||
                                                 last_two(user_name_last_, user_job_name(user, name)) ||
-                                                last_two(user_last_, user));
+                                                (limit <= 0 && last_two(user_last_, user)));
     if (from_history) {
         // e is the user's own history
     } else if (limit > 0) {

@@ -11,7 +11,9 @@
 //  - release: an idle, up node is powered down at the first decision where
 //    no chosen job that is running, pending or due for hiring needs it (and
 //    keeping it to the next decision would cost money), instead of idling
-//    until SuspendTime.
+//    until SuspendTime.  Where the group's node limit binds, a waiting job
+//    needs nodes only from shortly before it has room (it starts on those
+//    that running jobs leave).
 // A job with parents (a workflow task) becomes eligible at a time only a
 // replay tells: it is routed, not hired for ahead, unless it is routed no
 // earlier than a given time (hired for ahead of that).

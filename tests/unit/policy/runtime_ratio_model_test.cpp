@@ -66,11 +66,31 @@ TEST(RuntimeRatioModel, AUsersJobsOfOneNameArePredictedFromEachOther)
     finish(m, named(id++, "fay", "short", 200000), 150);
     DOUBLES_EQUAL(150, m.expected(named(100, "fay", "short", 200000)), 1e-9);
     DOUBLES_EQUAL(40000, m.expected(named(101, "fay", "long", 200000)), 1e-9);
-    // A name she never ran: her last two of any kind.
-    DOUBLES_EQUAL((40000 + 150) / 2.0, m.expected(named(102, "fay", "new", 200000)), 1e-9);
     finish(m, named(id++, "fay", "short", 200000), 150);
-    DOUBLES_EQUAL(150, m.expected(named(103, "fay", "new", 200000)), 1e-9);
+    DOUBLES_EQUAL(150, m.expected(named(103, "fay", "short", 200000)), 1e-9);
     DOUBLES_EQUAL(40000, m.expected(named(104, "fay", "long", 200000)), 1e-9);
+}
+
+TEST(RuntimeRatioModel, ANewNameWithALimitIsScaledByItsLimitNotTheUsersOtherJobs)
+{
+    // ida's jobs at site 1 ran 60 s of a 48 h limit; her first jobs at
+    // site 2 (48 h limit too) are a new kind: the ratio its category has
+    // learned (other users' jobs there ran half their limit) × the limit,
+    // not her 60 s.
+    RuntimeRatioModel m;
+    JobId id = 1;
+    for (int i = 0; i < 3; ++i)
+        finish(m, named(id++, "ida", "site1", 172800), 60);
+    for (int i = 0; i < 3; ++i)
+        finish(m, named(id++, "joe", "site2", 172800), 86400);
+    DOUBLES_EQUAL(60, m.expected(named(100, "ida", "site1", 172800)), 1e-9);
+    DOUBLES_EQUAL(86400, m.expected(named(101, "ida", "site2", 172800)), 1e-9);
+    // Without a limit her own jobs are still the best evidence there is.
+    DOUBLES_EQUAL(60, m.expected(named(102, "ida", "site2", 0)), 1e-9);
+    // Once she has run the new kind twice, her own runs predict it.
+    finish(m, named(id++, "ida", "site2", 172800), 300);
+    finish(m, named(id++, "ida", "site2", 172800), 300);
+    DOUBLES_EQUAL(300, m.expected(named(103, "ida", "site2", 172800)), 1e-9);
 }
 
 TEST(RuntimeRatioModel, AJobsTimeLimitTellsItsKindApart)
@@ -112,7 +132,7 @@ TEST(RuntimeRatioModel, RunningJobsOfAKindRaiseItsPrediction)
     DOUBLES_EQUAL(21600, m.expected(next), 1e-9);
     // Other kinds are not affected (his last two: 150 s).
     DOUBLES_EQUAL(150, m.expected(named(21, "hal", "site40", 1200)), 1e-9);
-    DOUBLES_EQUAL(150, m.expected(named(22, "hal", "site52", 172800)), 1e-9);
+    DOUBLES_EQUAL(150, m.expected(named(22, "hal", "site52", 0)), 1e-9);
     // The floor never passes the limit: one running 1000 s of a 1200 s limit.
     Job shortq = named(23, "hal", "site40", 1200);
     shortq.state = JobState::Running;
