@@ -42,8 +42,6 @@ struct SpendView {
 class SpendTracker {
 public:
     explicit SpendTracker(Seconds interval);
-    // A new interval length starts counting afresh.
-    void set_interval(Seconds interval);
 
     SpendView update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                      const std::vector<NodeGroup>& groups);
