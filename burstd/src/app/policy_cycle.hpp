@@ -112,7 +112,7 @@ private:
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
     Seconds spend_interval_ = 86400;
-    BudgetSpend budget_spend_; // also books spend_interval_ for spend()
+    BudgetSpend budget_spend_; // books spend_interval_ too, for spend()
     SlurmConfTimeouts timeouts_;
     std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;

@@ -5,8 +5,8 @@
 // book spend through it.  A new set of limits (a reload) keeps the trackers of
 // the intervals it still uses and starts the others afresh.  burstd's status
 // and metrics count spend per interval too (the shortest Budget= one, else a
-// day): `also` keeps that length's tracker, shared with the limits of the same
-// length rather than integrated twice.
+// day): `reported_interval` keeps that length's tracker, shared with the
+// limits of the same length rather than integrated twice.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
@@ -25,7 +25,7 @@ class BudgetSpend {
 public:
     IntervalSpend update(Time now, const std::vector<BudgetLimit>& limits, const std::vector<BilledSpan>& spans,
                          const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups,
-                         std::optional<Seconds> also = std::nullopt);
+                         std::optional<Seconds> reported_interval = std::nullopt);
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
 
