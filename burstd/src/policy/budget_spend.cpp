@@ -1,6 +1,17 @@
 #include "policy/budget_spend.hpp"
 
+#include <algorithm>
+
 namespace burst {
+
+Seconds reported_spend_interval(const std::vector<BudgetLimit>& limits)
+{
+    if (limits.empty())
+        return kReportedSpendIntervalWithoutBudgets;
+    return std::min_element(limits.begin(), limits.end(), [](const BudgetLimit& a, const BudgetLimit& b) {
+               return a.interval < b.interval;
+           })->interval;
+}
 
 IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limits,
                                   const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,

@@ -4,9 +4,9 @@
 // between its updates, so it must see every cycle).  burstd and burstsim both
 // book spend through it.  A new set of limits (a reload) keeps the trackers of
 // the intervals it still uses and starts the others afresh.  burstd's status
-// and metrics count spend per interval too (the shortest Budget= one, else a
-// day): `reported_interval` keeps that length's tracker, shared with the
-// limits of the same length rather than integrated twice.
+// and metrics count spend per interval too (reported_spend_interval):
+// `reported_interval` keeps that length's tracker, shared with the limits of
+// the same length rather than integrated twice.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
@@ -20,6 +20,13 @@
 #include <vector>
 
 namespace burst {
+
+// What status and metrics count spend over without Budget= lines: a day.
+constexpr Seconds kReportedSpendIntervalWithoutBudgets = 86400;
+
+// The interval status and metrics count spend over: the shortest of the
+// limits', so a site reads there what its tightest budget counts.
+Seconds reported_spend_interval(const std::vector<BudgetLimit>& limits);
 
 class BudgetSpend {
 public:

@@ -41,6 +41,7 @@ struct SpendView {
 
 class SpendTracker {
 public:
+    // interval > 0: Budget= lines are checked when read.
     explicit SpendTracker(Seconds interval);
 
     SpendView update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,

@@ -83,3 +83,9 @@ TEST(BudgetSpend, TheReportedIntervalSharesTheTrackerOfLimitsOfItsLength)
     DOUBLES_EQUAL(0.1, s[86400]["chem"], 1e-9);
     DOUBLES_EQUAL(0.2, spend.trackers().at(86400).last().total, 1e-9);
 }
+
+TEST(BudgetSpend, StatusReportsSpendOverTheShortestLineOrADayWithoutLines)
+{
+    CHECK_EQUAL(86400, reported_spend_interval({}));
+    CHECK_EQUAL(3600, reported_spend_interval({{"*", 5, 7 * 86400}, {"bio", 1, 3600}, {"chem", 2, 86400}}));
+}
