@@ -275,7 +275,7 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
                     done.error = !g ? "unknown node group" : "job is not in the snapshot";
                     return;
                 }
-                std::vector<std::string> parts = job->partitions;
+                std::vector<std::string> parts = job->partitions.names();
                 if (std::find(parts.begin(), parts.end(), g->partition) != parts.end())
                     return; // already eligible: the exporter has not caught up
                 parts.push_back(g->partition);

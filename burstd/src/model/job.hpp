@@ -3,6 +3,7 @@
 // (see DESIGN.md, snapshot protocol), in Slurm's units.
 
 #include "clock.hpp"
+#include "partition_set.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -31,9 +32,10 @@ struct ThreadOption {
 // priority order.  What those loops read comes first, packed into whole cache
 // lines, so that a job costs them two lines of its seven instead of five
 // (tests/unit/model/job_layout_test.cpp fails if they are scattered again):
-//   line 0  what SiteView::of reads of every job;
-//   line 1  the pending reason (SiteView::of), time limit and start time
-//           (play-forward of running jobs, cost bounds) and the sizes;
+//   line 0  what SiteView::of reads of every job (its partitions are an
+//           interned id, not a heap block of their own), and the start time
+//           and time limit the play-forward of running jobs reads with cpus;
+//   line 1  the pending reason (SiteView::of) and the sizes;
 //   line 2  dependency and account (pfa's token waves, in snapshot order);
 //   line 3  category (runtime estimates, in priority order).
 struct alignas(64) Job {
@@ -46,18 +48,18 @@ struct alignas(64) Job {
     BurstOption burst = BurstOption::Allow;
     Time submit_time = 0;
     Time eligible_time = 0;
-    std::vector<std::string> partitions;
+    PartitionSet partitions;
+    Seconds time_limit = 0; // 0 = no limit
+    Time start_time = 0;    // 0 while pending
 
     std::string reason; // Slurm's pending reason, e.g. "Resources", "Priority"
-    Seconds time_limit = 0;       // 0 = no limit
-    Time start_time = 0;          // 0 while pending
     std::uint32_t node_count = 1; // requested (pending) or allocated (running)
     std::uint32_t cpus_per_task = 1;
     std::uint64_t memory_mb = 0;  // total over all nodes; 0 = unspecified
 
     // dependency at the start of its line: find() on it reads 32 bytes from
     // its first character, which from later in the line touch the next one.
-    std::string dependency;
+    alignas(64) std::string dependency;
     std::string account;
 
     // Stable key shared by repeated runs of the same pipeline stage (account,
@@ -78,9 +80,12 @@ struct alignas(64) Job {
     std::uint64_t total_cpus() const { return std::uint64_t(cpus) * array_task_count; }
     // Held back until other jobs end (Slurm's pending reasons Dependency and
     // DependencyNeverSatisfied): not demand a node could serve now.
+    // SiteView::of asks this of every waiting job: the usual reasons
+    // (Resources, Priority, None) are shorter than "Dependency", and the
+    // length settles them without the library's out-of-line compare.
     bool awaiting_dependency() const
     {
-        return pending() && reason.compare(0, 10, "Dependency") == 0;
+        return pending() && reason.size() >= 10 && reason.compare(0, 10, "Dependency") == 0;
     }
 };
 

@@ -17,6 +17,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/node_group.hpp \
 	burstd/src/model/param_map.hpp \
 	burstd/src/model/partition.hpp \
+	burstd/src/model/partition_set.cpp \
+	burstd/src/model/partition_set.hpp \
 	burstd/src/model/provider_error.cpp \
 	burstd/src/model/provider_error.hpp \
 	burstd/src/model/share.hpp \
@@ -27,4 +29,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/hostlist_test.cpp \
 	tests/unit/model/job_dependency_test.cpp \
 	tests/unit/model/job_layout_test.cpp \
+	tests/unit/model/partition_set_test.cpp \
 	tests/unit/model/run_metrics_test.cpp

@@ -192,10 +192,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             // The jobs short at ready time, with how long each is expected
             // to wait for local cores.
             const NodeGroup& group = *g.group;
-            const auto horizon = [&](std::uint64_t cores, Seconds runtime) {
-                return gate_.horizon(group, cores, runtime);
-            };
-            nodes = gate_.worth(group, wanted, waits_.waiting(view, now, short_at, horizon));
+            nodes = gate_.worth(group, wanted, waits_.waiting(view, now, short_at, gate_.horizon_for(group)));
         }
         if (nodes == 0) {
             d.notes.push_back(std::to_string(shortage) +

@@ -63,14 +63,6 @@ bool before(const Job& a, const Job& b)
     return a.id < b.id;
 }
 
-// Slurm's pending reasons Dependency and DependencyNeverSatisfied.  The
-// usual reasons (Resources, Priority, None) are shorter than "Dependency":
-// the length settles them without the library's out-of-line compare.
-bool held_for_dependency(const Job& job)
-{
-    return job.reason.size() >= 10 && job.awaiting_dependency();
-}
-
 // Stable LSD radix sort on descending priority.  Passes whose byte is the
 // same for every key are skipped (priorities rarely use all 32 bits).
 void sort_by_priority(std::vector<Key>& keys, Histograms& count)
@@ -89,7 +81,19 @@ void sort_by_priority(std::vector<Key>& keys, Histograms& count)
     }
 }
 
+// Marks a partition list whose group this decision has not worked out yet.
+constexpr int kUnresolved = -2;
+
 } // namespace
+
+int SiteView::group_of(const PartitionSet& partitions) const
+{
+    for (const auto& p : partitions)
+        for (const auto& [name, index] : partition_group_)
+            if (p == name)
+                return index;
+    return -1;
+}
 
 SiteView SiteView::of(const ClusterState& state)
 {
@@ -150,29 +154,36 @@ SiteView SiteView::of(const ClusterState& state)
     slots.reserve(state.snapshot.jobs.size());
     Histograms count{};
     bool submit_order = true;
+    // The group of each partition list, by its id, worked out the first
+    // time a job with that list comes up; a list interned after id_bound()
+    // was read (by another thread) grows the table.
+    std::vector<int> list_group(PartitionSet::id_bound(), kUnresolved);
+    auto group = [&](const PartitionSet& partitions) {
+        const std::uint32_t id = partitions.id();
+        if (id >= list_group.size())
+            list_group.resize(std::size_t(id) + 1, kUnresolved);
+        int& g = list_group[id];
+        if (g == kUnresolved)
+            g = view.group_of(partitions);
+        return g;
+    };
     const auto& all = state.snapshot.jobs;
     for (std::size_t i = 0; i < all.size(); ++i) {
-        // The two lines of the Job this loop reads (model/job.hpp), early
-        // enough that reading its partitions pointer below does not wait.
+        // The two lines of the Job this loop reads (model/job.hpp).
         if (i + 2 * kPrefetchAhead < all.size()) {
             const char* ahead = reinterpret_cast<const char*>(&all[i + 2 * kPrefetchAhead]);
             __builtin_prefetch(ahead);
             __builtin_prefetch(ahead + 64);
         }
-        // group_of reads each job's partition names, which live apart from
-        // the Job on the heap: a cache miss per job of a long queue unless
-        // asked for a few jobs ahead.
-        if (i + kPrefetchAhead < all.size())
-            __builtin_prefetch(all[i + kPrefetchAhead].partitions.data());
         const Job& job = all[i];
         if (job.running()) {
             view.running.push_back(&job);
-            view.running_group.push_back(view.group_of(job));
+            view.running_group.push_back(group(job.partitions));
             continue;
         }
-        if (!job.pending() || held_for_dependency(job))
+        if (!job.pending() || job.awaiting_dependency())
             continue; // cannot start anywhere yet, so it is nobody's demand
-        const int g = view.group_of(job);
+        const int g = group(job.partitions);
         const std::uint64_t cpus = job.total_cpus();
         if (g >= 0)
             view.groups[std::size_t(g)].routed_pending_cpus += cpus;

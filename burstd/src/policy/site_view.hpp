@@ -43,7 +43,7 @@ public:
     // Jobs that could start now (not awaiting a dependency), highest priority
     // first, then oldest, then lowest id.
     std::vector<const Job*> pending;
-    std::vector<int> pending_group;  // group_of(*pending[i]), computed once
+    std::vector<int> pending_group;  // group_of(pending[i]->partitions), computed once
     // pending[i]'s total_cpus(), max(submit, eligible) time and burst option,
     // copied while the snapshot is read in order: reading them through
     // `pending` (priority order) misses the cache on nearly every job of a
@@ -52,23 +52,17 @@ public:
     std::vector<Time> pending_since;
     std::vector<BurstOption> pending_burst;
     std::vector<const Job*> running;
-    std::vector<int> running_group; // group_of(*running[i]), computed once
+    std::vector<int> running_group; // group_of(running[i]->partitions), computed once
     std::vector<GroupView> groups;    // in ClusterState::groups order
 
-    // Index into `groups` of the group a job may run in (routed or running
-    // there), or -1 when it is local-only.  Inline: SiteView::of asks it of
-    // every waiting job.
-    int group_of(const Job& job) const
-    {
-        for (const auto& p : job.partitions)
-            for (const auto& [name, index] : partition_group_)
-                if (p == name)
-                    return index;
-        return -1;
-    }
-
 private:
-    // Few groups: comparing short names beats hashing them for every job.
+    // Index into `groups` of the group a job with these partitions may run
+    // in (routed or running there), or -1 when it is local-only: the group
+    // of its first partition that holds one.  SiteView::of asks it once per
+    // distinct list, not per job (model/partition_set.hpp).
+    int group_of(const PartitionSet& partitions) const;
+
+    // Few groups: comparing short names beats hashing them.
     std::vector<std::pair<std::string, int>> partition_group_;
 };
 

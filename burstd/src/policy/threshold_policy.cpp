@@ -96,10 +96,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             if (!gate_.off()) {
                 const NodeGroup& group = *chosen->group;
                 const std::vector<std::size_t> uncovered(waiting_at.begin() + std::ptrdiff_t(first), waiting_at.end());
-                const auto horizon = [&](std::uint64_t cores, Seconds runtime) {
-                    return gate_.horizon(group, cores, runtime);
-                };
-                nodes = gate_.worth(group, wanted, waits_.waiting(view, now, uncovered, horizon));
+                nodes = gate_.worth(group, wanted, waits_.waiting(view, now, uncovered, gate_.horizon_for(group)));
             }
             std::string why =
                 queue_metric_ ? std::to_string(waiting.size()) + " jobs waiting, target " +

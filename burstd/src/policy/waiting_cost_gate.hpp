@@ -43,6 +43,13 @@ public:
     // whole nodes of `group` on its own: forecasting waits further is moot.
     Seconds horizon(const NodeGroup& group, std::uint64_t cores, Seconds runtime) const;
 
+    // horizon() for hires from `group` alone, as LocalWaitEstimator::waiting
+    // takes it.
+    auto horizon_for(const NodeGroup& group) const
+    {
+        return [this, &group](std::uint64_t cores, Seconds runtime) { return horizon(group, cores, runtime); };
+    }
+
 private:
     double lambda_;
 };

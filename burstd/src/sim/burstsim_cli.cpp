@@ -879,9 +879,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             const auto result = std::make_shared<const SimResult>(replay("fixed-delay", params));
             const SimMetrics m = metrics_of(*result, o.lambdas.front());
             const CloudWorkBound bound = o.clairvoyant ? cloud_work_bound(o.config, *result) : CloudWorkBound{};
+            const WorkflowMetrics workflows = wf(*result);
             for (std::size_t k = 0; k < o.lambdas.size(); ++k)
                 if (i == 0 || objective_at(m, o.lambdas[k]) < objective_at(best_delay[k].metrics, o.lambdas[k]))
-                    best_delay[k] = BestDelay{i, k == 0 ? m : metrics_of(*result, o.lambdas[k]), wf(*result), bound,
+                    best_delay[k] = BestDelay{i, k == 0 ? m : metrics_of(*result, o.lambdas[k]), workflows, bound,
                                               o.clairvoyant ? result : nullptr};
         }
         for (std::size_t k = 0; k < best_delay.size(); ++k) {

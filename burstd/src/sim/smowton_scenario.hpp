@@ -47,7 +47,7 @@ struct SmowtonRow {
 };
 
 // "duration=2000,intervals=3:2.5:2,prices=50:80,rewards=time,reps=3,error=0.1,
-//  policies=never:predictive" (columns: a subset of the four, in their order)
+//  policies=never:predictive" (columns: some of the four, in the order given)
 SmowtonOptions parse_smowton_options(const std::string& text, std::uint64_t seed);
 
 // The predictive policy's parameters for one reward scheme: the paper's

@@ -124,12 +124,13 @@ std::vector<std::string> WorkloadSpec::get_choice_list(const std::string& key, s
     std::string expected = "one or more of";
     for (const auto& a : allowed)
         expected += " " + a;
-    expected += " separated by ':'";
+    expected += " separated by ':', each at most once";
     std::vector<std::string> out;
     std::istringstream in(it->second);
     std::string part;
     while (std::getline(in, part, ':')) {
-        if (std::find(allowed.begin(), allowed.end(), part) == allowed.end())
+        if (std::find(allowed.begin(), allowed.end(), part) == allowed.end() ||
+            std::find(out.begin(), out.end(), part) != out.end())
             bad(key, expected);
         out.push_back(part);
     }

@@ -32,7 +32,7 @@ public:
     std::string get_string(const std::string& key, const std::string& fallback);
     // "1.5:2:3": at least one number in [min, max].
     std::vector<double> get_double_list(const std::string& key, std::vector<double> fallback, double min, double max);
-    // "a:b": at least one of `allowed`.
+    // "a:b": at least one of `allowed`, none twice.
     std::vector<std::string> get_choice_list(const std::string& key, std::vector<std::string> fallback,
                                              const std::vector<std::string>& allowed);
     // Throws naming every key no generator read, and the known keys.

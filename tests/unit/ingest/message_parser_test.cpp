@@ -1,6 +1,11 @@
 #include "ingest/message_parser.hpp"
 
+#include "model/cluster_state.hpp"
+#include "policy/site_view.hpp"
+
 #include <string>
+#include <variant>
+#include <vector>
 
 #include <CppUTest/TestHarness.h>
 
@@ -80,6 +85,41 @@ TEST(MessageParser, AppliesDefaultsForOptionalJobFields)
     CHECK_FALSE(j.threads.automatic);
     LONGS_EQUAL(6, j.threads.count);
     CHECK_TRUE(j.running());
+}
+
+// The exporter sends every job's partitions in every snapshot, and burstd
+// replaces its whole view with each one: a job that moved (scontrol update
+// Partition=, burstd routing it) takes its new partitions, and with them its
+// node group, from the snapshot that shows the move.
+TEST(MessageParser, AJobsPartitionsAndGroupFollowEachSnapshot)
+{
+    const std::string before = R"([{"id":7,"user":"u","account":"a","partitions":["batch"],"state":"PENDING",)"
+                               R"("submit_time":5,"cpus":2},{"id":8,"user":"u","account":"a","partitions":["batch"],)"
+                               R"("state":"PENDING","submit_time":6,"cpus":2}])";
+    const std::string after = R"([{"id":7,"user":"u","account":"a","partitions":["batch","cloud"],"state":"PENDING",)"
+                              R"("submit_time":5,"cpus":2},{"id":8,"user":"u","account":"a","partitions":["batch"],)"
+                              R"("state":"PENDING","submit_time":6,"cpus":2}])";
+    ClusterState state;
+    NodeGroup cloud;
+    cloud.name = "aws";
+    cloud.partition = "cloud";
+    cloud.nodes = {"c1"};
+    state.groups = {cloud};
+    std::vector<int> groups;
+    for (const auto& jobs : {before, after}) {
+        auto r = parse_message(snapshot_with(jobs));
+        CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
+        state.snapshot = std::get<Snapshot>(r.message->body);
+        SiteView v = SiteView::of(state);
+        LONGS_EQUAL(2, v.pending.size());
+        LONGS_EQUAL(7, v.pending[0]->id);
+        groups.push_back(v.pending_group[0]);
+        groups.push_back(v.pending_group[1]);
+    }
+    CHECK(groups == (std::vector<int>{-1, -1, 0, -1}));
+    const auto& jobs = state.snapshot.jobs;
+    CHECK(jobs[0].partitions == PartitionSet({"batch", "cloud"}));
+    CHECK(jobs[1].partitions == PartitionSet({"batch"}));
 }
 
 TEST(MessageParser, ParsesHelloAndJobEnd)

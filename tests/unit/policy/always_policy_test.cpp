@@ -61,7 +61,7 @@ TEST(AlwaysPolicy, DoesNotRouteAJobTwice)
 {
     StateBuilder b;
     b.local("n1", 1, 1).group("g", 4, 2, 1.0).pending(1, 4);
-    b.state.snapshot.jobs[0].partitions.push_back("g");
+    b.state.snapshot.jobs[0].partitions = {"local", "g"};
     PolicyParams p;
     AlwaysPolicy policy(p);
     ManualClock clock(0);

@@ -22,7 +22,7 @@ struct Site {
             .pending(2, 4, BurstOption::Allow, "c", 500)
             .pending(3, 4, BurstOption::Allow, "c", 600)
             .pending(4, 4, BurstOption::Allow, "c", 700);
-        b.state.snapshot.jobs[2].partitions.push_back(group_partition(b.state.groups[0]));
+        b.state.snapshot.jobs[2].partitions = {"local", group_partition(b.state.groups[0])};
         view = SiteView::of(b.state);
     }
     StateBuilder b;

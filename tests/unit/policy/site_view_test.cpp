@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <CppUTest/TestHarness.h>
@@ -19,7 +21,7 @@ TEST(SiteView, CountsLocalAndCloudCapacity)
     b.local("n1", 8, 6).local("n2", 8, 0).group("g", 4, 3, 1.0).up("g-1", 1);
     b.node("g-2").flags = kNodeCloud | kNodePoweringUp;
     b.pending(1, 2).pending(2, 4);
-    b.state.snapshot.jobs.back().partitions.push_back("g"); // job 2 routed
+    b.state.snapshot.jobs.back().partitions = {"local", "g"}; // job 2 routed
     SiteView v = SiteView::of(b.state);
     LONGS_EQUAL(16, v.local_cpus);
     LONGS_EQUAL(10, v.local_free_cpus);
@@ -89,7 +91,7 @@ TEST(SiteView, SortsAScrambledQueueOnEveryPriorityByteStablyAndLeavesOutDependen
         if (id % 11 == 0)
             j.reason = id % 2 ? "Dependency" : "DependencyNeverSatisfied";
         if (id % 13 == 0)
-            j.partitions.push_back("g");
+            j.partitions = {"local", "g"};
     }
     std::vector<const Job*> expect;
     for (const auto& j : b.state.snapshot.jobs)
@@ -148,4 +150,83 @@ TEST(SiteView, AGroupsHireLimitCapsItsHireableNodes)
     LONGS_EQUAL(4, v.groups[0].free_capacity()); // its up node still takes work
     LONGS_EQUAL(1, v.groups[1].hireable_nodes);
     LONGS_EQUAL(5, v.groups[2].hireable_nodes);
+}
+
+// A job may be in several groups' partitions (Slurm runs it in whichever
+// has room first): SiteView counts it against the group of its first
+// partition that has one, in the job's order, as it did when it compared
+// names per job.
+TEST(SiteView, AJobInTwoGroupsPartitionsBelongsToItsFirst)
+{
+    StateBuilder b;
+    b.group("g1", 4, 2, 1.0).group("g2", 4, 2, 1.0);
+    b.pending(1, 2).pending(2, 3).pending(3, 5);
+    auto& jobs = b.state.snapshot.jobs;
+    jobs[0].partitions = {"local", "g2", "g1"};
+    jobs[1].partitions = {"g1", "g2"};
+    jobs[2].partitions = {"local"};
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(1, v.pending_group[0]);
+    LONGS_EQUAL(0, v.pending_group[1]);
+    LONGS_EQUAL(-1, v.pending_group[2]);
+    LONGS_EQUAL(3, v.groups[0].routed_pending_cpus);
+    LONGS_EQUAL(2, v.groups[1].routed_pending_cpus);
+}
+
+// Partitions no group holds (a debug partition, one the exporter names but
+// burstd's configuration does not) make a job local, alone or beside a
+// group's.
+TEST(SiteView, PartitionsOfNoGroupAreLocal)
+{
+    StateBuilder b;
+    b.group("g", 4, 2, 1.0);
+    b.pending(1, 2).pending(2, 2).pending(3, 2);
+    auto& jobs = b.state.snapshot.jobs;
+    jobs[0].partitions = {"debug"};
+    jobs[1].partitions = {"debug", "gpu", "g"};
+    jobs[2].partitions = {};
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(-1, v.pending_group[0]);
+    LONGS_EQUAL(0, v.pending_group[1]);
+    LONGS_EQUAL(-1, v.pending_group[2]);
+}
+
+// No limit on the number of groups (no 64-bit mask to overflow): jobs routed
+// to the 65th and the 70th group find them.
+TEST(SiteView, FindsGroupsBeyondTheSixtyFourth)
+{
+    StateBuilder b;
+    for (int g = 0; g < 70; ++g)
+        b.group("g" + std::to_string(g), 4, 1, 1.0);
+    b.pending(1, 2).pending(2, 3).pending(3, 5);
+    b.running(4, 1, 0);
+    auto& jobs = b.state.snapshot.jobs;
+    jobs[0].partitions = {"local", "g69"};
+    jobs[1].partitions = {"g64"};
+    jobs[2].partitions = {"local", "g0"};
+    jobs[3].partitions = {"g65"};
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(69, v.pending_group[0]);
+    LONGS_EQUAL(64, v.pending_group[1]);
+    LONGS_EQUAL(0, v.pending_group[2]);
+    LONGS_EQUAL(65, v.running_group[0]);
+    LONGS_EQUAL(2, v.groups[69].routed_pending_cpus);
+    LONGS_EQUAL(3, v.groups[64].routed_pending_cpus);
+}
+
+// A job's list maps to groups afresh in every decision: the groups come from
+// burstd's configuration, which a reload may reorder or change while the
+// jobs keep their partitions.
+TEST(SiteView, MapsPartitionsToTheGroupsOfEachDecision)
+{
+    StateBuilder b;
+    b.group("a", 4, 1, 1.0).group("b", 4, 1, 1.0);
+    b.pending(1, 2);
+    b.state.snapshot.jobs[0].partitions = {"local", "b"};
+    LONGS_EQUAL(1, SiteView::of(b.state).pending_group[0]);
+    std::swap(b.state.groups[0], b.state.groups[1]);
+    LONGS_EQUAL(0, SiteView::of(b.state).pending_group[0]);
+    b.state.groups.pop_back();
+    b.state.groups[0].name = "c";
+    LONGS_EQUAL(-1, SiteView::of(b.state).pending_group[0]);
 }

@@ -1,6 +1,7 @@
 #include "sim/blast_workload.hpp"
 #include "sim/gatk_workload.hpp"
 #include "sim/generated_workload.hpp"
+#include "sim/smowton_scenario.hpp"
 
 #include <cmath>
 #include <map>
@@ -87,6 +88,15 @@ TEST(GatkWorkload, SpecRejectsUnknownKeysAndBadValues)
     CHECK_THROWS(WorkloadSpecError, parse_gatk_spec("interval=-1", 1));
     CHECK_THROWS(WorkloadSpecError, parse_gatk_spec("interval", 1));
     DOUBLES_EQUAL(2.2, parse_gatk_spec("interval=2.2", 1).interval, 0);
+}
+
+TEST(GatkWorkload, SmowtonScenarioColumnsAreThoseGivenInTheirOrderOnceEach)
+{
+    const SmowtonOptions o = parse_smowton_options("policies=replay:never", 1);
+    CHECK((o.policies == std::vector<std::string>{"replay", "never"}));
+    CHECK_THROWS(WorkloadSpecError, parse_smowton_options("policies=never:never", 1));
+    CHECK_THROWS(WorkloadSpecError, parse_smowton_options("rewards=time:time", 1));
+    CHECK_THROWS(WorkloadSpecError, parse_smowton_options("policies=sometimes", 1));
 }
 
 TEST_GROUP(BlastWorkload){};
