@@ -1,6 +1,7 @@
 // burstd: the slurm-burst daemon.  See burstd(8).
 
 #include "app/allocation_follower.hpp"
+#include "app/budget_conf.hpp"
 #include "app/config_parser.hpp"
 #include "app/daemon.hpp"
 #include "app/heap_tuning.hpp"
@@ -71,16 +72,6 @@ burst::PowerRequestKind power_kind(burst::ControlCommand command)
     case burst::ControlCommand::ResumeFail: return burst::PowerRequestKind::ResumeFail;
     default: return burst::PowerRequestKind::Resume;
     }
-}
-
-// Spend is counted per the shortest budget interval (a day without budgets).
-burst::Seconds shortest_budget_interval(const burst::BurstdConfig& config)
-{
-    burst::Seconds shortest = 0;
-    for (const auto& b : config.budgets)
-        if (b.interval > 0 && (shortest == 0 || b.interval < shortest))
-            shortest = b.interval;
-    return shortest > 0 ? shortest : 86400;
 }
 
 constexpr const char* kDefaultConfig = "/etc/slurm/burstd.conf";
@@ -178,7 +169,7 @@ int main(int argc, char** argv)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
-        cycle.set_budget_interval(shortest_budget_interval(config));
+        cycle.set_budget_interval(burst::reported_spend_interval(burst::budget_limits(config.budgets)));
         cycle.set_slurm_timeouts(timeouts);
         cycle.start_run_metrics(std::floor(clock.now()));
         burst::LibslurmJobProbe probe;
@@ -228,7 +219,7 @@ int main(int argc, char** argv)
             BuiltParts rebuilt = build_parts(next, provider_env);
             if (rebuilt.errors.empty()) {
                 cycle.replace_chain(std::move(rebuilt.chain));
-                cycle.set_budget_interval(shortest_budget_interval(next));
+                cycle.set_budget_interval(burst::reported_spend_interval(burst::budget_limits(next.budgets)));
                 // Fixed credentials or templates: groups stopped for auth or
                 // invalid errors may launch again.
                 instances.health().reload(next.node_groups);

@@ -82,8 +82,8 @@ public:
     // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).
     void start_run_metrics(Time epoch) { run_metrics_.set_epoch(epoch); }
     const RunMetricsFeed& run_metrics() const { return run_metrics_; }
-    // The budget interval spend is counted in (the shortest Budget= interval).
-    void set_budget_interval(Seconds interval) { spend_interval_ = interval > 0 ? interval : 86400; }
+    // The interval spend() counts in: reported_spend_interval of the Budget= lines.
+    void set_budget_interval(Seconds interval) { spend_interval_ = interval; }
     // slurm.conf's SuspendTime bounds what an idle cloud node costs (Budget= lines).
     void set_slurm_timeouts(SlurmConfTimeouts timeouts) { timeouts_ = std::move(timeouts); }
 
@@ -111,8 +111,8 @@ private:
     std::vector<std::string> picked_;     // nodes powered up by this cycle so far
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
-    Seconds spend_interval_ = 86400;
-    BudgetSpend budget_spend_; // also books spend_interval_ for spend()
+    Seconds spend_interval_ = kReportedSpendIntervalWithoutBudgets;
+    BudgetSpend budget_spend_; // books spend_interval_ too, for spend()
     SlurmConfTimeouts timeouts_;
     std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;

@@ -1,10 +1,21 @@
 #include "policy/budget_spend.hpp"
 
+#include <algorithm>
+
 namespace burst {
+
+Seconds reported_spend_interval(const std::vector<BudgetLimit>& limits)
+{
+    if (limits.empty())
+        return kReportedSpendIntervalWithoutBudgets;
+    return std::min_element(limits.begin(), limits.end(), [](const BudgetLimit& a, const BudgetLimit& b) {
+               return a.interval < b.interval;
+           })->interval;
+}
 
 IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limits,
                                   const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
-                                  const std::vector<NodeGroup>& groups, std::optional<Seconds> also)
+                                  const std::vector<NodeGroup>& groups, std::optional<Seconds> reported_interval)
 {
     IntervalSpend spent;
     std::map<Seconds, SpendTracker> kept;
@@ -18,8 +29,8 @@ IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limi
     };
     for (const auto& l : limits)
         book(l.interval);
-    if (also)
-        book(*also);
+    if (reported_interval)
+        book(*reported_interval);
     trackers_ = std::move(kept);
     return spent;
 }

@@ -4,9 +4,9 @@
 // between its updates, so it must see every cycle).  burstd and burstsim both
 // book spend through it.  A new set of limits (a reload) keeps the trackers of
 // the intervals it still uses and starts the others afresh.  burstd's status
-// and metrics count spend per interval too (the shortest Budget= one, else a
-// day): `also` keeps that length's tracker, shared with the limits of the same
-// length rather than integrated twice.
+// and metrics count spend per interval too (reported_spend_interval):
+// `reported_interval` keeps that length's tracker, shared with the limits of
+// the same length rather than integrated twice.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
@@ -21,11 +21,18 @@
 
 namespace burst {
 
+// What status and metrics count spend over without Budget= lines: a day.
+constexpr Seconds kReportedSpendIntervalWithoutBudgets = 86400;
+
+// The interval status and metrics count spend over: the shortest of the
+// limits', so a site reads there what its tightest budget counts.
+Seconds reported_spend_interval(const std::vector<BudgetLimit>& limits);
+
 class BudgetSpend {
 public:
     IntervalSpend update(Time now, const std::vector<BudgetLimit>& limits, const std::vector<BilledSpan>& spans,
                          const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups,
-                         std::optional<Seconds> also = std::nullopt);
+                         std::optional<Seconds> reported_interval = std::nullopt);
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
 

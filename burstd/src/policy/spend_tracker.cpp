@@ -21,16 +21,7 @@ const NodeGroup* find_group(const std::vector<NodeGroup>& groups, const std::str
 
 } // namespace
 
-SpendTracker::SpendTracker(Seconds interval) : interval_(interval > 0 ? interval : 86400) {}
-
-void SpendTracker::set_interval(Seconds interval)
-{
-    interval = interval > 0 ? interval : 86400;
-    if (interval == interval_)
-        return;
-    interval_ = interval;
-    interval_start_ = 0;
-}
+SpendTracker::SpendTracker(Seconds interval) : interval_(interval) {}
 
 SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                                const std::vector<NodeGroup>& groups)

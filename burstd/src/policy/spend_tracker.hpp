@@ -41,9 +41,8 @@ struct SpendView {
 
 class SpendTracker {
 public:
+    // interval > 0: Budget= lines are checked when read.
     explicit SpendTracker(Seconds interval);
-    // A new interval length starts counting afresh.
-    void set_interval(Seconds interval);
 
     SpendView update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                      const std::vector<NodeGroup>& groups);

@@ -2,8 +2,10 @@
 
 #include "ingest/json_ref.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include "app/policy_cycle_fakes.hpp"
 #include "scratch_dir.hpp"
@@ -27,6 +29,23 @@ Job pending(JobId id, const std::string& account, Seconds limit)
 }
 
 Action route(JobId job) { return Action{RouteToCloud{job, "cloud"}, "the queue is long"}; }
+
+// Lists c1's instance as running, so that a cycle's reconcile keeps its record open.
+class ListsC1 final : public Provider {
+public:
+    std::string_view name() const override { return "none"; }
+    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>&) override { return {}; }
+    ListResult list(const InstanceTags&) override
+    {
+        ProviderInstance c1;
+        c1.provider_id = "i-c1";
+        c1.node = "c1";
+        c1.state = "running";
+        c1.address = "10.0.0.1";
+        return ListResult{{c1}, {}};
+    }
+    std::map<std::string, ProviderError> terminate(const std::vector<std::string>&) override { return {}; }
+};
 
 } // namespace
 
@@ -89,7 +108,68 @@ TEST_GROUP(PolicyCycleBudget)
         free(text);
     }
     bool logged(const std::string& text) const { return out.str().find(text) != std::string::npos; }
+
+    // c1 up since `launched`, idle at a first cycle and running job 4 of bio
+    // on all its cores at a second one 100 s later, of one PolicyCycle whose
+    // status interval is `interval`.  Returns spend() and leaves the status
+    // as of the second.
+    SpendView spend_over_two_cycles(Seconds interval, Time launched)
+    {
+        Ledger ledger(scratch.file("ledger.sqlite"));
+        LaunchIntent intent;
+        intent.node = "c1";
+        intent.node_group = "cloud";
+        intent.provider = "none";
+        const LedgerRecord c1 = ledger.record_launch_intent(intent, launched);
+        ledger.mark_launched(c1.token, "i-c1", "10.0.0.1", launched);
+        snapshot.nodes[0].flags = kNodeCloud;
+        std::map<std::string, std::unique_ptr<Provider>> providers;
+        providers["none"] = std::make_unique<ListsC1>();
+        InstanceManagerSettings settings;
+        settings.groups = config.node_groups;
+        InstanceManager instances(std::move(providers), ledger, actuator, clock, log, settings);
+        std::vector<std::unique_ptr<Policy>> chain;
+        PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
+        pc.set_budget_interval(interval);
+        pc.run(CycleContext{config, &snapshot, clock.now(), log});
+        while (instances.busy() > 0) // the first cycle's reconcile
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        CHECK(ledger.find(c1.token)->open());
+        clock.advance(100);
+        snapshot.nodes[0].base = NodeBaseState::Allocated;
+        Job running = pending(4, "bio", 3600);
+        running.state = JobState::Running;
+        running.partitions = {"cloud"};
+        running.nodes = {"c1"};
+        snapshot.jobs.push_back(running);
+        pc.run(CycleContext{config, &snapshot, clock.now(), log});
+        JsonRef s(json_object());
+        pc.report(s.get(), config.objective_lambda);
+        char* text = json_dumps(s.get(), JSON_COMPACT);
+        status = text;
+        free(text);
+        return pc.spend();
+    }
 };
+
+// The status's "budgets": account -> what the cap counted as spent.
+std::map<std::string, double> cap_spent(const std::string& status)
+{
+    JsonRef s(json_loads(status.c_str(), 0, nullptr));
+    std::map<std::string, double> spent;
+    std::size_t i;
+    json_t* b;
+    json_array_foreach(json_object_get(s.get(), "budgets"), i, b)
+        spent[json_string_value(json_object_get(b, "account"))] = json_real_value(json_object_get(b, "spent"));
+    return spent;
+}
+
+// A number of the status's "spend" object.
+double status_spend(const std::string& status, const char* key)
+{
+    JsonRef s(json_loads(status.c_str(), 0, nullptr));
+    return json_number_value(json_object_get(json_object_get(s.get(), "spend"), key));
+}
 
 TEST(PolicyCycleBudget, WithoutBudgetLinesEveryPolicysActionsAreApplied)
 {
@@ -123,4 +203,40 @@ TEST(PolicyCycleBudget, HiresAreCappedByTheStarBudgetUsingSlurmsSuspendTimeForTh
     cycle({{"boot-window", {Action{HireNodes{"cloud", 3}, "demand"}}}}, timeouts);
     CHECK((actuator.calls == std::vector<std::string>{"POWER_UP c1", "POWER_UP c2"}));
     CHECK(logged("allows 2 of 3"));
+}
+
+TEST(PolicyCycleBudget, SpendIsReportedOverTheStatusIntervalFromTheTrackerTheCapCounts)
+{
+    config.budgets = {BudgetConfig{"*", 100, 3600, "burstd.conf:9"}};
+    // c1 up since 500: 600 s × 0.001 by the second cycle at 1100, of which
+    // bio's job is booked the 100 s between the cycles, the rest to "".
+    const SpendView spend = spend_over_two_cycles(3600, 500);
+    DOUBLES_EQUAL(3600, spend.interval, 0);
+    DOUBLES_EQUAL(0, spend.interval_start, 0);
+    DOUBLES_EQUAL(0.6, spend.total, 1e-9);
+    DOUBLES_EQUAL(0.1, spend.accounts.at("bio"), 1e-9);
+    const std::map<std::string, double> cap = cap_spent(status);
+    CHECK_EQUAL(2u, cap.size());
+    DOUBLES_EQUAL(0.1, cap.at("bio"), 1e-9);
+    DOUBLES_EQUAL(0.5, cap.at(""), 1e-9);
+    DOUBLES_EQUAL(spend.total, cap.at("bio") + cap.at(""), 1e-9);
+    DOUBLES_EQUAL(3600, status_spend(status, "interval"), 0);
+    DOUBLES_EQUAL(0.6, status_spend(status, "total"), 1e-9);
+}
+
+TEST(PolicyCycleBudget, SpendIsReportedOverAStatusIntervalNoBudgetLineUses)
+{
+    config.budgets = {BudgetConfig{"*", 100, 3600, "burstd.conf:9"}};
+    // The day began at 0 and the hour at 3600: c1 up since 3000 has cost
+    // 700 s in the day by 3700, only bio's 100 s since 3600 in the hour.
+    clock.set(3600);
+    const SpendView spend = spend_over_two_cycles(86400, 3000);
+    DOUBLES_EQUAL(86400, spend.interval, 0);
+    DOUBLES_EQUAL(0.7, spend.total, 1e-9);
+    DOUBLES_EQUAL(0.7, status_spend(status, "total"), 1e-9);
+    DOUBLES_EQUAL(0.1, spend.accounts.at("bio"), 1e-9);
+    DOUBLES_EQUAL(0.6, spend.accounts.at(""), 1e-9);
+    const std::map<std::string, double> cap = cap_spent(status);
+    DOUBLES_EQUAL(0.1, cap.at("bio"), 1e-9);
+    DOUBLES_EQUAL(0, cap.count("") ? cap.at("") : 0, 1e-9);
 }

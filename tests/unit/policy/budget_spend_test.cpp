@@ -69,17 +69,23 @@ TEST(BudgetSpend, ATrackerThatStaysAccruesAndADroppedIntervalStartsAfresh)
     DOUBLES_EQUAL(0.4, s[86400]["chem"], 1e-9);
 }
 
-TEST(BudgetSpend, TheIntervalAlsoKeptSharesTheTrackerOfLimitsOfItsLength)
+TEST(BudgetSpend, TheReportedIntervalSharesTheTrackerOfLimitsOfItsLength)
 {
     BudgetSpend spend;
     const std::vector<BilledSpan> spans = {{"c1", "cloud", 0, std::nullopt}};
     spend.update(0, {{"bio", 1, 86400}}, spans, {on_c1("bio")}, {cloud()}, 86400);
     spend.update(100, {{"bio", 1, 86400}}, spans, {on_c1("bio")}, {cloud()}, 86400);
     CHECK_EQUAL(1u, spend.trackers().size());
-    // The day's line goes (a reload); the day still kept for `also` keeps
-    // bio's share accrued under the line.
+    // The day's line goes (a reload); the day, still the reported interval,
+    // keeps bio's share accrued under the line.
     IntervalSpend s = spend.update(200, {}, spans, {on_c1("chem")}, {cloud()}, 86400);
     DOUBLES_EQUAL(0.1, s[86400]["bio"], 1e-9);
     DOUBLES_EQUAL(0.1, s[86400]["chem"], 1e-9);
     DOUBLES_EQUAL(0.2, spend.trackers().at(86400).last().total, 1e-9);
+}
+
+TEST(BudgetSpend, StatusReportsSpendOverTheShortestLineOrADayWithoutLines)
+{
+    CHECK_EQUAL(86400, reported_spend_interval({}));
+    CHECK_EQUAL(3600, reported_spend_interval({{"*", 5, 7 * 86400}, {"bio", 1, 3600}, {"chem", 2, 86400}}));
 }
