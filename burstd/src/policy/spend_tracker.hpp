@@ -8,10 +8,12 @@
 // in burstd, where the spans come from the ledger, it survives restarts.  Per
 // account it is accrued between two updates: each instance's cost over that
 // span is split over the accounts of the jobs running on its node, by their
-// share of the node's cores; the rest (idle cores, and spans no update saw,
-// e.g. before a restart) is the "" account, so the accounts always add up to
-// the groups' total.  Intervals are aligned to the epoch (a day starts at
-// 00:00 UTC).
+// share of the node's cores; the rest (idle cores) is the "" account, so the
+// accounts always add up to the groups' total.  The first update (after a
+// restart) splits the interval so far over the jobs running then: a guess,
+// but one that keeps per-account Budget= lines charged for what their nodes
+// cost before the restart rather than letting them spend it again.
+// Intervals are aligned to the epoch (a day starts at 00:00 UTC).
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"

@@ -92,6 +92,19 @@ TEST(SpendTracker, ANewIntervalStartsFromZero)
     DOUBLES_EQUAL(0.1, after.accounts["alpha"], 1e-9);
 }
 
+TEST(SpendTracker, TheFirstUpdateChargesTheIntervalSoFarToTheJobsRunningThen)
+{
+    // burstd restarted at 9000: c1 has cost since 7200, and beta's line
+    // must not get that hour and a half to spend again.
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7000)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    SpendView v = t.update(9000, billed_spans(records), {running(1, "beta", 2, {"c1"})}, groups);
+    DOUBLES_EQUAL(1.8, v.total, 1e-9);
+    DOUBLES_EQUAL(0.9, v.accounts["beta"], 1e-9);
+    DOUBLES_EQUAL(0.9, v.accounts[""], 1e-9);
+}
+
 TEST(SpendTracker, ARecordWithoutProviderIdCostsNothing)
 {
     SpendTracker t(3600);
