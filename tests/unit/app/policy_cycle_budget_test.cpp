@@ -89,11 +89,8 @@ TEST_GROUP(PolicyCycleBudget)
     void cycle(std::vector<std::pair<std::string, std::vector<Action>>> policies, SlurmConfTimeouts timeouts = {})
     {
         Ledger ledger(scratch.file("ledger.sqlite"));
-        std::map<std::string, std::unique_ptr<Provider>> providers;
-        providers["none"] = std::make_unique<NoProvider>();
-        InstanceManagerSettings settings;
-        settings.groups = config.node_groups;
-        InstanceManager instances(std::move(providers), ledger, actuator, clock, log, settings);
+        InstanceManager instances =
+            instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
         std::vector<std::unique_ptr<Policy>> chain;
         for (auto& [name, actions] : policies)
             chain.push_back(std::make_unique<ScriptedPolicy>(std::move(actions), name));
@@ -123,11 +120,8 @@ TEST_GROUP(PolicyCycleBudget)
         const LedgerRecord c1 = ledger.record_launch_intent(intent, launched);
         ledger.mark_launched(c1.token, "i-c1", "10.0.0.1", launched);
         snapshot.nodes[0].flags = kNodeCloud;
-        std::map<std::string, std::unique_ptr<Provider>> providers;
-        providers["none"] = std::make_unique<ListsC1>();
-        InstanceManagerSettings settings;
-        settings.groups = config.node_groups;
-        InstanceManager instances(std::move(providers), ledger, actuator, clock, log, settings);
+        InstanceManager instances =
+            instances_for(config.node_groups, std::make_unique<ListsC1>(), ledger, actuator, clock, log);
         std::vector<std::unique_ptr<Policy>> chain;
         PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
         pc.set_budget_interval(interval);

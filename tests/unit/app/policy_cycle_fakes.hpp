@@ -7,6 +7,7 @@
 #include "app/policy_cycle.hpp"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,5 +93,17 @@ public:
     std::vector<std::string> calls;
     std::map<std::string, std::string> reasons; // drained node -> reason
 };
+
+// The manager a cycle launches through, for `groups`, whose one provider
+// ("none", as the tests' configs name it) is `provider`.
+inline InstanceManager instances_for(const std::vector<NodeGroup>& groups, std::unique_ptr<Provider> provider,
+                                     Ledger& ledger, SlurmActuator& actuator, const Clock& clock, Logger& log)
+{
+    std::map<std::string, std::unique_ptr<Provider>> providers;
+    providers["none"] = std::move(provider);
+    InstanceManagerSettings settings;
+    settings.groups = groups;
+    return InstanceManager(std::move(providers), ledger, actuator, clock, log, std::move(settings));
+}
 
 } // namespace burst::test

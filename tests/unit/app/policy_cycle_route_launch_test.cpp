@@ -46,11 +46,8 @@ struct Fixture {
     }
     std::vector<std::string> run(std::vector<Action> actions)
     {
-        std::map<std::string, std::unique_ptr<Provider>> providers;
-        providers["none"] = std::make_unique<NoProvider>();
-        InstanceManagerSettings settings;
-        settings.groups = config.node_groups;
-        InstanceManager instances(std::move(providers), ledger, actuator, clock, log, settings);
+        InstanceManager instances =
+            instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
         std::vector<std::unique_ptr<Policy>> chain;
         chain.push_back(std::make_unique<ScriptedPolicy>(std::move(actions)));
         PolicyCycle cycle(std::move(chain), ledger, actuator, instances, 1000);

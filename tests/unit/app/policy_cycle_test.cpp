@@ -62,11 +62,8 @@ TEST_GROUP(PolicyCycle)
     void cycle(const Snapshot& snapshot, bool stopped)
     {
         Ledger ledger(path);
-        std::map<std::string, std::unique_ptr<Provider>> providers;
-        providers["none"] = std::make_unique<NoProvider>();
-        InstanceManagerSettings settings;
-        settings.groups = config.node_groups;
-        InstanceManager instances(std::move(providers), ledger, actuator, clock, log, settings);
+        InstanceManager instances =
+            instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
         if (stopped)
             instances.health().launch_failed("cloud", {ProviderErrorKind::Capacity, "no capacity", 0}, clock.now(),
                                              false);
