@@ -703,8 +703,9 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Running;
     view.reason = "None";
-    if (view.start_time == 0)
-        view.start_time = now;
+    // Slurm too restarts the clock of a job whose nodes it powered up once
+    // they are (job_config_fini): its start and its limit count from now.
+    view.start_time = now;
 }
 
 std::uint64_t SimRun::group_room(std::uint32_t g) const
