@@ -155,8 +155,10 @@ SiteView SiteView::of(const ClusterState& state)
     Histograms count{};
     bool submit_order = true;
     // The group of each partition list, by its id, worked out the first
-    // time a job with that list comes up; a list interned after id_bound()
-    // was read (by another thread) grows the table.
+    // time a job with that list comes up.  Every list in the snapshot was
+    // interned before id_bound() is read here, so the table has room for
+    // all of them; the check below keeps a list interned otherwise from
+    // indexing past it rather than relying on that.
     std::vector<int> list_group(PartitionSet::id_bound(), kUnresolved);
     auto group = [&](const PartitionSet& partitions) {
         const std::uint32_t id = partitions.id();

@@ -335,8 +335,8 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
             if (later == route_at_.end() || later->second <= now)
                 pending.push_back(&job); // else not routed yet: due_ counts it from then
         } else if (job.running() && !job.partitions.empty() && job.partitions[0] == partitions_[g]) {
-            // It runs from when its last node is up (start_time is when it
-            // was allocated them, booting or not); a node still booting is
+            // It runs from when its last node is up (start_time is its
+            // allocation while they boot, reset once they are up); a node still booting is
             // up a boot after its launch at the latest.  Ending it a boot
             // early left a job due at its end without nodes.
             Time start = job.start_time;

@@ -126,8 +126,11 @@ TEST_GROUP(PolicyCycleBudget)
         PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
         pc.set_budget_interval(interval);
         pc.run(CycleContext{config, &snapshot, clock.now(), log});
-        while (instances.busy() > 0) // the first cycle's reconcile
+        // The first cycle's reconcile; a hung one fails the test, not the suite.
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (instances.busy() > 0 && std::chrono::steady_clock::now() < give_up)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        LONGS_EQUAL(0, instances.busy());
         CHECK(ledger.find(c1.token)->open());
         clock.advance(100);
         snapshot.nodes[0].base = NodeBaseState::Allocated;

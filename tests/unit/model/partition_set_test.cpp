@@ -47,8 +47,8 @@ TEST(PartitionSet, NoPartitionIsIdZero)
     LONGS_EQUAL(0, Job{}.partitions.id());
 }
 
-// SiteView sizes its per-decision table by id_bound() and grows it for a
-// list interned after it asked.
+// SiteView sizes its per-decision table by id_bound(): every list interned
+// so far has an id below it.
 TEST(PartitionSet, ANewListGetsTheBoundAsItsIdAndRaisesIt)
 {
     const std::uint32_t bound = PartitionSet::id_bound();

@@ -90,7 +90,9 @@ TEST(GatkWorkload, SpecRejectsUnknownKeysAndBadValues)
     DOUBLES_EQUAL(2.2, parse_gatk_spec("interval=2.2", 1).interval, 0);
 }
 
-TEST(GatkWorkload, SmowtonScenarioColumnsAreThoseGivenInTheirOrderOnceEach)
+TEST_GROUP(SmowtonScenario){};
+
+TEST(SmowtonScenario, ColumnsAreThoseGivenInTheirOrderOnceEach)
 {
     const SmowtonOptions o = parse_smowton_options("policies=replay:never", 1);
     CHECK((o.policies == std::vector<std::string>{"replay", "never"}));
