@@ -212,6 +212,11 @@ private:
     std::vector<CloudNode> nodes_;
     std::unordered_map<std::string, std::uint32_t> node_by_name_;
     std::vector<std::vector<std::uint32_t>> group_nodes_;
+    // The partition lists a job's view takes, interned once: the local
+    // partition alone; per group, its partition alone (running there) and
+    // the local one or it (routed there).
+    PartitionSet local_only_{kLocalPartition};
+    std::vector<PartitionSet> in_group_, local_or_group_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
     std::optional<GroupLaunches> launches_; // from the first submission on
     std::uint32_t local_nodes_ = 0;
@@ -313,6 +318,8 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
             nodes_.push_back(std::move(cn));
             sync_node(std::uint32_t(nodes_.size() - 1));
         }
+        in_group_.push_back(PartitionSet{p.name});
+        local_or_group_.push_back(PartitionSet{kLocalPartition, p.name});
         state_.snapshot.partitions.push_back(std::move(p));
         result_.group_names.push_back(group.name);
     }
@@ -690,7 +697,7 @@ void SimRun::start_local(std::uint32_t j)
     job.group = -1;
     begin_running(j, job.runtime);
     Job& view = state_.snapshot.jobs[job.snap];
-    view.partitions = {kLocalPartition};
+    view.partitions = local_only_;
 }
 
 void SimRun::begin_running(std::uint32_t j, Seconds runtime)
@@ -752,7 +759,7 @@ bool SimRun::start_cloud(std::uint32_t j)
     job.group = int(g);
     ++queue_dead_;
     Job& view = state_.snapshot.jobs[job.snap];
-    view.partitions = {group_partition(config_.groups[g])};
+    view.partitions = in_group_[g];
     view.nodes.clear();
     for (const auto& [n, cores] : job.cloud_alloc)
         view.nodes.push_back(state_.snapshot.nodes[nodes_[n].snap].name);
@@ -849,7 +856,7 @@ void SimRun::launch_failed(std::uint32_t n)
         requeue(j, n);
         if (node.launch == LaunchOutcome::Refused) {
             jobs_[j].routed = -1;
-            state_.snapshot.jobs[jobs_[j].snap].partitions = {kLocalPartition};
+            state_.snapshot.jobs[jobs_[j].snap].partitions = local_only_;
         }
     }
     result_.launch_requeues += hit.size();
@@ -909,7 +916,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     view.start_time = 0;
     view.nodes.clear();
     view.node_count = 0;
-    view.partitions = {kLocalPartition, group_partition(g)};
+    view.partitions = local_or_group_[taken_from];
     dirty_ = true;
 }
 
@@ -1035,7 +1042,7 @@ void SimRun::snapshot_add(std::uint32_t j)
     view.id = t.id;
     view.user = t.user;
     view.account = t.account;
-    view.partitions = {kLocalPartition};
+    view.partitions = local_only_;
     view.name = t.name;
     view.category = t.category;
     view.reason = "Resources";
@@ -1200,7 +1207,7 @@ void SimRun::apply(const Action& action)
                 add_routed(it->second);
             job.routed = g;
             Job& view = state_.snapshot.jobs[job.snap];
-            view.partitions = {kLocalPartition, group_partition(config_.groups[std::size_t(g)])};
+            view.partitions = local_or_group_[std::size_t(g)];
             dirty_ = true;
         }
     } else if (const auto* hire = std::get_if<HireNodes>(&action.what)) {
