@@ -27,18 +27,43 @@ bool parse_sizes(const std::string& text, std::vector<std::size_t>& out)
     return !out.empty();
 }
 
+// "always,pfa(deps)": non-empty names.
+bool parse_names(const std::string& text, std::vector<std::string>& out)
+{
+    out.clear();
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        if (comma == at)
+            return false;
+        out.push_back(text.substr(at, comma - at));
+        at = comma + 1;
+    }
+    return true;
+}
+
 } // namespace
 
 const char* const kUsage =
-    "usage: burst_bench [--sizes N,N,...] [TRACE_DIR [SECTION...]]\n"
+    "usage: burst_bench [--sizes N,N,...] [--policies P,P,...] [TRACE_DIR [SECTION...]]\n"
     "  TRACE_DIR  SWF traces, searched recursively (default /work/shared/traces/swf)\n"
     "  SECTION    parse, decide, sim (default all)\n"
     "  --sizes    pending jobs of the decide section's sites (default 1000,10000,100000,1000000)\n"
+    "  --policies the decide section's rows (policy names, or pfa(deps); default all),\n"
+    "             e.g. to run one under valgrind\n"
     "  --help     this text\n";
 
 bool BenchArgs::wants(const std::string& section) const
 {
     return sections.empty() || std::find(sections.begin(), sections.end(), section) != sections.end();
+}
+
+std::string BenchArgs::unknown_policy(const std::vector<std::string>& known) const
+{
+    for (const auto& p : policies)
+        if (std::find(known.begin(), known.end(), p) == known.end())
+            return p;
+    return "";
 }
 
 BenchArgs parse_bench_args(const std::vector<std::string>& args)
@@ -54,6 +79,12 @@ BenchArgs parse_bench_args(const std::vector<std::string>& args)
         if (a == "--sizes") {
             if (i + 1 == args.size() || !parse_sizes(args[i + 1], b.sizes)) {
                 b.error = "--sizes needs increasing positive counts, e.g. 1000,10000";
+                return b;
+            }
+            ++i;
+        } else if (a == "--policies") {
+            if (i + 1 == args.size() || !parse_names(args[i + 1], b.policies)) {
+                b.error = "--policies needs names separated by commas, e.g. always,pfa";
                 return b;
             }
             ++i;

@@ -1,7 +1,8 @@
 // Policy decision time and burstsim throughput.  Prints numbers; asserts nothing.
 //
-//   bench/burst_bench [--sizes N,N,...] [TRACE_DIR [SECTION...]]
-//   (default /work/shared/traces/swf, all sections, sizes 1000,10000,100000,1000000)
+//   bench/burst_bench [--sizes N,N,...] [--policies P,P,...] [TRACE_DIR [SECTION...]]
+//   (default /work/shared/traces/swf, all sections, sizes 1000,10000,100000,1000000,
+//   every policy)
 //
 // Sections: parse, decide, sim.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
@@ -150,13 +151,19 @@ void print_growth(const std::vector<std::size_t>& sizes, const std::vector<std::
     }
 }
 
-void bench_decisions(const std::vector<std::size_t>& sizes)
+// Every row the decide section has: each policy, then pfa over dependency chains.
+std::vector<std::string> decide_rows()
+{
+    std::vector<std::string> rows = policy_names();
+    rows.push_back("pfa(deps)");
+    return rows;
+}
+
+void bench_decisions(const std::vector<std::size_t>& sizes, const std::vector<std::string>& labels)
 {
     std::printf("\n== Policy::decide time (64x32 local cores busy, 2 groups x 200 nodes, 2000 running) ==\n");
     std::printf("%-12s %9s %7s %12s %12s %5s %12s\n", "policy", "pending", "calls", "cpu_med_ms", "cpu_tail_ms",
                 "tail", "wall_med_ms");
-    std::vector<std::string> labels = policy_names();
-    labels.push_back("pfa(deps)");
     std::map<std::string, std::vector<double>> medians;
     for (std::size_t pending : sizes) {
         std::mt19937_64 rng(42);
@@ -165,7 +172,7 @@ void bench_decisions(const std::vector<std::size_t>& sizes)
         for (const auto& label : labels) {
             const bool deps = label == "pfa(deps)";
             const std::string name = deps ? "pfa" : label;
-            if (deps) // the last row: a copy of a 1M-job state would not fit everywhere
+            if (deps) // the last row (decide_rows): a copy of a 1M-job state would not fit everywhere
                 add_dependency_chains(state);
             auto policy = make_policy(name, PolicyParams{});
             for (int c = 0; c < 50; ++c) { // learned runtimes for boot-window
@@ -211,6 +218,14 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "burst_bench: %s\n%s", args.error.c_str(), bench::kUsage);
         return 2;
     }
+    const std::vector<std::string> rows = decide_rows();
+    if (const std::string p = args.unknown_policy(rows); !p.empty()) {
+        std::string known;
+        for (const auto& r : rows)
+            known += (known.empty() ? "" : ", ") + r;
+        std::fprintf(stderr, "burst_bench: --policies: unknown '%s' (known: %s)\n", p.c_str(), known.c_str());
+        return 2;
+    }
     const std::string& dir = args.trace_dir;
     auto wanted = [&args](const char* s) { return args.wants(s); };
     std::printf("== trace parsing (%s) ==\n", dir.c_str());
@@ -243,8 +258,16 @@ int main(int argc, char** argv)
         }
     }
 
-    if (wanted("decide"))
-        bench_decisions(args.sizes);
+    if (wanted("decide")) {
+        // In decide_rows' order, whatever order they were asked in:
+        // pfa(deps) changes the site for the rows after it.
+        std::vector<std::string> asked;
+        for (const auto& r : rows)
+            if (args.policies.empty() ||
+                std::find(args.policies.begin(), args.policies.end(), r) != args.policies.end())
+                asked.push_back(r);
+        bench_decisions(args.sizes, asked);
+    }
 
     if (largest.empty() || !wanted("sim"))
         return 0;

@@ -61,3 +61,18 @@ TEST(BurstBench, HelpIsNoTraceDirectory)
     CHECK_FALSE(parse_bench_args({"--sizes"}).error.empty());
     CHECK_FALSE(parse_bench_args({"/traces", "decdie"}).error.empty());
 }
+
+TEST(BurstBench, PoliciesAreCheckedAgainstTheKnownRows)
+{
+    const BenchArgs b = parse_bench_args({"--policies", "always,pfa(deps)"});
+    CHECK(b.error.empty());
+    LONGS_EQUAL(2, b.policies.size());
+    STRCMP_EQUAL("pfa(deps)", b.policies[1].c_str());
+    STRCMP_EQUAL("", b.unknown_policy({"always", "pfa", "pfa(deps)"}).c_str());
+    STRCMP_EQUAL("pfa(deps)", b.unknown_policy({"always", "pfa"}).c_str());
+    CHECK(parse_bench_args({}).policies.empty());
+
+    CHECK_FALSE(parse_bench_args({"--policies"}).error.empty());
+    CHECK_FALSE(parse_bench_args({"--policies", "always,,pfa"}).error.empty());
+    CHECK_FALSE(parse_bench_args({"--policies", ""}).error.empty());
+}
