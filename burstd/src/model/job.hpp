@@ -4,6 +4,7 @@
 
 #include "clock.hpp"
 #include "partition_set.hpp"
+#include "pending_reason.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -14,10 +15,11 @@ namespace burst {
 
 using JobId = std::uint32_t;
 
-enum class JobState { Pending, Running, Suspended, Completing };
+// One byte each, so that both and the pending reason fit the Job's first line.
+enum class JobState : std::uint8_t { Pending, Running, Suspended, Completing };
 
 // The user's opt-in to the cloud (sbatch --burst=, or a burst: tag in --comment).
-enum class BurstOption { Never, Allow, Prefer };
+enum class BurstOption : std::uint8_t { Never, Allow, Prefer };
 
 // sbatch --threads=N|auto.  `automatic` lets burstd choose per job; `count` is a
 // fixed request (0 when the user gave neither).
@@ -30,29 +32,30 @@ struct ThreadOption {
 // snapshot on every decision (a million of them at the largest sites, 450 MB
 // that no cache holds), then the policies read the waiting ones again in
 // priority order.  What those loops read comes first, packed into whole cache
-// lines, so that a job costs them two lines of its seven instead of five
+// lines, so that SiteView::of reads one line of each job, not five of seven
 // (tests/unit/model/job_layout_test.cpp fails if they are scattered again):
-//   line 0  what SiteView::of reads of every job (its partitions are an
-//           interned id, not a heap block of their own), and the start time
-//           and time limit the play-forward of running jobs reads with cpus;
-//   line 1  the pending reason (SiteView::of) and the sizes;
+//   line 0  what SiteView::of reads of every job (its partitions and pending
+//           reason are interned values, not strings or heap blocks of their
+//           own), and the start time and time limit the play-forward of
+//           running jobs reads with cpus;
+//   line 1  the sizes;
 //   line 2  dependency and account (pfa's token waves, in snapshot order);
 //   line 3  category (runtime estimates, in priority order).
 struct alignas(64) Job {
     JobId id = 0;
     // A pending array is one record standing for this many not-yet-started tasks.
     std::uint32_t array_task_count = 1;
-    JobState state = JobState::Pending;
     std::uint32_t priority = 0;
     std::uint32_t cpus = 1; // total over all nodes
+    JobState state = JobState::Pending;
     BurstOption burst = BurstOption::Allow;
+    PendingReason reason; // Slurm's, e.g. "Resources", "Priority"
     Time submit_time = 0;
     Time eligible_time = 0;
     PartitionSet partitions;
     Seconds time_limit = 0; // 0 = no limit
     Time start_time = 0;    // 0 while pending
 
-    std::string reason; // Slurm's pending reason, e.g. "Resources", "Priority"
     std::uint32_t node_count = 1; // requested (pending) or allocated (running)
     std::uint32_t cpus_per_task = 1;
     std::uint64_t memory_mb = 0;  // total over all nodes; 0 = unspecified
@@ -80,13 +83,9 @@ struct alignas(64) Job {
     std::uint64_t total_cpus() const { return std::uint64_t(cpus) * array_task_count; }
     // Held back until other jobs end (Slurm's pending reasons Dependency and
     // DependencyNeverSatisfied): not demand a node could serve now.
-    // SiteView::of asks this of every waiting job: the usual reasons
-    // (Resources, Priority, None) are shorter than "Dependency", and the
-    // length settles them without the library's out-of-line compare.
-    bool awaiting_dependency() const
-    {
-        return pending() && reason.size() >= 10 && reason.compare(0, 10, "Dependency") == 0;
-    }
+    // SiteView::of asks this of every waiting job: it reads the Job's
+    // first line only (model/pending_reason.hpp).
+    bool awaiting_dependency() const { return pending() && reason.is_dependency(); }
 };
 
 // A finished job as reported by the exporter's job_end event (and by traces):

@@ -19,6 +19,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/partition.hpp \
 	burstd/src/model/partition_set.cpp \
 	burstd/src/model/partition_set.hpp \
+	burstd/src/model/pending_reason.cpp \
+	burstd/src/model/pending_reason.hpp \
 	burstd/src/model/provider_error.cpp \
 	burstd/src/model/provider_error.hpp \
 	burstd/src/model/share.hpp \
@@ -30,4 +32,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/job_dependency_test.cpp \
 	tests/unit/model/job_layout_test.cpp \
 	tests/unit/model/partition_set_test.cpp \
+	tests/unit/model/pending_reason_test.cpp \
 	tests/unit/model/run_metrics_test.cpp

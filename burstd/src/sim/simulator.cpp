@@ -27,6 +27,10 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
 const std::string kLocalPartition = "local";
+// The pending reasons a job's view takes, interned once, not at every
+// submit, start and requeue (model/pending_reason.hpp).
+const PendingReason kResources{"Resources"}, kDependency{"Dependency"}, kNoReason{"None"},
+    kConfiguring{"Configuring"};
 
 enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 
@@ -508,7 +512,7 @@ void SimRun::submit(std::uint32_t j)
     if (jobs_[j].waiting_parents > 0) {
         jobs_[j].phase = Phase::Blocked;
         Job& view = state_.snapshot.jobs[jobs_[j].snap];
-        view.reason = "Dependency";
+        view.reason = kDependency;
         for (auto p : jobs_[j].trace->parents) {
             auto it = by_id_.find(p);
             if (it != by_id_.end() && jobs_[it->second].phase != Phase::Done)
@@ -530,7 +534,7 @@ void SimRun::make_eligible(std::uint32_t j)
     else
         queue_.push_back(j);
     Job& view = state_.snapshot.jobs[job.snap];
-    view.reason = "Resources";
+    view.reason = kResources;
     view.dependency.clear();
     view.eligible_time = job.eligible;
     dirty_ = true;
@@ -709,7 +713,7 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     push(now + runtime, EventKind::JobEnd, j, job.run_epoch);
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Running;
-    view.reason = "None";
+    view.reason = kNoReason;
     // Slurm too restarts the clock of a job whose nodes it powered up once
     // they are (job_config_fini): its start and its limit count from now.
     view.start_time = now;
@@ -771,7 +775,7 @@ bool SimRun::start_cloud(std::uint32_t j)
         // Slurm shows the job RUNNING (CONFIGURING) from allocation on.
         job.phase = Phase::Configuring;
         view.state = JobState::Running;
-        view.reason = "Configuring";
+        view.reason = kConfiguring;
         view.start_time = clock_.now();
     }
     return true;
@@ -912,7 +916,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
         add_routed(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Pending;
-    view.reason = "Resources";
+    view.reason = kResources;
     view.start_time = 0;
     view.nodes.clear();
     view.node_count = 0;
@@ -1045,7 +1049,7 @@ void SimRun::snapshot_add(std::uint32_t j)
     view.partitions = local_only_;
     view.name = t.name;
     view.category = t.category;
-    view.reason = "Resources";
+    view.reason = kResources;
     // Jobs are replayed in submit order, so FCFS is "earlier is higher".
     view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
     if (priority_) {

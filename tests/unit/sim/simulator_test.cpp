@@ -109,7 +109,7 @@ TEST(Simulator, AJobOnBootingNodesStartsWhenTheyAreUpAsSlurmResetsIt)
         {
             for (const auto& j : state.snapshot.jobs)
                 if (j.id == 2 && j.state == JobState::Running)
-                    seen.emplace_back(j.reason, j.start_time);
+                    seen.emplace_back(j.reason.text(), j.start_time);
             return always->decide(state, clock);
         }
         void observe(const JobEnd& end) override { always->observe(end); }

@@ -1,0 +1,61 @@
+#include "model/pending_reason.hpp"
+
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace burst {
+namespace {
+
+// Never shrinks: a long-running burstd keeps every reason it has seen, which
+// is bounded by Slurm's enum of them.
+struct Table {
+    std::mutex mutex;
+    std::map<std::string, std::uint32_t, std::less<>> codes;
+    std::deque<std::string> texts{""}; // by index; a deque never moves its elements
+};
+
+Table& table()
+{
+    static Table t;
+    return t;
+}
+
+bool names_a_dependency(std::string_view text)
+{
+    return text.substr(0, 10) == "Dependency";
+}
+
+} // namespace
+
+PendingReason::PendingReason(std::string_view text)
+{
+    if (text.empty())
+        return;
+    Table& t = table();
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    auto it = t.codes.find(text);
+    if (it == t.codes.end()) {
+        // The index is 31 bits of the code; one more text than that is an
+        // error, not a wrapped code shared by two.
+        if (t.texts.size() > std::numeric_limits<std::uint32_t>::max() >> 1)
+            throw std::length_error("more than " + std::to_string(t.texts.size()) + " distinct pending reasons");
+        const std::uint32_t code =
+            std::uint32_t(t.texts.size()) << 1 | (names_a_dependency(text) ? kDependencyBit : 0);
+        t.texts.emplace_back(text);
+        it = t.codes.emplace(std::string(text), code).first;
+    }
+    code_ = it->second;
+}
+
+const std::string& PendingReason::text() const
+{
+    Table& t = table();
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    return t.texts[code_ >> 1];
+}
+
+} // namespace burst

@@ -1,0 +1,47 @@
+#pragma once
+// Slurm's reason a job waits ("Resources", "Priority", "Dependency", ...), as
+// one interned value of 4 bytes.  Every distinct text is stored once for the
+// life of the process; the plugin sends job_reason_string() of Slurm's enum,
+// so a site has a few dozen of them.
+//
+// Why: SiteView::of asks every waiting job whether a dependency holds it
+// back, on every decision (a million of them at the largest sites).  With a
+// std::string in the Job that read a second cache line of every job (64 MB
+// per decision at a million jobs); as a value this small the reason sits in
+// the Job's first line, and whether it is a dependency is worked out once,
+// when its text is interned, and carried in the value itself, so it cannot
+// disagree with the text.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace burst {
+
+class PendingReason {
+public:
+    // No reason ("").
+    PendingReason() = default;
+    // Interns `text`; thread-safe.  Implicit: a text is what a reason is.
+    PendingReason(std::string_view text);
+    PendingReason(const char* text) : PendingReason(std::string_view(text)) {}
+    PendingReason(const std::string& text) : PendingReason(std::string_view(text)) {}
+
+    const std::string& text() const;
+    bool empty() const { return code_ == 0; }
+    // Slurm's Dependency or DependencyNeverSatisfied: the job waits for
+    // other jobs to end, not for a node.
+    bool is_dependency() const { return (code_ & kDependencyBit) != 0; }
+
+    friend bool operator==(PendingReason a, PendingReason b) { return a.code_ == b.code_; }
+    friend bool operator!=(PendingReason a, PendingReason b) { return a.code_ != b.code_; }
+
+private:
+    // The text's index in the process-wide table, shifted left by one, with
+    // is_dependency() in the low bit: the test then reads no memory but
+    // the Job's own line.  0 is "" (no reason).
+    static constexpr std::uint32_t kDependencyBit = 1;
+    std::uint32_t code_ = 0;
+};
+
+} // namespace burst

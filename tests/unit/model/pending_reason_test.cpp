@@ -1,0 +1,59 @@
+#include "model/job.hpp"
+#include "model/pending_reason.hpp"
+
+#include <string>
+#include <string_view>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+TEST_GROUP(PendingReason){};
+
+TEST(PendingReason, EqualTextsAreOneValueAndKeepTheirText)
+{
+    const std::string resources = "Resources";
+    PendingReason a = "Resources", b = resources, c = std::string_view("Resources"), p = "Priority";
+    CHECK(a == b);
+    CHECK(a == c);
+    CHECK(a != p);
+    CHECK(&a.text() == &b.text());
+    STRCMP_EQUAL("Resources", a.text().c_str());
+    STRCMP_EQUAL("Priority", p.text().c_str());
+    CHECK_FALSE(a.empty());
+    LONGS_EQUAL(4, sizeof(PendingReason));
+}
+
+TEST(PendingReason, NoReasonIsTheEmptyText)
+{
+    PendingReason none, empty = "";
+    CHECK(none == empty);
+    CHECK(none.empty());
+    STRCMP_EQUAL("", none.text().c_str());
+    CHECK_FALSE(none.is_dependency());
+}
+
+// Slurm's two reasons for a job held back by its dependencies, and only
+// those: a reason that merely mentions one, or a shorter prefix, is not.
+TEST(PendingReason, OnlyTheDependencyReasonsAreDependencies)
+{
+    CHECK(PendingReason("Dependency").is_dependency());
+    CHECK(PendingReason("DependencyNeverSatisfied").is_dependency());
+    for (const char* other : {"Resources", "Priority", "None", "Depend", "dependency", "BadDependency",
+                              "JobHeldUser", "BeginTime"})
+        CHECK_FALSE_TEXT(PendingReason(other).is_dependency(), other);
+}
+
+// What SiteView::of asks of every job: a pending job with a dependency
+// reason; a running job keeps no such claim whatever its reason says.
+TEST(PendingReason, AJobAwaitsADependencyOnlyWhilePendingWithThatReason)
+{
+    Job j;
+    j.reason = "Dependency";
+    CHECK(j.awaiting_dependency());
+    j.reason = "Resources";
+    CHECK_FALSE(j.awaiting_dependency());
+    j.reason = "DependencyNeverSatisfied";
+    j.state = JobState::Running;
+    CHECK_FALSE(j.awaiting_dependency());
+}
