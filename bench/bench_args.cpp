@@ -45,12 +45,14 @@ bool parse_names(const std::string& text, std::vector<std::string>& out)
 } // namespace
 
 const char* const kUsage =
-    "usage: burst_bench [--sizes N,N,...] [--policies P,P,...] [TRACE_DIR [SECTION...]]\n"
+    "usage: burst_bench [--sizes N,N,...] [--policies P,P,...] [--cold] [TRACE_DIR [SECTION...]]\n"
     "  TRACE_DIR  SWF traces, searched recursively (default /work/shared/traces/swf)\n"
     "  SECTION    parse, decide, sim (default all)\n"
     "  --sizes    pending jobs of the decide section's sites (default 1000,10000,100000,1000000)\n"
     "  --policies the decide section's rows (policy names, or pfa(deps); default all),\n"
     "             e.g. to run one under valgrind\n"
+    "  --cold     write 256 MB before every timed decision, so that no size's jobs\n"
+    "             are still in the caches from the call before\n"
     "  --help     this text\n";
 
 bool BenchArgs::wants(const std::string& section) const
@@ -82,6 +84,8 @@ BenchArgs parse_bench_args(const std::vector<std::string>& args)
                 return b;
             }
             ++i;
+        } else if (a == "--cold") {
+            b.cold = true;
         } else if (a == "--policies") {
             if (i + 1 == args.size() || !parse_names(args[i + 1], b.policies)) {
                 b.error = "--policies needs names separated by commas, e.g. always,pfa";

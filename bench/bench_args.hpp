@@ -16,13 +16,14 @@ struct BenchArgs {
     std::vector<std::string> sections; // empty = all
     std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
     std::vector<std::string> policies; // the decide section's rows; empty = all
+    bool cold = false; // evict the caches before every timed decision
 
     bool wants(const std::string& section) const;
     // The first of `policies` not in `known`, or "" when all are.
     std::string unknown_policy(const std::vector<std::string>& known) const;
 };
 
-// [--sizes N,N,...] [--policies P,P,...] [TRACE_DIR [SECTION...]], --help/-h; an option-looking
+// [--sizes N,N,...] [--policies P,P,...] [--cold] [TRACE_DIR [SECTION...]], --help/-h; an option-looking
 // word is never a trace directory.
 BenchArgs parse_bench_args(const std::vector<std::string>& args);
 

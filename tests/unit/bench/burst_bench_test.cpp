@@ -71,6 +71,8 @@ TEST(BurstBench, PoliciesAreCheckedAgainstTheKnownRows)
     STRCMP_EQUAL("", b.unknown_policy({"always", "pfa", "pfa(deps)"}).c_str());
     STRCMP_EQUAL("pfa(deps)", b.unknown_policy({"always", "pfa"}).c_str());
     CHECK(parse_bench_args({}).policies.empty());
+    CHECK_FALSE(parse_bench_args({}).cold);
+    CHECK(parse_bench_args({"--cold", "/traces"}).cold);
 
     CHECK_FALSE(parse_bench_args({"--policies"}).error.empty());
     CHECK_FALSE(parse_bench_args({"--policies", "always,,pfa"}).error.empty());
