@@ -7,30 +7,36 @@ namespace burst {
 
 void IdleRetention::observe(const ClusterState& state, Time now)
 {
-    std::unordered_map<std::string, const NodeGroup*> group_of;
-    for (const auto& g : state.groups)
-        for (const auto& n : g.nodes)
-            group_of.emplace(n, &g);
+    const auto& all = state.snapshot.nodes;
+    nodes_.resize(all.size());
     // Needs are matched before this call's idle events are added: a node
     // seen idle and another seen entering use in the same cycle tell
     // nothing about which came first.
-    struct Went {
-        const NodeGroup* group;
-        NodeSeen* seen;
-    };
-    std::vector<Went> went_idle;
-    for (const auto& node : state.snapshot.nodes) {
-        auto g = group_of.find(node.name);
-        if (g == group_of.end())
+    std::vector<NodeSeen*> went_idle;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const Node& node = all[i];
+        if (!node.cloud())
             continue;
+        NodeSeen& seen = nodes_[i];
+        if (seen.name != node.name || (!seen.group.empty() && (seen.group_index >= state.groups.size() ||
+                                                                 state.groups[seen.group_index].name != seen.group))) {
+            seen = NodeSeen{};
+            seen.name = node.name;
+            const NodeGroup* g = state.group_of_node(node.name);
+            if (g) {
+                seen.group = g->name;
+                seen.group_index = std::size_t(g - state.groups.data());
+            }
+        }
+        if (seen.group.empty())
+            continue;
+        const NodeGroup& group = state.groups[seen.group_index];
         Use use = Use::Down;
         if (node.has(kNodePoweringUp) && !node.has(kNodeDrain))
             use = Use::Busy;
         else if (node.usable())
             use = node.alloc_cpus > 0 ? Use::Busy : Use::Idle;
-        NodeSeen& seen = nodes_[node.name];
         if (use == Use::Busy && seen.use != Use::Busy) {
-            const NodeGroup& group = *g->second;
             Learned& l = groups_[group.name];
             l.need_cores += std::min(node.alloc_cpus, group.cpus);
             ++l.needs;
@@ -45,13 +51,13 @@ void IdleRetention::observe(const ClusterState& state, Time now)
                 l.idle_events.pop_back();
             }
         } else if (use == Use::Idle && seen.use != Use::Idle) {
-            went_idle.push_back(Went{g->second, &seen});
+            went_idle.push_back(&seen);
         }
         seen.use = use;
     }
-    for (const Went& w : went_idle) {
-        w.seen->idle_since = now;
-        groups_[w.group->name].idle_events.push_back(now);
+    for (NodeSeen* seen : went_idle) {
+        seen->idle_since = now;
+        groups_[seen->group].idle_events.push_back(now);
     }
 }
 
@@ -121,11 +127,9 @@ std::vector<std::string> IdleRetention::release(const NodeGroup& group, Time now
     if (l == groups_.end())
         return out;
     std::vector<std::pair<Time, const std::string*>> idle;
-    for (const auto& name : group.nodes) {
-        auto it = nodes_.find(name);
-        if (it != nodes_.end() && it->second.use == Use::Idle)
-            idle.emplace_back(it->second.idle_since, &name);
-    }
+    for (const auto& seen : nodes_)
+        if (seen.use == Use::Idle && seen.group == group.name)
+            idle.emplace_back(seen.idle_since, &seen.name);
     std::stable_sort(idle.begin(), idle.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [since, name] : idle) {
         if (out.size() == spare)

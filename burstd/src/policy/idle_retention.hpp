@@ -59,7 +59,13 @@ public:
 
 private:
     enum class Use : std::uint8_t { Down, Idle, Busy };
+    // What was seen of the node at the same place in the snapshot (slurmctld
+    // and burstsim list nodes in a stable order): one string compare per
+    // cloud node and decision instead of a lookup by name.
     struct NodeSeen {
+        std::string name;
+        std::string group; // "" = in no group
+        std::size_t group_index = 0;
         Use use = Use::Down;
         Time idle_since = 0;
     };
@@ -79,7 +85,7 @@ private:
 
     double lambda_;
     std::size_t window_;
-    std::unordered_map<std::string, NodeSeen> nodes_;
+    std::vector<NodeSeen> nodes_; // by position in the snapshot
     std::unordered_map<std::string, Learned> groups_;
 };
 
