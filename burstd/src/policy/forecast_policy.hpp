@@ -80,7 +80,9 @@ class SiteView;
 // the core-hour price (bursts of jobs of minutes: SuspendTime idling was
 // 260 of its ~2300 cost), KTH −0.8 to −3.7%, HPC2N −0.5 to −2.0%; lublin
 // −0.04 to −0.7% but +2.0% at 0.5×, where colder nodes raise what held jobs
-// cost (hold_outcomes.hpp, 0.92 → 1.2-1.4) and forecast bursts 26% more.
+// cost (hold_outcomes.hpp, 0.92 → 1.2-1.4) and forecast bursts 26% more
+// (with that ratio held at 1 in both, retention lowers lublin's J at every
+// λ, by 0.2-0.6%).
 //
 // Parameters: lambda (money per waiting core-hour, default 1), depth (pending
 // jobs played forward, default 500), backfill_window (jobs the forecast's
