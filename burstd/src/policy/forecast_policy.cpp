@@ -196,14 +196,18 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             out[index[k]] = s[k];
         return out;
     };
-    // Waiting saved by the others when `start` becomes `alt`, both cut at
-    // the horizon (beyond it the forecast knows no more).
+    // Waiting saved by the others when `start` becomes `alt`, each cut at
+    // its own break-even: a job foreseen to wait past it bursts (in this
+    // decision or a later one), so waiting beyond it is not what holding
+    // costs; jobs that never burst are cut at the horizon (beyond it the
+    // forecast knows no more).
     auto others_saved = [&](const std::vector<Seconds>& start, const std::vector<Seconds>& alt, std::size_t self) {
         double sum = 0;
         for (std::size_t i = 0; i < queue.size(); ++i)
-            if (i != self && !routed[i])
-                sum += double(queue[i].cores) *
-                       std::max<Seconds>(0, std::min(start[i], horizon) - std::min(alt[i], horizon));
+            if (i != self && !routed[i]) {
+                const Seconds cut = std::min(break_even[i], horizon);
+                sum += double(queue[i].cores) * std::max<Seconds>(0, std::min(start[i], cut) - std::min(alt[i], cut));
+            }
         return lambda_ * sum / 3600;
     };
     std::vector<Seconds> start = play(queue.size());

@@ -123,6 +123,34 @@ TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
     CHECK(routes(ForecastPolicy(self).decide(b.state, clock)).empty());
 }
 
+TEST(ForecastPolicy, CountsTheWaitOfJobsBehindOnlyUpToWhereTheyBurstThemselves)
+{
+    // As above, job 2 (8 cores, 1 h) waits 600 s: 0.44 < 0.82 (a new node;
+    // break-even 1025 s, the horizon).  Behind it jobs 3..6 (1 core, 20
+    // min) wait until it ends, 4200 s; without it they start now.  Counted
+    // to the horizon that is 4 × 1025 s × 0.4 / 3600 = 0.46 of waiting, 0.90
+    // in all, and job 2 would be routed.  But each of them has the free
+    // cores of an up node: 1/8 of 0.8 per hour for 20 min, 0.033, a
+    // break-even of 300 s.  Waiting past it they burst themselves, so job 2
+    // holds them back by 4 × 300 s × 0.4 / 3600 = 0.13 at most: it is
+    // held (it costs 0.53 of waiting) and they are routed (0.13).
+    StateBuilder b;
+    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100).up("aws-1", 4);
+    b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    for (JobId id = 3; id <= 6; ++id)
+        b.pending(id, 1, BurstOption::Allow, "q", 1200);
+    PolicyParams p;
+    p.set("lambda", "0.4");
+    p.set("max_error", "0");
+    p.set("displacement", "off"); // the queue's benefit alone
+    ForecastPolicy policy(p);
+    ManualClock clock(0);
+    auto r = routes(policy.decide(b.state, clock));
+    LONGS_EQUAL(4, r.size());
+    for (std::size_t k = 0; k < r.size(); ++k)
+        LONGS_EQUAL(JobId(3 + k), r[k].job);
+}
+
 TEST(ForecastPolicy, KeepsLocalAJobWhoseRunDelaysNobodyBehindIt)
 {
     // Job 2 (4 cores, 1 h) starts at 600 s when job 1 ends; at λ = 1 it
