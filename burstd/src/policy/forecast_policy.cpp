@@ -88,7 +88,10 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       backfill_window_(params.get_uint("backfill_window", 100, 1, 100000000)),
       reforecasts_(params.get_uint("reforecasts", 4, 0, 1000)),
       queue_benefit_(params.get_choice("benefit", "queue", {"self", "queue"}) == "queue"),
-      displacement_(params.get_choice("displacement", "on", {"on", "off"}) == "on"),
+      displacement_([&params] {
+          const std::string d = params.get_choice("displacement", "on", {"on", "bounded", "off"});
+          return d == "on" ? Displacement::On : d == "bounded" ? Displacement::Bounded : Displacement::Off;
+      }()),
       model_(params.get_double("max_error", -1, 0, 1)),
       expander_(make_expander(params.get_choice("expander", "least-cost", expander_names())))
 {
@@ -147,6 +150,10 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         const Seconds expected = model_.expected(*job);
         const std::uint64_t cores = job->total_cpus();
+        // displacement=bounded looks back as far as a held job would run:
+        // keep that much, and as far as its limit (later predictions of
+        // its kind may grow to it).
+        own_bursts_.keep(std::max<Seconds>(expected, job->time_limit));
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
@@ -170,6 +177,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             horizon = std::max(horizon, break_even.back());
         }
     }
+    own_bursts_.forget(now);
     if (candidates.empty())
         return d;
     // Starts of the queue without the jobs routed so far (and without
@@ -263,13 +271,20 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             // wait, what it costs them is what the play without it measures
             // (benefit=queue), not the cloud's price.
             double displaced = 0;
-            if (displacement_) {
+            if (displacement_ != Displacement::Off) {
                 Seconds until = 0;
+                double pushed = 0; // core-seconds of those that would start after it
                 for (std::size_t i = 0; i < queue.size(); ++i)
-                    if (i != c.queue_index && !routed[i] && queue[i].cores <= cores && start[i] > break_even[i])
+                    if (i != c.queue_index && !routed[i] && queue[i].cores <= cores && start[i] > break_even[i]) {
                         until = std::max(until, start[i]);
+                        if (start[i] > q)
+                            pushed += double(queue[i].cores) * queue[i].expected;
+                    }
                 const Seconds held = std::max<Seconds>(0, std::min(q + expected, until) - q);
-                displaced = double(cores) * held * group.group->price_per_cpu_second() / group.group->speed;
+                double work = double(cores) * held;
+                if (displacement_ == Displacement::Bounded && held > 0)
+                    work = std::min(work, pushed + own_bursts_.within(now, held));
+                displaced = work * group.group->price_per_cpu_second() / group.group->speed;
             }
             // Holding it is judged by its forecast wait, but held jobs have
             // cost `ratio` times theirs (hold_outcomes.hpp).  Only an
@@ -305,6 +320,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         holds_.routed(job->id, now, cost + lambda_ * double(cores) * boot / 3600);
+        if (displacement_ == Displacement::Bounded && !prefer && why.empty())
+            own_bursts_.add(now, double(cores) * expected);
         routed[c.queue_index] = true;
         stale = stale || !replayed;
         group.routed_pending_cpus += cores;

@@ -216,6 +216,54 @@ TEST(ForecastPolicy, ChargesAHeldJobTheCloudWorkItsRunPushesOut)
     LONGS_EQUAL(3, r[0].job);
 }
 
+TEST(ForecastPolicy, BoundedDisplacementChargesNoMoreWorkThanThereIs)
+{
+    // As above, job 2 (4 cores, 1 h) saves 0.28 < 0.41 on its own.  Behind
+    // it only job 3 (1 core, 10 min), foreseen to start at 4200 s, past its
+    // break-even (660 s).  displacement=on charges job 2's 4 cores × 1 h
+    // (0.40) and routes it; bounded, job 2 pushes out at most job 3's work,
+    // 600 core-s (0.017): it is held and job 3 is routed for its own wait.
+    auto site = [] {
+        StateBuilder b;
+        b.local("n1", 8, 8).group("aws", 4, 4, 0.4, 100);
+        b.running(1, 4, 0, "r", 600).running(10, 4, 0, "r", 7200);
+        b.pending(2, 4, BurstOption::Allow, "p", 3600).pending(3, 1, BurstOption::Allow, "q", 600);
+        return b;
+    };
+    auto bounded = [] {
+        PolicyParams p;
+        p.set("lambda", "0.5");
+        p.set("max_error", "0");
+        p.set("displacement", "bounded");
+        return std::make_unique<ForecastPolicy>(p);
+    };
+    StateBuilder b = site();
+    ManualClock clock(0);
+    auto r = routes(make("0.5")->decide(b.state, clock));
+    CHECK(!r.empty());
+    LONGS_EQUAL(2, r[0].job);
+    r = routes(bounded()->decide(b.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(3, r[0].job);
+    // Where 4 cores × 1 h (job 20) were routed for their own wait in the
+    // last hour, as much is expected to burst while job 2 would run here:
+    // its run pushes out 4 cores × 1 h after all, and it is routed.
+    auto policy = bounded();
+    StateBuilder before;
+    before.local("n1", 8, 8).group("aws", 4, 4, 0.4, 100);
+    before.running(11, 8, -3600, "h", 36000).pending(20, 4, BurstOption::Allow, "h", 3600);
+    clock.set(-3000);
+    r = routes(policy->decide(before.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(20, r[0].job);
+    clock.set(0);
+    Decision d = policy->decide(b.state, clock);
+    r = routes(d);
+    CHECK(!r.empty());
+    LONGS_EQUAL(2, r[0].job);
+    CHECK(d.actions[0].reason.find("displace") != std::string::npos);
+}
+
 TEST(ForecastPolicy, PricesHeldJobsByWhatHoldingPastJobsReallyCost)
 {
     // Job 2 (8 cores, 1 h) is forecast to wait 600 s: at λ = 0.4 it saves
