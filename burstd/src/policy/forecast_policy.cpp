@@ -93,8 +93,26 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
           return d == "on" ? Displacement::On : d == "bounded" ? Displacement::Bounded : Displacement::Off;
       }()),
       model_(params.get_double("max_error", -1, 0, 1)),
-      expander_(make_expander(params.get_choice("expander", "least-cost", expander_names())))
+      expander_(make_expander(params.get_choice("expander", "least-cost", expander_names()))),
+      retention_(params.get_choice("retention", "learned", {"learned", "suspend"}) == "learned"
+                     ? std::make_optional<IdleRetention>(lambda_)
+                     : std::nullopt)
 {
+}
+
+void ForecastPolicy::release_idle(Decision& d, const SiteView& view)
+{
+    if (!retention_)
+        return;
+    for (const auto& g : view.groups) {
+        // Jobs routed here (in this decision too) take free up cores first.
+        const std::uint64_t spare_cpus = g.free_up_cpus > g.routed_pending_cpus ? g.free_up_cpus - g.routed_pending_cpus : 0;
+        auto nodes = retention_->release(*g.group, d.time, std::uint32_t(spare_cpus / g.group->cpus));
+        if (!nodes.empty())
+            d.add(ReleaseNodes{std::move(nodes), true},
+                  "idle nodes of " + g.group->name +
+                      " are not expected to be needed again before keeping them costs more than a fresh node");
+    }
 }
 
 Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -105,6 +123,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
+    if (retention_)
+        retention_->observe(state, now);
 
     std::vector<ForecastRunning> running;
     running.reserve(view.running.size());
@@ -178,8 +198,10 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         }
     }
     own_bursts_.forget(now);
-    if (candidates.empty())
+    if (candidates.empty()) {
+        release_idle(d, view);
         return d;
+    }
     // Starts of the queue without the jobs routed so far (and without
     // `also`, when given); routed jobs' entries are left at 0.
     std::vector<bool> routed(queue.size(), false);
@@ -336,6 +358,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     if (declined)
         d.notes.push_back(std::to_string(declined) +
                           " waiting job(s) expected to start locally before bursting pays off");
+    release_idle(d, view);
     return d;
 }
 

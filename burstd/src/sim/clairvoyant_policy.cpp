@@ -46,11 +46,12 @@ struct GroupWaiting {
 };
 
 // The most cores a group's chosen jobs use at once from now on, counting
-// those running (until their end) and those waiting (in order of ready
-// time) whose nodes are hired now: they start before the next decision
-// (`cycle` from now) plus their lead.  Like Slurm in a node group's
-// partition (and the simulator), a waiting job starts as soon as the
-// group's `capacity` cores have room for it, the first in order first;
+// those running (until their end) and those waiting (in the order the
+// group's partition starts them) whose nodes are hired now: they start
+// before the next decision (`cycle` from now) plus their lead.  Like Slurm
+// in a node group's partition (and the simulator), a waiting job starts as
+// soon as it is ready and the group's `capacity` cores have room for it,
+// the first in order first;
 // where the node limit binds, a job waits for running ones to end and
 // starts on the nodes they leave, so it needs no node hired until shortly
 // before then.  Counting every waiting job from now instead kept up nodes
@@ -107,22 +108,26 @@ double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::ve
         horizon = std::max(horizon, w.lead);
         narrowest = std::min(narrowest, w.cpus);
     }
-    // The jobs not started yet, still in order of ready time.
+    // The jobs not started yet, still in start order, and when they are
+    // ready, in time order.
     std::vector<const GroupWaiting*> left;
-    for (const auto& w : waiting)
+    std::vector<Time> readies;
+    for (const auto& w : waiting) {
         left.push_back(&w);
+        readies.push_back(w.ready);
+    }
+    std::sort(readies.begin(), readies.end());
+    auto next_ready = readies.begin();
     // Cores freed at now by the jobs held through the first pass: they are
     // on up nodes (those jobs run, or ran there), so a job that starts on
     // them in a later pass at now starts at once, as in the simulator.
     std::uint64_t freed_now = 0;
     for (Time t = now; !left.empty();) {
         free_ended(t, false);
-        auto is_ready = [&](const GroupWaiting* w) { return w->ready <= t; };
-        auto ready = std::partition_point(left.begin(), left.end(), is_ready);
         bool started = false;
-        for (auto it = left.begin(); it != ready && used + narrowest <= capacity; ++it) {
+        for (auto it = left.begin(); it != left.end() && used + narrowest <= capacity; ++it) {
             const GroupWaiting& w = **it;
-            if (used + w.cpus > capacity)
+            if (w.ready > t || used + w.cpus > capacity)
                 continue;
             Seconds boot = 0;
             if (t == now && freed_now + free_up >= w.cpus) {
@@ -144,8 +149,10 @@ double peak_cores(Time now, Seconds cycle, std::uint64_t capacity, const std::ve
             ++pass;
             continue; // another pass at t on the cores freed after this one
         }
-        ready = std::partition_point(left.begin(), left.end(), is_ready);
-        Time next = ready == left.end() ? std::numeric_limits<Time>::infinity() : (*ready)->ready;
+        next_ready = std::upper_bound(next_ready, readies.end(), t);
+        // (A time at which only started jobs were to be ready is a pass
+        // that starts nothing.)
+        Time next = next_ready == readies.end() ? std::numeric_limits<Time>::infinity() : *next_ready;
         if (!ends.empty())
             next = std::min(next, std::get<0>(ends.top()));
         if (!(next < now + cycle + horizon))
@@ -320,6 +327,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         instance.emplace(inst.node, &inst);
 
     std::vector<const Job*> pending;
+    std::unordered_map<JobId, std::uint32_t> arrived; // due jobs pending unrouted: their priority
     std::vector<std::vector<GroupRun>> running(groups);
     for (const auto& job : state.snapshot.jobs) {
         auto r = route_.find(job.id);
@@ -333,7 +341,9 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         if (job.pending() && !job.awaiting_dependency()) {
             auto later = route_at_.find(job.id);
             if (later == route_at_.end() || later->second <= now)
-                pending.push_back(&job); // else not routed yet: due_ counts it from then
+                pending.push_back(&job);
+            else // not routed yet: due_ counts it from then
+                arrived.emplace(job.id, job.priority);
         } else if (job.running() && !job.partitions.empty() && job.partitions[0] == partitions_[g]) {
             // It runs from when its last node is up (start_time is its
             // allocation while they boot, reset once they are up); a node still booting is
@@ -350,28 +360,43 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
             running[g].push_back(GroupRun{start + t->second->true_runtime() / group.speed, job.cpus});
         }
     }
-    // Waiting jobs in the order the group's partition starts them: pending
-    // ones by priority, then submit time; then those due by routing time.
-    std::sort(pending.begin(), pending.end(), [](const Job* a, const Job* b) {
-        if (a->priority != b->priority)
-            return a->priority > b->priority;
-        return a->submit_time != b->submit_time ? a->submit_time < b->submit_time : a->id < b->id;
-    });
-    std::vector<std::vector<GroupWaiting>> waiting(groups);
+    // Waiting jobs in the order the group's partition starts them, whenever
+    // each is routed: by priority, then submission (the simulator's order,
+    // Slurm's).  A job not arrived yet comes after those that have: under
+    // FCFS its priority is lower, being submitted later.  Planned in
+    // another order, the plan started other jobs than the simulator where
+    // the node limit binds, and hired for them.
+    struct Ordered {
+        std::uint64_t rank; // arrived: 2^32 − 1 − priority; not arrived: 2^32
+        const TraceJob* job; // in the trace: address order is submission order among equal submits
+        std::size_t group;
+        GroupWaiting waiting;
+    };
+    std::vector<Ordered> order;
+    constexpr std::uint64_t kNotArrived = std::uint64_t(std::numeric_limits<std::uint32_t>::max()) + 1;
+    auto arrived_rank = [&](std::uint32_t priority) { return kNotArrived - 1 - priority; };
     for (const Job* job : pending) {
         const std::size_t g = group_index(route_.at(job->id));
         const NodeGroup& group = config_.groups[g];
-        waiting[g].push_back(GroupWaiting{now, trace_.at(job->id)->true_runtime() / group.speed,
-                                          latest_boot(config_, group), latest_boot(config_, group), job->cpus});
+        const TraceJob* t = trace_.at(job->id);
+        order.push_back(Ordered{arrived_rank(job->priority), t, g,
+                                GroupWaiting{now, t->true_runtime() / group.speed, latest_boot(config_, group),
+                                             latest_boot(config_, group), job->cpus}});
     }
-    std::vector<const Planned*> due;
-    for (const auto& p : due_)
-        due.push_back(&p);
-    std::stable_sort(due.begin(), due.end(),
-                     [](const Planned* a, const Planned* b) { return a->route_at < b->route_at; });
-    for (const Planned* p : due) // on nodes hired ahead: no boot
-        waiting[p->group].push_back(GroupWaiting{p->route_at, p->job->true_runtime() / config_.groups[p->group].speed,
-                                                 0, p->route_at - p->hire_at, p->job->cpus});
+    for (const auto& p : due_) { // on nodes hired ahead: no boot
+        auto a = arrived.find(p.job->id);
+        order.push_back(Ordered{a == arrived.end() ? kNotArrived : arrived_rank(a->second), p.job, p.group,
+                                GroupWaiting{p.route_at, p.job->true_runtime() / config_.groups[p.group].speed, 0,
+                                             p.route_at - p.hire_at, p.job->cpus}});
+    }
+    std::sort(order.begin(), order.end(), [](const Ordered& a, const Ordered& b) {
+        if (a.rank != b.rank)
+            return a.rank < b.rank;
+        return a.job->submit != b.job->submit ? a.job->submit < b.job->submit : std::less<>()(a.job, b.job);
+    });
+    std::vector<std::vector<GroupWaiting>> waiting(groups);
+    for (const auto& o : order)
+        waiting[o.group].push_back(o.waiting);
 
     for (std::size_t g = 0; g < groups; ++g) {
         const NodeGroup& group = config_.groups[g];

@@ -404,3 +404,44 @@ TEST(ForecastPolicy, ChoosesTheGroupThroughTheExpander)
     b.up("dear-1", 8);
     STRCMP_EQUAL("cheap", routed_to(b, nullptr).c_str());
 }
+
+namespace {
+
+// Idle nodes powered down in the last decision of a history in which aws-1
+// went idle and was needed again 600 s later, five times (λ = 0.05: a
+// fresh node costs 0.8 × 100 / 3600 + 0.05 × 8 × 100 / 3600 ≈ 0.033,
+// keeping one idle for 600 s 0.13).
+std::vector<std::string> released_after_long_gaps(const char* retention)
+{
+    PolicyParams p;
+    p.set("lambda", "0.05");
+    if (retention)
+        p.set("retention", retention);
+    ForecastPolicy policy(p);
+    p.reject_unread("forecast");
+    StateBuilder b;
+    b.local("n1", 8, 0).group("aws", 8, 2, 0.8, 100);
+    ManualClock clock(0);
+    Decision d;
+    for (int i = 0; i < 6; ++i) {
+        policy.decide(b.up("aws-1", 8).state, clock);
+        clock.set(clock.now() + 60);
+        d = policy.decide(b.up("aws-1", 0).state, clock);
+        clock.set(clock.now() + 600);
+    }
+    std::vector<std::string> out;
+    for (const auto& a : d.actions)
+        if (auto r = std::get_if<ReleaseNodes>(&a.what))
+            out.insert(out.end(), r->nodes.begin(), r->nodes.end());
+    return out;
+}
+
+} // namespace
+
+TEST(ForecastPolicy, PowersDownIdleNodesNotWorthKeepingUntilSuspendTime)
+{
+    const auto learned = released_after_long_gaps(nullptr);
+    LONGS_EQUAL(1, learned.size());
+    STRCMP_EQUAL("aws-1", learned[0].c_str());
+    CHECK(released_after_long_gaps("suspend").empty());
+}
