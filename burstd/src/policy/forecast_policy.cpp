@@ -88,7 +88,10 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       backfill_window_(params.get_uint("backfill_window", 100, 1, 100000000)),
       reforecasts_(params.get_uint("reforecasts", 4, 0, 1000)),
       queue_benefit_(params.get_choice("benefit", "queue", {"self", "queue"}) == "queue"),
-      displacement_(params.get_choice("displacement", "on", {"on", "off"}) == "on"),
+      displacement_([&params] {
+          const std::string d = params.get_choice("displacement", "on", {"on", "bounded", "off"});
+          return d == "on" ? Displacement::On : d == "bounded" ? Displacement::Bounded : Displacement::Off;
+      }()),
       model_(params.get_double("max_error", -1, 0, 1)),
       expander_(make_expander(params.get_choice("expander", "least-cost", expander_names()))),
       retention_(params.get_choice("retention", "learned", {"learned", "suspend"}) == "learned"
@@ -167,6 +170,10 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         const Seconds expected = model_.expected(*job);
         const std::uint64_t cores = job->total_cpus();
+        // displacement=bounded looks back as far as a held job would run:
+        // keep that much, and as far as its limit (later predictions of
+        // its kind may grow to it).
+        own_bursts_.keep(std::max<Seconds>(expected, job->time_limit));
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
@@ -190,6 +197,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             horizon = std::max(horizon, break_even.back());
         }
     }
+    own_bursts_.forget(now);
     if (candidates.empty()) {
         release_idle(d, view);
         return d;
@@ -218,14 +226,18 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             out[index[k]] = s[k];
         return out;
     };
-    // Waiting saved by the others when `start` becomes `alt`, both cut at
-    // the horizon (beyond it the forecast knows no more).
+    // Waiting saved by the others when `start` becomes `alt`, each cut at
+    // its own break-even: a job foreseen to wait past it bursts (in this
+    // decision or a later one), so waiting beyond it is not what holding
+    // costs; jobs that never burst are cut at the horizon (beyond it the
+    // forecast knows no more).
     auto others_saved = [&](const std::vector<Seconds>& start, const std::vector<Seconds>& alt, std::size_t self) {
         double sum = 0;
         for (std::size_t i = 0; i < queue.size(); ++i)
-            if (i != self && !routed[i])
-                sum += double(queue[i].cores) *
-                       std::max<Seconds>(0, std::min(start[i], horizon) - std::min(alt[i], horizon));
+            if (i != self && !routed[i]) {
+                const Seconds cut = std::min(break_even[i], horizon);
+                sum += double(queue[i].cores) * std::max<Seconds>(0, std::min(start[i], cut) - std::min(alt[i], cut));
+            }
         return lambda_ * sum / 3600;
     };
     std::vector<Seconds> start = play(queue.size());
@@ -281,13 +293,20 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             // wait, what it costs them is what the play without it measures
             // (benefit=queue), not the cloud's price.
             double displaced = 0;
-            if (displacement_) {
+            if (displacement_ != Displacement::Off) {
                 Seconds until = 0;
+                double pushed = 0; // core-seconds of those that would start after it
                 for (std::size_t i = 0; i < queue.size(); ++i)
-                    if (i != c.queue_index && !routed[i] && queue[i].cores <= cores && start[i] > break_even[i])
+                    if (i != c.queue_index && !routed[i] && queue[i].cores <= cores && start[i] > break_even[i]) {
                         until = std::max(until, start[i]);
+                        if (start[i] > q)
+                            pushed += double(queue[i].cores) * queue[i].expected;
+                    }
                 const Seconds held = std::max<Seconds>(0, std::min(q + expected, until) - q);
-                displaced = double(cores) * held * group.group->price_per_cpu_second() / group.group->speed;
+                double work = double(cores) * held;
+                if (displacement_ == Displacement::Bounded && held > 0)
+                    work = std::min(work, pushed + own_bursts_.within(now, held));
+                displaced = work * group.group->price_per_cpu_second() / group.group->speed;
             }
             // Holding it is judged by its forecast wait, but held jobs have
             // cost `ratio` times theirs (hold_outcomes.hpp).  Only an
@@ -323,6 +342,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         holds_.routed(job->id, now, cost + lambda_ * double(cores) * boot / 3600);
+        if (displacement_ == Displacement::Bounded && !prefer && why.empty())
+            own_bursts_.add(now, double(cores) * expected);
         routed[c.queue_index] = true;
         stale = stale || !replayed;
         group.routed_pending_cpus += cores;

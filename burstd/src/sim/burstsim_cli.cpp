@@ -781,16 +781,17 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     };
 
     // The clairvoyant reference also takes always's run and, per λ, the best
-    // fixed delay's and that of the compared policy with the least J (its
-    // candidates 4).  Runs are shared, not copied: one run may be the best
-    // at several λ, and a trace's runs are large.
+    // fixed delay's and those of every other compared policy but never (its
+    // candidates 4): taking only the best policy's, the reference rose
+    // whenever a policy improved enough to displace another whose burst set
+    // replayed better.  Runs are shared, not copied: a run without a λ of
+    // its own serves every λ, and a trace's runs are large.
     struct KeptRun {
         std::string name;
-        std::shared_ptr<const SimResult> run; // null: none yet
-        double j = 0;                         // its J at this λ
+        std::shared_ptr<const SimResult> run;
     };
     std::shared_ptr<const SimResult> always_run;
-    std::vector<KeptRun> best_policy_run(o.lambdas.size());
+    std::vector<std::vector<KeptRun>> policy_runs(o.lambdas.size());
 
     print_header(out, o);
     try {
@@ -801,13 +802,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             if (o.clairvoyant && run.name == AlwaysPolicy::kName && !always_run)
                 always_run = kept;
             if (o.clairvoyant && run.name != NeverPolicy::kName && run.name != AlwaysPolicy::kName)
-                for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
-                    if (run.lambda_index >= 0 && std::size_t(run.lambda_index) != k)
-                        continue;
-                    const double j = objective_at(m, o.lambdas[k]);
-                    if (!best_policy_run[k].run || j < best_policy_run[k].j)
-                        best_policy_run[k] = KeptRun{run.name, kept, j};
-                }
+                for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                    if (run.lambda_index < 0 || std::size_t(run.lambda_index) == k)
+                        policy_runs[k].push_back(KeptRun{run.name, kept});
             const std::string label =
                 run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
             record(label, run.lambda_index, m, result);
@@ -903,8 +900,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                     baselines.push_back(Baseline{"always", *always_run});
                 if (o.tune_delay)
                     baselines.push_back(Baseline{"best-delay", *best_delay[k].run});
-                if (best_policy_run[k].run)
-                    baselines.push_back(Baseline{best_policy_run[k].name, *best_policy_run[k].run});
+                for (const auto& policy : policy_runs[k])
+                    baselines.push_back(Baseline{policy.name, *policy.run});
                 ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
                                                            o.clairvoyant_iterations, baselines, o.tau);
                 reference[k] = ref.metrics;

@@ -25,10 +25,10 @@
 // with each job narrower than a node paying only its share (burst jobs
 // share nodes when many burst together).
 //  4. baselines: runs of policies (burstsim passes always's, the best fixed
-//     delay's and the best compared policy's for this λ).  Each gives three
-//     candidates: its burst set replayed by ClairvoyantPolicy (named as the
-//     baseline: its jobs routed at arrival on pre-hired nodes, released at
-//     once); the same with each job routed no earlier than its start in the
+//     delay's and every other compared policy's but never's for this λ).
+//     Each gives three candidates: its burst set replayed by
+//     ClairvoyantPolicy (named as the baseline: its jobs routed at arrival
+//     on pre-hired nodes, released at once); the same with each job routed no earlier than its start in the
 //     run less its group's boot (<baseline>-timed: where the group is at its
 //     node limit, which jobs get the cloud depends on when each is routed);
 //     and the run itself (<baseline>-as-run: a clairvoyant can act exactly

@@ -123,6 +123,34 @@ TEST(ForecastPolicy, RoutesAHeadForTheJobsItHoldsBack)
     CHECK(routes(ForecastPolicy(self).decide(b.state, clock)).empty());
 }
 
+TEST(ForecastPolicy, CountsTheWaitOfJobsBehindOnlyUpToWhereTheyBurstThemselves)
+{
+    // As above, job 2 (8 cores, 1 h) waits 600 s: 0.44 < 0.82 (a new node;
+    // break-even 1025 s, the horizon).  Behind it jobs 3..6 (1 core, 20
+    // min) wait until it ends, 4200 s; without it they start now.  Counted
+    // to the horizon that is 4 × 1025 s × 0.4 / 3600 = 0.46 of waiting, 0.90
+    // in all, and job 2 would be routed.  But each of them has the free
+    // cores of an up node: 1/8 of 0.8 per hour for 20 min, 0.033, a
+    // break-even of 300 s.  Waiting past it they burst themselves, so job 2
+    // holds them back by 4 × 300 s × 0.4 / 3600 = 0.13 at most: it is
+    // held (it costs 0.53 of waiting) and they are routed (0.13).
+    StateBuilder b;
+    b.local("n1", 8, 4).group("aws", 8, 4, 0.8, 100).up("aws-1", 4);
+    b.running(1, 4, 0, "r", 600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    for (JobId id = 3; id <= 6; ++id)
+        b.pending(id, 1, BurstOption::Allow, "q", 1200);
+    PolicyParams p;
+    p.set("lambda", "0.4");
+    p.set("max_error", "0");
+    p.set("displacement", "off"); // the queue's benefit alone
+    ForecastPolicy policy(p);
+    ManualClock clock(0);
+    auto r = routes(policy.decide(b.state, clock));
+    LONGS_EQUAL(4, r.size());
+    for (std::size_t k = 0; k < r.size(); ++k)
+        LONGS_EQUAL(JobId(3 + k), r[k].job);
+}
+
 TEST(ForecastPolicy, KeepsLocalAJobWhoseRunDelaysNobodyBehindIt)
 {
     // Job 2 (4 cores, 1 h) starts at 600 s when job 1 ends; at λ = 1 it
@@ -186,6 +214,54 @@ TEST(ForecastPolicy, ChargesAHeldJobTheCloudWorkItsRunPushesOut)
     r = routes(make("0.5")->decide(wide.state, clock));
     LONGS_EQUAL(1, r.size());
     LONGS_EQUAL(3, r[0].job);
+}
+
+TEST(ForecastPolicy, BoundedDisplacementChargesNoMoreWorkThanThereIs)
+{
+    // As above, job 2 (4 cores, 1 h) saves 0.28 < 0.41 on its own.  Behind
+    // it only job 3 (1 core, 10 min), foreseen to start at 4200 s, past its
+    // break-even (660 s).  displacement=on charges job 2's 4 cores × 1 h
+    // (0.40) and routes it; bounded, job 2 pushes out at most job 3's work,
+    // 600 core-s (0.017): it is held and job 3 is routed for its own wait.
+    auto site = [] {
+        StateBuilder b;
+        b.local("n1", 8, 8).group("aws", 4, 4, 0.4, 100);
+        b.running(1, 4, 0, "r", 600).running(10, 4, 0, "r", 7200);
+        b.pending(2, 4, BurstOption::Allow, "p", 3600).pending(3, 1, BurstOption::Allow, "q", 600);
+        return b;
+    };
+    auto bounded = [] {
+        PolicyParams p;
+        p.set("lambda", "0.5");
+        p.set("max_error", "0");
+        p.set("displacement", "bounded");
+        return std::make_unique<ForecastPolicy>(p);
+    };
+    StateBuilder b = site();
+    ManualClock clock(0);
+    auto r = routes(make("0.5")->decide(b.state, clock));
+    CHECK(!r.empty());
+    LONGS_EQUAL(2, r[0].job);
+    r = routes(bounded()->decide(b.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(3, r[0].job);
+    // Where 4 cores × 1 h (job 20) were routed for their own wait in the
+    // last hour, as much is expected to burst while job 2 would run here:
+    // its run pushes out 4 cores × 1 h after all, and it is routed.
+    auto policy = bounded();
+    StateBuilder before;
+    before.local("n1", 8, 8).group("aws", 4, 4, 0.4, 100);
+    before.running(11, 8, -3600, "h", 36000).pending(20, 4, BurstOption::Allow, "h", 3600);
+    clock.set(-3000);
+    r = routes(policy->decide(before.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(20, r[0].job);
+    clock.set(0);
+    Decision d = policy->decide(b.state, clock);
+    r = routes(d);
+    CHECK(!r.empty());
+    LONGS_EQUAL(2, r[0].job);
+    CHECK(d.actions[0].reason.find("displace") != std::string::npos);
 }
 
 TEST(ForecastPolicy, PricesHeldJobsByWhatHoldingPastJobsReallyCost)
