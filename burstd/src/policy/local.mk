@@ -35,6 +35,7 @@ libburst_a_SOURCES += \
 	burstd/src/policy/hold_outcomes.hpp \
 	burstd/src/policy/routed_work.cpp \
 	burstd/src/policy/routed_work.hpp \
+	burstd/src/policy/billing_boundary.hpp \
 	burstd/src/policy/idle_retention.cpp \
 	burstd/src/policy/idle_retention.hpp \
 	burstd/src/policy/local_wait_estimator.cpp \

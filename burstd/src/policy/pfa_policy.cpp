@@ -1,5 +1,6 @@
 #include "policy/pfa_policy.hpp"
 
+#include "policy/billing_boundary.hpp"
 #include "policy/group_choice.hpp"
 #include "policy/reason_text.hpp"
 #include "policy/resource_profile.hpp"
@@ -21,15 +22,6 @@ std::string counts(const std::vector<std::uint32_t>& n, const std::vector<std::s
     for (std::size_t i = 0; i < n.size(); ++i)
         s += (i ? " " : "") + names[i] + "=" + std::to_string(n[i]);
     return s;
-}
-
-// Seconds until an instance starts another billed period: per-hour billing
-// charges whole hours from launch; per-second billing only the minimum.
-Seconds to_billing_boundary(const NodeGroup& g, Seconds uptime)
-{
-    if (g.billing == Billing::PerHour)
-        return 3600 - std::fmod(std::max<Seconds>(0, uptime), 3600);
-    return std::max<Seconds>(0, g.min_billed - uptime);
 }
 
 bool billed(InstanceState s)
