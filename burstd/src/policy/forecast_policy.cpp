@@ -100,14 +100,14 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
 {
 }
 
-void ForecastPolicy::release_idle(Decision& d, const SiteView& view)
+void ForecastPolicy::release_idle(Decision& d, const SiteView& view, const std::vector<Instance>& instances)
 {
     if (!retention_)
         return;
     for (const auto& g : view.groups) {
         // Jobs routed here (in this decision too) take free up cores first.
         const std::uint64_t spare_cpus = g.free_up_cpus > g.routed_pending_cpus ? g.free_up_cpus - g.routed_pending_cpus : 0;
-        auto nodes = retention_->release(*g.group, d.time, std::uint32_t(spare_cpus / g.group->cpus));
+        auto nodes = retention_->release(g, instances, d.time, std::uint32_t(spare_cpus / g.group->cpus));
         if (!nodes.empty())
             d.add(ReleaseNodes{std::move(nodes), true},
                   "idle nodes of " + g.group->name +
@@ -124,7 +124,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     SiteView view = SiteView::of(state);
     if (retention_)
-        retention_->observe(state, now);
+        retention_->observe(state, view, now);
 
     std::vector<ForecastRunning> running;
     running.reserve(view.running.size());
@@ -199,7 +199,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     }
     own_bursts_.forget(now);
     if (candidates.empty()) {
-        release_idle(d, view);
+        release_idle(d, view, state.instances);
         return d;
     }
     // Starts of the queue without the jobs routed so far (and without
@@ -358,7 +358,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     if (declined)
         d.notes.push_back(std::to_string(declined) +
                           " waiting job(s) expected to start locally before bursting pays off");
-    release_idle(d, view);
+    release_idle(d, view, state.instances);
     return d;
 }
 

@@ -126,7 +126,7 @@ public:
     }
 
 private:
-    void release_idle(Decision& d, const SiteView& view);
+    void release_idle(Decision& d, const SiteView& view, const std::vector<Instance>& instances);
 
     double lambda_;
     std::uint32_t depth_;

@@ -111,8 +111,10 @@ SiteView SiteView::of(const ClusterState& state)
             node_group.emplace(n, int(g));
     }
     std::vector<std::uint32_t> down(state.groups.size(), 0);
+    view.node_group.reserve(state.snapshot.nodes.size());
     for (const auto& node : state.snapshot.nodes) {
         auto it = node_group.find(node.name);
+        view.node_group.push_back(it != node_group.end() ? it->second : -1);
         if (it == node_group.end()) {
             if (node.cloud() || !node.usable())
                 continue;

@@ -54,6 +54,8 @@ public:
     std::vector<const Job*> running;
     std::vector<int> running_group; // group_of(running[i]->partitions), computed once
     std::vector<GroupView> groups;    // in ClusterState::groups order
+    // Per snapshot node, in snapshot order: its index into `groups`, or -1.
+    std::vector<int> node_group;
 
 private:
     // Index into `groups` of the group a job with these partitions may run

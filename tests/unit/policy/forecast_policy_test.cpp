@@ -410,8 +410,9 @@ namespace {
 // Idle nodes powered down in the last decision of a history in which aws-1
 // went idle and was needed again 600 s later, five times (λ = 0.05: a
 // fresh node costs 0.8 × 100 / 3600 + 0.05 × 8 × 100 / 3600 ≈ 0.033,
-// keeping one idle for 600 s 0.13).
-std::vector<std::string> released_after_long_gaps(const char* retention)
+// keeping one idle for 600 s 0.13).  `routed` cores of a job routed to
+// the group wait in the last decision.
+std::vector<std::string> released_after_long_gaps(const char* retention, std::uint32_t routed = 0)
 {
     PolicyParams p;
     p.set("lambda", "0.05");
@@ -426,6 +427,10 @@ std::vector<std::string> released_after_long_gaps(const char* retention)
     for (int i = 0; i < 6; ++i) {
         policy.decide(b.up("aws-1", 8).state, clock);
         clock.set(clock.now() + 60);
+        if (i == 5 && routed > 0) {
+            b.pending(1, routed);
+            b.state.snapshot.jobs.back().partitions = {"aws"};
+        }
         d = policy.decide(b.up("aws-1", 0).state, clock);
         clock.set(clock.now() + 600);
     }
@@ -444,4 +449,10 @@ TEST(ForecastPolicy, PowersDownIdleNodesNotWorthKeepingUntilSuspendTime)
     LONGS_EQUAL(1, learned.size());
     STRCMP_EQUAL("aws-1", learned[0].c_str());
     CHECK(released_after_long_gaps("suspend").empty());
+}
+
+TEST(ForecastPolicy, KeepsAnIdleNodeAJobRoutedToItsGroupWillTake)
+{
+    CHECK(released_after_long_gaps(nullptr, 1).empty());
+    CHECK(released_after_long_gaps(nullptr, 8).empty());
 }

@@ -1,5 +1,6 @@
 #include "policy/idle_retention.hpp"
 
+#include "policy/site_view.hpp"
 #include "policy_test_state.hpp"
 
 #include <string>
@@ -21,18 +22,29 @@ StateBuilder one_node()
     return b;
 }
 
+void observe(IdleRetention& r, const StateBuilder& b, Time now)
+{
+    r.observe(b.state, SiteView::of(b.state), now);
+}
+
 // aws-1 is busy, goes idle, and is needed again `gap` seconds later,
 // `times` times; returns when it has just gone idle again.
 Time cycles(IdleRetention& r, StateBuilder& b, Seconds gap, int times, Time t = 0)
 {
     for (int i = 0; i < times; ++i) {
-        r.observe(b.up("aws-1", 8).state, t);
-        r.observe(b.up("aws-1", 0).state, t += 60);
+        observe(r, b.up("aws-1", 8), t);
+        observe(r, b.up("aws-1", 0), t += 60);
         t += gap;
     }
-    r.observe(b.up("aws-1", 8).state, t);
-    r.observe(b.up("aws-1", 0).state, t += 60);
+    observe(r, b.up("aws-1", 8), t);
+    observe(r, b.up("aws-1", 0), t += 60);
     return t;
+}
+
+// The nodes of the first group `r` powers down now, as ForecastPolicy asks.
+std::vector<std::string> release(IdleRetention& r, const StateBuilder& b, Time now, std::uint32_t spare)
+{
+    return r.release(SiteView::of(b.state).groups[0], b.state.instances, now, spare);
 }
 
 } // namespace
@@ -43,8 +55,9 @@ TEST(IdleRetention, KeepsEveryIdleNodeUntilItHasSeenHowSoonNodesAreNeeded)
 {
     StateBuilder b = one_node();
     IdleRetention r(0.05);
-    r.observe(b.up("aws-1", 0).state, 0);
-    CHECK(r.release(b.state.groups[0], 1000, 1).empty());
+    observe(r, b, 0);
+    observe(r, b.up("aws-1", 0), 60);
+    CHECK(release(r, b, 1000, 1).empty());
 }
 
 TEST(IdleRetention, KeepsANodeWhenNodesAreNeededSoonAfterGoingIdle)
@@ -54,8 +67,8 @@ TEST(IdleRetention, KeepsANodeWhenNodesAreNeededSoonAfterGoingIdle)
     StateBuilder b = one_node();
     IdleRetention r(0.05);
     const Time t = cycles(r, b, 120, 5);
-    CHECK(r.release(b.state.groups[0], t, 1).empty());
-    CHECK(r.release(b.state.groups[0], t + 60, 1).empty());
+    CHECK(release(r, b, t, 1).empty());
+    CHECK(release(r, b, t + 60, 1).empty());
 }
 
 TEST(IdleRetention, PowersANodeDownWhenKeepingItCostsMoreThanAFreshOne)
@@ -65,7 +78,7 @@ TEST(IdleRetention, PowersANodeDownWhenKeepingItCostsMoreThanAFreshOne)
     IdleRetention r(0.05);
     DOUBLES_EQUAL(150, r.horizon(b.state.groups[0]), 1e-9);
     const Time t = cycles(r, b, 600, 5);
-    const auto out = r.release(b.state.groups[0], t, 1);
+    const auto out = release(r, b, t, 1);
     LONGS_EQUAL(1, out.size());
     STRCMP_EQUAL("aws-1", out[0].c_str());
 }
@@ -78,7 +91,7 @@ TEST(IdleRetention, WaitingPricedHigherKeepsNodesLonger)
     IdleRetention r(1);
     DOUBLES_EQUAL(1100, r.horizon(b.state.groups[0]), 1e-9);
     const Time t = cycles(r, b, 600, 5);
-    CHECK(r.release(b.state.groups[0], t, 1).empty());
+    CHECK(release(r, b, t, 1).empty());
 }
 
 TEST(IdleRetention, WeighsANodeByTheGapsStillPossibleAtItsAge)
@@ -89,8 +102,8 @@ TEST(IdleRetention, WeighsANodeByTheGapsStillPossibleAtItsAge)
     IdleRetention r(0.05);
     Time t = cycles(r, b, 60, 4);
     t = cycles(r, b, 3000, 4, t + 60);
-    CHECK(r.release(b.state.groups[0], t, 1).empty());
-    LONGS_EQUAL(1, r.release(b.state.groups[0], t + 120, 1).size());
+    CHECK(release(r, b, t, 1).empty());
+    LONGS_EQUAL(1, release(r, b, t + 120, 1).size());
 }
 
 TEST(IdleRetention, ReleasesNoMoreThanTheSpareNodesLongestIdleFirst)
@@ -98,12 +111,12 @@ TEST(IdleRetention, ReleasesNoMoreThanTheSpareNodesLongestIdleFirst)
     StateBuilder b = one_node();
     IdleRetention r(0.05);
     Time t = cycles(r, b, 600, 5);
-    r.observe(b.up("aws-2", 0).state, t += 60);
-    CHECK(r.release(b.state.groups[0], t, 0).empty());
-    const auto out = r.release(b.state.groups[0], t, 1);
+    observe(r, b.up("aws-2", 0), t += 60);
+    CHECK(release(r, b, t, 0).empty());
+    const auto out = release(r, b, t, 1);
     LONGS_EQUAL(1, out.size());
     STRCMP_EQUAL("aws-1", out[0].c_str());
-    LONGS_EQUAL(2, r.release(b.state.groups[0], t, 2).size());
+    LONGS_EQUAL(2, release(r, b, t, 2).size());
 }
 
 TEST(IdleRetention, TheCoresThatWaitAreThoseNodesEnteringUseCarry)
@@ -112,6 +125,105 @@ TEST(IdleRetention, TheCoresThatWaitAreThoseNodesEnteringUseCarry)
     // at λ = 1 is 1 × 100 / 3600, so H = (0.022 + 0.028) / (0.8 / 3600).
     StateBuilder b = one_node();
     IdleRetention r(1);
-    r.observe(b.up("aws-1", 1).state, 0);
+    observe(r, b, 0);
+    observe(r, b.up("aws-1", 1), 60);
     DOUBLES_EQUAL(225, r.horizon(b.state.groups[0]), 1e-9);
+}
+
+TEST(IdleRetention, NodesEnteringUseWithNoCoresDoNotCountInTheCoresThatWait)
+{
+    // aws-1 powered up by another policy with nothing on it yet, aws-2 taking
+    // 1 core: 1 core waits per need, as above, not 0.5.
+    StateBuilder b = one_node();
+    IdleRetention r(1);
+    observe(r, b, 0);
+    b.node("aws-1").flags = kNodeCloud | kNodePoweringUp;
+    observe(r, b.up("aws-2", 1), 60);
+    DOUBLES_EQUAL(225, r.horizon(b.state.groups[0]), 1e-9);
+}
+
+TEST(IdleRetention, NodesBusyAtTheFirstCallAreNoNeeds)
+{
+    // Nothing learned: 8 cores wait for a fresh node, H = (0.022 + 0.22) / (0.8 / 3600).
+    StateBuilder b = one_node();
+    IdleRetention r(1);
+    observe(r, b.up("aws-1", 1), 0);
+    DOUBLES_EQUAL(1100, r.horizon(b.state.groups[0]), 1e-9);
+}
+
+TEST(IdleRetention, LeavesNodesIdleAtTheFirstCallToSuspendTime)
+{
+    // aws-2 was idle for an unknown time when the rule started: only aws-1,
+    // whose idle time is known, is weighed.
+    StateBuilder b = one_node();
+    IdleRetention r(0.05);
+    observe(r, b.up("aws-2", 0), 0);
+    const Time t = cycles(r, b, 600, 5, 60);
+    const auto out = release(r, b, t, 2);
+    LONGS_EQUAL(1, out.size());
+    STRCMP_EQUAL("aws-1", out[0].c_str());
+}
+
+TEST(IdleRetention, NamesOnlyNodesIdleInTheCurrentSnapshot)
+{
+    // slurmctld reordered its nodes: aws-1 is gone, aws-2 now first and
+    // busy, where both were idle and not worth keeping a moment ago.
+    StateBuilder b;
+    b.group("aws", 8, 2, 0.8, 100).local("n1", 8, 8);
+    IdleRetention r(0.05);
+    Time t = cycles(r, b, 600, 5);
+    observe(r, b.up("aws-2", 0), t += 60);
+    LONGS_EQUAL(2, release(r, b, t, 2).size());
+    Node aws2 = b.node("aws-2");
+    aws2.alloc_cpus = 8;
+    b.state.snapshot.nodes = {aws2, b.node("n1")};
+    for (int i = 0; i < 2; ++i) {
+        observe(r, b, t += 60);
+        CHECK(release(r, b, t, 2).empty());
+    }
+}
+
+TEST(IdleRetention, AKeptNodeMovedInTheSnapshotIsWeighedFromWhenItWentIdleThereAgain)
+{
+    // aws-1 moves behind n1 while idle: it is seen afresh, nothing stale
+    // of its old place is released.
+    StateBuilder b;
+    b.group("aws", 8, 2, 0.8, 100).local("n1", 8, 8);
+    IdleRetention r(0.05);
+    Time t = cycles(r, b, 600, 5);
+    auto& nodes = b.state.snapshot.nodes;
+    nodes = {nodes[1], nodes[2], nodes[0]}; // aws-2 (down), n1, aws-1 (idle)
+    observe(r, b, t += 60);
+    const auto out = release(r, b, t, 2);
+    LONGS_EQUAL(1, out.size());
+    STRCMP_EQUAL("aws-1", out[0].c_str());
+}
+
+TEST(IdleRetention, KeepsAnHourlyBilledNodeUntilItsNextHourIsNear)
+{
+    // The history that powers a node down at once under per-second billing
+    // (decisions 60 s apart), on a node launched at 0 and billed by the
+    // hour: at 3360 s its hour is paid for 240 s more, at 3560 s only 40.
+    StateBuilder b = one_node();
+    b.state.groups[0].billing = Billing::PerHour;
+    Instance launched;
+    launched.node = "aws-1";
+    launched.node_group = "aws";
+    launched.state = InstanceState::Running;
+    b.state.instances.push_back(launched);
+    IdleRetention r(0.05);
+    const Time t = cycles(r, b, 600, 5);
+    LONGS_EQUAL(3360, t);
+    CHECK(release(r, b, t, 1).empty());
+    CHECK(release(r, b, t + 120, 1).empty());
+    LONGS_EQUAL(1, release(r, b, t + 200, 1).size());
+}
+
+TEST(IdleRetention, AFreshNodeCostsAtLeastItsMinimumBilling)
+{
+    // Billed at least 600 s: V = 0.8 × 600 / 3600 + 0.05 × 8 × 100 / 3600.
+    StateBuilder b = one_node();
+    b.state.groups[0].min_billed = 600;
+    IdleRetention r(0.05);
+    DOUBLES_EQUAL(650, r.horizon(b.state.groups[0]), 1e-9);
 }
