@@ -157,6 +157,24 @@ ThreadOption parse_threads(const Fields& f)
     return out;
 }
 
+// Slurm's job_reason_string(): a name of its enum of reasons (letters,
+// digits, '_'; the longest is 38 characters), or the enum's number.  Reasons
+// are interned for the life of burstd (model/pending_reason.hpp), so free
+// text here is an error, not a table that grows with every snapshot.
+PendingReason parse_reason(const Fields& f)
+{
+    const std::string text = f.string("reason", false);
+    constexpr std::size_t kLongest = 64;
+    bool name = text.size() <= kLongest;
+    for (char c : text)
+        name = name && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+    if (!name)
+        throw FieldError{f.at("reason"), "expected a Slurm reason name (letters, digits and _, at most " +
+                                             std::to_string(kLongest) + "), got \"" + text.substr(0, kLongest) +
+                                             (text.size() > kLongest ? "...\"" : "\"")};
+    return text;
+}
+
 Job parse_job(const Fields& f)
 {
     Job j;
@@ -168,7 +186,7 @@ Job parse_job(const Fields& f)
     j.qos = f.string("qos", false);
     j.name = f.string("name", false);
     j.category = f.string("category", false);
-    j.reason = f.string("reason", false);
+    j.reason = parse_reason(f);
     j.gres = f.string("gres", false);
     j.features = f.string("features", false);
     j.dependency = f.string("dependency", false);

@@ -11,7 +11,7 @@ namespace burst {
 namespace {
 
 // Never shrinks: a long-running burstd keeps every reason it has seen, which
-// is bounded by Slurm's enum of them.
+// the snapshot parser holds to names of Slurm's enum of them.
 struct Table {
     std::mutex mutex;
     std::map<std::string, std::uint32_t, std::less<>> codes;
@@ -35,6 +35,15 @@ PendingReason::PendingReason(std::string_view text)
 {
     if (text.empty())
         return;
+    // A snapshot's jobs mostly repeat a handful of reasons: the last one
+    // interned on this thread settles most without the lock.  A text's code
+    // never changes, so the copy cannot go stale.
+    thread_local std::string last_text;
+    thread_local std::uint32_t last_code = 0;
+    if (last_code != 0 && text == last_text) {
+        code_ = last_code;
+        return;
+    }
     Table& t = table();
     const std::lock_guard<std::mutex> lock(t.mutex);
     auto it = t.codes.find(text);
@@ -49,6 +58,8 @@ PendingReason::PendingReason(std::string_view text)
         it = t.codes.emplace(std::string(text), code).first;
     }
     code_ = it->second;
+    last_text.assign(text);
+    last_code = code_;
 }
 
 const std::string& PendingReason::text() const

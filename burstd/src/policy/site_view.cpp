@@ -36,6 +36,7 @@ struct alignas(32) Slot {
     int group;
     BurstOption burst;
 };
+static_assert(sizeof(Slot) == 32, "a slot is half a cache line: aligned to its size, it never straddles two");
 
 // Radix digits: one byte of ~priority per pass, 256 buckets, which keeps
 // the scatter within the TLB's reach at a million keys.

@@ -163,6 +163,25 @@ TEST(MessageParser, RejectsBadValuesInsideArrays)
                  error_of(snapshot_with(R"([{"id":1,"user":"u","account":"a","partitions":[],"state":"PENDING","submit_time":1,"cpus":1,"threads":"0"}])")).c_str());
 }
 
+TEST(MessageParser, TakesOnlySlurmReasonNamesAsPendingReasons)
+{
+    auto with_reason = [](const std::string& reason) {
+        return snapshot_with(R"([{"id":1,"user":"u","account":"a","partitions":[],"state":"PENDING",)"
+                             R"("submit_time":1,"cpus":1,"reason":")" +
+                             reason + R"("}])");
+    };
+    auto r = parse_message(with_reason("DependencyNeverSatisfied"));
+    CHECK(r.message.has_value());
+    CHECK(std::get<Snapshot>(r.message->body).jobs.at(0).awaiting_dependency());
+    STRCMP_EQUAL("snapshot seq 12: jobs[0].reason: expected a Slurm reason name (letters, digits and _, at most 64), "
+                 "got \"waiting for node c1\"",
+                 error_of(with_reason("waiting for node c1")).c_str());
+    const std::string unbounded(65, 'R');
+    STRCMP_EQUAL(("snapshot seq 12: jobs[0].reason: expected a Slurm reason name (letters, digits and _, at most 64), "
+                  "got \"" + unbounded.substr(0, 64) + "...\"").c_str(),
+                 error_of(with_reason(unbounded)).c_str());
+}
+
 TEST(MessageParser, RequiresEverySnapshotArray)
 {
     STRCMP_EQUAL("snapshot seq 3: shares: required field missing",
