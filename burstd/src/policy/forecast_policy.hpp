@@ -89,7 +89,7 @@ class SiteView;
 // (with retention=learned), J is 8.9% lower there (A3 met), 0.7-1.0% lower
 // on KTH at every λ, but 0.5-4.9% higher on NASA and 0.7% on lublin at
 // λ = half the price, where short jobs keep arriving and the uncapped
-// charge pays off; LCG not measured: not the default.
+// charge pays off; LCG within 0.1% of on: not the default.
 //
 // Idle cloud nodes are powered down as soon as keeping them is not expected
 // to pay (retention=learned, default; idle_retention.hpp): how soon a node
