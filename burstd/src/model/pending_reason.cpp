@@ -1,11 +1,11 @@
 #include "model/pending_reason.hpp"
 
-#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace burst {
 namespace {
@@ -15,7 +15,9 @@ namespace {
 struct Table {
     std::mutex mutex;
     std::map<std::string, std::uint32_t, std::less<>> codes;
-    std::deque<std::string> texts{""}; // by index; a deque never moves its elements
+    // By index: the texts are the map's keys, which never move.
+    std::vector<const std::string*> texts{&empty};
+    static inline const std::string empty;
 };
 
 Table& table()
@@ -54,8 +56,8 @@ PendingReason::PendingReason(std::string_view text)
             throw std::length_error("more than " + std::to_string(t.texts.size()) + " distinct pending reasons");
         const std::uint32_t code =
             std::uint32_t(t.texts.size()) << 1 | (names_a_dependency(text) ? kDependencyBit : 0);
-        t.texts.emplace_back(text);
         it = t.codes.emplace(std::string(text), code).first;
+        t.texts.push_back(&it->first);
     }
     code_ = it->second;
     last_text.assign(text);
@@ -66,7 +68,7 @@ const std::string& PendingReason::text() const
 {
     Table& t = table();
     const std::lock_guard<std::mutex> lock(t.mutex);
-    return t.texts[code_ >> 1];
+    return *t.texts[code_ >> 1];
 }
 
 } // namespace burst
