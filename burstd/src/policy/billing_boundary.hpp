@@ -1,6 +1,7 @@
 #pragma once
-// When keeping a cloud node up starts costing again: what its provider has
-// already billed is paid whether the node is used or not.
+// What a cloud node's provider bills for its uptime, and when keeping it up
+// starts costing again: what is already billed is paid whether the node is
+// used or not.  One rule for the simulator's bill and the policies' quotes.
 
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
@@ -9,6 +10,14 @@
 #include <cmath>
 
 namespace burst {
+
+// Seconds billed for an instance up for `up`: at least MinBilled, and with
+// per-hour billing every hour begun.
+inline Seconds billed_seconds(const NodeGroup& g, Seconds up)
+{
+    const Seconds billed = std::max(up, g.min_billed);
+    return g.billing == Billing::PerHour ? std::ceil(billed / 3600) * 3600 : billed;
+}
 
 // Seconds until an instance up for `uptime` starts another billed period:
 // per-hour billing charges whole hours from launch; per-second billing only

@@ -3,7 +3,6 @@
 #include "policy/billing_boundary.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace burst {
@@ -114,11 +113,7 @@ bool IdleRetention::keep(const NodeGroup& group, Learned& l, Seconds age, Second
     if (to_billing_boundary(group, uptime) > step_)
         return true; // paid for until past the next decision
     // Seconds billed for keeping the node d longer.
-    auto billed = [&](Seconds d) -> Seconds {
-        if (group.billing == Billing::PerHour)
-            return 3600 * (std::floor((uptime + d) / 3600) - std::floor(uptime / 3600));
-        return std::max<Seconds>(0, uptime + d - std::max(uptime, group.min_billed));
-    };
+    auto billed = [&](Seconds d) { return billed_seconds(group, uptime + d) - billed_seconds(group, uptime); };
     if (l.stale) {
         l.sorted = l.gaps;
         std::sort(l.sorted.begin(), l.sorted.end());

@@ -1,5 +1,6 @@
 #include "sim/clairvoyant_policy.hpp"
 
+#include "policy/billing_boundary.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -425,11 +426,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
                 break;
             auto i = instance.find(node->name);
             const Seconds up = i == instance.end() ? 0 : now - i->second->requested_at;
-            auto billed = [&](Seconds s) {
-                s = std::max(s, group.min_billed);
-                return group.billing == Billing::PerHour ? std::ceil(s / 3600) * 3600 : s;
-            };
-            if (billed(up + config_.cycle) > billed(up))
+            if (billed_seconds(group, up + config_.cycle) > billed_seconds(group, up))
                 release.nodes.push_back(node->name);
         }
         if (!release.nodes.empty())

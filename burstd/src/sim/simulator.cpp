@@ -1,5 +1,6 @@
 #include "sim/simulator.hpp"
 
+#include "policy/billing_boundary.hpp"
 #include "policy/budget_spend.hpp"
 #include "policy/site_view.hpp"
 #include "sim/group_launches.hpp"
@@ -788,10 +789,7 @@ Seconds SimRun::sample_boot(const NodeGroup& g)
 
 double SimRun::bill(const NodeGroup& g, Seconds up) const
 {
-    Seconds billed = std::max(up, g.min_billed);
-    if (g.billing == Billing::PerHour)
-        billed = std::ceil(billed / 3600) * 3600;
-    return billed * g.price_per_hour / 3600;
+    return billed_seconds(g, up) * g.price_per_hour / 3600;
 }
 
 void SimRun::power_up(std::uint32_t n)
