@@ -25,6 +25,9 @@ struct Instance {
     Time requested_at = 0;
     Time running_since = 0;
     bool spot = false;
+
+    // Not ended: it still backs its node, and is billed.
+    bool open() const { return state != InstanceState::Terminated && state != InstanceState::Failed; }
 };
 
 } // namespace burst

@@ -104,10 +104,11 @@ void ForecastPolicy::release_idle(Decision& d, const SiteView& view, const std::
 {
     if (!retention_)
         return;
+    NodeInstances by_node(instances);
     for (const auto& g : view.groups) {
         // Jobs routed here (in this decision too) take free up cores first.
         const std::uint64_t spare_cpus = g.free_up_cpus > g.routed_pending_cpus ? g.free_up_cpus - g.routed_pending_cpus : 0;
-        auto nodes = retention_->release(g, instances, d.time, std::uint32_t(spare_cpus / g.group->cpus));
+        auto nodes = retention_->release(g, by_node, d.time, std::uint32_t(spare_cpus / g.group->cpus));
         if (!nodes.empty())
             d.add(ReleaseNodes{std::move(nodes), true},
                   "idle nodes of " + g.group->name +

@@ -143,8 +143,8 @@ bool IdleRetention::keep(const NodeGroup& group, Learned& l, Seconds age, Second
     return false;
 }
 
-std::vector<std::string> IdleRetention::release(const GroupView& view, const std::vector<Instance>& instances,
-                                                Time now, std::uint32_t spare)
+std::vector<std::string> IdleRetention::release(const GroupView& view, NodeInstances& instances, Time now,
+                                                std::uint32_t spare)
 {
     std::vector<std::string> out;
     const NodeGroup& group = *view.group;
@@ -158,27 +158,15 @@ std::vector<std::string> IdleRetention::release(const GroupView& view, const std
         if (auto since = idle_since_.find(name); since != idle_since_.end())
             idle.emplace_back(since->second, &name);
     std::stable_sort(idle.begin(), idle.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    // Launch times matter only where a node may not be past its billing
-    // boundary: per-hour billing, or an idle time shorter than MinBilled
-    // (a node idle that long is up at least that long).
-    std::unordered_map<std::string, Time> launched;
-    bool looked_up = false;
     for (const auto& [since, name] : idle) {
         if (out.size() == spare)
             break;
         const Seconds age = now - since;
-        Seconds uptime = age;
-        if (group.billing == Billing::PerHour || age < group.min_billed) {
-            if (!looked_up) {
-                for (const auto& inst : instances)
-                    if (inst.node_group == group.name)
-                        launched.emplace(inst.node, inst.requested_at);
-                looked_up = true;
-            }
-            // A node burstd did not launch is taken as just launched, as pfa does.
-            auto it = launched.find(*name);
-            uptime = now - (it != launched.end() ? it->second : now);
-        }
+        // The launch time matters only where a node may not be past its
+        // billing boundary: per-hour billing, or an idle time shorter than
+        // MinBilled (a node idle that long is up at least that long).
+        const Seconds uptime =
+            group.billing == Billing::PerHour || age < group.min_billed ? instances.uptime(*name, now) : age;
         if (!keep(group, l->second, age, uptime))
             out.push_back(*name);
     }

@@ -44,6 +44,7 @@
 
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"
+#include "policy/node_instances.hpp"
 #include "policy/site_view.hpp"
 
 #include <cstddef>
@@ -65,8 +66,7 @@ public:
     // Idle nodes of the group to power down now, longest idle first, at most
     // `spare` of them (idle nodes that jobs already routed will not take).
     // Only nodes idle in this decision's view are named.
-    std::vector<std::string> release(const GroupView& group, const std::vector<Instance>& instances, Time now,
-                                     std::uint32_t spare);
+    std::vector<std::string> release(const GroupView& group, NodeInstances& instances, Time now, std::uint32_t spare);
 
     // V / price: past this a kept node has cost more than a fresh one.
     Seconds horizon(const NodeGroup& group) const;

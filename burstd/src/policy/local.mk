@@ -36,6 +36,7 @@ libburst_a_SOURCES += \
 	burstd/src/policy/routed_work.cpp \
 	burstd/src/policy/routed_work.hpp \
 	burstd/src/policy/billing_boundary.hpp \
+	burstd/src/policy/node_instances.hpp \
 	burstd/src/policy/idle_retention.cpp \
 	burstd/src/policy/idle_retention.hpp \
 	burstd/src/policy/local_wait_estimator.cpp \
@@ -94,6 +95,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/threshold_policy_test.cpp \
 	tests/unit/policy/hold_outcomes_test.cpp \
 	tests/unit/policy/routed_work_test.cpp \
+	tests/unit/policy/node_instances_test.cpp \
 	tests/unit/policy/idle_retention_test.cpp \
 	tests/unit/policy/waiting_cost_gate_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \

@@ -2,6 +2,7 @@
 
 #include "policy/billing_boundary.hpp"
 #include "policy/group_choice.hpp"
+#include "policy/node_instances.hpp"
 #include "policy/reason_text.hpp"
 #include "policy/resource_profile.hpp"
 #include "policy/site_view.hpp"
@@ -11,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-#include <unordered_map>
 
 namespace burst {
 namespace {
@@ -22,12 +22,6 @@ std::string counts(const std::vector<std::uint32_t>& n, const std::vector<std::s
     for (std::size_t i = 0; i < n.size(); ++i)
         s += (i ? " " : "") + names[i] + "=" + std::to_string(n[i]);
     return s;
-}
-
-bool billed(InstanceState s)
-{
-    return s == InstanceState::Requested || s == InstanceState::Launching || s == InstanceState::Running ||
-           s == InstanceState::Terminating;
 }
 
 } // namespace
@@ -123,11 +117,9 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     // ledger when it knows of launches Slurm does not show yet.
     std::vector<std::uint32_t> on(G, 0);
     std::vector<std::uint32_t> ledger(G, 0);
-    std::unordered_map<std::string, const Instance*> instance_of;
     for (const auto& inst : state.instances) {
-        if (!billed(inst.state))
+        if (!inst.open())
             continue;
-        instance_of.emplace(inst.node, &inst);
         for (std::size_t g = 0; g < G; ++g)
             if (state.groups[g].name == inst.node_group)
                 ++ledger[g];
@@ -274,16 +266,16 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
 
     // S6: idle nodes beyond the target, nearest their billing boundary first.
     std::vector<std::uint64_t> released_cpus(G, 0);
+    NodeInstances instances(state.instances);
     for (std::size_t g = 0; g < G; ++g) {
         if (on[g] <= target[g])
             continue;
         const NodeGroup& group = state.groups[g];
         std::vector<std::pair<std::pair<Seconds, Time>, std::string>> idle;
         for (const auto& node : view.groups[g].idle_nodes) {
-            auto it = instance_of.find(node);
-            const Time launched = it != instance_of.end() ? it->second->requested_at : now;
-            const Time since = it != instance_of.end() ? it->second->running_since : now;
-            idle.push_back({{to_billing_boundary(group, now - launched), since}, node});
+            const Instance* inst = instances.find(node);
+            idle.push_back({{to_billing_boundary(group, instances.uptime(node, now)), inst ? inst->running_since : now},
+                            node});
         }
         std::sort(idle.begin(), idle.end());
         ReleaseNodes release;

@@ -1,6 +1,7 @@
 #include "sim/clairvoyant_policy.hpp"
 
 #include "policy/billing_boundary.hpp"
+#include "policy/node_instances.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
@@ -323,9 +324,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
                 idle[g].push_back(&node);
         }
     }
-    std::unordered_map<std::string, const Instance*> instance;
-    for (const auto& inst : state.instances)
-        instance.emplace(inst.node, &inst);
+    NodeInstances instances(state.instances);
 
     std::vector<const Job*> pending;
     std::unordered_map<JobId, std::uint32_t> arrived; // due jobs pending unrouted: their priority
@@ -352,11 +351,9 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
             // early left a job due at its end without nodes.
             Time start = job.start_time;
             for (const auto& n : job.nodes) {
-                auto i = instance.find(n);
-                if (i != instance.end())
-                    start = std::max(start, i->second->running_since > 0
-                                                ? i->second->running_since
-                                                : i->second->requested_at + latest_boot(config_, group));
+                if (const Instance* i = instances.find(n))
+                    start = std::max(start, i->running_since > 0 ? i->running_since
+                                                                 : i->requested_at + latest_boot(config_, group));
             }
             running[g].push_back(GroupRun{start + t->second->true_runtime() / group.speed, job.cpus});
         }
@@ -424,8 +421,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         for (const Node* node : idle[g]) {
             if (release.nodes.size() >= releasable)
                 break;
-            auto i = instance.find(node->name);
-            const Seconds up = i == instance.end() ? 0 : now - i->second->requested_at;
+            const Seconds up = instances.uptime(node->name, now);
             if (billed_seconds(group, up + config_.cycle) > billed_seconds(group, up))
                 release.nodes.push_back(node->name);
         }

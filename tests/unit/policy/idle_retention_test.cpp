@@ -44,7 +44,8 @@ Time cycles(IdleRetention& r, StateBuilder& b, Seconds gap, int times, Time t = 
 // The nodes of the first group `r` powers down now, as ForecastPolicy asks.
 std::vector<std::string> release(IdleRetention& r, const StateBuilder& b, Time now, std::uint32_t spare)
 {
-    return r.release(SiteView::of(b.state).groups[0], b.state.instances, now, spare);
+    NodeInstances instances(b.state.instances);
+    return r.release(SiteView::of(b.state).groups[0], instances, now, spare);
 }
 
 } // namespace
