@@ -5,19 +5,16 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
-#include <vector>
 
 namespace burst {
 namespace {
 
 // Never shrinks: a long-running burstd keeps every reason it has seen, which
-// the snapshot parser holds to names of Slurm's enum of them.
+// the snapshot parser holds to names of Slurm's enum of them.  Texts are
+// numbered from 1 in the order they come (0 is "").
 struct Table {
     std::mutex mutex;
     std::map<std::string, std::uint32_t, std::less<>> codes;
-    // By index: the texts are the map's keys, which never move.
-    std::vector<const std::string*> texts{&empty};
-    static inline const std::string empty;
 };
 
 Table& table()
@@ -50,25 +47,17 @@ PendingReason::PendingReason(std::string_view text)
     const std::lock_guard<std::mutex> lock(t.mutex);
     auto it = t.codes.find(text);
     if (it == t.codes.end()) {
-        // The index is 31 bits of the code; one more text than that is an
+        // The number is 31 bits of the code; one more text than that is an
         // error, not a wrapped code shared by two.
-        if (t.texts.size() > std::numeric_limits<std::uint32_t>::max() >> 1)
-            throw std::length_error("more than " + std::to_string(t.texts.size()) + " distinct pending reasons");
-        const std::uint32_t code =
-            std::uint32_t(t.texts.size()) << 1 | (names_a_dependency(text) ? kDependencyBit : 0);
+        const std::size_t number = t.codes.size() + 1;
+        if (number > std::numeric_limits<std::uint32_t>::max() >> 1)
+            throw std::length_error("more than " + std::to_string(number - 1) + " distinct pending reasons");
+        const std::uint32_t code = std::uint32_t(number) << 1 | (names_a_dependency(text) ? kDependencyBit : 0);
         it = t.codes.emplace(std::string(text), code).first;
-        t.texts.push_back(&it->first);
     }
     code_ = it->second;
     last_text.assign(text);
     last_code = code_;
-}
-
-const std::string& PendingReason::text() const
-{
-    Table& t = table();
-    const std::lock_guard<std::mutex> lock(t.mutex);
-    return *t.texts[code_ >> 1];
 }
 
 } // namespace burst

@@ -1,8 +1,9 @@
 #pragma once
 // Slurm's reason a job waits ("Resources", "Priority", "Dependency", ...), as
-// one interned value of 4 bytes.  Every distinct text is stored once for the
-// life of the process; the plugin sends job_reason_string() of Slurm's enum,
-// so a site has a few dozen of them.
+// one interned value of 4 bytes.  Every distinct text is kept for the life
+// of the process; the plugin sends job_reason_string() of Slurm's enum, so a
+// site has a few dozen of them.  What is asked of a reason is equality
+// and is_dependency(), never its text back.
 //
 // Why: SiteView::of asks every waiting job whether a dependency holds it
 // back, on every decision (a million of them at the largest sites).  With a
@@ -27,7 +28,6 @@ public:
     PendingReason(const char* text) : PendingReason(std::string_view(text)) {}
     PendingReason(const std::string& text) : PendingReason(std::string_view(text)) {}
 
-    const std::string& text() const;
     bool empty() const { return code_ == 0; }
     // Slurm's Dependency or DependencyNeverSatisfied: the job waits for
     // other jobs to end, not for a node.
@@ -37,7 +37,7 @@ public:
     friend bool operator!=(PendingReason a, PendingReason b) { return a.code_ != b.code_; }
 
 private:
-    // The text's index in the process-wide table, shifted left by one, with
+    // The text's number in the process-wide table, shifted left by one, with
     // is_dependency() in the low bit: the test then reads no memory but
     // the Job's own line.  0 is "" (no reason).
     static constexpr std::uint32_t kDependencyBit = 1;

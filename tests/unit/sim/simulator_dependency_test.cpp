@@ -60,7 +60,8 @@ TEST(SimulatorDependencies, PoliciesSeeBlockedJobsAsPendingOnADependency)
     rec.script = [&](const ClusterState& s, Time now) {
         for (const auto& j : s.snapshot.jobs)
             if (j.id == 3 && now < 100)
-                seen.push_back(j.reason.text() + "|" + j.dependency + "|" + (j.awaiting_dependency() ? "wait" : "go"));
+                seen.push_back(std::string(j.reason == PendingReason("Dependency") ? "Dependency" : "other") + "|" +
+                               j.dependency + "|" + (j.awaiting_dependency() ? "wait" : "go"));
         return Decision{};
     };
     simulate(site(8), {task(1, 0, 1, 50), task(2, 0, 1, 15), task(3, 0, 1, 10, {1, 2})}, rec);

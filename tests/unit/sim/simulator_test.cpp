@@ -103,13 +103,13 @@ TEST(Simulator, AJobOnBootingNodesStartsWhenTheyAreUpAsSlurmResetsIt)
     class Watching final : public Policy {
     public:
         std::unique_ptr<Policy> always = make_policy("always", PolicyParams{});
-        std::vector<std::pair<std::string, Time>> seen; // reason, start_time
+        std::vector<std::pair<PendingReason, Time>> seen; // reason, start_time
         std::string_view name() const override { return "watching"; }
         Decision decide(const ClusterState& state, const Clock& clock) override
         {
             for (const auto& j : state.snapshot.jobs)
                 if (j.id == 2 && j.state == JobState::Running)
-                    seen.emplace_back(j.reason.text(), j.start_time);
+                    seen.emplace_back(j.reason, j.start_time);
             return always->decide(state, clock);
         }
         void observe(const JobEnd& end) override { always->observe(end); }
@@ -119,9 +119,9 @@ TEST(Simulator, AJobOnBootingNodesStartsWhenTheyAreUpAsSlurmResetsIt)
     SimResult r = simulate(c, {job(1, 100, 2, 1000), job(2, 100, 2, 100)}, watching);
     const Time up = outcome(r, 2).start;
     CHECK(!watching.seen.empty());
-    STRCMP_EQUAL("Configuring", watching.seen.front().first.c_str());
+    CHECK(watching.seen.front().first == PendingReason("Configuring"));
     CHECK(watching.seen.front().second < up); // allocated while the node boots
-    STRCMP_EQUAL("None", watching.seen.back().first.c_str());
+    CHECK(watching.seen.back().first == PendingReason("None"));
     DOUBLES_EQUAL(up, watching.seen.back().second, 0);
 }
 
