@@ -27,6 +27,7 @@ void RoutedWork::forget(Time now)
 {
     while (!entries_.empty() && entries_.front().first < now - longest_)
         entries_.pop_front();
+    longest_ = 0;
 }
 
 } // namespace burst

@@ -3,8 +3,11 @@
 // and how much of it was routed since a given time.  Times are added in
 // non-decreasing order (one policy's decisions); a query is a binary search
 // over running totals.  Entries older than the longest span the policy said
-// it may ask about (keep()) are dropped as time moves on, so memory is
-// bounded by the routes within that span.
+// it may ask about since it last forgot (keep(), once per decision: the
+// longest look-back of the jobs in play) are dropped as time moves on, so
+// memory is bounded by the routes within that span, and shrinks with it
+// when the jobs that needed a long look-back have left.  A longer span
+// asked for later reaches back only as far as was kept.
 
 #include "model/clock.hpp"
 
@@ -19,9 +22,12 @@ public:
     void add(Time now, double core_seconds);
     // Work routed in [now − window, now].
     double within(Time now, Seconds window) const;
-    // Windows up to `span` may be asked for: keep what they reach.
+    // Windows up to `span` may be asked for until after the next forget():
+    // keep what they reach.
     void keep(Seconds span);
-    // Drops the entries older than now − the longest span kept.
+    // Drops the entries older than now − the longest span kept since the
+    // last forget(), and starts over: the next forget() keeps only what
+    // keep() asks for in between.
     void forget(Time now);
     std::size_t size() const { return entries_.size(); }
 

@@ -29,13 +29,29 @@ TEST(RoutedWork, KeepsWhatTheLongestSpanStillReaches)
     w.forget(200); // no span kept yet: only what was routed now stays
     LONGS_EQUAL(1, w.size());
     w.keep(100);
+    w.keep(50); // one decision's jobs: the longest span counts
     w.add(300, 8);
     w.forget(350); // 100 s back from 350: 300 stays, 200 goes
     LONGS_EQUAL(1, w.size());
     DOUBLES_EQUAL(8, w.within(350, 1000), 1e-9);
-    w.keep(50); // a shorter span keeps the longest
-    w.add(400, 16);
-    w.forget(400); // 100 s back: 300 stays
-    LONGS_EQUAL(2, w.size());
-    DOUBLES_EQUAL(24, w.within(400, 150), 1e-9);
+}
+
+// The history follows the longest look-back of the jobs in play at each
+// decision: once a job with a 10-hour limit has left, an hour is kept.
+TEST(RoutedWork, ShrinksWhenTheLongestSpanInPlayDrops)
+{
+    RoutedWork w;
+    for (Time t = 0; t <= 3 * 3600; t += 600) {
+        w.keep(3600);
+        w.keep(10 * 3600);
+        w.forget(t);
+        w.add(t, 1);
+    }
+    LONGS_EQUAL(19, w.size());
+    DOUBLES_EQUAL(19, w.within(3 * 3600, 10 * 3600), 1e-9);
+    const Time now = 3 * 3600 + 600;
+    w.keep(3600);
+    w.forget(now); // routed at 7800 s or later: 7800, 8400, ..., 10800
+    LONGS_EQUAL(6, w.size());
+    DOUBLES_EQUAL(6, w.within(now, 3600), 1e-9);
 }
