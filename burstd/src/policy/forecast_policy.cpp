@@ -262,6 +262,10 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     }
 
     std::size_t declined = 0;
+    // displacement=bounded: the work this decision routes for its own wait
+    // joins the look-back after the decision, so that every candidate of
+    // one decision is charged against the same past, whatever its place.
+    double routed_for_own_wait = 0;
     for (std::size_t k = 0; k < candidates.size(); ++k) {
         const Candidate& c = candidates[k];
         GroupView& group = view.groups[c.group];
@@ -344,7 +348,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         holds_.routed(job->id, now, cost + lambda_ * double(cores) * boot / 3600);
         if (displacement_ == Displacement::Bounded && !prefer && why.empty())
-            own_bursts_.add(now, double(cores) * expected);
+            routed_for_own_wait += double(cores) * expected;
         routed[c.queue_index] = true;
         stale = stale || !replayed;
         group.routed_pending_cpus += cores;
@@ -356,6 +360,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
                            " more than the cloud's " + money(cost) +
                            (shared && room_was_cold ? " (its share of a node it fills with others)" : ""));
     }
+    if (routed_for_own_wait > 0)
+        own_bursts_.add(now, routed_for_own_wait);
     if (declined)
         d.notes.push_back(std::to_string(declined) +
                           " waiting job(s) expected to start locally before bursting pays off");

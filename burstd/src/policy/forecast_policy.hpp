@@ -78,11 +78,12 @@ class SiteView;
 // overcharges where jobs past their break-even are routed in the same
 // decision (they leave whatever it does): KTH at λ = 5× the price, 4.7%.
 // displacement=bounded charges no more cloud work than there is to push
-// out: that of those jobs starting after it, plus the work routed for its
-// own wait over the last `held` seconds (the recent past as the forecast
-// of the near future: jobs past their break-even now are routed in this
-// decision whatever it does, those arriving while it runs are not queued
-// yet).  Uncapped, a 32-core job held for 5 h is charged 32 cores × 5 h
+// out: that of those jobs starting after it, plus the work earlier
+// decisions routed for its own wait over the last `held` seconds (the
+// recent past as the forecast of the near future: jobs past their
+// break-even now are routed in this decision whatever it does, those
+// arriving while it runs are not queued yet; this decision's routes join
+// the past after it, so every candidate is charged alike).  Uncapped, a 32-core job held for 5 h is charged 32 cores × 5 h
 // for pushing out one narrow short job: on HPC2N at λ = half the core-hour
 // price 69 jobs the reference keeps local were routed so (2717 cloud
 // core-hours, 136 of the bill, for 42 of their own waiting).  Bounded

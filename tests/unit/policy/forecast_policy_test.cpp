@@ -264,6 +264,36 @@ TEST(ForecastPolicy, BoundedDisplacementChargesNoMoreWorkThanThereIs)
     CHECK(d.actions[0].reason.find("displace") != std::string::npos);
 }
 
+TEST(ForecastPolicy, BoundedDisplacementChargesTwoLikeCandidatesOfOneDecisionTheSame)
+{
+    // 12 local cores: job 1 (8 cores) ends at 600 s, job 10 (4) at 2 h.
+    // Jobs 2 and 4 (4 cores, 1 h) both start at 600 s (job 4 backfills
+    // beside job 3's reservation) and save 0.28 < 0.41 on their own; the
+    // work their runs push out is job 5's (1 core, 10 min): both are held.
+    // Between them, job 3 (8 cores, 1 h, waiting until 4200 s) is routed
+    // for its own wait.  The look-back is the routes of earlier decisions:
+    // counted from the moment job 3 was routed, it charged job 4, weighed
+    // after it, 4 cores × 1 h (0.40), which routed job 4 and not job 2.
+    StateBuilder b;
+    b.local("n1", 12, 12).group("aws", 4, 4, 0.4, 100);
+    b.running(1, 8, 0, "r", 600).running(10, 4, 0, "r", 7200);
+    b.pending(2, 4, BurstOption::Allow, "p", 3600)
+        .pending(3, 8, BurstOption::Allow, "w", 3600)
+        .pending(4, 4, BurstOption::Allow, "p", 3600)
+        .pending(5, 1, BurstOption::Allow, "q", 600);
+    PolicyParams p;
+    p.set("lambda", "0.5");
+    p.set("max_error", "0");
+    p.set("benefit", "self"); // the displacement charge alone
+    p.set("displacement", "bounded");
+    ForecastPolicy policy(p);
+    ManualClock clock(0);
+    auto r = routes(policy.decide(b.state, clock));
+    LONGS_EQUAL(2, r.size());
+    LONGS_EQUAL(3, r[0].job);
+    LONGS_EQUAL(5, r[1].job);
+}
+
 TEST(ForecastPolicy, PricesHeldJobsByWhatHoldingPastJobsReallyCost)
 {
     // Job 2 (8 cores, 1 h) is forecast to wait 600 s: at λ = 0.4 it saves
