@@ -22,6 +22,16 @@ SimConfig one_node_site()
     return config;
 }
 
+// 16 local cores; two such nodes at most, billed at least `min_billed` s.
+SimConfig two_node_site(Seconds min_billed)
+{
+    SimConfig config = one_node_site();
+    config.local_cores = 16;
+    config.groups[0].max_count = 2;
+    config.groups[0].min_billed = min_billed;
+    return config;
+}
+
 } // namespace
 
 TEST_GROUP(ClairvoyantPolicy){};
@@ -105,10 +115,7 @@ TEST(ClairvoyantPolicy, HiresForAJobWaitingOnTheNodeLimitOnlyWhenItWillHaveRoom)
     // second node is hired once, shortly before then: hired at once, it
     // idled until SuspendTime powered it down, and was hired again at the
     // next decision, for two hours (lublin-256's reference rose so).
-    SimConfig config = one_node_site();
-    config.local_cores = 16;
-    config.groups[0].max_count = 2;
-    config.groups[0].min_billed = 0;
+    SimConfig config = two_node_site(0);
     config.suspend_time = 300;
     const std::vector<TraceJob> trace = {trace_job(1, 1000, 16, 20000), trace_job(2, 1000, 8, 7200),
                                          trace_job(3, 1010, 16, 600)};
@@ -189,10 +196,7 @@ TEST(ClairvoyantPolicy, PlansJobsDueTogetherInTheOrderTheGroupsPartitionStartsTh
     // hiring order, job 3 seemed to take the node at 660 and job 2 to wait
     // for it: the second node was not hired at 600, and job 2 waited for it
     // to boot once routed.
-    SimConfig config = one_node_site();
-    config.local_cores = 16;
-    config.groups[0].max_count = 2;
-    config.groups[0].min_billed = 3600;
+    SimConfig config = two_node_site(3600);
     const std::vector<TraceJob> trace = {trace_job(1, 0, 16, 20000), trace_job(2, 610, 16, 7210),
                                          trace_job(3, 620, 8, 1000)};
     const double lambda = 0.01;
@@ -211,10 +215,7 @@ TEST(ClairvoyantPolicy, PlansAJobRoutedLaterThanItArrivedAtItsPlaceByPriority)
     // -timed candidate routes them), and the wider job 3 was submitted
     // after job 2: multifactor priority by size starts it first all the
     // same, so its nodes are both hired by 600.
-    SimConfig config = one_node_site();
-    config.local_cores = 16;
-    config.groups[0].max_count = 2;
-    config.groups[0].min_billed = 3600;
+    SimConfig config = two_node_site(3600);
     config.priority.type = PriorityType::Multifactor;
     config.priority.weight_jobsize = 1000;
     config.priority.calc_period = 60;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim_fixtures.hpp"
@@ -19,11 +20,17 @@ namespace {
 class ScriptedPolicy final : public Policy {
 public:
     std::function<Decision(const ClusterState&, Time)> script;
+    // Actions taken at the decision at their time, after the script's.
+    std::vector<std::pair<Time, ActionKind>> at;
     std::vector<JobEnd> ends;
     std::string_view name() const override { return "scripted"; }
     Decision decide(const ClusterState& state, const Clock& clock) override
     {
-        return script ? script(state, clock.now()) : Decision{};
+        Decision d = script ? script(state, clock.now()) : Decision{};
+        for (const auto& [time, what] : at)
+            if (time == clock.now())
+                d.add(what, "test");
+        return d;
     }
     void observe(const JobEnd& end) override { ends.push_back(end); }
 };
@@ -184,16 +191,7 @@ TEST(Simulator, ReleasingABusyNodeDrainsItAndPowersItDownWhenItsJobEnds)
     c.groups[0].max_count = 1;
     c.groups[0].cpus = 4; // job 2 leaves 2 cores that job 3 could use
     ScriptedPolicy p;
-    p.script = [&](const ClusterState&, Time now) {
-        Decision d;
-        if (now == 0)
-            d.add(RouteToCloud{2, "g"}, "test");
-        if (now == 50)
-            d.add(RouteToCloud{3, "g"}, "test");
-        if (now == 40)
-            d.add(ReleaseNodes{{"g-1"}}, "test");
-        return d;
-    };
+    p.at = {{0, RouteToCloud{2, "g"}}, {40, ReleaseNodes{{"g-1"}}}, {50, RouteToCloud{3, "g"}}};
     SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100), job(3, 50, 2, 10)}, p);
     DOUBLES_EQUAL(130, outcome(r, 2).end, 1e-9);
     // Nothing new lands on the draining node: job 3 waits until it is down
@@ -214,16 +212,7 @@ TEST(Simulator, AGroupRunsItsRoutedJobsInPriorityOrderNotRoutingOrder)
     c.groups = {cloud()};
     c.groups[0].max_count = 1;
     ScriptedPolicy p;
-    p.script = [&](const ClusterState&, Time now) {
-        Decision d;
-        if (now == 0)
-            d.add(RouteToCloud{2, "g"}, "test");
-        if (now == 10)
-            d.add(RouteToCloud{5, "g"}, "test");
-        if (now == 20)
-            d.add(RouteToCloud{4, "g"}, "test");
-        return d;
-    };
+    p.at = {{0, RouteToCloud{2, "g"}}, {10, RouteToCloud{5, "g"}}, {20, RouteToCloud{4, "g"}}};
     SimResult r = simulate(
         c, {job(1, 0, 2, 1000), job(2, 0, 2, 100), job(3, 0, 2, 10), job(4, 0, 2, 10), job(5, 0, 2, 10)}, p);
     DOUBLES_EQUAL(130, outcome(r, 2).end, 1e-9);
