@@ -1,7 +1,6 @@
 // burstd: the slurm-burst daemon.  See burstd(8).
 
 #include "app/allocation_follower.hpp"
-#include "app/budget_conf.hpp"
 #include "app/config_parser.hpp"
 #include "app/daemon.hpp"
 #include "app/heap_tuning.hpp"
@@ -169,7 +168,6 @@ int main(int argc, char** argv)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
-        cycle.set_budget_interval(burst::reported_spend_interval(burst::budget_limits(config.budgets)));
         cycle.set_slurm_timeouts(timeouts);
         cycle.start_run_metrics(std::floor(clock.now()));
         burst::LibslurmJobProbe probe;
@@ -219,7 +217,6 @@ int main(int argc, char** argv)
             BuiltParts rebuilt = build_parts(next, provider_env);
             if (rebuilt.errors.empty()) {
                 cycle.replace_chain(std::move(rebuilt.chain));
-                cycle.set_budget_interval(burst::reported_spend_interval(burst::budget_limits(next.budgets)));
                 // Fixed credentials or templates: groups stopped for auth or
                 // invalid errors may launch again.
                 instances.health().reload(next.node_groups);

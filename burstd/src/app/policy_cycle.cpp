@@ -105,6 +105,7 @@ void PolicyCycle::run(const CycleContext& ctx)
             state.instances.push_back(r.to_instance());
     const std::vector<BilledSpan> billed = billed_spans(records);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
+    spend_interval_ = reported_spend_interval(limits);
     const IntervalSpend spent =
         budget_spend_.update(ctx.now, limits, billed, state.snapshot.jobs, state.groups, spend_interval_);
     const SpendView& spend = this->spend();

@@ -82,8 +82,6 @@ public:
     // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).
     void start_run_metrics(Time epoch) { run_metrics_.set_epoch(epoch); }
     const RunMetricsFeed& run_metrics() const { return run_metrics_; }
-    // The interval spend() counts in (> 0): reported_spend_interval of the Budget= lines.
-    void set_budget_interval(Seconds interval) { spend_interval_ = interval; }
     // slurm.conf's SuspendTime bounds what an idle cloud node costs (Budget= lines).
     void set_slurm_timeouts(SlurmConfTimeouts timeouts) { timeouts_ = std::move(timeouts); }
 
@@ -111,6 +109,8 @@ private:
     std::vector<std::string> picked_;     // nodes powered up by this cycle so far
     std::vector<std::string> hiring_;     // groups the current decision hires for
     PolicyCycleStats stats_;
+    // The interval spend() counts in: reported_spend_interval of the Budget=
+    // lines the last cycle ran with (as loaded, then as reloaded).
     Seconds spend_interval_ = kReportedSpendIntervalWithoutBudgets;
     BudgetSpend budget_spend_; // books spend_interval_ too, for spend()
     SlurmConfTimeouts timeouts_;
