@@ -23,6 +23,7 @@ std::uint32_t FairTree::add(std::uint32_t parent, bool user, std::uint32_t share
     n.shares = shares;
     nodes_.push_back(n);
     nodes_[parent].children.push_back(index);
+    nodes_[parent].order.push_back(index);
     normalized_ = false;
     if (user)
         ++users_;
@@ -85,12 +86,18 @@ void FairTree::rank_level(std::uint32_t parent, bool account_tied, const std::ve
         else
             n.level_fs = s / n.effective_usage; // U = 0 < S: ∞, the highest
     }
-    std::vector<std::uint32_t> order = nodes_[parent].children;
-    std::stable_sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) {
+    // Equal LF and kind keep the order added (indexes grow with it): a total
+    // order, so last pass's order, kept, is a nearly sorted start.
+    std::vector<std::uint32_t>& order = nodes_[parent].order;
+    const auto before = [this](std::uint32_t a, std::uint32_t b) {
         if (nodes_[a].level_fs != nodes_[b].level_fs)
             return nodes_[a].level_fs > nodes_[b].level_fs;
-        return nodes_[a].user && !nodes_[b].user;
-    });
+        if (nodes_[a].user != nodes_[b].user)
+            return nodes_[a].user;
+        return a < b;
+    };
+    if (!std::is_sorted(order.begin(), order.end(), before))
+        std::sort(order.begin(), order.end(), before);
     for (std::size_t i = 0; i < order.size(); ++i) {
         Node& n = nodes_[order[i]];
         const bool tied = i == 0 ? account_tied : nodes_[order[i - 1]].level_fs == n.level_fs;

@@ -68,7 +68,8 @@ private:
         long double effective_usage = 0;
         long double level_fs = 0;
         double factor = 0;
-        std::vector<std::uint32_t> children;
+        std::vector<std::uint32_t> children; // in the order added
+        std::vector<std::uint32_t> order;    // by LF at the last rank()
     };
 
     std::uint32_t add(std::uint32_t parent, bool user, std::uint32_t shares);

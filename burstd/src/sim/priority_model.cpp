@@ -120,6 +120,7 @@ void MultifactorPriority::begin_pass(Time now)
     passed_ = true;
     last_pass_ = now;
     usage_since_pass_ = false;
+    ++changes_;
 }
 
 void MultifactorPriority::end_charges()
@@ -132,6 +133,7 @@ void MultifactorPriority::end_charges()
         norm_[n] = root > 0 ? std::min(1.0, raw_[n] / root) : 0;
     for (std::size_t u = 0; u < users_.size(); ++u)
         factor_[u] = tree_.fairshare_factor(user_node_[u]);
+    ++changes_;
 }
 
 double MultifactorPriority::charge(std::uint32_t cpus, Time from, Time to) const
@@ -148,6 +150,7 @@ void MultifactorPriority::add_usage(std::uint32_t association, double amount)
     raw_[user_node_[association]] += amount;
     raw_[account_node_[account_of(association)]] += amount;
     raw_[FairTree::kRoot] += amount;
+    ++changes_;
 }
 
 void MultifactorPriority::charge_running(std::uint32_t association, std::uint32_t cpus, Time start)
@@ -188,9 +191,12 @@ std::uint32_t MultifactorPriority::priority(Time now, Time eligible, std::uint32
     return p >= 4294967295.0 ? 4294967295u : std::uint32_t(p);
 }
 
-void MultifactorPriority::fill_shares(std::vector<Share>& out) const
+void MultifactorPriority::fill_shares(std::vector<Share>& out)
 {
     const std::size_t rows = config_.fair_tree ? accounts_.size() + users_.size() : accounts_.size();
+    if (out.size() == rows && filled_changes_ == changes_)
+        return;
+    filled_changes_ = changes_;
     if (out.size() != rows) {
         out.assign(rows, Share{});
         std::size_t row = 0, u = 0;

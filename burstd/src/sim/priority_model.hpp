@@ -81,8 +81,10 @@ public:
     // The associations as burstd's exporter sends them, updated in place
     // (same order every call): classic one per account (user empty, parent
     // root); Fair Tree each account followed by its users (parent the
-    // account), accounts with factor 0 as slurmctld leaves them.
-    void fill_shares(std::vector<Share>& out) const;
+    // account), accounts with factor 0 as slurmctld leaves them.  `out` is
+    // the vector of the previous call (or a new one): left alone when no
+    // usage or factor changed since.
+    void fill_shares(std::vector<Share>& out);
 
 private:
     double charge(std::uint32_t cpus, Time from, Time to) const;
@@ -112,6 +114,8 @@ private:
     double whole_period_decay_ = 1; // d^(this pass − previous pass)
     bool charge_pass_ = false;
     bool usage_since_pass_ = false;
+    std::uint64_t changes_ = 0;       // usage or factor updates so far
+    std::uint64_t filled_changes_ = ~std::uint64_t(0); // changes_ at the last fill_shares
 };
 
 } // namespace burst
