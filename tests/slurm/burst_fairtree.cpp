@@ -4,7 +4,7 @@
 // Reads the association tree (the Account column's indentation), RawShares
 // and RawUsage, ranks it, and prints Account|User|EffectvUsage|LevelFS|FairShare
 // in the input's order and sshare's number format (FairShare for users
-// only).  Exit 1 on input it cannot read (the line and what was expected).
+// only, LevelFS not for Fairshare=parent).  Exit 1 on input it cannot read (the line and what was expected).
 #include "sim/fair_tree.hpp"
 
 #include <cerrno>
@@ -36,6 +36,7 @@ std::vector<std::string> split(const std::string& line)
 struct Row {
     std::string account, user;
     std::uint32_t node = 0;
+    bool parent_shares = false; // Fairshare=parent: sshare prints no LevelFS
 };
 
 std::string number(long double v)
@@ -79,8 +80,8 @@ int main()
         const std::size_t depth = indented.find_first_not_of(' ');
         if (depth == std::string::npos)
             return fail("empty Account");
-        Row row{indented.substr(depth), f[col["User"]], FairTree::kRoot};
         const std::string& shares_text = f[col["RawShares"]];
+        Row row{indented.substr(depth), f[col["User"]], FairTree::kRoot, shares_text == "parent"};
         char* end = nullptr;
         errno = 0;
         const double raw_usage = std::strtod(f[col["RawUsage"]].c_str(), &end);
@@ -127,8 +128,8 @@ int main()
         if (r.node == FairTree::kRoot)
             continue;
         std::cout << r.account << '|' << r.user << '|' << number(tree.effective_usage(r.node)) << '|'
-                  << number(tree.level_fs(r.node)) << '|' << (r.user.empty() ? "" : number(tree.fairshare_factor(r.node)))
-                  << '\n';
+                  << (r.parent_shares ? "" : number(tree.level_fs(r.node))) << '|'
+                  << (r.user.empty() ? "" : number(tree.fairshare_factor(r.node))) << '\n';
     }
     return 0;
 }
