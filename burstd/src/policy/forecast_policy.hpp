@@ -18,8 +18,9 @@ class SiteView;
 // Bursts a job exactly when waiting for the local cores is expected to cost
 // more than the cloud.  Each decision plays the local queue forward as
 // Slurm's EASY backfill would (local_start_forecast.hpp): reservations from
-// time limits, releases at runtimes predicted from finished jobs (user's last
-// two, category and global runtime/limit ratios; runtime_ratio_model.hpp),
+// time limits, releases at runtimes predicted from finished jobs (runtime/
+// limit ratios by credibility over category, name and kind; without a
+// limit the user's last two; runtime_ratio_model.hpp),
 // running jobs past their prediction ending uniformly in a max_error window
 // learned from how wrong past predictions were.  That gives every pending
 // job h an expected local start Q_h.  In priority order, h is routed to the

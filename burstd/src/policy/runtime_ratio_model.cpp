@@ -58,6 +58,17 @@ Seconds RuntimeRatioModel::running_floor(const std::string& kind) const
     return it == running_floor_.end() ? 0 : it->second;
 }
 
+RuntimeRatioModel::Chain RuntimeRatioModel::chain(const std::string& user, const std::string& name,
+                                                 const std::string& category, Seconds limit, double unknown) const
+{
+    Chain c;
+    c.all = all_ratio_.count > 0 ? all_ratio_.value : unknown;
+    c.category = category_level_.estimate(category, c.all);
+    c.name = name_level_.estimate(user_job_name(user, name), c.category);
+    c.kind = kind_level_.estimate(user_job_kind(user, name, limit), c.name);
+    return c;
+}
+
 Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& name, const std::string& category,
                                    Seconds limit) const
 {
@@ -71,12 +82,10 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
         return true;
     };
     const std::string kind = user.empty() ? std::string() : user_job_kind(user, name, limit);
-    // With a limit, the user's jobs of other names are no evidence: the
-    // limit and the category's ratio scale this one better (header).
-    const bool from_history = !user.empty() && (last_two(user_kind_last_, kind) ||
-                                                last_two(user_name_last_, user_job_name(user, name)) ||
-                                                (limit <= 0 && last_two(user_last_, user)));
-    if (from_history) {
+    if (limit > 0 && !user.empty()) {
+        e = std::min(chain(user, name, category, limit, 1).kind, 1.0) * limit; // knowing nothing: the limit
+    } else if (!user.empty() && (last_two(user_kind_last_, kind) || last_two(user_name_last_, user_job_name(user, name)) ||
+                                 last_two(user_last_, user))) {
         // e is the user's own history
     } else if (limit > 0) {
         auto c = category_ratio_.find(category);
@@ -129,10 +138,18 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     if (!info.user.empty()) {
         user_last_[info.user].add(end.elapsed);
         user_name_last_[user_job_name(info.user, info.name)].add(end.elapsed);
-        user_kind_last_[user_job_kind(info.user, info.name, info.limit)].add(end.elapsed);
+        if (info.limit <= 0) // with a limit, the credibility levels predict the kind
+            user_kind_last_[user_job_kind(info.user, info.name, info.limit)].add(end.elapsed);
     }
     if (info.limit > 0) {
         const double ratio = std::min(1.0, end.elapsed / info.limit);
+        if (!info.user.empty()) {
+            // The first ratio learned is no offset from anything.
+            const Chain c = chain(info.user, info.name, info.category, info.limit, ratio);
+            category_level_.observe(info.category, c.all, ratio);
+            name_level_.observe(user_job_name(info.user, info.name), c.category, ratio);
+            kind_level_.observe(user_job_kind(info.user, info.name, info.limit), c.name, ratio);
+        }
         all_ratio_.add(ratio);
         if (!info.category.empty())
             category_ratio_[info.category].add(ratio);

@@ -1,0 +1,56 @@
+#include "policy/credibility_level.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace burst {
+namespace {
+
+constexpr double kRecent = 50; // observations a key's recent mean weighs alike
+
+} // namespace
+
+double CredibilityLevel::prior_weight() const
+{
+    if (sum_df_ == 0)
+        return std::numeric_limits<double>::infinity();
+    const double within = sum_m2_ / double(sum_df_);
+    // E[n·mean²] = n·τ² + σ² per key (offsets from the parent average zero).
+    const double between = (sum_n_mean2_ - double(nodes_.size()) * within) / double(total_);
+    if (!(between > 0))
+        return std::numeric_limits<double>::infinity();
+    return within / between;
+}
+
+double CredibilityLevel::estimate(const std::string& key, double parent) const
+{
+    auto it = nodes_.find(key);
+    if (it == nodes_.end())
+        return parent;
+    const double k = prior_weight();
+    if (std::isinf(k))
+        return parent;
+    const double n = std::min(double(it->second.n), kRecent);
+    const double z = n / (n + k);
+    return (1 - z) * parent + z * it->second.recent;
+}
+
+void CredibilityLevel::observe(const std::string& key, double parent, double x)
+{
+    Node& node = nodes_[key];
+    const double offset = x - parent;
+    sum_m2_ -= node.m2;
+    sum_n_mean2_ -= double(node.n) * node.mean * node.mean;
+    ++node.n;
+    ++total_;
+    if (node.n > 1)
+        ++sum_df_;
+    const double delta = offset - node.mean;
+    node.mean += delta / double(node.n);
+    node.m2 += delta * (offset - node.mean);
+    node.recent += (x - node.recent) / std::min(double(node.n), kRecent);
+    sum_m2_ += node.m2;
+    sum_n_mean2_ += double(node.n) * node.mean * node.mean;
+}
+
+} // namespace burst
