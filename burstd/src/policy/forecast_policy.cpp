@@ -96,7 +96,8 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       expander_(make_expander(params.get_choice("expander", "least-cost", expander_names()))),
       retention_(params.get_choice("retention", "learned", {"learned", "suspend"}) == "learned"
                      ? std::make_optional<IdleRetention>(lambda_)
-                     : std::nullopt)
+                     : std::nullopt),
+      price_slots_(params.get_choice("slots", "priced", {"priced", "free"}) == "priced")
 {
 }
 
@@ -163,6 +164,30 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         rooms.push_back(Room::of(g));
     std::vector<ExpansionOption> options;
     options.reserve(view.groups.size());
+    if (price_slots_)
+        scarcity_.resize(view.groups.size());
+    // What a burst of `cores` quoted `q` for a job of `expected` seconds
+    // denies the jobs that would burst but find the group full: the waiting
+    // as many cores of room relieved over the last boot + run
+    // (slot_scarcity.hpp), at λ.  On new whole nodes it holds them whole.
+    auto priced = [&](std::size_t g, const Room& room, std::uint64_t cores, Seconds expected, bool shared = false) {
+        Quote q = quote(view.groups[g], room, cores, expected, shared);
+        if (!price_slots_ || lambda_ <= 0)
+            return q;
+        const NodeGroup& group = *view.groups[g].group;
+        const bool whole = room.warm + room.booting < cores && !(shared && cores < group.cpus);
+        const double held = whole ? double((cores + group.cpus - 1) / group.cpus * group.cpus) : double(cores);
+        q.cost += lambda_ * scarcity_[g].denied(now, q.boot + expected / group.speed, held) / 3600;
+        return q;
+    };
+    // Jobs that would burst but find no group with room for them (their
+    // queue index, group, and the wait past which bursting pays).
+    struct Blocked {
+        std::size_t queue_index;
+        std::size_t group;
+        Seconds break_even;
+    };
+    std::vector<Blocked> blocked;
     for (std::size_t i = 0; i < n; ++i) {
         const Job* job = view.pending[i];
         model_.note(*job);
@@ -174,6 +199,9 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         // keep that much, and as far as its limit (later predictions of
         // its kind may grow to it).
         own_bursts_.keep(std::max<Seconds>(expected, job->time_limit));
+        for (std::size_t g = 0; g < scarcity_.size(); ++g) // a burst's boot and run, at most its limit
+            scarcity_[g].keep(view.groups[g].group->boot_time +
+                              std::max<Seconds>(expected, job->time_limit) / view.groups[g].group->speed);
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
@@ -182,12 +210,23 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         for (std::size_t g = 0; g < view.groups.size(); ++g) {
             if (view.groups[g].free_capacity() < cores)
                 continue;
-            const auto [boot, cost] = quote(view.groups[g], rooms[g], cores, expected);
+            const auto [boot, cost] = priced(g, rooms[g], cores, expected);
             options.push_back(ExpansionOption{&view.groups[g], cost, boot});
         }
         const ExpansionOption* choice = expander_->choose(options, cores);
-        if (!choice)
+        if (!choice) {
+            if (price_slots_ && lambda_ > 0 && job->burst != BurstOption::Prefer)
+                for (std::size_t g = 0; g < view.groups.size(); ++g) {
+                    const GroupView& gv = view.groups[g];
+                    if (gv.free_capacity() < cores && cores <= std::uint64_t(gv.group->capacity()) * gv.group->cpus) {
+                        const auto [boot, cost] = priced(g, Room{}, cores, expected);
+                        blocked.push_back(
+                            Blocked{queue.size() - 1, g, boot + cost * 3600 / (lambda_ * double(cores))});
+                        break;
+                    }
+                }
             continue;
+        }
         candidates.push_back(Candidate{queue.size() - 1, i, std::size_t(choice->group - view.groups.data())});
         if (job->burst == BurstOption::Prefer) {
             break_even.back() = 0;
@@ -198,7 +237,11 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         }
     }
     own_bursts_.forget(now);
-    if (candidates.empty()) {
+    for (SlotScarcity& s : scarcity_)
+        s.forget(now);
+    if (candidates.empty() && blocked.empty()) {
+        for (std::size_t g = 0; g < scarcity_.size(); ++g)
+            scarcity_[g].record(now, 0);
         release_idle(d, view, state.instances);
         return d;
     }
@@ -206,7 +249,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     // `also`, when given); routed jobs' entries are left at 0.
     std::vector<bool> routed(queue.size(), false);
     std::uint32_t plays = 0;
-    auto play = [&](std::size_t also) {
+    auto play = [&](std::size_t also, Seconds reach) {
         std::vector<ForecastPending> rest;
         std::vector<std::size_t> index;
         rest.reserve(queue.size());
@@ -221,7 +264,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (cores <= view.local_free_cpus)
             return out; // everything starts in this scheduling pass
         ++plays;
-        const auto s = forecast_local_starts(view.local_free_cpus, running, rest, backfill_window_, horizon);
+        const auto s = forecast_local_starts(view.local_free_cpus, running, rest, backfill_window_, reach);
         for (std::size_t k = 0; k < index.size(); ++k)
             out[index[k]] = s[k];
         return out;
@@ -240,7 +283,28 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             }
         return lambda_ * sum / 3600;
     };
-    std::vector<Seconds> start = play(queue.size());
+    // The first play reaches as far as the blocked jobs' break-even waits,
+    // to tell which of them would burst; the decision reads it cut at the
+    // horizon like every other play (a play is the same up to where it stops).
+    Seconds reach = horizon;
+    for (const Blocked& b : blocked)
+        reach = std::max(reach, b.break_even);
+    std::vector<Seconds> start = play(queue.size(), reach);
+    if (price_slots_) {
+        std::vector<double> waiting(view.groups.size(), 0);
+        for (const Blocked& b : blocked)
+            if (start[b.queue_index] > b.break_even)
+                waiting[b.group] += double(queue[b.queue_index].cores);
+        for (std::size_t g = 0; g < scarcity_.size(); ++g)
+            scarcity_[g].record(now, waiting[g]);
+    }
+    if (candidates.empty()) {
+        release_idle(d, view, state.instances);
+        return d;
+    }
+    for (Seconds& s : start)
+        if (s > horizon)
+            s = kNotForeseen;
     bool stale = false;
 
     // Narrow jobs that would pay for their share of a new node, counted
@@ -252,7 +316,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         for (std::size_t k = candidates.size(); k-- > 0;) {
             const Candidate& c = candidates[k];
             const ForecastPending& p = queue[c.queue_index];
-            const auto [boot, cost] = quote(view.groups[c.group], Room{}, p.cores, p.expected, true);
+            const auto [boot, cost] = priced(c.group, Room{}, p.cores, p.expected, true);
             if (lambda_ > 0 && p.cores < view.groups[c.group].group->cpus &&
                 lambda_ * double(p.cores) * (start[c.queue_index] - boot) / 3600 > cost)
                 sum[c.group] += p.cores;
@@ -272,7 +336,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             continue; // taken by jobs routed earlier in this decision
         // Jobs routed before this one free cores for it: look again.
         if (stale && plays < reforecasts_ + 1 && start[c.queue_index] > 0 && !prefer) {
-            start = play(queue.size());
+            start = play(queue.size(), horizon);
             stale = false;
         }
         const Seconds q = start[c.queue_index];
@@ -281,7 +345,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds expected = queue[c.queue_index].expected;
         const bool shared = narrow_behind[k] >= group.group->cpus;
         const bool room_was_cold = room.warm + room.booting < cores;
-        const auto [boot, cost] = quote(group, room, cores, expected, shared);
+        const auto [boot, cost] = priced(c.group, room, cores, expected, shared);
         double saved = lambda_ * double(cores) * (q - boot) / 3600;
         std::string why;
         bool replayed = false; // the queue was played without this job
@@ -326,7 +390,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (!prefer && !(saved > cost) && queue_benefit_ && lambda_ > 0 && plays < reforecasts_ + 1) {
             // Bursting it may also let the jobs behind it start sooner
             // (a blocked head's reservation holds cores back).
-            std::vector<Seconds> alt = play(c.queue_index);
+            std::vector<Seconds> alt = play(c.queue_index, horizon);
             const double behind = others_saved(start, alt, c.queue_index);
             if (saved + behind > cost) {
                 saved += behind;

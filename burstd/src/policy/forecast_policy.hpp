@@ -6,6 +6,7 @@
 #include "policy/policy_params.hpp"
 #include "policy/routed_work.hpp"
 #include "policy/runtime_ratio_model.hpp"
+#include "policy/slot_scarcity.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -139,6 +140,8 @@ private:
     RoutedWork own_bursts_; // jobs routed for their own wait (displacement=bounded)
     std::unique_ptr<Expander> expander_;
     std::optional<IdleRetention> retention_;
+    bool price_slots_;
+    std::vector<SlotScarcity> scarcity_; // per group, in ClusterState::groups order (slots=priced)
 };
 
 } // namespace burst
