@@ -24,6 +24,7 @@ std::string seconds_text(Seconds s)
 struct Quote {
     Seconds boot;
     double cost;
+    double slots = 0; // of `cost`: what its node slots deny others
 };
 
 // Cores of a group a job routed in this decision could take without new
@@ -97,7 +98,10 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       retention_(params.get_choice("retention", "learned", {"learned", "suspend"}) == "learned"
                      ? std::make_optional<IdleRetention>(lambda_)
                      : std::nullopt),
-      price_slots_(params.get_choice("slots", "priced", {"priced", "free"}) == "priced")
+      slots_([&params] {
+          const std::string s = params.get_choice("slots", "blocked", {"blocked", "arrivals", "free"});
+          return s == "blocked" ? Slots::Blocked : s == "arrivals" ? Slots::Arrivals : Slots::Free;
+      }())
 {
 }
 
@@ -164,30 +168,43 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         rooms.push_back(Room::of(g));
     std::vector<ExpansionOption> options;
     options.reserve(view.groups.size());
-    if (price_slots_)
+    if (slots_ == Slots::Blocked)
         scarcity_.resize(view.groups.size());
-    // What a burst of `cores` quoted `q` for a job of `expected` seconds
-    // denies the jobs that would burst but find the group full: the waiting
-    // as many cores of room relieved over the last boot + run
-    // (slot_scarcity.hpp), at λ.  On new whole nodes it holds them whole.
+    if (slots_ == Slots::Arrivals)
+        while (arrivals_.size() < view.groups.size())
+            arrivals_.emplace_back(view.groups[arrivals_.size()].group->cpus);
+    // A burst's quote plus what holding its node slots for its boot and run
+    // denies jobs that would burst but find the group full, at λ: the
+    // waiting as many cores of room relieved over as long back
+    // (slots=blocked, slot_scarcity.hpp), or the arrivals of as long back
+    // that would no longer fit, waiting for it half that time each
+    // (slots=arrivals, burst_arrivals.hpp).  On new nodes it holds them whole.
     auto priced = [&](std::size_t g, const Room& room, std::uint64_t cores, Seconds expected, bool shared = false) {
         Quote q = quote(view.groups[g], room, cores, expected, shared);
-        if (!price_slots_ || lambda_ <= 0)
+        if (slots_ == Slots::Free || lambda_ <= 0)
             return q;
         const NodeGroup& group = *view.groups[g].group;
         const bool whole = room.warm + room.booting < cores && !(shared && cores < group.cpus);
-        const double held = whole ? double((cores + group.cpus - 1) / group.cpus * group.cpus) : double(cores);
-        q.cost += lambda_ * scarcity_[g].denied(now, q.boot + expected / group.speed, held) / 3600;
+        const std::uint64_t held = whole ? (cores + group.cpus - 1) / group.cpus * group.cpus : cores;
+        const Seconds hold = q.boot + expected / group.speed;
+        if (slots_ == Slots::Blocked) {
+            q.slots = lambda_ * scarcity_[g].denied(now, hold, double(held)) / 3600;
+        } else {
+            const std::uint64_t free = view.groups[g].free_capacity();
+            const double turned_away = arrivals_[g].within(now, hold, free > held ? free - held : 0, held);
+            q.slots = lambda_ * turned_away * hold / 2 / 3600;
+        }
+        q.cost += q.slots;
         return q;
     };
-    // Jobs that would burst but find no group with room for them (their
-    // queue index, group, and the wait past which bursting pays).
-    struct Blocked {
+    // A queued job, its group, and the wait past which bursting there pays.
+    struct Burstable {
         std::size_t queue_index;
         std::size_t group;
         Seconds break_even;
     };
-    std::vector<Blocked> blocked;
+    std::vector<Burstable> blocked; // no group has room for them
+    std::vector<Burstable> fresh;   // new since the last decision (slots=arrivals)
     for (std::size_t i = 0; i < n; ++i) {
         const Job* job = view.pending[i];
         model_.note(*job);
@@ -199,9 +216,14 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         // keep that much, and as far as its limit (later predictions of
         // its kind may grow to it).
         own_bursts_.keep(std::max<Seconds>(expected, job->time_limit));
-        for (std::size_t g = 0; g < scarcity_.size(); ++g) // a burst's boot and run, at most its limit
-            scarcity_[g].keep(view.groups[g].group->boot_time +
-                              std::max<Seconds>(expected, job->time_limit) / view.groups[g].group->speed);
+        for (std::size_t g = 0; g < view.groups.size(); ++g) { // a burst's boot and run, at most its limit
+            const Seconds hold = view.groups[g].group->boot_time +
+                                 std::max<Seconds>(expected, job->time_limit) / view.groups[g].group->speed;
+            if (slots_ == Slots::Blocked)
+                scarcity_[g].keep(hold);
+            if (slots_ == Slots::Arrivals)
+                arrivals_[g].keep(hold);
+        }
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
@@ -210,24 +232,30 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         for (std::size_t g = 0; g < view.groups.size(); ++g) {
             if (view.groups[g].free_capacity() < cores)
                 continue;
-            const auto [boot, cost] = priced(g, rooms[g], cores, expected);
+            const auto [boot, cost, slots] = priced(g, rooms[g], cores, expected);
             options.push_back(ExpansionOption{&view.groups[g], cost, boot});
         }
         const ExpansionOption* choice = expander_->choose(options, cores);
         if (!choice) {
-            if (price_slots_ && lambda_ > 0 && job->burst != BurstOption::Prefer)
+            if (slots_ != Slots::Free && lambda_ > 0 && job->burst != BurstOption::Prefer)
                 for (std::size_t g = 0; g < view.groups.size(); ++g) {
                     const GroupView& gv = view.groups[g];
                     if (gv.free_capacity() < cores && cores <= std::uint64_t(gv.group->capacity()) * gv.group->cpus) {
-                        const auto [boot, cost] = priced(g, Room{}, cores, expected);
+                        const auto [boot, cost, slots] = priced(g, Room{}, cores, expected);
                         blocked.push_back(
-                            Blocked{queue.size() - 1, g, boot + cost * 3600 / (lambda_ * double(cores))});
+                            Burstable{queue.size() - 1, g, boot + cost * 3600 / (lambda_ * double(cores))});
+                        if (slots_ == Slots::Arrivals && view.pending_since[i] > last_decision_)
+                            fresh.push_back(blocked.back());
                         break;
                     }
                 }
             continue;
         }
         candidates.push_back(Candidate{queue.size() - 1, i, std::size_t(choice->group - view.groups.data())});
+        if (slots_ == Slots::Arrivals && view.pending_since[i] > last_decision_ && lambda_ > 0 &&
+            job->burst != BurstOption::Prefer)
+            fresh.push_back(Burstable{queue.size() - 1, candidates.back().group,
+                                      choice->ready_in + choice->cost * 3600 / (lambda_ * double(cores))});
         if (job->burst == BurstOption::Prefer) {
             break_even.back() = 0;
         } else {
@@ -239,6 +267,9 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     own_bursts_.forget(now);
     for (SlotScarcity& s : scarcity_)
         s.forget(now);
+    for (BurstArrivals& a : arrivals_)
+        a.forget(now);
+    last_decision_ = now;
     if (candidates.empty() && blocked.empty()) {
         for (std::size_t g = 0; g < scarcity_.size(); ++g)
             scarcity_[g].record(now, 0);
@@ -287,17 +318,20 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     // to tell which of them would burst; the decision reads it cut at the
     // horizon like every other play (a play is the same up to where it stops).
     Seconds reach = horizon;
-    for (const Blocked& b : blocked)
+    for (const Burstable& b : blocked)
         reach = std::max(reach, b.break_even);
     std::vector<Seconds> start = play(queue.size(), reach);
-    if (price_slots_) {
+    if (slots_ == Slots::Blocked) {
         std::vector<double> waiting(view.groups.size(), 0);
-        for (const Blocked& b : blocked)
+        for (const Burstable& b : blocked)
             if (start[b.queue_index] > b.break_even)
                 waiting[b.group] += double(queue[b.queue_index].cores);
         for (std::size_t g = 0; g < scarcity_.size(); ++g)
             scarcity_[g].record(now, waiting[g]);
     }
+    for (const Burstable& f : fresh)
+        if (start[f.queue_index] > f.break_even)
+            arrivals_[f.group].add(now, queue[f.queue_index].cores);
     if (candidates.empty()) {
         release_idle(d, view, state.instances);
         return d;
@@ -316,7 +350,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         for (std::size_t k = candidates.size(); k-- > 0;) {
             const Candidate& c = candidates[k];
             const ForecastPending& p = queue[c.queue_index];
-            const auto [boot, cost] = priced(c.group, Room{}, p.cores, p.expected, true);
+            const auto [boot, cost, slots] = priced(c.group, Room{}, p.cores, p.expected, true);
             if (lambda_ > 0 && p.cores < view.groups[c.group].group->cpus &&
                 lambda_ * double(p.cores) * (start[c.queue_index] - boot) / 3600 > cost)
                 sum[c.group] += p.cores;
@@ -345,7 +379,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds expected = queue[c.queue_index].expected;
         const bool shared = narrow_behind[k] >= group.group->cpus;
         const bool room_was_cold = room.warm + room.booting < cores;
-        const auto [boot, cost] = priced(c.group, room, cores, expected, shared);
+        const auto [boot, cost, slots] = priced(c.group, room, cores, expected, shared);
         double saved = lambda_ * double(cores) * (q - boot) / 3600;
         std::string why;
         bool replayed = false; // the queue was played without this job
@@ -417,7 +451,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
                      : "expected local start in " + seconds_text(q) + ": waiting costs " +
                            (std::isinf(saved) ? std::string("more") : money(saved)) + why +
                            " more than the cloud's " + money(cost) +
-                           (shared && room_was_cold ? " (its share of a node it fills with others)" : ""));
+                           (shared && room_was_cold ? " (its share of a node it fills with others)" : "") +
+                           (slots > 0 ? " (" + money(slots) + " of it for the node slots it holds)" : ""));
     }
     if (declined)
         d.notes.push_back(std::to_string(declined) +
