@@ -15,7 +15,9 @@ namespace burst {
 // more than its share gets less); shares: normalized shares only; equal.
 enum class BudgetSplit { FairShare, Shares, Equal };
 
-// Account-level associations (empty user) give the weights.  When no given
+// Account-level associations (empty user) give the weights; an account whose
+// factor is 0 while its users have theirs (Fair Tree, which ranks users only)
+// takes its user associations' mean factor.  When no given
 // account has one, or every weight is 0, fairshare falls back to shares and
 // shares to equal; an account without an association otherwise gets 0.
 // The parts add up to `budget` (or to 0 when there are no accounts).

@@ -51,7 +51,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
-    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT=N,...|FILE]]\n"
+    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT[/USER]=N,...|FILE]]\n"
     "                [--conf BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
@@ -286,6 +286,9 @@ Options parse(const std::vector<std::string>& args)
     }
     if (o.shares_given && o.config.priority.type != PriorityType::Multifactor)
         throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
+    if (!o.config.priority.fair_tree && !o.config.priority.shares.users.empty())
+        throw UsageError("--shares: ACCOUNT/USER entries need Fair Tree (PriorityFlags=NO_FAIR_TREE models every "
+                         "user at Fairshare=parent)");
     if (!o.config.enforce_budgets && o.conf.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
     if (!o.scenario.empty()) {

@@ -11,6 +11,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/trace_loader.hpp \
 	burstd/src/sim/sim_config.hpp \
 	burstd/src/sim/priority_config.hpp \
+	burstd/src/sim/fair_tree.cpp \
+	burstd/src/sim/fair_tree.hpp \
 	burstd/src/sim/priority_model.cpp \
 	burstd/src/sim/priority_model.hpp \
 	burstd/src/sim/priority_spec.cpp \
@@ -69,6 +71,10 @@ burstsim_SOURCES = burstd/tools/burstsim_main.cpp
 burstsim_LDADD = $(BURST_LIBS)
 dist_man_MANS += man/burstsim.1
 
+noinst_PROGRAMS += tests/slurm/burst_fairtree
+tests_slurm_burst_fairtree_SOURCES = tests/slurm/burst_fairtree.cpp
+tests_slurm_burst_fairtree_LDADD = $(BURST_LIBS)
+
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/swf_parser_test.cpp \
 	tests/unit/sim/sacct_parser_test.cpp \
@@ -76,6 +82,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/simulator_stockout_test.cpp \
 	tests/unit/sim/simulator_test.cpp \
 	tests/unit/sim/priority_model_test.cpp \
+	tests/unit/sim/fair_tree_test.cpp \
 	tests/unit/sim/priority_spec_test.cpp \
 	tests/unit/sim/simulator_fairshare_test.cpp \
 	tests/unit/sim/burstsim_priority_cli_test.cpp \

@@ -3,56 +3,114 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace burst {
 
-MultifactorPriority::MultifactorPriority(const PriorityConfig& config, const std::vector<std::string>& accounts,
+MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
+                                         const std::vector<std::pair<std::string, std::string>>& users,
                                          std::uint64_t site_cores, std::uint32_t site_nodes)
     : config_(config), site_cores_(std::max<std::uint64_t>(site_cores, 1)),
       site_nodes_(std::max<std::uint32_t>(site_nodes, 1))
 {
     if (config_.decay_half_life > 0)
         decay_ = 1 - 0.693 / config_.decay_half_life; // Slurm's own approximation of 2^(−1/half-life)
-    names_ = accounts;
-    for (const auto& [name, shares] : config_.shares)
-        names_.push_back(name);
-    std::sort(names_.begin(), names_.end());
-    names_.erase(std::unique(names_.begin(), names_.end()), names_.end());
+    if (!config_.fair_tree && !config_.shares.users.empty())
+        throw std::invalid_argument("user shares need Fair Tree: the classic algorithm is modelled with every "
+                                    "user at Fairshare=parent");
+    users_ = users;
+    for (const auto& [user, shares] : config_.shares.users)
+        users_.push_back(user);
+    std::sort(users_.begin(), users_.end());
+    users_.erase(std::unique(users_.begin(), users_.end()), users_.end());
+    for (const auto& [account, user] : users_)
+        accounts_.push_back(account);
+    for (const auto& [name, shares] : config_.shares.accounts)
+        accounts_.push_back(name);
+    std::sort(accounts_.begin(), accounts_.end());
+    accounts_.erase(std::unique(accounts_.begin(), accounts_.end()), accounts_.end());
+
+    // Siblings in name order: the order Fair Tree keeps among equal LF.
     double level_shares = 0;
-    for (const auto& name : names_) {
-        auto it = config_.shares.find(name);
-        raw_shares_.push_back(it == config_.shares.end() ? 1.0 : double(it->second));
-        level_shares += raw_shares_.back();
+    for (const auto& name : accounts_) {
+        auto it = config_.shares.accounts.find(name);
+        const std::uint32_t shares = it == config_.shares.accounts.end() ? 1 : it->second;
+        account_raw_shares_.push_back(shares);
+        level_shares += shares;
+        account_node_.push_back(tree_.add_account(FairTree::kRoot, shares));
     }
-    for (double s : raw_shares_)
-        norm_shares_.push_back(level_shares > 0 ? s / level_shares : 0);
-    raw_.assign(names_.size(), 0);
-    norm_.assign(names_.size(), 0);
-    factor_.assign(names_.size(), 0);
-    for (std::size_t a = 0; a < names_.size(); ++a)
-        factor_[a] = norm_shares_[a] > 0 ? 1 : 0; // no usage anywhere yet: 2^0
+    for (double s : account_raw_shares_)
+        account_norm_shares_.push_back(level_shares > 0 ? s / level_shares : 0);
+    for (const auto& key : users_) {
+        const auto a = std::uint32_t(std::lower_bound(accounts_.begin(), accounts_.end(), key.first) - accounts_.begin());
+        auto it = config_.shares.users.find(key);
+        user_account_.push_back(a);
+        user_raw_shares_.push_back(it == config_.shares.users.end() ? 1 : it->second);
+        user_node_.push_back(tree_.add_user(account_node_[a], user_raw_shares_.back()));
+    }
+    raw_.assign(tree_.size(), 0);
+    norm_.assign(tree_.size(), 0);
+    account_factor_.assign(accounts_.size(), 0);
+    factor_.assign(users_.size(), 0);
+    if (config_.fair_tree) {
+        end_charges(); // no usage anywhere: every user ties at LF = ∞, F = 1
+    } else {
+        for (std::size_t a = 0; a < accounts_.size(); ++a)
+            account_factor_[a] = account_norm_shares_[a] > 0 ? 1 : 0; // 2^0
+        for (std::size_t u = 0; u < users_.size(); ++u)
+            factor_[u] = account_factor_[user_account_[u]];
+    }
 }
 
-std::uint32_t MultifactorPriority::account(const std::string& name) const
+std::uint32_t MultifactorPriority::association(const std::string& account, const std::string& user) const
 {
-    auto it = std::lower_bound(names_.begin(), names_.end(), name);
-    if (it == names_.end() || *it != name)
-        throw std::out_of_range("account '" + name + "' has no association");
-    return std::uint32_t(it - names_.begin());
+    const std::pair<std::string, std::string> key(account, user);
+    auto it = std::lower_bound(users_.begin(), users_.end(), key);
+    if (it == users_.end() || *it != key)
+        throw std::out_of_range("user '" + user + "' has no association with account '" + account + "'");
+    return std::uint32_t(it - users_.begin());
+}
+
+double MultifactorPriority::account_usage(std::uint32_t association) const
+{
+    return raw_[account_node_[account_of(association)]];
+}
+
+long double MultifactorPriority::level_fs(std::uint32_t association) const
+{
+    return config_.fair_tree ? tree_.level_fs(user_node_[association]) : 0;
+}
+
+long double MultifactorPriority::account_level_fs(std::uint32_t association) const
+{
+    return config_.fair_tree ? tree_.level_fs(account_node_[account_of(association)]) : 0;
+}
+
+void MultifactorPriority::classic_factors()
+{
+    double root = 0;
+    for (std::uint32_t node : account_node_)
+        root += raw_[node];
+    for (std::size_t a = 0; a < accounts_.size(); ++a) {
+        const std::uint32_t node = account_node_[a];
+        norm_[node] = root > 0 ? std::min(1.0, raw_[node] / root) : 0;
+        account_factor_[a] = account_norm_shares_[a] > 0
+                                 ? std::pow(2.0, -((norm_[node] / account_norm_shares_[a]) / config_.dampening))
+                                 : 0;
+    }
+    for (std::size_t u = 0; u < users_.size(); ++u)
+        factor_[u] = account_factor_[user_account_[u]];
 }
 
 void MultifactorPriority::begin_pass(Time now)
 {
-    double root = 0;
-    for (double r : raw_)
-        root += r;
-    for (std::size_t a = 0; a < names_.size(); ++a) {
-        norm_[a] = root > 0 ? std::min(1.0, raw_[a] / root) : 0;
-        factor_[a] = norm_shares_[a] > 0 ? std::pow(2.0, -((norm_[a] / norm_shares_[a]) / config_.dampening)) : 0;
-    }
-    charge_pass_ = passed_;
-    pass_from_ = last_pass_;
+    if (!config_.fair_tree)
+        classic_factors();
+    // Fair Tree charges running jobs on the first pass too, from their start
+    // (_apply_new_usage from g_last_ran = 0); classic skips that pass.
+    charge_pass_ = passed_ || config_.fair_tree;
+    pass_from_ = passed_ ? last_pass_ : -std::numeric_limits<Time>::infinity();
     whole_period_decay_ = passed_ ? std::pow(decay_, now - last_pass_) : 1;
     if (passed_ && now > last_pass_) {
         const double real_decay = std::max(std::pow(decay_, now - last_pass_), DBL_MIN);
@@ -62,6 +120,20 @@ void MultifactorPriority::begin_pass(Time now)
     passed_ = true;
     last_pass_ = now;
     usage_since_pass_ = false;
+    ++changes_;
+}
+
+void MultifactorPriority::end_charges()
+{
+    if (!config_.fair_tree)
+        return;
+    tree_.rank(raw_);
+    const double root = raw_[FairTree::kRoot];
+    for (std::size_t n = 0; n < raw_.size(); ++n) // set_assoc_usage_norm, for the snapshot
+        norm_[n] = root > 0 ? std::min(1.0, raw_[n] / root) : 0;
+    for (std::size_t u = 0; u < users_.size(); ++u)
+        factor_[u] = tree_.fairshare_factor(user_node_[u]);
+    ++changes_;
 }
 
 double MultifactorPriority::charge(std::uint32_t cpus, Time from, Time to) const
@@ -72,30 +144,40 @@ double MultifactorPriority::charge(std::uint32_t cpus, Time from, Time to) const
     return double(cpus) * delta * std::pow(decay_, delta);
 }
 
-void MultifactorPriority::charge_running(std::uint32_t account, std::uint32_t cpus, Time start)
+// Slurm adds a job's usage to its association and every one above it.
+void MultifactorPriority::add_usage(std::uint32_t association, double amount)
+{
+    raw_[user_node_[association]] += amount;
+    raw_[account_node_[account_of(association)]] += amount;
+    raw_[FairTree::kRoot] += amount;
+    ++changes_;
+}
+
+void MultifactorPriority::charge_running(std::uint32_t association, std::uint32_t cpus, Time start)
 {
     if (!charge_pass_)
         return;
     if (start <= pass_from_) // most running jobs ran the whole period: d^Δ is known
-        raw_[account] += double(cpus) * (last_pass_ - pass_from_) * whole_period_decay_;
+        add_usage(association, double(cpus) * (last_pass_ - pass_from_) * whole_period_decay_);
     else
-        raw_[account] += charge(cpus, start, last_pass_);
+        add_usage(association, charge(cpus, start, last_pass_));
 }
 
-void MultifactorPriority::charge_ended(std::uint32_t account, std::uint32_t cpus, Time start, Time end)
+void MultifactorPriority::charge_ended(std::uint32_t association, std::uint32_t cpus, Time start, Time end)
 {
-    raw_[account] += charge(cpus, passed_ ? std::max(start, last_pass_) : start, end);
+    add_usage(association, charge(cpus, passed_ ? std::max(start, last_pass_) : start, end));
     usage_since_pass_ = true;
 }
 
-std::uint32_t MultifactorPriority::priority(Time now, Time eligible, std::uint32_t account, std::uint32_t cpus) const
+std::uint32_t MultifactorPriority::priority(Time now, Time eligible, std::uint32_t association,
+                                            std::uint32_t cpus) const
 {
     double age = 0;
     if (config_.weight_age) {
         const double waited = std::max(0.0, now - eligible);
         age = waited < config_.max_age ? waited / config_.max_age : 1.0;
     }
-    const double fs = config_.weight_fairshare ? factor_[account] : 0;
+    const double fs = config_.weight_fairshare ? factor_[association] : 0;
     double size = 0;
     if (config_.weight_jobsize) {
         const double nodes = site_nodes_, cores = double(site_cores_);
@@ -109,21 +191,45 @@ std::uint32_t MultifactorPriority::priority(Time now, Time eligible, std::uint32
     return p >= 4294967295.0 ? 4294967295u : std::uint32_t(p);
 }
 
-void MultifactorPriority::fill_shares(std::vector<Share>& out) const
+void MultifactorPriority::fill_shares(std::vector<Share>& out)
 {
-    if (out.size() != names_.size()) {
-        out.assign(names_.size(), Share{});
-        for (std::size_t a = 0; a < names_.size(); ++a) {
-            out[a].account = names_[a];
-            out[a].parent = "root";
-            out[a].raw_shares = raw_shares_[a];
-            out[a].norm_shares = norm_shares_[a];
+    const std::size_t rows = config_.fair_tree ? accounts_.size() + users_.size() : accounts_.size();
+    if (out.size() == rows && filled_changes_ == changes_)
+        return;
+    filled_changes_ = changes_;
+    if (out.size() != rows) {
+        out.assign(rows, Share{});
+        std::size_t row = 0, u = 0;
+        for (std::size_t a = 0; a < accounts_.size(); ++a) {
+            Share& s = out[row++];
+            s.account = accounts_[a];
+            s.parent = "root";
+            s.raw_shares = account_raw_shares_[a];
+            s.norm_shares = account_norm_shares_[a];
+            for (; config_.fair_tree && u < users_.size() && user_account_[u] == a; ++u) {
+                Share& us = out[row++];
+                const std::uint32_t node = user_node_[u];
+                us.account = accounts_[a];
+                us.user = users_[u].second;
+                us.parent = accounts_[a];
+                us.norm_shares = tree_.norm_shares(node);
+                us.raw_shares = user_raw_shares_[u] == kFairshareParent ? 0 : user_raw_shares_[u]; // as the exporter
+            }
         }
     }
-    for (std::size_t a = 0; a < names_.size(); ++a) {
-        out[a].raw_usage = raw_[a];
-        out[a].norm_usage = norm_[a];
-        out[a].fairshare_factor = factor_[a];
+    std::size_t row = 0, u = 0;
+    for (std::size_t a = 0; a < accounts_.size(); ++a) {
+        Share& s = out[row++];
+        const std::uint32_t node = account_node_[a];
+        s.raw_usage = raw_[node];
+        s.norm_usage = norm_[node];
+        s.fairshare_factor = config_.fair_tree ? 0 : account_factor_[a];
+        for (; config_.fair_tree && u < users_.size() && user_account_[u] == a; ++u) {
+            Share& us = out[row++];
+            us.raw_usage = raw_[user_node_[u]];
+            us.norm_usage = norm_[user_node_[u]];
+            us.fairshare_factor = factor_[u];
+        }
     }
 }
 

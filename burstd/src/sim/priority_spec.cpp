@@ -1,5 +1,7 @@
 #include "sim/priority_spec.hpp"
 
+#include "sim/fair_tree.hpp"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -86,15 +88,28 @@ Seconds slurm_minutes(const std::string& key, const std::string& value)
     return Seconds((seconds + 59) / 60 * 60);
 }
 
-void add_share(std::map<std::string, std::uint32_t>& out, const std::string& entry, const std::string& where)
+// ACCOUNT=N or ACCOUNT/USER=N|parent, N an integer below 2^32 − 1.
+void add_share(SiteShares& out, const std::string& entry, const std::string& where)
 {
     const auto eq = entry.find('=');
-    const std::string account = trim(entry.substr(0, eq));
+    const std::string name = trim(entry.substr(0, eq));
+    const std::string value = eq == std::string::npos ? "" : lower(trim(entry.substr(eq + 1)));
+    const auto slash = name.find('/');
+    const std::string account = name.substr(0, slash);
+    const std::string user = slash == std::string::npos ? "" : name.substr(slash + 1);
     std::uint64_t shares = 0;
-    if (eq == std::string::npos || account.empty() || !to_uint(trim(entry.substr(eq + 1)), UINT32_MAX, shares))
-        throw PrioritySpecError(where + "'" + entry + "': expected ACCOUNT=SHARES (shares an integer >= 0)");
-    if (!out.emplace(account, std::uint32_t(shares)).second)
-        throw PrioritySpecError(where + "account '" + account + "' given twice");
+    const bool parent = slash != std::string::npos && value == "parent";
+    if (eq == std::string::npos || account.empty() || (slash != std::string::npos && user.empty()) ||
+        user.find('/') != std::string::npos || (!parent && !to_uint(value, kFairshareParent - 1, shares)))
+        throw PrioritySpecError(where + "'" + entry +
+                                "': expected ACCOUNT=SHARES or ACCOUNT/USER=SHARES|parent (shares an integer >= 0)");
+    const bool added = slash == std::string::npos
+                           ? out.accounts.emplace(account, std::uint32_t(shares)).second
+                           : out.users.emplace(std::make_pair(account, user),
+                                               parent ? kFairshareParent : std::uint32_t(shares))
+                                 .second;
+    if (!added)
+        throw PrioritySpecError(where + "'" + name + "' given twice");
 }
 
 } // namespace
@@ -146,41 +161,49 @@ void parse_priority_spec(const std::string& spec, PriorityConfig& config)
                 if (!to_uint(value, 65535, v) || v == 0)
                     throw PrioritySpecError(key + "='" + value + "': expected an integer in [1, 65535]");
                 parsed.dampening = std::uint32_t(v);
+            } else if (k == "priorityflags") {
+                // The one flag that changes what burstsim models; empty is
+                // Slurm's default, Fair Tree.
+                const std::string v = lower(value);
+                if (v != "no_fair_tree" && !v.empty())
+                    throw PrioritySpecError(key + "='" + value + "': expected NO_FAIR_TREE or nothing");
+                parsed.fair_tree = v.empty();
             } else
                 throw PrioritySpecError("unknown priority parameter '" + key +
                                         "' (known: PriorityWeightAge, PriorityWeightFairshare, "
                                         "PriorityWeightJobSize, PriorityFavorSmall, PriorityMaxAge, "
-                                        "PriorityDecayHalfLife, PriorityCalcPeriod, FairShareDampeningFactor)");
+                                        "PriorityDecayHalfLife, PriorityCalcPeriod, FairShareDampeningFactor, "
+                                        "PriorityFlags)");
         }
     }
     config = parsed;
 }
 
-std::map<std::string, std::uint32_t> parse_shares(const std::string& spec)
+SiteShares parse_shares(const std::string& spec)
 {
-    std::map<std::string, std::uint32_t> out;
+    SiteShares out;
     std::istringstream in(spec);
     std::string entry;
     while (std::getline(in, entry, ','))
         add_share(out, entry, "shares ");
-    if (out.empty())
+    if (out.accounts.empty() && out.users.empty())
         throw PrioritySpecError("shares: expected ACCOUNT=SHARES,...");
     return out;
 }
 
-std::map<std::string, std::uint32_t> load_shares_file(const std::string& path)
+SiteShares load_shares_file(const std::string& path)
 {
     std::ifstream in(path);
     if (!in)
         throw PrioritySpecError(path + ": cannot open");
-    std::map<std::string, std::uint32_t> out;
+    SiteShares out;
     std::string line;
     for (std::size_t n = 1; std::getline(in, line); ++n) {
         const std::string text = trim(line.substr(0, line.find('#')));
         if (!text.empty())
             add_share(out, text, path + ":" + std::to_string(n) + ": ");
     }
-    if (out.empty())
+    if (out.accounts.empty() && out.users.empty())
         throw PrioritySpecError(path + ": no ACCOUNT=SHARES line");
     return out;
 }

@@ -3,8 +3,9 @@
 //   --priority fifo
 //   --priority multifactor[:PriorityWeightAge=1000,PriorityWeightFairshare=10000,
 //                          PriorityWeightJobSize=0,PriorityFavorSmall=NO,PriorityMaxAge=7-0,
-//                          PriorityDecayHalfLife=7-0,PriorityCalcPeriod=5,FairShareDampeningFactor=1]
-//   --shares ACCOUNT=N,...    or a file of ACCOUNT=N lines (# comments)
+//                          PriorityDecayHalfLife=7-0,PriorityCalcPeriod=5,FairShareDampeningFactor=1,
+//                          PriorityFlags=NO_FAIR_TREE]
+//   --shares ACCOUNT=N,ACCOUNT/USER=N|parent,...   or a file of such lines (# comments)
 // Keys are case-insensitive as in slurm.conf; times take slurm.conf's forms
 // (minutes, min:sec, h:m:s, days-h[:m[:s]]) and are rounded up to whole
 // minutes as slurmctld does.
@@ -12,7 +13,6 @@
 #include "sim/priority_config.hpp"
 
 #include <cstdint>
-#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -27,11 +27,12 @@ public:
 // value and what was expected.
 void parse_priority_spec(const std::string& spec, PriorityConfig& config);
 
-// "a=10,b=5"; throws PrioritySpecError for a bad or repeated entry.
-std::map<std::string, std::uint32_t> parse_shares(const std::string& spec);
+// "a=10,b=5,a/alice=2,b/bob=parent"; throws PrioritySpecError for a bad or
+// repeated entry.
+SiteShares parse_shares(const std::string& spec);
 
-// One ACCOUNT=N per line, blank lines and # comments allowed; errors name
-// the file and the line.
-std::map<std::string, std::uint32_t> load_shares_file(const std::string& path);
+// One entry per line, blank lines and # comments allowed; errors name the
+// file and the line.
+SiteShares load_shares_file(const std::string& path);
 
 } // namespace burst

@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -38,7 +39,7 @@ enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 struct SimJob {
     const TraceJob* trace = nullptr;
     std::uint32_t cpus = 0;
-    std::uint32_t account = 0;  // index in the multifactor model; here and priority below fill padding
+    std::uint32_t association = 0; // user association in the multifactor model; here and priority below fill padding
     Seconds runtime = 0;
     Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
     Phase phase = Phase::Future;
@@ -340,25 +341,25 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         start_multifactor();
 }
 
-// Every account of the trace gets an association; the job-size factor
-// counts every local and cloud core and node.
+// Every (account, user) of the trace gets a user association under its
+// account; the job-size factor counts every local and cloud core and node.
 void SimRun::start_multifactor()
 {
-    // Traces have few accounts and many jobs: each distinct name is looked
-    // up once.
-    std::unordered_map<std::string_view, std::uint32_t> index;
+    // Traces have few associations and many jobs: each distinct pair is
+    // looked up once.
+    std::map<std::pair<std::string_view, std::string_view>, std::uint32_t> index;
     for (const auto& j : jobs_)
-        index.emplace(j.trace->account, 0);
-    std::vector<std::string> accounts; // the model sorts them
-    for (const auto& [name, a] : index)
-        accounts.emplace_back(name);
-    priority_ = std::make_unique<MultifactorPriority>(config_.priority, accounts,
+        index.emplace(std::make_pair(std::string_view(j.trace->account), std::string_view(j.trace->user)), 0);
+    std::vector<std::pair<std::string, std::string>> users; // the model sorts them
+    for (const auto& [key, a] : index)
+        users.emplace_back(key.first, key.second);
+    priority_ = std::make_unique<MultifactorPriority>(config_.priority, users,
                                                       std::uint64_t(result_.provisioning.capacity),
                                                       local_nodes_ + std::uint32_t(nodes_.size()));
-    for (auto& [name, a] : index)
-        a = priority_->account(std::string(name));
+    for (auto& [key, a] : index)
+        a = priority_->association(std::string(key.first), std::string(key.second));
     for (auto& j : jobs_)
-        j.account = index.at(j.trace->account);
+        j.association = index.at({j.trace->account, j.trace->user});
 }
 
 void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
@@ -568,21 +569,23 @@ void SimRun::enqueue(std::uint32_t j)
                   j);
 }
 
-// One PriorityCalcPeriod pass of Slurm's decay thread: factors from the
-// usage so far, decay, the running jobs' new usage, new priorities for
-// pending jobs (and blocked ones, which accrue no age yet), then the queue
-// in the new order.
+// One PriorityCalcPeriod pass of Slurm's decay thread: decay and the running
+// jobs' new usage (classic takes its factors before, Fair Tree after them),
+// new priorities for pending jobs (and blocked ones, which accrue no age
+// yet), then the queue in the new order.
 void SimRun::priority_pass()
 {
     const Time now = clock_.now();
     priority_->begin_pass(now);
+    for (std::uint32_t j : snap_owner_)
+        if (jobs_[j].phase == Phase::Running)
+            priority_->charge_running(jobs_[j].association, jobs_[j].cpus, jobs_[j].start);
+    priority_->end_charges();
     for (std::uint32_t j : snap_owner_) {
         SimJob& job = jobs_[j];
-        if (job.phase == Phase::Running) {
-            priority_->charge_running(job.account, job.cpus, job.start);
-        } else if (job.phase == Phase::Pending || job.phase == Phase::Blocked) {
+        if (job.phase == Phase::Pending || job.phase == Phase::Blocked) {
             job.priority =
-                priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, job.account, job.cpus);
+                priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, job.association, job.cpus);
             state_.snapshot.jobs[job.snap].priority = job.priority;
         }
     }
@@ -873,7 +876,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     const NodeGroup& g = config_.groups[std::size_t(job.group)];
     if (job.phase == Phase::Running) {
         if (priority_)
-            priority_->charge_ended(job.account, job.cpus, job.start, now);
+            priority_->charge_ended(job.association, job.cpus, job.start, now);
         const double lost = double(job.cpus) * (now - job.start);
         result_.lost_core_seconds += lost;
         // The account used those cores, even if the work is lost.
@@ -1006,7 +1009,7 @@ void SimRun::finish(std::uint32_t j)
     end.elapsed = now - job.start;
     end.end_time = now;
     if (priority_)
-        priority_->charge_ended(job.account, job.cpus, job.start, now);
+        priority_->charge_ended(job.association, job.cpus, job.start, now);
     if (job.group < 0) {
         local_free_ += job.cpus;
         local_ends_.erase(job.local_slot);
@@ -1051,7 +1054,7 @@ void SimRun::snapshot_add(std::uint32_t j)
     // Jobs are replayed in submit order, so FCFS is "earlier is higher".
     view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
     if (priority_) {
-        job.priority = priority_->priority(clock_.now(), clock_.now(), job.account, job.cpus);
+        job.priority = priority_->priority(clock_.now(), clock_.now(), job.association, job.cpus);
         view.priority = job.priority;
     }
     view.submit_time = view.eligible_time = t.submit;

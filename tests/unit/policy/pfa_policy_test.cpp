@@ -288,6 +288,25 @@ TEST(PfaBudgetSplit, SplitsByNormalizedSharesTimesFairShareFactorWithFallbacks)
     DOUBLES_EQUAL(5, b.at("b"), 1e-12); // no associations: equally
 }
 
+// What a Fair Tree slurmctld exports: accounts with factor 0, users ranked.
+// a's users average (1 + 0.75) / 2 = 0.875, b's (0.5 + 0.25) / 2 = 0.375:
+// weights 0.5 × 0.875 and 0.5 × 0.375.
+TEST(PfaBudgetSplit, UnderFairTreeAnAccountTakesItsUsersMeanFactor)
+{
+    auto user = [](const std::string& account, const std::string& name, double factor) {
+        Share s = share(account, 0.5, factor);
+        s.user = name;
+        return s;
+    };
+    const std::vector<Share> shares = {share("a", 0.5, 0), user("a", "x", 1.0), user("a", "y", 0.75),
+                                       share("b", 0.5, 0), user("b", "z", 0.5), user("b", "w", 0.25)};
+    auto b = split_budget(10, {"a", "b"}, shares, BudgetSplit::FairShare);
+    DOUBLES_EQUAL(7, b.at("a"), 1e-12);
+    DOUBLES_EQUAL(3, b.at("b"), 1e-12);
+    b = split_budget(10, {"a", "b"}, shares, BudgetSplit::Shares);
+    DOUBLES_EQUAL(5, b.at("a"), 1e-12);
+}
+
 TEST_GROUP(PfaPolicy){};
 
 namespace {

@@ -17,6 +17,15 @@ const char* const kTrace = "; MaxProcs: 1\n"
                            "2 100 0 2000 1 -1 -1 1 2000 -1 1 1 1 1 -1 -1 -1 -1\n"
                            "3 200 0 1000 1 -1 -1 1 1000 -1 1 2 2 1 -1 -1 -1 -1\n";
 
+// The same jobs, but job 3 is user 2's in user 1's group 1: one account.
+// Fair Tree ranks user u2 (no usage) above u1, so job 3 runs first (1.92 h);
+// the classic algorithm, every user at Fairshare=parent, gives both jobs
+// g1's factor: FCFS (2.01 h).
+const char* const kOneAccountTrace = "; MaxProcs: 1\n"
+                                     "1 0 0 10000 1 -1 -1 1 10000 -1 1 1 1 1 -1 -1 -1 -1\n"
+                                     "2 100 0 2000 1 -1 -1 1 2000 -1 1 1 1 1 -1 -1 -1 -1\n"
+                                     "3 200 0 1000 1 -1 -1 1 1000 -1 1 2 1 1 -1 -1 -1 -1\n";
+
 } // namespace
 
 TEST_GROUP(BurstsimPriorityCli){};
@@ -31,13 +40,29 @@ TEST(BurstsimPriorityCli, MultifactorWithFairShareReordersTheQueueAndSharesMayCo
                      "multifactor:PriorityWeightFairshare=10000,PriorityCalcPeriod=1"});
     LONGS_EQUAL(0, mf.status);
     CHECK(mf.out.find("1.92h") != std::string::npos);
-    // g2 without shares has factor 0 (an account without usage has 1 whatever
-    // its shares, in the classic algorithm): FCFS again.
+    // g2 with 0 shares has LF 0 and ranks last (Fair Tree; classic too gives
+    // it factor 0): FCFS again.
     TempTrace shares("# site\ng1=1000\ng2 = 0\n", ".shares");
     Run weighted = invoke({"--trace", trace.path(), "--policy", "never", "--shares", shares.path(), "--priority",
                            "multifactor:PriorityWeightFairshare=10000,PriorityCalcPeriod=1"});
     LONGS_EQUAL(0, weighted.status);
     CHECK(weighted.out.find("2.01h") != std::string::npos);
+}
+
+TEST(BurstsimPriorityCli, FairTreeByDefaultRanksUsersOfOneAccountClassicOnRequest)
+{
+    TempTrace trace(kOneAccountTrace, ".swf");
+    const std::string mf = "multifactor:PriorityWeightFairshare=10000,PriorityCalcPeriod=1";
+    Run fair_tree = invoke({"--trace", trace.path(), "--policy", "never", "--priority", mf});
+    LONGS_EQUAL(0, fair_tree.status);
+    CHECK(fair_tree.out.find("1.92h") != std::string::npos);
+    Run classic = invoke({"--trace", trace.path(), "--policy", "never", "--priority", mf + ",PriorityFlags=NO_FAIR_TREE"});
+    LONGS_EQUAL(0, classic.status);
+    CHECK(classic.out.find("2.01h") != std::string::npos);
+    // u2 with 0 shares in g1: LF 0, below u1: FCFS again.
+    Run zero = invoke({"--trace", trace.path(), "--policy", "never", "--priority", mf, "--shares", "g1/u2=0"});
+    LONGS_EQUAL(0, zero.status);
+    CHECK(zero.out.find("2.01h") != std::string::npos);
 }
 
 TEST(BurstsimPriorityCli, RejectsBadPriorityOptionsWithStatusTwo)
@@ -52,6 +77,12 @@ TEST(BurstsimPriorityCli, RejectsBadPriorityOptionsWithStatusTwo)
     r = invoke({"--trace", trace.path(), "--priority", "multifactor", "--shares", "/nonexistent/shares"});
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find("/nonexistent/shares: cannot open") != std::string::npos);
+    r = invoke({"--trace", trace.path(), "--priority", "multifactor:PriorityFlags=NO_FAIR_TREE", "--shares", "g1/u1=2"});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find("ACCOUNT/USER entries need Fair Tree") != std::string::npos);
+    r = invoke({"--trace", trace.path(), "--priority", "multifactor", "--shares", "g1/u1=some"});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find("ACCOUNT/USER=SHARES|parent") != std::string::npos);
     r = invoke({"--scenario", "zheng", "--priority", "multifactor"});
     LONGS_EQUAL(2, r.status);
 }

@@ -9,6 +9,7 @@
 
 using namespace burst;
 using OutOfRange = std::out_of_range; // CHECK_THROWS takes a plain name
+using InvalidArgument = std::invalid_argument;
 
 TEST_GROUP(MultifactorPriority){};
 
@@ -26,10 +27,11 @@ TEST(MultifactorPriority, ClassicFairShareFactorWithDecayMatchesHandComputedValu
 {
     PriorityConfig c;
     c.type = PriorityType::Multifactor;
+    c.fair_tree = false;
     c.decay_half_life = 1000;
-    c.shares = {{"a", 1}, {"b", 3}};
-    MultifactorPriority m(c, {"a", "b"}, 10, 2);
-    const auto a = m.account("a"), b = m.account("b");
+    c.shares.accounts = {{"a", 1}, {"b", 3}};
+    MultifactorPriority m(c, {{"a", "a"}, {"b", "b"}}, 10, 2);
+    const auto a = m.association("a", "a"), b = m.association("b", "b");
     DOUBLES_EQUAL(1.0, m.fairshare_factor(a), 1e-12);
 
     m.begin_pass(0);
@@ -40,6 +42,7 @@ TEST(MultifactorPriority, ClassicFairShareFactorWithDecayMatchesHandComputedValu
 
     m.begin_pass(300);
     m.charge_running(b, 1, 0);
+    m.end_charges(); // classic took its factors at begin_pass
     DOUBLES_EQUAL(0.0625, m.fairshare_factor(a), 1e-12);
     DOUBLES_EQUAL(1.0, m.fairshare_factor(b), 1e-12);
     DOUBLES_EQUAL(151.5660149597555, m.usage(a), 1e-9);
@@ -67,43 +70,50 @@ TEST(MultifactorPriority, PrioritySumsWeightedAgeFairShareAndJobSizeFactors)
 {
     PriorityConfig c;
     c.type = PriorityType::Multifactor;
+    c.fair_tree = false;
     c.weight_age = 1000;
     c.weight_fairshare = 10000;
     c.max_age = 3600;
-    c.shares = {{"a", 1}, {"b", 3}};
-    MultifactorPriority m(c, {"a", "b", "c"}, 10, 2); // c: default 1 share, so 0.2, 0.6, 0.2
+    c.shares.accounts = {{"a", 1}, {"b", 3}};
+    MultifactorPriority m(c, {{"a", "x"}, {"b", "x"}, {"c", "x"}}, 10, 2); // c: default 1 share, so 0.2, 0.6, 0.2
+    const auto a = m.association("a", "x"), b = m.association("b", "x"), cc = m.association("c", "x");
     m.begin_pass(0);
-    m.charge_ended(m.account("a"), 1, 0, 10);
+    m.charge_ended(a, 1, 0, 10);
     m.begin_pass(60); // F_a = 2^(−1/0.2) = 1/32, F_b = F_c = 1
     // 600 s of 3600 waited: 1000 × 1/6 + 10000 × 1/32 = 479.2
-    LONGS_EQUAL(479, m.priority(600, 0, m.account("a"), 4));
-    LONGS_EQUAL(1000 + 10000, m.priority(7200, 0, m.account("b"), 4)); // age capped at 1
-    LONGS_EQUAL(10000, m.priority(600, 600, m.account("c"), 4));
+    LONGS_EQUAL(479, m.priority(600, 0, a, 4));
+    LONGS_EQUAL(1000 + 10000, m.priority(7200, 0, b, 4)); // age capped at 1
+    LONGS_EQUAL(10000, m.priority(600, 600, cc, 4));
 
     PriorityConfig size;
     size.type = PriorityType::Multifactor;
     size.weight_jobsize = 1000;
-    MultifactorPriority large(size, {"a"}, 10, 2);
+    MultifactorPriority large(size, {{"a", "u"}}, 10, 2);
     LONGS_EQUAL(450, large.priority(0, 0, 0, 4)); // (1/2 + 4/10) / 2
     size.favor_small = true;
-    MultifactorPriority small(size, {"a"}, 10, 2);
+    MultifactorPriority small(size, {{"a", "u"}}, 10, 2);
     LONGS_EQUAL(550, small.priority(0, 0, 0, 4)); // (1/2 + 6/10) / 2
 
     PriorityConfig none;
     none.type = PriorityType::Multifactor;
-    MultifactorPriority zero(none, {"a"}, 10, 2);
+    MultifactorPriority zero(none, {{"a", "u"}}, 10, 2);
     LONGS_EQUAL(1, zero.priority(600, 0, 0, 4)); // every weight 0 (Slurm's default): 1, ties go by submit time
 }
 
-TEST(MultifactorPriority, AnAccountWithZeroSharesHasFactorZeroAndUnknownAccountsThrow)
+TEST(MultifactorPriority, ClassicAccountWithZeroSharesHasFactorZeroAndUnknownAssociationsThrow)
 {
     PriorityConfig c;
     c.type = PriorityType::Multifactor;
-    c.shares = {{"a", 0}};
-    MultifactorPriority m(c, {"a", "b"}, 10, 2);
-    DOUBLES_EQUAL(0, m.fairshare_factor(m.account("a")), 0);
-    DOUBLES_EQUAL(1, m.fairshare_factor(m.account("b")), 0);
-    CHECK_THROWS(OutOfRange, m.account("nobody"));
+    c.fair_tree = false;
+    c.shares.accounts = {{"a", 0}};
+    MultifactorPriority m(c, {{"a", "u"}, {"b", "u"}}, 10, 2);
+    DOUBLES_EQUAL(0, m.fairshare_factor(m.association("a", "u")), 0);
+    DOUBLES_EQUAL(1, m.fairshare_factor(m.association("b", "u")), 0);
+    CHECK_THROWS(OutOfRange, m.association("a", "nobody"));
+    CHECK_THROWS(OutOfRange, m.association("nobody", "u"));
+
+    c.shares.users = {{{"a", "u"}, 2}}; // classic models users at Fairshare=parent only
+    CHECK_THROWS(InvalidArgument, MultifactorPriority(c, {{"a", "u"}}, 10, 2));
 }
 
 TEST(MultifactorPriority, WithoutHalfLifeUsageNeverDecays)
@@ -111,9 +121,101 @@ TEST(MultifactorPriority, WithoutHalfLifeUsageNeverDecays)
     PriorityConfig c;
     c.type = PriorityType::Multifactor;
     c.decay_half_life = 0;
-    MultifactorPriority m(c, {"a"}, 10, 2);
+    MultifactorPriority m(c, {{"a", "u"}}, 10, 2);
     m.begin_pass(0);
     m.charge_ended(0, 3, 0, 100);
     m.begin_pass(1e6);
     DOUBLES_EQUAL(300, m.usage(0), 1e-9);
+    DOUBLES_EQUAL(300, m.account_usage(0), 1e-9);
+}
+
+// Fair Tree (the default), no decay.  Accounts a, b (1 share each); users
+// a/x, a/y, b/z (1 each), so N = 3.
+//   pass 0: unlike classic, the first pass charges x's running 2-cpu job
+//           from its start at −100: x = a = root = 200.  Then LF_b = ∞ ranks
+//           b first (z: 3/3), in a y (no usage, ∞) 2/3 above x (0.5/1) 1/3.
+//           Classic would charge nothing and leave every factor at 1.
+//   pass 300: z's 10-cpu job ran 0–200 (2000); x adds 2 × 300: x = 800,
+//           a = 800, b = 2000, root = 2800.  LF_a = 0.5/(800/2800) = 1.75
+//           above LF_b = 0.7: y 1, x 2/3, z 1/3, from the usage after the
+//           pass's charges (classic takes its factors before them).
+TEST(MultifactorPriority, FairTreeRanksUserAssociationsAfterThePassesUsage)
+{
+    PriorityConfig c;
+    c.type = PriorityType::Multifactor;
+    c.weight_fairshare = 1000;
+    c.decay_half_life = 0;
+    c.shares.accounts = {{"a", 1}, {"b", 1}};
+    MultifactorPriority m(c, {{"a", "x"}, {"a", "y"}, {"b", "z"}}, 10, 2);
+    const auto x = m.association("a", "x"), y = m.association("a", "y"), z = m.association("b", "z");
+    DOUBLES_EQUAL(1.0, m.fairshare_factor(x), 0); // no usage: all tied at the top
+
+    m.begin_pass(0);
+    m.charge_running(x, 2, -100);
+    m.end_charges();
+    DOUBLES_EQUAL(200, m.usage(x), 1e-9);
+    DOUBLES_EQUAL(1.0, m.fairshare_factor(z), 1e-12);
+    DOUBLES_EQUAL(2.0 / 3, m.fairshare_factor(y), 1e-12);
+    DOUBLES_EQUAL(1.0 / 3, m.fairshare_factor(x), 1e-12);
+
+    m.charge_ended(z, 10, 0, 200);
+    m.begin_pass(300);
+    m.charge_running(x, 2, -100);
+    m.end_charges();
+    DOUBLES_EQUAL(800, m.account_usage(x), 1e-9);
+    DOUBLES_EQUAL(1.75, double(m.account_level_fs(x)), 1e-12);
+    DOUBLES_EQUAL(0.7, double(m.account_level_fs(z)), 1e-12);
+    DOUBLES_EQUAL(0.5, double(m.level_fs(x)), 1e-12);
+    DOUBLES_EQUAL(1.0, m.fairshare_factor(y), 1e-12);
+    DOUBLES_EQUAL(2.0 / 3, m.fairshare_factor(x), 1e-12);
+    DOUBLES_EQUAL(1.0 / 3, m.fairshare_factor(z), 1e-12);
+    LONGS_EQUAL(1000, m.priority(300, 300, y, 1));
+    LONGS_EQUAL(666, m.priority(300, 300, x, 1));
+    LONGS_EQUAL(333, m.priority(300, 300, z, 1));
+
+    // As burstd's exporter sends a Fair Tree slurmctld's associations:
+    // each account (factor 0: Fair Tree never sets it) followed by its users.
+    std::vector<Share> shares;
+    m.fill_shares(shares);
+    LONGS_EQUAL(5, shares.size());
+    STRCMP_EQUAL("a", shares[0].account.c_str());
+    STRCMP_EQUAL("", shares[0].user.c_str());
+    STRCMP_EQUAL("root", shares[0].parent.c_str());
+    DOUBLES_EQUAL(0.5, shares[0].norm_shares, 1e-12);
+    DOUBLES_EQUAL(800, shares[0].raw_usage, 1e-9);
+    DOUBLES_EQUAL(800.0 / 2800, shares[0].norm_usage, 1e-12);
+    DOUBLES_EQUAL(0, shares[0].fairshare_factor, 0);
+    STRCMP_EQUAL("x", shares[1].user.c_str());
+    STRCMP_EQUAL("a", shares[1].parent.c_str());
+    DOUBLES_EQUAL(1, shares[1].raw_shares, 0);
+    DOUBLES_EQUAL(0.5, shares[1].norm_shares, 1e-12);
+    DOUBLES_EQUAL(2.0 / 3, shares[1].fairshare_factor, 1e-12);
+    STRCMP_EQUAL("y", shares[2].user.c_str());
+    STRCMP_EQUAL("b", shares[3].account.c_str());
+    STRCMP_EQUAL("z", shares[4].user.c_str());
+    DOUBLES_EQUAL(1.0 / 3, shares[4].fairshare_factor, 1e-12);
+}
+
+// ACCOUNT/USER shares: a user at Fairshare=parent ranks first in its
+// account; one with more shares needs more usage to fall behind.
+TEST(MultifactorPriority, FairTreeTakesUserSharesFromTheConfig)
+{
+    PriorityConfig c;
+    c.type = PriorityType::Multifactor;
+    c.decay_half_life = 0;
+    c.shares.users = {{{"a", "big"}, 3}, {{"a", "p"}, kFairshareParent}, {{"b", "idle"}, 1}};
+    MultifactorPriority m(c, {{"a", "big"}, {"a", "small"}, {"a", "p"}}, 10, 2); // b/idle: from the shares only
+    const auto big = m.association("a", "big"), small = m.association("a", "small"), p = m.association("a", "p");
+    const auto idle = m.association("b", "idle");
+    m.begin_pass(0);
+    m.charge_ended(big, 1, 0, 60);   // S 3/4, U 60/100: LF 1.25
+    m.charge_ended(small, 1, 0, 30); // S 1/4, U 30/100: LF 0.833
+    m.charge_ended(p, 1, 0, 10);     // parent: ∞
+    m.begin_pass(60);
+    m.end_charges();
+    // a (U = 1, LF 0.5) below b (no usage, ∞): idle 4/4, then p, big, small
+    DOUBLES_EQUAL(1.0, m.fairshare_factor(idle), 1e-12);
+    DOUBLES_EQUAL(0.75, m.fairshare_factor(p), 1e-12);
+    DOUBLES_EQUAL(0.5, m.fairshare_factor(big), 1e-12);
+    DOUBLES_EQUAL(0.25, m.fairshare_factor(small), 1e-12);
 }

@@ -1,5 +1,7 @@
 #include "sim/priority_spec.hpp"
 
+#include "sim/fair_tree.hpp"
+
 #include "scratch_dir.hpp"
 
 #include <fstream>
@@ -14,7 +16,7 @@ TEST_GROUP(PrioritySpec){};
 TEST(PrioritySpec, DefaultsAreSlurmsAndKeysAreSlurmConfNames)
 {
     PriorityConfig c;
-    c.shares = {{"x", 5}};
+    c.shares.accounts = {{"x", 5}};
     parse_priority_spec("multifactor", c);
     CHECK(c.type == PriorityType::Multifactor);
     LONGS_EQUAL(0, c.weight_age);
@@ -24,7 +26,8 @@ TEST(PrioritySpec, DefaultsAreSlurmsAndKeysAreSlurmConfNames)
     DOUBLES_EQUAL(604800, c.decay_half_life, 0);
     DOUBLES_EQUAL(300, c.calc_period, 0);
     LONGS_EQUAL(1, c.dampening);
-    LONGS_EQUAL(5, c.shares.at("x")); // --shares given before --priority survives
+    LONGS_EQUAL(5, c.shares.accounts.at("x")); // --shares given before --priority survives
+    CHECK(c.fair_tree); // Slurm's default since 19.05
 
     parse_priority_spec("multifactor:PriorityWeightAge=1000,priorityweightfairshare=10000,PriorityWeightJobSize=7,"
                         "PriorityFavorSmall=yes,PriorityMaxAge=1-12,PriorityDecayHalfLife=2:00:30,"
@@ -38,6 +41,11 @@ TEST(PrioritySpec, DefaultsAreSlurmsAndKeysAreSlurmConfNames)
     DOUBLES_EQUAL(2 * 3600 + 60, c.decay_half_life, 0); // seconds round up to a minute, as slurmctld does
     DOUBLES_EQUAL(120, c.calc_period, 0);
     LONGS_EQUAL(3, c.dampening);
+    CHECK(c.fair_tree);
+    parse_priority_spec("multifactor:PriorityFlags=no_fair_tree", c);
+    CHECK(!c.fair_tree);
+    parse_priority_spec("multifactor:PriorityFlags=", c);
+    CHECK(c.fair_tree);
 
     parse_priority_spec("fifo", c);
     CHECK(c.type == PriorityType::Fifo);
@@ -56,14 +64,23 @@ TEST(PrioritySpec, RejectsUnknownTypesKeysAndBadValues)
     CHECK_THROWS(PrioritySpecError, parse_priority_spec("multifactor:PriorityMaxAge=1-x", c));
     CHECK_THROWS(PrioritySpecError, parse_priority_spec("multifactor:PriorityFavorSmall=maybe", c));
     CHECK_THROWS(PrioritySpecError, parse_priority_spec("multifactor:FairShareDampeningFactor=0", c));
+    CHECK_THROWS(PrioritySpecError, parse_priority_spec("multifactor:PriorityFlags=FAIR_TREE", c));
     CHECK(c.type == PriorityType::Fifo); // untouched by the failures
 }
 
 TEST(PrioritySpec, SharesFromAListOrAFileWithLineNumbersInErrors)
 {
-    auto s = parse_shares("a=10,b=0");
-    LONGS_EQUAL(10, s.at("a"));
-    LONGS_EQUAL(0, s.at("b"));
+    auto s = parse_shares("a=10,b=0,a/alice=2,b/bob=Parent");
+    LONGS_EQUAL(10, s.accounts.at("a"));
+    LONGS_EQUAL(0, s.accounts.at("b"));
+    LONGS_EQUAL(2, s.users.size());
+    LONGS_EQUAL(2, s.users.at({"a", "alice"}));
+    CHECK(s.users.at({"b", "bob"}) == kFairshareParent);
+    CHECK_THROWS(PrioritySpecError, parse_shares("a=parent")); // accounts: a number
+    CHECK_THROWS(PrioritySpecError, parse_shares("a/=1"));
+    CHECK_THROWS(PrioritySpecError, parse_shares("a/b/c=1"));
+    CHECK_THROWS(PrioritySpecError, parse_shares("a/u=1,a/u=2"));
+    CHECK_THROWS(PrioritySpecError, parse_shares("a=4294967295"));
     CHECK_THROWS(PrioritySpecError, parse_shares("a=1,a=2"));
     CHECK_THROWS(PrioritySpecError, parse_shares("a"));
     CHECK_THROWS(PrioritySpecError, parse_shares("=3"));
@@ -73,9 +90,9 @@ TEST(PrioritySpec, SharesFromAListOrAFileWithLineNumbersInErrors)
     const std::string path = dir.file("shares");
     std::ofstream(path) << "# site shares\nphysics = 30\n\nchem=10 # small\n";
     auto f = load_shares_file(path);
-    LONGS_EQUAL(2, f.size());
-    LONGS_EQUAL(30, f.at("physics"));
-    LONGS_EQUAL(10, f.at("chem"));
+    LONGS_EQUAL(2, f.accounts.size());
+    LONGS_EQUAL(30, f.accounts.at("physics"));
+    LONGS_EQUAL(10, f.accounts.at("chem"));
     std::ofstream(path) << "physics=30\nchem ten\n";
     try {
         load_shares_file(path);

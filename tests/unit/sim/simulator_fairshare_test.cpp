@@ -129,17 +129,36 @@ TEST(SimulatorFairShare, SnapshotCarriesAccountSharesAndJobPrioritiesOnlyWithMul
 
     SimConfig mf = site(1);
     mf.priority = fairshare_only();
-    mf.priority.shares = {{"light", 3}};
+    mf.priority.shares.accounts = {{"light", 3}};
+    simulate(mf, trace, rec);
+    // Fair Tree: each account (factor 0, as slurmctld leaves it), then its user
+    LONGS_EQUAL(4, last_shares.size());
+    STRCMP_EQUAL("heavy", last_shares[0].account.c_str());
+    STRCMP_EQUAL("", last_shares[0].user.c_str());
+    STRCMP_EQUAL("heavy", last_shares[1].user.c_str());
+    STRCMP_EQUAL("light", last_shares[2].account.c_str());
+    STRCMP_EQUAL("light", last_shares[3].user.c_str());
+    DOUBLES_EQUAL(0.25, last_shares[0].norm_shares, 1e-12); // heavy has the default 1 share
+    DOUBLES_EQUAL(0.75, last_shares[2].norm_shares, 1e-12);
+    CHECK(last_shares[0].raw_usage > 1000);
+    DOUBLES_EQUAL(last_shares[0].raw_usage, last_shares[1].raw_usage, 1e-9);
+    DOUBLES_EQUAL(0, last_shares[0].fairshare_factor, 0);
+    DOUBLES_EQUAL(0.5, last_shares[1].fairshare_factor, 1e-12); // rank 1 of 2 users
+    DOUBLES_EQUAL(1.0, last_shares[3].fairshare_factor, 1e-12);
+    CHECK(priority.at(3) > priority.at(2));
+    LONGS_EQUAL(10000, priority.at(3)); // light: no usage of its own until job 3 ran
+    LONGS_EQUAL(5000, priority.at(2));
+
+    // Classic: one association per account, with the account's factor.
+    mf.priority.fair_tree = false;
     simulate(mf, trace, rec);
     LONGS_EQUAL(2, last_shares.size());
     STRCMP_EQUAL("heavy", last_shares[0].account.c_str());
     STRCMP_EQUAL("light", last_shares[1].account.c_str());
-    DOUBLES_EQUAL(0.25, last_shares[0].norm_shares, 1e-12); // heavy has the default 1 share
-    DOUBLES_EQUAL(0.75, last_shares[1].norm_shares, 1e-12);
-    CHECK(last_shares[0].raw_usage > 1000);
+    DOUBLES_EQUAL(0.25, last_shares[0].norm_shares, 1e-12);
     CHECK(last_shares[0].fairshare_factor < last_shares[1].fairshare_factor);
     CHECK(priority.at(3) > priority.at(2));
-    LONGS_EQUAL(10000, priority.at(3)); // light: no usage of its own until job 3 ran
+    CHECK(priority.at(2) < 5000); // 2^(−U/0.25) with U near 1
 }
 
 TEST(SimulatorFairShare, JobsRoutedToANodeGroupTakeItInPriorityOrder)
@@ -184,6 +203,8 @@ TEST(SimulatorFairShare, JobsRoutedToANodeGroupTakeItInPriorityOrder)
 // pfa's split=fairshare reads the simulated associations through the same
 // code as in burstd: heavy used the whole local site for half an hour before
 // both accounts queue equal work, so pfa gives light the larger budget.
+// Classic's factors 2^(−U/S) set it far apart; Fair Tree ranks light's user
+// 2/2 and heavy's 1/2, so light gets twice heavy's.
 TEST(SimulatorFairShare, PfaSplitFairShareGivesTheLightAccountTheLargerBudgetShare)
 {
     std::vector<TraceJob> trace;
@@ -198,12 +219,13 @@ TEST(SimulatorFairShare, PfaSplitFairShareGivesTheLightAccountTheLargerBudgetSha
 
     // pfa's budget per account at its first decision with both queued, from
     // the note pfa writes for each ("pfa: account A budget X ...").
-    auto budgets = [&](const std::string& split, bool multifactor) {
+    auto budgets = [&](const std::string& split, bool multifactor, bool fair_tree = true) {
         SimConfig c = site(4);
         c.groups = {g};
         if (multifactor) {
             c.priority.type = PriorityType::Multifactor; // Slurm's default weights: FCFS order, shares kept
             c.priority.calc_period = 60;
+            c.priority.fair_tree = fair_tree;
         }
         Tap tap(make_policy("pfa", PolicyParams({{"budget", "6"}, {"interval", "60"}, {"split", split}})));
         std::map<std::string, double> out;
@@ -223,7 +245,10 @@ TEST(SimulatorFairShare, PfaSplitFairShareGivesTheLightAccountTheLargerBudgetSha
     };
     auto fair = budgets("fairshare", true);
     DOUBLES_EQUAL(6, fair["heavy"] + fair["light"], 0.02);
-    CHECK(fair["light"] > 2 * fair["heavy"]);
+    DOUBLES_EQUAL(2 * fair["heavy"], fair["light"], 0.02);
+    auto classic = budgets("fairshare", true, false);
+    DOUBLES_EQUAL(6, classic["heavy"] + classic["light"], 0.02);
+    CHECK(classic["light"] > 2 * classic["heavy"]);
     auto equal = budgets("equal", true);
     DOUBLES_EQUAL(equal["heavy"], equal["light"], 1e-9);
     auto fifo = budgets("fairshare", false); // no associations: the equal fallback
