@@ -24,6 +24,7 @@ std::string seconds_text(Seconds s)
 struct Quote {
     Seconds boot;
     double cost;
+    double slots = 0; // of `cost`: what its node slots deny others
 };
 
 // Cores of a group a job routed in this decision could take without new
@@ -96,7 +97,11 @@ ForecastPolicy::ForecastPolicy(PolicyParams& params)
       expander_(make_expander(params.get_choice("expander", "least-cost", expander_names()))),
       retention_(params.get_choice("retention", "learned", {"learned", "suspend"}) == "learned"
                      ? std::make_optional<IdleRetention>(lambda_)
-                     : std::nullopt)
+                     : std::nullopt),
+      slots_([&params] {
+          const std::string s = params.get_choice("slots", "blocked", {"blocked", "arrivals", "free"});
+          return s == "blocked" ? Slots::Blocked : s == "arrivals" ? Slots::Arrivals : Slots::Free;
+      }())
 {
 }
 
@@ -164,6 +169,43 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         rooms.push_back(Room::of(g));
     std::vector<ExpansionOption> options;
     options.reserve(view.groups.size());
+    if (slots_ == Slots::Blocked)
+        scarcity_.resize(view.groups.size());
+    if (slots_ == Slots::Arrivals)
+        while (arrivals_.size() < view.groups.size())
+            arrivals_.emplace_back(view.groups[arrivals_.size()].group->cpus);
+    // A burst's quote plus what holding its node slots for its boot and run
+    // denies jobs that would burst but find the group full, at λ: the
+    // waiting as many cores of room relieved over as long back
+    // (slots=blocked, slot_scarcity.hpp), or the arrivals of as long back
+    // that would no longer fit, waiting for it half that time each
+    // (slots=arrivals, burst_arrivals.hpp).  On new nodes it holds them whole.
+    auto priced = [&](std::size_t g, const Room& room, std::uint64_t cores, Seconds expected, bool shared = false) {
+        Quote q = quote(view.groups[g], room, cores, expected, shared);
+        if (slots_ == Slots::Free || lambda_ <= 0)
+            return q;
+        const NodeGroup& group = *view.groups[g].group;
+        const bool whole = room.warm + room.booting < cores && !(shared && cores < group.cpus);
+        const std::uint64_t held = whole ? (cores + group.cpus - 1) / group.cpus * group.cpus : cores;
+        const Seconds hold = q.boot + expected / group.speed;
+        if (slots_ == Slots::Blocked) {
+            q.slots = lambda_ * scarcity_[g].denied(now, hold, double(held)) / 3600;
+        } else {
+            const std::uint64_t free = view.groups[g].free_capacity();
+            const double turned_away = arrivals_[g].within(now, hold, free > held ? free - held : 0, held);
+            q.slots = lambda_ * turned_away * hold / 2 / 3600;
+        }
+        q.cost += q.slots;
+        return q;
+    };
+    // A queued job, its group, and the wait past which bursting there pays.
+    struct Burstable {
+        std::size_t queue_index;
+        std::size_t group;
+        Seconds break_even;
+    };
+    std::vector<Burstable> blocked; // no group has room for them
+    std::vector<Burstable> fresh;   // new since the last decision (slots=arrivals)
     for (std::size_t i = 0; i < n; ++i) {
         const Job* job = view.pending[i];
         model_.note(*job);
@@ -175,6 +217,14 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         // keep that much, and as far as its limit (later predictions of
         // its kind may grow to it).
         own_bursts_.keep(std::max<Seconds>(expected, job->time_limit));
+        for (std::size_t g = 0; g < view.groups.size(); ++g) { // a burst's boot and run, at most its limit
+            const Seconds hold = view.groups[g].group->boot_time +
+                                 std::max<Seconds>(expected, job->time_limit) / view.groups[g].group->speed;
+            if (slots_ == Slots::Blocked)
+                scarcity_[g].keep(hold);
+            if (slots_ == Slots::Arrivals)
+                arrivals_[g].keep(hold);
+        }
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         break_even.push_back(kNotForeseen);
         if (job->burst == BurstOption::Never)
@@ -183,13 +233,30 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         for (std::size_t g = 0; g < view.groups.size(); ++g) {
             if (view.groups[g].free_capacity() < cores)
                 continue;
-            const auto [boot, cost] = quote(view.groups[g], rooms[g], cores, expected);
+            const auto [boot, cost, slots] = priced(g, rooms[g], cores, expected);
             options.push_back(ExpansionOption{&view.groups[g], cost, boot});
         }
         const ExpansionOption* choice = expander_->choose(options, cores);
-        if (!choice)
+        if (!choice) {
+            if (slots_ != Slots::Free && lambda_ > 0 && job->burst != BurstOption::Prefer)
+                for (std::size_t g = 0; g < view.groups.size(); ++g) {
+                    const GroupView& gv = view.groups[g];
+                    if (gv.free_capacity() < cores && cores <= std::uint64_t(gv.group->capacity()) * gv.group->cpus) {
+                        const auto [boot, cost, slots] = priced(g, Room{}, cores, expected);
+                        blocked.push_back(
+                            Burstable{queue.size() - 1, g, boot + cost * 3600 / (lambda_ * double(cores))});
+                        if (slots_ == Slots::Arrivals && view.pending_since[i] > last_decision_)
+                            fresh.push_back(blocked.back());
+                        break;
+                    }
+                }
             continue;
+        }
         candidates.push_back(Candidate{queue.size() - 1, i, std::size_t(choice->group - view.groups.data())});
+        if (slots_ == Slots::Arrivals && view.pending_since[i] > last_decision_ && lambda_ > 0 &&
+            job->burst != BurstOption::Prefer)
+            fresh.push_back(Burstable{queue.size() - 1, candidates.back().group,
+                                      choice->ready_in + choice->cost * 3600 / (lambda_ * double(cores))});
         if (job->burst == BurstOption::Prefer) {
             break_even.back() = 0;
         } else {
@@ -199,7 +266,14 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         }
     }
     own_bursts_.forget(now);
-    if (candidates.empty()) {
+    for (SlotScarcity& s : scarcity_)
+        s.forget(now);
+    for (BurstArrivals& a : arrivals_)
+        a.forget(now);
+    last_decision_ = now;
+    if (candidates.empty() && blocked.empty()) {
+        for (std::size_t g = 0; g < scarcity_.size(); ++g)
+            scarcity_[g].record(now, 0);
         release_idle(d, view, state.instances);
         return d;
     }
@@ -207,7 +281,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     // `also`, when given); routed jobs' entries are left at 0.
     std::vector<bool> routed(queue.size(), false);
     std::uint32_t plays = 0;
-    auto play = [&](std::size_t also) {
+    auto play = [&](std::size_t also, Seconds reach) {
         std::vector<ForecastPending> rest;
         std::vector<std::size_t> index;
         rest.reserve(queue.size());
@@ -222,7 +296,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (cores <= view.local_free_cpus)
             return out; // everything starts in this scheduling pass
         ++plays;
-        const auto s = forecast_local_starts(view.local_free_cpus, running, rest, backfill_window_, horizon);
+        const auto s = forecast_local_starts(view.local_free_cpus, running, rest, backfill_window_, reach);
         for (std::size_t k = 0; k < index.size(); ++k)
             out[index[k]] = s[k];
         return out;
@@ -241,7 +315,31 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             }
         return lambda_ * sum / 3600;
     };
-    std::vector<Seconds> start = play(queue.size());
+    // The first play reaches as far as the blocked jobs' break-even waits,
+    // to tell which of them would burst; the decision reads it cut at the
+    // horizon like every other play (a play is the same up to where it stops).
+    Seconds reach = horizon;
+    for (const Burstable& b : blocked)
+        reach = std::max(reach, b.break_even);
+    std::vector<Seconds> start = play(queue.size(), reach);
+    if (slots_ == Slots::Blocked) {
+        std::vector<double> waiting(view.groups.size(), 0);
+        for (const Burstable& b : blocked)
+            if (start[b.queue_index] > b.break_even)
+                waiting[b.group] += double(queue[b.queue_index].cores);
+        for (std::size_t g = 0; g < scarcity_.size(); ++g)
+            scarcity_[g].record(now, waiting[g]);
+    }
+    for (const Burstable& f : fresh)
+        if (start[f.queue_index] > f.break_even)
+            arrivals_[f.group].add(now, queue[f.queue_index].cores);
+    if (candidates.empty()) {
+        release_idle(d, view, state.instances);
+        return d;
+    }
+    for (Seconds& s : start)
+        if (s > horizon)
+            s = kNotForeseen;
     bool stale = false;
 
     // Narrow jobs that would pay for their share of a new node, counted
@@ -253,7 +351,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         for (std::size_t k = candidates.size(); k-- > 0;) {
             const Candidate& c = candidates[k];
             const ForecastPending& p = queue[c.queue_index];
-            const auto [boot, cost] = quote(view.groups[c.group], Room{}, p.cores, p.expected, true);
+            const auto [boot, cost, slots] = priced(c.group, Room{}, p.cores, p.expected, true);
             if (lambda_ > 0 && p.cores < view.groups[c.group].group->cpus &&
                 lambda_ * double(p.cores) * (start[c.queue_index] - boot) / 3600 > cost)
                 sum[c.group] += p.cores;
@@ -277,7 +375,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             continue; // taken by jobs routed earlier in this decision
         // Jobs routed before this one free cores for it: look again.
         if (stale && plays < reforecasts_ + 1 && start[c.queue_index] > 0 && !prefer) {
-            start = play(queue.size());
+            start = play(queue.size(), horizon);
             stale = false;
         }
         const Seconds q = start[c.queue_index];
@@ -286,7 +384,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds expected = queue[c.queue_index].expected;
         const bool shared = narrow_behind[k] >= group.group->cpus;
         const bool room_was_cold = room.warm + room.booting < cores;
-        const auto [boot, cost] = quote(group, room, cores, expected, shared);
+        const auto [boot, cost, slots] = priced(c.group, room, cores, expected, shared);
         double saved = lambda_ * double(cores) * (q - boot) / 3600;
         std::string why;
         bool replayed = false; // the queue was played without this job
@@ -331,7 +429,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (!prefer && !(saved > cost) && queue_benefit_ && lambda_ > 0 && plays < reforecasts_ + 1) {
             // Bursting it may also let the jobs behind it start sooner
             // (a blocked head's reservation holds cores back).
-            std::vector<Seconds> alt = play(c.queue_index);
+            std::vector<Seconds> alt = play(c.queue_index, horizon);
             const double behind = others_saved(start, alt, c.queue_index);
             if (saved + behind > cost) {
                 saved += behind;
@@ -358,7 +456,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
                      : "expected local start in " + seconds_text(q) + ": waiting costs " +
                            (std::isinf(saved) ? std::string("more") : money(saved)) + why +
                            " more than the cloud's " + money(cost) +
-                           (shared && room_was_cold ? " (its share of a node it fills with others)" : ""));
+                           (shared && room_was_cold ? " (its share of a node it fills with others)" : "") +
+                           (slots > 0 ? " (" + money(slots) + " of it for the node slots it holds)" : ""));
     }
     if (routed_for_own_wait > 0)
         own_bursts_.add(now, routed_for_own_wait);

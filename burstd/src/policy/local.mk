@@ -35,6 +35,10 @@ libburst_a_SOURCES += \
 	burstd/src/policy/hold_outcomes.hpp \
 	burstd/src/policy/routed_work.cpp \
 	burstd/src/policy/routed_work.hpp \
+	burstd/src/policy/slot_scarcity.cpp \
+	burstd/src/policy/burst_arrivals.cpp \
+	burstd/src/policy/burst_arrivals.hpp \
+	burstd/src/policy/slot_scarcity.hpp \
 	burstd/src/policy/billing_boundary.hpp \
 	burstd/src/policy/node_instances.hpp \
 	burstd/src/policy/idle_retention.cpp \
@@ -98,6 +102,8 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/hold_outcomes_test.cpp \
 	tests/unit/policy/routed_work_test.cpp \
 	tests/unit/policy/node_instances_test.cpp \
+	tests/unit/policy/slot_scarcity_test.cpp \
+	tests/unit/policy/burst_arrivals_test.cpp \
 	tests/unit/policy/idle_retention_test.cpp \
 	tests/unit/policy/waiting_cost_gate_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \

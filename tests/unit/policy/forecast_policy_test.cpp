@@ -294,6 +294,81 @@ TEST(ForecastPolicy, BoundedDisplacementChargesTwoLikeCandidatesOfOneDecisionThe
     LONGS_EQUAL(5, r[1].job);
 }
 
+namespace {
+
+// A 2-node group of 4-core nodes at 0.4 per hour.  At 0 job 2 (4 cores,
+// 1 h) is forecast to start locally at 3600 s: at λ = 0.5 it saves
+// 4 × 3500 s × 0.5 / 3600 = 1.94 > 0.41 (a node for 1 h + 100 s).
+StateBuilder slot_site()
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("aws", 4, 2, 0.4, 100);
+    b.running(1, 8, -7200, "r", 10800).pending(2, 4, BurstOption::Allow, "p", 3600);
+    return b;
+}
+
+std::unique_ptr<ForecastPolicy> with_slots(const char* slots)
+{
+    PolicyParams p;
+    p.set("lambda", "0.5");
+    p.set("max_error", "0");
+    p.set("slots", slots);
+    return std::make_unique<ForecastPolicy>(p);
+}
+
+} // namespace
+
+TEST(ForecastPolicy, ChargesABurstTheWaitingItsNodeSlotsDenied)
+{
+    // An hour before, both nodes were busy and job 30 (4 cores, forecast to
+    // wait hours, far past its break-even) found no room.
+    StateBuilder full;
+    full.local("n1", 8, 8).group("aws", 4, 2, 0.4, 100).up("aws-1", 4).up("aws-2", 4);
+    full.running(1, 8, -7200, "r", 36000).pending(30, 4, BurstOption::Allow, "b", 3600);
+    ManualClock clock(-3600);
+    auto blocked = with_slots("blocked");
+    auto free = with_slots("free");
+    CHECK(routes(blocked->decide(full.state, clock)).empty());
+    CHECK(routes(free->decide(full.state, clock)).empty());
+    // Job 2's node held for 3700 s would have relieved 4 cores × 3600 s of
+    // waiting over as long before: 2.0 at λ, and 0.41 + 2.0 > 1.94.
+    StateBuilder now = slot_site();
+    clock.set(0);
+    Decision d = blocked->decide(now.state, clock);
+    CHECK(routes(d).empty());
+    LONGS_EQUAL(1, d.notes.size());
+    // slots=free does not price it, and nor does a policy that has not seen
+    // the group full: both route job 2.
+    LONGS_EQUAL(1, routes(free->decide(now.state, clock)).size());
+    LONGS_EQUAL(1, routes(with_slots("blocked")->decide(now.state, clock)).size());
+}
+
+TEST(ForecastPolicy, ChargesABurstTheArrivalsItsNodeSlotsWouldTurnAway)
+{
+    // An hour before, job 30 arrived and would have paid for a burst (it is
+    // forecast to wait hours).  Taking one node, job 2 leaves 4 cores of
+    // room: a job of 8 cores arriving while it holds the node, as job 30 did
+    // over as long before, is turned away and waits for it, on average half
+    // its 3700 s: 8 × 1850 s × 0.5 / 3600 = 2.06, and 0.41 + 2.06 > 1.94.
+    // A 4-core job 30 would still fit: job 2 is routed.
+    auto after = [](std::uint32_t cores) {
+        StateBuilder early;
+        early.local("n1", 8, 8).group("aws", 4, 2, 0.4, 100);
+        early.running(1, 8, -7200, "r", 36000).pending(30, cores, BurstOption::Allow, "b", 3600);
+        auto policy = with_slots("arrivals");
+        ManualClock clock(-3600);
+        LONGS_EQUAL(1, routes(policy->decide(early.state, clock)).size());
+        clock.set(0);
+        StateBuilder now = slot_site();
+        return routes(policy->decide(now.state, clock));
+    };
+    CHECK(after(8).empty());
+    LONGS_EQUAL(1, after(4).size());
+    ManualClock clock(0);
+    StateBuilder now = slot_site();
+    LONGS_EQUAL(1, routes(with_slots("free")->decide(now.state, clock)).size());
+}
+
 TEST(ForecastPolicy, PricesHeldJobsByWhatHoldingPastJobsReallyCost)
 {
     // Job 2 (8 cores, 1 h) is forecast to wait 600 s: at λ = 0.4 it saves
