@@ -9,10 +9,9 @@ void BurstArrivals::add(Time now, std::uint64_t cores)
     const std::size_t nodes = std::size_t((cores + node_cpus_ - 1) / node_cpus_);
     if (nodes == 0)
         return;
-    while (by_nodes_.size() < nodes) {
-        by_nodes_.emplace_back();
-        by_nodes_.back().keep(longest_);
-    }
+    // A new width needs no span yet: each decision's keep() comes before its forget().
+    if (by_nodes_.size() < nodes)
+        by_nodes_.resize(nodes);
     by_nodes_[nodes - 1].add(now, double(cores));
 }
 
@@ -29,7 +28,6 @@ double BurstArrivals::within(Time now, Seconds window, std::uint64_t room, std::
 
 void BurstArrivals::keep(Seconds span)
 {
-    longest_ = std::max(longest_, span);
     for (RoutedWork& w : by_nodes_)
         w.keep(span);
 }

@@ -28,7 +28,6 @@ public:
 
 private:
     std::uint32_t node_cpus_;
-    Seconds longest_ = 0;
     std::vector<RoutedWork> by_nodes_; // [k]: arrivals needing k + 1 nodes
 };
 

@@ -175,7 +175,9 @@ private:
     // Per group, in ClusterState::groups order.
     std::vector<SlotScarcity> scarcity_;    // slots=blocked
     std::vector<BurstArrivals> arrivals_;   // slots=arrivals
-    Time last_decision_ = std::numeric_limits<Time>::lowest(); // jobs waiting since after it are new
+    // Jobs waiting since after it are new arrivals; none are on the first
+    // decision (at start or reload), whose whole queue is not new.
+    Time last_decision_ = std::numeric_limits<Time>::max();
 };
 
 } // namespace burst

@@ -26,11 +26,11 @@ TEST(BurstArrivals, CountsTheArrivalsThatNeedMoreThanTheRoomLeftButFitWithTheHel
 TEST(BurstArrivals, ForgetsWhatNoWindowReaches)
 {
     BurstArrivals a(4);
-    a.keep(10);
     a.add(0, 3);
     a.add(10, 8);
     a.add(20, 12);
     a.add(30, 6);
+    a.keep(10); // as a decision does: its spans, then forget()
     a.forget(30);
     DOUBLES_EQUAL(18, a.within(30, 30, 0, 100), 1e-9);
 }

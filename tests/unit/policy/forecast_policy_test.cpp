@@ -350,13 +350,17 @@ TEST(ForecastPolicy, ChargesABurstTheArrivalsItsNodeSlotsWouldTurnAway)
     // room: a job of 8 cores arriving while it holds the node, as job 30 did
     // over as long before, is turned away and waits for it, on average half
     // its 3700 s: 8 × 1850 s × 0.5 / 3600 = 2.06, and 0.41 + 2.06 > 1.94.
-    // A 4-core job 30 would still fit: job 2 is routed.
+    // A 4-core job 30 would still fit: job 2 is routed.  The first decision
+    // sees an empty queue: a first decision's queue is not new arrivals.
     auto after = [](std::uint32_t cores) {
         StateBuilder early;
         early.local("n1", 8, 8).group("aws", 4, 2, 0.4, 100);
-        early.running(1, 8, -7200, "r", 36000).pending(30, cores, BurstOption::Allow, "b", 3600);
+        early.running(1, 8, -7200, "r", 36000);
         auto policy = with_slots("arrivals");
-        ManualClock clock(-3600);
+        ManualClock clock(-3700);
+        CHECK(routes(policy->decide(early.state, clock)).empty());
+        early.pending(30, cores, BurstOption::Allow, "b", 3600);
+        clock.set(-3600);
         LONGS_EQUAL(1, routes(policy->decide(early.state, clock)).size());
         clock.set(0);
         StateBuilder now = slot_site();
@@ -367,6 +371,16 @@ TEST(ForecastPolicy, ChargesABurstTheArrivalsItsNodeSlotsWouldTurnAway)
     ManualClock clock(0);
     StateBuilder now = slot_site();
     LONGS_EQUAL(1, routes(with_slots("free")->decide(now.state, clock)).size());
+    // Seen waiting on the policy's first decision (burstd's start or a
+    // reload), the 8-core job 30 is not an arrival: job 2 is routed.
+    StateBuilder first;
+    first.local("n1", 8, 8).group("aws", 4, 2, 0.4, 100);
+    first.running(1, 8, -7200, "r", 36000).pending(30, 8, BurstOption::Allow, "b", 3600);
+    auto restarted = with_slots("arrivals");
+    clock.set(-3600);
+    LONGS_EQUAL(1, routes(restarted->decide(first.state, clock)).size());
+    clock.set(0);
+    LONGS_EQUAL(1, routes(restarted->decide(now.state, clock)).size());
 }
 
 TEST(ForecastPolicy, PricesHeldJobsByWhatHoldingPastJobsReallyCost)
