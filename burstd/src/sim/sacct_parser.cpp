@@ -274,7 +274,8 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         job.runtime = end - start;
         job.time_limit = limit;
         job.cpus = alloc ? alloc : req;
-        job.user = field(kUser);
+        // An empty user would read as an account row in the shares snapshot.
+        job.user = field(kUser).empty() ? "unknown" : field(kUser);
         job.account = field(kAccount).empty() ? job.user : field(kAccount);
         job.partition = field(kPartition);
         job.name = field(kName);

@@ -73,6 +73,19 @@ TEST(SacctParser, ReadsJobsAndSkipsSteps)
     LONGS_EQUAL(0, t.report.problem_count());
 }
 
+TEST(SacctParser, NamesAnEmptyUserUnknownAndAnEmptyAccountAfterTheUser)
+{
+    // An empty user would look like an account in the fair-share snapshot.
+    Trace t = parse(std::string(kHeader) +
+                    "1|bio||2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T01:01:00|8|8|02:00:00|COMPLETED|a\n"
+                    "2|||2024-01-01T00:00:00|2024-01-01T00:01:00|2024-01-01T01:01:00|8|8|02:00:00|COMPLETED|a\n");
+    LONGS_EQUAL(2, t.jobs.size());
+    STRCMP_EQUAL("unknown", t.jobs[0].user.c_str());
+    STRCMP_EQUAL("bio", t.jobs[0].account.c_str());
+    STRCMP_EQUAL("unknown", t.jobs[1].user.c_str());
+    STRCMP_EQUAL("unknown", t.jobs[1].account.c_str());
+}
+
 TEST(SacctParser, AcceptsColumnsInAnyOrderAndATrailingBar)
 {
     Trace t = parse("State|JobIDRaw|User|Account|ReqCPUS|AllocCPUS|Timelimit|Submit|Start|End|\n"
