@@ -4,12 +4,6 @@
 #include <cmath>
 
 namespace burst {
-namespace {
-
-constexpr double kRecent = 50; // observations a key's recent mean weighs alike
-
-} // namespace
-
 double CredibilityLevel::prior_weight() const
 {
     if (sum_df_ == 0)
@@ -30,7 +24,7 @@ double CredibilityLevel::estimate(const std::string& key, double parent) const
     const double k = prior_weight();
     if (std::isinf(k))
         return parent;
-    const double n = std::min(double(it->second.n), kRecent);
+    const double n = std::min(double(it->second.n), kRecentRuns);
     const double z = n / (n + k);
     return (1 - z) * parent + z * it->second.recent;
 }
@@ -48,7 +42,7 @@ void CredibilityLevel::observe(const std::string& key, double parent, double x)
     const double delta = offset - node.mean;
     node.mean += delta / double(node.n);
     node.m2 += delta * (offset - node.mean);
-    node.recent += (x - node.recent) / std::min(double(node.n), kRecent);
+    node.recent += (x - node.recent) / std::min(double(node.n), kRecentRuns);
     sum_m2_ += node.m2;
     sum_n_mean2_ += double(node.n) * node.mean * node.mean;
 }

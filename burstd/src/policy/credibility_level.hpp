@@ -9,19 +9,19 @@
 // (n: the key's observations; σ²: the variance of values within a key; τ²:
 // the variance of the keys' true offsets from their parents), σ² and τ²
 // estimated from every key of the level (Bühlmann and Straub's estimators,
-// on each value's offset from its parent's estimate when it was learned).  A key with few observations, or a level whose keys
-// differ little compared with how much their values scatter, stays near the
-// parent; a level whose keys differ a lot trusts a key after a few
-// observations.  Nothing to tune: the data set how far each level shrinks.
+// on each value's offset from its parent's estimate when it was learned).
+// A key with few observations, or a level whose keys differ little compared
+// with how much their values scatter, stays near the parent; a level whose
+// keys differ a lot trusts a key after a few observations.  Nothing to tune: the data set how far each level shrinks.
 // Until two observations of one key give a within-key variance, or while
 // the keys' offsets are no more spread than that variance explains, a key
 // adds nothing to its parent.
 //
-// The key's mean is a recent one (each of the last ~50 observations
-// weighted alike, older ones fading), so that a key follows a change in
-// what its jobs do; n is capped at that window in Z.  A weighted mean of
-// means, the estimate stays within the values seen (a runtime ratio never
-// comes out negative).
+// The key's mean is a recent one (a running mean that gives the newest of
+// n observations weight 1/min(n, kRecentRuns)), so that a key follows a
+// change in what its jobs do; n is capped at kRecentRuns in Z.  A weighted
+// mean of means, the estimate stays within the values seen (a runtime
+// ratio never comes out negative).
 
 #include <cstdint>
 #include <limits>
@@ -29,6 +29,9 @@
 #include <unordered_map>
 
 namespace burst {
+
+// How many runs a recent mean weighs before older ones start to fade.
+inline constexpr double kRecentRuns = 50;
 
 class CredibilityLevel {
 public:

@@ -60,6 +60,7 @@
 #include "model/job.hpp"
 #include "policy/credibility_level.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -101,7 +102,7 @@ private:
         void add(double x)
         {
             ++count;
-            value += (x - value) / double(count < 50 ? count : 50); // recent-weighted once warm
+            value += (x - value) / std::min(double(count), kRecentRuns); // recent-weighted once warm
         }
     };
     struct LastTwo {

@@ -60,14 +60,19 @@ void FairTree::normalize_level(std::uint32_t parent)
     }
 }
 
-void FairTree::rank(const std::vector<double>& usage)
+void FairTree::normalize()
 {
-    if (usage.size() != nodes_.size())
-        throw std::invalid_argument("fair tree: one usage value per association expected");
     if (!normalized_) {
         normalize_level(kRoot);
         normalized_ = true;
     }
+}
+
+void FairTree::rank(const std::vector<double>& usage)
+{
+    if (usage.size() != nodes_.size())
+        throw std::invalid_argument("fair tree: one usage value per association expected");
+    normalize();
     rank_ = unranked_ = users_;
     rank_level(kRoot, false, usage);
 }

@@ -51,7 +51,9 @@ public:
     // value per association (index order).
     void rank(const std::vector<double>& usage);
 
-    // S of the association, from the first rank() on (fixed by the shares).
+    // S of every association from the shares (rank() calls it first).
+    void normalize();
+    // S of the association, once normalized.
     double norm_shares(std::uint32_t a) const { return nodes_[a].norm_shares; }
     // From the last rank(): U, LF and, for users, the factor (accounts: 0,
     // which Slurm never sets for them).

@@ -32,16 +32,12 @@ MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
     accounts_.erase(std::unique(accounts_.begin(), accounts_.end()), accounts_.end());
 
     // Siblings in name order: the order Fair Tree keeps among equal LF.
-    double level_shares = 0;
     for (const auto& name : accounts_) {
         auto it = config_.shares.accounts.find(name);
         const std::uint32_t shares = it == config_.shares.accounts.end() ? 1 : it->second;
         account_raw_shares_.push_back(shares);
-        level_shares += shares;
         account_node_.push_back(tree_.add_account(FairTree::kRoot, shares));
     }
-    for (double s : account_raw_shares_)
-        account_norm_shares_.push_back(level_shares > 0 ? s / level_shares : 0);
     for (const auto& key : users_) {
         const auto a = std::uint32_t(std::lower_bound(accounts_.begin(), accounts_.end(), key.first) - accounts_.begin());
         auto it = config_.shares.users.find(key);
@@ -49,6 +45,7 @@ MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
         user_raw_shares_.push_back(it == config_.shares.users.end() ? 1 : it->second);
         user_node_.push_back(tree_.add_user(account_node_[a], user_raw_shares_.back()));
     }
+    tree_.normalize(); // classic reads the accounts' S too
     raw_.assign(tree_.size(), 0);
     norm_.assign(tree_.size(), 0);
     account_factor_.assign(accounts_.size(), 0);
@@ -57,7 +54,7 @@ MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
         end_charges(); // no usage anywhere: every user ties at LF = ∞, F = 1
     } else {
         for (std::size_t a = 0; a < accounts_.size(); ++a)
-            account_factor_[a] = account_norm_shares_[a] > 0 ? 1 : 0; // 2^0
+            account_factor_[a] = tree_.norm_shares(account_node_[a]) > 0 ? 1 : 0; // 2^0
         for (std::size_t u = 0; u < users_.size(); ++u)
             factor_[u] = account_factor_[user_account_[u]];
     }
@@ -95,8 +92,8 @@ void MultifactorPriority::classic_factors()
     for (std::size_t a = 0; a < accounts_.size(); ++a) {
         const std::uint32_t node = account_node_[a];
         norm_[node] = root > 0 ? std::min(1.0, raw_[node] / root) : 0;
-        account_factor_[a] = account_norm_shares_[a] > 0
-                                 ? std::pow(2.0, -((norm_[node] / account_norm_shares_[a]) / config_.dampening))
+        account_factor_[a] = tree_.norm_shares(account_node_[a]) > 0
+                                 ? std::pow(2.0, -((norm_[node] / tree_.norm_shares(account_node_[a])) / config_.dampening))
                                  : 0;
     }
     for (std::size_t u = 0; u < users_.size(); ++u)
@@ -205,7 +202,7 @@ void MultifactorPriority::fill_shares(std::vector<Share>& out)
             s.account = accounts_[a];
             s.parent = "root";
             s.raw_shares = account_raw_shares_[a];
-            s.norm_shares = account_norm_shares_[a];
+            s.norm_shares = tree_.norm_shares(account_node_[a]);
             for (; config_.fair_tree && u < users_.size() && user_account_[u] == a; ++u) {
                 Share& us = out[row++];
                 const std::uint32_t node = user_node_[u];

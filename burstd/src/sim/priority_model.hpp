@@ -99,7 +99,7 @@ private:
     FairTree tree_;
     std::vector<std::string> accounts_;                         // sorted
     std::vector<std::uint32_t> account_node_;                   // in tree_
-    std::vector<double> account_raw_shares_, account_norm_shares_;
+    std::vector<double> account_raw_shares_;
     std::vector<std::pair<std::string, std::string>> users_; // (account, user), sorted
     std::vector<std::uint32_t> user_node_;                      // in tree_
     std::vector<std::uint32_t> user_account_;                   // index in accounts_
