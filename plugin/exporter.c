@@ -22,6 +22,7 @@
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/slurm_priority.h"
 #include "src/common/uid.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
@@ -421,6 +422,28 @@ static int copy_partition(void *x, void *arg)
 	return 0;
 }
 
+/* The fair-share factor a job of this association gets.  Fair Tree stores
+ * it in usage->fs_factor at every decay pass; the classic algorithm
+ * (PriorityFlags=NO_FAIR_TREE) never sets that field and computes the
+ * factor when a job's priority is calculated, from the effective usage it
+ * leaves unset for users until then.  As slurmctld does there (and as
+ * assoc_mgr_get_shares does for sshare, under the same read lock), fill in
+ * the effective usage first; an association at Fairshare=parent takes its
+ * parent's factor. */
+static double fairshare_factor(slurmdb_assoc_rec_t *a)
+{
+	slurmdb_assoc_rec_t *fs_assoc = a;
+
+	if (slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE)
+		return a->usage->fs_factor;
+	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
+		fs_assoc = a->usage->fs_assoc_ptr;
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		priority_g_set_assoc_usage(fs_assoc);
+	return priority_g_calc_fs_factor(fs_assoc->usage->usage_efctv,
+					 fs_assoc->usage->shares_norm);
+}
+
 static int copy_share(void *x, void *arg)
 {
 	slurmdb_assoc_rec_t *a = x;
@@ -440,7 +463,7 @@ static int copy_share(void *x, void *arg)
 	s->norm_shares = a->usage->shares_norm;
 	s->raw_usage = (double) a->usage->usage_raw;
 	s->norm_usage = (double) a->usage->usage_norm;
-	s->fs_factor = a->usage->fs_factor;
+	s->fs_factor = fairshare_factor(a);
 	return 0;
 }
 

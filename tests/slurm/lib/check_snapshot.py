@@ -186,7 +186,7 @@ def check_shares(snap, d):
             d.near(f"{w} norm_shares", s["norm_shares"], float(norm), 1e-3)
         if usage:
             d.near(f"{w} raw_usage", s["raw_usage"], float(usage), 0.1 * float(usage) + 60)
-        if fs and user:
+        if fs:
             d.near(f"{w} fs_factor", s["fs_factor"], float(fs), 0.05)
     if not seen:
         d.problems.append("sshare printed no rows")

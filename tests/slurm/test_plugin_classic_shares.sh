@@ -1,0 +1,91 @@
+#!/bin/bash
+# The snapshot's fair-share factors under Slurm's classic algorithm
+# (PriorityFlags=NO_FAIR_TREE), which stores no factor in the association:
+# slurmctld computes 2^(-EffectvUsage/NormShares) when a job's priority is
+# calculated, and sshare prints the same.  After users in both accounts have
+# used the cluster, every association's fs_factor in the plugin's snapshot
+# must be sshare's FairShare (users and accounts alike: classic gives
+# accounts one too).  The job_submit plugin exported 0 for all of them.
+# PriorityDecayHalfLife=0 keeps usage exact; AccountingStorageEnforce=limits
+# makes slurmctld charge a job's usage when it ends (see test_fairtree.sh).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/cluster.sh
+source "$here/lib/cluster.sh"
+builddir=${BURST_BUILDDIR:-$(cd "$here/../.." && pwd)}
+plugdir=$builddir/plugin/.libs
+[ -e "$plugdir/job_submit_burst.so" ] || { tap_fail "plugin built in $plugdir (run make first)"; exit 1; }
+
+listener_pid=""
+on_exit() {
+    local rc=$?
+    [ -n "$listener_pid" ] && kill "$listener_pid" 2>/dev/null && wait "$listener_pid" 2>/dev/null
+    cluster_stop "$rc"
+}
+
+cluster_start --dbd --local 1 --cloud 0 --cpus 8 --plugin-dir "$plugdir" --name classic \
+    --conf PriorityFlags=NO_FAIR_TREE --conf PriorityDecayHalfLife=0 \
+    --conf PriorityUsageResetPeriod=YEARLY --conf AccountingStorageEnforce=associations,limits || exit 1
+trap on_exit EXIT
+tap_ok "cluster with slurmdbd started in $CLUSTER_START_SECONDS s"
+tap_like "PriorityFlags is NO_FAIR_TREE" \
+    "$(scontrol show config | awk -F' = ' '$1 ~ /^PriorityFlags/ { print $2 }')" 'NO_FAIR_TREE'
+
+sock=$CLUSTER_DIR/burst.sock
+log=$CLUSTER_DIR/listener.jsonl
+python3 "$here/lib/snapshot_listener.py" "$sock" "$log" "$CLUSTER_DIR/outbox" &
+listener_pid=$!
+wait_for "[ -S '$sock' ]" 20 || tap_fail "listener socket within 20 s"
+printf 'SocketPath=%s\nExportInterval=1\n' "$sock" >"$CLUSTER_DIR/burst.conf"
+echo "JobSubmitPlugins=burst" >>"$SLURM_CONF"
+scontrol reconfigure
+wait_for "grep -q '\"type\":\"hello\"' '$log'" 15 ||
+    tap_fail "plugin said hello within 15 s" "$(tail -5 "$CLUSTER_DIR/log/slurmctld.log")"
+
+# Different usage in both accounts: root in alpha and beta, nobody in alpha.
+jobs=()
+submit() { # USER ACCOUNT CPUS SECONDS
+    local id
+    if id=$(runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" \
+        sbatch --parsable -A "$2" -n "$3" -o /dev/null --chdir=/ --wrap "sleep $4" 2>&1); then
+        jobs+=("$id")
+    else
+        tap_fail "$1 submits a job to $2" "$id"
+    fi
+}
+submit root alpha 4 3
+submit nobody alpha 2 2
+submit root beta 1 3
+tap_is "3 jobs submitted" "${#jobs[@]}" 3
+for j in "${jobs[@]}"; do
+    wait_job_done "$j" 60 || tap_fail "job $j done within 60 s" "$(scontrol show job -o "$j" 2>&1)"
+done
+
+# Effective usage is recomputed at the next decay pass (PriorityCalcPeriod,
+# 1 minute): wait until sshare shows root's usage in alpha.
+fairshare() { sshare -P -n -A "$1" -u "$2" -o Account,User,FairShare | awk -F'|' -v u="$2" '$2 == u { print $3 }'; }
+passed=0
+for _ in $(seq 1 80); do
+    fs=$(fairshare alpha root)
+    if awk -v f="$fs" 'BEGIN { exit !(f > 0 && f < 0.99) }'; then passed=1; break; fi
+    sleep 1
+done
+if [ "$passed" = 1 ]; then
+    tap_ok "a decay pass gave root in alpha a FairShare below 1 ($fs)"
+else
+    tap_fail "sshare shows root's usage in alpha within 80 s" "$(sshare -a -l -P)"
+fi
+tap_note "sshare: $(sshare -a -P -o Account,User,NormShares,EffectvUsage,FairShare | tr '\n' ' ')"
+
+since=$(($(date +%s) + 1))
+if wait_for "grep '\"type\":\"snapshot\"' '$log' | tail -1 | python3 -c 'import json, sys; sys.exit(json.loads(sys.stdin.read())[\"time\"] < $since)'" 15; then
+    tap_check "snapshot fs_factor of every association matches sshare's FairShare" \
+        python3 "$here/lib/check_snapshot.py" "$log" "$since" shares
+else
+    tap_fail "a snapshot after the decay pass within 15 s"
+fi
+tap_is "no association exported a factor of 0" \
+    "$(grep '"type":"snapshot"' "$log" | tail -1 | python3 -c '
+import json, sys
+print(sum(1 for s in json.loads(sys.stdin.read())["shares"] if s["fs_factor"] == 0))')" 0
+tap_finish
