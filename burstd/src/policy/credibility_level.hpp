@@ -22,11 +22,15 @@
 // change in what its jobs do; n is capped at kRecentRuns in Z.  A weighted
 // mean of means, the estimate stays within the values seen (a runtime
 // ratio never comes out negative).
+//
+// The level keeps the keys observed most recently (recent_keys.hpp); a key
+// it drops still counts in σ² and τ², which describe the level, not a key.
+
+#include "policy/recent_keys.hpp"
 
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 namespace burst {
 
@@ -35,6 +39,7 @@ inline constexpr double kRecentRuns = 50;
 
 class CredibilityLevel {
 public:
+    explicit CredibilityLevel(std::size_t key_capacity = kRecentKeys) : nodes_(key_capacity) {}
     // The estimate for `key` given its parent's estimate `parent`.
     double estimate(const std::string& key, double parent) const;
     // `key` took value `x` where its parent estimated `parent` (before
@@ -43,6 +48,7 @@ public:
     // σ²/τ²: how many observations of a key weigh as much as its parent;
     // +inf while the level cannot tell its keys apart.
     double prior_weight() const;
+    // Keys whose mean is kept.
     std::size_t keys() const { return nodes_.size(); }
 
 private:
@@ -52,8 +58,10 @@ private:
         double mean = 0;   // mean offset (Welford)
         double m2 = 0;     // sum of squared deviations from it
     };
-    std::unordered_map<std::string, Node> nodes_;
-    // Over all keys: Σ m2, Σ (n − 1), Σ n·mean², Σ n.
+    RecentKeys<Node> nodes_;
+    // Over every key observed, kept or dropped: how many, Σ m2, Σ (n − 1),
+    // Σ n·mean², Σ n.
+    std::uint64_t keys_observed_ = 0;
     double sum_m2_ = 0;
     double sum_n_mean2_ = 0;
     std::uint64_t sum_df_ = 0;

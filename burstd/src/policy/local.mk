@@ -55,6 +55,7 @@ libburst_a_SOURCES += \
 	burstd/src/policy/fixed_delay_policy.hpp \
 	burstd/src/policy/credibility_level.cpp \
 	burstd/src/policy/credibility_level.hpp \
+	burstd/src/policy/recent_keys.hpp \
 	burstd/src/policy/runtime_ratio_model.cpp \
 	burstd/src/policy/runtime_ratio_model.hpp \
 	burstd/src/policy/local_start_forecast.cpp \
@@ -110,6 +111,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/predictive_policy_test.cpp \
 	tests/unit/policy/fixed_delay_policy_test.cpp \
 	tests/unit/policy/credibility_level_test.cpp \
+	tests/unit/policy/recent_keys_test.cpp \
 	tests/unit/policy/runtime_ratio_model_test.cpp \
 	tests/unit/policy/local_start_forecast_test.cpp \
 	tests/unit/policy/forecast_policy_test.cpp \

@@ -75,10 +75,10 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
     Seconds e = 0;
     // The mean of the last two runs filed under `key`, once there are two.
     auto last_two = [&e](const auto& runs, const std::string& key) {
-        auto it = runs.find(key);
-        if (it == runs.end() || it->second.n < 2)
+        const LastTwo* last = runs.find(key);
+        if (!last || last->n < 2)
             return false;
-        e = (it->second.a + it->second.b) / 2;
+        e = (last->a + last->b) / 2;
         return true;
     };
     const std::string kind = user.empty() ? std::string() : user_job_kind(user, name, limit);
@@ -136,10 +136,10 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     }
     ++finished_;
     if (!info.user.empty()) {
-        user_last_[info.user].add(end.elapsed);
-        user_name_last_[user_job_name(info.user, info.name)].add(end.elapsed);
+        user_last_.write(info.user).add(end.elapsed);
+        user_name_last_.write(user_job_name(info.user, info.name)).add(end.elapsed);
         if (info.limit <= 0) // with a limit, the credibility levels predict the kind
-            user_kind_last_[user_job_kind(info.user, info.name, info.limit)].add(end.elapsed);
+            user_kind_last_.write(user_job_kind(info.user, info.name, info.limit)).add(end.elapsed);
     }
     if (info.limit > 0) {
         const double ratio = std::min(1.0, end.elapsed / info.limit);

@@ -59,6 +59,7 @@
 #include "model/clock.hpp"
 #include "model/job.hpp"
 #include "policy/credibility_level.hpp"
+#include "policy/recent_keys.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -128,9 +129,9 @@ private:
     Seconds running_floor(const std::string& kind) const;
 
     std::unordered_map<JobId, Seen> seen_, previous_;
-    std::unordered_map<std::string, LastTwo> user_last_;
-    std::unordered_map<std::string, LastTwo> user_name_last_; // user '\n' job name
-    std::unordered_map<std::string, LastTwo> user_kind_last_; // user '\n' job name '\n' limit
+    RecentKeys<LastTwo> user_last_;
+    RecentKeys<LastTwo> user_name_last_; // user '\n' job name
+    RecentKeys<LastTwo> user_kind_last_; // user '\n' job name '\n' limit
     Time now_ = 0;
     std::unordered_map<std::string, std::vector<Seconds>> running_elapsed_; // per kind, this cycle
     mutable std::unordered_map<std::string, Seconds> running_floor_;          // computed from it on first use

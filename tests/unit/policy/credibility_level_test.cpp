@@ -72,3 +72,24 @@ TEST(CredibilityLevel, MoreObservationsOfAKeyWeighMore)
     DOUBLES_EQUAL(2 * 2 / (2 + k), two, 1e-12);
     CHECK(two > one);
 }
+
+TEST(CredibilityLevel, ADroppedKeyStillTellsHowFarTheLevelTrustsItsKeys)
+{
+    // The two keys of the test above (σ²/τ² = 2/3), in a level that keeps
+    // one key (up to two at a time): a's mean is dropped when c comes and
+    // b's when d comes, but their observations still set the weight any
+    // key's mean gets.
+    CredibilityLevel level(1);
+    level.observe("a", 0.5, 1.5);
+    level.observe("a", 0.5, 3.5);
+    level.observe("b", 0.5, -0.5);
+    level.observe("b", 0.5, -2.5);
+    DOUBLES_EQUAL(2.0 / 3.0, level.prior_weight(), 1e-12);
+    level.observe("c", 0.5, 0.5); // offset 0: adds a key and an observation, nothing to the sums
+    level.observe("d", 0.5, 0.5);
+    CHECK_EQUAL(2u, level.keys());
+    DOUBLES_EQUAL(0.5, level.estimate("a", 0.5), 0);
+    DOUBLES_EQUAL(0.5, level.estimate("b", 0.5), 0);
+    // Σ n·mean² = 8 + 8, four keys, σ² = 2: τ² = (16 − 4·2) / 6, k = 2 / (8/6) = 1.5.
+    DOUBLES_EQUAL(1.5, level.prior_weight(), 1e-12);
+}
