@@ -4,7 +4,7 @@
 //   (default /work/shared/traces/swf, all sections, sizes 1000,10000,100000,1000000,
 //   every policy)
 //
-// Sections: parse, decide, sim.  Times are CPU time of this process (and
+// Sections: parse, decide, sim, learn.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
@@ -15,13 +15,18 @@
 //    half the pending jobs in dependency chains (token propagation over a
 //    graph instead of plain queue demand); then how the median grows from
 //    one size to the next, beside the n log n ratio;
-// 3. replays the largest trace found with never, always, predictive and
-//    fixed-delay and reports simulated jobs per CPU second.
+// 3. feeds the forecast's runtime model 4M finished jobs whose names never
+//    repeat (a site whose job names carry a date or a counter), reporting
+//    the keys it holds, the process's resident memory and the CPU time per
+//    job: both must level off, not grow with what burstd has seen (learn);
+// 4. replays the largest trace found with never, always, predictive and
+//    fixed-delay and reports simulated jobs per CPU second (sim).
 #include "bench_args.hpp"
 #include "decide_stats.hpp"
 
 #include "app/heap_tuning.hpp"
 #include "policy/policy_factory.hpp"
+#include "policy/runtime_ratio_model.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_loader.hpp"
@@ -31,7 +36,9 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <unistd.h>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <random>
@@ -108,6 +115,56 @@ ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
         s.snapshot.jobs.push_back(j);
     }
     return s;
+}
+
+double resident_mib()
+{
+    std::ifstream statm("/proc/self/statm");
+    double pages_total = 0, pages_resident = 0;
+    statm >> pages_total >> pages_resident;
+    return pages_resident * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// 200 users submit jobs of ever new names, a cycle of 100 jobs at a time, as
+// burstd's feed does: noted while running, then their ends observed.
+void bench_learning()
+{
+    std::printf("\n== runtime model memory: job names that never repeat ==\n");
+    std::printf("%12s %12s %12s %14s\n", "jobs_ended", "keys_held", "rss_mib", "us/job");
+    RuntimeRatioModel model;
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> ratio(0.05, 1.0);
+    std::size_t ended = 0;
+    std::printf("%12s %12s %12.1f %14s\n", "0", "0", resident_mib(), "-");
+    double cpu = cpu_seconds();
+    for (std::size_t report : {10000u, 100000u, 1000000u, 2000000u, 4000000u}) {
+        for (; ended < report; ended += 100) {
+            const Time now = double(ended);
+            model.begin_cycle(now);
+            std::vector<Job> cycle(100);
+            for (std::size_t k = 0; k < cycle.size(); ++k) {
+                Job& j = cycle[k];
+                j.id = JobId(ended + k + 1);
+                j.user = "user" + std::to_string(rng() % 200);
+                j.name = "run-" + std::to_string(ended + k);
+                j.category = "cat" + std::to_string(rng() % 50);
+                j.time_limit = double(600 + rng() % 86400);
+                j.state = JobState::Running;
+                j.start_time = now - 10;
+                model.note(j);
+            }
+            for (const Job& j : cycle) {
+                JobEnd e;
+                e.id = j.id;
+                e.category = j.category;
+                e.elapsed = ratio(rng) * j.time_limit;
+                model.observe(e);
+            }
+        }
+        const double used = cpu_seconds() - cpu;
+        std::printf("%12zu %12zu %12.1f %14.2f\n", ended, model.learned_keys(), resident_mib(),
+                    used / double(ended) * 1e6);
+    }
 }
 
 // Every other pending job waits for the one submitted before it, as
@@ -293,6 +350,8 @@ int main(int argc, char** argv)
         bench_decisions(args.sizes, asked, args.cold);
     }
 
+    if (wanted("learn"))
+        bench_learning();
     if (largest.empty() || !wanted("sim"))
         return 0;
     std::printf("\n== burstsim throughput on %s (%zu jobs, EASY backfill, group 8 cpus x 50) ==\n",

@@ -89,6 +89,12 @@ public:
     Seconds remaining(Seconds elapsed, Seconds expected, Seconds limit) const;
 
     std::size_t finished() const { return finished_; }
+    // Keys held per user, name and kind (bounded: recent_keys.hpp).
+    std::size_t learned_keys() const
+    {
+        return user_last_.size() + user_name_last_.size() + user_kind_last_.size() + name_level_.keys() +
+               kind_level_.keys();
+    }
 
 private:
     struct Seen {
