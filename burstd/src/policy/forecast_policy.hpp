@@ -115,7 +115,10 @@ class SiteView;
 // finds no room waits.  So a burst's cost C includes what its node slots
 // are expected to deny others (slots=blocked, default; slot_scarcity.hpp):
 // each decision records the cores of the jobs no group had room for that
-// the forecast has waiting past their break-even, and a burst holding h
+// the forecast has waiting past their break-even (a break-even that counts
+// this charge too: the scarcer slots have been, the longer a blocked job
+// must wait before it counts, which keeps the charge from feeding on
+// itself), and a burst holding h
 // cores (whole nodes when it resumes nodes) for T = boot + run is charged
 // λ × the waiting h cores of room would have relieved over the last T: the
 // recent past as the forecast of the near future, as with
