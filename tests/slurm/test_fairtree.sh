@@ -95,9 +95,11 @@ fi
 note_lines "model (burst_fairtree):" "$ours"
 
 # One line per association: Slurm's values next to the model's (the python
-# prints its own TAP lines; a failure also counts here, so the logs are kept).
+# prints its own TAP lines, counted here too, so a failure keeps the logs).
 printf '%s\n' "$ours" >"$CLUSTER_DIR/model.txt"
-python3 - "$shares" "$CLUSTER_DIR/model.txt" <<'PY' || TAP_FAILED=$((TAP_FAILED + 1))
+status=0
+compared=$(python3 - "$shares" "$CLUSTER_DIR/model.txt" <<'PY'
+
 import math, sys
 
 def rows(path):
@@ -143,6 +145,13 @@ if len(model) != len(slurm) - 1:
     ok = False
 sys.exit(0 if ok else 1)
 PY
+) || status=$?
+printf '%s\n' "$compared"
+TAP_PASSED=$((TAP_PASSED + $(grep -c '^ok ' <<<"$compared" || true)))
+TAP_FAILED=$((TAP_FAILED + $(grep -c '^not ok ' <<<"$compared" || true)))
+if [ "$status" != 0 ] && ! grep -q '^not ok ' <<<"$compared"; then
+    tap_fail "the comparison of Slurm's values with the model's ran (exit status $status)"
+fi
 
 # The cases the tree was built for, read from sshare alone.
 fs() { awk -F'|' -v a="$1" -v u="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
