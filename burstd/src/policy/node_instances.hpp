@@ -20,13 +20,18 @@ public:
     explicit NodeInstances(const std::vector<Instance>& instances) : instances_(instances) {}
 
     // The open instance backing `node`, or nullptr: a node burstd did not
-    // launch, or whose instance has ended.
+    // launch, or whose instance has ended.  A node Slurm resumes again while
+    // its last instance is still being terminated has two open ones: the
+    // one requested last backs it.
     const Instance* find(const std::string& node)
     {
         if (!indexed_) {
             for (const auto& inst : instances_)
-                if (inst.open())
-                    by_node_.emplace(inst.node, &inst);
+                if (inst.open()) {
+                    auto [it, fresh] = by_node_.emplace(inst.node, &inst);
+                    if (!fresh && inst.requested_at > it->second->requested_at)
+                        it->second = &inst;
+                }
             indexed_ = true;
         }
         auto it = by_node_.find(node);

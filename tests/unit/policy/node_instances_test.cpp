@@ -43,3 +43,17 @@ TEST(NodeInstances, ANodeBurstdDidNotLaunchIsTakenAsJustLaunched)
     DOUBLES_EQUAL(800, by_node.uptime("aws-1", 900), 1e-9); // terminating: still billed
     DOUBLES_EQUAL(0, by_node.uptime("aws-9", 900), 1e-9);
 }
+
+TEST(NodeInstances, ANodeResumedWhileItsLastInstanceTerminatesIsBackedByTheNewOne)
+{
+    // Slurm resumed aws-1 at 700 while the instance of 100 was still being
+    // terminated; the ledger lists the newer one either side of it.
+    const std::vector<Instance> before{instance("aws-1", InstanceState::Launching, 700),
+                                       instance("aws-1", InstanceState::Terminating, 100)};
+    const std::vector<Instance> after{instance("aws-1", InstanceState::Terminating, 100),
+                                      instance("aws-1", InstanceState::Launching, 700)};
+    NodeInstances first(before), second(after);
+    POINTERS_EQUAL(&before[0], first.find("aws-1"));
+    POINTERS_EQUAL(&after[1], second.find("aws-1"));
+    DOUBLES_EQUAL(200, second.uptime("aws-1", 900), 1e-9);
+}
