@@ -2,9 +2,11 @@
 // for tests/slurm/test_fairtree.sh.
 //   sshare -a -l -P | burst_fairtree
 // Reads the association tree (the Account column's indentation), RawShares
-// and RawUsage, ranks it, and prints Account|User|EffectvUsage|LevelFS|FairShare
-// in the input's order and sshare's number format (FairShare for users
-// only, LevelFS not for Fairshare=parent).  Exit 1 on input it cannot read (the line and what was expected).
+// (a count or parent, for users and accounts alike) and RawUsage, ranks it,
+// and prints Account|User|NormShares|EffectvUsage|LevelFS|FairShare in the
+// input's order and sshare's number format (FairShare for users only,
+// LevelFS not for Fairshare=parent).  Exit 1 on input it cannot read (the
+// line and what was expected).
 #include "sim/fair_tree.hpp"
 
 #include <cerrno>
@@ -123,11 +125,12 @@ int main()
         return 1;
     }
     tree.rank(usage);
-    std::cout << "Account|User|EffectvUsage|LevelFS|FairShare\n";
+    std::cout << "Account|User|NormShares|EffectvUsage|LevelFS|FairShare\n";
     for (const auto& r : rows) {
         if (r.node == FairTree::kRoot)
             continue;
-        std::cout << r.account << '|' << r.user << '|' << number(tree.effective_usage(r.node)) << '|'
+        std::cout << r.account << '|' << r.user << '|' << number(tree.norm_shares(r.node)) << '|'
+                  << number(tree.effective_usage(r.node)) << '|'
                   << (r.parent_shares ? "" : number(tree.level_fs(r.node))) << '|'
                   << (r.user.empty() ? "" : number(tree.fairshare_factor(r.node))) << '\n';
     }

@@ -4,15 +4,21 @@
 # association tree with accounts of different shares and two users each,
 # jobs that give the users different usage; then the model, fed sshare's
 # RawShares and RawUsage (tests/slurm/burst_fairtree), must give sshare's
-# EffectvUsage, LevelFS and FairShare for every association.
+# NormShares, EffectvUsage, LevelFS and FairShare for every association.
 #
 #   root ─ user root (1)          no usage: LF ∞, ranks first
 #        ├ alpha (30): root, nobody      both used, different amounts
 #        ├ beta (10):  root, daemon      only root used
+#        │  └ epsilon (parent): nobody   used
+#        ├ delta (parent): bin, root     both used, different amounts
 #        ├ gamma (0):  root, bin         only root used
 #        └ omega (0):  root, sys         only root used
 # gamma and omega have 0 shares, so LF 0 both: a tie between accounts, which
-# 22.05 does not merge (omega's first user ties with gamma's last).
+# 22.05 does not merge (omega's first user ties with gamma's last).  An
+# account at Fairshare=parent hands its users to its parent's level (delta's
+# to root's, epsilon's to beta's), where their shares count and their usage
+# is measured against that parent's; it has LF NO_VAL and ranks no one.
+# delta is made with sacctmgr modify (as sites do), epsilon at creation.
 # PriorityDecayHalfLife=0 (which needs a PriorityUsageResetPeriod): usage is
 # exact CPU-seconds, so sshare's integer RawUsage loses nothing.
 # AccountingStorageEnforce=limits: without it slurmctld never charges the
@@ -41,7 +47,17 @@ if out=$(sacctmgr -i add account gamma,omega Fairshare=0 Description=test Organi
 else
     tap_fail "sacctmgr adds gamma and omega" "$out"
 fi
-wait_for "sshare -a -P -o Account,User | grep -q '^ *omega|sys$'" 20 ||
+if out=$(sacctmgr -i add account delta Fairshare=1 Description=test Organization=burst 2>&1) &&
+    out=$(sacctmgr -i modify account delta set Fairshare=parent 2>&1) &&
+    out=$(sacctmgr -i add user bin,root account=delta 2>&1) &&
+    out=$(sacctmgr -i add account epsilon parent=beta Fairshare=parent Description=test Organization=burst 2>&1) &&
+    out=$(sacctmgr -i add user nobody account=epsilon 2>&1); then
+    tap_ok "accounts delta (modified to Fairshare=parent) with users bin, root and epsilon under beta (Fairshare=parent) with nobody"
+else
+    tap_fail "sacctmgr adds delta and epsilon at Fairshare=parent" "$out"
+fi
+wait_for "sshare -a -P -o Account,User | grep -q '^ *omega|sys$'" 20 &&
+    wait_for "sshare -a -P -o Account,User | grep -q '^ *epsilon|nobody$'" 20 ||
     tap_fail "slurmctld sees the new associations within 20 s"
 
 # Jobs run at once on the 32-CPU node; usage = CPUs × whole seconds run.
@@ -60,7 +76,10 @@ submit nobody alpha 4 3
 submit root beta 4 3
 submit root gamma 2 2
 submit root omega 6 2
-tap_is "5 jobs submitted (root and, through runuser, nobody)" "${#jobs[@]}" 5
+submit bin delta 2 2
+submit root delta 4 3
+submit nobody epsilon 2 2
+tap_is "8 jobs submitted (root and, through runuser, nobody and bin)" "${#jobs[@]}" 8
 for j in "${jobs[@]}"; do
     wait_job_done "$j" 60 || tap_fail "job $j done within 60 s" "$(scontrol show job -o "$j" 2>&1)"
 done
@@ -132,7 +151,7 @@ for key, s in slurm.items():
         print(f"not ok - {name}: the model has the association")
         ok = False
         continue
-    cols = ["EffectvUsage", "LevelFS", "FairShare"]
+    cols = ["NormShares", "EffectvUsage", "LevelFS", "FairShare"]
     bad = [c for c in cols if not same(s[c], m[c])]
     got = ", ".join(f"{c} {s[c] or '-'}" for c in cols)
     if bad:
@@ -160,4 +179,12 @@ tap_is "gamma and omega tie at LevelFS 0" "$(fs gamma '' LevelFS) $(fs omega '' 
 tap_is "users without usage rank first in their account (LevelFS inf)" "$(fs beta daemon LevelFS) $(fs gamma bin LevelFS)" "inf inf"
 tap_is "22.05 keeps tied accounts apart: omega's first user ties with gamma's last" \
     "$(fs omega sys FairShare)" "$(fs gamma root FairShare)"
+tap_is "an account at Fairshare=parent has no LevelFS and its parent's NormShares" \
+    "$(fs delta '' LevelFS)|$(fs delta '' NormShares) $(fs epsilon '' LevelFS)|$(fs epsilon '' NormShares)" \
+    "|$(fs root '' NormShares) |$(fs beta '' NormShares)"
+# Jobs are charged whole seconds as the passes fall, so the amounts vary.
+tap_is "its users' usage is measured against its parent's (delta/bin's and epsilon/nobody's EffectvUsage)" \
+    "$(fs delta bin EffectvUsage) $(fs epsilon nobody EffectvUsage)" \
+    "$(awk -v u="$(fs delta bin RawUsage)" -v p="$(fs root '' RawUsage)" -v e="$(fs epsilon nobody RawUsage)" \
+        -v b="$(fs beta '' RawUsage)" 'BEGIN { printf "%.6f %.6f", u / p, e / b }')"
 tap_finish

@@ -5,6 +5,7 @@
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
+#include "sim/fair_tree.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/priority_spec.hpp"
@@ -51,7 +52,7 @@ const char* const kUsage =
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
-    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT[/USER]=N,...|FILE]]\n"
+    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT[/USER]=N|parent,...|FILE]]\n"
     "                [--conf BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
@@ -289,6 +290,11 @@ Options parse(const std::vector<std::string>& args)
     if (!o.config.priority.fair_tree && !o.config.priority.shares.users.empty())
         throw UsageError("--shares: ACCOUNT/USER entries need Fair Tree (PriorityFlags=NO_FAIR_TREE models every "
                          "user at Fairshare=parent)");
+    if (!o.config.priority.fair_tree)
+        for (const auto& [account, shares] : o.config.priority.shares.accounts)
+            if (shares == kFairshareParent)
+                throw UsageError("--shares: " + account + "=parent needs Fair Tree (PriorityFlags=NO_FAIR_TREE "
+                                 "models every account under root)");
     if (!o.config.enforce_budgets && o.conf.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
     if (!o.scenario.empty()) {

@@ -8,8 +8,7 @@ namespace burst {
 
 FairTree::FairTree()
 {
-    nodes_.emplace_back(); // root: no shares of its own, no siblings
-    nodes_[kRoot].norm_shares = 1;
+    nodes_.emplace_back(); // root: in no level, so S = 0 (level_shares 0)
 }
 
 std::uint32_t FairTree::add(std::uint32_t parent, bool user, std::uint32_t shares)
@@ -23,7 +22,6 @@ std::uint32_t FairTree::add(std::uint32_t parent, bool user, std::uint32_t share
     n.shares = shares;
     nodes_.push_back(n);
     nodes_[parent].children.push_back(index);
-    nodes_[parent].order.push_back(index);
     normalized_ = false;
     if (user)
         ++users_;
@@ -32,8 +30,6 @@ std::uint32_t FairTree::add(std::uint32_t parent, bool user, std::uint32_t share
 
 std::uint32_t FairTree::add_account(std::uint32_t parent, std::uint32_t shares)
 {
-    if (shares == kFairshareParent) // would hand its children to its own parent's level
-        throw std::invalid_argument("fair tree: an account at Fairshare=parent is not modelled");
     return add(parent, false, shares);
 }
 
@@ -42,30 +38,49 @@ std::uint32_t FairTree::add_user(std::uint32_t account, std::uint32_t shares)
     return add(account, true, shares);
 }
 
-// _set_children_level_shares + _normalize_assoc_shares_fair_tree: a
-// Fairshare=parent user adds nothing to the level and takes its account's S.
-void FairTree::normalize_level(std::uint32_t parent)
+// Slurm appends each association of its depth-first list to its fair-share
+// parent's children_list (fs_assoc_ptr, _set_assoc_parent_and_user: the
+// nearest ancestor not at Fairshare=parent), so a level keeps that order.
+void FairTree::build_level(std::uint32_t parent, std::uint32_t fs_parent)
 {
-    double level = 0;
-    for (std::uint32_t c : nodes_[parent].children)
-        if (nodes_[c].shares != kFairshareParent)
-            level += nodes_[c].shares;
     for (std::uint32_t c : nodes_[parent].children) {
         Node& n = nodes_[c];
-        n.norm_shares = n.shares == kFairshareParent ? nodes_[parent].norm_shares
-                        : level > 0                  ? n.shares / level
-                                                     : 0;
+        n.position = std::uint32_t(nodes_[fs_parent].level.size());
+        nodes_[fs_parent].level.push_back(c);
         if (!n.user)
-            normalize_level(c); // its users may be at Fairshare=parent
+            build_level(c, at_parent(c) ? fs_parent : c);
     }
+}
+
+// _get_children_level_shares + _normalize_assoc_shares_fair_tree: an
+// association at Fairshare=parent adds nothing to the level (an account's
+// own level being empty) and takes S of its fair-share parent.
+void FairTree::normalize_level(std::uint32_t fs_parent)
+{
+    double level = 0;
+    for (std::uint32_t c : nodes_[fs_parent].level)
+        if (!at_parent(c))
+            level += nodes_[c].shares;
+    for (std::uint32_t c : nodes_[fs_parent].level) {
+        Node& n = nodes_[c];
+        n.norm_shares = at_parent(c) ? nodes_[fs_parent].norm_shares : level > 0 ? n.shares / level : 0;
+    }
+    for (std::uint32_t c : nodes_[fs_parent].level)
+        if (!nodes_[c].user)
+            normalize_level(c);
 }
 
 void FairTree::normalize()
 {
-    if (!normalized_) {
-        normalize_level(kRoot);
-        normalized_ = true;
-    }
+    if (normalized_)
+        return;
+    for (Node& n : nodes_)
+        n.level.clear();
+    build_level(kRoot, kRoot);
+    for (Node& n : nodes_)
+        n.order = n.level;
+    normalize_level(kRoot);
+    normalized_ = true;
 }
 
 void FairTree::rank(const std::vector<double>& usage)
@@ -77,35 +92,36 @@ void FairTree::rank(const std::vector<double>& usage)
     rank_level(kRoot, false, usage);
 }
 
-void FairTree::rank_level(std::uint32_t parent, bool account_tied, const std::vector<double>& usage)
+void FairTree::rank_level(std::uint32_t fs_parent, bool account_tied, const std::vector<double>& usage)
 {
-    const long double parent_usage = usage[parent];
-    for (std::uint32_t c : nodes_[parent].children) {
+    const long double parent_usage = usage[fs_parent];
+    for (std::uint32_t c : nodes_[fs_parent].level) {
         Node& n = nodes_[c];
         n.effective_usage = parent_usage > 0 ? usage[c] / parent_usage : 0;
         const long double s = n.norm_shares;
-        if (n.shares == kFairshareParent)
-            n.level_fs = INFINITY; // first in its account, tied with its likes
+        if (at_parent(c))
+            n.level_fs = n.user ? INFINITY : kNoValLevelFs;
         else if (s == 0)
             n.level_fs = 0;
         else
             n.level_fs = s / n.effective_usage; // U = 0 < S: ∞, the highest
     }
-    // Equal LF and kind keep the order added (indexes grow with it): a total
-    // order, so last pass's order, kept, is a nearly sorted start.
-    std::vector<std::uint32_t>& order = nodes_[parent].order;
+    // Equal LF and kind keep the level's order: a total order, so last
+    // pass's order, kept, is a nearly sorted start.
+    std::vector<std::uint32_t>& order = nodes_[fs_parent].order;
     const auto before = [this](std::uint32_t a, std::uint32_t b) {
         if (nodes_[a].level_fs != nodes_[b].level_fs)
             return nodes_[a].level_fs > nodes_[b].level_fs;
         if (nodes_[a].user != nodes_[b].user)
             return nodes_[a].user;
-        return a < b;
+        return nodes_[a].position < nodes_[b].position;
     };
     if (!std::is_sorted(order.begin(), order.end(), before))
         std::sort(order.begin(), order.end(), before);
+    long double previous = kNoValLevelFs; // _calc_tree_fs's prev_level_fs
     for (std::size_t i = 0; i < order.size(); ++i) {
         Node& n = nodes_[order[i]];
-        const bool tied = i == 0 ? account_tied : nodes_[order[i - 1]].level_fs == n.level_fs;
+        const bool tied = (i == 0 && account_tied) || previous == n.level_fs;
         if (n.user) {
             if (!tied)
                 rank_ = unranked_;
@@ -114,6 +130,7 @@ void FairTree::rank_level(std::uint32_t parent, bool account_tied, const std::ve
         } else {
             rank_level(order[i], tied, usage);
         }
+        previous = n.level_fs;
     }
 }
 

@@ -17,11 +17,12 @@ namespace burst {
 enum class PriorityType { Fifo, Multifactor };
 
 // Raw shares (sacctmgr's Fairshare=) of the associations: accounts under
-// root, users under their account.  An association of the workload not
-// listed gets 1, sacctmgr's default.
+// root, users under their account; kFairshareParent (sim/fair_tree.hpp) =
+// Fairshare=parent.  An association of the workload not listed gets 1,
+// sacctmgr's default.
 struct SiteShares {
     std::map<std::string, std::uint32_t> accounts;
-    // (account, user); kFairshareParent (sim/fair_tree.hpp) = Fairshare=parent
+    // (account, user)
     std::map<std::pair<std::string, std::string>, std::uint32_t> users;
 };
 

@@ -19,6 +19,11 @@ MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
     if (!config_.fair_tree && !config_.shares.users.empty())
         throw std::invalid_argument("user shares need Fair Tree: the classic algorithm is modelled with every "
                                     "user at Fairshare=parent");
+    if (!config_.fair_tree)
+        for (const auto& [name, shares] : config_.shares.accounts)
+            if (shares == kFairshareParent)
+                throw std::invalid_argument("account '" + name + "' at Fairshare=parent needs Fair Tree: the classic "
+                                            "algorithm is modelled with every account under root");
     users_ = users;
     for (const auto& [user, shares] : config_.shares.users)
         users_.push_back(user);
@@ -201,7 +206,7 @@ void MultifactorPriority::fill_shares(std::vector<Share>& out)
             Share& s = out[row++];
             s.account = accounts_[a];
             s.parent = "root";
-            s.raw_shares = account_raw_shares_[a];
+            s.raw_shares = account_raw_shares_[a] == kFairshareParent ? 0 : account_raw_shares_[a]; // as the exporter
             s.norm_shares = tree_.norm_shares(account_node_[a]);
             for (; config_.fair_tree && u < users_.size() && user_account_[u] == a; ++u) {
                 Share& us = out[row++];

@@ -2,8 +2,10 @@
 // Slurm's priority/multifactor plugin (22.05) as burstsim needs it: the age,
 // fair-share and job-size factors, and the decayed usage behind fair-share,
 // for a two-level association tree: every account directly under root, each
-// user under its account.  Follows src/plugins/priority/multifactor/
-// priority_multifactor.c:
+// user under its account (Fair Tree: an account at Fairshare=parent hands its
+// users to root's level, see sim/fair_tree.hpp).  Sacctmgr's user root under
+// account root is left out (a trace has no jobs of it).  Follows
+// src/plugins/priority/multifactor/priority_multifactor.c:
 //
 //   decay per second  d = 1 − 0.693 / PriorityDecayHalfLife   (_decay_thread)
 //   every PriorityCalcPeriod, at time t (last pass at t'):
@@ -49,7 +51,7 @@ public:
     // the config's shares are added); site_cores/site_nodes: the whole
     // cluster, for the job-size factor.  Throws std::invalid_argument for
     // user shares under the classic algorithm, which models users at
-    // Fairshare=parent.
+    // Fairshare=parent, and for accounts at Fairshare=parent there.
     MultifactorPriority(const PriorityConfig& config, const std::vector<std::pair<std::string, std::string>>& users,
                         std::uint64_t site_cores, std::uint32_t site_nodes);
 
@@ -99,7 +101,7 @@ private:
     FairTree tree_;
     std::vector<std::string> accounts_;                         // sorted
     std::vector<std::uint32_t> account_node_;                   // in tree_
-    std::vector<double> account_raw_shares_;
+    std::vector<std::uint32_t> account_raw_shares_;             // kFairshareParent = Fairshare=parent
     std::vector<std::pair<std::string, std::string>> users_; // (account, user), sorted
     std::vector<std::uint32_t> user_node_;                      // in tree_
     std::vector<std::uint32_t> user_account_;                   // index in accounts_

@@ -88,7 +88,7 @@ Seconds slurm_minutes(const std::string& key, const std::string& value)
     return Seconds((seconds + 59) / 60 * 60);
 }
 
-// ACCOUNT=N or ACCOUNT/USER=N|parent, N an integer below 2^32 − 1.
+// ACCOUNT=N|parent or ACCOUNT/USER=N|parent, N an integer below 2^32 − 1.
 void add_share(SiteShares& out, const std::string& entry, const std::string& where)
 {
     const auto eq = entry.find('=');
@@ -98,13 +98,13 @@ void add_share(SiteShares& out, const std::string& entry, const std::string& whe
     const std::string account = name.substr(0, slash);
     const std::string user = slash == std::string::npos ? "" : name.substr(slash + 1);
     std::uint64_t shares = 0;
-    const bool parent = slash != std::string::npos && value == "parent";
+    const bool parent = value == "parent";
     if (eq == std::string::npos || account.empty() || (slash != std::string::npos && user.empty()) ||
         user.find('/') != std::string::npos || (!parent && !to_uint(value, kFairshareParent - 1, shares)))
         throw PrioritySpecError(where + "'" + entry +
-                                "': expected ACCOUNT=SHARES or ACCOUNT/USER=SHARES|parent (shares an integer >= 0)");
+                                "': expected ACCOUNT=SHARES|parent or ACCOUNT/USER=SHARES|parent (shares an integer >= 0)");
     const bool added = slash == std::string::npos
-                           ? out.accounts.emplace(account, std::uint32_t(shares)).second
+                           ? out.accounts.emplace(account, parent ? kFairshareParent : std::uint32_t(shares)).second
                            : out.users.emplace(std::make_pair(account, user),
                                                parent ? kFairshareParent : std::uint32_t(shares))
                                  .second;

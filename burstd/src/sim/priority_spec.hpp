@@ -5,7 +5,7 @@
 //                          PriorityWeightJobSize=0,PriorityFavorSmall=NO,PriorityMaxAge=7-0,
 //                          PriorityDecayHalfLife=7-0,PriorityCalcPeriod=5,FairShareDampeningFactor=1,
 //                          PriorityFlags=NO_FAIR_TREE]
-//   --shares ACCOUNT=N,ACCOUNT/USER=N|parent,...   or a file of such lines (# comments)
+//   --shares ACCOUNT=N|parent,ACCOUNT/USER=N|parent,...   or a file of such lines (# comments)
 // Keys are case-insensitive as in slurm.conf; times take slurm.conf's forms
 // (minutes, min:sec, h:m:s, days-h[:m[:s]]) and are rounded up to whole
 // minutes as slurmctld does.
@@ -27,7 +27,7 @@ public:
 // value and what was expected.
 void parse_priority_spec(const std::string& spec, PriorityConfig& config);
 
-// "a=10,b=5,a/alice=2,b/bob=parent"; throws PrioritySpecError for a bad or
+// "a=10,b=parent,a/alice=2,b/bob=parent"; throws PrioritySpecError for a bad or
 // repeated entry.
 SiteShares parse_shares(const std::string& spec);
 

@@ -80,6 +80,9 @@ TEST(BurstsimPriorityCli, RejectsBadPriorityOptionsWithStatusTwo)
     r = invoke({"--trace", trace.path(), "--priority", "multifactor:PriorityFlags=NO_FAIR_TREE", "--shares", "g1/u1=2"});
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find("ACCOUNT/USER entries need Fair Tree") != std::string::npos);
+    r = invoke({"--trace", trace.path(), "--priority", "multifactor:PriorityFlags=NO_FAIR_TREE", "--shares", "g1=parent"});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find("g1=parent needs Fair Tree") != std::string::npos);
     r = invoke({"--trace", trace.path(), "--priority", "multifactor", "--shares", "g1/u1=some"});
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find("ACCOUNT/USER=SHARES|parent") != std::string::npos);

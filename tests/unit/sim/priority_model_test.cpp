@@ -114,6 +114,9 @@ TEST(MultifactorPriority, ClassicAccountWithZeroSharesHasFactorZeroAndUnknownAss
 
     c.shares.users = {{{"a", "u"}, 2}}; // classic models users at Fairshare=parent only
     CHECK_THROWS(InvalidArgument, MultifactorPriority(c, {{"a", "u"}}, 10, 2));
+    c.shares.users.clear();
+    c.shares.accounts = {{"a", kFairshareParent}}; // and every account under root
+    CHECK_THROWS(InvalidArgument, MultifactorPriority(c, {{"a", "u"}}, 10, 2));
 }
 
 TEST(MultifactorPriority, WithoutHalfLifeUsageNeverDecays)
@@ -218,4 +221,40 @@ TEST(MultifactorPriority, FairTreeTakesUserSharesFromTheConfig)
     DOUBLES_EQUAL(0.75, m.fairshare_factor(p), 1e-12);
     DOUBLES_EQUAL(0.5, m.fairshare_factor(big), 1e-12);
     DOUBLES_EQUAL(0.25, m.fairshare_factor(small), 1e-12);
+}
+
+// An account at Fairshare=parent (--shares p=parent): its users x, y join
+// root's level next to account a.  Level shares a 1 + x 1 + y 1 = 3, all
+// S 1/3; usage u (in a) 30, x 10, y 60: LF x 3.33 > a 1.11 > y 0.56, p
+// NO_VAL ranks no one.  F of 3: x 1, u 2/3, y 1/3.  With p at 1 share a
+// (LF 1.67) would rank above p (0.71) and u above x.  The snapshot shows p
+// as the exporter does: raw shares 0 and root's S, 0.
+TEST(MultifactorPriority, FairTreeAccountAtParentRanksItsUsersAmongRootsChildren)
+{
+    PriorityConfig c;
+    c.type = PriorityType::Multifactor;
+    c.decay_half_life = 0;
+    c.shares.accounts = {{"p", kFairshareParent}};
+    MultifactorPriority m(c, {{"a", "u"}, {"p", "x"}, {"p", "y"}}, 10, 2);
+    const auto u = m.association("a", "u"), x = m.association("p", "x"), y = m.association("p", "y");
+    m.begin_pass(0);
+    m.charge_ended(u, 1, 0, 30);
+    m.charge_ended(x, 1, 0, 10);
+    m.charge_ended(y, 1, 0, 60);
+    m.begin_pass(60);
+    m.end_charges();
+    DOUBLES_EQUAL(1.0, m.fairshare_factor(x), 1e-12);
+    DOUBLES_EQUAL(2.0 / 3, m.fairshare_factor(u), 1e-12);
+    DOUBLES_EQUAL(1.0 / 3, m.fairshare_factor(y), 1e-12);
+    CHECK(m.account_level_fs(x) == kNoValLevelFs);
+    DOUBLES_EQUAL(10.0 / 3, double(m.level_fs(x)), 1e-9);
+
+    std::vector<Share> shares;
+    m.fill_shares(shares);
+    LONGS_EQUAL(5, shares.size()); // a, a/u, p, p/x, p/y
+    STRCMP_EQUAL("p", shares[2].account.c_str());
+    DOUBLES_EQUAL(0, shares[2].raw_shares, 0);
+    DOUBLES_EQUAL(0, shares[2].norm_shares, 0);
+    DOUBLES_EQUAL(1.0 / 3, shares[3].norm_shares, 1e-12);
+    DOUBLES_EQUAL(1.0 / 3, shares[0].norm_shares, 1e-12);
 }

@@ -70,13 +70,14 @@ TEST(PrioritySpec, RejectsUnknownTypesKeysAndBadValues)
 
 TEST(PrioritySpec, SharesFromAListOrAFileWithLineNumbersInErrors)
 {
-    auto s = parse_shares("a=10,b=0,a/alice=2,b/bob=Parent");
+    auto s = parse_shares("a=10,b=0,a/alice=2,b/bob=Parent,c=parent");
     LONGS_EQUAL(10, s.accounts.at("a"));
     LONGS_EQUAL(0, s.accounts.at("b"));
+    CHECK(s.accounts.at("c") == kFairshareParent);
     LONGS_EQUAL(2, s.users.size());
     LONGS_EQUAL(2, s.users.at({"a", "alice"}));
     CHECK(s.users.at({"b", "bob"}) == kFairshareParent);
-    CHECK_THROWS(PrioritySpecError, parse_shares("a=parent")); // accounts: a number
+    CHECK_THROWS(PrioritySpecError, parse_shares("a=parents"));
     CHECK_THROWS(PrioritySpecError, parse_shares("a/=1"));
     CHECK_THROWS(PrioritySpecError, parse_shares("a/b/c=1"));
     CHECK_THROWS(PrioritySpecError, parse_shares("a/u=1,a/u=2"));
