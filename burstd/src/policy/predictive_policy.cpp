@@ -1,5 +1,6 @@
 #include "policy/predictive_policy.hpp"
 
+#include "model/job_dependency.hpp"
 #include "policy/first_fit_index.hpp"
 #include "policy/reason_text.hpp"
 #include "policy/site_view.hpp"
@@ -10,6 +11,7 @@
 #include <limits>
 #include <queue>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 
 namespace burst {
@@ -28,13 +30,48 @@ std::string hours(Seconds s)
     return out.str();
 }
 
+// Expected runtime left to each job's pipeline once it starts: its own plus
+// the longest chain of expected runtimes through the jobs held by a
+// dependency on it (the paper's E_i, "the whole pipeline run, including this
+// stage").  A job met again on the way (a dependency cycle, which never
+// runs) adds nothing.  O(jobs + edges); the jobs' own runtimes when no job
+// has a dependency.
+std::vector<Seconds> runtimes_to_finish(const Snapshot& snapshot, const std::vector<const Job*>& jobs,
+                                        const std::vector<Seconds>& own,
+                                        const std::function<Seconds(const Job&)>& expected)
+{
+    std::unordered_map<JobId, std::vector<const Job*>> children;
+    for (const Job& j : snapshot.jobs)
+        if (j.awaiting_dependency())
+            for (JobId parent : dependency_job_ids(j.dependency))
+                children[parent].push_back(&j);
+    std::vector<Seconds> out(own);
+    if (children.empty())
+        return out;
+    std::unordered_map<JobId, Seconds> after; // chain below a job, itself excluded
+    std::function<Seconds(JobId)> below = [&](JobId id) -> Seconds {
+        auto c = children.find(id);
+        if (c == children.end())
+            return 0;
+        auto [at, fresh] = after.emplace(id, 0);
+        if (!fresh)
+            return at->second;
+        Seconds longest = 0;
+        for (const Job* child : c->second)
+            longest = std::max(longest, expected(*child) + below(child->id));
+        return after[id] = longest;
+    };
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] += below(jobs[i]->id);
+    return out;
+}
+
 } // namespace
 
 PredictivePolicy::PredictivePolicy(PolicyParams& params)
     : lambda_(params.get_double("lambda", 1.0, 0, 1e9)),
       throughput_(params.get_choice("reward", "time", {"time", "throughput"}) == "throughput"),
       reward_scale_(params.get_double("reward_scale", lambda_ * 3600, 0, 1e15)),
-      reward_runtime_(params.get_duration("reward_runtime", 0, 0, 1e9)),
       uniform_late_(params.get_choice("late", "uniform", {"uniform", "immediate"}) == "uniform"),
       max_error_(params.get_double("max_error", 0.5, 0, 1)),
       benefit_(parse_benefit(params.get_choice("benefit", "self", {"self", "queue", "replay"}))),
@@ -48,17 +85,6 @@ PredictivePolicy::PredictivePolicy(PolicyParams& params)
 PredictivePolicy::Benefit PredictivePolicy::parse_benefit(const std::string& name)
 {
     return name == "queue" ? Benefit::Queue : name == "replay" ? Benefit::Replay : Benefit::Self;
-}
-
-Seconds PredictivePolicy::in_system(Seconds waited, Seconds since_submit, Seconds runtime) const
-{
-    // The whole pipeline's time so far: at least its expected runtime plus
-    // this stage's wait, and at least what has passed since the pipeline
-    // was submitted plus this stage's run (earlier stages' waits count, as
-    // the paper's simulator counts every second since the pipeline began).
-    if (reward_runtime_ <= 0)
-        return waited;
-    return std::max(waited, since_submit + runtime - reward_runtime_);
 }
 
 Seconds PredictivePolicy::remaining(Seconds elapsed, Seconds expected, Seconds limit) const
@@ -100,10 +126,6 @@ double PredictivePolicy::reward_loss(std::uint64_t cores, Seconds runtime, Secon
         return double(cores) * lambda_ * advance / 3600; // R_max cancels out
     // R(d, t) = d·R_scale / t, t at least a second; a job that never starts
     // locally earns nothing either way unless the advance is unbounded too.
-    // When jobs are stages of longer pipelines the reward is paid on the
-    // whole pipeline's time (the paper's E_i), not the stage's.
-    if (reward_runtime_ > 0)
-        runtime = reward_runtime_;
     auto rate = [runtime](Seconds w) { return std::isinf(w) ? 0.0 : 1 / std::max<Seconds>(1, runtime + w); };
     const Seconds reduced = std::isinf(wait) ? (std::isinf(advance) ? 0 : wait) : wait - advance;
     return double(cores) * reward_scale_ * (rate(reduced) - rate(wait));
@@ -136,6 +158,8 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         sizes[i] = view.pending_cpus[i];
         runtime[i] = expected_runtime(*view.pending[i]);
     }
+    const std::vector<Seconds> to_finish = runtimes_to_finish(
+        state.snapshot, view.pending, runtime, [this](const Job& job) { return expected_runtime(job); });
     auto play_forward = [&](std::vector<Seconds>& wait) {
         ReleaseQueue releases(std::greater<Release>(), running_releases);
         std::fill(wait.begin(), wait.end(), kNeverLocal);
@@ -198,20 +222,21 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         GroupView& best = view.groups[std::size_t(choice->group - view.groups.data())];
         const double best_cost = choice->cost;
         const Seconds best_boot = choice->ready_in;
-        // R is paid on a job's whole time in the system: the wait so far
-        // (since it became eligible; with reward_runtime, since its pipeline
-        // was submitted) counts too (it cancels out of the time-oriented
-        // reward; under the throughput-oriented one a job that has waited
-        // long loses less by waiting longer).
-        auto waited = [&](std::size_t i) {
-            return in_system(std::max<Seconds>(0, now - view.pending_since[i]),
-                             std::max<Seconds>(0, now - view.pending[i]->submit_time), runtime[i]);
+        // R is paid on the whole pipeline's time t (the paper's E_i + Q_i):
+        // the time since the job was submitted (with its pipeline, whose
+        // earlier stages' runs and waits count), its wait Q_i, and the
+        // runtime left to its pipeline once it starts.  Only the
+        // throughput-oriented reward depends on t: a pipeline that has been
+        // in the system long loses less by waiting longer.
+        auto loss = [&](std::size_t i, Seconds q, Seconds advance) {
+            const Seconds so_far = std::max<Seconds>(0, now - view.pending[i]->submit_time);
+            return reward_loss(sizes[i], to_finish[i], so_far + q, advance);
         };
-        double gain = reward_loss(cores, runtime[h], waited(h) + wait[h], wait[h] - best_boot);
+        double gain = loss(h, wait[h], wait[h] - best_boot);
         if (benefit_ == Benefit::Queue)
             for (std::size_t i = 0; i < n; ++i)
                 if (i != h && wait[i] > 0 && view.pending_group[i] < 0)
-                    gain += reward_loss(sizes[i], runtime[i], waited(i) + wait[i], std::min(wait[h], wait[i]));
+                    gain += loss(i, wait[i], std::min(wait[h], wait[i]));
         if (benefit_ == Benefit::Replay) {
             // How much sooner each queued job starts locally once h leaves
             // the queue: the cores h would hold for its runtime go to them.
@@ -221,7 +246,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
             view.pending_group[h] = group;
             for (std::size_t i = 0; i < n; ++i)
                 if (i != h && wait[i] > 0 && view.pending_group[i] < 0 && wait_without_head[i] < wait[i])
-                    gain += reward_loss(sizes[i], runtime[i], waited(i) + wait[i], wait[i] - wait_without_head[i]);
+                    gain += loss(i, wait[i], wait[i] - wait_without_head[i]);
         }
         if (!prefer && !(gain > best_cost)) {
             ++declined;

@@ -10,7 +10,7 @@
 
 namespace burst {
 
-// Smowton et al.'s predictive horizontal scaling (CCGrid 2017, section IV-A),
+// Smowton et al.'s predictive horizontal scaling (eScience 2015, section IV-A),
 // adapted to a Slurm queue.  Running local jobs get expected completion
 // times (learned per-category runtime, else the time limit, never past the
 // limit); playing the queue forward in priority order over those releases
@@ -35,18 +35,17 @@ namespace burst {
 // head's own gain: a job that would start locally in less than a boot time
 // never bursts, whatever the queue length.
 //
-// Rewards (d = the job's cores, t = its wait + runtime, λ = money per
-// waiting core-hour):
+// Rewards (d = the job's cores, λ = money per waiting core-hour, t = the
+// time since the job was submitted + its wait Q + the runtime left to its
+// pipeline once it starts: its own plus the longest chain of expected
+// runtimes through the jobs held by a dependency on it.  When a pipeline's
+// stages are submitted together with dependencies, t is the paper's
+// E_i + Q_i for the whole pipeline run, its earlier stages' runs and waits
+// included; a job without dependents is its own pipeline):
 //   reward=time        R(d, t) = d·(R_max − t·λ/3600)   (time-oriented)
 //   reward=throughput  R(d, t) = d·R_scale / t          (throughput-oriented),
 //                      R_scale = λ·3600 money·s per core unless given, so a
 //                      one-hour job loses reward at λ per core-hour.
-//                      With reward_runtime = E s, t = max(E + wait, time
-//                      since submission + own runtime) + Q for every job:
-//                      the whole pipeline's expected runtime when jobs are
-//                      its stages, submitted together (the paper's E_i; its
-//                      simulator counts earlier stages' waits too), which the job's
-//                      own runtime would understate.
 //
 // Running jobs (expected runtime E): late=immediate predicts they end at E,
 // or now once late; late=uniform (default) assumes completion uniform in
@@ -67,7 +66,7 @@ namespace burst {
 // reward sum runs over those jobs too.
 // The job goes to the group the expander picks among those quoted its cost
 // (default least-cost: the cheapest; boot = 0 where free up cores take it).
-// Parameters: lambda, reward, reward_scale, reward_runtime, late, max_error, benefit (self,
+// Parameters: lambda, reward, reward_scale, late, max_error, benefit (self,
 // queue, replay),
 // local_price (money per local core-hour, default 0: a sunk cost), depth,
 // runtime, expander (least-cost).
@@ -85,17 +84,11 @@ public:
     // Reward lost by a job of `cores` cores and runtime `runtime` when its
     // wait grows from `wait − advance` to `wait`.
     double reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const;
-    // The wait to charge a pending job that has waited `waited` since it
-    // became eligible, `since_submit` since it was submitted, and is
-    // expected to run `runtime`: with reward_runtime, its pipeline's time in
-    // the system beyond reward_runtime so far.
-    Seconds in_system(Seconds waited, Seconds since_submit, Seconds runtime) const;
 
 private:
     double lambda_;
     bool throughput_;
     double reward_scale_;
-    Seconds reward_runtime_;
     bool uniform_late_;
     double max_error_;
     enum class Benefit { Self, Queue, Replay };

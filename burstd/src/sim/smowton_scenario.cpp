@@ -51,13 +51,8 @@ std::vector<std::string> smowton_predictive_params(const SmowtonOptions& o, cons
                                "local_price=" + number(o.private_price * per_hour)};
     if (reward == "time") // d·R_penalty per TU of delay
         p.push_back("lambda=" + number(d * o.r_penalty * per_hour));
-    else { // d·R_scale/T, T in TU → CU·s; T is the whole pipeline's time
-        double pipeline = 0;
-        for (const auto& stage : kGatkStages)
-            pipeline += gatk_stage_time(stage, d, 1);
+    else // d·R_scale/T, T in TU → CU·s
         p.push_back("reward_scale=" + number(d * o.r_scale * tu));
-        p.push_back("reward_runtime=" + number(pipeline * tu));
-    }
     p.insert(p.end(), o.predictive_params.begin(), o.predictive_params.end());
     return p;
 }

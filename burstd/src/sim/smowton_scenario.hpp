@@ -52,8 +52,8 @@ SmowtonOptions parse_smowton_options(const std::string& text, std::uint64_t seed
 
 // The predictive policy's parameters for one reward scheme: the paper's
 // reward per pipeline (d = input size) expressed per core of a stage, with
-// d at its mean; the throughput reward is paid on the whole pipeline's
-// expected single-threaded runtime.
+// d at its mean.  The policy pays it on the whole pipeline's time: the
+// later stages are in the queue, held by dependencies.
 std::vector<std::string> smowton_predictive_params(const SmowtonOptions& o, const std::string& reward, double tu);
 
 std::vector<SmowtonRow> run_smowton(const SmowtonOptions& options);

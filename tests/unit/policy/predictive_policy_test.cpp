@@ -157,39 +157,60 @@ TEST(PredictivePolicy, ReplayBenefitCreditsTheQueueOnlyWhatTheHeadsCoresGiveIt)
     LONGS_EQUAL(2, sent[0].job);
 }
 
-TEST(PredictivePolicy, PipelineRewardCountsTheTimeSinceThePipelineWasSubmitted)
+namespace {
+
+// One busy local core free in 1 h; cloud cores at 6 per hour, no boot.  A
+// 1 min stage (job 2) submitted with its pipeline at `submit` became
+// eligible now (36000); when `rest` > 0, a next stage (job 3, expected to
+// run `rest`) is held by a dependency on it.
+StateBuilder pipeline_stage(Time submit, Seconds rest)
 {
-    // A 1 min stage of a 1 h pipeline waits 1 h for the busy local core;
-    // a cloud core for its minute costs 0.1.  Submitted just now, the
-    // pipeline's R = 3600/t drops from 3600/3600 to 3600/7200: 0.5, burst.
-    // Submitted 10 h ago (earlier stages waited), t is already 10 h: the
-    // hour costs 3600/36060 − 3600/39660 ≈ 0.009, keep it local.
-    auto stage_submitted_at = [](Time submit) {
-        StateBuilder b;
-        b.local("n1", 1, 1).group("aws", 1, 4, 6, 0);
-        b.running(1, 1, 36000, "r", 3600);
-        b.pending(2, 1, BurstOption::Allow, "p", 60);
-        Job& stage = b.state.snapshot.jobs.back();
-        stage.submit_time = submit;
-        stage.eligible_time = 36000;
-        return b;
-    };
-    ManualClock clock(36000);
-    auto policy = make({{"reward", "throughput"}, {"lambda", "1"}, {"reward_runtime", "3600"}});
-    StateBuilder fresh = stage_submitted_at(36000);
-    LONGS_EQUAL(1, routes(policy->decide(fresh.state, clock)).size());
-    StateBuilder late = stage_submitted_at(0);
-    CHECK(routes(policy->decide(late.state, clock)).empty());
+    StateBuilder b;
+    b.local("n1", 1, 1).group("aws", 1, 4, 6, 0);
+    b.running(1, 1, 36000, "r", 3600);
+    b.pending(2, 1, BurstOption::Allow, "p", 60);
+    b.state.snapshot.jobs.back().submit_time = submit;
+    b.state.snapshot.jobs.back().eligible_time = 36000;
+    if (rest > 0) {
+        b.pending(3, 1, BurstOption::Allow, "q", rest);
+        Job& next = b.state.snapshot.jobs.back();
+        next.submit_time = next.eligible_time = submit;
+        next.reason = "Dependency";
+        next.dependency = "afterany:2(unfulfilled)";
+    }
+    return b;
 }
 
-TEST(PredictivePolicy, ThroughputRewardCanBePaidOnTheWholePipeline)
+} // namespace
+
+TEST(PredictivePolicy, ThroughputRewardIsPaidOnTheWholePipeline)
 {
-    auto stage = make({{"reward", "throughput"}, {"lambda", "1"}});
-    auto pipeline = make({{"reward", "throughput"}, {"lambda", "1"}, {"reward_runtime", "36000"}});
-    // A 1 min stage of a 10 h pipeline: the hour it waits costs the
-    // pipeline 3600/36000 − 3600/39600, not what it would cost a 1 min job.
-    DOUBLES_EQUAL(3600.0 / 36000 - 3600.0 / 39600, pipeline->reward_loss(1, 60, 3600, 3600), 1e-12);
-    CHECK(stage->reward_loss(1, 60, 3600, 3600) > 100 * pipeline->reward_loss(1, 60, 3600, 3600));
+    // The stage's cloud minute costs 0.1.  Alone, the hour it would wait
+    // cuts a 1 min job's R = 3600/t from 60 to under 1: burst.  With a
+    // 10 h stage held behind it, t is the pipeline's (the paper's E_i
+    // includes the stages still to run): 3600/36060 − 3600/39660 ≈ 0.009,
+    // less than the cloud minute: keep it local.
+    ManualClock clock(36000);
+    auto policy = make({{"reward", "throughput"}, {"lambda", "1"}});
+    StateBuilder alone = pipeline_stage(36000, 0);
+    LONGS_EQUAL(1, routes(policy->decide(alone.state, clock)).size());
+    StateBuilder long_pipeline = pipeline_stage(36000, 36000);
+    CHECK(routes(policy->decide(long_pipeline.state, clock)).empty());
+}
+
+TEST(PredictivePolicy, PipelineRewardCountsTheTimeSinceThePipelineWasSubmitted)
+{
+    // A 1 min stage of a 1 h pipeline (59 min left after it) waits 1 h.
+    // Submitted just now, R = 3600/t drops from 3600/3600 to 3600/7200:
+    // 0.5, more than the 0.1 of a cloud minute: burst.  Submitted 10 h ago
+    // (its earlier stages ran and waited), t is already 11 h: the hour
+    // costs 3600/39600 − 3600/43200 ≈ 0.008: keep it local.
+    ManualClock clock(36000);
+    auto policy = make({{"reward", "throughput"}, {"lambda", "1"}});
+    StateBuilder fresh = pipeline_stage(36000, 3540);
+    LONGS_EQUAL(1, routes(policy->decide(fresh.state, clock)).size());
+    StateBuilder late = pipeline_stage(0, 3540);
+    CHECK(routes(policy->decide(late.state, clock)).empty());
 }
 
 TEST(PredictivePolicy, LateJobsEndNowOrMidwayThroughTheErrorWindow)
