@@ -34,37 +34,55 @@ std::string hours(Seconds s)
 // the longest chain of expected runtimes through the jobs held by a
 // dependency on it (the paper's E_i, "the whole pipeline run, including this
 // stage").  A job met again on the way (a dependency cycle, which never
-// runs) adds nothing.  O(jobs + edges); the jobs' own runtimes when no job
-// has a dependency.
-std::vector<Seconds> runtimes_to_finish(const Snapshot& snapshot, const std::vector<const Job*>& jobs,
-                                        const std::vector<Seconds>& own,
-                                        const std::function<Seconds(const Job&)>& expected)
-{
-    std::unordered_map<JobId, std::vector<const Job*>> children;
-    for (const Job& j : snapshot.jobs)
-        if (j.awaiting_dependency())
-            for (JobId parent : dependency_job_ids(j.dependency))
-                children[parent].push_back(&j);
-    std::vector<Seconds> out(own);
-    if (children.empty())
-        return out;
-    std::unordered_map<JobId, Seconds> after; // chain below a job, itself excluded
-    std::function<Seconds(JobId)> below = [&](JobId id) -> Seconds {
-        auto c = children.find(id);
-        if (c == children.end())
-            return 0;
-        auto [at, fresh] = after.emplace(id, 0);
-        if (!fresh)
-            return at->second;
+// runs) adds nothing.  O(held jobs' edges × log); the jobs' own runtimes
+// when no job is held by a dependency.
+class PipelineRuntimes {
+public:
+    PipelineRuntimes(const Snapshot& snapshot, std::function<Seconds(const Job&)> expected)
+        : expected_(std::move(expected))
+    {
+        for (const Job& j : snapshot.jobs)
+            if (j.awaiting_dependency()) {
+                for (JobId parent : dependency_job_ids(j.dependency))
+                    edges_.push_back(Edge{parent, std::uint32_t(held_.size())});
+                held_.push_back(&j);
+            }
+        std::sort(edges_.begin(), edges_.end(),
+                  [](const Edge& a, const Edge& b) { return a.parent < b.parent; });
+        chain_.assign(held_.size(), kUnknown);
+    }
+
+    // Expected runtime of the longest chain of jobs held behind `id`.
+    Seconds below(JobId id)
+    {
+        auto first = std::lower_bound(edges_.begin(), edges_.end(), id,
+                                      [](const Edge& e, JobId v) { return e.parent < v; });
         Seconds longest = 0;
-        for (const Job* child : c->second)
-            longest = std::max(longest, expected(*child) + below(child->id));
-        return after[id] = longest;
+        for (auto e = first; e != edges_.end() && e->parent == id; ++e) {
+            Seconds& c = chain_[e->child];
+            if (c == kVisiting)
+                continue;
+            if (c == kUnknown) {
+                c = kVisiting;
+                const Job& child = *held_[e->child];
+                c = expected_(child) + below(child.id);
+            }
+            longest = std::max(longest, c);
+        }
+        return longest;
+    }
+
+private:
+    struct Edge {
+        JobId parent;
+        std::uint32_t child; // index into held_
     };
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] += below(jobs[i]->id);
-    return out;
-}
+    static constexpr Seconds kUnknown = -1, kVisiting = -2;
+    std::function<Seconds(const Job&)> expected_;
+    std::vector<const Job*> held_;
+    std::vector<Edge> edges_;
+    std::vector<Seconds> chain_; // per held job: its runtime plus the chain below it
+};
 
 } // namespace
 
@@ -158,8 +176,13 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         sizes[i] = view.pending_cpus[i];
         runtime[i] = expected_runtime(*view.pending[i]);
     }
-    const std::vector<Seconds> to_finish = runtimes_to_finish(
-        state.snapshot, view.pending, runtime, [this](const Job& job) { return expected_runtime(job); });
+    // The throughput-oriented reward is paid on the whole pipeline's time.
+    std::vector<Seconds> to_finish(runtime);
+    if (throughput_) {
+        PipelineRuntimes pipelines(state.snapshot, [this](const Job& job) { return expected_runtime(job); });
+        for (std::size_t i = 0; i < n; ++i)
+            to_finish[i] += pipelines.below(view.pending[i]->id);
+    }
     auto play_forward = [&](std::vector<Seconds>& wait) {
         ReleaseQueue releases(std::greater<Release>(), running_releases);
         std::fill(wait.begin(), wait.end(), kNeverLocal);
