@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -422,26 +423,38 @@ static int copy_partition(void *x, void *arg)
 	return 0;
 }
 
+/* The classic algorithm (PriorityFlags=NO_FAIR_TREE) works a user's
+ * effective and normalized usage out lazily: a decay pass leaves them unset
+ * (NO_VAL) until a job's priority or sshare needs them, which fill them in
+ * under the assoc read lock as this does.  Only a decay pass sets NO_VAL,
+ * so the priority plugin is up whenever this calls into it (the exporter
+ * starts before slurmctld initializes it). */
+static void fill_in_classic_usage(slurmdb_assoc_rec_t *a)
+{
+	if (fuzzy_equal(a->usage->usage_efctv, NO_VAL))
+		priority_g_set_assoc_usage(a);
+}
+
 /* The fair-share factor a job of this association gets.  Fair Tree stores
- * it in usage->fs_factor at every decay pass; the classic algorithm
- * (PriorityFlags=NO_FAIR_TREE) never sets that field and computes the
- * factor when a job's priority is calculated, from the effective usage it
- * leaves unset for users until then.  As slurmctld does there (and as
- * assoc_mgr_get_shares does for sshare, under the same read lock), fill in
- * the effective usage first; an association at Fairshare=parent takes its
- * parent's factor. */
+ * it in usage->fs_factor at every decay pass.  The classic algorithm never
+ * sets that field: it computes 2^(-(U/S)/dampening) when a job's priority
+ * is calculated (priority_p_calc_fs_factor), an association at
+ * Fairshare=parent from its parent's U and S.  Computed here, not through
+ * priority_g_calc_fs_factor, which would load the priority plugin from this
+ * thread if slurmctld had not yet. */
 static double fairshare_factor(slurmdb_assoc_rec_t *a)
 {
 	slurmdb_assoc_rec_t *fs_assoc = a;
+	long double damping = slurm_conf.fs_dampening_factor ? slurm_conf.fs_dampening_factor : 1;
 
 	if (slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE)
 		return a->usage->fs_factor;
 	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
 		fs_assoc = a->usage->fs_assoc_ptr;
-	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
-		priority_g_set_assoc_usage(fs_assoc);
-	return priority_g_calc_fs_factor(fs_assoc->usage->usage_efctv,
-					 fs_assoc->usage->shares_norm);
+	fill_in_classic_usage(fs_assoc);
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL) || fs_assoc->usage->shares_norm <= 0)
+		return 0;
+	return pow(2.0, (double) -((fs_assoc->usage->usage_efctv / fs_assoc->usage->shares_norm) / damping));
 }
 
 static int copy_share(void *x, void *arg)
@@ -459,6 +472,8 @@ static int copy_share(void *x, void *arg)
 	s->account = DUP(a->acct);
 	s->user = DUP(a->user);
 	s->parent = DUP(a->user ? a->acct : a->parent_acct);
+	if (!(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE))
+		fill_in_classic_usage(a); /* before its usage_norm is read */
 	s->raw_shares = a->shares_raw == SLURMDB_FS_USE_PARENT ? 0 : a->shares_raw;
 	s->norm_shares = a->usage->shares_norm;
 	s->raw_usage = (double) a->usage->usage_raw;

@@ -25,7 +25,7 @@ plugin_job_submit_burst_la_SOURCES = plugin/job_submit_burst.c \
 plugin_job_submit_burst_la_CPPFLAGS = $(BURST_PLUGIN_CPPFLAGS)
 plugin_job_submit_burst_la_CFLAGS = $(AM_CFLAGS) -pthread
 plugin_job_submit_burst_la_LDFLAGS = -module -avoid-version -shared -pthread
-plugin_job_submit_burst_la_LIBADD = $(JANSSON_LIBS)
+plugin_job_submit_burst_la_LIBADD = $(JANSSON_LIBS) -lm
 
 plugin_spank_burst_la_SOURCES = plugin/spank_burst.c plugin/burst_tags.c plugin/burst_tags.h
 plugin_spank_burst_la_CPPFLAGS = -I/usr/include/slurm
