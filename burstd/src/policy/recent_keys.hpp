@@ -30,7 +30,9 @@ class RecentKeys {
 public:
     explicit RecentKeys(std::size_t capacity = kRecentKeys) : capacity_(std::max<std::size_t>(1, capacity)) {}
 
-    // The value under `key`, value-initialized when new; marks it written last.
+    // The value under `key`, value-initialized when new; marks it written
+    // last.  The reference lasts until the next write of a new key (which
+    // may drop the key it refers to).
     Value& write(const std::string& key)
     {
         auto it = entries_.find(key);

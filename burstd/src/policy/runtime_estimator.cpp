@@ -6,16 +6,15 @@ void RuntimeEstimator::observe(const JobEnd& end)
 {
     if (end.category.empty() || end.elapsed < 0)
         return;
-    Stats& s = stats_[end.category];
+    Stats& s = stats_.write(end.category);
     ++s.count;
     s.mean += (end.elapsed - s.mean) / double(s.count);
 }
 
 Seconds RuntimeEstimator::estimate(const Job& job) const
 {
-    auto it = stats_.find(job.category);
-    if (it != stats_.end())
-        return it->second.mean;
+    if (const Stats* s = stats_.find(job.category))
+        return s->mean;
     return job.time_limit;
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 // Per-category runtime model learned from finished jobs (HTA's "task
-// category info"): the mean elapsed time of a category's jobs.
+// category info"): the mean elapsed time of a category's jobs, for the
+// categories seen most recently (recent_keys.hpp: the plugin's category
+// hashes the job's name, so a site whose names never repeat makes a new
+// one with every job).
 
 #include "model/clock.hpp"
 #include "model/job.hpp"
+#include "policy/recent_keys.hpp"
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 
 namespace burst {
 
@@ -23,7 +26,7 @@ private:
         std::uint64_t count = 0;
         double mean = 0;
     };
-    std::unordered_map<std::string, Stats> stats_;
+    RecentKeys<Stats> stats_;
 };
 
 } // namespace burst

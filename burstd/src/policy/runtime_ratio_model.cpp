@@ -88,17 +88,17 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
                                  last_two(user_last_, user))) {
         // e is the user's own history
     } else if (limit > 0) {
-        auto c = category_ratio_.find(category);
-        if (c != category_ratio_.end() && c->second.count >= kMinSamples)
-            e = c->second.value * limit;
+        const Mean* c = category_ratio_.find(category);
+        if (c && c->count >= kMinSamples)
+            e = c->value * limit;
         else if (all_ratio_.count >= kMinSamples)
             e = all_ratio_.value * limit;
         else
             e = limit;
     } else {
-        auto c = category_runtime_.find(category);
-        if (c != category_runtime_.end() && c->second.count >= kMinSamples)
-            e = c->second.value;
+        const Mean* c = category_runtime_.find(category);
+        if (c && c->count >= kMinSamples)
+            e = c->value;
         else if (all_runtime_.count >= kMinSamples)
             e = all_runtime_.value;
     }
@@ -152,11 +152,11 @@ void RuntimeRatioModel::observe(const JobEnd& end)
         }
         all_ratio_.add(ratio);
         if (!info.category.empty())
-            category_ratio_[info.category].add(ratio);
+            category_ratio_.write(info.category).add(ratio);
     }
     all_runtime_.add(end.elapsed);
     if (!end.category.empty())
-        category_runtime_[end.category].add(end.elapsed);
+        category_runtime_.write(end.category).add(end.elapsed);
 }
 
 double RuntimeRatioModel::max_error() const

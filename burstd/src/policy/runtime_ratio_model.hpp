@@ -89,11 +89,11 @@ public:
     Seconds remaining(Seconds elapsed, Seconds expected, Seconds limit) const;
 
     std::size_t finished() const { return finished_; }
-    // Keys held per user, name and kind (bounded: recent_keys.hpp).
+    // Keys held per user, name, kind and category (bounded: recent_keys.hpp).
     std::size_t learned_keys() const
     {
-        return user_last_.size() + user_name_last_.size() + user_kind_last_.size() + name_level_.keys() +
-               kind_level_.keys();
+        return user_last_.size() + user_name_last_.size() + user_kind_last_.size() + category_ratio_.size() +
+               category_runtime_.size() + category_level_.keys() + name_level_.keys() + kind_level_.keys();
     }
 
 private:
@@ -141,7 +141,7 @@ private:
     Time now_ = 0;
     std::unordered_map<std::string, std::vector<Seconds>> running_elapsed_; // per kind, this cycle
     mutable std::unordered_map<std::string, Seconds> running_floor_;          // computed from it on first use
-    std::unordered_map<std::string, Mean> category_ratio_, category_runtime_;
+    RecentKeys<Mean> category_ratio_, category_runtime_;
     // runtime/limit ratios of jobs with a user and a limit, by level
     CredibilityLevel category_level_, name_level_, kind_level_;
     Mean all_ratio_, all_runtime_;
