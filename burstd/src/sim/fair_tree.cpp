@@ -38,9 +38,10 @@ std::uint32_t FairTree::add_user(std::uint32_t account, std::uint32_t shares)
     return add(account, true, shares);
 }
 
-// Slurm appends each association of its depth-first list to its fair-share
-// parent's children_list (fs_assoc_ptr, _set_assoc_parent_and_user: the
-// nearest ancestor not at Fairshare=parent), so a level keeps that order.
+// Slurm appends each association of its list to its fair-share parent's
+// children_list (fs_assoc_ptr, _set_assoc_parent_and_user: the nearest
+// ancestor not at Fairshare=parent), so a level keeps the list's order
+// (depth first once re-sorted; fair_tree.hpp).
 void FairTree::build_level(std::uint32_t parent, std::uint32_t fs_parent)
 {
     for (std::uint32_t c : nodes_[parent].children) {

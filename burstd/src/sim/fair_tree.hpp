@@ -9,9 +9,12 @@
 // _find_assoc_parent), and Fair Tree ranks the association among G's
 // fair-share children (G's children_list).  So the children of an account X
 // at Fairshare=parent sit in X's parent's level, next to X, and X's own level
-// is empty.  A level lists its associations in Slurm's association order:
-// depth first over the direct tree (slurmdb_sort_hierarchical_assoc_list),
-// each account's direct children in the order added here.  Per level:
+// is empty.  A level lists its associations depth first over the direct
+// tree, each account's direct children in the order added here: Slurm's
+// order once slurmctld has re-sorted its list (slurmdb_sort_hierarchical_
+// assoc_list, after any sacctmgr change); at start-up it builds the levels
+// before sorting, in slurmdbd's order, which can differ only in how two
+// tied accounts rank.  Per level:
 //
 //   S(a) = shares(a) / Σ shares of the level not at Fairshare=parent
 //          (level_shares); at Fairshare=parent, S(G) instead.  Root's S is 0
