@@ -61,30 +61,20 @@ wait_for "sshare -a -P -o Account,User | grep -q '^ *omega|sys$'" 20 &&
     tap_fail "slurmctld sees the new associations within 20 s"
 
 # Jobs run at once on the 32-CPU node; usage = CPUs × whole seconds run.
-jobs=()
-submit() { # USER ACCOUNT CPUS SECONDS
-    local id
-    if id=$(runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" \
-        sbatch --parsable -A "$2" -n "$3" -o /dev/null --chdir=/ --wrap "sleep $4" 2>&1); then
-        jobs+=("$id")
-    else
-        tap_fail "$1 submits a job to $2" "$id"
-    fi
-}
-submit root alpha 16 3
-submit nobody alpha 4 3
-submit root beta 4 3
-submit root gamma 2 2
-submit root omega 6 2
-submit bin delta 2 2
-submit root delta 4 3
-submit nobody epsilon 2 2
-tap_is "8 jobs submitted (root and, through runuser, nobody and bin)" "${#jobs[@]}" 8
-for j in "${jobs[@]}"; do
+submit_sleep root alpha 16 3
+submit_sleep nobody alpha 4 3
+submit_sleep root beta 4 3
+submit_sleep root gamma 2 2
+submit_sleep root omega 6 2
+submit_sleep bin delta 2 2
+submit_sleep root delta 4 3
+submit_sleep nobody epsilon 2 2
+tap_is "8 jobs submitted (root and, through runuser, nobody and bin)" "${#SUBMITTED_JOBS[@]}" 8
+for j in "${SUBMITTED_JOBS[@]}"; do
     wait_job_done "$j" 60 || tap_fail "job $j done within 60 s" "$(scontrol show job -o "$j" 2>&1)"
 done
 tap_is "every job COMPLETED" \
-    "$(for j in "${jobs[@]}"; do job_field "$j" JobState; done | sort -u | tr '\n' ' ')" "COMPLETED "
+    "$(for j in "${SUBMITTED_JOBS[@]}"; do job_field "$j" JobState; done | sort -u | tr '\n' ' ')" "COMPLETED "
 
 # The usage of an ended job is added at once; LevelFS and FairShare only at
 # the next decay pass (PriorityCalcPeriod=1 minute), whose ranking

@@ -54,21 +54,11 @@ else
 fi
 
 # Different usage in both accounts: root in alpha and beta, nobody in alpha.
-jobs=()
-submit() { # USER ACCOUNT CPUS SECONDS
-    local id
-    if id=$(runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" \
-        sbatch --parsable -A "$2" -n "$3" -o /dev/null --chdir=/ --wrap "sleep $4" 2>&1); then
-        jobs+=("$id")
-    else
-        tap_fail "$1 submits a job to $2" "$id"
-    fi
-}
-submit root alpha 4 3
-submit nobody alpha 2 2
-submit root beta 1 3
-tap_is "3 jobs submitted" "${#jobs[@]}" 3
-for j in "${jobs[@]}"; do
+submit_sleep root alpha 4 3
+submit_sleep nobody alpha 2 2
+submit_sleep root beta 1 3
+tap_is "3 jobs submitted" "${#SUBMITTED_JOBS[@]}" 3
+for j in "${SUBMITTED_JOBS[@]}"; do
     wait_job_done "$j" 60 || tap_fail "job $j done within 60 s" "$(scontrol show job -o "$j" 2>&1)"
 done
 

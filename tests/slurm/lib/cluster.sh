@@ -69,6 +69,11 @@
 #     unless KEEP_CLUSTER=1, STATUS is non-zero or a tap_fail was reported; then
 #     it prints where the logs are.
 #
+#   submit_sleep USER ACCOUNT CPUS SECONDS
+#     submits `sleep SECONDS` with CPUS tasks to ACCOUNT as USER (runuser, so
+#     the job is USER's; output discarded) and appends its id to
+#     SUBMITTED_JOBS, or reports a tap_fail with sbatch's answer.
+#
 # Test helpers, also available after sourcing: lib/tap.sh (tap_ok, tap_fail,
 # tap_check, tap_is, tap_like, tap_note, tap_finish) and lib/wait.sh (now,
 # elapsed, wait_for, node_state, wait_node_state, wait_job_done, job_field);
@@ -563,6 +568,17 @@ cluster_start() {
     # Jobs write slurm-%j.out where they were submitted: keep those with the
     # cluster's logs rather than in the caller's directory (often a checkout).
     cd "$CLUSTER_DIR" || return 1
+}
+
+SUBMITTED_JOBS=()
+submit_sleep() {
+    local id
+    if id=$(runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" \
+        sbatch --parsable -A "$2" -n "$3" -o /dev/null --chdir=/ --wrap "sleep $4" 2>&1); then
+        SUBMITTED_JOBS+=("$id")
+    else
+        tap_fail "$1 submits a job to $2" "$id"
+    fi
 }
 
 cluster_stop() {
