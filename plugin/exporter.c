@@ -474,7 +474,8 @@ static int copy_share(void *x, void *arg)
 	s->parent = DUP(a->user ? a->acct : a->parent_acct);
 	if (!(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE))
 		fill_in_classic_usage(a); /* before its usage_norm is read */
-	s->raw_shares = a->shares_raw == SLURMDB_FS_USE_PARENT ? 0 : a->shares_raw;
+	s->fairshare_parent = a->shares_raw == SLURMDB_FS_USE_PARENT;
+	s->raw_shares = s->fairshare_parent ? 0 : a->shares_raw;
 	s->norm_shares = a->usage->shares_norm;
 	s->raw_usage = (double) a->usage->usage_raw;
 	s->norm_usage = (double) a->usage->usage_norm;

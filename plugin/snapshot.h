@@ -67,6 +67,7 @@ struct snap_partition {
 struct snap_share {
 	char *account, *user, *parent;
 	double raw_shares, norm_shares, raw_usage, norm_usage, fs_factor;
+	int fairshare_parent; /* Fairshare=parent: raw_shares is then 0 */
 };
 
 struct snap_job_end {

@@ -153,6 +153,14 @@ static void integer(struct out *o, int64_t v)
 
 /* Always a JSON real (".0" or an exponent), as jansson's "f" produced;
  * JSON has no NaN or infinity, so those become 0.0. */
+static void boolean(struct out *o, int v)
+{
+	if (v)
+		PUT(o, "true");
+	else
+		PUT(o, "false");
+}
+
 static void real(struct out *o, double v)
 {
 	char tmp[40];
@@ -396,10 +404,7 @@ static void partition_json(struct out *o, const struct snap_partition *p,
 	KEY(o, "state");
 	str(o, p->state);
 	KEY(o, "default");
-	if (p->is_default)
-		PUT(o, "true");
-	else
-		PUT(o, "false");
+	boolean(o, p->is_default);
 	KEY(o, "max_time");
 	integer(o, p->max_time);
 	KEY(o, "priority_tier");
@@ -417,6 +422,8 @@ static void share_json(struct out *o, const struct snap_share *s)
 	str(o, s->parent);
 	KEY(o, "raw_shares");
 	real(o, s->raw_shares);
+	KEY(o, "fairshare_parent");
+	boolean(o, s->fairshare_parent);
 	KEY(o, "norm_shares");
 	real(o, s->norm_shares);
 	KEY(o, "raw_usage");

@@ -270,6 +270,7 @@ Share parse_share(const Fields& f)
     s.user = f.string("user", false);
     s.parent = f.string("parent", false);
     s.raw_shares = f.number("raw_shares");
+    s.fairshare_parent = f.boolean("fairshare_parent");
     s.norm_shares = f.number("norm_shares");
     s.raw_usage = f.number("raw_usage");
     s.norm_usage = f.number("norm_usage");

@@ -9,7 +9,8 @@ struct Share {
     std::string account;
     std::string user; // empty for an account-level association
     std::string parent;
-    double raw_shares = 0;
+    double raw_shares = 0;     // 0 at Fairshare=parent
+    bool fairshare_parent = false; // sacctmgr's Fairshare=parent
     double norm_shares = 0;
     double raw_usage = 0;
     double norm_usage = 0;

@@ -11,16 +11,28 @@
 
 namespace burst {
 
-// fairshare: normalized shares × fair-share factor (an account that used
-// more than its share gets less); shares: normalized shares only; equal.
+// fairshare: machine share × fair-share factor (an account that used more
+// than its share gets less); shares: machine share only; equal.
 enum class BudgetSplit { FairShare, Shares, Equal };
 
-// Account-level associations (empty user) give the weights; an account whose
-// factor is 0 while its users have theirs (Fair Tree, which ranks users only)
-// takes its user associations' mean factor.  When no given
-// account has one, or every weight is 0, fairshare falls back to shares and
-// shares to equal; an account without an association otherwise gets 0.
-// The parts add up to `budget` (or to 0 when there are no accounts).
+// An account's machine share is what its subtree holds of the whole
+// association tree, divided as Slurm divides it: from the top down, each
+// level's associations (users and sub-accounts) split their parent's share
+// by raw shares.  An association at Fairshare=parent holds no share of its
+// own; its children join the level of its nearest ancestor that is not
+// (Slurm's fs_assoc_ptr), so an account at Fairshare=parent holds what its
+// children hold.  Where jobs charge both an account and one of its
+// descendants, the descendant's share is counted in its own weight only.
+// The tree's top is root, or every account whose parent has no association.
+// Slurm's normalized shares are not used: under Fair Tree they are relative
+// to the association's level, not to the machine.
+//
+// The factor is the account's; an account whose factor is 0 while its users
+// have theirs (Fair Tree, which ranks users only) takes its user
+// associations' mean factor.  When no given account has a weight, or every
+// weight is 0, fairshare falls back to shares and shares to equal; an
+// account without an association otherwise gets 0.  The parts add up to
+// `budget` (or to 0 when there are no accounts).
 std::map<std::string, double> split_budget(double budget, const std::vector<std::string>& accounts,
                                            const std::vector<Share>& shares, BudgetSplit how);
 

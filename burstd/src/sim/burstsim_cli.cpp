@@ -5,7 +5,7 @@
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
-#include "sim/fair_tree.hpp"
+#include "sim/priority_model.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/priority_spec.hpp"
@@ -287,14 +287,8 @@ Options parse(const std::vector<std::string>& args)
     }
     if (o.shares_given && o.config.priority.type != PriorityType::Multifactor)
         throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
-    if (!o.config.priority.fair_tree && !o.config.priority.shares.users.empty())
-        throw UsageError("--shares: ACCOUNT/USER entries need Fair Tree (PriorityFlags=NO_FAIR_TREE models every "
-                         "user at Fairshare=parent)");
-    if (!o.config.priority.fair_tree)
-        for (const auto& [account, shares] : o.config.priority.shares.accounts)
-            if (shares == kFairshareParent)
-                throw UsageError("--shares: " + account + "=parent needs Fair Tree (PriorityFlags=NO_FAIR_TREE "
-                                 "models every account under root)");
+    if (const std::string problem = shares_needing_fair_tree(o.config.priority); !problem.empty())
+        throw UsageError("--shares: " + problem);
     if (!o.config.enforce_budgets && o.conf.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
     if (!o.scenario.empty()) {

@@ -8,6 +8,19 @@
 
 namespace burst {
 
+std::string shares_needing_fair_tree(const PriorityConfig& config)
+{
+    if (config.fair_tree)
+        return "";
+    if (!config.shares.users.empty())
+        return "ACCOUNT/USER entries need Fair Tree (PriorityFlags=NO_FAIR_TREE models every user at "
+               "Fairshare=parent)";
+    for (const auto& [account, shares] : config.shares.accounts)
+        if (shares == kFairshareParent)
+            return account + "=parent needs Fair Tree (PriorityFlags=NO_FAIR_TREE models every account under root)";
+    return "";
+}
+
 MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
                                          const std::vector<std::pair<std::string, std::string>>& users,
                                          std::uint64_t site_cores, std::uint32_t site_nodes)
@@ -16,14 +29,8 @@ MultifactorPriority::MultifactorPriority(const PriorityConfig& config,
 {
     if (config_.decay_half_life > 0)
         decay_ = 1 - 0.693 / config_.decay_half_life; // Slurm's own approximation of 2^(−1/half-life)
-    if (!config_.fair_tree && !config_.shares.users.empty())
-        throw std::invalid_argument("user shares need Fair Tree: the classic algorithm is modelled with every "
-                                    "user at Fairshare=parent");
-    if (!config_.fair_tree)
-        for (const auto& [name, shares] : config_.shares.accounts)
-            if (shares == kFairshareParent)
-                throw std::invalid_argument("account '" + name + "' at Fairshare=parent needs Fair Tree: the classic "
-                                            "algorithm is modelled with every account under root");
+    if (const std::string problem = shares_needing_fair_tree(config_); !problem.empty())
+        throw std::invalid_argument(problem);
     users_ = users;
     for (const auto& [user, shares] : config_.shares.users)
         users_.push_back(user);
@@ -206,7 +213,8 @@ void MultifactorPriority::fill_shares(std::vector<Share>& out)
             Share& s = out[row++];
             s.account = accounts_[a];
             s.parent = "root";
-            s.raw_shares = account_raw_shares_[a] == kFairshareParent ? 0 : account_raw_shares_[a]; // as the exporter
+            s.fairshare_parent = account_raw_shares_[a] == kFairshareParent;
+            s.raw_shares = s.fairshare_parent ? 0 : account_raw_shares_[a]; // as the exporter
             s.norm_shares = tree_.norm_shares(account_node_[a]);
             for (; config_.fair_tree && u < users_.size() && user_account_[u] == a; ++u) {
                 Share& us = out[row++];
@@ -215,7 +223,8 @@ void MultifactorPriority::fill_shares(std::vector<Share>& out)
                 us.user = users_[u].second;
                 us.parent = accounts_[a];
                 us.norm_shares = tree_.norm_shares(node);
-                us.raw_shares = user_raw_shares_[u] == kFairshareParent ? 0 : user_raw_shares_[u]; // as the exporter
+                us.fairshare_parent = user_raw_shares_[u] == kFairshareParent;
+                us.raw_shares = us.fairshare_parent ? 0 : user_raw_shares_[u]; // as the exporter
             }
         }
     }

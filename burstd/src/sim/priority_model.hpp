@@ -45,13 +45,18 @@
 
 namespace burst {
 
+// What in the config's shares the classic algorithm is not modelled for
+// (user shares: it models every user at Fairshare=parent; an account at
+// Fairshare=parent: it models every account under root), as an error
+// message in --shares' terms; "" when there is nothing.
+std::string shares_needing_fair_tree(const PriorityConfig& config);
+
 class MultifactorPriority {
 public:
     // `users`: every (account, user) of the workload (associations only in
     // the config's shares are added); site_cores/site_nodes: the whole
-    // cluster, for the job-size factor.  Throws std::invalid_argument for
-    // user shares under the classic algorithm, which models users at
-    // Fairshare=parent, and for accounts at Fairshare=parent there.
+    // cluster, for the job-size factor.  Throws std::invalid_argument with
+    // shares_needing_fair_tree's message when there is one.
     MultifactorPriority(const PriorityConfig& config, const std::vector<std::pair<std::string, std::string>>& users,
                         std::uint64_t site_cores, std::uint32_t site_nodes);
 

@@ -182,6 +182,8 @@ def check_shares(snap, d):
         w = f"share {acct}/{user or '-'}"
         if raw.isdigit():
             d.eq(f"{w} raw_shares", s["raw_shares"], float(raw))
+        if raw:
+            d.eq(f"{w} fairshare_parent", s.get("fairshare_parent"), raw == "parent")
         if norm:
             d.near(f"{w} norm_shares", s["norm_shares"], float(norm), 1e-3)
         if usage:

@@ -24,7 +24,8 @@ const std::string kNode =
     R"({"name":"c1","state":"IDLE","flags":["CLOUD","POWERED_DOWN","SOMETHING_NEW"],"cpus":8,)"
     R"("alloc_cpus":0,"mem_mb":15000,"partitions":["cloud"],"addr":"10.0.0.5"})";
 const std::string kPartition = R"({"name":"cloud","nodes":["c1"],"state":"UP","default":false,"max_time":0})";
-const std::string kShare = R"({"account":"bio","user":"","raw_shares":10,"norm_shares":0.5,"fs_factor":0.25})";
+const std::string kShare = R"({"account":"bio","user":"","raw_shares":10,"norm_shares":0.5,"fs_factor":0.25},)"
+                           R"({"account":"bio","user":"ann","parent":"bio","raw_shares":0,"fairshare_parent":true})";
 
 std::string snapshot_with(const std::string& jobs, const std::string& nodes = "[" + kNode + "]")
 {
@@ -71,6 +72,8 @@ TEST(MessageParser, ParsesAFullSnapshot)
     STRCMP_EQUAL("10.0.0.5", n.addr.c_str());
     CHECK_TRUE(s.partitions[0].up);
     DOUBLES_EQUAL(0.25, s.shares[0].fairshare_factor, 1e-12);
+    CHECK_FALSE(s.shares[0].fairshare_parent);
+    CHECK_TRUE(s.shares[1].fairshare_parent);
 }
 
 TEST(MessageParser, AppliesDefaultsForOptionalJobFields)

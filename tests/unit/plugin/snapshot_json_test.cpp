@@ -167,6 +167,11 @@ TEST(SnapshotJson, NodesPartitionsAndShares)
     sh->account = dup("physics");
     sh->parent = dup("root");
     sh->fs_factor = 0.5;
+    snap_share* parent_user = snapshot_add_share(&s);
+    parent_user->account = dup("physics");
+    parent_user->user = dup("ann");
+    parent_user->parent = dup("physics");
+    parent_user->fairshare_parent = 1;
     size_t len;
     char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
     json_t* m = load(line, len);
@@ -183,6 +188,8 @@ TEST(SnapshotJson, NodesPartitionsAndShares)
     json_t* share = json_array_get(json_object_get(m, "shares"), 0);
     STRCMP_EQUAL("", str(share, "user").c_str());
     DOUBLES_EQUAL(0.5, json_real_value(json_object_get(share, "fs_factor")), 1e-12);
+    CHECK(json_is_false(json_object_get(share, "fairshare_parent")));
+    CHECK(json_is_true(json_object_get(json_array_get(json_object_get(m, "shares"), 1), "fairshare_parent")));
     json_decref(m);
 }
 

@@ -5,20 +5,8 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::routes;
 using burst::test::StateBuilder;
-
-namespace {
-
-std::vector<RouteToCloud> routes(const Decision& d)
-{
-    std::vector<RouteToCloud> out;
-    for (const auto& a : d.actions)
-        if (auto r = std::get_if<RouteToCloud>(&a.what))
-            out.push_back(*r);
-    return out;
-}
-
-} // namespace
 
 TEST_GROUP(AlwaysPolicy){};
 

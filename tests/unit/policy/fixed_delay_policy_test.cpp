@@ -5,20 +5,8 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::routes;
 using burst::test::StateBuilder;
-
-namespace {
-
-std::vector<JobId> routed(const Decision& d)
-{
-    std::vector<JobId> out;
-    for (const auto& a : d.actions)
-        if (auto r = std::get_if<RouteToCloud>(&a.what))
-            out.push_back(r->job);
-    return out;
-}
-
-} // namespace
 
 TEST_GROUP(FixedDelayPolicy){};
 
@@ -32,11 +20,11 @@ TEST(FixedDelayPolicy, RoutesOnlyJobsThatWaitedLongerThanTheDelay)
     p.set("delay", "300");
     FixedDelayPolicy policy(p);
     ManualClock clock(400);
-    auto r = routed(policy.decide(b.state, clock));
+    auto r = routes(policy.decide(b.state, clock));
     LONGS_EQUAL(1, r.size());
-    LONGS_EQUAL(1, r[0]);
+    LONGS_EQUAL(1, r[0].job);
     clock.set(900);
-    LONGS_EQUAL(2, routed(policy.decide(b.state, clock)).size());
+    LONGS_EQUAL(2, routes(policy.decide(b.state, clock)).size());
 }
 
 TEST(FixedDelayPolicy, KeepsJobsThatFitLocallyAndRoutesPreferringOnesAtOnce)
@@ -48,7 +36,7 @@ TEST(FixedDelayPolicy, KeepsJobsThatFitLocallyAndRoutesPreferringOnesAtOnce)
     p.set("delay", "3600");
     FixedDelayPolicy policy(p);
     ManualClock clock(10000);
-    auto r = routed(policy.decide(b.state, clock));
+    auto r = routes(policy.decide(b.state, clock));
     LONGS_EQUAL(1, r.size());
-    LONGS_EQUAL(2, r[0]);
+    LONGS_EQUAL(2, r[0].job);
 }

@@ -7,18 +7,10 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::routes;
 using burst::test::StateBuilder;
 
 namespace {
-
-std::vector<RouteToCloud> routes(const Decision& d)
-{
-    std::vector<RouteToCloud> out;
-    for (const auto& a : d.actions)
-        if (auto r = std::get_if<RouteToCloud>(&a.what))
-            out.push_back(*r);
-    return out;
-}
 
 std::unique_ptr<ForecastPolicy> make(const std::string& lambda, const std::string& reforecasts = "4")
 {
@@ -554,9 +546,8 @@ std::vector<std::string> released_after_long_gaps(const char* retention, std::ui
         clock.set(clock.now() + 600);
     }
     std::vector<std::string> out;
-    for (const auto& a : d.actions)
-        if (auto r = std::get_if<ReleaseNodes>(&a.what))
-            out.insert(out.end(), r->nodes.begin(), r->nodes.end());
+    for (const auto& r : burst::test::actions<ReleaseNodes>(d))
+        out.insert(out.end(), r.nodes.begin(), r.nodes.end());
     return out;
 }
 

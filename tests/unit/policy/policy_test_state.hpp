@@ -1,10 +1,13 @@
 #pragma once
-// Builds small ClusterStates for policy tests.
+// Builds small ClusterStates for policy tests, and reads their decisions.
 
 #include "model/cluster_state.hpp"
+#include "policy/decision.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace burst::test {
 
@@ -88,5 +91,18 @@ public:
 
     ClusterState state;
 };
+
+// A decision's actions of one kind, in order.
+template <class T>
+std::vector<T> actions(const Decision& d)
+{
+    std::vector<T> out;
+    for (const auto& a : d.actions)
+        if (auto x = std::get_if<T>(&a.what))
+            out.push_back(*x);
+    return out;
+}
+
+inline std::vector<RouteToCloud> routes(const Decision& d) { return actions<RouteToCloud>(d); }
 
 } // namespace burst::test

@@ -8,18 +8,10 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::routes;
 using burst::test::StateBuilder;
 
 namespace {
-
-std::vector<RouteToCloud> routes(const Decision& d)
-{
-    std::vector<RouteToCloud> out;
-    for (const auto& a : d.actions)
-        if (auto r = std::get_if<RouteToCloud>(&a.what))
-            out.push_back(*r);
-    return out;
-}
 
 std::unique_ptr<PredictivePolicy> make(std::initializer_list<std::pair<const char*, const char*>> kv)
 {

@@ -5,21 +5,8 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::actions;
 using burst::test::StateBuilder;
-
-namespace {
-
-template <class T>
-std::vector<T> actions(const Decision& d)
-{
-    std::vector<T> out;
-    for (const auto& a : d.actions)
-        if (auto x = std::get_if<T>(&a.what))
-            out.push_back(*x);
-    return out;
-}
-
-} // namespace
 
 TEST_GROUP(ThresholdPolicy){};
 

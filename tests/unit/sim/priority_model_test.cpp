@@ -1,3 +1,4 @@
+#include "policy/budget_split.hpp"
 #include "sim/priority_model.hpp"
 
 #include <cmath>
@@ -228,7 +229,8 @@ TEST(MultifactorPriority, FairTreeTakesUserSharesFromTheConfig)
 // S 1/3; usage u (in a) 30, x 10, y 60: LF x 3.33 > a 1.11 > y 0.56, p
 // NO_VAL ranks no one.  F of 3: x 1, u 2/3, y 1/3.  With p at 1 share a
 // (LF 1.67) would rank above p (0.71) and u above x.  The snapshot shows p
-// as the exporter does: raw shares 0 and root's S, 0.
+// as the exporter does: raw shares 0, fairshare_parent and root's S, 0;
+// pfa's split gives p what x and y hold of root's level, 2/3.
 TEST(MultifactorPriority, FairTreeAccountAtParentRanksItsUsersAmongRootsChildren)
 {
     PriorityConfig c;
@@ -255,6 +257,11 @@ TEST(MultifactorPriority, FairTreeAccountAtParentRanksItsUsersAmongRootsChildren
     STRCMP_EQUAL("p", shares[2].account.c_str());
     DOUBLES_EQUAL(0, shares[2].raw_shares, 0);
     DOUBLES_EQUAL(0, shares[2].norm_shares, 0);
+    CHECK_TRUE(shares[2].fairshare_parent);
+    CHECK_FALSE(shares[0].fairshare_parent);
     DOUBLES_EQUAL(1.0 / 3, shares[3].norm_shares, 1e-12);
     DOUBLES_EQUAL(1.0 / 3, shares[0].norm_shares, 1e-12);
+    const auto budget = split_budget(3, {"a", "p"}, shares, BudgetSplit::Shares);
+    DOUBLES_EQUAL(2, budget.at("p"), 1e-12);
+    DOUBLES_EQUAL(1, budget.at("a"), 1e-12);
 }
