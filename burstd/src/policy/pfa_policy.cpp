@@ -49,14 +49,22 @@ void PfaPolicy::observe(const JobEnd& end)
     if (!gate_.off())
         waits_.observe(end);
     // burstsim names the group; burstd's job_end events carry the nodes.
-    std::string group = end.node_group;
-    if (group.empty() && !end.nodes.empty()) {
-        auto it = group_of_node_.find(end.nodes.front());
-        if (it != group_of_node_.end())
-            group = it->second;
-    }
-    if (!group.empty())
-        completed_[end.account][group] += double(end.cpus);
+    const std::string* group = end.node_group.empty() ? group_of(end.nodes) : &end.node_group;
+    if (!group)
+        return;
+    completed_[end.account][*group] += double(end.cpus);
+    // The part of its run since the interval began (all of it without an
+    // end time).
+    const Seconds ran = end.end_time > 0 ? std::min(end.elapsed, end.end_time - interval_start_) : end.elapsed;
+    busy_core_seconds_[end.account][*group] += double(end.cpus) * std::max(0.0, ran);
+}
+
+const std::string* PfaPolicy::group_of(const std::vector<std::string>& nodes) const
+{
+    if (nodes.empty())
+        return nullptr;
+    auto it = group_of_node_.find(nodes.front());
+    return it != group_of_node_.end() ? &it->second : nullptr;
 }
 
 ThroughputProfile& PfaPolicy::profile(const std::string& account, std::size_t groups)
@@ -67,26 +75,41 @@ ThroughputProfile& PfaPolicy::profile(const std::string& account, std::size_t gr
     return it->second;
 }
 
-void PfaPolicy::close_interval(const std::vector<double>& on_cores)
+void PfaPolicy::close_interval(const ClusterState& state, const std::vector<double>& on_cores, Time now)
 {
-    // Eq. 5 per account, over the cores powered on during the interval
-    // (the mean of its two ends): nodes are shared by accounts in Slurm.
+    for (const auto& j : state.snapshot.jobs)
+        if (j.running())
+            if (const std::string* group = group_of(j.nodes))
+                busy_core_seconds_[j.account][*group] +=
+                    double(j.cpus) * std::max(0.0, now - std::max(j.start_time, interval_start_));
     for (const auto& entry : completed_)
         profile(entry.first, group_names_.size());
+    std::vector<double> busy_total(group_names_.size(), 0.0);
+    for (const auto& [account, by_group] : busy_core_seconds_)
+        for (std::size_t g = 0; g < group_names_.size(); ++g)
+            if (auto b = by_group.find(group_names_[g]); b != by_group.end())
+                busy_total[g] += b->second;
+    // Eq. 5: τ_ij = c_ij / n_ij, n_ij the account's part of the group's
+    // powered-on cores (the mean of the interval's two ends), by the
+    // core-seconds its jobs ran there.
     for (auto& [account, prof] : profiles_) {
         std::vector<double> tau(group_names_.size(), 0.0);
         auto done = completed_.find(account);
+        auto busy = busy_core_seconds_.find(account);
         for (std::size_t g = 0; g < group_names_.size(); ++g) {
-            const double n = (last_on_cores_[g] + on_cores[g]) / 2;
-            if (n <= 0 || done == completed_.end())
+            if (done == completed_.end() || busy == busy_core_seconds_.end() || busy_total[g] <= 0)
                 continue;
             auto c = done->second.find(group_names_[g]);
-            if (c != done->second.end())
+            auto b = busy->second.find(group_names_[g]);
+            const double on = (last_on_cores_[g] + on_cores[g]) / 2;
+            const double n = b == busy->second.end() ? 0 : on * b->second / busy_total[g];
+            if (c != done->second.end() && n > 0)
                 tau[g] = c->second / n;
         }
         prof.record(tau);
     }
     completed_.clear();
+    busy_core_seconds_.clear();
 }
 
 Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -106,6 +129,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         // New or reordered groups (a reload): old throughputs no longer line up.
         group_names_ = names;
         profiles_.clear();
+        completed_.clear();
+        busy_core_seconds_.clear();
         started_ = false;
         group_of_node_.clear();
         for (const auto& g : state.groups)
@@ -130,8 +155,9 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         on_cores[g] = double(on[g]) * state.groups[g].cpus;
     }
     if (started_)
-        close_interval(on_cores);
+        close_interval(state, on_cores, now);
     started_ = true;
+    interval_start_ = now;
     last_on_cores_ = on_cores;
 
     // S3: demand per account from token propagation.

@@ -15,11 +15,16 @@
 namespace burst {
 
 // Ilyushkin et al.'s Performance-Feedback Autoscaler with budget
-// constraints.  Each decision closes one autoscaling interval and, per
-// account with work:
+// constraints.  Each decision closes one autoscaling interval (the paper's:
+// the time between two invocations; `interval` is the budget's period,
+// which the paper makes the same) and, per account with work:
 //  S1 measures every node group's throughput over the interval and smooths
 //     it into resource-type ratios (smoothing=ma over depth intervals, or
-//     ewma with alpha);
+//     ewma with alpha).  The paper reserves each node for one user and
+//     counts a user's throughput over its own nodes; in Slurm accounts share
+//     nodes, so an account's are the group's powered-on cores in proportion
+//     to the core-seconds its jobs ran there (over every powered-on core,
+//     each account's demand would count the others' nodes as its own);
 //  S2 buys the profile those ratios give with the account's budget (the
 //     site budget split by fair-share, or one budget per account);
 //  S3 predicts demand with token propagation over the jobs' dependencies
@@ -55,7 +60,9 @@ public:
 
 private:
     ThroughputProfile& profile(const std::string& account, std::size_t groups);
-    void close_interval(const std::vector<double>& on_cores);
+    // The group of the CLOUD node a job ran on first, or nullptr.
+    const std::string* group_of(const std::vector<std::string>& nodes) const;
+    void close_interval(const ClusterState& state, const std::vector<double>& on_cores, Time now);
 
     double budget_;
     Seconds interval_;
@@ -72,8 +79,12 @@ private:
     std::vector<std::string> group_names_;
     std::map<std::string, std::string> group_of_node_; // CLOUD node → its group
     std::map<std::string, ThroughputProfile> profiles_;
-    // Cores of jobs that ended per account and node group since the last decision.
+    // The interval since the last decision: when it began, and per account
+    // and node group the cores of jobs that ended in it and the core-seconds
+    // jobs ran in it.
+    Time interval_start_ = 0;
     std::map<std::string, std::map<std::string, double>> completed_;
+    std::map<std::string, std::map<std::string, double>> busy_core_seconds_;
     std::vector<double> last_on_cores_; // per group at the last decision
     bool started_ = false;
 };

@@ -78,13 +78,27 @@ PfaPolicy make(std::initializer_list<std::pair<std::string, std::string>> kv)
     return PfaPolicy(p);
 }
 
-JobEnd ended(const std::string& account, const std::string& group, std::uint32_t cpus)
+// A job that ran `elapsed` seconds from the start of the interval.
+JobEnd ended(const std::string& account, const std::string& group, std::uint32_t cpus, Seconds elapsed = 30)
 {
     JobEnd e;
     e.account = account;
     e.node_group = group;
     e.cpus = cpus;
+    e.elapsed = elapsed;
     return e;
+}
+
+// The demand in cloud cores pfa noted for `account`.
+std::string noted_demand(const Decision& d, const std::string& account)
+{
+    const std::string key = "pfa: account " + account + " budget ";
+    for (const auto& note : d.notes)
+        if (note.compare(0, key.size(), key) == 0) {
+            const auto at = note.find(" demand ");
+            return note.substr(at + 8, note.find(' ', at + 8) - at - 8);
+        }
+    return "none";
 }
 
 // An account association under no account the snapshot has (as if under
@@ -468,6 +482,28 @@ TEST(PfaPolicy, NeverHiresPastTheBudgetRateAndReleasesIdleNodesBeyondTheTarget)
     for (const auto& n : d.notes)
         capped = capped || n.find("budget cap") != std::string::npos;
     CHECK(capped);
+}
+
+// An account's throughput is over its part of the shared cores: of 4
+// cores on, a's jobs ran 135 core-seconds and b's 45, so n_a = 3, n_b = 1
+// and b's 3 completions give τ_b = 3.  b's 6 queued cores then need 6 / 3
+// = 2 cores; over all 4 cores τ_b would be 0.75 and σ its 6 cores.
+TEST(PfaPolicy, AnAccountsThroughputIsOverItsPartOfTheSharedCores)
+{
+    PfaPolicy pfa = make({{"budget", "100"}, {"release_window", "0"}});
+    StateBuilder b;
+    b.group("g", 1, 10, 1.0);
+    for (int i = 1; i <= 4; ++i)
+        b.up("g-" + std::to_string(i));
+    queue(b, 1, 6, "b");
+    ManualClock clock(0);
+    STRCMP_EQUAL("6.00", noted_demand(pfa.decide(b.state, clock), "b").c_str()); // no throughput yet: λ
+    for (int i = 0; i < 3; ++i) {
+        pfa.observe(ended("a", "g", 1, 45));
+        pfa.observe(ended("b", "g", 1, 15));
+    }
+    clock.set(60);
+    STRCMP_EQUAL("2.00", noted_demand(pfa.decide(b.state, clock), "b").c_str());
 }
 
 TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
