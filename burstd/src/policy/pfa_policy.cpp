@@ -49,67 +49,27 @@ void PfaPolicy::observe(const JobEnd& end)
     if (!gate_.off())
         waits_.observe(end);
     // burstsim names the group; burstd's job_end events carry the nodes.
-    const std::string* group = end.node_group.empty() ? group_of(end.nodes) : &end.node_group;
-    if (!group)
-        return;
-    completed_[end.account][*group] += double(end.cpus);
-    // The part of its run since the interval began (all of it without an
-    // end time).
-    const Seconds ran = end.end_time > 0 ? std::min(end.elapsed, end.end_time - interval_start_) : end.elapsed;
-    busy_core_seconds_[end.account][*group] += double(end.cpus) * std::max(0.0, ran);
-}
-
-const std::string* PfaPolicy::group_of(const std::vector<std::string>& nodes) const
-{
-    if (nodes.empty())
-        return nullptr;
-    auto it = group_of_node_.find(nodes.front());
-    return it != group_of_node_.end() ? &it->second : nullptr;
-}
-
-ThroughputProfile& PfaPolicy::profile(const std::string& account, std::size_t groups)
-{
-    auto it = profiles_.find(account);
-    if (it == profiles_.end())
-        it = profiles_.emplace(account, ThroughputProfile(groups, smoothing_, depth_, alpha_)).first;
-    return it->second;
-}
-
-void PfaPolicy::close_interval(const ClusterState& state, const std::vector<double>& on_cores, Time now)
-{
-    for (const auto& j : state.snapshot.jobs)
-        if (j.running())
-            if (const std::string* group = group_of(j.nodes))
-                busy_core_seconds_[j.account][*group] +=
-                    double(j.cpus) * std::max(0.0, now - std::max(j.start_time, interval_start_));
-    for (const auto& entry : completed_)
-        profile(entry.first, group_names_.size());
-    std::vector<double> busy_total(group_names_.size(), 0.0);
-    for (const auto& [account, by_group] : busy_core_seconds_)
-        for (std::size_t g = 0; g < group_names_.size(); ++g)
-            if (auto b = by_group.find(group_names_[g]); b != by_group.end())
-                busy_total[g] += b->second;
-    // Eq. 5: τ_ij = c_ij / n_ij, n_ij the account's part of the group's
-    // powered-on cores (the mean of the interval's two ends), by the
-    // core-seconds its jobs ran there.
-    for (auto& [account, prof] : profiles_) {
-        std::vector<double> tau(group_names_.size(), 0.0);
-        auto done = completed_.find(account);
-        auto busy = busy_core_seconds_.find(account);
-        for (std::size_t g = 0; g < group_names_.size(); ++g) {
-            if (done == completed_.end() || busy == busy_core_seconds_.end() || busy_total[g] <= 0)
-                continue;
-            auto c = done->second.find(group_names_[g]);
-            auto b = busy->second.find(group_names_[g]);
-            const double on = (last_on_cores_[g] + on_cores[g]) / 2;
-            const double n = b == busy->second.end() ? 0 : on * b->second / busy_total[g];
-            if (c != done->second.end() && n > 0)
-                tau[g] = c->second / n;
-        }
-        prof.record(tau);
+    std::string group = end.node_group;
+    if (group.empty() && !end.nodes.empty()) {
+        auto it = group_of_node_.find(end.nodes.front());
+        if (it != group_of_node_.end())
+            group = it->second;
     }
+    if (!group.empty())
+        completed_[group] += double(end.cpus);
+}
+
+void PfaPolicy::close_interval(const std::vector<double>& on_cores)
+{
+    // Eq. 5 over the interval (the mean of its two ends' powered-on cores).
+    std::vector<double> tau(group_names_.size(), 0.0);
+    for (std::size_t g = 0; g < group_names_.size(); ++g) {
+        const double on = (last_on_cores_[g] + on_cores[g]) / 2;
+        if (auto c = completed_.find(group_names_[g]); c != completed_.end() && on > 0)
+            tau[g] = c->second / on;
+    }
+    profile_->record(tau);
     completed_.clear();
-    busy_core_seconds_.clear();
 }
 
 Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -128,9 +88,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     if (names != group_names_) {
         // New or reordered groups (a reload): old throughputs no longer line up.
         group_names_ = names;
-        profiles_.clear();
-        completed_.clear();
-        busy_core_seconds_.clear();
+        profile_.emplace(G, smoothing_, depth_, alpha_);
         started_ = false;
         group_of_node_.clear();
         for (const auto& g : state.groups)
@@ -155,9 +113,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         on_cores[g] = double(on[g]) * state.groups[g].cpus;
     }
     if (started_)
-        close_interval(state, on_cores, now);
+        close_interval(on_cores);
     started_ = true;
-    interval_start_ = now;
     last_on_cores_ = on_cores;
 
     // S3: demand per account from token propagation.
@@ -180,10 +137,10 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t g = 0; g < G; ++g)
         types[g] = ProfileGroup{state.groups[g].price_per_hour * interval_ / 3600, state.groups[g].cpus,
                                 state.groups[g].capacity()};
+    const ThroughputProfile& prof = *profile_;
     std::map<std::string, double> sigma;
     double sigma_total = 0;
     for (const auto& a : accounts) {
-        ThroughputProfile& prof = profile(a, G);
         const auto& w = waves.at(a);
         const double depth = prof.lookup_depth();
         sigma[a] = prof.demand(visited_cores(w, depth), widest_wave(w, depth));
@@ -193,7 +150,6 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     // to its demand.
     std::vector<std::uint32_t> target(G, 0);
     for (const auto& a : accounts) {
-        const ThroughputProfile& prof = profiles_.at(a);
         const double local = sigma_total > 0 ? double(view.local_cpus) * sigma[a] / sigma_total : 0;
         const double cloud = std::max(0.0, sigma[a] - local);
         const auto base = budget_profile(budgets[a], prof.ratios(), types);

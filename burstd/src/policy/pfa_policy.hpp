@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,12 @@ namespace burst {
 //  S1 measures every node group's throughput over the interval and smooths
 //     it into resource-type ratios (smoothing=ma over depth intervals, or
 //     ewma with alpha).  The paper reserves each node for one user and
-//     counts a user's throughput over its own nodes; in Slurm accounts share
-//     nodes, so an account's are the group's powered-on cores in proportion
-//     to the core-seconds its jobs ran there (over every powered-on core,
-//     each account's demand would count the others' nodes as its own);
+//     measures each user's throughput over its own nodes.  In Slurm any
+//     account's job runs on any node, so a group's throughput is measured
+//     once, from every account's jobs over all its powered-on cores, and
+//     each account's demand divides by it: one account's completions over
+//     all the cores would count the other accounts' nodes as its own, and
+//     the summed demands would count shared nodes once per account;
 //  S2 buys the profile those ratios give with the account's budget (the
 //     site budget split by fair-share, or one budget per account);
 //  S3 predicts demand with token propagation over the jobs' dependencies
@@ -59,10 +62,7 @@ public:
     void observe(const JobEnd& end) override;
 
 private:
-    ThroughputProfile& profile(const std::string& account, std::size_t groups);
-    // The group of the CLOUD node a job ran on first, or nullptr.
-    const std::string* group_of(const std::vector<std::string>& nodes) const;
-    void close_interval(const ClusterState& state, const std::vector<double>& on_cores, Time now);
+    void close_interval(const std::vector<double>& on_cores);
 
     double budget_;
     Seconds interval_;
@@ -78,13 +78,9 @@ private:
 
     std::vector<std::string> group_names_;
     std::map<std::string, std::string> group_of_node_; // CLOUD node → its group
-    std::map<std::string, ThroughputProfile> profiles_;
-    // The interval since the last decision: when it began, and per account
-    // and node group the cores of jobs that ended in it and the core-seconds
-    // jobs ran in it.
-    Time interval_start_ = 0;
-    std::map<std::string, std::map<std::string, double>> completed_;
-    std::map<std::string, std::map<std::string, double>> busy_core_seconds_;
+    std::optional<ThroughputProfile> profile_; // of group_names_
+    // Cores of jobs that ended per node group since the last decision.
+    std::map<std::string, double> completed_;
     std::vector<double> last_on_cores_; // per group at the last decision
     bool started_ = false;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// One account's throughput history in PFA (Ilyushkin et al., §3.3.1-3.3.2):
+// The node groups' throughput history in PFA (Ilyushkin et al., §3.3.1-3.3.2):
 // per autoscaling interval, the average throughput τ_i of every node group
 // (eq. 5), smoothed either by a moving average over the last m+1 intervals
 // (eqs. 7, 8, 13-15) or exponentially with factor α (eqs. 9, 16, 17).  It

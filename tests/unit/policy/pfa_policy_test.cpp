@@ -78,14 +78,12 @@ PfaPolicy make(std::initializer_list<std::pair<std::string, std::string>> kv)
     return PfaPolicy(p);
 }
 
-// A job that ran `elapsed` seconds from the start of the interval.
-JobEnd ended(const std::string& account, const std::string& group, std::uint32_t cpus, Seconds elapsed = 30)
+JobEnd ended(const std::string& account, const std::string& group, std::uint32_t cpus)
 {
     JobEnd e;
     e.account = account;
     e.node_group = group;
     e.cpus = cpus;
-    e.elapsed = elapsed;
     return e;
 }
 
@@ -484,11 +482,12 @@ TEST(PfaPolicy, NeverHiresPastTheBudgetRateAndReleasesIdleNodesBeyondTheTarget)
     CHECK(capped);
 }
 
-// An account's throughput is over its part of the shared cores: of 4
-// cores on, a's jobs ran 135 core-seconds and b's 45, so n_a = 3, n_b = 1
-// and b's 3 completions give τ_b = 3.  b's 6 queued cores then need 6 / 3
-// = 2 cores; over all 4 cores τ_b would be 0.75 and σ its 6 cores.
-TEST(PfaPolicy, AnAccountsThroughputIsOverItsPartOfTheSharedCores)
+// Accounts share a group's nodes: its throughput counts every account's
+// jobs.  On 4 cores on, a and b finish 3 cores each in the interval: τ =
+// 6/4, and b's 6 queued cores need 6 / 1.5 = 4 cores.  b's own 3 over the 4
+// cores (τ 0.75) would have it need all 6, as if a's work did not share
+// them.
+TEST(PfaPolicy, AGroupsThroughputCountsEveryAccountsJobs)
 {
     PfaPolicy pfa = make({{"budget", "100"}, {"release_window", "0"}});
     StateBuilder b;
@@ -499,11 +498,11 @@ TEST(PfaPolicy, AnAccountsThroughputIsOverItsPartOfTheSharedCores)
     ManualClock clock(0);
     STRCMP_EQUAL("6.00", noted_demand(pfa.decide(b.state, clock), "b").c_str()); // no throughput yet: λ
     for (int i = 0; i < 3; ++i) {
-        pfa.observe(ended("a", "g", 1, 45));
-        pfa.observe(ended("b", "g", 1, 15));
+        pfa.observe(ended("a", "g", 1));
+        pfa.observe(ended("b", "g", 1));
     }
     clock.set(60);
-    STRCMP_EQUAL("2.00", noted_demand(pfa.decide(b.state, clock), "b").c_str());
+    STRCMP_EQUAL("4.00", noted_demand(pfa.decide(b.state, clock), "b").c_str());
 }
 
 TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
