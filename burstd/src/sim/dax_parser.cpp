@@ -87,6 +87,7 @@ std::string text_of(const xmlNode* n)
 WorkflowTask read_job(const Reader& r, const xmlNode* job)
 {
     WorkflowTask t;
+    t.origin = "line " + std::to_string(xmlGetLineNo(job));
     t.id = r.required(job, "id");
     t.name = r.attr(job, "name");
     if (t.name.empty())

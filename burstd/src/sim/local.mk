@@ -78,6 +78,7 @@ tests_slurm_burst_fairtree_LDADD = $(BURST_LIBS)
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/swf_parser_test.cpp \
 	tests/unit/sim/sacct_parser_test.cpp \
+	tests/unit/sim/trace_loader_test.cpp \
 	tests/unit/sim/group_spec_test.cpp \
 	tests/unit/sim/simulator_stockout_test.cpp \
 	tests/unit/sim/simulator_test.cpp \

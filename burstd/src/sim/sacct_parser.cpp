@@ -40,6 +40,43 @@ bool parse_number(std::string_view text, T& out)
     return ec == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
+unsigned days_in_month(unsigned year, unsigned month)
+{
+    constexpr unsigned kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+// sacct prints a job's limit from a 32-bit count of minutes whose two
+// highest values print as UNLIMITED and Partition_Limit: a longer limit is
+// not sacct's output, and bounding the sum keeps it from wrapping.
+constexpr std::uint64_t kMaxLimitSeconds = (0xFFFFFFFFull - 2) * 60;
+
+// total += part × unit; false when that would pass kMaxLimitSeconds.
+bool add_scaled(std::uint64_t& total, std::uint64_t part, std::uint64_t unit)
+{
+    if (part > (kMaxLimitSeconds - total) / unit)
+        return false;
+    total += part * unit;
+    return true;
+}
+
+// The names sacct prints in its State column (sacct(1), JOB STATE CODES):
+// slurmdbd keeps a job's base state, or REQUEUED, RESIZING or REVOKED.
+bool is_job_state(std::string_view state)
+{
+    constexpr std::string_view kStates[] = {
+        "BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED",   "NODE_FAIL", "OUT_OF_MEMORY", "PENDING",
+        "PREEMPTED", "RUNNING",   "REQUEUED",  "RESIZING", "REVOKED", "SUSPENDED", "TIMEOUT"};
+    if (std::find(std::begin(kStates), std::end(kStates), state) != std::end(kStates))
+        return true;
+    // "CANCELLED by 1000": sacct names the uid that cancelled the job.
+    constexpr std::string_view kCancelledBy = "CANCELLED by ";
+    std::uint32_t uid = 0;
+    return state.substr(0, kCancelledBy.size()) == kCancelledBy &&
+           parse_number(state.substr(kCancelledBy.size()), uid);
+}
+
 } // namespace
 
 bool parse_slurm_timestamp(const std::string& text, Time& out, RepeatedHour reading)
@@ -53,7 +90,8 @@ bool parse_slurm_timestamp(const std::string& text, Time& out, RepeatedHour read
     if (!parse_number(v.substr(0, 4), y) || !parse_number(v.substr(5, 2), mo) || !parse_number(v.substr(8, 2), d) ||
         !parse_number(v.substr(11, 2), h) || !parse_number(v.substr(14, 2), mi) || !parse_number(v.substr(17, 2), s))
         return false;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+    // mktime would quietly roll 2024-02-31 over into March.
+    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || s > 60)
         return false;
     // Slurm prints local time (localtime_r in parse_time.c): read it back in
     // the zone TZ names, so runtimes across a DST change come out right.
@@ -117,19 +155,15 @@ bool parse_slurm_duration(const std::string& text, Seconds& out)
     }
     if (parts.size() > 3)
         return false;
+    // The unit of each part: D-H, D-H:M, D-H:M:S; M, M:S; H:M:S.
+    constexpr std::uint64_t kHms[] = {3600, 60, 1}, kMs[] = {60, 1};
+    const std::uint64_t* units = has_days || parts.size() == 3 ? kHms : kMs;
     std::uint64_t seconds = 0;
-    if (has_days) { // D-H, D-H:M, D-H:M:S
-        const std::uint64_t unit[3] = {3600, 60, 1};
-        for (std::size_t i = 0; i < parts.size(); ++i)
-            seconds += parts[i] * unit[i];
-        seconds += days * 86400;
-    } else if (parts.size() == 1) { // M
-        seconds = parts[0] * 60;
-    } else if (parts.size() == 2) { // M:S
-        seconds = parts[0] * 60 + parts[1];
-    } else { // H:M:S
-        seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
-    }
+    if (!add_scaled(seconds, days, 86400))
+        return false;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (!add_scaled(seconds, parts[i], units[i]))
+            return false;
     out = Seconds(seconds);
     return true;
 }
@@ -154,8 +188,12 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         const std::size_t line_no = ++report.lines;
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
-        if (line.empty()) {
+        if (line.find_first_not_of(" \t") == std::string::npos) {
             ++report.comment_lines;
+            continue;
+        }
+        if (in.eof()) {
+            report.unterminated_line(line_no);
             continue;
         }
         auto fields = split(line);
@@ -173,15 +211,16 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
                 if (where[std::size_t(c)] < 0)
                     missing += std::string(missing.empty() ? "" : ",") + kColumnNames[std::size_t(c)];
             if (!missing.empty()) {
-                report.malformed_line(line_no, "sacct header lacks required column(s) " + missing +
-                                                   "; run sacct -P --format=JobIDRaw,Account,User,Submit,Start,End,"
-                                                   "AllocCPUS,ReqCPUS,Timelimit,State,JobName,Partition");
-                // Without a header no record can be read; count them all.
-                while (std::getline(in, line)) {
-                    ++report.lines;
-                    ++report.malformed;
-                }
-                return trace;
+                // Without the header no record can be read: one error says
+                // so, rather than the same problem once per line.
+                std::size_t unread = 0;
+                while (std::getline(in, line))
+                    ++unread;
+                throw TraceError(source + ":" + std::to_string(line_no) + ": sacct header lacks required column(s) " +
+                                 missing +
+                                 " (sacct -P --format=JobIDRaw,Account,User,Submit,Start,End,AllocCPUS,ReqCPUS,"
+                                 "Timelimit,State,JobName,Partition prints one); the " +
+                                 std::to_string(unread) + " lines after it were not read");
             }
             ++report.comment_lines;
             columns = fields.size();
@@ -196,17 +235,24 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         auto field = [&](Column c) -> std::string {
             return where[c] < 0 ? std::string() : std::string(fields[std::size_t(where[c])]);
         };
+        // A job's id, or a step's: the job's id, '.', the step's name.
         const std::string id = field(kId);
-        if (id.find('.') != std::string::npos) {
+        const auto dot = id.find('.');
+        std::uint32_t numeric_id = 0;
+        if (!parse_number(std::string_view(id).substr(0, dot), numeric_id) || numeric_id == 0 ||
+            dot + 1 == id.size()) {
+            report.malformed_line(line_no, "JobIDRaw: expected a positive integer or a step of one, got '" + id + "'");
+            continue;
+        }
+        if (dot != std::string::npos) {
             ++report.skipped_steps;
             continue;
         }
-        std::uint32_t numeric_id = 0;
-        if (!parse_number(std::string_view(id), numeric_id) || numeric_id == 0) {
-            report.malformed_line(line_no, "JobIDRaw: expected a positive integer, got '" + id + "'");
+        const std::string state = field(kState);
+        if (!is_job_state(state)) {
+            report.malformed_line(line_no, "State: '" + state + "' is not a Slurm job state");
             continue;
         }
-        const std::string state = field(kState);
         if (state == "PENDING" || state == "RUNNING" || state == "REQUEUED" || state == "SUSPENDED") {
             report.unusable_record(line_no, "job " + id + " was still " + state + " when sacct ran");
             continue;
@@ -217,8 +263,12 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
             continue;
         }
         const std::string start_text = field(kStart), end_text = field(kEnd);
-        if (start_text == "Unknown" || start_text == "None" || end_text == "Unknown") {
+        if (start_text == "Unknown" || start_text == "None") {
             report.unusable_record(line_no, "job " + id + " (" + state + ") never ran");
+            continue;
+        }
+        if (end_text == "Unknown") {
+            report.unusable_record(line_no, "job " + id + " (" + state + ") had not ended when sacct ran");
             continue;
         }
         if (!parse_slurm_timestamp(start_text, start) || !parse_slurm_timestamp(end_text, end)) {
@@ -260,8 +310,8 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         }
         Seconds limit = 0;
         if (!parse_slurm_duration(field(kTimelimit), limit)) {
-            report.malformed_line(line_no, "Timelimit: expected [D-]H:M:S, M, M:S, D-H or UNLIMITED, got '" +
-                                               field(kTimelimit) + "'");
+            report.malformed_line(line_no, "Timelimit: expected [D-]H:M:S, M, M:S, D-H (at most 2982616-04:13:00) "
+                                           "or UNLIMITED, got '" + field(kTimelimit) + "'");
             continue;
         }
         if (auto [first, inserted] = job_lines.emplace(numeric_id, line_no); !inserted) {
@@ -282,7 +332,8 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         job.category = job.name.empty() ? job.account : job.account + "/" + job.name;
         trace.jobs.push_back(std::move(job));
     }
-    if (!have_header && report.lines > 0)
+    // Blank lines only (a header without its newline is reported already).
+    if (!have_header && report.lines > 0 && report.malformed == 0)
         report.malformed_line(report.lines, "no sacct header line found");
     report.jobs = trace.jobs.size();
     return trace;

@@ -8,8 +8,10 @@
 //
 // The first line must be sacct's header.  Columns may come in any order;
 // JobIDRaw, Account, User, Submit, Start, End, AllocCPUS, ReqCPUS, Timelimit
-// and State are required, JobName and Partition are optional.  Job steps
-// (ids with a '.', present without -X) are skipped and counted.  Times are
+// and State are required (parse_sacct throws TraceError when one is missing:
+// no line can be read), JobName and Partition are optional.  Job steps (ids
+// with a '.', present without -X) are skipped and counted.  State must be
+// one of sacct's job states.  Times are
 // local time, as sacct prints them: they are read in the zone TZ names (run
 // burstsim with the TZ sacct ran with, or run sacct with TZ=UTC and burstsim
 // with TZ=UTC).  A time in the hour repeated when DST ends is read as its
@@ -27,7 +29,8 @@ Trace parse_sacct(std::istream& in, const std::string& source,
                   std::size_t kept_problems = TraceReport::kKeptProblems);
 
 // sacct's Timelimit: "UNLIMITED"/"Partition_Limit" (0), "M", "M:S", "H:M:S",
-// "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these.
+// "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these,
+// or names a limit longer than Slurm can hold (2^32 - 3 minutes).
 bool parse_slurm_duration(const std::string& text, Seconds& out);
 
 // Which instant a wall-clock time in the hour repeated when DST ends names.

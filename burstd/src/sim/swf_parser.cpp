@@ -29,9 +29,13 @@ enum Field {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Splits a record into numbers; returns how many fields were read, or -1
-// (with `bad` set to the offending text) when a field is not a number.
-int split_numbers(std::string_view line, std::array<double, kFields + 1>& out, std::string_view& bad)
+using Numbers = std::array<double, kFields + 1>;
+using Tokens = std::array<std::string_view, kFields + 1>;
+
+// Splits a record into numbers (and their text, for messages); returns how
+// many fields were read, or -1 (with `bad` set to the offending text) when a
+// field is not a number.
+int split_numbers(std::string_view line, Numbers& out, Tokens& text, std::string_view& bad)
 {
     std::size_t i = 0;
     int n = 0;
@@ -52,6 +56,7 @@ int split_numbers(std::string_view line, std::array<double, kFields + 1>& out, s
             bad = token;
             return -1;
         }
+        text[std::size_t(n)] = token;
         out[std::size_t(n++)] = value;
         i = j;
     }
@@ -97,6 +102,42 @@ bool read_header(std::string_view line, TraceReport& report, std::size_t line_no
 
 std::string id_name(char prefix, double id) { return prefix + std::to_string(std::int64_t(id)); }
 
+// The standard writes -1 for a value it does not know; every other value of
+// these fields has a range, and the counts and ids are whole numbers.
+struct FieldRule {
+    Field field;
+    const char* name;
+    bool whole;
+    double max;
+    const char* expected;
+};
+constexpr double kMaxId = 9007199254740992.0; // 2^53: every whole number up to it is exact
+constexpr FieldRule kFieldRules[] = {
+    {kRunTime, "run time", false, HUGE_VAL, "seconds >= 0"},
+    {kAllocProcs, "allocated processors", true, 4294967295.0, "a whole number in [0, 4294967295]"},
+    {kReqProcs, "requested processors", true, 4294967295.0, "a whole number in [0, 4294967295]"},
+    {kReqTime, "requested time", false, HUGE_VAL, "seconds >= 0"},
+    {kStatus, "status", true, 5, "0 to 5"},
+    {kUser, "user id", true, kMaxId, "a whole number in [0, 2^53]"},
+    {kGroup, "group id", true, kMaxId, "a whole number in [0, 2^53]"},
+    {kExecutable, "executable number", true, kMaxId, "a whole number in [0, 2^53]"},
+    {kQueue, "queue number", true, kMaxId, "a whole number in [0, 2^53]"},
+    {kPartition, "partition number", true, kMaxId, "a whole number in [0, 2^53]"},
+};
+
+// The first field of `f` outside its rule, or nullptr.
+const FieldRule* broken_rule(const Numbers& f)
+{
+    for (const auto& rule : kFieldRules) {
+        const double v = f[rule.field];
+        if (v == -1)
+            continue;
+        if (v < 0 || v > rule.max || (rule.whole && v != std::floor(v)))
+            return &rule;
+    }
+    return nullptr;
+}
+
 // Epoch submit times stay epoch seconds; the trace starts at the header's
 // UnixStartTime (time 0 of a standard trace), else at the first record's
 // submit time, and the runaway check applies to the offset from that start.
@@ -137,7 +178,8 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
     report.source = source;
     report.kept_limit = kept_problems;
     std::string line;
-    std::array<double, kFields + 1> f{};
+    Numbers f{};
+    Tokens text;
     std::unordered_map<JobId, std::size_t> job_lines; // job number → line it was read from
     std::vector<std::size_t> record_lines;              // line of each trace.jobs entry
     bool time_base_known = false;
@@ -152,13 +194,17 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             ++report.comment_lines;
             continue;
         }
+        if (in.eof()) {
+            report.unterminated_line(line_no);
+            continue;
+        }
         if (view[first] == ';') {
             if (read_header(view.substr(first), report, line_no))
                 ++report.comment_lines;
             continue;
         }
         std::string_view bad;
-        int n = split_numbers(view, f, bad);
+        int n = split_numbers(view, f, text, bad);
         if (n < 0) {
             report.malformed_line(line_no, "field is not a number: '" + std::string(bad) + "'");
             continue;
@@ -187,6 +233,11 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             report.malformed_line(line_no, "submit time over 10 years after the trace's start");
             continue;
         }
+        if (const FieldRule* rule = broken_rule(f)) {
+            report.malformed_line(line_no, std::string(rule->name) + ": expected " + rule->expected +
+                                               " or -1 (missing), got '" + std::string(text[rule->field]) + "'");
+            continue;
+        }
         if (f[kRunTime] > kMaxTraceSeconds) {
             report.malformed_line(line_no, "run time over 10 years");
             continue;
@@ -205,8 +256,8 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             report.unusable_record(line_no, "cancelled before it started");
             continue;
         }
-        double cpus = f[kAllocProcs] > 0 ? f[kAllocProcs] : f[kReqProcs];
-        if (cpus < 1 || cpus > 4294967295.0) {
+        const double cpus = f[kAllocProcs] > 0 ? f[kAllocProcs] : f[kReqProcs];
+        if (cpus < 1) {
             report.unusable_record(line_no, "neither allocated nor requested processors");
             continue;
         }
@@ -221,7 +272,7 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
         job.submit = f[kSubmit];
         job.runtime = f[kRunTime];
         job.time_limit = f[kReqTime] > 0 ? f[kReqTime] : 0;
-        job.cpus = std::uint32_t(std::ceil(cpus));
+        job.cpus = std::uint32_t(cpus);
         job.user = f[kUser] >= 0 ? id_name('u', f[kUser]) : "unknown";
         job.account = f[kGroup] >= 0 ? id_name('g', f[kGroup]) : job.user;
         job.partition = f[kPartition] >= 0 ? id_name('p', f[kPartition]) : "";

@@ -21,7 +21,10 @@ namespace burst {
 // and checked against the header's UnixStartTime (else the first record's
 // submit) as relative times are against 0.  Records that name
 // no runnable job (no run time, no processors, partial-execution lines,
-// cancelled before starting) are counted as unusable.
+// cancelled before starting) are counted as unusable.  -1 is the only
+// "missing" value: another negative run time, requested time, processor
+// count, status or id is malformed, as are fractional processor counts,
+// status and ids, and a status outside 0..5.
 // `kept_problems`: how many problems keep their text (all are counted).
 Trace parse_swf(std::istream& in, const std::string& source,
                 std::size_t kept_problems = TraceReport::kKeptProblems);

@@ -22,6 +22,18 @@ void TraceReport::unusable_record(std::size_t line, std::string message)
     keep(line, std::move(message));
 }
 
+void TraceReport::unterminated_line(std::size_t line)
+{
+    // A file cut inside its last field leaves a line that may still parse
+    // ("1" of "12", "COMPL" of "COMPLETED" once every field is there), so
+    // the missing newline is the only sign.  sacct and the archive's
+    // converters end every line: a hand-made file without the final newline
+    // loses its last record, reported here, rather than risk replaying a
+    // wrong one.
+    malformed_line(line, "no newline at end of file: truncated? (not read; if the line is complete, end the file "
+                         "with a newline)");
+}
+
 std::string TraceReport::summary() const
 {
     std::ostringstream out;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ namespace burst {
 // corrupt: no real job runs ten years, and the simulator steps every
 // decision cycle while work remains, so 1e12 s would never finish.
 constexpr Seconds kMaxTraceSeconds = 10 * 365 * 86400.0;
+
+// A trace that cannot be read at all (no file, no usable sacct header); the
+// message names the file, the line when there is one, and what was wrong.
+class TraceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 struct TraceJob {
     JobId id = 0;
@@ -69,6 +77,8 @@ struct TraceReport {
 
     void malformed_line(std::size_t line, std::string message);
     void unusable_record(std::size_t line, std::string message);
+    // A last line with text but no newline: malformed, and not read.
+    void unterminated_line(std::size_t line);
     std::size_t problem_count() const { return malformed + unusable; }
     // "KTH.swf: 28476 jobs from 28500 lines; 0 malformed, 0 unusable" plus the kept problems.
     std::string summary() const;

@@ -12,14 +12,15 @@ namespace burst {
 namespace {
 
 // sacct's first non-blank line is its '|'-separated header; an SWF file
-// starts with ';' comments or whitespace-separated numbers.  The content
-// decides, not the name: an SWF trace saved as .txt is still SWF.
+// starts with ';' comments (free text, which may hold a '|') or
+// whitespace-separated numbers.  The content decides, not the name: an SWF
+// trace saved as .txt is still SWF.
 std::string sniff_format(std::istream& in)
 {
     std::string line, chosen = "swf";
     while (std::getline(in, line))
-        if (line.find_first_not_of(" \t\r") != std::string::npos) {
-            if (line.find('|') != std::string::npos)
+        if (const auto first = line.find_first_not_of(" \t\r"); first != std::string::npos) {
+            if (line[first] != ';' && line.find('|') != std::string::npos)
                 chosen = "sacct";
             break;
         }

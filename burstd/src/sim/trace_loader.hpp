@@ -3,19 +3,14 @@
 
 #include "sim/trace.hpp"
 
-#include <stdexcept>
 #include <string>
 
 namespace burst {
 
-class TraceError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 // `format` is "swf", "sacct" or "auto" (a first non-blank line with a '|' →
-// sacct, else swf).
-// Throws TraceError when the file cannot be read or the format is unknown.
+// sacct, unless it is a ';' comment; else swf).
+// Throws TraceError when the file cannot be read, the format is unknown or a
+// sacct file's header lacks a required column.
 // `kept_problems`: how many problems keep their text (all are counted).
 Trace load_trace(const std::string& path, const std::string& format,
                  std::size_t kept_problems = TraceReport::kKeptProblems);

@@ -98,14 +98,24 @@ std::string at(const std::string& path, std::size_t i)
     return path + "[" + std::to_string(i) + "]";
 }
 
+using TaskIndex = std::unordered_map<std::string, std::size_t>;
+
+// Task id → index in w.tasks (listed under `path`); fails at the second task
+// of an id used twice, `id_key` naming the member the id came from.
+TaskIndex index_tasks(const Workflow& w, const Reader& r, const std::string& path, const std::string& id_key)
+{
+    TaskIndex index;
+    for (std::size_t i = 0; i < w.tasks.size(); ++i)
+        if (auto [first, inserted] = index.emplace(w.tasks[i].id, i); !inserted)
+            r.fail(at(path, i) + id_key,
+                   "task id '" + w.tasks[i].id + "' is already used by " + at(path, first->second));
+    return index;
+}
+
 // Resolves parent (and child) names to indices once every task is known.
-void link(Workflow& w, const Reader& r, const std::string& path,
+void link(Workflow& w, const Reader& r, const std::string& path, const TaskIndex& index,
           const std::vector<std::vector<std::string>>& parents, const std::vector<std::vector<std::string>>& children)
 {
-    std::unordered_map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < w.tasks.size(); ++i)
-        if (!index.emplace(w.tasks[i].id, i).second)
-            r.fail(at(path, i), "task id '" + w.tasks[i].id + "' is used twice");
     auto find = [&](const std::string& where, const std::string& name) {
         auto it = index.find(name);
         if (it == index.end())
@@ -140,6 +150,7 @@ void parse_v15(Workflow& w, const Reader& r, json_t* wf)
         if (!json_is_object(t))
             r.fail(at(tasks_path, i), "expected a task object");
         WorkflowTask task;
+        task.origin = at(tasks_path, i);
         task.id = r.string(t, at(tasks_path, i), "id", true);
         task.name = r.string(t, at(tasks_path, i), "name", false);
         if (task.name.empty())
@@ -148,9 +159,7 @@ void parse_v15(Workflow& w, const Reader& r, json_t* wf)
         children.push_back(r.names(t, at(tasks_path, i), "children"));
         w.tasks.push_back(std::move(task));
     }
-    std::unordered_map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < w.tasks.size(); ++i)
-        index.emplace(w.tasks[i].id, i);
+    const TaskIndex index = index_tasks(w, r, tasks_path, ".id");
     std::vector<bool> timed(w.tasks.size(), false);
     for (std::size_t i = 0; i < json_array_size(runs); ++i) {
         json_t* e = json_array_get(runs, i);
@@ -169,7 +178,7 @@ void parse_v15(Workflow& w, const Reader& r, json_t* wf)
     for (std::size_t i = 0; i < w.tasks.size(); ++i)
         if (!timed[i])
             r.fail(at(tasks_path, i), "task '" + w.tasks[i].id + "' has no record in " + runs_path);
-    link(w, r, tasks_path, parents, children);
+    link(w, r, tasks_path, index, parents, children);
 }
 
 void parse_legacy(Workflow& w, const Reader& r, json_t* wf)
@@ -182,6 +191,7 @@ void parse_legacy(Workflow& w, const Reader& r, json_t* wf)
         if (!json_is_object(t))
             r.fail(at(path, i), "expected a task object");
         WorkflowTask task;
+        task.origin = at(path, i);
         task.name = r.string(t, at(path, i), "name", true);
         task.id = r.string(t, at(path, i), "id", false);
         if (task.id.empty())
@@ -198,7 +208,7 @@ void parse_legacy(Workflow& w, const Reader& r, json_t* wf)
         w.tasks.push_back(std::move(task));
     }
     // Old instances name parents by task name; ids equal names when absent.
-    link(w, r, path, parents, children);
+    link(w, r, path, index_tasks(w, r, path, ""), parents, children);
 }
 
 } // namespace

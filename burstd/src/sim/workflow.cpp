@@ -5,9 +5,9 @@
 namespace burst {
 namespace {
 
-// Tasks in an order where every parent comes before its children; empty
-// when there is a cycle.
-std::vector<std::size_t> topological_order(const Workflow& w)
+// Tasks in an order where every parent comes before its children, as far as
+// one exists: tasks on a dependency cycle, or waiting for one, are left out.
+std::vector<std::size_t> dependency_order(const Workflow& w)
 {
     const std::size_t n = w.tasks.size();
     std::vector<std::vector<std::size_t>> children(n);
@@ -29,9 +29,32 @@ std::vector<std::size_t> topological_order(const Workflow& w)
             if (--waiting[c] == 0)
                 ready.push_back(c);
     }
-    if (order.size() != n)
-        order.clear();
     return order;
+}
+
+// One dependency cycle among the tasks `order` left out, each task a parent
+// of the next (and the last of the first), starting at its lowest index.
+std::vector<std::size_t> some_cycle(const Workflow& w, const std::vector<std::size_t>& order)
+{
+    std::vector<bool> ordered(w.tasks.size(), false);
+    for (auto t : order)
+        ordered[t] = true;
+    // A task left out waits for a parent that was left out too, so walking
+    // from parent to parent among them comes back to a task already seen.
+    constexpr std::size_t kUnseen = std::size_t(-1);
+    std::vector<std::size_t> seen_at(w.tasks.size(), kUnseen);
+    std::vector<std::size_t> walk;
+    std::size_t t = std::size_t(std::find(ordered.begin(), ordered.end(), false) - ordered.begin());
+    while (seen_at[t] == kUnseen) {
+        seen_at[t] = walk.size();
+        walk.push_back(t);
+        t = *std::find_if(w.tasks[t].parents.begin(), w.tasks[t].parents.end(),
+                          [&](std::size_t p) { return !ordered[p]; });
+    }
+    std::vector<std::size_t> cycle(walk.begin() + std::ptrdiff_t(seen_at[t]), walk.end());
+    std::reverse(cycle.begin(), cycle.end()); // the walk went from child to parent
+    std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+    return cycle;
 }
 
 } // namespace
@@ -44,14 +67,24 @@ void check_workflow(const Workflow& w)
         for (auto p : t.parents)
             if (p >= w.tasks.size())
                 throw WorkflowError(w.source + ": task " + t.id + " has a parent outside the workflow");
-    if (topological_order(w).empty()) {
-        throw WorkflowError(w.source + ": the task dependencies form a cycle");
+    const auto order = dependency_order(w);
+    if (order.size() != w.tasks.size()) {
+        std::string tasks;
+        const auto cycle = some_cycle(w, order);
+        for (auto t : cycle) {
+            const WorkflowTask& task = w.tasks[t];
+            tasks += task.id + (task.origin.empty() ? "" : " (" + task.origin + ")") + " -> ";
+        }
+        throw WorkflowError(w.source + ": the task dependencies form a cycle (parent -> child): " + tasks +
+                            w.tasks[cycle.front()].id);
     }
 }
 
 Seconds critical_path(const Workflow& w)
 {
-    const auto order = topological_order(w);
+    const auto order = dependency_order(w);
+    if (order.size() != w.tasks.size())
+        return 0; // a cycle: check_workflow rejects it
     std::vector<Seconds> finish(w.tasks.size(), 0);
     Seconds longest = 0;
     for (auto t : order) {

@@ -26,6 +26,7 @@ struct WorkflowTask {
     Seconds runtime = 0;
     std::uint32_t cores = 1;
     std::vector<std::size_t> parents; // indices into Workflow::tasks
+    std::string origin;               // where the file declares it, for errors: "line 12", "workflow.tasks[3]"
 };
 
 struct Workflow {
@@ -35,7 +36,7 @@ struct Workflow {
 };
 
 // Throws WorkflowError (naming `w.source`) when the workflow has no tasks or
-// its dependencies form a cycle.
+// its dependencies form a cycle (naming the tasks on one).
 void check_workflow(const Workflow& w);
 
 // The longest chain of runtimes through the dependencies: the makespan on

@@ -1,4 +1,5 @@
 #include "sim/sacct_parser.hpp"
+#include "sim/trace_loader.hpp"
 
 #include <cstdlib>
 #include <ctime>
@@ -209,13 +210,17 @@ TEST(SacctParser, ReportsDuplicateIdsAndRunawayRuntimes)
     CHECK(t.report.problems[1].message.find("over 10 years") != std::string::npos);
 }
 
-TEST(SacctParser, RejectsAHeaderWithoutRequiredColumns)
+TEST(SacctParser, StopsAtAHeaderWithoutRequiredColumns)
 {
-    Trace t = parse("JobID|User\n1|u\n2|u\n");
-    LONGS_EQUAL(0, t.jobs.size());
-    LONGS_EQUAL(3, t.report.malformed);
-    LONGS_EQUAL(0, t.report.comment_lines); // the bad header counts once, as malformed
-    CHECK(t.report.problems[0].message.find("JobIDRaw") != std::string::npos);
+    // No line can be read without the header: one error, not one per line.
+    std::string error;
+    try {
+        parse("JobID|User\n1|u\n2|u\n");
+    } catch (const TraceError& e) {
+        error = e.what();
+    }
+    CHECK_TEXT(error.find("h.txt:1: sacct header lacks required column(s) JobIDRaw,Account,") == 0, error.c_str());
+    CHECK_TEXT(error.find("; the 2 lines after it were not read") != std::string::npos, error.c_str());
 }
 
 TEST(SacctParser, ParsesEverySlurmDurationForm)
@@ -249,4 +254,125 @@ TEST(SacctParser, ParsesTimestampsInTheZoneTzNames)
     DOUBLES_EQUAL(951868800, t, 0);
     CHECK_FALSE(parse_slurm_timestamp("2000-13-01T00:00:00", t));
     CHECK_FALSE(parse_slurm_timestamp("2000-01-01 00:00:00", t));
+}
+
+// The header the usage line documents, without the optional columns: State
+// is the last field, so a file cut inside it still has every field.
+const char* const kRequiredHeader = "JobIDRaw|Account|User|Submit|Start|End|AllocCPUS|ReqCPUS|Timelimit|State\n";
+
+TEST(SacctParser, ReportsALastLineWithoutItsNewlineAsTruncated)
+{
+    const std::string job = "1|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|1|1|02:00:00|";
+    // Cut inside State: every field is there, "COMPL" is not a state.
+    Trace cut = parse(std::string(kRequiredHeader) + job + "COMPLETED\n" + "2" + job.substr(1) + "COMPL");
+    LONGS_EQUAL(1, cut.jobs.size());
+    LONGS_EQUAL(1, cut.report.malformed);
+    LONGS_EQUAL(3, cut.report.problems[0].line);
+    CHECK_TEXT(cut.report.summary().find("h.txt:3: no newline at end of file: truncated?") != std::string::npos,
+               cut.report.summary().c_str());
+    // A complete record without the newline is not read either (documented):
+    // nothing in the line tells it from one cut after a digit.
+    Trace whole = parse(std::string(kRequiredHeader) + job + "COMPLETED");
+    LONGS_EQUAL(0, whole.jobs.size());
+    LONGS_EQUAL(1, whole.report.malformed);
+    LONGS_EQUAL(2, whole.report.problems[0].line);
+    // Trailing blanks after the last newline cut nothing.
+    Trace blank = parse(std::string(kRequiredHeader) + job + "COMPLETED\n  ");
+    LONGS_EQUAL(1, blank.jobs.size());
+    LONGS_EQUAL(0, blank.report.problem_count());
+}
+
+TEST(SacctParser, AcceptsOnlySlurmJobStates)
+{
+    const std::string job = "|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|1|1|02:00:00|";
+    std::string text = kRequiredHeader;
+    int id = 0;
+    for (const char* state :
+         {"BOOT_FAIL", "CANCELLED", "CANCELLED by 1000", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL",
+          "OUT_OF_MEMORY", "PENDING", "PREEMPTED", "RUNNING", "REQUEUED", "RESIZING", "REVOKED", "SUSPENDED",
+          "TIMEOUT"})
+        text += std::to_string(++id) + job + state + "\n";
+    Trace good = parse(text);
+    LONGS_EQUAL(0, good.report.malformed);
+    LONGS_EQUAL(id, good.jobs.size() + good.report.unusable);
+
+    Trace bad = parse(std::string(kRequiredHeader) + "1" + job + "COMPL\n" + "2" + job + "CANCELLED by\n" + "3" +
+                      job + "CANCELLED by me\n" + "4" + job + "completed\n" + "5" + job + "\n");
+    LONGS_EQUAL(0, bad.jobs.size());
+    LONGS_EQUAL(5, bad.report.malformed);
+    LONGS_EQUAL(2, bad.report.problems[0].line);
+    CHECK_TEXT(bad.report.problems[0].message.find("State: 'COMPL' is not a Slurm job state") != std::string::npos,
+               bad.report.problems[0].message.c_str());
+    LONGS_EQUAL(6, bad.report.problems[4].line);
+}
+
+TEST(SacctParser, RejectsImpossibleCalendarDates)
+{
+    Time t = 0;
+    CHECK_FALSE(parse_slurm_timestamp("2024-02-31T00:01:00", t));
+    CHECK_FALSE(parse_slurm_timestamp("2023-02-29T00:00:00", t));
+    CHECK_FALSE(parse_slurm_timestamp("2100-02-29T00:00:00", t));
+    CHECK_FALSE(parse_slurm_timestamp("2024-04-31T00:00:00", t));
+    CHECK(parse_slurm_timestamp("2024-02-29T00:00:00", t));
+    CHECK(parse_slurm_timestamp("2000-02-29T00:00:00", t));
+    DOUBLES_EQUAL(951782400, t, 0);
+    CHECK(parse_slurm_timestamp("2024-12-31T23:59:59", t));
+
+    Trace trace = parse(std::string(kRequiredHeader) +
+                        "1|a|u|2024-02-31T00:01:00|2024-03-02T00:01:00|2024-03-02T01:01:00|1|1|02:00:00|COMPLETED\n");
+    LONGS_EQUAL(0, trace.jobs.size());
+    LONGS_EQUAL(1, trace.report.malformed);
+    const std::string summary = trace.report.summary();
+    CHECK_TEXT(summary.find("h.txt:2: Submit: expected YYYY-MM-DDTHH:MM:SS, got '2024-02-31T00:01:00'") !=
+                   std::string::npos,
+               summary.c_str());
+}
+
+TEST(SacctParser, RejectsATimelimitThatOverflowsOrExceedsSlurms)
+{
+    Seconds s = -1;
+    CHECK_FALSE(parse_slurm_duration("5124095576030432:00:00", s)); // hours × 3600 wraps a uint64
+    CHECK_FALSE(parse_slurm_duration("213503982334602-00:00:00", s)); // days × 86400 wraps
+    CHECK_FALSE(parse_slurm_duration("1-5124095576030432", s));
+    CHECK_FALSE(parse_slurm_duration("307445734561825861", s)); // minutes × 60 wraps
+    CHECK_FALSE(parse_slurm_duration("18446744073709551615:00", s));
+    // Slurm keeps a limit as a 32-bit count of minutes (the two highest
+    // values mean UNLIMITED and Partition_Limit).
+    CHECK(parse_slurm_duration("2982616-04:13:00", s));
+    DOUBLES_EQUAL(4294967293.0 * 60, s, 0);
+    CHECK_FALSE(parse_slurm_duration("2982616-04:14:00", s));
+
+    Trace t = parse(std::string(kRequiredHeader) +
+                    "1|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|1|1|5124095576030432:00:00|"
+                    "COMPLETED\n");
+    LONGS_EQUAL(0, t.jobs.size());
+    LONGS_EQUAL(1, t.report.malformed);
+    LONGS_EQUAL(2, t.report.problems[0].line);
+    CHECK_TEXT(t.report.problems[0].message.find("Timelimit") != std::string::npos,
+               t.report.problems[0].message.c_str());
+}
+
+TEST(SacctParser, RejectsAStepOfANonNumericJobId)
+{
+    const std::string rest =
+        "|a|u|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|1|1|02:00:00|COMPLETED\n";
+    Trace t = parse(std::string(kRequiredHeader) + "12" + rest + "12.batch" + rest + "12x.batch" + rest + ".0" + rest);
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(1, t.report.skipped_steps);
+    LONGS_EQUAL(2, t.report.malformed);
+    LONGS_EQUAL(4, t.report.problems[0].line);
+    CHECK_TEXT(t.report.problems[0].message.find("JobIDRaw: expected a positive integer or a step of one, got "
+                                                 "'12x.batch'") != std::string::npos,
+               t.report.problems[0].message.c_str());
+}
+
+TEST(SacctParser, SaysAJobThatStartedButHadNotEndedHadNotEnded)
+{
+    Trace t = parse(std::string(kRequiredHeader) +
+                    "1|a|u|2024-01-01T00:00:00|2024-01-01T00:00:10|Unknown|1|1|02:00:00|NODE_FAIL\n"
+                    "2|a|u|2024-01-01T00:00:00|Unknown|Unknown|1|1|02:00:00|NODE_FAIL\n");
+    LONGS_EQUAL(2, t.report.unusable);
+    CHECK_TEXT(t.report.problems[0].message == "job 1 (NODE_FAIL) had not ended when sacct ran",
+               t.report.problems[0].message.c_str());
+    CHECK_TEXT(t.report.problems[1].message == "job 2 (NODE_FAIL) never ran", t.report.problems[1].message.c_str());
 }

@@ -183,3 +183,61 @@ TEST(SwfParser, KeepsEveryProblemWhenAsked)
     LONGS_EQUAL(50, t.report.problems.size());
     CHECK(t.report.summary().find("more") == std::string::npos);
 }
+
+TEST(SwfParser, ReportsALastLineWithoutItsNewlineAsTruncated)
+{
+    // Cut inside the last field ("12" → "1"): still 18 numbers.
+    Trace cut = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 12\n"
+                      "2 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 1");
+    LONGS_EQUAL(1, cut.jobs.size());
+    LONGS_EQUAL(1, cut.report.malformed);
+    LONGS_EQUAL(2, cut.report.problems[0].line);
+    CHECK_TEXT(cut.report.summary().find("t.swf:2: no newline at end of file: truncated?") != std::string::npos,
+               cut.report.summary().c_str());
+    // A header comment may be cut too ("MaxProcs: 128" → "12").
+    Trace header = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n; MaxProcs: 12");
+    LONGS_EQUAL(1, header.report.malformed);
+    LONGS_EQUAL(0, header.report.max_procs);
+    // Blanks after the last newline cut nothing.
+    Trace blank = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n \t");
+    LONGS_EQUAL(0, blank.report.problem_count());
+    LONGS_EQUAL(1, blank.report.comment_lines);
+}
+
+TEST(SwfParser, RejectsValuesTheStandardDoesNotAllow)
+{
+    // Only -1 means "missing"; processor counts, status and ids are integers.
+    Trace t = parse("1 0 0 -5 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"    // run time -5
+                    "2 0 0 50 2.5 -1 -1 2 60 -1 1 1 1 -1 -1 -1 -1 -1\n"   // 2.5 processors
+                    "3 0 0 50 -1 -1 -1 1.5 60 -1 1 1 1 -1 -1 -1 -1 -1\n"  // 1.5 requested
+                    "4 0 0 50 1 -1 -1 1 60 -1 7 1 1 -1 -1 -1 -1 -1\n"     // status 7
+                    "5 0 0 50 1 -1 -1 1 60 -1 1e9 1 1 -1 -1 -1 -1 -1\n"
+                    "6 0 0 50 1 -1 -1 1 60 -1 1e30 1 1 -1 -1 -1 -1 -1\n"
+                    "7 0 0 50 1 -1 -1 1 60 -1 1.5 1 1 -1 -1 -1 -1 -1\n"
+                    "8 0 0 50 1 -1 -1 1 60 -1 1 1e30 1 -1 -1 -1 -1 -1\n"  // user id
+                    "9 0 0 50 1 -1 -1 1 60 -1 1 1 -3 -1 -1 -1 -1 -1\n"    // group id -3
+                    "10 0 0 50 1 -1 -1 1 -7 -1 1 1 1 -1 -1 -1 -1 -1\n"    // requested time -7
+                    "11 0 0 50 -4 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"   // -4 processors
+                    "12 0 0 50 1 -1 -1 1 60 -1 -1 1 1 -1 -1 -1 -1 -1\n"); // status -1 (missing): fine
+    LONGS_EQUAL(1, t.jobs.size());
+    LONGS_EQUAL(12, t.jobs[0].id);
+    LONGS_EQUAL(11, t.report.malformed);
+    LONGS_EQUAL(0, t.report.unusable);
+    auto message = [&](std::size_t line) {
+        for (const auto& p : t.report.problems)
+            if (p.line == line)
+                return p.message;
+        return std::string();
+    };
+    CHECK_TEXT(message(1) == "run time: expected seconds >= 0 or -1 (missing), got '-5'", message(1).c_str());
+    CHECK_TEXT(message(2) ==
+                   "allocated processors: expected a whole number in [0, 4294967295] or -1 (missing), got '2.5'",
+               message(2).c_str());
+    CHECK_TEXT(message(3).find("requested processors") == 0, message(3).c_str());
+    CHECK_TEXT(message(4) == "status: expected 0 to 5 or -1 (missing), got '7'", message(4).c_str());
+    CHECK_TEXT(message(6) == "status: expected 0 to 5 or -1 (missing), got '1e30'", message(6).c_str());
+    CHECK_TEXT(message(8).find("user id") == 0, message(8).c_str());
+    CHECK_TEXT(message(9).find("group id") == 0, message(9).c_str());
+    CHECK_TEXT(message(10).find("requested time") == 0, message(10).c_str());
+    CHECK_TEXT(message(11).find("allocated processors") == 0, message(11).c_str());
+}

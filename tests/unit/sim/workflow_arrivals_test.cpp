@@ -16,7 +16,7 @@ Workflow fork(const std::string& name)
 {
     Workflow w;
     w.name = name;
-    w.tasks = {{"a", "ta", 10, 1, {}}, {"b", "tb", 20, 2, {0}}, {"c", "tc", 5, 1, {0}}};
+    w.tasks = {{"a", "ta", 10, 1, {}, ""}, {"b", "tb", 20, 2, {0}, ""}, {"c", "tc", 5, 1, {0}, ""}};
     return w;
 }
 

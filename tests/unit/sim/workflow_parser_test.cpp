@@ -223,3 +223,53 @@ TEST(WorkflowParser, LoadsEverySharedWorkflow)
         edges += t.parents.size();
     LONGS_EQUAL(45, edges);
 }
+
+TEST(WorkflowParser, CycleErrorsNameTheTasksOnTheCycle)
+{
+    // c waits for b, b for a, a for b: the cycle is a -> b -> a, and c (only
+    // downstream of it) is not on it.
+    std::string e = error_of([] {
+        parse_wfcommons(R"({"workflow": {"specification": {"tasks": [{"id": "c", "parents": ["b"]},
+                                                                      {"id": "a", "parents": ["b"]},
+                                                                      {"id": "b", "parents": ["a"]}]},
+                            "execution": {"tasks": [{"id": "a", "runtimeInSeconds": 1},
+                                                    {"id": "b", "runtimeInSeconds": 1},
+                                                    {"id": "c", "runtimeInSeconds": 1}]}}})",
+                        "cyc.json");
+    });
+    CHECK_TEXT(e == "cyc.json: the task dependencies form a cycle (parent -> child): "
+                    "a (workflow.specification.tasks[1]) -> b (workflow.specification.tasks[2]) -> a",
+               e.c_str());
+    e = error_of([] {
+        parse_wfcommons(R"({"workflow": {"tasks": [{"name": "x", "runtime": 1, "parents": ["x"]}]}})", "self.json");
+    });
+    CHECK_TEXT(e == "self.json: the task dependencies form a cycle (parent -> child): x (workflow.tasks[0]) -> x",
+               e.c_str());
+    e = error_of([] {
+        parse_dax("<adag>\n<job id='a' runtime='1'/>\n<job id='b' runtime='1'/>\n<job id='c' runtime='1'/>\n"
+                  "<child ref='b'><parent ref='a'/></child>\n<child ref='c'><parent ref='b'/></child>\n"
+                  "<child ref='a'><parent ref='c'/></child>\n</adag>",
+                  "cyc.xml");
+    });
+    CHECK_TEXT(e == "cyc.xml: the task dependencies form a cycle (parent -> child): "
+                    "a (line 2) -> b (line 3) -> c (line 4) -> a",
+               e.c_str());
+}
+
+TEST(WorkflowParser, WfCommons15DuplicateIdPointsAtTheSpecification)
+{
+    std::string e = error_of([] {
+        parse_wfcommons(R"({"workflow": {"specification": {"tasks": [{"id": "a"}, {"id": "a"}]},
+                            "execution": {"tasks": [{"id": "a", "runtimeInSeconds": 1},
+                                                    {"id": "a", "runtimeInSeconds": 1}]}}})",
+                        "dup.json");
+    });
+    CHECK_TEXT(e == "dup.json: workflow.specification.tasks[1].id: task id 'a' is already used by "
+                    "workflow.specification.tasks[0]",
+               e.c_str());
+    e = error_of([] {
+        parse_wfcommons(R"({"workflow": {"tasks": [{"name": "a", "runtime": 1}, {"name": "a", "runtime": 2}]}})",
+                        "old.json");
+    });
+    CHECK_TEXT(e == "old.json: workflow.tasks[1]: task id 'a' is already used by workflow.tasks[0]", e.c_str());
+}
