@@ -111,14 +111,36 @@ std::uint64_t parse_uint(const std::string& option, const std::string& value, st
     return v;
 }
 
-std::vector<std::string> split_commas(const std::string& text)
+// A comma-separated list of distinct, non-empty items: an empty or repeated
+// item is a slip (a doubled comma, a name given twice) that would otherwise
+// vanish or run twice.
+std::vector<std::string> split_list(const std::string& option, const std::string& text)
 {
     std::vector<std::string> out;
     std::istringstream in(text);
     std::string part;
-    while (std::getline(in, part, ','))
-        if (!part.empty())
-            out.push_back(part);
+    while (std::getline(in, part, ',')) {
+        if (part.empty())
+            throw UsageError(option + " '" + text + "': empty item");
+        if (std::find(out.begin(), out.end(), part) != out.end())
+            throw UsageError(option + " '" + text + "': " + part + " given twice");
+        out.push_back(part);
+    }
+    if (!text.empty() && text.back() == ',')
+        throw UsageError(option + " '" + text + "': empty item");
+    return out;
+}
+
+// The numbers of such a list, each at least `min`, no two equal.
+std::vector<double> number_list(const std::string& option, const std::string& text, double min)
+{
+    std::vector<double> out;
+    for (const auto& part : split_list(option, text)) {
+        const double v = parse_double(option, part, min);
+        if (std::find(out.begin(), out.end(), v) != out.end())
+            throw UsageError(option + " '" + text + "': " + part + " given twice");
+        out.push_back(v);
+    }
     return out;
 }
 
@@ -178,7 +200,7 @@ Options parse(const std::vector<std::string>& args)
         else if (a == "--workflow-count")
             o.arrivals.count = std::uint32_t(parse_uint(a, value(), 1, 10000000));
         else if (a == "--workflow-accounts") {
-            o.arrivals.accounts = split_commas(value());
+            o.arrivals.accounts = split_list(a, value());
             if (o.arrivals.accounts.empty())
                 throw UsageError("--workflow-accounts needs at least one account name");
         }
@@ -196,6 +218,9 @@ Options parse(const std::vector<std::string>& args)
         else if (a == "--group") {
             try {
                 GroupSpec spec = parse_group_spec(value());
+                for (const auto& g : o.config.groups)
+                    if (g.name == spec.group.name)
+                        throw UsageError("--group: two groups named '" + g.name + "'");
                 if (spec.shortage.any())
                     o.config.shortages[spec.group.name] = spec.shortage;
                 o.config.groups.push_back(std::move(spec.group));
@@ -210,7 +235,7 @@ Options parse(const std::vector<std::string>& args)
         } else if (a == "--compare") {
             if (have_policy)
                 throw UsageError("give one of --policy or --compare, once");
-            o.policies = split_commas(value());
+            o.policies = split_list(a, value());
             o.compare = have_policy = true;
             if (o.policies.empty())
                 throw UsageError("--compare needs at least one policy name");
@@ -219,9 +244,7 @@ Options parse(const std::vector<std::string>& args)
         else if (a == "--seed")
             o.config.seed = parse_uint(a, value(), 0, UINT64_MAX);
         else if (a == "--lambda") {
-            o.lambdas.clear();
-            for (const auto& part : split_commas(value()))
-                o.lambdas.push_back(parse_double(a, part, 0));
+            o.lambdas = number_list(a, value(), 0);
             if (o.lambdas.empty())
                 throw UsageError("--lambda needs at least one number");
         } else if (a == "--budget")
@@ -245,9 +268,7 @@ Options parse(const std::vector<std::string>& args)
         else if (a == "--clairvoyant-iterations")
             o.clairvoyant_iterations = unsigned(parse_uint(a, value(), 0, 100));
         else if (a == "--delay-grid") {
-            o.delay_grid.clear();
-            for (const auto& part : split_commas(value()))
-                o.delay_grid.push_back(parse_double(a, part, 0));
+            o.delay_grid = number_list(a, value(), 0);
             if (o.delay_grid.empty())
                 throw UsageError("--delay-grid needs at least one delay");
         }
@@ -300,6 +321,20 @@ Options parse(const std::vector<std::string>& args)
     }
     if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
         throw UsageError("give one of --trace FILE, --workload NAME or --workflow FILE (one or more)");
+    // An option that acts only with another would otherwise be dropped in silence.
+    const auto given = [&](const char* option) {
+        return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
+    };
+    for (const auto& [option, needs] : {std::pair<const char*, const char*>{"--format", "--trace"},
+                                        {"--all-problems", "--trace"},
+                                        {"--workflow-rate", "--workflow"},
+                                        {"--workflow-count", "--workflow"},
+                                        {"--workflow-accounts", "--workflow"},
+                                        {"--delay-grid", "--tune-delay"},
+                                        {"--clairvoyant-iterations", "--clairvoyant"},
+                                        {"--budget-interval", "--budget"}})
+        if (given(option) && !given(needs))
+            throw UsageError(std::string(option) + " applies only with " + needs);
     if (!have_policy)
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)

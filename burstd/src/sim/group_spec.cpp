@@ -44,7 +44,6 @@ GroupSpec parse_group_spec(const std::string& spec)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'))
             throw GroupSpecError("group '" + spec + "': name may hold letters, digits, '-' and '_' only");
     std::set<std::string> seen;
-    bool have_max = false;
     while (std::getline(in, part, ',')) {
         auto eq = part.find('=');
         if (eq == std::string::npos)
@@ -58,10 +57,9 @@ GroupSpec parse_group_spec(const std::string& spec)
             g.price_per_hour = number(spec, key, value, 0);
         else if (key == "boot")
             g.boot_time = number(spec, key, value, 0);
-        else if (key == "max") {
+        else if (key == "max")
             g.max_count = count(spec, key, value, 1);
-            have_max = true;
-        } else if (key == "min_billed")
+        else if (key == "min_billed")
             g.min_billed = number(spec, key, value, 0);
         else if (key == "speed") {
             g.speed = number(spec, key, value, 0);
@@ -102,8 +100,14 @@ GroupSpec parse_group_spec(const std::string& spec)
                                  "' (known: cpus, price, boot, max, billing, min_billed, speed, partition, spot, "
                                  "stockout, stockout_rate, capacity_errors, cool_down, max_cool_down)");
     }
-    if (!have_max)
-        throw GroupSpecError("group '" + spec + "': max= (how many nodes the group may have) is required");
+    // A forgotten price would replay a free cloud, a forgotten boot time one
+    // that boots in 120 s: neither has a default worth guessing.
+    for (const auto& [key, what] : {std::pair<const char*, const char*>{"cpus", "cores per node"},
+                                    {"price", "price per instance-hour"},
+                                    {"boot", "seconds from launch to a usable node"},
+                                    {"max", "how many nodes the group may have"}})
+        if (!seen.count(key))
+            throw GroupSpecError("group '" + spec + "': " + key + "= (" + what + ") is required");
     return parsed;
 }
 

@@ -78,10 +78,37 @@ TEST(BurstsimCli, RejectsBadArgumentsWithStatusTwo)
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--cycle"}).status);
 }
 
+// An option another one gives meaning to, a doubled comma or a repeated
+// item would otherwise be dropped or run twice without a word.
+TEST(BurstsimCli, RejectsOptionsThatWouldBeIgnoredOrRepeated)
+{
+    TempTrace t(kTrace);
+    auto error = [](std::vector<std::string> args) {
+        Run r = invoke(args);
+        LONGS_EQUAL(2, r.status);
+        return r.err;
+    };
+    const std::string group = "g,cpus=2,price=1,boot=60,max=4";
+    CHECK(error({"--workload", "blast", "--format", "sacct"}).find("--format applies only with --trace") !=
+          std::string::npos);
+    CHECK(error({"--trace", t.path(), "--workflow-count", "3"}).find("--workflow-count applies only with --workflow") !=
+          std::string::npos);
+    CHECK(error({"--trace", t.path(), "--delay-grid", "0,60"}).find("only with --tune-delay") != std::string::npos);
+    CHECK(error({"--trace", t.path(), "--clairvoyant-iterations", "2"}).find("only with --clairvoyant") !=
+          std::string::npos);
+    CHECK(error({"--trace", t.path(), "--budget-interval", "60"}).find("only with --budget") != std::string::npos);
+    CHECK(error({"--trace", t.path(), "--lambda", "1,,2"}).find("--lambda '1,,2': empty item") != std::string::npos);
+    CHECK(error({"--trace", t.path(), "--lambda", "1,"}).find("empty item") != std::string::npos);
+    CHECK(error({"--trace", t.path(), "--lambda", "1,1.0"}).find("1.0 given twice") != std::string::npos);
+    CHECK(error({"--trace", t.path(), "--compare", "never,never"}).find("never given twice") != std::string::npos);
+    CHECK(error({"--trace", t.path(), "--group", group, "--group", group}).find("two groups named 'g'") !=
+          std::string::npos);
+}
+
 TEST(BurstsimCli, ScopesParametersToOnePolicy)
 {
     TempTrace t(kTrace);
-    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--compare", "never,threshold", "--param",
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=0,boot=120,max=4", "--compare", "never,threshold", "--param",
                  "threshold:target_utilization=0.5"});
     LONGS_EQUAL(0, r.status);
 }
@@ -326,21 +353,21 @@ TEST(BurstsimCli, GuessesTheFormatFromTheContentAndFailsWithoutJobs)
 TEST(BurstsimCli, RejectsAParamPrefixThatIsNoPolicyOfTheRun)
 {
     TempTrace t(kTrace);
-    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--compare", "always,threshold", "--param",
+    Run r = invoke({"--trace", t.path(), "--group", "g,cpus=2,price=0,boot=120,max=4", "--compare", "always,threshold", "--param",
                     "thresold:target_utilization=0.5"});
     LONGS_EQUAL(2, r.status);
     CHECK_TEXT(r.err.find("'thresold' is not a policy of this run (run: always, threshold)") != std::string::npos,
                r.err.c_str());
     // fixed-delay is a policy of a --tune-delay run.
     LONGS_EQUAL(0, invoke({"--trace", t.path(), "--tune-delay", "--delay-grid", "0", "--param",
-                           "fixed-delay:expander=price", "--group", "g,cpus=2,max=4"})
+                           "fixed-delay:expander=price", "--group", "g,cpus=2,price=0,boot=120,max=4"})
                        .status);
 }
 
 TEST(BurstsimCli, ScenarioRejectsEveryOptionItDoesNotTake)
 {
     for (const char* option : {"--group", "--lambda", "--budget", "--local-cores", "--cycle", "--tau"}) {
-        const std::string value = std::string(option) == "--group" ? "g,cpus=2,max=4" : "7";
+        const std::string value = std::string(option) == "--group" ? "g,cpus=2,price=0,boot=120,max=4" : "7";
         Run r = invoke({"--scenario", "zheng", option, value});
         LONGS_EQUAL_TEXT(2, r.status, option);
         CHECK_TEXT(r.err.find(std::string(option) + " does not apply") != std::string::npos, option);
@@ -386,10 +413,10 @@ TEST(BurstsimCli, ChecksThePlotPathBeforeTheRun)
 TEST(BurstsimCli, ParamKeysAreCaseInsensitiveAndDurationsTakeUnits)
 {
     TempTrace t(kTrace);
-    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,price=0,boot=120,max=4", "--policy", "threshold", "--param",
                            "Target_Utilization=0.5", "--param", "stabilization=5m"})
                        .status);
-    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--policy", "threshold", "--param",
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--group", "g,cpus=2,price=0,boot=120,max=4", "--policy", "threshold", "--param",
                            "stabilization=5x"})
                        .status);
 }
@@ -468,7 +495,7 @@ TEST(BurstsimCli, AnUnscopedParamGoesToEveryPolicyThatHasIt)
     CHECK_TEXT(scoped.err.find("policy never: unknown parameter(s) lambda") != std::string::npos,
                scoped.err.c_str());
     // fixed-delay of --tune-delay is a policy of the run too.
-    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,max=4", "--tune-delay", "--delay-grid", "0",
+    LONGS_EQUAL(0, invoke({"--trace", t.path(), "--group", "g,cpus=2,price=0,boot=120,max=4", "--tune-delay", "--delay-grid", "0",
                            "--param", "lambda=2", "--compare", "never,predictive"})
                        .status);
 }

@@ -34,7 +34,10 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
         }
         return "accepted";
     };
-    CHECK(message("aws,cpus=8").find("max=") != std::string::npos);
+    CHECK(message("aws,cpus=8,price=1,boot=60").find("max= (how many nodes") != std::string::npos);
+    CHECK(message("aws,cpus=8,boot=60,max=1").find("price= (price per instance-hour) is required") != std::string::npos);
+    CHECK(message("aws,cpus=8,price=1,max=1").find("boot=") != std::string::npos);
+    CHECK(message("aws,price=1,boot=60,max=1").find("cpus=") != std::string::npos);
     CHECK(message("aws,cpus=0,max=1").find("cpus") != std::string::npos);
     CHECK(message("aws,cpus=2.5,max=1").find("whole") != std::string::npos);
     CHECK(message("aws,max=1,colour=red").find("unknown key 'colour'") != std::string::npos);
@@ -47,13 +50,13 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
 
 TEST(GroupSpec, SpotTakesAnInterruptionRate)
 {
-    NodeGroup g = parse_group_spec("spotty,cpus=4,max=8,spot=0.05").group;
+    NodeGroup g = parse_group_spec("spotty,cpus=4,price=1,boot=60,max=8,spot=0.05").group;
     CHECK(g.spot);
     DOUBLES_EQUAL(0.05, g.interruptions_per_hour, 1e-12);
-    NodeGroup calm = parse_group_spec("calm,cpus=4,max=8,spot=0").group;
+    NodeGroup calm = parse_group_spec("calm,cpus=4,price=1,boot=60,max=8,spot=0").group;
     CHECK(calm.spot);
     DOUBLES_EQUAL(0, calm.interruptions_per_hour, 0);
-    CHECK_FALSE(parse_group_spec("od,cpus=4,max=8").group.spot);
-    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,max=8,spot=-1"));
-    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,max=8,spot=often"));
+    CHECK_FALSE(parse_group_spec("od,cpus=4,price=1,boot=60,max=8").group.spot);
+    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,price=1,boot=60,max=8,spot=-1"));
+    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,price=1,boot=60,max=8,spot=often"));
 }

@@ -178,7 +178,7 @@ TEST(SimulatorStockOut, ShortageForAnUnknownGroupIsRejected)
 
 TEST(SimulatorStockOut, GroupSpecReadsShortageAndRecoveryKeys)
 {
-    const GroupSpec s = parse_group_spec("aws,cpus=8,max=4,stockout=600-1800;3600-3900.5,stockout_rate=0.1,"
+    const GroupSpec s = parse_group_spec("aws,cpus=8,price=1,boot=60,max=4,stockout=600-1800;3600-3900.5,stockout_rate=0.1,"
                                          "capacity_errors=5,cool_down=30,max_cool_down=600");
     LONGS_EQUAL(2, s.shortage.windows.size());
     DOUBLES_EQUAL(600, s.shortage.windows[0].start, 0);
@@ -189,10 +189,10 @@ TEST(SimulatorStockOut, GroupSpecReadsShortageAndRecoveryKeys)
     LONGS_EQUAL(5, s.group.recovery.capacity_errors);
     DOUBLES_EQUAL(30, s.group.recovery.cool_down, 0);
     DOUBLES_EQUAL(600, s.group.recovery.max_cool_down, 0);
-    const GroupSpec plain = parse_group_spec("aws,cpus=8,max=4");
+    const GroupSpec plain = parse_group_spec("aws,cpus=8,price=1,boot=60,max=4");
     CHECK_FALSE(plain.shortage.any());
     LONGS_EQUAL(GroupRecovery{}.capacity_errors, plain.group.recovery.capacity_errors);
-    for (const char* bad : {"aws,max=4,stockout=1800-600", "aws,max=4,stockout=600", "aws,max=4,stockout=a-b",
-                            "aws,max=4,stockout=", "aws,max=4,stockout_rate=1.5", "aws,max=4,capacity_errors=0"})
-        CHECK_THROWS(GroupSpecError, parse_group_spec(bad));
+    for (const char* bad : {"stockout=1800-600", "stockout=600", "stockout=a-b", "stockout=", "stockout_rate=1.5",
+                            "capacity_errors=0"})
+        CHECK_THROWS(GroupSpecError, parse_group_spec(std::string("aws,cpus=8,price=1,boot=60,max=4,") + bad));
 }
