@@ -56,11 +56,7 @@ BuiltParts build_parts(const burst::BurstdConfig& config, const burst::ProviderE
             parts.errors.push_back(e.what());
         }
     }
-    try {
-        parts.chain = burst::make_policy_chain(config.policies);
-    } catch (const burst::PolicyConfigError& e) {
-        parts.errors.push_back(e.what());
-    }
+    parts.chain = burst::make_policy_chain(config.policies, parts.errors);
     return parts;
 }
 

@@ -16,7 +16,8 @@
 
 namespace burst {
 
-std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies)
+std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies,
+                                                       std::vector<std::string>& errors)
 {
     std::vector<std::unique_ptr<Policy>> chain;
     for (const auto& p : policies) {
@@ -24,7 +25,7 @@ std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyC
             chain.push_back(make_policy(p.name, PolicyParams(std::map<std::string, std::string>(
                                                      p.params.begin(), p.params.end()))));
         } catch (const PolicyConfigError& e) {
-            throw PolicyConfigError(p.origin + ": Policy=" + p.name + ": " + e.what());
+            errors.push_back(p.origin + ": Policy=" + p.name + ": " + e.what());
         }
     }
     return chain;

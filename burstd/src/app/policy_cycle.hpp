@@ -34,9 +34,11 @@ namespace burst {
 
 class PolicyConfigError;
 
-// Builds the chain from burstd.conf Policy= lines; throws PolicyConfigError
-// prefixed with the line's origin.
-std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies);
+// Builds the chain from burstd.conf Policy= lines.  A line whose policy
+// does not build adds its error, prefixed with the line's origin, to
+// `errors` (every such line, for --check-config) and is left out.
+std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies,
+                                                       std::vector<std::string>& errors);
 
 struct AppliedAction {
     Time time = 0;

@@ -42,6 +42,9 @@ PfaPolicy::PfaPolicy(PolicyParams& params)
       expander_(make_expander(params.get_choice("expander", "least-waste", expander_names()))),
       gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
+    params.given_only_with("split", !per_account_, "scope=site");
+    params.given_only_with("depth", smoothing_ == Smoothing::MovingAverage, "smoothing=ma");
+    params.given_only_with("alpha", smoothing_ == Smoothing::Ewma, "smoothing=ewma");
 }
 
 void PfaPolicy::observe(const JobEnd& end)

@@ -111,6 +111,12 @@ std::string PolicyParams::get_choice(const std::string& key, const std::string& 
     throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected one of " + joined(allowed));
 }
 
+void PolicyParams::given_only_with(const std::string& key, bool applies, const std::string& condition) const
+{
+    if (!applies && values_.count(key))
+        throw PolicyConfigError(key + " applies only with " + condition);
+}
+
 void PolicyParams::reject_unread(const std::string& policy) const
 {
     std::string unknown;

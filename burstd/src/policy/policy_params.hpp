@@ -39,6 +39,9 @@ public:
 
     // Throws naming the policy, every key nobody read, and the known keys.
     void reject_unread(const std::string& policy) const;
+    // Throws if `key` was given although the other parameters make the
+    // policy ignore it ("KEY applies only with CONDITION").
+    void given_only_with(const std::string& key, bool applies, const std::string& condition) const;
 
     const std::map<std::string, std::string>& values() const { return values_; }
     // Whether a policy asked for this key (given or not).

@@ -16,6 +16,8 @@ ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
       expander_(make_expander(params.get_choice("expander", "price", expander_names()))),
       gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
+    params.given_only_with("target_utilization", !queue_metric_, "metric=utilization");
+    params.given_only_with("target_queue", queue_metric_, "metric=queue");
 }
 
 Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)

@@ -24,7 +24,7 @@ struct SimConfig {
     std::vector<NodeGroup> groups;
     // By group name: when its launches fail for capacity (none = never).
     std::map<std::string, CapacityShortage> shortages;
-    Seconds cycle = 60;           // decision interval (burstd's DecisionInterval)
+    Seconds cycle = 60;           // decision interval (burstd's CycleInterval)
     Seconds suspend_time = 300;   // Slurm SuspendTime for idle CLOUD nodes
     double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)
     std::uint64_t seed = 1;

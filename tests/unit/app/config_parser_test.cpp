@@ -350,9 +350,16 @@ TEST(ConfigParser, PolicyParametersFollowTheFilesRulesForKeysAndDurations)
     // policy parameters as for every other key.
     auto r = parse_config("ClusterName=x\nPolicy=threshold Target_Utilization=0.5 Stabilization=5m\n", "f");
     CHECK_TRUE(r.ok());
-    auto chain = make_policy_chain(r.config.policies);
+    std::vector<std::string> errors;
+    auto chain = make_policy_chain(r.config.policies, errors);
     LONGS_EQUAL(1, chain.size());
-    auto bad = parse_config("ClusterName=x\nPolicy=threshold Stabilization=5q\n", "f");
+    CHECK_TRUE(errors.empty());
+    // Every bad Policy= line is reported, each with its line.
+    auto bad = parse_config("ClusterName=x\nPolicy=threshold Stabilization=5q\nPolicy=pfa alpha=0.5\n", "f");
     CHECK_TRUE(bad.ok()); // policy parameters are checked by the policy itself
-    CHECK_THROWS(PolicyConfigError, make_policy_chain(bad.config.policies));
+    chain = make_policy_chain(bad.config.policies, errors);
+    LONGS_EQUAL(0, chain.size());
+    LONGS_EQUAL(2, errors.size());
+    STRCMP_CONTAINS("f:2: Policy=threshold: ", errors[0].c_str());
+    STRCMP_EQUAL("f:3: Policy=pfa: alpha applies only with smoothing=ewma", errors[1].c_str());
 }

@@ -37,6 +37,31 @@ TEST(PolicyFactory, RejectsParametersThePolicyDoesNotHave)
     CHECK_THROWS(PolicyConfigError, make_policy("always", bad_expander));
 }
 
+// A parameter the other parameters make the policy ignore would be dropped
+// without a word.
+TEST(PolicyFactory, RejectsParametersTheChosenModeIgnores)
+{
+    auto error = [](const char* policy, std::initializer_list<const char*> assignments) -> std::string {
+        PolicyParams p;
+        for (const char* a : assignments)
+            p.set(a);
+        try {
+            make_policy(policy, p);
+        } catch (const PolicyConfigError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    STRCMP_EQUAL("target_utilization applies only with metric=utilization",
+                 error("threshold", {"metric=queue", "target_utilization=0.5"}).c_str());
+    STRCMP_EQUAL("target_queue applies only with metric=queue", error("threshold", {"target_queue=8"}).c_str());
+    STRCMP_EQUAL("accepted", error("threshold", {"metric=queue", "target_queue=8"}).c_str());
+    STRCMP_EQUAL("alpha applies only with smoothing=ewma", error("pfa", {"alpha=0.5"}).c_str());
+    STRCMP_EQUAL("depth applies only with smoothing=ma", error("pfa", {"smoothing=ewma", "depth=5"}).c_str());
+    STRCMP_EQUAL("split applies only with scope=site", error("pfa", {"scope=account", "split=equal"}).c_str());
+    STRCMP_EQUAL("accepted", error("pfa", {"smoothing=ewma", "alpha=0.5", "split=equal"}).c_str());
+}
+
 TEST(PolicyFactory, EveryHiringPolicyTakesAnExpander)
 {
     for (const char* policy : {"always", "threshold", "boot-window", "predictive", "fixed-delay", "pfa", "forecast"}) {
