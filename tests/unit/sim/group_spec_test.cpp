@@ -38,6 +38,7 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
     CHECK(message("aws,cpus=8,boot=60,max=1").find("price= (price per instance-hour) is required") != std::string::npos);
     CHECK(message("aws,cpus=8,price=1,max=1").find("boot=") != std::string::npos);
     CHECK(message("aws,price=1,boot=60,max=1").find("cpus=") != std::string::npos);
+    STRCMP_CONTAINS("price='-1' is not a number >= 0", message("aws,cpus=8,price=-1,boot=60,max=1").c_str());
     CHECK(message("aws,cpus=0,max=1").find("cpus") != std::string::npos);
     CHECK(message("aws,cpus=2.5,max=1").find("whole") != std::string::npos);
     CHECK(message("aws,max=1,colour=red").find("unknown key 'colour'") != std::string::npos);
