@@ -99,18 +99,6 @@ std::string noted_demand(const Decision& d, const std::string& account)
     return "none";
 }
 
-// An account association under no account the snapshot has (as if under
-// root without root's own association).
-Share share(const std::string& account, double raw, double factor)
-{
-    Share s;
-    s.account = account;
-    s.parent = "root";
-    s.raw_shares = raw;
-    s.fairshare_factor = factor;
-    return s;
-}
-
 Share association(const std::string& account, const std::string& user, const std::string& parent, double raw)
 {
     Share s;
@@ -118,6 +106,15 @@ Share association(const std::string& account, const std::string& user, const std
     s.user = user;
     s.parent = parent;
     s.raw_shares = raw;
+    return s;
+}
+
+// An account association under no account the snapshot has (as if under
+// root without root's own association).
+Share share(const std::string& account, double raw, double factor)
+{
+    Share s = association(account, "", "root", raw);
+    s.fairshare_factor = factor;
     return s;
 }
 
