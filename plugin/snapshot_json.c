@@ -151,8 +151,6 @@ static void integer(struct out *o, int64_t v)
 	put(o, p, (size_t) (tmp + sizeof(tmp) - p));
 }
 
-/* Always a JSON real (".0" or an exponent), as jansson's "f" produced;
- * JSON has no NaN or infinity, so those become 0.0. */
 static void boolean(struct out *o, int v)
 {
 	if (v)
@@ -161,6 +159,8 @@ static void boolean(struct out *o, int v)
 		PUT(o, "false");
 }
 
+/* Always a JSON real (".0" or an exponent), as jansson's "f" produced;
+ * JSON has no NaN or infinity, so those become 0.0. */
 static void real(struct out *o, double v)
 {
 	char tmp[40];

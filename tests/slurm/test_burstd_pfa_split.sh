@@ -9,7 +9,7 @@
 # machine theory holds 50/143 × 1/4, chem 50/143 and lab 2/143, so a budget
 # of 100 splits 19.38 / 77.52 / 3.10 among the three accounts with jobs.
 # Slurm's NormShares (Fair Tree: relative to the level) would weigh theory
-# as 1/4 of root (42.0 / 58.0 / 0) and gives lab 0.  The jobs are held: the
+# as 1/4 of root (41.69 / 58.31 / 0.00) and gives lab 0.  The jobs are held: the
 # split is all this checks, from burstd's status notes.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

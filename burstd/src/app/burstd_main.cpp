@@ -10,7 +10,6 @@
 #include "app/policy_cycle.hpp"
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
-#include "policy/policy_params.hpp"
 #include "provider/http/curl_multi.hpp"
 #include "provider/provider_factory.hpp"
 #include "slurm/libslurm_actuator.hpp"

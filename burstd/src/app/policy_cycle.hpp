@@ -32,8 +32,6 @@
 
 namespace burst {
 
-class PolicyConfigError;
-
 // Builds the chain from burstd.conf Policy= lines.  A line whose policy
 // does not build adds its error, prefixed with the line's origin, to
 // `errors` (every such line, for --check-config) and is left out.

@@ -23,9 +23,17 @@ enum class BudgetSplit { FairShare, Shares, Equal };
 // (Slurm's fs_assoc_ptr), so an account at Fairshare=parent holds what its
 // children hold.  Where jobs charge both an account and one of its
 // descendants, the descendant's share is counted in its own weight only.
-// The tree's top is root, or every account whose parent has no association.
-// Slurm's normalized shares are not used: under Fair Tree they are relative
-// to the association's level, not to the machine.
+// The tree's top is root (the association without a parent), which holds
+// the whole machine; an account under a parent the snapshot lacks, or on a
+// parent cycle, is in no level and holds nothing, as in Slurm.  A snapshot
+// without root (burstsim's) has every account whose parent it lacks as a
+// top, split by raw shares; a top at Fairshare=parent keeps its children in
+// its own level.  Users at Fairshare=parent hold nothing (Slurm ranks them
+// first within their account instead): an account whose users all are,
+// and which has sub-accounts with work, keeps only what its sub-accounts
+// without work hold.  Slurm's normalized
+// shares are not used: under Fair Tree they are relative to the
+// association's level, not to the machine.
 //
 // The factor is the account's; an account whose factor is 0 while its users
 // have theirs (Fair Tree, which ranks users only) takes its user

@@ -115,4 +115,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/runtime_ratio_model_test.cpp \
 	tests/unit/policy/local_start_forecast_test.cpp \
 	tests/unit/policy/forecast_policy_test.cpp \
-	tests/unit/policy/pfa_policy_test.cpp
+	tests/unit/policy/pfa_policy_test.cpp \
+	tests/unit/policy/budget_split_test.cpp

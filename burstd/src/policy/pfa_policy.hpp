@@ -18,7 +18,7 @@ namespace burst {
 // Ilyushkin et al.'s Performance-Feedback Autoscaler with budget
 // constraints.  Each decision closes one autoscaling interval (the paper's:
 // the time between two invocations; `interval` is the budget's period,
-// which the paper makes the same) and, per account with work:
+// which the paper makes the same):
 //  S1 measures every node group's throughput over the interval and smooths
 //     it into resource-type ratios (smoothing=ma over depth intervals, or
 //     ewma with alpha).  The paper reserves each node for one user and
@@ -27,7 +27,8 @@ namespace burst {
 //     once, from every account's jobs over all its powered-on cores, and
 //     each account's demand divides by it: one account's completions over
 //     all the cores would count the other accounts' nodes as its own, and
-//     the summed demands would count shared nodes once per account;
+//     the summed demands would count shared nodes once per account.
+// Then, per account with work:
 //  S2 buys the profile those ratios give with the account's budget (the
 //     site budget split by fair-share, or one budget per account);
 //  S3 predicts demand with token propagation over the jobs' dependencies

@@ -389,7 +389,13 @@ PolicyParams params_for(const std::string& policy, const std::vector<std::string
             scoped_keys.push_back(param_key(p.substr(policy.size() + 1)));
         }
     }
-    const std::vector<std::string> reads = policy_reads(policy, params);
+    std::vector<std::string> reads;
+    try {
+        reads = policy_reads(policy, params);
+    } catch (const PolicyConfigError& e) {
+        // An unscoped --param goes to every policy of the run: say whose it is.
+        throw PolicyConfigError(policy + ": " + e.what());
+    }
     PolicyParams kept;
     for (const auto& [key, value] : params.values()) {
         const bool is_read = std::find(reads.begin(), reads.end(), key) != reads.end();

@@ -121,9 +121,10 @@ Workflow parse_dax(const std::string& text, const std::string& source)
     std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlNewParserCtxt());
     if (!ctxt)
         throw WorkflowError(source + ": cannot create an XML parser");
-    std::unique_ptr<xmlDoc, DocFree> doc(xmlCtxtReadMemory(ctxt.get(), text.data(), int(text.size()), source.c_str(),
-                                                           nullptr,
-                                                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+    // BIG_LINES: without it libxml2 numbers no line past 65535 in errors.
+    const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
+    std::unique_ptr<xmlDoc, DocFree> doc(
+        xmlCtxtReadMemory(ctxt.get(), text.data(), int(text.size()), source.c_str(), nullptr, options));
     if (!doc) {
         const xmlError* e = xmlCtxtGetLastError(ctxt.get());
         std::string msg = e && e->message ? e->message : "not well-formed XML";

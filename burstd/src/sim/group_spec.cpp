@@ -46,7 +46,8 @@ GroupSpec parse_group_spec(const std::string& spec)
     GroupSpec parsed;
     NodeGroup& g = parsed.group;
     if (!std::getline(in, g.name, ',') || g.name.empty() || g.name.find('=') != std::string::npos)
-        throw GroupSpecError("group '" + spec + "': expected the group name first, e.g. 'aws,cpus=8,max=10'");
+        throw GroupSpecError("group '" + spec +
+                             "': expected the group name first, e.g. 'aws,cpus=8,price=0.4,boot=120,max=10'");
     for (char c : g.name)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'))
             throw GroupSpecError("group '" + spec + "': name may hold letters, digits, '-' and '_' only");
@@ -109,12 +110,15 @@ GroupSpec parse_group_spec(const std::string& spec)
     }
     // A forgotten price would replay a free cloud, a forgotten boot time one
     // that boots in 120 s: neither has a default worth guessing.
+    std::string missing;
     for (const auto& [key, what] : {std::pair<const char*, const char*>{"cpus", "cores per node"},
                                     {"price", "price per instance-hour"},
                                     {"boot", "seconds from launch to a usable node"},
                                     {"max", "how many nodes the group may have"}})
         if (!seen.count(key))
-            throw GroupSpecError("group '" + spec + "': " + key + "= (" + what + ") is required");
+            missing += std::string(missing.empty() ? "" : ", ") + key + "= (" + what + ")";
+    if (!missing.empty())
+        throw GroupSpecError("group '" + spec + "': " + missing + " required");
     return parsed;
 }
 

@@ -219,8 +219,9 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
                 throw TraceError(source + ":" + std::to_string(line_no) + ": sacct header lacks required column(s) " +
                                  missing +
                                  " (sacct -P --format=JobIDRaw,Account,User,Submit,Start,End,AllocCPUS,ReqCPUS,"
-                                 "Timelimit,State,JobName,Partition prints one); the " +
-                                 std::to_string(unread) + " lines after it were not read");
+                                 "Timelimit,State,JobName,Partition prints one); " +
+                                 (unread == 1 ? std::string("the line") : "the " + std::to_string(unread) + " lines") +
+                                 " after it not read");
             }
             ++report.comment_lines;
             columns = fields.size();

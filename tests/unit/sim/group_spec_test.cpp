@@ -35,7 +35,8 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
         return "accepted";
     };
     CHECK(message("aws,cpus=8,price=1,boot=60").find("max= (how many nodes") != std::string::npos);
-    CHECK(message("aws,cpus=8,boot=60,max=1").find("price= (price per instance-hour) is required") != std::string::npos);
+    CHECK(message("aws,cpus=8,boot=60,max=1").find("price= (price per instance-hour) required") != std::string::npos);
+    STRCMP_CONTAINS("cpus= (cores per node), price= (price per instance-hour), boot=", message("aws,max=1").c_str());
     CHECK(message("aws,cpus=8,price=1,max=1").find("boot=") != std::string::npos);
     CHECK(message("aws,price=1,boot=60,max=1").find("cpus=") != std::string::npos);
     STRCMP_CONTAINS("price='-1' is not a number >= 0", message("aws,cpus=8,price=-1,boot=60,max=1").c_str());

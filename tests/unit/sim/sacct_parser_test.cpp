@@ -220,7 +220,7 @@ TEST(SacctParser, StopsAtAHeaderWithoutRequiredColumns)
         error = e.what();
     }
     CHECK_TEXT(error.find("h.txt:1: sacct header lacks required column(s) JobIDRaw,Account,") == 0, error.c_str());
-    CHECK_TEXT(error.find("; the 2 lines after it were not read") != std::string::npos, error.c_str());
+    CHECK_TEXT(error.find("; the 2 lines after it not read") != std::string::npos, error.c_str());
 }
 
 TEST(SacctParser, ParsesEverySlurmDurationForm)
