@@ -49,18 +49,24 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (!gate_.off())
         waits_.begin(view, now);
 
-    // The window is the latest measured boot time, else the longest configured one.
+    // Each group's boot time is its latest measured one (else its configured
+    // one), for the window and for its booting nodes alike.  The window is
+    // the longest of those of the groups that can grow, so that every node
+    // hired now is ready within it.
+    measure_boots(state);
+    std::vector<Seconds> boot(view.groups.size());
     Seconds window = 0;
-    Time latest = -1;
-    for (const auto& inst : state.instances)
-        if (inst.running_since > 0 && inst.running_since >= inst.requested_at && inst.running_since > latest) {
-            latest = inst.running_since;
-            window = inst.running_since - inst.requested_at;
+    Seconds longest = 0;
+    bool can_grow = false;
+    for (std::size_t g = 0; g < view.groups.size(); ++g) {
+        boot[g] = boot_time(*view.groups[g].group);
+        longest = std::max(longest, boot[g]);
+        if (view.groups[g].hireable_nodes > 0) {
+            window = std::max(window, boot[g]);
+            can_grow = true;
         }
-    if (latest < 0)
-        for (const auto& g : state.groups)
-            window = std::max(window, g.boot_time);
-    window = std::max<Seconds>(window, 1);
+    }
+    window = std::max<Seconds>(can_grow ? window : longest, 1);
 
     // Algorithm 1, lines 1-18: play the site forward over the window.
     std::uint64_t avail = view.local_free_cpus;
@@ -74,7 +80,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         for (const auto& inst : state.instances)
             if (inst.node_group == gv.group->name &&
                 (inst.state == InstanceState::Requested || inst.state == InstanceState::Launching))
-                ready = std::max(ready, inst.requested_at + gv.group->boot_time - now);
+                ready = std::max(ready, inst.requested_at + boot[g] - now);
         releases.emplace(std::max<Seconds>(0, ready), gv.free_booting_cpus);
     }
     // Cores of draining nodes never come back: their jobs release nothing.
@@ -257,6 +263,22 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         next_resize_ = now + window;
     }
     return d;
+}
+
+void BootWindowPolicy::measure_boots(const ClusterState& state)
+{
+    for (const auto& inst : state.instances)
+        if (inst.running_since > 0 && inst.running_since >= inst.requested_at) {
+            MeasuredBoot& latest = measured_[inst.node_group];
+            if (inst.running_since > latest.ready_at)
+                latest = MeasuredBoot{inst.running_since, inst.running_since - inst.requested_at};
+        }
+}
+
+Seconds BootWindowPolicy::boot_time(const NodeGroup& group) const
+{
+    auto it = measured_.find(group.name);
+    return it != measured_.end() ? it->second.boot : group.boot_time;
 }
 
 } // namespace burst
