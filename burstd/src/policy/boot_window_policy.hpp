@@ -17,7 +17,10 @@ namespace burst {
 // per-category runtimes learned from finished jobs (fallback: time limit)
 // and each job's requested cores (Slurm allocates what was requested, so
 // unlike HTA's per-category resource use there is nothing to learn), and
-// hire for the burstable work still waiting when new nodes would be ready.
+// hire for the burstable work still waiting when new nodes would be ready,
+// all of it in one resize: when the expander's choice cannot grow enough,
+// its next choice among the groups that still can hires for the jobs the
+// cores hired so far do not hold whole (a job runs within one group).
 // When nothing would wait and cores would be spare, drain cloud nodes (they
 // power down when their jobs end).  A group's boot time is its latest
 // measured one (request to running, as HTA times its worker-pods),

@@ -43,6 +43,54 @@ TEST(BootWindowPolicy, HiresForWorkStillWaitingWhenNodesWouldBeReady)
     DOUBLES_EQUAL(50, held.redecide_after, 1e-9);
 }
 
+TEST(BootWindowPolicy, CoversTheWholeShortageFromTheNextGroupWhenTheFirstCannotGrow)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // 12 cores short; the cheap group, which the expander prefers, may hire
+    // only one probe node (its launches keep failing): the dear group hires
+    // the other two in the same resize rather than one boot time later.
+    b.local("n1", 4, 4).group("cheap", 4, 4, 1.0, 100).group("dear", 4, 4, 2.0, 100).running(1, 4, 900, "long");
+    b.pending(2, 4).pending(3, 4).pending(4, 4);
+    b.state.hire_limits["cheap"] = 1;
+    Decision d = policy.decide(b.state, clock);
+    auto hires = actions<HireNodes>(d);
+    LONGS_EQUAL(2, hires.size());
+    STRCMP_EQUAL("cheap", hires[0].group.c_str());
+    LONGS_EQUAL(1, hires[0].count);
+    STRCMP_EQUAL("dear", hires[1].group.c_str());
+    LONGS_EQUAL(2, hires[1].count);
+    auto routed = actions<RouteToCloud>(d);
+    LONGS_EQUAL(3, routed.size());
+    STRCMP_EQUAL("cheap", routed[0].group.c_str());
+    STRCMP_EQUAL("dear", routed[2].group.c_str());
+    DOUBLES_EQUAL(100, d.redecide_after, 0);
+}
+
+TEST(BootWindowPolicy, TheNextGroupHiresForWholeJobs)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // An 8-core job, and the cheap group may launch one 4-core probe node:
+    // the job cannot run across two groups, so the dear group hires both
+    // of its nodes, not the 4 cores the probe leaves short.
+    b.local("n1", 4, 4).group("cheap", 4, 4, 1.0, 100).group("dear", 4, 4, 2.0, 100).running(1, 4, 900, "long");
+    b.pending(2, 8);
+    b.state.hire_limits["cheap"] = 1;
+    Decision d = policy.decide(b.state, clock);
+    auto hires = actions<HireNodes>(d);
+    LONGS_EQUAL(2, hires.size());
+    STRCMP_EQUAL("dear", hires[1].group.c_str());
+    LONGS_EQUAL(2, hires[1].count);
+    auto routed = actions<RouteToCloud>(d);
+    LONGS_EQUAL(1, routed.size());
+    STRCMP_EQUAL("dear", routed[0].group.c_str());
+}
+
 TEST(BootWindowPolicy, DoesNotHireWhenLearnedRuntimesFreeCoresInTime)
 {
     PolicyParams p;
