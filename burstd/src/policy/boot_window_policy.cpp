@@ -49,18 +49,24 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (!gate_.off())
         waits_.begin(view, now);
 
-    // The window is the latest measured boot time, else the longest configured one.
+    // Each group's boot time is its latest measured one (else its configured
+    // one), for the window and for its booting nodes alike.  The window is
+    // the longest of those of the groups that can grow, so that every node
+    // hired now is ready within it.
+    measure_boots(state);
+    std::vector<Seconds> boot(view.groups.size());
     Seconds window = 0;
-    Time latest = -1;
-    for (const auto& inst : state.instances)
-        if (inst.running_since > 0 && inst.running_since >= inst.requested_at && inst.running_since > latest) {
-            latest = inst.running_since;
-            window = inst.running_since - inst.requested_at;
+    Seconds longest = 0;
+    bool can_grow = false;
+    for (std::size_t g = 0; g < view.groups.size(); ++g) {
+        boot[g] = boot_time(*view.groups[g].group);
+        longest = std::max(longest, boot[g]);
+        if (view.groups[g].hireable_nodes > 0) {
+            window = std::max(window, boot[g]);
+            can_grow = true;
         }
-    if (latest < 0)
-        for (const auto& g : state.groups)
-            window = std::max(window, g.boot_time);
-    window = std::max<Seconds>(window, 1);
+    }
+    window = std::max<Seconds>(can_grow ? window : longest, 1);
 
     // Algorithm 1, lines 1-18: play the site forward over the window.
     std::uint64_t avail = view.local_free_cpus;
@@ -74,7 +80,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         for (const auto& inst : state.instances)
             if (inst.node_group == gv.group->name &&
                 (inst.state == InstanceState::Requested || inst.state == InstanceState::Launching))
-                ready = std::max(ready, inst.requested_at + gv.group->boot_time - now);
+                ready = std::max(ready, inst.requested_at + boot[g] - now);
         releases.emplace(std::max<Seconds>(0, ready), gv.free_booting_cpus);
     }
     // Cores of draining nodes never come back: their jobs release nothing.
@@ -176,41 +182,86 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     }
     if (shortage > 0) {
+        // Hire for the whole shortage in this resize: when the group the
+        // expander prefers cannot take all of it (at its size limit, or
+        // allowed a probe launch only while its launches fail), its next
+        // choice among the groups that can still grow hires for the jobs
+        // left, rather than they wait out a window.  A job runs on the
+        // nodes of one group (or local ones), so a hire covers only the
+        // jobs its group's cores hold whole: the cores of two groups hired
+        // for one job would serve it in neither.
         std::vector<ExpansionOption> options;
-        GroupView* chosen = choose_group(
-            *expander_, view.groups, shortage, [](const GroupView& g) { return g.hireable_nodes > 0; }, options);
-        if (!chosen) {
-            d.notes.push_back(std::to_string(shortage) + " cores short at ready time; no node group can grow");
-            return d;
-        }
-        GroupView& g = *chosen;
-        const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
-        const std::uint32_t wanted =
-            std::uint32_t(std::min<std::uint64_t>((shortage + per_node - 1) / per_node, g.hireable_nodes));
-        std::uint32_t nodes = wanted;
-        if (!gate_.off()) {
-            // The jobs short at ready time, with how long each is expected
-            // to wait for local cores.
-            const NodeGroup& group = *g.group;
-            nodes = gate_.worth(group, wanted, waits_.waiting(view, now, short_at, gate_.horizon_for(group)));
-        }
-        if (nodes == 0) {
-            d.notes.push_back(std::to_string(shortage) +
-                              " cores short at ready time; their expected local wait costs less than a node at "
-                              "lambda " +
-                              std::to_string(gate_.lambda()));
-            return d;
-        }
-        d.add(HireNodes{g.group->name, nodes}, std::to_string(shortage) + " cores short when nodes booted now (" +
-                                                   std::to_string(int(window)) + " s) would be ready");
-        g.free_booting_cpus += std::uint64_t(nodes) * per_node;
-        for (std::size_t i : unserved) {
-            const std::uint64_t cpus = sizes[i];
-            if (g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus)
+        std::vector<char> offered(view.groups.size(), 1);
+        std::vector<std::size_t> left = short_at; // not covered by a hire yet, in priority order
+        std::vector<std::size_t> uncovered;
+        bool hired = false;
+        bool gated = false;
+        auto index = [&view](const GroupView& g) { return std::size_t(&g - view.groups.data()); };
+        auto cores_of = [&sizes](const std::vector<std::size_t>& jobs) {
+            std::uint64_t cores = 0;
+            for (std::size_t i : jobs)
+                cores += sizes[i];
+            return cores;
+        };
+        while (!left.empty()) {
+            const std::uint64_t short_left = cores_of(left);
+            GroupView* chosen = choose_group(
+                *expander_, view.groups, short_left,
+                [&](const GroupView& g) { return offered[index(g)] && g.hireable_nodes > 0; }, options);
+            if (!chosen)
+                break;
+            GroupView& g = *chosen;
+            offered[index(g)] = 0;
+            const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
+            const std::uint32_t wanted =
+                std::uint32_t(std::min<std::uint64_t>((short_left + per_node - 1) / per_node, g.hireable_nodes));
+            std::uint32_t nodes = wanted;
+            if (!gate_.off()) {
+                // How long each job left is expected to wait for local cores.
+                const NodeGroup& group = *g.group;
+                nodes = gate_.worth(group, wanted, waits_.waiting(view, now, left, gate_.horizon_for(group)));
+                gated = gated || nodes < wanted;
+            }
+            if (nodes == 0)
                 continue;
-            g.routed_pending_cpus += cpus;
-            d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "still waiting when hired nodes are ready");
+            d.add(HireNodes{g.group->name, nodes}, std::to_string(shortage) +
+                                                       " cores short when nodes booted now (" +
+                                                       std::to_string(int(window)) + " s) would be ready");
+            hired = true;
+            std::uint64_t free = std::uint64_t(nodes) * per_node;
+            g.free_booting_cpus += free;
+            g.hireable_nodes -= nodes;
+            const int gi = int(index(g));
+            for (std::size_t i : unserved) {
+                const std::uint64_t cpus = sizes[i];
+                if (view.pending_group[i] >= 0 || g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus)
+                    continue;
+                g.routed_pending_cpus += cpus;
+                view.pending_group[i] = gi;
+                d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "still waiting when hired nodes are ready");
+            }
+            // Covered: the jobs routed here, then those the new cores hold
+            // whole; a job routed to another group can run only there.
+            uncovered.clear();
+            for (std::size_t i : left) {
+                const int routed = view.pending_group[i];
+                if (routed == gi || (routed < 0 && sizes[i] <= free))
+                    free -= std::min(free, sizes[i]);
+                else
+                    uncovered.push_back(i);
+            }
+            left.swap(uncovered);
         }
+        const std::string why_short =
+            gated ? "their expected local wait costs less than a node at lambda " + std::to_string(gate_.lambda())
+                  : "no node group can grow";
+        if (!hired) {
+            d.notes.push_back(std::to_string(shortage) + " cores short at ready time; " + why_short);
+            return d;
+        }
+        if (!left.empty())
+            d.notes.push_back(std::to_string(cores_of(left)) + " of " + std::to_string(shortage) +
+                              " cores short at ready time not hired for; " + why_short);
         next_resize_ = now + window;
         d.redecide_after = window;
         return d;
@@ -257,6 +308,22 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         next_resize_ = now + window;
     }
     return d;
+}
+
+void BootWindowPolicy::measure_boots(const ClusterState& state)
+{
+    for (const auto& inst : state.instances)
+        if (inst.running_since > 0 && inst.running_since >= inst.requested_at) {
+            MeasuredBoot& latest = measured_[inst.node_group];
+            if (inst.running_since > latest.ready_at)
+                latest = MeasuredBoot{inst.running_since, inst.running_since - inst.requested_at};
+        }
+}
+
+Seconds BootWindowPolicy::boot_time(const NodeGroup& group) const
+{
+    auto it = measured_.find(group.name);
+    return it != measured_.end() ? it->second.boot : group.boot_time;
 }
 
 } // namespace burst

@@ -7,16 +7,27 @@
 #include "policy/waiting_cost_gate.hpp"
 
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 namespace burst {
 
 // Zheng et al.'s HTA resource estimation (CLUSTER 2020, Algorithm 1): play
 // the running and waiting jobs forward over one node boot time using
-// per-category runtimes learned from finished jobs (fallback: time limit),
-// and hire for the burstable work still waiting when new nodes would be
-// ready.  When nothing would wait and cores would be spare, release idle
-// cloud nodes.  Resizing actions are at least one boot time apart, the boot
-// time being the latest measured one (else the group's configured one).
+// per-category runtimes learned from finished jobs (fallback: time limit)
+// and each job's requested cores (Slurm allocates what was requested, so
+// unlike HTA's per-category resource use there is nothing to learn), and
+// hire for the burstable work still waiting when new nodes would be ready,
+// all of it in one resize: when the expander's choice cannot grow enough,
+// its next choice among the groups that still can hires for the jobs the
+// cores hired so far do not hold whole (a job runs within one group).
+// When nothing would wait and cores would be spare, drain cloud nodes (they
+// power down when their jobs end).  A group's boot time is its latest
+// measured one (request to running, as HTA times its worker-pods),
+// remembered after the node closes, else its configured one; it times both
+// the group's booting nodes and the window, which is the longest boot time
+// of the groups that can grow.  Resizing actions are at least one window
+// apart.
 // With lambda given, only the nodes whose share of the shortage, waiting
 // one more boot window (the earliest a later hire could serve it), costs
 // more than the node over that window are hired (WaitingCostGate).
@@ -35,11 +46,19 @@ public:
     }
 
 private:
+    struct MeasuredBoot {
+        Time ready_at = -1; // when the node measured last came up
+        Seconds boot = 0;
+    };
+    void measure_boots(const ClusterState& state);
+    Seconds boot_time(const NodeGroup& group) const;
+
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
     WaitingCostGate gate_;
     LocalWaitEstimator waits_; // for the gate
     Time next_resize_ = 0;
+    std::unordered_map<std::string, MeasuredBoot> measured_; // by group name
 };
 
 } // namespace burst

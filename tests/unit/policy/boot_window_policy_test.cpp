@@ -43,6 +43,54 @@ TEST(BootWindowPolicy, HiresForWorkStillWaitingWhenNodesWouldBeReady)
     DOUBLES_EQUAL(50, held.redecide_after, 1e-9);
 }
 
+TEST(BootWindowPolicy, CoversTheWholeShortageFromTheNextGroupWhenTheFirstCannotGrow)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // 12 cores short; the cheap group, which the expander prefers, may hire
+    // only one probe node (its launches keep failing): the dear group hires
+    // the other two in the same resize rather than one boot time later.
+    b.local("n1", 4, 4).group("cheap", 4, 4, 1.0, 100).group("dear", 4, 4, 2.0, 100).running(1, 4, 900, "long");
+    b.pending(2, 4).pending(3, 4).pending(4, 4);
+    b.state.hire_limits["cheap"] = 1;
+    Decision d = policy.decide(b.state, clock);
+    auto hires = actions<HireNodes>(d);
+    LONGS_EQUAL(2, hires.size());
+    STRCMP_EQUAL("cheap", hires[0].group.c_str());
+    LONGS_EQUAL(1, hires[0].count);
+    STRCMP_EQUAL("dear", hires[1].group.c_str());
+    LONGS_EQUAL(2, hires[1].count);
+    auto routed = actions<RouteToCloud>(d);
+    LONGS_EQUAL(3, routed.size());
+    STRCMP_EQUAL("cheap", routed[0].group.c_str());
+    STRCMP_EQUAL("dear", routed[2].group.c_str());
+    DOUBLES_EQUAL(100, d.redecide_after, 0);
+}
+
+TEST(BootWindowPolicy, TheNextGroupHiresForWholeJobs)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // An 8-core job, and the cheap group may launch one 4-core probe node:
+    // the job cannot run across two groups, so the dear group hires both
+    // of its nodes, not the 4 cores the probe leaves short.
+    b.local("n1", 4, 4).group("cheap", 4, 4, 1.0, 100).group("dear", 4, 4, 2.0, 100).running(1, 4, 900, "long");
+    b.pending(2, 8);
+    b.state.hire_limits["cheap"] = 1;
+    Decision d = policy.decide(b.state, clock);
+    auto hires = actions<HireNodes>(d);
+    LONGS_EQUAL(2, hires.size());
+    STRCMP_EQUAL("dear", hires[1].group.c_str());
+    LONGS_EQUAL(2, hires[1].count);
+    auto routed = actions<RouteToCloud>(d);
+    LONGS_EQUAL(1, routed.size());
+    STRCMP_EQUAL("dear", routed[0].group.c_str());
+}
+
 TEST(BootWindowPolicy, DoesNotHireWhenLearnedRuntimesFreeCoresInTime)
 {
     PolicyParams p;
@@ -170,4 +218,60 @@ TEST(BootWindowPolicy, LambdaGatesEachNodeOnTheShortJobsExpectedLocalWait)
     Decision low = six_cores_short("0.4");
     CHECK(low.actions.empty());
     DOUBLES_EQUAL(0, low.redecide_after, 0); // no resize happened: the next cycle looks again
+}
+
+namespace {
+
+Instance instance(const std::string& node, InstanceState state, Time requested, Time running = 0)
+{
+    Instance i;
+    i.node = node;
+    i.node_group = "g";
+    i.state = state;
+    i.requested_at = requested;
+    i.running_since = running;
+    return i;
+}
+
+} // namespace
+
+TEST(BootWindowPolicy, RemembersTheMeasuredBootTimeAfterTheNodesClose)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // Configured 300 s; the group's node booted in 100 s and is busy.
+    b.local("n1", 4, 4).group("g", 4, 2, 1.0, 300).up("g-1", 4);
+    b.state.instances = {instance("g-1", InstanceState::Running, 800, 900)};
+    CHECK(policy.decide(b.state, clock).actions.empty());
+
+    // Every cloud node is down when work arrives: the scale-up from zero
+    // still plans for, and waits, the measured boot time.
+    b.node("g-1").flags = kNodeCloud | kNodePoweredDown;
+    b.node("g-1").alloc_cpus = 0;
+    b.state.instances.clear();
+    b.pending(2, 4);
+    clock.set(5000);
+    Decision d = policy.decide(b.state, clock);
+    LONGS_EQUAL(1, actions<HireNodes>(d).size());
+    DOUBLES_EQUAL(100, d.redecide_after, 0);
+}
+
+TEST(BootWindowPolicy, BootingNodesAreReadyAfterTheMeasuredBootTime)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    // Configured 300 s, measured 100 s (g-1).  g-2 was requested 50 s ago:
+    // it is ready in 50 s, within the 100-s window, and takes the waiting
+    // job; at the configured boot time it would land past the window and
+    // the job would be hired for twice.
+    b.local("n1", 4, 4).group("g", 4, 3, 1.0, 300).up("g-1", 4).pending(2, 4);
+    b.node("g-2").flags = kNodeCloud | kNodePoweringUp;
+    b.state.instances = {instance("g-1", InstanceState::Running, 800, 900),
+                         instance("g-2", InstanceState::Launching, 950)};
+    Decision d = policy.decide(b.state, clock);
+    CHECK(actions<HireNodes>(d).empty());
 }
