@@ -20,12 +20,17 @@
 //    the keys it holds, the heap it takes and the CPU time per job since the
 //    last line: all three must level off, not grow with what burstd has
 //    seen (learn);
-// 4. replays the largest trace found with never, always, predictive and
+// 4. splits a budget across accounts by fair-share (pfa does at every
+//    decision with scope=site) on association trees of 10k-100k
+//    associations, with few or many accounts with work and a deep chain
+//    (split);
+// 5. replays the largest trace found with never, always, predictive and
 //    fixed-delay and reports simulated jobs per CPU second (sim).
 #include "bench_args.hpp"
 #include "decide_stats.hpp"
 
 #include "app/heap_tuning.hpp"
+#include "policy/budget_split.hpp"
 #include "policy/policy_factory.hpp"
 #include "policy/runtime_ratio_model.hpp"
 #include "sim/sim_metrics.hpp"
@@ -287,6 +292,80 @@ void bench_decisions(const std::vector<std::size_t>& sizes, const std::vector<st
 
 } // namespace
 
+// A site's association tree: root, `departments` under it, `accounts`
+// spread over them with `users` each (every user 1 share and a Fair Tree
+// factor); the first `with_work` accounts have jobs.
+struct ShareSite {
+    std::vector<Share> shares;
+    std::vector<std::string> with_work;
+};
+
+Share association(std::string account, std::string user, std::string parent, double raw)
+{
+    Share s;
+    s.account = std::move(account);
+    s.user = std::move(user);
+    s.parent = std::move(parent);
+    s.raw_shares = raw;
+    s.fairshare_factor = 0.5;
+    return s;
+}
+
+ShareSite share_site(std::size_t departments, std::size_t accounts, std::size_t users, std::size_t with_work)
+{
+    ShareSite site;
+    auto add = [&site](std::string account, std::string user, std::string parent, double raw) {
+        site.shares.push_back(association(std::move(account), std::move(user), std::move(parent), raw));
+    };
+    add("root", "", "", 1);
+    for (std::size_t d = 0; d < departments; ++d)
+        add("dept" + std::to_string(d), "", "root", 10);
+    for (std::size_t a = 0; a < accounts; ++a) {
+        const std::string name = "acct" + std::to_string(a);
+        add(name, "", "dept" + std::to_string(a % departments), 5);
+        for (std::size_t u = 0; u < users; ++u)
+            add(name, "user" + std::to_string(u), name, 1);
+        if (a < with_work)
+            site.with_work.push_back(name);
+    }
+    return site;
+}
+
+void time_split(const char* what, const ShareSite& site)
+{
+    constexpr int kCalls = 20;
+    std::vector<double> ms;
+    double sink = 0;
+    for (int i = 0; i < kCalls; ++i) {
+        const double cpu = cpu_seconds();
+        sink += split_budget(100, site.with_work, site.shares, BudgetSplit::FairShare).begin()->second;
+        ms.push_back((cpu_seconds() - cpu) * 1000);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("%-44s %9zu %9zu %10.2f %10.2f%s\n", what, site.shares.size(), site.with_work.size(), ms[kCalls / 2],
+                ms.back(), sink > 0 ? "" : " (no budget?)");
+}
+
+void bench_budget_split()
+{
+    std::printf("\n== budget split by fair-share (pfa scope=site, once per decision) ==\n");
+    std::printf("%-44s %9s %9s %10s %10s\n", "site", "assocs", "with_work", "cpu_med_ms", "cpu_max_ms");
+    time_split("20 depts, 100 accounts x 100 users", share_site(20, 100, 100, 50));
+    time_split("20 depts, 600 accounts x 100 users", share_site(20, 600, 100, 400));
+    time_split("100 depts, 50k accounts x 1 user", share_site(100, 50000, 1, 50000));
+    ShareSite chain; // every account one level below the last, each with a leaf that has work
+    std::string parent = "root";
+    chain.shares.push_back(association("root", "", "", 1));
+    for (std::size_t a = 0; a < 20000; ++a) {
+        const std::string name = "chain" + std::to_string(a), leaf = "leaf" + std::to_string(a);
+        chain.shares.push_back(association(name, "", parent, 1));
+        chain.shares.push_back(association(leaf, "", name, 1));
+        chain.with_work.push_back(leaf);
+        parent = name;
+    }
+    time_split("a 20k-deep chain, 20k leaves with work", chain);
+}
+
 int main(int argc, char** argv)
 {
     keep_cycle_buffers_in_heap(); // as burstd and burstsim do
@@ -352,6 +431,8 @@ int main(int argc, char** argv)
 
     if (wanted("learn"))
         bench_learning();
+    if (wanted("split"))
+        bench_budget_split();
     if (largest.empty() || !wanted("sim"))
         return 0;
     std::printf("\n== burstsim throughput on %s (%zu jobs, EASY backfill, group 8 cpus x 50) ==\n",
