@@ -66,7 +66,11 @@ fi
 if SLURM_CONF=$b_conf wait_job_done "$b_job" 60; then
     tap_is "B's cloud job completed on c1" "$(SLURM_CONF=$b_conf job_field "$b_job" JobState) $(SLURM_CONF=$b_conf job_field "$b_job" NodeList)" "COMPLETED c1"
 else
-    tap_fail "B's cloud job finished within 60 s" "$(b scontrol show job -o "$b_job" 2>&1)"
+    b_log=$(dirname "$b_conf")/log
+    tap_fail "B's cloud job finished within 60 s" "$(b scontrol show job -o "$b_job" 2>&1)" \
+        "--- B's power.log:" "$(cat "$b_log/power.log" 2>&1)" \
+        "--- B's slurmd-c1.log:" "$(tail -n 30 "$b_log/slurmd-c1.log" 2>&1)" \
+        "--- B's slurmctld.log, c1 and power save:" "$(grep -E 'c1|power|resume|Resume' "$b_log/slurmctld.log" 2>&1 | tail -n 30)"
 fi
 tap_is "A's CLOUD node c1 stayed powered down" "$(node_state c1)" IDLE+CLOUD+POWERED_DOWN
 tap_like "B's c1 is up (powered on for B's job)" "$(SLURM_CONF=$b_conf node_state c1)" '^IDLE\+CLOUD$'
