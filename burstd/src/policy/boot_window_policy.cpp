@@ -46,20 +46,22 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
-    if (!gate_.off())
+    if (!gate_.off()) {
+        gate_.observe(state);
         waits_.begin(view, now);
+    }
 
     // Each group's boot time is its latest measured one (else its configured
     // one), for the window and for its booting nodes alike.  The window is
     // the longest of those of the groups that can grow, so that every node
     // hired now is ready within it.
-    measure_boots(state);
+    boots_.observe(state);
     std::vector<Seconds> boot(view.groups.size());
     Seconds window = 0;
     Seconds longest = 0;
     bool can_grow = false;
     for (std::size_t g = 0; g < view.groups.size(); ++g) {
-        boot[g] = boot_time(*view.groups[g].group);
+        boot[g] = boots_.latest(*view.groups[g].group);
         longest = std::max(longest, boot[g]);
         if (view.groups[g].hireable_nodes > 0) {
             window = std::max(window, boot[g]);
@@ -308,22 +310,6 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         next_resize_ = now + window;
     }
     return d;
-}
-
-void BootWindowPolicy::measure_boots(const ClusterState& state)
-{
-    for (const auto& inst : state.instances)
-        if (inst.running_since > 0 && inst.running_since >= inst.requested_at) {
-            MeasuredBoot& latest = measured_[inst.node_group];
-            if (inst.running_since > latest.ready_at)
-                latest = MeasuredBoot{inst.running_since, inst.running_since - inst.requested_at};
-        }
-}
-
-Seconds BootWindowPolicy::boot_time(const NodeGroup& group) const
-{
-    auto it = measured_.find(group.name);
-    return it != measured_.end() ? it->second.boot : group.boot_time;
 }
 
 } // namespace burst

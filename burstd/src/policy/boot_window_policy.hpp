@@ -1,14 +1,13 @@
 #pragma once
 #include "policy/expander.hpp"
 #include "policy/local_wait_estimator.hpp"
+#include "policy/measured_boot_times.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_estimator.hpp"
 #include "policy/waiting_cost_gate.hpp"
 
 #include <memory>
-#include <string>
-#include <unordered_map>
 
 namespace burst {
 
@@ -46,19 +45,12 @@ public:
     }
 
 private:
-    struct MeasuredBoot {
-        Time ready_at = -1; // when the node measured last came up
-        Seconds boot = 0;
-    };
-    void measure_boots(const ClusterState& state);
-    Seconds boot_time(const NodeGroup& group) const;
-
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
     WaitingCostGate gate_;
     LocalWaitEstimator waits_; // for the gate
     Time next_resize_ = 0;
-    std::unordered_map<std::string, MeasuredBoot> measured_; // by group name
+    MeasuredBootTimes boots_;
 };
 
 } // namespace burst

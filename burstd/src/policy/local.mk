@@ -45,6 +45,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/idle_retention.hpp \
 	burstd/src/policy/local_wait_estimator.cpp \
 	burstd/src/policy/local_wait_estimator.hpp \
+	burstd/src/policy/measured_boot_times.cpp \
+	burstd/src/policy/measured_boot_times.hpp \
 	burstd/src/policy/waiting_cost_gate.cpp \
 	burstd/src/policy/waiting_cost_gate.hpp \
 	burstd/src/policy/boot_window_policy.cpp \
@@ -106,6 +108,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/slot_scarcity_test.cpp \
 	tests/unit/policy/burst_arrivals_test.cpp \
 	tests/unit/policy/idle_retention_test.cpp \
+	tests/unit/policy/measured_boot_times_test.cpp \
 	tests/unit/policy/waiting_cost_gate_test.cpp \
 	tests/unit/policy/boot_window_policy_test.cpp \
 	tests/unit/policy/predictive_policy_test.cpp \

@@ -84,6 +84,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     }
     SiteView view = SiteView::of(state);
+    if (!gate_.off())
+        gate_.observe(state);
     const std::size_t G = state.groups.size();
     std::vector<std::string> names;
     for (const auto& g : state.groups)

@@ -25,8 +25,10 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
-    if (!gate_.off())
+    if (!gate_.off()) {
+        gate_.observe(state);
         waits_.begin(view, now);
+    }
 
     // Waiting work: burstable jobs that would not start locally in FCFS order.
     std::uint64_t local_free = view.local_free_cpus;

@@ -5,14 +5,11 @@
 #include <utility>
 
 namespace burst {
-namespace {
 
-double node_cost(const NodeGroup& group, Seconds runtime)
+double WaitingCostGate::node_cost(const NodeGroup& group, Seconds runtime) const
 {
-    return group.price_per_hour * std::max(group.min_billed, group.boot_time + runtime / group.speed) / 3600;
+    return group.price_per_hour * std::max(group.min_billed, boots_.expected(group) + runtime / group.speed) / 3600;
 }
-
-} // namespace
 
 bool WaitingCostGate::off() const
 {
@@ -25,7 +22,7 @@ Seconds WaitingCostGate::horizon(const NodeGroup& group, std::uint64_t cores, Se
         return HUGE_VAL;
     const std::uint64_t per_node = group.cpus ? group.cpus : 1;
     const double nodes = double((cores + per_node - 1) / per_node);
-    return group.boot_time + nodes * node_cost(group, runtime) * 3600 / (lambda_ * double(cores));
+    return boots_.expected(group) + nodes * node_cost(group, runtime) * 3600 / (lambda_ * double(cores));
 }
 
 std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes, std::vector<WaitingJob> waiting) const
@@ -39,10 +36,11 @@ std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes
     std::uint64_t narrow = 0; // cores of the worthy jobs narrower than a node
     std::vector<std::pair<std::uint64_t, double>> narrow_jobs; // (cores, saved), most waiting first
     std::vector<Seconds> narrow_runtime;
+    const Seconds boot = boots_.expected(group);
     for (const auto& job : waiting) {
         if (job.cores == 0)
             continue;
-        const double saved = lambda_ * double(job.cores) * (job.wait - group.boot_time) / 3600;
+        const double saved = lambda_ * double(job.cores) * (job.wait - boot) / 3600;
         if (job.cores >= per_node) {
             // Wide jobs take whole nodes of their own.
             const std::uint64_t n = (job.cores + per_node - 1) / per_node;

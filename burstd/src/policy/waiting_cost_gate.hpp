@@ -1,5 +1,7 @@
 #pragma once
+#include "model/cluster_state.hpp"
 #include "model/node_group.hpp"
+#include "policy/measured_boot_times.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -20,19 +22,23 @@ struct WaitingJob {
 // wants, only those are hired whose jobs' waiting, priced at λ money per
 // waiting core-hour, is worth more than the nodes cost.  A job saves
 //   λ · cores · (wait − boot) / 3600
-// (it still waits for the boot).  A job at least a node wide takes whole
-// nodes of its own and is worth them when it saves more than they cost for
-// max(min_billed, boot + runtime); a narrower one shares nodes with other
-// narrow jobs and is worth it when it saves more than its share
-// cores / node cores of that.  The worthy narrow jobs fill nodes; a last
-// node they fill only partly (with the least waiting of them) is hired only
-// if their saving pays the whole node for the longest of them.  λ = +∞ (the
-// default) is no gate: the policy behaves as in its paper.
+// (it still waits for the boot, which its nodes bill too: the group's
+// expected boot as measured, MeasuredBootTimes).  A job at least a node
+// wide takes whole nodes of its own and is worth them when it saves more
+// than they cost for max(min_billed, boot + runtime); a narrower one shares
+// nodes with other narrow jobs and is worth it when it saves more than its
+// share cores / node cores of that.  The worthy narrow jobs fill nodes; a
+// last node they fill only partly (with the least waiting of them) is hired
+// only if their saving pays the whole node for the longest of them.  λ = +∞
+// (the default) is no gate: the policy behaves as in its paper.
 class WaitingCostGate {
 public:
     explicit WaitingCostGate(double lambda) : lambda_(lambda) {}
     bool off() const;
     double lambda() const { return lambda_; }
+    // Learns the groups' boot times from the nodes that came up; a policy
+    // calls it once a decision, before weighing.
+    void observe(const ClusterState& state) { boots_.observe(state); }
 
     // Of `nodes` nodes of `group` wanted for the `waiting` jobs, how many
     // are worth hiring.  Nodes beyond what the waiting jobs fill (headroom)
@@ -51,7 +57,11 @@ public:
     }
 
 private:
+    // What a node of `group` costs running `runtime` after its boot.
+    double node_cost(const NodeGroup& group, Seconds runtime) const;
+
     double lambda_;
+    MeasuredBootTimes boots_;
 };
 
 } // namespace burst

@@ -5,9 +5,10 @@
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
-#include "sim/priority_model.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
+#include "sim/plain_number.hpp"
+#include "sim/priority_model.hpp"
 #include "sim/priority_spec.hpp"
 #include "sim/reward_profit.hpp"
 #include "sim/sim_metrics.hpp"
@@ -68,14 +69,6 @@ std::vector<double> default_delay_grid()
     return grid;
 }
 
-// A number as a person writes it: 0.001, 1, 1e-09 (not 0.001000).
-std::string plain(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
 // A parameter value that reads back as exactly `v` (std::to_string's six
 // decimals would give a policy swept at λ = 1e-7 a λ of 0).
 std::string exact(double v)
@@ -96,7 +89,7 @@ double parse_double(const std::string& option, const std::string& value, double 
     const bool below = bound == Bound::kInclusive ? v < min : v <= min;
     if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || below)
         throw UsageError(option + " '" + value + "': expected a number " +
-                         (bound == Bound::kInclusive ? ">= " : "> ") + plain(min));
+                         (bound == Bound::kInclusive ? ">= " : "> ") + plain_number(min));
     return v;
 }
 
@@ -573,10 +566,10 @@ std::optional<double> tuned_lambda(const PolicyParams& params)
 std::string run_lambda_text(const PolicyParams& params, const std::vector<double>& lambdas)
 {
     if (const auto tuned = tuned_lambda(params))
-        return plain(*tuned);
+        return plain_number(*tuned);
     std::string text;
     for (double l : lambdas)
-        text += (text.empty() ? "" : ", ") + plain(l);
+        text += (text.empty() ? "" : ", ") + plain_number(l);
     return text;
 }
 
@@ -929,7 +922,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         for (std::size_t k = 0; k < best_delay.size(); ++k) {
             const BestDelay& best = best_delay[k];
             const std::string label =
-                "best-delay(lambda=" + plain(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best.index], 0) + "s)";
+                "best-delay(lambda=" + plain_number(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best.index], 0) + "s)";
             row(label, best.metrics, int(k), best.wf);
             note_account_costs(label, best.metrics);
             if (o.clairvoyant)

@@ -1,5 +1,7 @@
 #include "sim/group_spec.hpp"
 
+#include "sim/plain_number.hpp"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -10,13 +12,6 @@
 namespace burst {
 namespace {
 
-std::string shortest(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
-
 double number(const std::string& spec, const std::string& key, const std::string& value, double min)
 {
     char* end = nullptr;
@@ -24,7 +19,7 @@ double number(const std::string& spec, const std::string& key, const std::string
     double v = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || v < min)
         throw GroupSpecError("group '" + spec + "': " + key + "='" + value + "' is not a number >= " +
-                             shortest(min));
+                             plain_number(min));
     return v;
 }
 

@@ -25,6 +25,7 @@ libburst_a_SOURCES += \
 	burstd/src/sim/sim_metrics.hpp \
 	burstd/src/sim/group_spec.cpp \
 	burstd/src/sim/group_spec.hpp \
+	burstd/src/sim/plain_number.hpp \
 	burstd/src/sim/capacity_shortage.cpp \
 	burstd/src/sim/capacity_shortage.hpp \
 	burstd/src/sim/group_launches.cpp \

@@ -1,5 +1,7 @@
 #include "sim/svg_plot.hpp"
 
+#include "sim/plain_number.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -60,13 +62,6 @@ double nice_step(double span, int ticks)
         if (raw <= m * mag)
             return m * mag;
     return 10 * mag;
-}
-
-std::string tick_label(double v)
-{
-    std::ostringstream s;
-    s << std::setprecision(6) << v;
-    return s.str();
 }
 
 struct TimeUnit {
@@ -170,14 +165,14 @@ std::string render_plot_svg(const std::string& title, Time origin, const std::ve
             svg << "<line x1=\"" << num(x0) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x0 + plot_w) << "\" y2=\""
                 << num(y) << "\" stroke=\"#e4e4e4\"/>\n"
                 << "<text x=\"" << num(x0 - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
-                << tick_label(v) << "</text>\n";
+                << plain_number(v) << "</text>\n";
         }
         for (double v = 0; v <= node_max + node_step / 2; v += node_step) {
             const double y = y0 + plot_h - v / node_max * plot_h;
             svg << "<line x1=\"" << num(x0 + plot_w) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x0 + plot_w + 5)
                 << "\" y2=\"" << num(y) << "\" stroke=\"#ff7f0e\"/>\n"
                 << "<text x=\"" << num(x0 + plot_w + 8) << "\" y=\"" << num(y + 4) << "\" fill=\"#b35900\">"
-                << tick_label(v) << "</text>\n";
+                << plain_number(v) << "</text>\n";
         }
         const double t_step = nice_step(t_span / unit.seconds, 8);
         for (double v = 0; v * unit.seconds <= t_span + 1e-9; v += t_step) {
@@ -185,7 +180,7 @@ std::string render_plot_svg(const std::string& title, Time origin, const std::ve
             svg << "<line x1=\"" << num(x) << "\" y1=\"" << num(y0 + plot_h) << "\" x2=\"" << num(x) << "\" y2=\""
                 << num(y0 + plot_h + 5) << "\" stroke=\"black\"/>\n"
                 << "<text x=\"" << num(x) << "\" y=\"" << num(y0 + plot_h + 18) << "\" text-anchor=\"middle\">"
-                << tick_label(v) << "</text>\n";
+                << plain_number(v) << "</text>\n";
         }
         svg << "<rect x=\"" << num(x0) << "\" y=\"" << num(y0) << "\" width=\"" << num(plot_w) << "\" height=\""
             << num(plot_h) << "\" fill=\"none\" stroke=\"black\"/>\n"

@@ -62,30 +62,35 @@ int split_numbers(std::string_view line, Numbers& out, Tokens& text, std::string
     }
 }
 
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && is_space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// The key of a header comment ("; MaxProcs: 128") the simulator uses, else
+// empty.
+std::string_view used_header_key(std::string_view comment)
+{
+    comment.remove_prefix(1);
+    auto colon = comment.find(':');
+    if (colon == std::string_view::npos)
+        return {};
+    std::string_view key = trim(comment.substr(0, colon));
+    return key == "MaxNodes" || key == "MaxProcs" || key == "UnixStartTime" ? key : std::string_view{};
+}
+
 // False (and the line reported malformed) when a header the simulator uses
 // has a bad value; true for every other comment.
-bool read_header(std::string_view line, TraceReport& report, std::size_t line_no)
+bool read_header(std::string_view comment, TraceReport& report, std::size_t line_no)
 {
-    line.remove_prefix(1);
-    auto colon = line.find(':');
-    if (colon == std::string_view::npos)
+    std::string_view key = used_header_key(comment);
+    if (key.empty())
         return true;
-    auto trim = [](std::string_view s) {
-        while (!s.empty() && is_space(s.front()))
-            s.remove_prefix(1);
-        while (!s.empty() && is_space(s.back()))
-            s.remove_suffix(1);
-        return s;
-    };
-    std::string_view key = trim(line.substr(0, colon));
-    std::string_view value = trim(line.substr(colon + 1));
-    std::uint64_t* target = nullptr;
-    if (key == "MaxNodes")
-        target = &report.max_nodes;
-    else if (key == "MaxProcs")
-        target = &report.max_procs;
-    else if (key != "UnixStartTime")
-        return true;
+    std::string_view value = trim(comment.substr(comment.find(':') + 1));
     std::uint64_t number = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (ec != std::errc() || end != value.data() + value.size()) {
@@ -93,8 +98,10 @@ bool read_header(std::string_view line, TraceReport& report, std::size_t line_no
                                            std::string(value) + "'");
         return false;
     }
-    if (target)
-        *target = number;
+    if (key == "MaxNodes")
+        report.max_nodes = number;
+    else if (key == "MaxProcs")
+        report.max_procs = number;
     else
         report.unix_start_time = Time(number);
     return true;
@@ -194,11 +201,14 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             ++report.comment_lines;
             continue;
         }
-        if (in.eof()) {
+        const bool comment = view[first] == ';';
+        // Only a header the simulator reads can be cut into a wrong value;
+        // any other comment ending the file unterminated loses nothing.
+        if (in.eof() && (!comment || !used_header_key(view.substr(first)).empty())) {
             report.unterminated_line(line_no);
             continue;
         }
-        if (view[first] == ';') {
+        if (comment) {
             if (read_header(view.substr(first), report, line_no))
                 ++report.comment_lines;
             continue;

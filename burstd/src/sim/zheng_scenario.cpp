@@ -1,6 +1,7 @@
 #include "sim/zheng_scenario.hpp"
 
 #include "policy/policy_factory.hpp"
+#include "sim/plain_number.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 
@@ -66,10 +67,8 @@ std::vector<ZhengRow> run_zheng(const ZhengOptions& o)
     };
     std::vector<Run> runs;
     for (double target : o.targets) {
-        std::ostringstream t;
-        t << std::setprecision(6) << target;
         runs.push_back({"threshold(" + percent(target) + ")", "threshold",
-                        {"metric=utilization", "target_utilization=" + t.str(), "stabilization=300"}});
+                        {"metric=utilization", "target_utilization=" + plain_number(target), "stabilization=300"}});
     }
     runs.push_back({"boot-window", "boot-window", {}});
 

@@ -80,3 +80,25 @@ TEST(WaitingCostGate, HorizonIsTheWaitAtWhichAJobPaysAloneForItsNodes)
     DOUBLES_EQUAL(1000, WaitingCostGate(1).horizon(four_core_group(), 4, 3500), 1e-9);
     DOUBLES_EQUAL(100 + 3600 / 2.0, WaitingCostGate(1).horizon(four_core_group(), 2, 3500), 1e-9);
 }
+
+TEST(WaitingCostGate, PricesTheMeasuredBootNotTheConfiguredOne)
+{
+    // Configured 100 s, but the group's nodes took 1000 s: a node running
+    // 3500 s costs (1000 + 3500) / 3600 = 1.25, and a 4-core job saves
+    // 4 · (W − 1000) / 3600, so it pays from W = 2125 s.
+    const NodeGroup g = four_core_group();
+    WaitingCostGate gate(1);
+    LONGS_EQUAL(1, gate.worth(g, 1, {{4, 2000, 3500}}));
+    ClusterState state;
+    Instance slow;
+    slow.node = "g-1";
+    slow.node_group = "g";
+    slow.state = InstanceState::Running;
+    slow.requested_at = 5000;
+    slow.running_since = 6000;
+    state.instances = {slow};
+    gate.observe(state);
+    LONGS_EQUAL(0, gate.worth(g, 1, {{4, 2000, 3500}}));
+    LONGS_EQUAL(1, gate.worth(g, 1, {{4, 2126, 3500}}));
+    DOUBLES_EQUAL(2125, gate.horizon(g, 4, 3500), 1e-9);
+}

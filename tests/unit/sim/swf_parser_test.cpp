@@ -198,6 +198,11 @@ TEST(SwfParser, ReportsALastLineWithoutItsNewlineAsTruncated)
     Trace header = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n; MaxProcs: 12");
     LONGS_EQUAL(1, header.report.malformed);
     LONGS_EQUAL(0, header.report.max_procs);
+    // Any other comment ending the file loses nothing when cut.
+    Trace note = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n; converted by hand, see REA");
+    LONGS_EQUAL(0, note.report.problem_count());
+    LONGS_EQUAL(1, note.report.comment_lines);
+    LONGS_EQUAL(1, note.jobs.size());
     // Blanks after the last newline cut nothing.
     Trace blank = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n \t");
     LONGS_EQUAL(0, blank.report.problem_count());
