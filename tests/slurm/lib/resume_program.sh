@@ -5,18 +5,28 @@
 # slurmctld runs it with SLURM_CONF as the only environment variable; the
 # cluster's directory is the one holding slurm.conf (see cluster.sh).
 #
-# Two traps of slurm-wlm 22.05 (doc: /work/shared/SLURM-NOTES.md):
+# Three traps of slurm-wlm 22.05 (the first two: /work/shared/SLURM-NOTES.md):
 #  - slurmd must start with -b (report "booted now"), or slurmctld keeps
 #    waiting for the node's reboot and marks it DOWN at ResumeTimeout;
 #  - slurmctld runs this program with most signals blocked (SIGTERM among
 #    them) and a daemon inherits that mask, so the SuspendProgram's SIGTERM
-#    would be ignored: the mask is cleared before exec'ing slurmd.
+#    would be ignored: the mask is cleared before exec'ing slurmd;
+#  - with -b, slurmd's uptime counts the kernel uptime clock's whole-second
+#    ticks since its start, and slurmctld takes now - uptime as its boot
+#    time.  A slurmd started in the wall-clock second of the boot request
+#    whose uptime ticks before it registers that same second has "booted"
+#    a second before the request: slurmctld waits for a boot that never
+#    comes and marks the node DOWN at ResumeTimeout (seen in CI).  The
+#    request comes before this program runs, so slurmd starts in a later
+#    second.
 set -euo pipefail
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 : "${SLURM_CONF:?resume_program: SLURM_CONF is not set (slurmctld sets it)}"
 [ $# = 1 ] || { echo "usage: $0 HOSTLIST" >&2; exit 2; }
 log=$(dirname "$SLURM_CONF")/log/power.log
 
+started=$(date +%s)
+while [ "$(date +%s)" = "$started" ]; do sleep 0.05; done
 pids=()
 for node in $(scontrol show hostnames "$1"); do
     echo "$(date +%T.%N) resume $node" >>"$log"

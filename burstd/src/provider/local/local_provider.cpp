@@ -344,6 +344,18 @@ LaunchResult LocalProvider::launch_one(const LaunchRequest& req)
     struct timespec delay;
     delay.tv_sec = static_cast<time_t>(config_.boot_delay);
     delay.tv_nsec = static_cast<long>((config_.boot_delay - static_cast<double>(delay.tv_sec)) * 1e9);
+    // slurmd -b reports as its uptime the whole seconds the kernel's uptime
+    // clock has ticked since slurmd started, and slurmctld takes its boot
+    // time to be now - uptime.  A slurmd started in the wall-clock second of
+    // Slurm's boot request whose uptime ticks before it registers that same
+    // second would have booted before it was asked to: slurmctld waits for
+    // a boot that never comes and sets the node DOWN at ResumeTimeout.  The
+    // request precedes a launch by ResumeProgram (not one by EarlyLaunch,
+    // burstd.conf(5)), so starting in a later second than the launch rules
+    // it out.
+    struct timespec launched;
+    ::clock_gettime(CLOCK_REALTIME, &launched);
+    struct timespec next_second = {launched.tv_sec + 1, 0};
 
     pid_t child = ::fork();
     if (child < 0)
@@ -380,6 +392,8 @@ LaunchResult LocalProvider::launch_one(const LaunchRequest& req)
         ::syscall(SYS_close_range, 3U, ~0U, 0U);
         struct timespec left = delay;
         while (::nanosleep(&left, &left) != 0 && errno == EINTR) {
+        }
+        while (::clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &next_second, nullptr) == EINTR) {
         }
         ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
