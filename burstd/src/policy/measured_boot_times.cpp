@@ -1,7 +1,6 @@
 #include "policy/measured_boot_times.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -42,8 +41,10 @@ Seconds MeasuredBootTimes::expected(const NodeGroup& group) const
     auto it = by_group_.find(group.name);
     if (it == by_group_.end())
         return group.boot_time;
-    const auto& recent = it->second.recent;
-    return std::accumulate(recent.begin(), recent.end(), Seconds(0)) / Seconds(recent.size());
+    std::vector<Seconds> sorted(it->second.recent.begin(), it->second.recent.end());
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 } // namespace burst

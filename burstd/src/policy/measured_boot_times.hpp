@@ -17,12 +17,17 @@ namespace burst {
 // wait (WaitingCostGate) need the real one.
 class MeasuredBootTimes {
 public:
-    // Takes in every instance that came up since the last call.
+    // Takes in every instance that came up since the last call: those whose
+    // running_since is past the group's latest one seen.  A node that comes
+    // up and closes between two calls, or that a clock step puts at or
+    // before that mark, goes unmeasured.
     void observe(const ClusterState& state);
     // The group's latest measured boot time (HTA's), else its configured one.
     Seconds latest(const NodeGroup& group) const;
-    // The mean of the group's last kRecent measured boot times, else its
-    // configured one: the expected boot of the next node.
+    // The median of the group's last kRecent measured boot times, else its
+    // configured one: the expected boot of the next node.  A median, as a
+    // node burstd saw come up late (across its own restart, say) would
+    // skew a mean for kRecent boots.
     Seconds expected(const NodeGroup& group) const;
 
     static constexpr std::size_t kRecent = 8;

@@ -71,6 +71,8 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
+constexpr std::string_view kUsedHeaders[] = {"MaxNodes", "MaxProcs", "UnixStartTime"};
+
 // The key of a header comment ("; MaxProcs: 128") the simulator uses, else
 // empty.
 std::string_view used_header_key(std::string_view comment)
@@ -80,7 +82,24 @@ std::string_view used_header_key(std::string_view comment)
     if (colon == std::string_view::npos)
         return {};
     std::string_view key = trim(comment.substr(0, colon));
-    return key == "MaxNodes" || key == "MaxProcs" || key == "UnixStartTime" ? key : std::string_view{};
+    for (std::string_view used : kUsedHeaders)
+        if (key == used)
+            return key;
+    return {};
+}
+
+// Whether a comment cut short could have been a header the simulator uses:
+// a key whole or cut ("; MaxPro"), with or without its value.
+bool may_be_cut_header(std::string_view comment)
+{
+    comment.remove_prefix(1);
+    std::string_view key = trim(comment.substr(0, comment.find(':')));
+    if (key.empty())
+        return false;
+    for (std::string_view used : kUsedHeaders)
+        if (used.substr(0, key.size()) == key)
+            return true;
+    return false;
 }
 
 // False (and the line reported malformed) when a header the simulator uses
@@ -202,9 +221,10 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             continue;
         }
         const bool comment = view[first] == ';';
-        // Only a header the simulator reads can be cut into a wrong value;
-        // any other comment ending the file unterminated loses nothing.
-        if (in.eof() && (!comment || !used_header_key(view.substr(first)).empty())) {
+        // Only a header the simulator reads can be cut into a wrong value
+        // or lost; any other comment ending the file unterminated loses
+        // nothing.
+        if (in.eof() && (!comment || may_be_cut_header(view.substr(first)))) {
             report.unterminated_line(line_no);
             continue;
         }

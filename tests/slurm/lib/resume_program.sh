@@ -12,13 +12,14 @@
 #    them) and a daemon inherits that mask, so the SuspendProgram's SIGTERM
 #    would be ignored: the mask is cleared before exec'ing slurmd;
 #  - with -b, slurmd's uptime counts the kernel uptime clock's whole-second
-#    ticks since its start, and slurmctld takes now - uptime as its boot
-#    time.  A slurmd started in the wall-clock second of the boot request
-#    whose uptime ticks before it registers that same second has "booted"
-#    a second before the request: slurmctld waits for a boot that never
-#    comes and marks the node DOWN at ResumeTimeout (seen in CI).  The
-#    request comes before this program runs, so slurmd starts in a later
-#    second.
+#    ticks since its start, and slurmctld takes now - uptime (now from
+#    time()) as its boot time.  A slurmd started in the wall-clock second
+#    of the boot request can count one tick more than the wall clock has
+#    moved when it registers, and then "booted" a second before the
+#    request: slurmctld waits for a boot that never comes and marks the
+#    node DOWN at ResumeTimeout (seen in CI).  The request comes before
+#    this program runs, so slurmd starts in a later second, 20 ms in, as
+#    time() is a coarse clock that can lag by a timer tick.
 set -euo pipefail
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 : "${SLURM_CONF:?resume_program: SLURM_CONF is not set (slurmctld sets it)}"
@@ -27,6 +28,7 @@ log=$(dirname "$SLURM_CONF")/log/power.log
 
 started=$(date +%s)
 while [ "$(date +%s)" = "$started" ]; do sleep 0.05; done
+sleep 0.02
 pids=()
 for node in $(scontrol show hostnames "$1"); do
     echo "$(date +%T.%N) resume $node" >>"$log"

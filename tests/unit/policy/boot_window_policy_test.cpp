@@ -180,7 +180,7 @@ TEST(BootWindowPolicy, NeverHiresForJobsThatMayNotBurst)
 
 namespace {
 
-Decision six_cores_short(const char* lambda)
+Decision six_cores_short(const char* lambda, Seconds measured_boot = 0)
 {
     PolicyParams p;
     if (lambda)
@@ -197,6 +197,8 @@ Decision six_cores_short(const char* lambda)
     // its node must pay all of it: worth a node from λ ≈ 0.41.
     b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900, "long", 1100);
     b.pending(2, 4, BurstOption::Allow, "c", 3600).pending(3, 2, BurstOption::Allow, "c", 3600);
+    if (measured_boot > 0)
+        b.booted_once("g", measured_boot);
     return policy.decide(b.state, clock);
 }
 
@@ -218,6 +220,12 @@ TEST(BootWindowPolicy, LambdaGatesEachNodeOnTheShortJobsExpectedLocalWait)
     Decision low = six_cores_short("0.4");
     CHECK(low.actions.empty());
     DOUBLES_EQUAL(0, low.redecide_after, 0); // no resize happened: the next cycle looks again
+
+    // Nodes measured to boot in 900 s: a node costs (900 + 3600) / 3600 =
+    // 1.25; job 2 saves 1.1 · 4 · 100 / 3600 ≈ 0.12, job 3 alone
+    // 1.1 · 2 · 3700 / 3600 ≈ 2.26.
+    Decision slow = six_cores_short("1.1", 900);
+    LONGS_EQUAL(1, actions<HireNodes>(slow)[0].count);
 }
 
 namespace {

@@ -460,10 +460,13 @@ TEST(PfaPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
     // runtimes learned yet); two 4-core jobs of 1 h wait.  The profile wants
     // both 4-core nodes (1.0/h, 100 s boot): each costs (100 + 3600) / 3600
     // ≈ 1.028 and saves λ · 4 · (back − 100) / 3600 = λ at back = 1000.
-    auto decide = [](std::initializer_list<std::pair<std::string, std::string>> kv, Seconds back) {
+    auto decide = [](std::initializer_list<std::pair<std::string, std::string>> kv, Seconds back,
+                     Seconds measured_boot = 0) {
         PfaPolicy pfa = make(kv);
         StateBuilder b;
         b.local("l1", 8, 8).group("g", 4, 4, 1.0).running(9, 8, 0, "r", back);
+        if (measured_boot > 0)
+            b.booted_once("g", measured_boot);
         b.pending(1, 4, BurstOption::Allow, "c", 3600).pending(2, 4, BurstOption::Allow, "c", 3600);
         ManualClock clock(0);
         return pfa.decide(b.state, clock);
@@ -480,6 +483,9 @@ TEST(PfaPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
     // A longer local wait pays at a lower λ; the budget still caps it.
     LONGS_EQUAL(2, hired(decide({{"lambda", "0.1"}}, 36000), "g"));
     LONGS_EQUAL(1, hired(decide({{"lambda", "0.1"}, {"budget", "1"}}, 36000), "g"));
+    // Nodes measured to boot in 900 s: each costs (900 + 3600) / 3600 = 1.25
+    // and saves 1.1 · 4 · (1000 − 900) / 3600 ≈ 0.12.
+    CHECK(actions<HireNodes>(decide({{"lambda", "1.1"}}, 1000, 900)).empty());
 }
 
 TEST(PfaPolicy, LambdaWeighsOnlyJobsNoCloudCoreUpTakesAlready)

@@ -68,13 +68,15 @@ TEST(ThresholdPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
     // runtimes learned yet): both 4-core jobs (1 h) start then.  A node
     // costs (100 + 3600) / 3600 ≈ 1.028 and saves λ · 4 · (back − 100) /
     // 3600; the headroom node is never worth it.
-    auto hire = [](const char* lambda, Seconds back) {
+    auto hire = [](const char* lambda, Seconds back, Seconds measured_boot = 0) {
         PolicyParams p;
         p.set("lambda", lambda);
         ThresholdPolicy policy(p);
         ManualClock clock(0);
         StateBuilder busy;
         busy.local("n1", 8, 8).group("g", 4, 4, 1.0).running(9, 8, 0, "r", back);
+        if (measured_boot > 0)
+            busy.booted_once("g", measured_boot);
         busy.pending(1, 4, BurstOption::Allow, "c", 3600).pending(2, 4, BurstOption::Allow, "c", 3600);
         return policy.decide(busy.state, clock);
     };
@@ -88,4 +90,7 @@ TEST(ThresholdPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
     // the gate prices the expected wait, not one boot time.
     LONGS_EQUAL(2, actions<HireNodes>(hire("0.1", 36000))[0].count);
     CHECK(actions<HireNodes>(hire("0.1", 9000)).empty());
+    // Nodes measured to boot in 900 s, not 100: a node costs (900 + 3600) /
+    // 3600 = 1.25 and saves 1.1 · 4 · (1000 − 900) / 3600 ≈ 0.12.
+    CHECK(actions<HireNodes>(hire("1.1", 1000, 900)).empty());
 }

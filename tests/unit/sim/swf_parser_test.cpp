@@ -198,6 +198,9 @@ TEST(SwfParser, ReportsALastLineWithoutItsNewlineAsTruncated)
     Trace header = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n; MaxProcs: 12");
     LONGS_EQUAL(1, header.report.malformed);
     LONGS_EQUAL(0, header.report.max_procs);
+    // ... or inside its key, which loses the header altogether.
+    Trace key = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n; MaxPro");
+    LONGS_EQUAL(1, key.report.malformed);
     // Any other comment ending the file loses nothing when cut.
     Trace note = parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n; converted by hand, see REA");
     LONGS_EQUAL(0, note.report.problem_count());

@@ -344,18 +344,19 @@ LaunchResult LocalProvider::launch_one(const LaunchRequest& req)
     struct timespec delay;
     delay.tv_sec = static_cast<time_t>(config_.boot_delay);
     delay.tv_nsec = static_cast<long>((config_.boot_delay - static_cast<double>(delay.tv_sec)) * 1e9);
-    // slurmd -b reports as its uptime the whole seconds the kernel's uptime
-    // clock has ticked since slurmd started, and slurmctld takes its boot
-    // time to be now - uptime.  A slurmd started in the wall-clock second of
-    // Slurm's boot request whose uptime ticks before it registers that same
-    // second would have booted before it was asked to: slurmctld waits for
-    // a boot that never comes and sets the node DOWN at ResumeTimeout.  The
-    // request precedes a launch by ResumeProgram (not one by EarlyLaunch,
-    // burstd.conf(5)), so starting in a later second than the launch rules
-    // it out.
+    // slurmd -b reports as its uptime the ticks of the kernel's uptime clock
+    // since slurmd started (whole seconds), and slurmctld takes its boot time
+    // to be now - uptime, with now from time().  A slurmd started in the
+    // wall-clock second of Slurm's boot request can count one tick more than
+    // the whole seconds the wall clock has moved when it registers, and then
+    // "booted" a second before it was asked to: slurmctld waits for a boot
+    // that never comes and sets the node DOWN at ResumeTimeout.  The request
+    // precedes a launch by ResumeProgram (not one by EarlyLaunch,
+    // burstd.conf(5)), so slurmd starts in a later second than the launch,
+    // 20 ms in, as time() is a coarse clock that can lag by a timer tick.
     struct timespec launched;
     ::clock_gettime(CLOCK_REALTIME, &launched);
-    struct timespec next_second = {launched.tv_sec + 1, 0};
+    const struct timespec next_second = {launched.tv_sec + 1, 20'000'000};
 
     pid_t child = ::fork();
     if (child < 0)

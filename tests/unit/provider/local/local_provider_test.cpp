@@ -1,6 +1,7 @@
 #include "provider/local/local_provider.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -31,7 +32,7 @@ void write_script(const fs::path& path, const fs::path& out_dir, bool ignore_ter
       // a child it blocks signals itself, which /proc would show.
       << "while read -r key value; do [ \"$key\" = SigBlk: ] && blocked=\"$key\t$value\"; done < /proc/$$/status\n"
       << "{ echo \"pid $$\"; echo \"args $*\"; printf '%b\\n' \"$blocked\";"
-      << " echo \"sid $(cut -d' ' -f6 /proc/$$/stat)\"; } >> " << out_dir.string() << "/$node.started\n"
+      << " echo \"wall $(date +%s.%N)\"; echo \"sid $(cut -d' ' -f6 /proc/$$/stat)\"; } >> " << out_dir.string() << "/$node.started\n"
       << (ignore_term ? "trap '' TERM\n" : "") << "exec sleep 1000\n";
     s.close();
     fs::permissions(path, fs::perms::owner_all);
@@ -189,14 +190,29 @@ TEST(LocalProvider, FindsItsInstancesAfterARestart)
 
 TEST(LocalProvider, WaitsTheBootDelayBeforeStartingSlurmd)
 {
-    config.boot_delay = 0.8;
+    // Longer than the wait for the next wall-clock second can be.
+    config.boot_delay = 1.5;
     provider = std::make_unique<LocalProvider>(config);
     auto t0 = std::chrono::steady_clock::now();
     provider->launch({request("c1", "tok-1")});
     LONGS_EQUAL(1, provider->list(kOwner).instances.size()); // exists while "booting"
     CHECK(wait_for_file(out / "c1.started", 5));
     double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(waited >= 0.8);
+    CHECK(waited >= 1.5);
+}
+
+TEST(LocalProvider, StartsSlurmdInALaterWallClockSecondThanTheLaunch)
+{
+    // Slurm's boot request came before the launch: a slurmd started in its
+    // second could report a boot before it (local_provider.cpp).
+    const double launched = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    provider->launch({request("c1", "tok-1")});
+    CHECK(wait_for_file(out / "c1.started", 5));
+    const std::string started = slurp(out / "c1.started");
+    const auto at = started.find("wall ");
+    CHECK(at != std::string::npos);
+    const double wall = std::stod(started.substr(at + 5));
+    CHECK_TEXT(wall >= std::floor(launched) + 1.02, started.c_str());
 }
 
 TEST(LocalProvider, TerminateStopsTheProcessAndForgetsIt)
