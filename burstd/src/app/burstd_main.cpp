@@ -77,7 +77,7 @@ void usage(std::ostream& out)
 {
     out << "usage: burstd [-f FILE] [--check-config]\n"
            "  -f FILE          configuration file (default " << kDefaultConfig << ")\n"
-           "  --check-config   report every error in the configuration and exit\n"
+           "  --check-config   check the configuration, report its errors and exit\n"
            "  -V, --version    print the version and exit\n";
 }
 
