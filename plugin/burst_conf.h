@@ -13,7 +13,8 @@
 extern "C" {
 #endif
 
-#define BURST_CONF_DEFAULT_SOCKET "/run/slurm-burst/plugin.sock"
+/* burstd's default SocketPath, so the two meet without any configuration. */
+#define BURST_CONF_DEFAULT_SOCKET "/run/burstd/snapshot.sock"
 #define BURST_CONF_DEFAULT_INTERVAL 5
 #define BURST_CONF_MAX_INTERVAL 3600
 /* About half a millisecond of copying per hold on the test machine. */

@@ -7,6 +7,7 @@
 #include "app/instance_manager.hpp"
 #include "app/locked_actuator.hpp"
 #include "app/logger.hpp"
+#include "app/node_group_zones.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
@@ -55,6 +56,8 @@ BuiltParts build_parts(const burst::BurstdConfig& config, const burst::ProviderE
             parts.errors.push_back(e.what());
         }
     }
+    for (auto& e : burst::node_group_zone_errors(config, parts.providers))
+        parts.errors.push_back(std::move(e));
     parts.chain = burst::make_policy_chain(config.policies, parts.errors);
     return parts;
 }
@@ -74,7 +77,7 @@ void usage(std::ostream& out)
 {
     out << "usage: burstd [-f FILE] [--check-config]\n"
            "  -f FILE          configuration file (default " << kDefaultConfig << ")\n"
-           "  --check-config   report every error in the configuration and exit\n"
+           "  --check-config   check the configuration, report its errors and exit\n"
            "  -V, --version    print the version and exit\n";
 }
 

@@ -1,4 +1,5 @@
 #include "app/instance_manager.hpp"
+#include "app/node_group_zones.hpp"
 
 #include <boost/asio/post.hpp>
 
@@ -63,16 +64,9 @@ InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>
         const Provider* p = provider(g.provider);
         if (!p)
             throw std::invalid_argument("node group " + g.name + ": provider " + g.provider + " was not built");
-        // The provider lists (and so reconciles) only its own zones.
-        const std::vector<std::string> known = p->zones();
-        for (const auto& z : g.zones)
-            if (std::find(known.begin(), known.end(), z) == known.end()) {
-                std::string list;
-                for (const auto& k : known)
-                    list += (list.empty() ? "" : ",") + k;
-                throw std::invalid_argument("node group " + g.name + ": Zones=: zone " + z + " is not among Provider=" +
-                                            g.provider + "'s Zones=" + (list.empty() ? "(none)" : list));
-            }
+        const std::vector<std::string> outside = zones_outside_provider(g, *p);
+        if (!outside.empty())
+            throw std::invalid_argument("node group " + g.name + ": " + outside.front());
     }
     for (const auto& b : ledger_.breakers()) {
         GroupHealthView saved;

@@ -39,6 +39,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/metrics_http.hpp \
 	burstd/src/app/metrics_server.cpp \
 	burstd/src/app/metrics_server.hpp \
+	burstd/src/app/node_group_zones.cpp \
+	burstd/src/app/node_group_zones.hpp \
 	burstd/src/app/policy_cycle.cpp \
 	burstd/src/app/policy_cycle.hpp \
 	burstd/src/app/prometheus_text.cpp \
@@ -77,6 +79,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/launch_fence_test.cpp \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/app/metrics_test.cpp \
+	tests/unit/app/node_group_zones_test.cpp \
 	tests/unit/app/placement_backoff_test.cpp \
 	tests/unit/app/policy_cycle_budget_test.cpp \
 	tests/unit/app/policy_cycle_fakes.hpp \

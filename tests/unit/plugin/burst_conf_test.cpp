@@ -1,4 +1,5 @@
 #include "../../../plugin/burst_conf.h"
+#include "app/burstd_config.hpp"
 
 #include <cstdio>
 #include <string>
@@ -27,10 +28,15 @@ TEST_GROUP(BurstConf)
 
 TEST(BurstConf, DefaultsMatchTheDocumentation)
 {
-    STRCMP_EQUAL("/run/slurm-burst/plugin.sock", conf.socket_path);
+    STRCMP_EQUAL("/run/burstd/snapshot.sock", conf.socket_path);
     UNSIGNED_LONGS_EQUAL(5, conf.export_interval);
     UNSIGNED_LONGS_EQUAL(1000, conf.jobs_per_lock);
     LONGS_EQUAL(0, conf.self_check);
+}
+
+TEST(BurstConf, DefaultSocketIsBurstdsDefaultSoNeitherNeedsConfiguring)
+{
+    STRCMP_EQUAL(burst::BurstdConfig{}.socket_path.c_str(), conf.socket_path);
 }
 
 TEST(BurstConf, ExportJobsPerLockIsReadAndBounded)
@@ -79,7 +85,7 @@ TEST(BurstConf, MalformedValuesKeepTheDefault)
     const char* text = "ExportInterval=0\nExportInterval=5s\nExportInterval=-1\nSocketPath=relative.sock\nnonsense\n";
     LONGS_EQUAL(5, burst_conf_parse(text, "b.conf", &conf, collect, nullptr));
     UNSIGNED_LONGS_EQUAL(5, conf.export_interval);
-    STRCMP_EQUAL("/run/slurm-burst/plugin.sock", conf.socket_path);
+    STRCMP_EQUAL(BURST_CONF_DEFAULT_SOCKET, conf.socket_path);
     STRCMP_CONTAINS("b.conf:1: ExportInterval", warnings[0].c_str());
     STRCMP_CONTAINS("b.conf:4: SocketPath", warnings[3].c_str());
     STRCMP_CONTAINS("b.conf:5: expected Key=Value", warnings[4].c_str());
@@ -89,7 +95,7 @@ TEST(BurstConf, SocketPathLongerThanSunPathIsRejected)
 {
     std::string text = "SocketPath=/" + std::string(200, 'x') + "\n";
     LONGS_EQUAL(1, burst_conf_parse(text.c_str(), "b.conf", &conf, collect, nullptr));
-    STRCMP_EQUAL("/run/slurm-burst/plugin.sock", conf.socket_path);
+    STRCMP_EQUAL(BURST_CONF_DEFAULT_SOCKET, conf.socket_path);
 }
 
 TEST(BurstConf, MissingFileMeansDefaultsWithoutComplaint)
