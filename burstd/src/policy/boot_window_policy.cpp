@@ -46,22 +46,20 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
-    if (!gate_.off()) {
-        gate_.observe(state);
+    gate_.observe(state); // the boot times of the window too
+    if (!gate_.off())
         waits_.begin(view, now);
-    }
 
     // Each group's boot time is its latest measured one (else its configured
     // one), for the window and for its booting nodes alike.  The window is
     // the longest of those of the groups that can grow, so that every node
     // hired now is ready within it.
-    boots_.observe(state);
     std::vector<Seconds> boot(view.groups.size());
     Seconds window = 0;
     Seconds longest = 0;
     bool can_grow = false;
     for (std::size_t g = 0; g < view.groups.size(); ++g) {
-        boot[g] = boots_.latest(*view.groups[g].group);
+        boot[g] = gate_.boot_times().latest(*view.groups[g].group);
         longest = std::max(longest, boot[g]);
         if (view.groups[g].hireable_nodes > 0) {
             window = std::max(window, boot[g]);

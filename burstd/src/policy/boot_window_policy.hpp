@@ -1,7 +1,6 @@
 #pragma once
 #include "policy/expander.hpp"
 #include "policy/local_wait_estimator.hpp"
-#include "policy/measured_boot_times.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime_estimator.hpp"
@@ -47,10 +46,9 @@ public:
 private:
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
-    WaitingCostGate gate_;
+    WaitingCostGate gate_; // and its record of the groups' boot times
     LocalWaitEstimator waits_; // for the gate
     Time next_resize_ = 0;
-    MeasuredBootTimes boots_;
 };
 
 } // namespace burst

@@ -36,6 +36,7 @@ private:
     struct Measured {
         Time ready_at = -1;         // when the latest measured node came up
         std::deque<Seconds> recent; // oldest first, at most kRecent
+        Seconds median = 0;         // of recent
     };
     std::unordered_map<std::string, Measured> by_group_;
 };

@@ -5,11 +5,15 @@
 #include <utility>
 
 namespace burst {
+namespace {
 
-double WaitingCostGate::node_cost(const NodeGroup& group, Seconds runtime) const
+// What a node of `group` costs running `runtime` after a `boot`.
+double node_cost(const NodeGroup& group, Seconds boot, Seconds runtime)
 {
-    return group.price_per_hour * std::max(group.min_billed, boots_.expected(group) + runtime / group.speed) / 3600;
+    return group.price_per_hour * std::max(group.min_billed, boot + runtime / group.speed) / 3600;
 }
+
+} // namespace
 
 bool WaitingCostGate::off() const
 {
@@ -22,7 +26,8 @@ Seconds WaitingCostGate::horizon(const NodeGroup& group, std::uint64_t cores, Se
         return HUGE_VAL;
     const std::uint64_t per_node = group.cpus ? group.cpus : 1;
     const double nodes = double((cores + per_node - 1) / per_node);
-    return boots_.expected(group) + nodes * node_cost(group, runtime) * 3600 / (lambda_ * double(cores));
+    const Seconds boot = boots_.expected(group);
+    return boot + nodes * node_cost(group, boot, runtime) * 3600 / (lambda_ * double(cores));
 }
 
 std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes, std::vector<WaitingJob> waiting) const
@@ -44,9 +49,9 @@ std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes
         if (job.cores >= per_node) {
             // Wide jobs take whole nodes of their own.
             const std::uint64_t n = (job.cores + per_node - 1) / per_node;
-            if (saved > double(n) * node_cost(group, job.runtime))
+            if (saved > double(n) * node_cost(group, boot, job.runtime))
                 hired += n;
-        } else if (saved > double(job.cores) / double(per_node) * node_cost(group, job.runtime)) {
+        } else if (saved > double(job.cores) / double(per_node) * node_cost(group, boot, job.runtime)) {
             narrow += job.cores;
             narrow_jobs.emplace_back(job.cores, saved);
             narrow_runtime.push_back(job.runtime);
@@ -64,7 +69,7 @@ std::uint32_t WaitingCostGate::worth(const NodeGroup& group, std::uint32_t nodes
         tail_runtime = std::max(tail_runtime, narrow_runtime[k]);
         tail -= on_tail;
     }
-    if (narrow % per_node > 0 && tail_saved > node_cost(group, tail_runtime))
+    if (narrow % per_node > 0 && tail_saved > node_cost(group, boot, tail_runtime))
         ++hired;
     return std::uint32_t(std::min<std::uint64_t>(hired, nodes));
 }

@@ -39,6 +39,7 @@ public:
     // Learns the groups' boot times from the nodes that came up; a policy
     // calls it once a decision, before weighing.
     void observe(const ClusterState& state) { boots_.observe(state); }
+    const MeasuredBootTimes& boot_times() const { return boots_; }
 
     // Of `nodes` nodes of `group` wanted for the `waiting` jobs, how many
     // are worth hiring.  Nodes beyond what the waiting jobs fill (headroom)
@@ -57,9 +58,6 @@ public:
     }
 
 private:
-    // What a node of `group` costs running `runtime` after its boot.
-    double node_cost(const NodeGroup& group, Seconds runtime) const;
-
     double lambda_;
     MeasuredBootTimes boots_;
 };
