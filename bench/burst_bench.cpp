@@ -4,7 +4,7 @@
 //   (default /work/shared/traces/swf, all sections, sizes 1000,10000,100000,1000000,
 //   every policy)
 //
-// Sections: parse, decide, sim, learn.  Times are CPU time of this process (and
+// Sections: parse, decide, sim, learn, split, bound.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
@@ -25,7 +25,10 @@
 //    associations, with few or many accounts with work and a deep chain
 //    (split);
 // 5. replays the largest trace found with never, always, predictive and
-//    fixed-delay and reports simulated jobs per CPU second (sim).
+//    fixed-delay and reports simulated jobs per CPU second (sim);
+// 6. works out the lower bound on J of every schedule (burstsim prints it
+//    per λ with --clairvoyant) on the largest trace at a congested and a
+//    roomier site, at λ = 0.5× and 5× the core-hour price (bound).
 #include "bench_args.hpp"
 #include "decide_stats.hpp"
 
@@ -33,6 +36,7 @@
 #include "policy/budget_split.hpp"
 #include "policy/policy_factory.hpp"
 #include "policy/runtime_ratio_model.hpp"
+#include "sim/objective_bound.hpp"
 #include "sim/sim_metrics.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_loader.hpp"
@@ -366,6 +370,44 @@ void bench_budget_split()
     time_split("a 20k-deep chain, 20k leaves with work", chain);
 }
 
+// The site of bench/trace_table.sh: 8-core nodes at 0.40 per hour, as many
+// as there are local cores / 8, at least 20.
+SimConfig trace_table_site(std::uint32_t local_cores)
+{
+    SimConfig config;
+    config.local_cores = local_cores;
+    NodeGroup g;
+    g.name = "aws";
+    g.cpus = 8;
+    g.max_count = std::max<std::uint32_t>(20, local_cores / 8);
+    g.price_per_hour = 0.4;
+    g.boot_time = 120;
+    config.groups = {g};
+    return config;
+}
+
+void bench_objective_bound(const std::string& path, const Trace& trace)
+{
+    std::printf("\n== lower bound on J of every schedule, %s (%zu jobs; 300 steps, 300-s buckets) ==\n",
+                std::filesystem::path(path).filename().c_str(), trace.jobs.size());
+    std::printf("%12s %8s %10s %10s %12s %12s\n", "local_cores", "lambda", "cpu_s", "wall_s", "J-bound",
+                "always_J");
+    for (std::uint32_t cores : {1500u, 3000u}) {
+        const SimConfig config = trace_table_site(cores);
+        auto always = make_policy("always", PolicyParams{});
+        const SimResult run = simulate(config, trace.jobs, *always);
+        for (double lambda : {0.025, 0.25}) {
+            const double achieved = objective_at(compute_metrics(run, lambda), lambda);
+            auto start = Stopwatch::now();
+            const double cpu = cpu_seconds();
+            const auto bound = objective_bound(config, trace.jobs, lambda, achieved);
+            const double c = cpu_seconds() - cpu, s = seconds_since(start);
+            std::printf("%12u %8.3f %10.2f %10.2f %12.1f %12.1f\n", cores, lambda, c, s, bound ? bound->value : 0.0,
+                        achieved);
+        }
+    }
+}
+
 int main(int argc, char** argv)
 {
     keep_cycle_buffers_in_heap(); // as burstd and burstsim do
@@ -433,6 +475,8 @@ int main(int argc, char** argv)
         bench_learning();
     if (wanted("split"))
         bench_budget_split();
+    if (!largest.empty() && wanted("bound"))
+        bench_objective_bound(largest, big);
     if (largest.empty() || !wanted("sim"))
         return 0;
     std::printf("\n== burstsim throughput on %s (%zu jobs, EASY backfill, group 8 cpus x 50) ==\n",

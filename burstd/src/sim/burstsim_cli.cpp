@@ -5,6 +5,7 @@
 #include "policy/policy_factory.hpp"
 #include "sim/clairvoyant_reference.hpp"
 #include "sim/cloud_work_bound.hpp"
+#include "sim/objective_bound.hpp"
 #include "sim/generated_workload.hpp"
 #include "sim/group_spec.hpp"
 #include "sim/plain_number.hpp"
@@ -590,14 +591,19 @@ struct RatioRow {
 
 // Per row and λ: J, J over the clairvoyant reference's J, cloud core-hours,
 // the lower bound on cloud core-hours at the row's achieved waits, their
-// ratio, and J_lb = λ × waiting core-hours + the bound's cloud cost (no
-// schedule whose jobs all start no later than this row's costs less).
+// ratio, J_lb = λ × waiting core-hours + the bound's cloud cost (no
+// schedule whose jobs all start no later than this row's costs less), and J
+// over the bound on J of every schedule (`bounds`, per λ; none: "-").  Then
+// that bound itself, one J-bound row per λ.
 void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRow>& rows,
-                  const std::vector<SimMetrics>& reference)
+                  const std::vector<SimMetrics>& reference, const std::vector<std::optional<ObjectiveBound>>& bounds)
 {
     out << "\n" << std::left << std::setw(50) << "ratios" << std::right << std::setw(9) << "lambda" << std::setw(14)
         << "J" << std::setw(9) << "J/clv" << std::setw(12) << "cloud_ch" << std::setw(12) << "bound_ch"
-        << std::setw(10) << "cloud/lb" << std::setw(14) << "J_lb" << "\n";
+        << std::setw(10) << "cloud/lb" << std::setw(14) << "J_lb" << std::setw(9) << "J/bound" << "\n";
+    auto over_bound = [&](double j, std::size_t k) {
+        return bounds[k] && bounds[k]->value > 0 ? fixed(j / bounds[k]->value, 3) : std::string("-");
+    };
     for (const auto& r : rows)
         for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
             if (r.lambda_index >= 0 && std::size_t(r.lambda_index) != k)
@@ -610,8 +616,19 @@ void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRo
                 << std::setw(14) << fixed(j, 2) << std::setw(9) << (ref > 0 ? fixed(j / ref, 3) : "-") << std::setw(12)
                 << fixed(cloud, 1) << std::setw(12) << fixed(bound, 1) << std::setw(10)
                 << (bound > 0 ? fixed(cloud / bound, 2) : "-") << std::setw(14)
-                << fixed(lambda * r.metrics.waiting_core_hours + r.bound.cloud_cost, 2) << "\n";
+                << fixed(lambda * r.metrics.waiting_core_hours + r.bound.cloud_cost, 2) << std::setw(9)
+                << over_bound(j, k) << "\n";
         }
+    for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+        if (!bounds[k])
+            continue;
+        const double ref = objective_at(reference[k], o.lambdas[k]);
+        out << std::left << std::setw(50) << "J-bound" << std::right << std::setw(9)
+            << fixed(o.lambdas[k], o.lambdas[k] < 0.1 ? 4 : 3) << std::setw(14) << fixed(bounds[k]->value, 2)
+            << std::setw(9) << (ref > 0 ? fixed(bounds[k]->value / ref, 3) : "-") << std::setw(12) << "-"
+            << std::setw(12) << "-" << std::setw(10) << "-" << std::setw(14) << "-" << std::setw(9)
+            << over_bound(bounds[k]->value, k) << "\n";
+    }
 }
 
 // --scenario NAME[:keys]: a paper's experiment, printed as one table.
@@ -945,7 +962,11 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 const SimMetrics m = metrics_of(ref.result, o.lambdas[k]);
                 record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
             }
-            print_ratios(out, o, rows, reference);
+            std::vector<std::optional<ObjectiveBound>> bounds(o.lambdas.size());
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                bounds[k] = objective_bound(o.config, trace.jobs, o.lambdas[k],
+                                            objective_at(reference[k], o.lambdas[k]));
+            print_ratios(out, o, rows, reference, bounds);
         }
         if (o.compare)
             out << "\n" << dropped << account_costs.str();

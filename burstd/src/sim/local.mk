@@ -36,6 +36,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/core_profile.hpp \
 	burstd/src/sim/cloud_work_bound.cpp \
 	burstd/src/sim/cloud_work_bound.hpp \
+	burstd/src/sim/objective_bound.cpp \
+	burstd/src/sim/objective_bound.hpp \
 	burstd/src/sim/clairvoyant_reference.cpp \
 	burstd/src/sim/clairvoyant_reference.hpp \
 	burstd/src/sim/workflow.cpp \
@@ -97,6 +99,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/clairvoyant_policy_test.cpp \
 	tests/unit/sim/core_profile_test.cpp \
 	tests/unit/sim/cloud_work_bound_test.cpp \
+	tests/unit/sim/objective_bound_test.cpp \
 	tests/unit/sim/clairvoyant_reference_test.cpp \
 	tests/unit/sim/workflow_parser_test.cpp \
 	tests/unit/sim/workflow_arrivals_test.cpp \

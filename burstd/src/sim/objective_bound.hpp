@@ -1,0 +1,60 @@
+#pragma once
+// A valid lower bound on J(λ) = cloud cost + λ × waiting core-hours over
+// every schedule of a trace on a site: no policy, clairvoyant or not, can do
+// better.  Where the bound is above what an aim asks for, no policy can meet
+// that aim.
+//
+// Every job j (c_j cores, local runtime p_j, submitted a_j) either runs on
+// the local cores from some s_j ≥ a_j, or in the cloud from some s_j ≥ a_j,
+// paying at least c_j·p_j at the cheapest group's price per core·s of work
+// (boots, idle nodes and billing minimums are relaxed away).  Either way it
+// waits s_j − a_j.  What couples the jobs is capacity: at any time the local
+// jobs use at most L cores and the cloud jobs at most K, the groups' cores
+// (a cloud job runs p_j / speed; the fastest group's speed is a relaxation).
+//
+// Lagrangian relaxation prices that capacity instead: for any prices
+// μ(t), ν(t) ≥ 0 per core·s,
+//
+//   J ≥ Σ_j c_j · min over s ≥ a_j of
+//         min( λ'(s − a_j) + ∫_s^{s+p_j} μ,
+//              λ'(s − a_j) + price·p_j + ∫_s^{s+p_j/speed} ν )
+//       − L ∫ μ − K ∫ ν,
+//
+// (λ' = λ per core·s) because a real schedule pays its own J and, by
+// capacity, no more than L ∫ μ + K ∫ ν for the capacity it uses.  The
+// prices are constant on buckets of a time grid (zero past it), so each
+// job's minimum is at its release or where its start or end meets a bucket
+// edge: exact, not sampled.  Projected subgradient ascent (Polyak steps
+// towards a known schedule's J) searches the prices; every iterate is a
+// valid bound and the best is kept.
+//
+// A task's waiting counts from when its parents end, which another schedule
+// may move: traces with dependencies get no bound.
+
+#include "sim/sim_config.hpp"
+#include "sim/trace.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace burst {
+
+struct ObjectiveBoundOptions {
+    Seconds bucket = 300;  // the prices' time grid
+    int iterations = 300;  // subgradient steps
+};
+
+struct ObjectiveBound {
+    double value = 0;      // J can be no lower than this
+    int best_iteration = 0;
+};
+
+// The bound for the jobs burstsim replays from `trace` on `config` (those no
+// wider than the local cores, at their true runtimes).  `achieved` is a J
+// some schedule reaches (the clairvoyant reference's), the target the steps
+// aim at; lambda is per waiting core-hour.  No value when a job has parents.
+std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace,
+                                              double lambda, double achieved,
+                                              const ObjectiveBoundOptions& options = {});
+
+} // namespace burst
