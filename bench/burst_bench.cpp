@@ -402,7 +402,7 @@ void bench_objective_bound(const std::string& path, const Trace& trace)
             const double cpu = cpu_seconds();
             const auto bound = objective_bound(config, trace.jobs, lambda, achieved);
             const double c = cpu_seconds() - cpu, s = seconds_since(start);
-            std::printf("%12u %8.3f %10.2f %10.2f %12.1f %12.1f\n", cores, lambda, c, s, bound ? bound->value : 0.0,
+            std::printf("%12u %8.3f %10.2f %10.2f %12.1f %12.1f\n", cores, lambda, c, s, bound.value_or(0.0),
                         achieved);
         }
     }

@@ -2,8 +2,9 @@
 # The real-trace table of issue 6, item 6: every SWF trace × policies
 # (never, always, threshold, boot-window, predictive, forecast, pfa, best
 # fixed delay in hindsight, clairvoyant reference) × λ = 0.5, 1, 2, 5 × the cloud
-# core-hour price, with the ratios to the clairvoyant reference and the
-# lower bound on cloud core-hours at each run's achieved waits.
+# core-hour price, with the ratios to the clairvoyant reference, the lower
+# bound on cloud core-hours at each run's achieved waits, and the lower
+# bound on J of every schedule.
 #
 # usage: [ONLY="NAME..."] bench/trace_table.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]]
 #   defaults: ./burstsim, ../shared/traces/swf, bench/results
@@ -98,15 +99,16 @@ for f in "$OUT"/*.txt; do
                     if ((l, R[k]) in J && (best == "" || J[l, R[k]] + 0 < bj)) { best = R[k]; bj = J[l, R[k]] + 0 }
                 base = J[l, "never"] + 0 < J[l, "always"] + 0 ? J[l, "never"] + 0 : J[l, "always"] + 0
                 line = sprintf("%-11s %6s", trace, l)
-                for (k = 1; k <= n; k++) line = line sprintf(" %10.1f", J[l, P[k]])
+                for (k = 1; k <= n; k++)
+                    line = line (((l, P[k]) in J) ? sprintf(" %10.1f", J[l, P[k]]) : sprintf(" %10s", "-"))
                 a1 = bj <= 0.85 * base ? "yes" : "no"
                 a2 = bj <= 0.90 * J[l, "delay"] ? "yes" : "no"
                 a3 = bj <= 1.25 * J[l, "clairvoyant"] ? "yes" : "no"
                 c = J[l, "clairvoyant"] + 0
                 lb = J[l, "J-bound"] + 0
-                line = line sprintf("  %-11s %5.3f %5.3f %5.3f %-3s %-3s %-3s %5.3f %5.3f %5.2f %7.3f", best, bj / base,
+                line = line sprintf("  %-11s %5.3f %5.3f %5.3f %-3s %-3s %-3s %5.3f %5.3f %5s %7s", best, bj / base,
                                     bj / J[l, "delay"], bj / c, a1, a2, a3, c / base, c / J[l, "delay"],
-                                    lb > 0 ? bj / lb : 0, lb / base)
+                                    lb > 0 ? sprintf("%.2f", bj / lb) : "-", lb > 0 ? sprintf("%.3f", lb / base) : "-")
                 print line
             }
         }' "$f" | sort -k2,2n

@@ -596,14 +596,11 @@ struct RatioRow {
 // over the bound on J of every schedule (`bounds`, per λ; none: "-").  Then
 // that bound itself, one J-bound row per λ.
 void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRow>& rows,
-                  const std::vector<SimMetrics>& reference, const std::vector<std::optional<ObjectiveBound>>& bounds)
+                  const std::vector<SimMetrics>& reference, const std::vector<std::optional<double>>& bounds)
 {
     out << "\n" << std::left << std::setw(50) << "ratios" << std::right << std::setw(9) << "lambda" << std::setw(14)
         << "J" << std::setw(9) << "J/clv" << std::setw(12) << "cloud_ch" << std::setw(12) << "bound_ch"
         << std::setw(10) << "cloud/lb" << std::setw(14) << "J_lb" << std::setw(9) << "J/bound" << "\n";
-    auto over_bound = [&](double j, std::size_t k) {
-        return bounds[k] && bounds[k]->value > 0 ? fixed(j / bounds[k]->value, 3) : std::string("-");
-    };
     for (const auto& r : rows)
         for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
             if (r.lambda_index >= 0 && std::size_t(r.lambda_index) != k)
@@ -617,17 +614,16 @@ void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRo
                 << fixed(cloud, 1) << std::setw(12) << fixed(bound, 1) << std::setw(10)
                 << (bound > 0 ? fixed(cloud / bound, 2) : "-") << std::setw(14)
                 << fixed(lambda * r.metrics.waiting_core_hours + r.bound.cloud_cost, 2) << std::setw(9)
-                << over_bound(j, k) << "\n";
+                << (bounds[k] && *bounds[k] > 0 ? fixed(j / *bounds[k], 3) : "-") << "\n";
         }
     for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
         if (!bounds[k])
             continue;
         const double ref = objective_at(reference[k], o.lambdas[k]);
         out << std::left << std::setw(50) << "J-bound" << std::right << std::setw(9)
-            << fixed(o.lambdas[k], o.lambdas[k] < 0.1 ? 4 : 3) << std::setw(14) << fixed(bounds[k]->value, 2)
-            << std::setw(9) << (ref > 0 ? fixed(bounds[k]->value / ref, 3) : "-") << std::setw(12) << "-"
-            << std::setw(12) << "-" << std::setw(10) << "-" << std::setw(14) << "-" << std::setw(9)
-            << over_bound(bounds[k]->value, k) << "\n";
+            << fixed(o.lambdas[k], o.lambdas[k] < 0.1 ? 4 : 3) << std::setw(14) << fixed(*bounds[k], 2)
+            << std::setw(9) << (ref > 0 ? fixed(*bounds[k] / ref, 3) : "-") << std::setw(12) << "-"
+            << std::setw(12) << "-" << std::setw(10) << "-" << std::setw(14) << "-" << std::setw(9) << "-" << "\n";
     }
 }
 
@@ -962,7 +958,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 const SimMetrics m = metrics_of(ref.result, o.lambdas[k]);
                 record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
             }
-            std::vector<std::optional<ObjectiveBound>> bounds(o.lambdas.size());
+            std::vector<std::optional<double>> bounds(o.lambdas.size());
             for (std::size_t k = 0; k < o.lambdas.size(); ++k)
                 bounds[k] = objective_bound(o.config, trace.jobs, o.lambdas[k],
                                             objective_at(reference[k], o.lambdas[k]));

@@ -8,7 +8,7 @@
 namespace burst {
 namespace {
 
-constexpr double kNone = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Prices per core·s, constant on buckets [k·width, (k+1)·width) of time
 // since the first release and zero past the last bucket.
@@ -112,7 +112,7 @@ private:
 };
 
 struct Placement {
-    double cost = kNone; // per core
+    double cost = kInfinity; // per core
     Time start = 0;
     bool cloud = false;
 };
@@ -149,18 +149,29 @@ void improve(Placement& best, const BucketPrices& prices, Time release, Seconds 
 }
 
 struct BoundJob {
-    Time release = 0; // since the first release
+    Time release = 0;
     Seconds runtime = 0;
     double cpus = 0;
 };
 
+// Subgradient steps start at twice the Polyak step and halve after this
+// many steps without a better bound: the usual schedule, which converges
+// without knowing the optimum.
+constexpr double kFirstStepScale = 2;
+constexpr int kStepsBeforeHalving = 20;
+// Buckets at most: a trace of years on 300-s buckets would take gigabytes
+// of prices; coarser buckets only weaken the bound.
+constexpr double kMostBuckets = 1 << 20;
+
 } // namespace
 
-std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace,
-                                              double lambda, double achieved, const ObjectiveBoundOptions& options)
+std::optional<double> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace, double lambda,
+                                      double achieved, const ObjectiveBoundOptions& options)
 {
+    if (lambda < 0)
+        return std::nullopt;
     std::vector<BoundJob> jobs;
-    Time first = kNone;
+    Time first = kInfinity;
     for (const auto& t : trace) {
         if (!t.parents.empty())
             return std::nullopt;
@@ -169,23 +180,23 @@ std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std
         jobs.push_back(BoundJob{t.submit, t.true_runtime(), double(t.cpus)});
         first = std::min(first, t.submit);
     }
-    if (jobs.empty() || lambda <= 0)
-        return ObjectiveBound{};
+    // Waiting for free: every job starts at once, locally or in the cloud.
+    if (jobs.empty() || lambda == 0)
+        return 0.0;
 
     // The cloud: the cheapest work, the fastest cores, all of them at once.
-    double work_price = kNone, fastest = 0, cloud_cores = 0;
+    double work_price = kInfinity, fastest = 0, cloud_cores = 0;
     for (const auto& g : config.groups) {
-        if (g.speed <= 0)
-            continue;
         work_price = std::min(work_price, g.price_per_cpu_second() / g.speed);
         fastest = std::max(fastest, g.speed);
-        cloud_cores += double(g.nodes.empty() ? g.max_count : g.capacity()) * g.cpus;
+        cloud_cores += double(simulated_node_count(g)) * g.cpus;
     }
-    const bool cloud = work_price < kNone;
+    const bool cloud = !config.groups.empty();
     const double local_cores = config.local_cores;
 
-    // The grid reaches the time all work could be done locally after the
-    // last release; capacity past it is free, which only weakens the bound.
+    // Times from the first release.  The grid reaches well past the last
+    // release: the local cores' whole work, were it fluid, plus the longest
+    // job.  Capacity past the grid is free, which only weakens the bound.
     double work = 0, last = 0, longest = 0;
     for (auto& j : jobs) {
         j.release -= first;
@@ -194,7 +205,6 @@ std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std
         longest = std::max(longest, j.runtime);
     }
     const double horizon = last + work / local_cores + longest;
-    constexpr double kMostBuckets = 1 << 20;
     const Seconds width = std::max({options.bucket, horizon / kMostBuckets, 1.0});
     const auto buckets = std::size_t(std::ceil(horizon / width)) + 1;
 
@@ -203,8 +213,8 @@ std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std
     std::vector<double> local_excess, cloud_excess;
     const double wait_price = lambda / 3600;
 
-    ObjectiveBound bound;
-    double rho = 2;
+    double bound = 0; // the prices at 0 bound J by 0
+    double step_scale = kFirstStepScale;
     int since_better = 0;
     for (int iteration = 0; iteration < options.iterations; ++iteration) {
         local_use.clear();
@@ -221,23 +231,26 @@ std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std
             else
                 local_use.add(best.start, j.runtime, j.cpus);
         }
-        if (dual > bound.value) {
-            bound = ObjectiveBound{dual, iteration};
+        if (dual > bound) {
+            bound = dual;
             since_better = 0;
-        } else if (++since_better == 20) {
-            rho /= 2;
+        } else if (++since_better == kStepsBeforeHalving) {
+            step_scale /= 2;
             since_better = 0;
         }
 
         local_use.excess(local_cores, local_excess);
-        cloud_use.excess(cloud ? cloud_cores : 0, cloud_excess);
-        const double norm =
-            local_price.projected_norm(local_excess) + (cloud ? cloud_price.projected_norm(cloud_excess) : 0);
-        // A target at or under the bound would stall the steps: aim 1% above.
-        const double target = std::max(achieved, bound.value * 1.01);
+        double norm = local_price.projected_norm(local_excess);
+        if (cloud) {
+            cloud_use.excess(cloud_cores, cloud_excess);
+            norm += cloud_price.projected_norm(cloud_excess);
+        }
+        // No capacity is over- or underused at a price: these prices are optimal.
         if (norm == 0)
             break;
-        const double step = rho * (target - dual) / norm;
+        // A target at or under the bound would stall the steps: aim 1% above.
+        const double target = std::max(achieved, bound * 1.01);
+        const double step = step_scale * (target - dual) / norm;
         local_price.step(local_excess, step);
         if (cloud)
             cloud_price.step(cloud_excess, step);

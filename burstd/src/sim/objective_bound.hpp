@@ -30,6 +30,13 @@
 //
 // A task's waiting counts from when its parents end, which another schedule
 // may move: traces with dependencies get no bound.
+//
+// Besides the order local jobs start in (any order here; FCFS with EASY
+// backfill in a replay), the bound relaxes boots, idle nodes, billing
+// minimums and per-hour rounding, whole nodes billed for narrower jobs,
+// spot interruptions and stock-outs, and pairs the fastest group's speed
+// with the cheapest group's price.  Its value also depends on how far the
+// steps get: more steps or finer buckets raise it by a few percent.
 
 #include "sim/sim_config.hpp"
 #include "sim/trace.hpp"
@@ -44,17 +51,12 @@ struct ObjectiveBoundOptions {
     int iterations = 300;  // subgradient steps
 };
 
-struct ObjectiveBound {
-    double value = 0;      // J can be no lower than this
-    int best_iteration = 0;
-};
-
 // The bound for the jobs burstsim replays from `trace` on `config` (those no
-// wider than the local cores, at their true runtimes).  `achieved` is a J
-// some schedule reaches (the clairvoyant reference's), the target the steps
-// aim at; lambda is per waiting core-hour.  No value when a job has parents.
-std::optional<ObjectiveBound> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace,
-                                              double lambda, double achieved,
-                                              const ObjectiveBoundOptions& options = {});
+// wider than the local cores, at their true runtimes): J can be no lower.
+// `achieved` is a J some schedule reaches (the clairvoyant reference's), the
+// target the steps aim at; lambda (≥ 0) is per waiting core-hour.  No value
+// when a job has parents or lambda is negative.
+std::optional<double> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace, double lambda,
+                                      double achieved, const ObjectiveBoundOptions& options = {});
 
 } // namespace burst

@@ -15,6 +15,13 @@
 
 namespace burst {
 
+// The nodes a group has in a replay: its named nodes up to max_count, or
+// max_count nodes named "<group>-<i>" when it names none.
+inline std::uint32_t simulated_node_count(const NodeGroup& group)
+{
+    return group.nodes.empty() ? group.max_count : group.capacity();
+}
+
 struct SimConfig {
     std::uint32_t local_cores = 0;
     // Local cores are scheduled as one pool (as SWF machines are); policies

@@ -297,12 +297,13 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     warm_.assign(config_.groups.size(), 0);
     for (std::size_t g = 0; g < config_.groups.size(); ++g) {
         NodeGroup& group = config_.groups[g];
+        const std::uint32_t count = simulated_node_count(group);
         if (group.nodes.empty())
-            for (std::uint32_t i = 0; i < group.max_count; ++i)
+            for (std::uint32_t i = 0; i < count; ++i)
                 group.nodes.push_back(group.name + "-" + std::to_string(i + 1));
         if (group.provider.empty())
             group.provider = "sim";
-        group.nodes.resize(group.capacity());
+        group.nodes.resize(count);
         Partition p;
         p.name = group_partition(group);
         p.nodes = group.nodes;

@@ -42,7 +42,7 @@ TEST(ObjectiveBound, ZeroWhenEveryJobCanStartAtOnceLocally)
     config.groups = {cloud_group("aws", 4, 0.4, 100, 2, 0)};
     const auto bound = objective_bound(config, {trace_job(1, 0, 2, 100), trace_job(2, 0, 2, 100)}, 1.0, 1.0, fine());
     CHECK(bound.has_value());
-    DOUBLES_EQUAL(0, bound->value, 1e-9);
+    DOUBLES_EQUAL(0, *bound, 1e-9);
 }
 
 TEST(ObjectiveBound, ReachesTheHandOptimumWhereOneJobMustWaitOrBurst)
@@ -56,12 +56,13 @@ TEST(ObjectiveBound, ReachesTheHandOptimumWhereOneJobMustWaitOrBurst)
     // λ = 18: waiting costs 0.5, less than the cloud.
     const auto waits = objective_bound(config, trace, 18, 0.5, fine());
     CHECK(waits.has_value());
-    CHECK(waits->value <= 0.5 + 1e-9);
-    DOUBLES_EQUAL(0.5, waits->value, 0.01);
+    CHECK(*waits <= 0.5 + 1e-9);
+    DOUBLES_EQUAL(0.5, *waits, 0.01);
     // λ = 72: waiting costs 2, the cloud 1.
     const auto bursts = objective_bound(config, trace, 72, 1.0, fine());
-    CHECK(bursts->value <= 1.0 + 1e-9);
-    DOUBLES_EQUAL(1.0, bursts->value, 0.02);
+    CHECK(bursts.has_value());
+    CHECK(*bursts <= 1.0 + 1e-9);
+    DOUBLES_EQUAL(1.0, *bursts, 0.02);
 }
 
 TEST(ObjectiveBound, CountsTheCloudsCapacity)
@@ -72,19 +73,78 @@ TEST(ObjectiveBound, CountsTheCloudsCapacity)
     SimConfig config = local_site(1, 1, 60);
     config.groups = {cloud_group("aws", 1, 36, 100, 1, 0)};
     const std::vector<TraceJob> trace = {trace_job(1, 0, 1, 100), trace_job(2, 0, 1, 100), trace_job(3, 0, 1, 100)};
-    const auto bound = objective_bound(config, trace, 72, 3.0, fine());
-    CHECK(bound->value <= 3.0 + 1e-9);
-    DOUBLES_EQUAL(3.0, bound->value, 0.06);
-    // Without the cap the third job bursts too: 2.
-    config.groups[0].max_count = 3;
-    DOUBLES_EQUAL(2.0, objective_bound(config, trace, 72, 2.0, fine())->value, 0.04);
+    const auto capped = objective_bound(config, trace, 72, 3.0, fine());
+    CHECK(capped.has_value());
+    CHECK(*capped <= 3.0 + 1e-9);
+    DOUBLES_EQUAL(3.0, *capped, 0.06);
+    // Two nodes: the third job bursts too, 2.  Named nodes count as Slurm
+    // would (max 0 = as many as are named).
+    config.groups[0].max_count = 2;
+    DOUBLES_EQUAL(2.0, objective_bound(config, trace, 72, 2.0, fine()).value_or(-1), 0.04);
+    config.groups[0].max_count = 0;
+    config.groups[0].nodes = {"c1", "c2"};
+    DOUBLES_EQUAL(2.0, objective_bound(config, trace, 72, 2.0, fine()).value_or(-1), 0.04);
+    // One node twice as fast, 1 per job's work (72 per core-hour at speed
+    // 2), waiting 4 per 100 s (λ = 144): job 2 bursts at once; job 3 is
+    // better off waiting 50 s for the node than 100 s for the local core:
+    // 1 + (2 + 1).  Were the node as slow as a local core, 1 + 4.
+    config.groups[0].nodes.clear();
+    config.groups[0].max_count = 1;
+    config.groups[0].speed = 2;
+    config.groups[0].price_per_hour = 72;
+    DOUBLES_EQUAL(4.0, objective_bound(config, trace, 144, 4.0, fine()).value_or(-1), 0.08);
+    // With a slow, dear node beside it and a fourth job: jobs 2 and 3 burst
+    // at once (1 each at the cheaper price), job 4 waits 50 s for a cloud
+    // core (2 + 1).  The relaxation runs every cloud job at the fastest
+    // speed: at the slow node's, job 4 would wait 100 s locally instead (4).
+    NodeGroup slow = cloud_group("slow", 1, 72, 100, 1, 0);
+    slow.speed = 0.5;
+    config.groups.push_back(slow);
+    std::vector<TraceJob> four = trace;
+    four.push_back(trace_job(4, 0, 1, 100));
+    DOUBLES_EQUAL(5.0, objective_bound(config, four, 144, 5.0, fine()).value_or(-1), 0.1);
+}
+
+TEST(ObjectiveBound, PricesCloudWorkAtTheCheapestGroupPerCoreSecondOfLocalWork)
+{
+    // One local core, two 1-core jobs of 100 s at 0, waiting dear (λ = 3600:
+    // 100 per 100 s).  A fast group at 0.01 per core·s of local work (72 per
+    // core-hour, speed 2) and a slow one at 0.005 (9 per core-hour, speed
+    // 0.5): the burst costs 0.5 there.
+    SimConfig config = local_site(1, 1, 60);
+    NodeGroup fast = cloud_group("fast", 1, 72, 100, 1, 0), slow = cloud_group("slow", 1, 9, 100, 1, 0);
+    fast.speed = 2;
+    slow.speed = 0.5;
+    config.groups = {fast, slow};
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 1, 100), trace_job(2, 0, 1, 100)};
+    const auto bound = objective_bound(config, trace, 3600, 0.5, fine());
+    CHECK(bound.has_value());
+    CHECK(*bound <= 0.5 + 1e-9);
+    DOUBLES_EQUAL(0.5, *bound, 0.01);
+}
+
+TEST(ObjectiveBound, TakesTheJobsAsTheyAreReplayed)
+{
+    // Killed at their 100-s limit, two jobs on one core: one waits 100 s
+    // (1 at λ = 36), cheaper than bursting (2 at 72 per core-hour).
+    SimConfig config = local_site(1, 1, 60);
+    config.groups = {cloud_group("aws", 1, 72, 100, 1, 0)};
+    const auto limited =
+        objective_bound(config, {trace_job(1, 0, 1, 1000, 100), trace_job(2, 0, 1, 1000, 100)}, 36, 1.0, fine());
+    CHECK(limited.has_value());
+    CHECK(*limited <= 1.0 + 1e-9);
+    DOUBLES_EQUAL(1.0, *limited, 0.02);
+    // A job wider than the local cores is not replayed, so costs nothing.
+    const auto wide = objective_bound(config, {trace_job(1, 0, 1, 100), trace_job(2, 0, 2, 100)}, 36, 10.0, fine());
+    CHECK(wide.has_value());
+    DOUBLES_EQUAL(0, *wide, 1e-9);
 }
 
 TEST(ObjectiveBound, NeverAboveWhatAReplayAchieves)
 {
-    // A random congested trace: the bound, aimed at a J no schedule reaches
-    // (half the best replay's, so the steps overshoot if they can), stays
-    // under every replay's J.
+    // A random congested trace; the steps aim at half the best replay's J,
+    // so they push the bound as high as they can, and it stays under every
+    // replay's J.
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> gap(0, 400), runtime(60, 3000);
     std::uniform_int_distribution<std::uint32_t> cpus(1, 8);
@@ -100,16 +160,17 @@ TEST(ObjectiveBound, NeverAboveWhatAReplayAchieves)
             best = std::min(best, objective_of(policy, config, trace, lambda));
         const auto bound = objective_bound(config, trace, lambda, best / 2);
         CHECK(bound.has_value());
-        CHECK(bound->value > 0);
-        CHECK(bound->value <= best);
+        CHECK(*bound > 0);
+        CHECK(*bound <= best);
     }
 }
 
-TEST(ObjectiveBound, NoneWhenATasksWaitDependsOnItsParents)
+TEST(ObjectiveBound, NoneWhenATasksWaitDependsOnItsParentsOrLambdaIsNegative)
 {
     SimConfig config = local_site(4, 4, 60);
     config.groups = {cloud_group("aws", 4, 0.4, 100, 2, 0)};
     TraceJob child = trace_job(2, 0, 1, 100);
     child.parents = {1};
     CHECK_FALSE(objective_bound(config, {trace_job(1, 0, 1, 100), child}, 1.0, 1.0).has_value());
+    CHECK_FALSE(objective_bound(config, {trace_job(1, 0, 1, 100)}, -1.0, 1.0).has_value());
 }
