@@ -122,7 +122,7 @@ struct Placement {
 // in s with kinks where s or s + length meets a bucket edge, so the least is
 // at the release or at a kink; past wait_price·(s − release) + fixed ≥ best
 // none can win.
-void improve(Placement& best, const BucketPrices& prices, Time release, Seconds length, double wait_price,
+void improve_placement(Placement& best, const BucketPrices& prices, Time release, Seconds length, double wait_price,
              double fixed, bool cloud)
 {
     auto consider = [&](Time s) {
@@ -168,7 +168,7 @@ constexpr double kMostBuckets = 1 << 20;
 std::optional<double> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace, double lambda,
                                       double achieved, const ObjectiveBoundOptions& options)
 {
-    if (lambda < 0)
+    if (lambda < 0 || config.local_cores == 0)
         return std::nullopt;
     std::vector<BoundJob> jobs;
     Time first = kInfinity;
@@ -222,9 +222,9 @@ std::optional<double> objective_bound(const SimConfig& config, const std::vector
         double dual = -local_cores * local_price.total() - (cloud ? cloud_cores * cloud_price.total() : 0);
         for (const auto& j : jobs) {
             Placement best;
-            improve(best, local_price, j.release, j.runtime, wait_price, 0, false);
+            improve_placement(best, local_price, j.release, j.runtime, wait_price, 0, false);
             if (cloud)
-                improve(best, cloud_price, j.release, j.runtime / fastest, wait_price, work_price * j.runtime, true);
+                improve_placement(best, cloud_price, j.release, j.runtime / fastest, wait_price, work_price * j.runtime, true);
             dual += j.cpus * best.cost;
             if (best.cloud)
                 cloud_use.add(best.start, j.runtime / fastest, j.cpus);

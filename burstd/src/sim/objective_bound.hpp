@@ -55,7 +55,8 @@ struct ObjectiveBoundOptions {
 // wider than the local cores, at their true runtimes): J can be no lower.
 // `achieved` is a J some schedule reaches (the clairvoyant reference's), the
 // target the steps aim at; lambda (≥ 0) is per waiting core-hour.  No value
-// when a job has parents or lambda is negative.
+// when a job has parents, lambda is negative or the site has no local cores
+// (burstsim refuses such a site).
 std::optional<double> objective_bound(const SimConfig& config, const std::vector<TraceJob>& trace, double lambda,
                                       double achieved, const ObjectiveBoundOptions& options = {});
 
