@@ -224,7 +224,8 @@ std::optional<double> objective_bound(const SimConfig& config, const std::vector
             Placement best;
             improve_placement(best, local_price, j.release, j.runtime, wait_price, 0, false);
             if (cloud)
-                improve_placement(best, cloud_price, j.release, j.runtime / fastest, wait_price, work_price * j.runtime, true);
+                improve_placement(best, cloud_price, j.release, j.runtime / fastest, wait_price,
+                                  work_price * j.runtime, true);
             dual += j.cpus * best.cost;
             if (best.cloud)
                 cloud_use.add(best.start, j.runtime / fastest, j.cpus);
