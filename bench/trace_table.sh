@@ -6,10 +6,11 @@
 # bound on cloud core-hours at each run's achieved waits, and the lower
 # bound on J of every schedule.
 #
-# usage: [ONLY="NAME..."] bench/trace_table.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]]
+# usage: [ONLY="NAME..."] [CLOUD_SCALE=N] bench/trace_table.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]]
 #   defaults: ./burstsim, ../shared/traces/swf, bench/results
 #   ONLY: replay just these traces (e.g. "NASA-iPSC lublin-256"); the
 #   summary still covers every OUT_DIR/<trace>.txt.
+#   CLOUD_SCALE: the cloud's cores at most, in local cores (default 1).
 # Writes OUT_DIR/<trace>.txt (burstsim's full output) and prints, per trace
 # and λ, J of every policy, the best research policy and the three aims:
 #   A1: J_best ≤ 0.85 × min(J_never, J_always)
@@ -34,8 +35,8 @@
 #
 # The cloud: one group of 8-core nodes at 0.40 per node-hour (0.05 per
 # core-hour), 120 s boot, per-second billing with a 60 s minimum, at most
-# max(20, local cores / 8) nodes.  λ = 0.025, 0.05, 0.1, 0.25 per waiting
-# core-hour.
+# max(20, CLOUD_SCALE × local cores / 8) nodes: by default a quota as large
+# as the site itself.  λ = 0.025, 0.05, 0.1, 0.25 per waiting core-hour.
 #
 # Local cluster size: the trace header's MaxProcs, except where the trace's
 # machine is never congested at that size, which makes every policy equal
@@ -63,7 +64,7 @@ mkdir -p "$OUT"
 run() {
     name=$1 file=$2 cores=$3
     case " ${ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
-    max=$((cores / 8)); [ "$max" -lt 20 ] && max=20
+    max=$((${CLOUD_SCALE:-1} * cores / 8)); [ "$max" -lt 20 ] && max=20
     start=$(date +%s)
     "$BURSTSIM" --trace "$file" --local-cores "$cores" --group "aws,cpus=8,price=0.40,boot=120,max=$max" \
         --compare "$POLICIES" --param "pfa:budget=$(awk "BEGIN { print $max * 0.40 }")" --param pfa:scope=account \
