@@ -36,6 +36,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/core_profile.hpp \
 	burstd/src/sim/cloud_work_bound.cpp \
 	burstd/src/sim/cloud_work_bound.hpp \
+	burstd/src/sim/bucket_prices.cpp \
+	burstd/src/sim/bucket_prices.hpp \
 	burstd/src/sim/objective_bound.cpp \
 	burstd/src/sim/objective_bound.hpp \
 	burstd/src/sim/clairvoyant_reference.cpp \
@@ -99,6 +101,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/clairvoyant_policy_test.cpp \
 	tests/unit/sim/core_profile_test.cpp \
 	tests/unit/sim/cloud_work_bound_test.cpp \
+	tests/unit/sim/bucket_prices_test.cpp \
 	tests/unit/sim/objective_bound_test.cpp \
 	tests/unit/sim/clairvoyant_reference_test.cpp \
 	tests/unit/sim/workflow_parser_test.cpp \
