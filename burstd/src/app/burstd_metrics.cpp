@@ -73,7 +73,8 @@ void render_run_metrics(PrometheusText& m, const BurstdMetricsInput& in)
                  T::Gauge);
         m.sample(r.objective(*in.objective_lambda), {{"lambda", PrometheusText::format_value(*in.objective_lambda)}});
     }
-    m.family("burstd_budget_intervals_total", "Budget intervals seen, summed over every Budget= line and account.", T::Counter);
+    m.family("burstd_budget_intervals_total", "Budget intervals seen, summed over every Budget= line and account.",
+             T::Counter);
     m.sample(double(r.budget_intervals()));
     m.family("burstd_budget_violations_total", "Budget intervals whose spend exceeded the budget (must stay 0).",
              T::Counter);
