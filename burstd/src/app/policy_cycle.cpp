@@ -104,6 +104,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     for (const auto& r : records)
         if (r.open())
             state.instances.push_back(r.to_instance());
+    state.boots = recent_boots(records, kRecentBoots);
     const std::vector<BilledSpan> billed = billed_spans(records);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
     spend_interval_ = reported_spend_interval(limits);

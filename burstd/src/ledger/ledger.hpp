@@ -72,6 +72,10 @@ struct LedgerRecord {
 // The billed spans of `records`, in their order.
 std::vector<BilledSpan> billed_spans(const std::vector<LedgerRecord>& records);
 
+// The last `per_group` plausible boots of each group among `records`, by
+// when they came up, in no particular order.
+std::vector<NodeBoot> recent_boots(const std::vector<LedgerRecord>& records, std::size_t per_group);
+
 // A node group's circuit breaker as last changed, so that a restart does not
 // launch straight into a provider that just refused (see GroupHealth).
 struct BreakerRecord {

@@ -20,6 +20,11 @@ struct ClusterState {
     Snapshot snapshot;
     std::vector<NodeGroup> groups;
     std::vector<Instance> instances;
+    // The last kRecentBoots plausible boots of each group, whether their
+    // instances are still open or not, in no particular order: burstd reads
+    // them from its ledger, so what was measured outlives the instances and
+    // a restart of burstd.
+    std::vector<NodeBoot> boots;
     // Money spent in the current budget interval, per account ("" = unattributed).
     std::map<std::string, double> spend;
     Time budget_interval_start = 0;

@@ -21,8 +21,9 @@ namespace burst {
 // cores hired so far do not hold whole (a job runs within one group).
 // When nothing would wait and cores would be spare, drain cloud nodes (they
 // power down when their jobs end).  A group's boot time is its latest
-// measured one (request to running, as HTA times its worker-pods),
-// remembered after the node closes, else its configured one; it times both
+// measured one (request to running, as HTA times its worker-pods; at most
+// twice the median of its recent ones, measured_boot_times.hpp), from the
+// ledger's boots of open and closed instances, else its configured one; it times both
 // the group's booting nodes and the window, which is the longest boot time
 // of the groups that can grow.  Resizing actions are at least one window
 // apart.

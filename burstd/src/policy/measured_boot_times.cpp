@@ -1,45 +1,43 @@
 #include "policy/measured_boot_times.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <vector>
 
 namespace burst {
 
 void MeasuredBootTimes::observe(const ClusterState& state)
 {
-    // (ready at, instance) of the nodes up since their group's last call
-    std::vector<std::pair<Time, const Instance*>> fresh;
-    for (const auto& inst : state.instances) {
-        if (inst.running_since <= 0 || inst.running_since < inst.requested_at)
-            continue;
-        auto it = by_group_.find(inst.node_group);
-        if (it == by_group_.end() || inst.running_since > it->second.ready_at)
-            fresh.emplace_back(inst.running_since, &inst);
-    }
-    // Boots in the order they ended, so that `recent` keeps the last ones
-    // and `ready_at` only moves forward.
-    std::stable_sort(fresh.begin(), fresh.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [ready_at, inst] : fresh) {
-        Measured& m = by_group_[inst->node_group];
-        m.ready_at = std::max(m.ready_at, ready_at);
-        m.recent.push_back(ready_at - inst->requested_at);
-        if (m.recent.size() > kRecent)
-            m.recent.pop_front();
-        // Kept, not worked out per call: the gate prices every waiting job
-        // with it, and nodes come up far less often than decisions run.
-        std::vector<Seconds> sorted(m.recent.begin(), m.recent.end());
-        std::sort(sorted.begin(), sorted.end());
-        const std::size_t n = sorted.size();
-        m.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    std::vector<const NodeBoot*> boots;
+    for (const auto& b : state.boots)
+        if (b.plausible())
+            boots.push_back(&b);
+    // By group, then in the order the nodes came up; the last kRecent of
+    // each group count.
+    std::stable_sort(boots.begin(), boots.end(), [](const NodeBoot* a, const NodeBoot* b) {
+        return a->node_group != b->node_group ? a->node_group < b->node_group : a->running_since < b->running_since;
+    });
+    by_group_.clear();
+    std::vector<Seconds> times;
+    for (std::size_t end = 0; end < boots.size();) {
+        const std::size_t begin = end;
+        while (end < boots.size() && boots[end]->node_group == boots[begin]->node_group)
+            ++end;
+        times.clear();
+        for (std::size_t i = end - std::min(end - begin, kRecent); i < end; ++i)
+            times.push_back(boots[i]->running_since - boots[i]->requested_at);
+        Measured& m = by_group_[boots[begin]->node_group];
+        const Seconds last = times.back();
+        std::sort(times.begin(), times.end());
+        const std::size_t n = times.size();
+        m.median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+        m.latest = std::min(last, 2 * m.median);
     }
 }
 
 Seconds MeasuredBootTimes::latest(const NodeGroup& group) const
 {
     auto it = by_group_.find(group.name);
-    return it != by_group_.end() ? it->second.recent.back() : group.boot_time;
+    return it != by_group_.end() ? it->second.latest : group.boot_time;
 }
 
 Seconds MeasuredBootTimes::expected(const NodeGroup& group) const

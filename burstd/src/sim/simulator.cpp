@@ -218,6 +218,8 @@ private:
     std::vector<CloudNode> nodes_;
     std::unordered_map<std::string, std::uint32_t> node_by_name_;
     std::vector<std::vector<std::uint32_t>> group_nodes_;
+    // Per group, its last kRecentBoots boots, oldest first (ClusterState::boots).
+    std::vector<std::deque<NodeBoot>> boots_;
     // The partition lists a job's view takes, interned once: the local
     // partition alone; per group, its partition alone (running there) and
     // the local one or it (routed there).
@@ -294,6 +296,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     }
     state_.snapshot.partitions.push_back(std::move(local));
     group_nodes_.resize(config_.groups.size());
+    boots_.resize(config_.groups.size());
     warm_.assign(config_.groups.size(), 0);
     for (std::size_t g = 0; g < config_.groups.size(); ++g) {
         NodeGroup& group = config_.groups[g];
@@ -972,6 +975,10 @@ void SimRun::node_ready(std::uint32_t n)
     node.power = Power::Up;
     node.ready = clock_.now();
     launches_->registered(node.group, node.ready);
+    std::deque<NodeBoot>& boots = boots_[node.group];
+    boots.push_back(NodeBoot{config_.groups[node.group].name, node.launched, node.ready});
+    if (boots.size() > kRecentBoots)
+        boots.pop_front();
     for (auto j : node.configuring) {
         SimJob& job = jobs_[j];
         if (--job.nodes_booting == 0)
@@ -1111,6 +1118,9 @@ void SimRun::decide()
                                    : (n.alloc_cpus < n.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
     }
     state_.instances.clear();
+    state_.boots.clear();
+    for (const auto& group : boots_)
+        state_.boots.insert(state_.boots.end(), group.begin(), group.end());
     double open_cost = 0;
     for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
         const CloudNode& node = nodes_[n];

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "app/policy_cycle_fakes.hpp"
+#include "policy/measured_boot_times.hpp"
 #include "scratch_dir.hpp"
 
 #include <CppUTest/TestHarness.h>
@@ -115,4 +116,58 @@ TEST(PolicyCycle, AfterARestartOnlyDrainsWithBurstdsReasonAreClearedOnceTheGroup
     cycle(s, false);               // a new burstd, the group healthy
     CHECK(actuator.calls == std::vector<std::string>{"undrain c1"});
     STRCMP_EQUAL("disk swap, ask Jo", actuator.reasons["c2"].c_str());
+}
+
+namespace {
+
+// Keeps the boots of the state it decides on.
+class BootsSeen final : public Policy {
+public:
+    explicit BootsSeen(std::vector<NodeBoot>& seen) : seen_(seen) {}
+    std::string_view name() const override { return "boots-seen"; }
+    Decision decide(const ClusterState& state, const Clock& clock) override
+    {
+        seen_ = state.boots;
+        Decision d;
+        d.time = clock.now();
+        return d;
+    }
+
+private:
+    std::vector<NodeBoot>& seen_;
+};
+
+} // namespace
+
+TEST(PolicyCycle, PoliciesSeeTheLedgersBootsOfClosedInstancesAfterARestart)
+{
+    {
+        Ledger ledger(path);
+        LedgerRecord closed = ledger.record_launch_intent(LaunchIntent{"c1", "cloud", "none", "t", false, ""}, 100);
+        ledger.mark_launched(closed.token, "i-1", "", 101);
+        ledger.mark_running(closed.token, 230);
+        ledger.record_terminate_intent(closed.token, "idle", 400);
+        ledger.mark_terminated(closed.token, 405);
+        LedgerRecord open = ledger.record_launch_intent(LaunchIntent{"c2", "cloud", "none", "t", false, ""}, 500);
+        ledger.mark_launched(open.token, "i-2", "", 501);
+        ledger.mark_running(open.token, 560);
+    } // burstd stops; the next one opens the same ledger
+    std::vector<NodeBoot> seen;
+    Ledger ledger(path);
+    InstanceManager instances =
+        instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
+    std::vector<std::unique_ptr<Policy>> chain;
+    chain.push_back(std::make_unique<BootsSeen>(seen));
+    PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
+    Snapshot snapshot;
+    snapshot.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", 0, 2)};
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+
+    MeasuredBootTimes boots;
+    ClusterState state;
+    state.boots = seen;
+    boots.observe(state);
+    LONGS_EQUAL(2, seen.size());
+    DOUBLES_EQUAL(60, boots.latest(config.node_groups[0]), 0);
+    DOUBLES_EQUAL(95, boots.expected(config.node_groups[0]), 0); // (130 + 60) / 2
 }

@@ -1,5 +1,6 @@
 #include "ledger/ledger.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -304,4 +305,35 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
     CHECK(v.step());
     LONGS_EQUAL(Ledger::kSchemaVersion, v.integer(0));
     LONGS_EQUAL(3, Ledger::kSchemaVersion);
+}
+
+TEST(Ledger, RecentBootsAreTheLastOfEachGroupWhetherOpenOrClosed)
+{
+    auto record = [](const std::string& group, Time requested, Time running, InstanceState state) {
+        LedgerRecord r;
+        r.node_group = group;
+        r.requested_at = requested;
+        r.running_since = running;
+        r.state = state;
+        return r;
+    };
+    std::vector<LedgerRecord> records{
+        record("a", 100, 200, InstanceState::Terminated), // closed: still a boot
+        record("a", 300, 350, InstanceState::Running),
+        record("a", 400, 0, InstanceState::Launching),    // not up yet
+        record("a", 500, 450, InstanceState::Failed),     // up before asked for: a clock step
+        record("a", 0, 20, InstanceState::Terminated),    // oldest up: left out at two per group
+        record("b", 10, 70, InstanceState::Terminated),
+    };
+    std::vector<NodeBoot> boots = recent_boots(records, 2);
+    std::sort(boots.begin(), boots.end(), [](const NodeBoot& x, const NodeBoot& y) {
+        return x.node_group != y.node_group ? x.node_group < y.node_group : x.running_since < y.running_since;
+    });
+    LONGS_EQUAL(3, boots.size());
+    STRCMP_EQUAL("a", boots[0].node_group.c_str());
+    DOUBLES_EQUAL(100, boots[0].requested_at, 0);
+    DOUBLES_EQUAL(200, boots[0].running_since, 0);
+    DOUBLES_EQUAL(350, boots[1].running_since, 0);
+    STRCMP_EQUAL("b", boots[2].node_group.c_str());
+    DOUBLES_EQUAL(70, boots[2].running_since, 0);
 }

@@ -252,10 +252,12 @@ TEST(BootWindowPolicy, RemembersTheMeasuredBootTimeAfterTheNodesClose)
     // Configured 300 s; the group's node booted in 100 s and is busy.
     b.local("n1", 4, 4).group("g", 4, 2, 1.0, 300).up("g-1", 4);
     b.state.instances = {instance("g-1", InstanceState::Running, 800, 900)};
+    b.state.boots = {NodeBoot{"g", 800, 900}};
     CHECK(policy.decide(b.state, clock).actions.empty());
 
     // Every cloud node is down when work arrives: the scale-up from zero
-    // still plans for, and waits, the measured boot time.
+    // still plans for, and waits, the measured boot time (the ledger keeps
+    // the boot of the closed instance).
     b.node("g-1").flags = kNodeCloud | kNodePoweredDown;
     b.node("g-1").alloc_cpus = 0;
     b.state.instances.clear();

@@ -90,13 +90,7 @@ TEST(WaitingCostGate, PricesTheMeasuredBootNotTheConfiguredOne)
     WaitingCostGate gate(1);
     LONGS_EQUAL(1, gate.worth(g, 1, {{4, 2000, 3500}}));
     ClusterState state;
-    Instance slow;
-    slow.node = "g-1";
-    slow.node_group = "g";
-    slow.state = InstanceState::Running;
-    slow.requested_at = 5000;
-    slow.running_since = 6000;
-    state.instances = {slow};
+    state.boots = {NodeBoot{"g", 5000, 6000}};
     gate.observe(state);
     LONGS_EQUAL(0, gate.worth(g, 1, {{4, 2000, 3500}}));
     LONGS_EQUAL(1, gate.worth(g, 1, {{4, 2126, 3500}}));
