@@ -49,11 +49,14 @@ void render_run_metrics(PrometheusText& m, const BurstdMetricsInput& in)
              "Powered CLOUD core-seconds no job ran in (HTA's waste; dips when a long cloud job ends).", T::Gauge);
     m.sample(r.waste_core_seconds());
     const ProvisioningSamples& p = r.provisioning();
-    m.family("burstd_provisioning_samples_total", "Cycles that sampled demand against supply, by how they compared.",
+    m.family("burstd_provisioning_samples_total",
+             "Cycles that sampled demand against supply, by how they compared (all: demand within every core; "
+             "beyond_capacity: demand above it, left out of a_U, a_O, t_U and t_O).",
              T::Counter);
     m.sample(double(p.samples), {{"side", "all"}});
     m.sample(double(p.under_samples), {{"side", "under"}});
     m.sample(double(p.over_samples), {{"side", "over"}});
+    m.sample(double(p.beyond_capacity), {{"side", "beyond_capacity"}});
     m.family("burstd_provisioning_accuracy",
              "PFA's a_U / a_O: mean missing / surplus cores as a fraction of every local and cloud core.", T::Gauge);
     m.sample(p.a_under(), {{"side", "under"}});

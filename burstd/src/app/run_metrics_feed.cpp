@@ -48,7 +48,11 @@ void RunMetricsFeed::snapshot(const Snapshot& snap, Time now)
     for (const auto& j : snap.jobs) {
         if (!j.pending() && !j.running())
             continue;
-        demand += double(j.total_cpus());
+        // A job held back by a dependency is no demand a node could serve
+        // yet: the policies do not count it waiting (SiteView), nor does
+        // burstsim before its parents end.
+        if (!j.awaiting_dependency())
+            demand += double(j.total_cpus());
         if (!j.running() || j.start_time <= 0)
             continue;
         auto it = started_.find(j.id);

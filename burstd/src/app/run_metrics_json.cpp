@@ -22,6 +22,7 @@ json_t* run_metrics_json(const RunMetricsFeed& feed, std::optional<double> lambd
         json_object_set_new(accounts, account.c_str(), json_real(cost));
     json_object_set_new(o, "accounts", accounts);
     json_object_set_new(o, "samples", json_integer(json_int_t(p.samples)));
+    json_object_set_new(o, "samples_beyond_capacity", json_integer(json_int_t(p.beyond_capacity)));
     json_object_set_new(o, "a_under", json_real(p.a_under()));
     json_object_set_new(o, "a_over", json_real(p.a_over()));
     json_object_set_new(o, "t_under", json_real(p.t_under()));

@@ -56,6 +56,10 @@ double WaitHistogram::quantile(double q) const
 
 void ProvisioningSamples::add(double demand, double supply)
 {
+    if (demand > capacity) {
+        ++beyond_capacity;
+        return;
+    }
     ++samples;
     if (demand > supply) {
         ++under_samples;

@@ -46,16 +46,21 @@ private:
 };
 
 // PFA's elasticity (Ilyushkin et al.) over decision-cycle samples of demand
-// (cores of submitted, unfinished jobs) and supply (cores that could run
-// them), relative to R = every local and cloud core (`capacity`).
+// (cores of eligible, unfinished jobs) and supply (cores that could run
+// them), relative to R = every local and cloud core (`capacity`).  As in the
+// paper (§5.3), samples whose demand exceeds R are left out (counted in
+// beyond_capacity): no supply could meet them, so they would measure the
+// workload, not the autoscaler, and a_U would no longer be a fraction of R.
 struct ProvisioningSamples {
-    std::uint64_t samples = 0;
+    std::uint64_t samples = 0;          // measured: demand within R
+    std::uint64_t beyond_capacity = 0;  // left out: demand > R
     std::uint64_t under_samples = 0;  // demand > supply
     std::uint64_t over_samples = 0;   // supply > demand
     double under_cores = 0;           // Σ max(demand − supply, 0)
     double over_cores = 0;            // Σ max(supply − demand, 0)
     double capacity = 0;              // local cores + every cloud node's cores (PFA's R)
 
+    // Set capacity first.
     void add(double demand, double supply);
     bool measured() const { return samples > 0 && capacity > 0; }
     // a_U, a_O: average missing / surplus fraction of R; t_U, t_O: fraction
@@ -99,7 +104,10 @@ public:
     double makespan() const; // last end − first submit
     double waiting_core_hours() const { return waiting_core_hours_; } // Σ cores × wait / 3600
     // HTA (Zheng et al.): shortage = demand waiting (Σ cores × wait); waste =
-    // powered cloud core-seconds no job ran in.
+    // powered cloud core-seconds no job ran in.  Not quite the paper's waste
+    // (idle cores of ready nodes, fixed ones included, over the workload's
+    // runtime; sim/zheng_scenario.cpp reports that one): what bursting pays
+    // for, boots and idle tails included, local nodes left out.
     double shortage_core_seconds() const { return waiting_core_hours_ * 3600; }
     double cloud_busy_core_seconds() const { return cloud_busy_; }
     double cloud_powered_core_seconds() const { return cloud_powered_; }

@@ -873,7 +873,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << "\nwaste core-hours " << fixed(m.waste_core_seconds / 3600, 1) << ": boot "
                 << fixed(m.waste_boot_core_seconds / 3600, 1) << ", idle " << fixed(m.waste_idle_core_seconds / 3600, 1)
                 << " (until power-down " << fixed(m.waste_idle_tail_core_seconds / 3600, 1)
-                << "), free cores of busy nodes " << fixed(m.waste_partial_core_seconds / 3600, 1) << "\n"
+                << "), free cores of busy nodes " << fixed(m.waste_partial_core_seconds / 3600, 1)
+                << "\nelasticity samples " << result.provisioning.samples << " (and "
+                << result.provisioning.beyond_capacity
+                << " with demand beyond every core, left out of a_U, a_O, t_U, t_O)\n"
                 << dropped;
             if (m.interruptions > 0)
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs

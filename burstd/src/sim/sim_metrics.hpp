@@ -60,7 +60,8 @@ struct SimMetrics {
     double waste_partial_core_seconds = 0;
     // PFA (Ilyushkin et al.) elasticity over the decision-cycle samples, R =
     // local cores + every cloud node's cores: a_U, a_O average missing /
-    // surplus fraction of R; t_U, t_O fraction of samples under / over.
+    // surplus fraction of R; t_U, t_O fraction of samples under / over;
+    // samples with demand beyond R are left out (ProvisioningSamples).
     double a_under = 0, a_over = 0, t_under = 0, t_over = 0;
     // Budget intervals (aligned on the first submit, running until the last
     // instance is down) whose cloud spend, instance uptime pro rata at the

@@ -90,6 +90,20 @@ TEST(RunMetricsFeed, CountsEachWaitOnceFromSnapshotsAndJobEnds)
     DOUBLES_EQUAL((6 + 8 + 8) / (4 * 12.0), p.a_over(), 1e-15);
 }
 
+// A job waiting for its parents is no demand (the policies and burstsim
+// count it from when they end); one waiting for a node is.
+TEST(RunMetricsFeed, JobsHeldBackByADependencyAreNoDemand)
+{
+    RunMetricsFeed feed(1000);
+    Job child = job(2, "a", 8, 990, 0);
+    child.reason = "Dependency";
+    feed.snapshot(snapshot({job(1, "a", 4, 990, 0), child}, false), 1000);
+    const ProvisioningSamples& p = feed.metrics().provisioning();
+    LONGS_EQUAL(1, p.samples);
+    DOUBLES_EQUAL(0, p.t_under(), 0);               // 4 wanted, 8 local cores
+    DOUBLES_EQUAL(4 / 12.0, p.a_over(), 1e-15);     // not 12 wanted, 4 short
+}
+
 // Slurm shows a job RUNNING from its allocation while its CLOUD node boots
 // and restarts its clock when the node is up: the wait includes the boot.
 TEST(RunMetricsFeed, AJobOnABootingNodeCountsOnceItIsUp)

@@ -71,8 +71,23 @@ TEST(RunMetrics, ProvisioningSamplesGiveAccuracyAndTimeShare)
     DOUBLES_EQUAL(0.25, p.t_under(), 0);
     DOUBLES_EQUAL(0.5, p.t_over(), 0);
     ProvisioningSamples unsized;
-    unsized.add(1, 0);
+    unsized.add(0, 0);
     DOUBLES_EQUAL(0, unsized.a_under(), 0); // no R to relate to
+}
+
+TEST(RunMetrics, ProvisioningSamplesWithDemandBeyondEveryCoreAreLeftOut)
+{
+    ProvisioningSamples p;
+    p.capacity = 100;
+    p.add(300, 100); // no supply could meet it: Ilyushkin et al. skip it
+    p.add(120, 100);
+    p.add(100, 60);  // 40 short, and counted
+    p.add(50, 100);  // 50 surplus
+    LONGS_EQUAL(2, p.samples);
+    LONGS_EQUAL(2, p.beyond_capacity);
+    DOUBLES_EQUAL(40 / 200.0, p.a_under(), 1e-15);
+    DOUBLES_EQUAL(50 / 200.0, p.a_over(), 1e-15);
+    DOUBLES_EQUAL(0.5, p.t_under(), 0);
 }
 
 TEST(RunMetrics, ABudgetIntervalViolatesOnceHoweverOftenItIsSeenOver)
