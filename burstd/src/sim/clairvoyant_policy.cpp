@@ -182,7 +182,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
     if (nodes > capacity)
         return best;
     const Seconds c = config.cycle;
-    const Seconds run = job.true_runtime() / g.speed;
+    const Seconds run = runtime_in(g, job);
     const Time route_at = decision_after(std::max(job.submit, not_before), first, c);
     const bool narrow = shared && job.cpus < g.cpus;
     // A job with parents becomes eligible when a replay says: no lead,
@@ -355,7 +355,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
                     start = std::max(start, i->running_since > 0 ? i->running_since
                                                                  : i->requested_at + latest_boot(config_, group));
             }
-            running[g].push_back(GroupRun{start + t->second->true_runtime() / group.speed, job.cpus});
+            running[g].push_back(GroupRun{start + runtime_in(group, *t->second), job.cpus});
         }
     }
     // Waiting jobs in the order the group's partition starts them, whenever
@@ -378,13 +378,13 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         const NodeGroup& group = config_.groups[g];
         const TraceJob* t = trace_.at(job->id);
         order.push_back(Ordered{arrived_rank(job->priority), t, g,
-                                GroupWaiting{now, t->true_runtime() / group.speed, latest_boot(config_, group),
+                                GroupWaiting{now, runtime_in(group, *t), latest_boot(config_, group),
                                              latest_boot(config_, group), job->cpus}});
     }
     for (const auto& p : due_) { // on nodes hired ahead: no boot
         auto a = arrived.find(p.job->id);
         order.push_back(Ordered{a == arrived.end() ? kNotArrived : arrived_rank(a->second), p.job, p.group,
-                                GroupWaiting{p.route_at, p.job->true_runtime() / config_.groups[p.group].speed, 0,
+                                GroupWaiting{p.route_at, runtime_in(config_.groups[p.group], *p.job), 0,
                                              p.route_at - p.hire_at, p.job->cpus}});
     }
     std::sort(order.begin(), order.end(), [](const Ordered& a, const Ordered& b) {

@@ -14,8 +14,10 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 struct BoundJob {
     Time release = 0;
-    Seconds runtime = 0;
+    Seconds runtime = 0;       // local
     double cpus = 0;
+    Seconds cloud_runtime = 0; // the least of any group: fastest, or cut at its limit
+    double cloud_work = 0;     // the least a core of it costs in any group
 };
 
 // Subgradient steps start at twice the Polyak step and halve after this
@@ -41,20 +43,23 @@ std::optional<double> objective_bound(const SimConfig& config, const std::vector
             return std::nullopt;
         if (t.cpus > config.local_cores)
             continue;
-        jobs.push_back(BoundJob{t.submit, t.true_runtime(), double(t.cpus)});
+        BoundJob j{t.submit, t.true_runtime(), double(t.cpus), kInfinity, kInfinity};
+        for (const auto& g : config.groups) {
+            const Seconds run = runtime_in(g, t);
+            j.cloud_runtime = std::min(j.cloud_runtime, run);
+            j.cloud_work = std::min(j.cloud_work, g.price_per_cpu_second() * run);
+        }
+        jobs.push_back(j);
         first = std::min(first, t.submit);
     }
     // Waiting for free: every job starts at once, locally or in the cloud.
     if (jobs.empty() || lambda == 0)
         return 0.0;
 
-    // The cloud: the cheapest work, the fastest cores, all of them at once.
-    double work_price = kInfinity, fastest = 0, cloud_cores = 0;
-    for (const auto& g : config.groups) {
-        work_price = std::min(work_price, g.price_per_cpu_second() / g.speed);
-        fastest = std::max(fastest, g.speed);
+    // The cloud: every group's cores at once.
+    double cloud_cores = 0;
+    for (const auto& g : config.groups)
         cloud_cores += double(simulated_node_count(g)) * g.cpus;
-    }
     const bool cloud = !config.groups.empty();
     const double local_cores = config.local_cores;
 
@@ -88,11 +93,10 @@ std::optional<double> objective_bound(const SimConfig& config, const std::vector
             Placement best;
             improve_placement(best, local_price, j.release, j.runtime, wait_price, 0, false);
             if (cloud)
-                improve_placement(best, cloud_price, j.release, j.runtime / fastest, wait_price,
-                                  work_price * j.runtime, true);
+                improve_placement(best, cloud_price, j.release, j.cloud_runtime, wait_price, j.cloud_work, true);
             dual += j.cpus * best.cost;
             if (best.cloud)
-                cloud_use.add(best.start, j.runtime / fastest, j.cpus);
+                cloud_use.add(best.start, j.cloud_runtime, j.cpus);
             else
                 local_use.add(best.start, j.runtime, j.cpus);
         }

@@ -6,18 +6,20 @@
 //
 // Every job j (c_j cores, local runtime p_j, submitted a_j) either runs on
 // the local cores from some s_j ≥ a_j, or in the cloud from some s_j ≥ a_j,
-// paying at least c_j·p_j at the cheapest group's price per core·s of work
-// (boots, idle nodes and billing minimums are relaxed away).  Either way it
-// waits s_j − a_j.  What couples the jobs is capacity: at any time the local
+// paying at least c_j·w_j, w_j the least any group charges a core of it
+// (price per core·s × p_j / speed, cut at j's limit as Slurm ends it; boots,
+// idle nodes and billing minimums are relaxed away).  Either way it waits
+// s_j − a_j.  What couples the jobs is capacity: at any time the local
 // jobs use at most L cores and the cloud jobs at most K, the groups' cores
-// (a cloud job runs p_j / speed; the fastest group's speed is a relaxation).
+// (a cloud job runs q_j, the least of p_j / speed over the groups, cut at
+// its limit: pairing it with w_j is a relaxation).
 //
 // Lagrangian relaxation prices that capacity instead: for any prices
 // μ(t), ν(t) ≥ 0 per core·s,
 //
 //   J ≥ Σ_j c_j · min over s ≥ a_j of
 //         min( λ'(s − a_j) + ∫_s^{s+p_j} μ,
-//              λ'(s − a_j) + price·p_j + ∫_s^{s+p_j/speed} ν )
+//              λ'(s − a_j) + w_j + ∫_s^{s+q_j} ν )
 //       − L ∫ μ − K ∫ ν,
 //
 // (λ' = λ per core·s) because a real schedule pays its own J and, by
@@ -34,8 +36,8 @@
 // Besides the order local jobs start in (any order here; FCFS with EASY
 // backfill in a replay), the bound relaxes boots, idle nodes, billing
 // minimums and per-hour rounding, whole nodes billed for narrower jobs,
-// spot interruptions and stock-outs, and pairs the fastest group's speed
-// with the cheapest group's price.  Its value also depends on how far the
+// spot interruptions and stock-outs, and pairs the shortest cloud run with
+// the cheapest.  Its value also depends on how far the
 // steps get: more steps or finer buckets raise it by a few percent.
 
 #include "sim/sim_config.hpp"

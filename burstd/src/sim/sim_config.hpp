@@ -7,7 +7,9 @@
 #include "policy/budget_cap.hpp"
 #include "sim/capacity_shortage.hpp"
 #include "sim/priority_config.hpp"
+#include "sim/trace.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -20,6 +22,14 @@ namespace burst {
 inline std::uint32_t simulated_node_count(const NodeGroup& group)
 {
     return group.nodes.empty() ? group.max_count : group.capacity();
+}
+
+// How long `job` runs on the group's nodes: its true runtime at their
+// speed, but Slurm still ends it at its limit.
+inline Seconds runtime_in(const NodeGroup& group, const TraceJob& job)
+{
+    const Seconds run = job.true_runtime() / group.speed;
+    return job.time_limit > 0 ? std::min(run, job.time_limit) : run;
 }
 
 struct SimConfig {

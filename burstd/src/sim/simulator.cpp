@@ -614,10 +614,14 @@ void SimRun::priority_pass()
 void SimRun::reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const
 {
     std::uint64_t avail = free;
-    for (const auto& [end, cpus] : local_ends_) {
-        avail += cpus;
+    for (auto it = local_ends_.begin(); it != local_ends_.end(); ++it) {
+        avail += it->second;
         if (avail >= head.cpus) {
-            shadow = end;
+            // Every job ending at the shadow time frees its cores then:
+            // they are spare for backfill too, not only the first ones.
+            shadow = it->first;
+            for (auto same = std::next(it); same != local_ends_.end() && same->first == shadow; ++same)
+                avail += same->second;
             extra = avail - head.cpus;
             return;
         }
@@ -776,7 +780,7 @@ bool SimRun::start_cloud(std::uint32_t j)
     for (const auto& [n, cores] : job.cloud_alloc)
         view.nodes.push_back(state_.snapshot.nodes[nodes_[n].snap].name);
     view.node_count = std::uint32_t(job.cloud_alloc.size());
-    const Seconds runtime = job.runtime / config_.groups[g].speed;
+    const Seconds runtime = runtime_in(config_.groups[g], *job.trace);
     if (job.nodes_booting == 0) {
         begin_running(j, runtime);
     } else {
@@ -982,7 +986,7 @@ void SimRun::node_ready(std::uint32_t n)
     for (auto j : node.configuring) {
         SimJob& job = jobs_[j];
         if (--job.nodes_booting == 0)
-            begin_running(j, job.runtime / config_.groups[std::size_t(job.group)].speed);
+            begin_running(j, runtime_in(config_.groups[std::size_t(job.group)], *job.trace));
     }
     node.configuring.clear();
     sync_node(n);

@@ -119,6 +119,19 @@ TEST(ObjectiveBound, PricesCloudWorkAtTheCheapestGroupPerCoreSecondOfLocalWork)
     reaches_optimum(objective_bound(config, trace, 3600, 0.5, fine()), 0.5, 0.01);
 }
 
+TEST(ObjectiveBound, ASlowGroupsRunStopsAtTheJobsLimit)
+{
+    // Two 1-core jobs of 100 s with a 120-s limit, one local core, waiting
+    // dear (λ = 3600).  The only group runs at half speed for 0.01 per
+    // core·s: a burst would take 200 s, but Slurm ends it at 120 s, so it
+    // costs 1.2, not 2.
+    SimConfig config = local_site(1, 1, 60);
+    config.groups = {cloud_group("slow", 1, 36, 100, 1, 0)};
+    config.groups[0].speed = 0.5;
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 1, 100, 120), trace_job(2, 0, 1, 100, 120)};
+    reaches_optimum(objective_bound(config, trace, 3600, 1.2, fine()), 1.2, 0.02);
+}
+
 TEST(ObjectiveBound, TakesTheJobsAsTheyAreReplayed)
 {
     // Killed at their 100-s limit, two jobs on one core: one waits 100 s

@@ -75,6 +75,20 @@ TEST(Simulator, RunsFcfsWithEasyBackfill)
     DOUBLES_EQUAL(0, r.cloud_cost, 0);
 }
 
+// Slurm's spare cores at the head's reservation are those left over once
+// every job ending by then has freed its cores, not only the first ones.
+TEST(Simulator, BackfillCountsEveryJobEndingAtTheHeadsReservation)
+{
+    PolicyParams none;
+    NeverPolicy never(none);
+    SimResult r = simulate(site(5),
+                           {job(1, 0, 2, 100, 100), job(2, 0, 2, 100, 100), job(3, 1, 3, 50, 50),
+                            job(4, 2, 1, 1000, 1000)},
+                           never);
+    DOUBLES_EQUAL(100, outcome(r, 3).start, 0); // the head waits for 3 cores
+    DOUBLES_EQUAL(2, outcome(r, 4).start, 0);   // 5 - 3 cores are spare then: backfilled
+}
+
 TEST(Simulator, TheTraceRuntimeIsTheEstimateWithoutALimitAndRuntimesStopAtTheLimit)
 {
     PolicyParams none;
@@ -163,6 +177,17 @@ TEST(Simulator, BillsStartedHoursAndSpeedsUpOnFasterNodes)
     SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100)}, *always);
     DOUBLES_EQUAL(80, outcome(r, 2).end, 1e-9); // 30 s boot + 100 s / 2
     DOUBLES_EQUAL(3.6, r.cloud_cost, 1e-9);
+}
+
+TEST(Simulator, SlowerNodesStretchARunButSlurmStillEndsItAtItsLimit)
+{
+    SimConfig c = site(2);
+    c.groups = {cloud()};
+    c.groups[0].speed = 0.5;
+    auto always = make_policy("always", PolicyParams{});
+    SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100, 120), job(3, 0, 2, 50, 120)}, *always);
+    DOUBLES_EQUAL(30 + 120, outcome(r, 2).end, 1e-9); // 100 s / 0.5, cut at 120 s
+    DOUBLES_EQUAL(30 + 100, outcome(r, 3).end, 1e-9); // 50 s / 0.5: within its limit
 }
 
 TEST(Simulator, HiredNodesPowerDownAfterSuspendTimeWhenUnused)
