@@ -54,10 +54,14 @@ std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::ve
                 } else {
                     blocked = true;
                     std::uint64_t avail = free;
-                    for (const auto& [when, cores] : planned) {
-                        avail += cores;
+                    for (auto it = planned.begin(); it != planned.end(); ++it) {
+                        avail += it->second;
                         if (avail >= job.cores) {
-                            shadow = std::max(when, t);
+                            // Every job planned to end then frees its cores
+                            // then: spare for backfill too.
+                            for (auto same = std::next(it); same != planned.end() && same->first == it->first; ++same)
+                                avail += same->second;
+                            shadow = std::max(it->first, t);
                             extra = avail - job.cores;
                             break;
                         }

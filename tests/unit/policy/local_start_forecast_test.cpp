@@ -48,3 +48,15 @@ TEST(LocalStartForecast, StopsAtTheHorizonAndNeverStartsWhatCannotFit)
     const auto wide = forecast_local_starts(0, running, {{8, 10, 10}}, 100);
     CHECK(wide[0] == kNotForeseen);
 }
+
+TEST(LocalStartForecast, EveryJobEndingAtTheReservationLeavesItsCoresSpare)
+{
+    // 1 of 5 cores free; two 2-core jobs end at 100 s (limits too).  Head A
+    // (3 cores) waits for them; then 5 − 3 cores are spare, so B (1 core,
+    // 1000 s) backfills now, as Slurm's EASY pass would.
+    const std::vector<ForecastRunning> running = {{100, 100, 2}, {100, 100, 2}};
+    const std::vector<ForecastPending> pending = {{3, 50, 50}, {1, 1000, 1000}};
+    const auto start = forecast_local_starts(1, running, pending, 100);
+    DOUBLES_EQUAL(100, start[0], 0);
+    DOUBLES_EQUAL(0, start[1], 0);
+}
