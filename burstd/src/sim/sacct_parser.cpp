@@ -12,10 +12,13 @@
 namespace burst {
 namespace {
 
-enum Column { kId, kAccount, kUser, kSubmit, kStart, kEnd, kAllocCpus, kReqCpus, kTimelimit, kState, kName, kPartition, kColumns };
+enum Column {
+    kId, kAccount, kUser, kSubmit, kStart, kEnd, kAllocCpus, kReqCpus, kTimelimit, kState,
+    kName, kPartition, kEligible, kColumns
+};
 constexpr std::array<const char*, kColumns> kColumnNames = {
     "JobIDRaw", "Account", "User", "Submit", "Start", "End", "AllocCPUS",
-    "ReqCPUS", "Timelimit", "State", "JobName", "Partition"};
+    "ReqCPUS", "Timelimit", "State", "JobName", "Partition", "Eligible"};
 constexpr int kRequiredColumns = kName; // every column before JobName
 
 std::vector<std::string_view> split(std::string_view line)
@@ -218,7 +221,7 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
                     ++unread;
                 throw TraceError(source + ":" + std::to_string(line_no) + ": sacct header lacks required column(s) " +
                                  missing +
-                                 " (sacct -P --format=JobIDRaw,Account,User,Submit,Start,End,AllocCPUS,ReqCPUS,"
+                                 " (sacct -P --format=JobIDRaw,Account,User,Submit,Eligible,Start,End,AllocCPUS,ReqCPUS,"
                                  "Timelimit,State,JobName,Partition prints one); " +
                                  (unread == 1 ? std::string("the line") : "the " + std::to_string(unread) + " lines") +
                                  " after it not read");
@@ -287,6 +290,22 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
             report.malformed_line(line_no, "times out of order (Submit <= Start <= End expected)");
             continue;
         }
+        // A job held back (a dependency, --begin, a hold) enters the replay
+        // when it became eligible: its wait counts from there, as Slurm's,
+        // and it is no demand before.  Unknown/None: eligible at submit.
+        Time arrival = submit;
+        if (const std::string text = field(kEligible); !text.empty() && text != "Unknown" && text != "None") {
+            if (!parse_slurm_timestamp(text, arrival)) {
+                report.malformed_line(line_no, "Eligible: expected YYYY-MM-DDTHH:MM:SS, got '" + text + "'");
+                continue;
+            }
+            if (arrival < submit)
+                parse_slurm_timestamp(text, arrival, RepeatedHour::kLater);
+            if (arrival < submit || arrival > start) {
+                report.malformed_line(line_no, "times out of order (Submit <= Eligible <= Start expected)");
+                continue;
+            }
+        }
         if (end - start > kMaxTraceSeconds) {
             report.malformed_line(line_no, "job ran over 10 years (Start to End)");
             continue;
@@ -321,7 +340,7 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         }
         TraceJob job;
         job.id = numeric_id;
-        job.submit = submit;
+        job.submit = arrival;
         job.runtime = end - start;
         job.time_limit = limit;
         job.cpus = alloc ? alloc : req;

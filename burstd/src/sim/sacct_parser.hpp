@@ -2,14 +2,16 @@
 // Slurm accounting history as `sacct --parsable2` prints it.  Produce it with
 //
 //   sacct -a -X -P -S 2024-01-01 -E 2024-02-01
-//     --format=JobIDRaw,Account,User,Submit,Start,End,AllocCPUS,ReqCPUS,Timelimit,State,JobName,Partition
+//     --format=JobIDRaw,Account,User,Submit,Eligible,Start,End,AllocCPUS,ReqCPUS,Timelimit,State,JobName,Partition
 //
 // (one command line).
 //
 // The first line must be sacct's header.  Columns may come in any order;
 // JobIDRaw, Account, User, Submit, Start, End, AllocCPUS, ReqCPUS, Timelimit
 // and State are required (parse_sacct throws TraceError when one is missing:
-// no line can be read), JobName and Partition are optional.  Job steps (ids
+// no line can be read), JobName, Partition and Eligible are optional.  With
+// Eligible, a job enters the replay when it became eligible (after its
+// dependencies, --begin or a hold), not at Submit.  Job steps (ids
 // with a '.', present without -X) are skipped and counted.  State must be
 // one of sacct's job states.  Times are
 // local time, as sacct prints them: they are read in the zone TZ names (run
