@@ -53,7 +53,7 @@ const char* const kUsage =
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
     "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
-    "                [--bf-max-job-test N] [--tau S] [--budget X [--budget-interval S]]\n"
+    "                [--bf-max-job-test N] [--default-time S] [--tau S] [--budget X [--budget-interval S]]\n"
     "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT[/USER]=N|parent,...|FILE]]\n"
     "                [--conf BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
@@ -276,6 +276,8 @@ Options parse(const std::vector<std::string>& args)
                 throw UsageError("--boot-jitter must be below 1");
         } else if (a == "--bf-max-job-test")
             o.config.bf_max_job_test = std::uint32_t(parse_uint(a, value(), 1, 100000000));
+        else if (a == "--default-time")
+            o.config.default_time = parse_double(a, value(), 1);
         else if (a == "--tau")
             o.tau = parse_double(a, value(), 0.001);
         else if (a == "--reward-max")
