@@ -220,12 +220,25 @@ TEST(PfaThroughputProfile, EwmaSmoothsRatiosAndDepthAndResetsOnAnIdleGroup)
     p.record({1, 1});
     DOUBLES_EQUAL(0.5625, p.ratios()[0], 1e-12);
     DOUBLES_EQUAL(2, p.lookup_depth(), 0); // ⌈0.5 × 2 + 0.5 × 1⌉
-    DOUBLES_EQUAL(3, p.demand(3, 1), 0);   // ⌈3 / 1⌉, capped at θ
     p.record({2, 0});
     DOUBLES_EQUAL(0.5, p.ratios()[0], 0); // eq. 9: a group without throughput resets
     p.record({0, 0});
     CHECK(p.lookup_depth() == ThroughputProfile::kUnbounded);
     DOUBLES_EQUAL(7, p.demand(20, 7), 0);
+}
+
+// Jobs that outlast an interval (τ̄ = 0.5): θ / τ̄ would ask for twice the
+// cores the visited jobs can occupy.
+TEST(PfaThroughputProfile, DemandNeverExceedsTheVisitedCores)
+{
+    for (Smoothing smoothing : {Smoothing::MovingAverage, Smoothing::Ewma}) {
+        ThroughputProfile slow(2, smoothing, 10, 0.5);
+        slow.record({0.5, 0.5});
+        DOUBLES_EQUAL(4, slow.demand(4, 1), 0); // not ⌈4 / 0.5⌉ = 8
+        ThroughputProfile fast(2, smoothing, 10, 0.5);
+        fast.record({2, 2});
+        DOUBLES_EQUAL(2, fast.demand(4, 1), 0); // ⌈4 / 2⌉, below θ: left alone
+    }
 }
 
 TEST_GROUP(PfaResourceProfile){};
@@ -384,7 +397,7 @@ TEST(PfaPolicy, AGroupsThroughputCountsEveryAccountsJobs)
     STRCMP_EQUAL("4.00", noted_demand(pfa.decide(b.state, clock), "b").c_str());
 }
 
-TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
+TEST(PfaPolicy, ReleasesOnlyIdleNodesWithinTheReleaseWindowOfTheirBillingBoundary)
 {
     PfaPolicy pfa = make({{"budget", "100"}, {"release_window", "700"}});
     StateBuilder b;
@@ -400,6 +413,24 @@ TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
     LONGS_EQUAL(2, releases[0].nodes.size());
     STRCMP_EQUAL("h-2", releases[0].nodes[0].c_str());
     STRCMP_EQUAL("h-3", releases[0].nodes[1].c_str()); // h-1 has paid time left beyond the window
+}
+
+TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
+{
+    PfaPolicy pfa = make({{"budget", "100"}, {"release_window", "700"}});
+    StateBuilder b;
+    b.group("h", 1, 2, 1.0);
+    b.state.groups[0].billing = Billing::PerHour;
+    b.up("h-1").up("h-2");
+    // Both within the window, the one farther from its next hour listed first:
+    // 600 s and 10 s to go.
+    b.state.instances = {instance("h-1", "h", -3000), instance("h-2", "h", -3590)};
+    queue(b, 1, 1); // one node's worth of work: one of the two goes
+    ManualClock clock(0);
+    auto releases = actions<ReleaseNodes>(pfa.decide(b.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(1, releases[0].nodes.size());
+    STRCMP_EQUAL("h-2", releases[0].nodes[0].c_str());
 }
 
 TEST(PfaPolicy, SplitsTheSiteBudgetAcrossAccountsByFairShare)
