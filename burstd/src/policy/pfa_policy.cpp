@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <unordered_map>
 
 namespace burst {
 namespace {
@@ -251,32 +252,46 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
                                             std::to_string(on[g]) + " on");
     }
 
-    // S6: idle nodes beyond the target, nearest their billing boundary first.
+    // S6: idle nodes beyond the target, nearest their billing boundary
+    // first, then idle the longest.
+    std::unordered_map<std::string, Time> idle_since;
+    for (const auto& group : view.groups)
+        for (const auto& node : group.idle_nodes) {
+            auto seen = idle_since_.find(node);
+            idle_since.emplace(node, seen != idle_since_.end() ? seen->second : now);
+        }
+    idle_since_ = std::move(idle_since);
     std::vector<std::uint64_t> released_cpus(G, 0);
     NodeInstances instances(state.instances);
     for (std::size_t g = 0; g < G; ++g) {
         if (on[g] <= target[g])
             continue;
         const NodeGroup& group = state.groups[g];
-        std::vector<std::pair<std::pair<Seconds, Time>, std::string>> idle;
-        for (const auto& node : view.groups[g].idle_nodes) {
-            const Instance* inst = instances.find(node);
-            idle.push_back({{to_billing_boundary(group, instances.uptime(node, now)), inst ? inst->running_since : now},
-                            node});
-        }
-        std::sort(idle.begin(), idle.end());
+        struct IdleNode {
+            Seconds to_boundary;
+            Time idle_since;
+            const std::string* name;
+        };
+        std::vector<IdleNode> idle;
+        for (const auto& node : view.groups[g].idle_nodes)
+            idle.push_back({to_billing_boundary(group, instances.uptime(node, now)), idle_since_.at(node), &node});
+        std::sort(idle.begin(), idle.end(), [](const IdleNode& a, const IdleNode& b) {
+            if (a.to_boundary != b.to_boundary)
+                return a.to_boundary < b.to_boundary;
+            return a.idle_since != b.idle_since ? a.idle_since < b.idle_since : *a.name < *b.name;
+        });
         ReleaseNodes release;
-        for (const auto& [key, node] : idle) {
-            if (release.nodes.size() >= on[g] - target[g] || key.first > release_window_)
+        for (const auto& node : idle) {
+            if (release.nodes.size() >= on[g] - target[g] || node.to_boundary > release_window_)
                 break;
-            release.nodes.push_back(node);
+            release.nodes.push_back(*node.name);
             released_cpus[g] += group.cpus;
         }
         if (!release.nodes.empty()) {
             const std::size_t n = release.nodes.size();
             d.add(std::move(release), "pfa profile wants " + std::to_string(target[g]) + " node(s), " +
                                           std::to_string(on[g]) + " on; releasing " + std::to_string(n) +
-                                          " idle nearest their billing boundary");
+                                          " idle nearest their billing boundary, then idle longest");
         }
     }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace burst {
@@ -39,7 +40,9 @@ namespace burst {
 //  S5 hires the difference, cheapest group first, routes waiting jobs into
 //     the free cores of nodes that are up or booting;
 //  S6 releases idle nodes beyond the target, those nearest their billing
-//     boundary first (and only within release_window of it).
+//     boundary first (and only within release_window of it), then those
+//     idle the longest (the paper's two keys; with per-second billing every
+//     node past MinBilled is at its boundary, and idle time alone decides).
 // Hard cap: the nodes powered on never cost more than budget per interval,
 // whatever the interval's alignment, because hires stop where the hourly
 // rate of every powered-on node would exceed budget × 3600 / interval.  Jobs
@@ -84,6 +87,9 @@ private:
     std::map<std::string, double> completed_;
     std::vector<double> last_on_cores_; // per group at the last decision
     bool started_ = false;
+    // When each node idle at the last decision was first seen idle (nodes
+    // idle at the first decision count from then).
+    std::unordered_map<std::string, Time> idle_since_;
 };
 
 } // namespace burst

@@ -433,6 +433,31 @@ TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
     STRCMP_EQUAL("h-2", releases[0].nodes[0].c_str());
 }
 
+// Per-second billing: both nodes are past MinBilled, at their boundary
+// alike.  The older instance went idle last; the newer one has been idle
+// since the first decision and goes.
+TEST(PfaPolicy, ReleasesTheNodeIdleLongestAmongThoseAtTheirBillingBoundary)
+{
+    PfaPolicy pfa = make({{"budget", "100"}});
+    StateBuilder b;
+    b.group("s", 1, 2, 1.0);
+    b.up("s-1", 1).up("s-2");
+    b.state.instances = {instance("s-1", "s", -7200), instance("s-2", "s", -600)};
+    b.running(1, 1, -300);
+    b.state.snapshot.jobs.back().account = "a";
+    b.state.snapshot.jobs.back().nodes = {"s-1"};
+    queue(b, 2, 1);
+    ManualClock clock(0);
+    CHECK(actions<ReleaseNodes>(pfa.decide(b.state, clock)).empty()); // two cores of work on two nodes
+    b.state.snapshot.jobs.erase(b.state.snapshot.jobs.begin()); // job 1 ended: s-1 idle too
+    b.up("s-1");
+    clock.set(600);
+    auto releases = actions<ReleaseNodes>(pfa.decide(b.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(1, releases[0].nodes.size());
+    STRCMP_EQUAL("s-2", releases[0].nodes[0].c_str());
+}
+
 TEST(PfaPolicy, SplitsTheSiteBudgetAcrossAccountsByFairShare)
 {
     auto run = [](const std::string& split, double factor_a) {
