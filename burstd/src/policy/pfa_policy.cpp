@@ -189,12 +189,18 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t g = 0; g < G; ++g)
         target[g] = std::min(target[g], state.groups[g].capacity());
 
-    // S5 under the hard cap: the hourly rate of everything powered on stays
-    // within the budget's rate, so no interval can cost more than budget.
+    // S5 under the hard cap: the hourly rate of every instance billed now
+    // stays within the budget's rate, so no interval can cost more than
+    // budget.  A node powered down within its billed period (SuspendTime,
+    // a release) still costs to its end: a replacement hired meanwhile is
+    // billed alongside it.
     const double rate_cap = total_budget * 3600 / interval_;
     double rate = 0;
     for (std::size_t g = 0; g < G; ++g)
         rate += double(on[g]) * state.groups[g].price_per_hour;
+    for (const auto& span : state.ended_but_billed)
+        if (const NodeGroup* group = state.group(span.node_group))
+            rate += group->price_per_hour;
     std::vector<std::size_t> order(G);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -48,9 +48,13 @@ namespace burst {
 //     boundary first (and only within release_window of it), then those
 //     idle the longest (the paper's two keys; with per-second billing every
 //     node past MinBilled is at its boundary, and idle time alone decides).
-// Hard cap: the nodes powered on never cost more than budget per interval,
+// Hard cap: the instances billed never cost more than budget per interval,
 // whatever the interval's alignment, because hires stop where the hourly
-// rate of every powered-on node would exceed budget × 3600 / interval.  Jobs
+// rate of every billed instance would exceed budget × 3600 / interval: the
+// nodes powered on, and those powered down before the end of their billed
+// period (MinBilled, or the hour begun with per-hour billing), which the
+// provider bills to its end.  Spend is counted as the simulator's budget
+// metric counts it: each instance's billed time at its price, pro rata.  Jobs
 // are routed only into existing or hired cores, so Slurm never resumes
 // nodes on its own for them.
 // With lambda given, S5 hires (the profile's nodes and those S4 inflated it

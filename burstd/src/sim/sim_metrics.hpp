@@ -63,8 +63,9 @@ struct SimMetrics {
     // surplus fraction of R; t_U, t_O fraction of samples under / over.
     double a_under = 0, a_over = 0, t_under = 0, t_over = 0;
     // Budget intervals (aligned on the first submit, running until the last
-    // instance is down) whose cloud spend, instance uptime pro rata at the
-    // group's price, exceeded the budget.
+    // instance's billed time ends) whose cloud spend, each instance's billed
+    // time (launch to the end of its last billed period, InstanceSpan) pro
+    // rata at the group's price, exceeded the budget.
     std::size_t budget_intervals = 0;
     std::size_t budget_violations = 0;
     double max_interval_spend = 0; // the most any one budget interval cost

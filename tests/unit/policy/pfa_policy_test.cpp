@@ -375,6 +375,28 @@ TEST(PfaPolicy, NeverHiresPastTheBudgetRateAndReleasesIdleNodesBeyondTheTarget)
     CHECK(capped);
 }
 
+// Per-hour billing: a node Slurm powered down 300 s into its hour is
+// billed to the hour's end, so it still takes 4 of the 12 per hour: with
+// one node up, one more fits, not two.
+TEST(PfaPolicy, NodesDownWithinTheirBilledPeriodStillCountAgainstTheCap)
+{
+    auto hires = [](bool one_billed_after_its_end) {
+        PfaPolicy pfa = make({{"budget", "12"}, {"interval", "3600"}});
+        StateBuilder b;
+        b.group("h", 1, 10, 4.0);
+        b.state.groups[0].billing = Billing::PerHour;
+        b.up("h-1", 1);
+        b.state.instances = {instance("h-1", "h", -600)};
+        if (one_billed_after_its_end)
+            b.state.ended_but_billed = {BilledSpan{"h-2", "h", -600, -300}};
+        queue(b, 1, 5);
+        ManualClock clock(0);
+        return hired(pfa.decide(b.state, clock), "h");
+    };
+    LONGS_EQUAL(2, hires(false));
+    LONGS_EQUAL(1, hires(true));
+}
+
 // Accounts share a group's nodes: its throughput counts every account's
 // jobs.  On 4 cores on, a and b finish 3 cores each in the interval: τ =
 // 6/4, and b's 6 queued cores need 6 / 1.5 = 4 cores.  b's own 3 over the 4
