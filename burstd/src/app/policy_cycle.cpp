@@ -4,6 +4,7 @@
 #include "app/run_metrics_json.hpp"
 #include "ingest/json_ref.hpp"
 #include "model/hostlist.hpp"
+#include "policy/billing_boundary.hpp"
 #include "policy/policy_factory.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/site_view.hpp"
@@ -106,6 +107,7 @@ void PolicyCycle::run(const CycleContext& ctx)
             state.instances.push_back(r.to_instance());
     state.boots = recent_boots(records, kRecentBoots);
     const std::vector<BilledSpan> billed = billed_spans(records);
+    state.ended_but_billed = spans_billed_past_end(billed, state.groups, ctx.now);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
     spend_interval_ = reported_spend_interval(limits);
     const IntervalSpend spent =

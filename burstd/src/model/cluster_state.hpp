@@ -4,6 +4,7 @@
 // burstd from the plugin's snapshot plus its ledger, and by burstsim from its
 // simulated site; policies cannot tell the two apart.
 
+#include "billed_span.hpp"
 #include "clock.hpp"
 #include "instance.hpp"
 #include "node_group.hpp"
@@ -25,6 +26,9 @@ struct ClusterState {
     // them from its ledger, so what was measured outlives the instances and
     // a restart of burstd.
     std::vector<NodeBoot> boots;
+    // Instances that have ended (not in `instances`) but are still billed:
+    // powered down within MinBilled or a begun hour, they cost to its end.
+    std::vector<BilledSpan> ended_but_billed;
     // Money spent in the current budget interval, per account ("" = unattributed).
     std::map<std::string, double> spend;
     Time budget_interval_start = 0;

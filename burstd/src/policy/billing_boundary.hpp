@@ -3,11 +3,13 @@
 // starts costing again: what is already billed is paid whether the node is
 // used or not.  One rule for the simulator's bill and the policies' quotes.
 
+#include "model/billed_span.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace burst {
 
@@ -27,6 +29,31 @@ inline Seconds to_billing_boundary(const NodeGroup& g, Seconds uptime)
     if (g.billing == Billing::PerHour)
         return 3600 - std::fmod(std::max<Seconds>(0, uptime), 3600);
     return std::max<Seconds>(0, g.min_billed - uptime);
+}
+
+// When an instance launched at `launched` and ended at `ended` stops being
+// billed: a node powered down within MinBilled or a begun hour is paid for
+// to its end, as if it were still on.
+inline Time billed_until(const NodeGroup& g, Time launched, Time ended)
+{
+    return launched + billed_seconds(g, ended - launched);
+}
+
+// The spans of ended instances that are still billed at `now` (spans of a
+// group not in `groups` are left out: nothing says how they are billed).
+inline std::vector<BilledSpan> spans_billed_past_end(const std::vector<BilledSpan>& spans,
+                                                     const std::vector<NodeGroup>& groups, Time now)
+{
+    std::vector<BilledSpan> billed;
+    for (const auto& span : spans) {
+        if (!span.until)
+            continue;
+        auto group = std::find_if(groups.begin(), groups.end(),
+                                  [&](const NodeGroup& g) { return g.name == span.node_group; });
+        if (group != groups.end() && billed_until(*group, span.from, *span.until) > now)
+            billed.push_back(span);
+    }
+    return billed;
 }
 
 } // namespace burst

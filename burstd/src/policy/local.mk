@@ -93,6 +93,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/site_view_test.cpp \
 	tests/unit/policy/budget_cap_test.cpp \
 	tests/unit/policy/budget_spend_test.cpp \
+	tests/unit/policy/billing_boundary_test.cpp \
 	tests/unit/policy/cloud_cost_bound_test.cpp \
 	tests/unit/policy/group_choice_test.cpp \
 	tests/unit/policy/local_wait_estimator_test.cpp \

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <unordered_map>
 
 namespace burst {
 namespace {
@@ -62,17 +63,37 @@ void PfaPolicy::observe(const JobEnd& end)
         completed_[group] += double(end.cpus);
 }
 
-void PfaPolicy::close_interval(const std::vector<double>& on_cores)
+void PfaPolicy::measure(const std::vector<double>& on_cores, Time now)
 {
-    // Eq. 5 over the interval (the mean of its two ends' powered-on cores).
-    std::vector<double> tau(group_names_.size(), 0.0);
-    for (std::size_t g = 0; g < group_names_.size(); ++g) {
-        const double on = (last_on_cores_[g] + on_cores[g]) / 2;
-        if (auto c = completed_.find(group_names_[g]); c != completed_.end() && on > 0)
-            tau[g] = c->second / on;
+    if (!started_) {
+        started_ = true;
+        measured_since_ = now;
+        on_core_seconds_.assign(on_cores.size(), 0.0);
+    } else {
+        // Nodes come and go between decisions: the mean of both ends.
+        const Seconds step = std::max<Seconds>(0, now - last_decision_);
+        for (std::size_t g = 0; g < on_cores.size(); ++g)
+            on_core_seconds_[g] += (last_on_cores_[g] + on_cores[g]) / 2 * step;
+        if (now - measured_since_ >= interval_) {
+            close_interval();
+            measured_since_ = now;
+        }
     }
+    last_on_cores_ = on_cores;
+    last_decision_ = now;
+}
+
+void PfaPolicy::close_interval()
+{
+    // Eq. 5: cores completed per powered-on core over one interval (the
+    // measured one may run a little longer: decisions need not land on its end).
+    std::vector<double> tau(group_names_.size(), 0.0);
+    for (std::size_t g = 0; g < group_names_.size(); ++g)
+        if (auto c = completed_.find(group_names_[g]); c != completed_.end() && on_core_seconds_[g] > 0)
+            tau[g] = c->second * interval_ / on_core_seconds_[g];
     profile_->record(tau);
     completed_.clear();
+    std::fill(on_core_seconds_.begin(), on_core_seconds_.end(), 0.0);
 }
 
 Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -117,10 +138,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         on[g] = std::max(view.groups[g].up_nodes + view.groups[g].booting_nodes, ledger[g]);
         on_cores[g] = double(on[g]) * state.groups[g].cpus;
     }
-    if (started_)
-        close_interval(on_cores);
-    started_ = true;
-    last_on_cores_ = on_cores;
+    measure(on_cores, now);
 
     // S3: demand per account from token propagation.
     const auto waves = token_waves(state.snapshot);
@@ -171,12 +189,18 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t g = 0; g < G; ++g)
         target[g] = std::min(target[g], state.groups[g].capacity());
 
-    // S5 under the hard cap: the hourly rate of everything powered on stays
-    // within the budget's rate, so no interval can cost more than budget.
+    // S5 under the hard cap: the hourly rate of every instance billed now
+    // stays within the budget's rate, so no interval can cost more than
+    // budget.  A node powered down within its billed period (SuspendTime,
+    // a release) still costs to its end: a replacement hired meanwhile is
+    // billed alongside it.
     const double rate_cap = total_budget * 3600 / interval_;
     double rate = 0;
     for (std::size_t g = 0; g < G; ++g)
         rate += double(on[g]) * state.groups[g].price_per_hour;
+    for (const auto& span : state.ended_but_billed)
+        if (const NodeGroup* group = state.group(span.node_group))
+            rate += group->price_per_hour;
     std::vector<std::size_t> order(G);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -251,32 +275,46 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
                                             std::to_string(on[g]) + " on");
     }
 
-    // S6: idle nodes beyond the target, nearest their billing boundary first.
+    // S6: idle nodes beyond the target, nearest their billing boundary
+    // first, then idle the longest.
+    std::unordered_map<std::string, Time> idle_since;
+    for (const auto& group : view.groups)
+        for (const auto& node : group.idle_nodes) {
+            auto seen = idle_since_.find(node);
+            idle_since.emplace(node, seen != idle_since_.end() ? seen->second : now);
+        }
+    idle_since_ = std::move(idle_since);
     std::vector<std::uint64_t> released_cpus(G, 0);
     NodeInstances instances(state.instances);
     for (std::size_t g = 0; g < G; ++g) {
         if (on[g] <= target[g])
             continue;
         const NodeGroup& group = state.groups[g];
-        std::vector<std::pair<std::pair<Seconds, Time>, std::string>> idle;
-        for (const auto& node : view.groups[g].idle_nodes) {
-            const Instance* inst = instances.find(node);
-            idle.push_back({{to_billing_boundary(group, instances.uptime(node, now)), inst ? inst->running_since : now},
-                            node});
-        }
-        std::sort(idle.begin(), idle.end());
+        struct IdleNode {
+            Seconds to_boundary;
+            Time idle_since;
+            const std::string* name;
+        };
+        std::vector<IdleNode> idle;
+        for (const auto& node : view.groups[g].idle_nodes)
+            idle.push_back({to_billing_boundary(group, instances.uptime(node, now)), idle_since_.at(node), &node});
+        std::sort(idle.begin(), idle.end(), [](const IdleNode& a, const IdleNode& b) {
+            if (a.to_boundary != b.to_boundary)
+                return a.to_boundary < b.to_boundary;
+            return a.idle_since != b.idle_since ? a.idle_since < b.idle_since : *a.name < *b.name;
+        });
         ReleaseNodes release;
-        for (const auto& [key, node] : idle) {
-            if (release.nodes.size() >= on[g] - target[g] || key.first > release_window_)
+        for (const auto& node : idle) {
+            if (release.nodes.size() >= on[g] - target[g] || node.to_boundary > release_window_)
                 break;
-            release.nodes.push_back(node);
+            release.nodes.push_back(*node.name);
             released_cpus[g] += group.cpus;
         }
         if (!release.nodes.empty()) {
             const std::size_t n = release.nodes.size();
             d.add(std::move(release), "pfa profile wants " + std::to_string(target[g]) + " node(s), " +
                                           std::to_string(on[g]) + " on; releasing " + std::to_string(n) +
-                                          " idle nearest their billing boundary");
+                                          " idle nearest their billing boundary, then idle longest");
         }
     }
 

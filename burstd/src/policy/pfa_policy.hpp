@@ -11,23 +11,29 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace burst {
 
 // Ilyushkin et al.'s Performance-Feedback Autoscaler with budget
-// constraints.  Each decision closes one autoscaling interval (the paper's:
-// the time between two invocations; `interval` is the budget's period,
-// which the paper makes the same):
-//  S1 measures every node group's throughput over the interval and smooths
-//     it into resource-type ratios (smoothing=ma over depth intervals, or
-//     ewma with alpha).  The paper reserves each node for one user and
-//     measures each user's throughput over its own nodes.  In Slurm any
-//     account's job runs on any node, so a group's throughput is measured
-//     once, from every account's jobs over all its powered-on cores, and
-//     each account's demand divides by it: one account's completions over
-//     all the cores would count the other accounts' nodes as its own, and
-//     the summed demands would count shared nodes once per account.
+// constraints.  The paper makes its autoscaling interval the billing period
+// (`interval`, the budget's period); burstd decides far more often (every
+// cycle, 30 s by default), and a window that short mostly holds no
+// completion in some group, which would reset the ratios to equal shares
+// (eq. 9) and switch the feedback off.  So every decision acts, but
+// throughput is measured over whole intervals:
+//  S1 adds up, decision by decision, the cores of jobs that ended in every
+//     node group and its powered-on core-seconds, and once an interval has
+//     passed smooths their ratio into resource-type ratios (smoothing=ma
+//     over depth intervals, or ewma with alpha).  The paper reserves each
+//     node for one user and measures each user's throughput over its own
+//     nodes.  In Slurm any account's job runs on any node, so a group's
+//     throughput is measured once, from every account's jobs over all its
+//     powered-on cores, and each account's demand divides by it: one
+//     account's completions over all the cores would count the other
+//     accounts' nodes as its own, and the summed demands would count
+//     shared nodes once per account.
 // Then, per account with work:
 //  S2 buys the profile those ratios give with the account's budget (the
 //     site budget split by fair-share, or one budget per account);
@@ -39,10 +45,16 @@ namespace burst {
 //  S5 hires the difference, cheapest group first, routes waiting jobs into
 //     the free cores of nodes that are up or booting;
 //  S6 releases idle nodes beyond the target, those nearest their billing
-//     boundary first (and only within release_window of it).
-// Hard cap: the nodes powered on never cost more than budget per interval,
+//     boundary first (and only within release_window of it), then those
+//     idle the longest (the paper's two keys; with per-second billing every
+//     node past MinBilled is at its boundary, and idle time alone decides).
+// Hard cap: the instances billed never cost more than budget per interval,
 // whatever the interval's alignment, because hires stop where the hourly
-// rate of every powered-on node would exceed budget × 3600 / interval.  Jobs
+// rate of every billed instance would exceed budget × 3600 / interval: the
+// nodes powered on, and those powered down before the end of their billed
+// period (MinBilled, or the hour begun with per-hour billing), which the
+// provider bills to its end.  Spend is counted as the simulator's budget
+// metric counts it: each instance's billed time at its price, pro rata.  Jobs
 // are routed only into existing or hired cores, so Slurm never resumes
 // nodes on its own for them.
 // With lambda given, S5 hires (the profile's nodes and those S4 inflated it
@@ -63,7 +75,10 @@ public:
     void observe(const JobEnd& end) override;
 
 private:
-    void close_interval(const std::vector<double>& on_cores);
+    // Books the powered-on cores since the last decision, and closes the
+    // measured interval once it has lasted `interval_`.
+    void measure(const std::vector<double>& on_cores, Time now);
+    void close_interval();
 
     double budget_;
     Seconds interval_;
@@ -80,10 +95,17 @@ private:
     std::vector<std::string> group_names_;
     std::map<std::string, std::string> group_of_node_; // CLOUD node → its group
     std::optional<ThroughputProfile> profile_; // of group_names_
-    // Cores of jobs that ended per node group since the last decision.
+    // The interval being measured: cores of jobs that ended per node group,
+    // and per group (as group_names_) the core-seconds powered on.
     std::map<std::string, double> completed_;
+    std::vector<double> on_core_seconds_;
+    Time measured_since_ = 0;
     std::vector<double> last_on_cores_; // per group at the last decision
+    Time last_decision_ = 0;
     bool started_ = false;
+    // When each node idle at the last decision was first seen idle (nodes
+    // idle at the first decision count from then).
+    std::unordered_map<std::string, Time> idle_since_;
 };
 
 } // namespace burst

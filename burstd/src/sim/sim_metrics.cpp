@@ -98,16 +98,20 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
     m.t_over = run.provisioning().t_over();
 
     if (budget > 0 && budget_interval > 0) {
-        // Idle nodes outlive the last job: their uptime falls in the
-        // intervals it belongs to, past the makespan if need be.
+        // What the provider bills: an instance costs from its launch to the
+        // end of its last billed period, powered down or not (a node shut
+        // down ten minutes into a billed hour is paid for all of it), and
+        // that cost falls in the intervals its billed time spans, past the
+        // makespan if need be.
+        const auto billed_end = [](const InstanceSpan& span) { return std::max(span.down, span.billed_until); };
         double horizon = m.makespan;
         for (const auto& span : result.instances)
-            horizon = std::max(horizon, span.down - result.first_submit);
+            horizon = std::max(horizon, billed_end(span) - result.first_submit);
         std::vector<double> spend(std::size_t(std::floor(horizon / budget_interval)) + 1, 0.0);
         for (const auto& span : result.instances) {
             const double rate = span.price_per_hour / 3600;
             const double from = std::max(0.0, span.launched - result.first_submit);
-            const double to = std::max(from, span.down - result.first_submit);
+            const double to = std::max(from, billed_end(span) - result.first_submit);
             const std::size_t first = std::min(spend.size() - 1, std::size_t(from / budget_interval));
             for (std::size_t k = first; k < spend.size(); ++k) {
                 const double lo = std::max(from, double(k) * budget_interval);

@@ -64,8 +64,9 @@ struct SimMetrics {
     // samples with demand beyond R are left out (ProvisioningSamples).
     double a_under = 0, a_over = 0, t_under = 0, t_over = 0;
     // Budget intervals (aligned on the first submit, running until the last
-    // instance is down) whose cloud spend, instance uptime pro rata at the
-    // group's price, exceeded the budget.
+    // instance's billed time ends) whose cloud spend, each instance's billed
+    // time (launch to the end of its last billed period, InstanceSpan) pro
+    // rata at the group's price, exceeded the budget.
     std::size_t budget_intervals = 0;
     std::size_t budget_violations = 0;
     double max_interval_spend = 0; // the most any one budget interval cost

@@ -954,12 +954,14 @@ void SimRun::power_down(std::uint32_t n)
     const Seconds up = clock_.now() - node.launched;
     closed_cost_ += bill(config_.groups[node.group], up);
     result_.instance_seconds += up;
-    result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, config_.groups[node.group].price_per_hour,
-                                             node.launched, clock_.now(),
-                                             node.power == Power::Up ? node.ready : clock_.now()});
+    const NodeGroup& group = config_.groups[node.group];
+    result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, group.price_per_hour, node.launched,
+                                             clock_.now(), node.power == Power::Up ? node.ready : clock_.now(),
+                                             billed_until(group, node.launched, clock_.now())});
+    const BilledSpan span{state_.snapshot.nodes[node.snap].name, group.name, node.launched, clock_.now()};
     if (!config_.budgets.empty())
-        closed_spans_.push_back(BilledSpan{state_.snapshot.nodes[node.snap].name, config_.groups[node.group].name,
-                                           node.launched, clock_.now()});
+        closed_spans_.push_back(span);
+    state_.ended_but_billed.push_back(span);
     retire(n);
 }
 
@@ -1124,6 +1126,7 @@ void SimRun::decide()
                                    : (n.alloc_cpus < n.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
     }
     state_.instances.clear();
+    state_.ended_but_billed = spans_billed_past_end(state_.ended_but_billed, config_.groups, now);
     state_.boots.clear();
     for (const auto& group : boots_)
         state_.boots.insert(state_.boots.end(), group.begin(), group.end());

@@ -67,7 +67,8 @@ struct JobOutcome {
     int group = -1; // index into SimConfig::groups; -1 = local
 };
 
-// One cloud instance's life: powered up at `launched`, down at `down`.
+// One cloud instance's life: powered up at `launched`, down at `down`,
+// billed until `billed_until` (billing_boundary.hpp; 0 = until `down`).
 struct InstanceSpan {
     int group = 0;
     std::uint32_t cpus = 0;
@@ -75,6 +76,7 @@ struct InstanceSpan {
     Time launched = 0;
     Time down = 0;
     Time ready = 0; // booted (= down when powered down while booting)
+    Time billed_until = 0;
 };
 
 // One decision cycle's view for plots: demand = cores of eligible,

@@ -1,5 +1,6 @@
 #include "app/policy_cycle.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <unistd.h>
@@ -170,4 +171,62 @@ TEST(PolicyCycle, PoliciesSeeTheLedgersBootsOfClosedInstancesAfterARestart)
     LONGS_EQUAL(2, seen.size());
     DOUBLES_EQUAL(60, boots.latest(config.node_groups[0]), 0);
     DOUBLES_EQUAL(95, boots.expected(config.node_groups[0]), 0); // (130 + 60) / 2
+}
+
+namespace {
+
+// Keeps the ended-but-billed instances of the state it decides on.
+class BilledSeen final : public Policy {
+public:
+    explicit BilledSeen(std::vector<BilledSpan>& seen) : seen_(seen) {}
+    std::string_view name() const override { return "billed-seen"; }
+    Decision decide(const ClusterState& state, const Clock& clock) override
+    {
+        seen_ = state.ended_but_billed;
+        Decision d;
+        d.time = clock.now();
+        return d;
+    }
+
+private:
+    std::vector<BilledSpan>& seen_;
+};
+
+} // namespace
+
+// Billed per hour, at 10000: c1, launched at 7000 and terminated at 7300,
+// is billed until 10600; c2's last instance ended at 6700, 3700 s after its
+// launch, so its second hour runs until 10200; c2's first one ended in its
+// second hour too, which was over at 8200.
+TEST(PolicyCycle, PoliciesSeeTheLedgersInstancesEndedWithinTheirBilledPeriod)
+{
+    config.node_groups[0].billing = Billing::PerHour;
+    clock.set(10000);
+    {
+        Ledger ledger(path);
+        auto ended = [&](const std::string& node, Time launched, Time terminated) {
+            LedgerRecord r = ledger.record_launch_intent(LaunchIntent{node, "cloud", "none", "t", false, ""}, launched);
+            ledger.mark_launched(r.token, "i-" + std::to_string(std::int64_t(launched)), "", launched);
+            ledger.record_terminate_intent(r.token, "idle", terminated);
+            ledger.mark_terminated(r.token, terminated);
+        };
+        ended("c1", 7000, 7300);
+        ended("c2", 1000, 4700);
+        ended("c2", 3000, 6700);
+    }
+    std::vector<BilledSpan> seen;
+    Ledger ledger(path);
+    InstanceManager instances =
+        instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
+    std::vector<std::unique_ptr<Policy>> chain;
+    chain.push_back(std::make_unique<BilledSeen>(seen));
+    PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
+    Snapshot snapshot;
+    snapshot.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweredDown)};
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    LONGS_EQUAL(2, seen.size());
+    std::sort(seen.begin(), seen.end(), [](const BilledSpan& a, const BilledSpan& b) { return a.node < b.node; });
+    STRCMP_EQUAL("c1", seen[0].node.c_str());
+    STRCMP_EQUAL("c2", seen[1].node.c_str());
+    DOUBLES_EQUAL(3000, seen[1].from, 0);
 }

@@ -6,6 +6,7 @@
 #include "policy_test_state.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -220,12 +221,25 @@ TEST(PfaThroughputProfile, EwmaSmoothsRatiosAndDepthAndResetsOnAnIdleGroup)
     p.record({1, 1});
     DOUBLES_EQUAL(0.5625, p.ratios()[0], 1e-12);
     DOUBLES_EQUAL(2, p.lookup_depth(), 0); // ⌈0.5 × 2 + 0.5 × 1⌉
-    DOUBLES_EQUAL(3, p.demand(3, 1), 0);   // ⌈3 / 1⌉, capped at θ
     p.record({2, 0});
     DOUBLES_EQUAL(0.5, p.ratios()[0], 0); // eq. 9: a group without throughput resets
     p.record({0, 0});
     CHECK(p.lookup_depth() == ThroughputProfile::kUnbounded);
     DOUBLES_EQUAL(7, p.demand(20, 7), 0);
+}
+
+// Jobs that outlast an interval (τ̄ = 0.5): θ / τ̄ would ask for twice the
+// cores the visited jobs can occupy.
+TEST(PfaThroughputProfile, DemandNeverExceedsTheVisitedCores)
+{
+    for (Smoothing smoothing : {Smoothing::MovingAverage, Smoothing::Ewma}) {
+        ThroughputProfile slow(2, smoothing, 10, 0.5);
+        slow.record({0.5, 0.5});
+        DOUBLES_EQUAL(4, slow.demand(4, 1), 0); // not ⌈4 / 0.5⌉ = 8
+        ThroughputProfile fast(2, smoothing, 10, 0.5);
+        fast.record({2, 2});
+        DOUBLES_EQUAL(2, fast.demand(4, 1), 0); // ⌈4 / 2⌉, below θ: left alone
+    }
 }
 
 TEST_GROUP(PfaResourceProfile){};
@@ -361,6 +375,28 @@ TEST(PfaPolicy, NeverHiresPastTheBudgetRateAndReleasesIdleNodesBeyondTheTarget)
     CHECK(capped);
 }
 
+// Per-hour billing: a node Slurm powered down 300 s into its hour is
+// billed to the hour's end, so it still takes 4 of the 12 per hour: with
+// one node up, one more fits, not two.
+TEST(PfaPolicy, NodesDownWithinTheirBilledPeriodStillCountAgainstTheCap)
+{
+    auto hires = [](bool one_billed_after_its_end) {
+        PfaPolicy pfa = make({{"budget", "12"}, {"interval", "3600"}});
+        StateBuilder b;
+        b.group("h", 1, 10, 4.0);
+        b.state.groups[0].billing = Billing::PerHour;
+        b.up("h-1", 1);
+        b.state.instances = {instance("h-1", "h", -600)};
+        if (one_billed_after_its_end)
+            b.state.ended_but_billed = {BilledSpan{"h-2", "h", -600, -300}};
+        queue(b, 1, 5);
+        ManualClock clock(0);
+        return hired(pfa.decide(b.state, clock), "h");
+    };
+    LONGS_EQUAL(2, hires(false));
+    LONGS_EQUAL(1, hires(true));
+}
+
 // Accounts share a group's nodes: its throughput counts every account's
 // jobs.  On 4 cores on, a and b finish 3 cores each in the interval: τ =
 // 6/4, and b's 6 queued cores need 6 / 1.5 = 4 cores.  b's own 3 over the 4
@@ -380,11 +416,11 @@ TEST(PfaPolicy, AGroupsThroughputCountsEveryAccountsJobs)
         pfa.observe(ended("a", "g", 1));
         pfa.observe(ended("b", "g", 1));
     }
-    clock.set(60);
+    clock.set(3600);
     STRCMP_EQUAL("4.00", noted_demand(pfa.decide(b.state, clock), "b").c_str());
 }
 
-TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
+TEST(PfaPolicy, ReleasesOnlyIdleNodesWithinTheReleaseWindowOfTheirBillingBoundary)
 {
     PfaPolicy pfa = make({{"budget", "100"}, {"release_window", "700"}});
     StateBuilder b;
@@ -400,6 +436,49 @@ TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
     LONGS_EQUAL(2, releases[0].nodes.size());
     STRCMP_EQUAL("h-2", releases[0].nodes[0].c_str());
     STRCMP_EQUAL("h-3", releases[0].nodes[1].c_str()); // h-1 has paid time left beyond the window
+}
+
+TEST(PfaPolicy, ReleasesIdleNodesNearestTheirBillingBoundaryFirst)
+{
+    PfaPolicy pfa = make({{"budget", "100"}, {"release_window", "700"}});
+    StateBuilder b;
+    b.group("h", 1, 2, 1.0);
+    b.state.groups[0].billing = Billing::PerHour;
+    b.up("h-1").up("h-2");
+    // Both within the window, the one farther from its next hour listed first:
+    // 600 s and 10 s to go.
+    b.state.instances = {instance("h-1", "h", -3000), instance("h-2", "h", -3590)};
+    queue(b, 1, 1); // one node's worth of work: one of the two goes
+    ManualClock clock(0);
+    auto releases = actions<ReleaseNodes>(pfa.decide(b.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(1, releases[0].nodes.size());
+    STRCMP_EQUAL("h-2", releases[0].nodes[0].c_str());
+}
+
+// Per-second billing: both nodes are past MinBilled, at their boundary
+// alike.  The older instance went idle last; the newer one has been idle
+// since the first decision and goes.
+TEST(PfaPolicy, ReleasesTheNodeIdleLongestAmongThoseAtTheirBillingBoundary)
+{
+    PfaPolicy pfa = make({{"budget", "100"}});
+    StateBuilder b;
+    b.group("s", 1, 2, 1.0);
+    b.up("s-1", 1).up("s-2");
+    b.state.instances = {instance("s-1", "s", -7200), instance("s-2", "s", -600)};
+    b.running(1, 1, -300);
+    b.state.snapshot.jobs.back().account = "a";
+    b.state.snapshot.jobs.back().nodes = {"s-1"};
+    queue(b, 2, 1);
+    ManualClock clock(0);
+    CHECK(actions<ReleaseNodes>(pfa.decide(b.state, clock)).empty()); // two cores of work on two nodes
+    b.state.snapshot.jobs.erase(b.state.snapshot.jobs.begin()); // job 1 ended: s-1 idle too
+    b.up("s-1");
+    clock.set(600);
+    auto releases = actions<ReleaseNodes>(pfa.decide(b.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(1, releases[0].nodes.size());
+    STRCMP_EQUAL("s-2", releases[0].nodes[0].c_str());
 }
 
 TEST(PfaPolicy, SplitsTheSiteBudgetAcrossAccountsByFairShare)
@@ -441,7 +520,7 @@ TEST(PfaPolicy, ThroughputFeedbackShiftsTheProfileToTheGroupThatDeliversMore)
         e.nodes = {"slow-1"};
         pfa.observe(e);
     }
-    clock.set(60);
+    clock.set(3600);
     Decision second = pfa.decide(b.state, clock);
     // τ = 6/4 and 2/4 → ρ = 0.75, 0.25 → profile 6 fast, 2 slow.
     auto releases = actions<ReleaseNodes>(second);
@@ -450,8 +529,57 @@ TEST(PfaPolicy, ThroughputFeedbackShiftsTheProfileToTheGroupThatDeliversMore)
     LONGS_EQUAL(0, hired(second, "fast")); // the released nodes still count until they are down
     b.node("slow-3").flags = kNodeCloud | kNodePoweredDown;
     b.node("slow-4").flags = kNodeCloud | kNodePoweredDown;
-    clock.set(120);
+    clock.set(3660);
     LONGS_EQUAL(2, hired(pfa.decide(b.state, clock), "fast"));
+}
+
+namespace {
+
+// The resource-type ratios pfa noted for `account`, as "fast=0.67 slow=0.33".
+std::string noted_ratios(const Decision& d, const std::string& account)
+{
+    const std::string key = "pfa: account " + account + " budget ";
+    for (const auto& note : d.notes)
+        if (note.compare(0, key.size(), key) == 0) {
+            const auto at = note.find(" ratios ") + 8;
+            return note.substr(at, note.find(" profile ") - at);
+        }
+    return "none";
+}
+
+} // namespace
+
+// burstd's setting: a decision every 30 s, a budget per hour, jobs that end
+// every few minutes.  Most 30-s windows see no completion in some group; the
+// ratios must still follow the groups' throughput measured over the hour
+// (fast: 20 cores ended on 4, slow: 10 on 4), not fall back to equal shares.
+TEST(PfaPolicy, ThroughputIsMeasuredOverTheIntervalNotEachDecisionCycle)
+{
+    for (const char* smoothing : {"ma", "ewma"}) {
+        PfaPolicy pfa = std::string(smoothing) == "ma" ? make({{"budget", "8"}, {"smoothing", "ma"}})
+                                                       : make({{"budget", "8"}, {"smoothing", "ewma"}, {"alpha", "0"}});
+        StateBuilder b;
+        b.group("fast", 1, 10, 1.0).group("slow", 1, 10, 1.0);
+        for (int i = 1; i <= 4; ++i) {
+            b.up("fast-" + std::to_string(i), 1);
+            b.up("slow-" + std::to_string(i), 1);
+        }
+        queue(b, 1, 20);
+        ManualClock clock(0);
+        Decision d;
+        for (Time t = 0; t <= 2 * 3600; t += 30) {
+            clock.set(t);
+            if (t > 0 && std::fmod(t, 180) == 0)
+                pfa.observe(ended("a", "fast", 1));
+            if (t > 0 && std::fmod(t, 360) == 0)
+                pfa.observe(ended("a", "slow", 1));
+            d = pfa.decide(b.state, clock);
+            if (t == 3600 - 30)
+                STRCMP_EQUAL("fast=0.50 slow=0.50", noted_ratios(d, "a").c_str()); // nothing measured yet
+            if (t == 3600 || t == 3600 + 30 || t == 2 * 3600)
+                STRCMP_EQUAL("fast=0.67 slow=0.33", noted_ratios(d, "a").c_str());
+        }
+    }
 }
 
 TEST(PfaPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)

@@ -80,3 +80,32 @@ TEST(SimMetrics, WaitsCountFromEligibilityAndIdleTailsFallInTheirOwnIntervals)
     LONGS_EQUAL(1, m.budget_violations); // 3.6 in the first hour
     DOUBLES_EQUAL(3.6, m.max_interval_spend, 1e-9);
 }
+
+// Per-hour billing: a node suspended 600 s into its hour is billed all of
+// it, and the one hired meanwhile is billed on top: 3.6 + 3.0 in the first
+// hour against a budget of 3.6, where their uptimes (0.6 + 0.6) fit.
+TEST(SimMetrics, BudgetIntervalsBookEachInstancesBilledTimeNotItsUptime)
+{
+    SimResult r;
+    r.first_submit = 0;
+    r.jobs = {{1, "a", 1, 0, 0, 30, 500, 0}, {2, "a", 1, 600, 600, 630, 1200, 0}};
+    r.instances = {{0, 1, 3.6, 0, 600, 30, 3600}, {0, 1, 3.6, 600, 1200, 630, 4200}};
+    SimMetrics m = compute_metrics(r, 1, 10, 3.6, 3600);
+    LONGS_EQUAL(2, m.budget_intervals);
+    LONGS_EQUAL(1, m.budget_violations);
+    DOUBLES_EQUAL(6.6, m.max_interval_spend, 1e-9);
+}
+
+// An instance billed past the last job's end books the intervals its
+// billed time reaches (a MinBilled of 7000 s for 100 s up).
+TEST(SimMetrics, BilledTimePastTheLastJobFallsInItsOwnIntervals)
+{
+    SimResult r;
+    r.first_submit = 0;
+    r.jobs = {{1, "a", 1, 0, 0, 30, 100, 0}};
+    r.instances = {{0, 1, 3.6, 0, 100, 30, 7000}};
+    SimMetrics m = compute_metrics(r, 1, 10, 3.0, 3600);
+    LONGS_EQUAL(2, m.budget_intervals);
+    LONGS_EQUAL(2, m.budget_violations); // 3.6 and 3.4
+    DOUBLES_EQUAL(3.6, m.max_interval_spend, 1e-9);
+}

@@ -191,3 +191,33 @@ TEST(SimulatorBudget, BadBudgetLinesAreRejected)
     CHECK_THROWS(SimConfigError, replay("always", site({{"bio", 1, 0}}), trace));
     CHECK_THROWS(SimConfigError, replay("always", site({{"", 1, 3600}}), trace));
 }
+
+// pfa's own budget (not a Budget= line) with per-hour billing: three 1-core
+// nodes at 4 per hour fill its 12 per hour.  Bursts of three 60-s jobs come
+// every 600 s for an hour on a site of one core.  pfa hires two nodes for
+// the first; they go idle and Slurm suspends them after 120 s, 210 s into
+// an hour the provider bills in full.  Counting them until the hour ends,
+// pfa hires one node for the second burst and none after: hiring two per
+// burst, as it did when it counted only the nodes on, would have twelve
+// billed in the first hour (48).  The metric books each instance's billed
+// hour, so it would count that hour as a violation.
+TEST(SimulatorBudget, PfaCountsNodesSuspendedWithinTheirBilledHourAgainstItsBudget)
+{
+    SimConfig c = local_site(1, 1, 30);
+    c.suspend_time = 120;
+    NodeGroup hourly = cloud_group("h", 1, 4, 30, 10, 0);
+    hourly.billing = Billing::PerHour;
+    c.groups = {hourly};
+    std::vector<TraceJob> trace;
+    for (JobId id = 1; id <= 3 * 6; ++id)
+        trace.push_back(submitted_by("bio", "bio", trace_job(id, Time((id - 1) / 3 * 600), 1, 60, 120)));
+    auto pfa = make_policy("pfa", PolicyParams({{"budget", "12"}, {"interval", "3600"}}));
+    SimResult r = simulate(c, trace, *pfa);
+    LONGS_EQUAL(3, r.instances.size());
+    LONGS_EQUAL(3, cloud_jobs(r, "bio"));
+    DOUBLES_EQUAL(12, r.cloud_cost, 1e-9); // each billed one whole hour
+    SimMetrics m = compute_metrics(r, 1, 10, 12, 3600);
+    LONGS_EQUAL(0, m.budget_violations);
+    CHECK(within_budget(m.max_interval_spend, 12));
+    CHECK(m.max_interval_spend > 11); // the billed hours, not the 630 s up (2.1)
+}
