@@ -134,6 +134,48 @@ TEST(BootWindowPolicy, AJobPastItsMeanRuntimeIsExpectedToEndNow)
     }
 }
 
+TEST(BootWindowPolicy, JobsOnDrainingNodesReleaseNothing)
+{
+    // g-1 drains; its job ends in 40 s, within the 100-s window, but the
+    // node powers down then: the waiting job is still short at ready time.
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    policy.observe(finished("short", 50));
+    policy.observe(finished("long", 10000));
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).up("g-1", 4).running(1, 4, 900, "long");
+    b.running(2, 4, 990, "short");
+    b.state.snapshot.jobs.back().nodes = {"g-1"};
+    b.node("g-1").flags |= kNodeDrain;
+    b.pending(3, 4, BurstOption::Allow, "short");
+    auto hires = actions<HireNodes>(policy.decide(b.state, clock));
+    LONGS_EQUAL(1, hires.size());
+    LONGS_EQUAL(1, hires[0].count);
+}
+
+TEST(BootWindowPolicy, NodesBusyPastTheWindowDrainFirstAtNoCost)
+{
+    // 2 cores spare at ready time (g-1's 4 free, a waiting 2-core job takes
+    // 2).  g-2 is busy past the window: draining it costs the estimate
+    // nothing (it powers down when its job ends), so it drains; idle g-1
+    // would cost its 4 free cores, more than are spare, and stays.
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    policy.observe(finished("long", 10000));
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 4).group("g", 4, 2, 1.0, 100).up("g-1").up("g-2", 4).running(1, 4, 900, "long");
+    b.running(2, 4, 900, "long");
+    b.state.snapshot.jobs.back().nodes = {"g-2"};
+    b.state.snapshot.jobs.back().partitions = {"g"};
+    b.pending(3, 2);
+    auto releases = actions<ReleaseNodes>(policy.decide(b.state, clock));
+    LONGS_EQUAL(1, releases.size());
+    LONGS_EQUAL(1, releases[0].nodes.size());
+    STRCMP_EQUAL("g-2", releases[0].nodes[0].c_str());
+}
+
 TEST(BootWindowPolicy, DrainsCloudNodesWhenCoresStaySpare)
 {
     PolicyParams p;
