@@ -187,7 +187,6 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     if (now < next_resize_) {
         d.notes.push_back("last resize less than one boot time (" + std::to_string(int(window)) + " s) ago");
-        d.redecide_after = next_resize_ - now;
         return d;
     }
     if (shortage > 0) {
@@ -272,7 +271,6 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             d.notes.push_back(std::to_string(cores_of(left)) + " of " + std::to_string(shortage) +
                               " cores short at ready time not hired for; " + why_short);
         next_resize_ = now + window;
-        d.redecide_after = window;
         return d;
     }
     // Lines 22-23: cores spare at ready time; drain cloud nodes (HTA stops a
