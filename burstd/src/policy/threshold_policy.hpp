@@ -15,9 +15,10 @@ namespace burst {
 // Kubernetes-HPA-like, on one of three metrics:
 //   utilization: the HPA's own rule (Zheng et al. eq. 1): the cores of
 //     jobs running on nodes that are up, all the autoscaler can see, over
-//     the cores the site has or is getting; desired cores = busy / target, and no change while the ratio
-//     of utilization to target is within HPA's 10% tolerance of 1.  Blind to
-//     the queue: it grows only as fast as busy cores do.
+//     the cores the site has or is getting; desired cores = busy / target,
+//     and no change while the ratio of utilization to target is within
+//     HPA's 10% tolerance of 1.  Blind to the queue: it grows only as fast
+//     as busy cores do.
 //   demand (default): queue-aware; size the cloud so that busy plus waiting
 //     cores would fill the site to the target,
 //       desired cloud cores = (busy + waiting) / target − local cores.
