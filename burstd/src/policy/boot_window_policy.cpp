@@ -19,16 +19,25 @@ namespace {
 using Release = std::pair<Seconds, std::uint64_t>; // (offset from now, cores freed)
 using ReleaseQueue = std::priority_queue<Release, std::vector<Release>, std::greater<Release>>;
 
-// Remaining runtime of a running job, or a negative value when it is not
-// expected to end within any window we can reason about.
+// Remaining runtime of a running job, or a negative value when nothing is
+// known of it (no runtime learned for its category, no time limit).  A job
+// past its expected runtime is expected to end now, as Algorithm 1's
+// TasksCompleteAt completes every task whose expected end has passed: were
+// it never expected to end, a job one second past its category's mean
+// would hold its cores past the window while one a second short frees them.
+// A job with a time limit keeps the limit as its end once past its
+// expected runtime: Slurm enforces it, and HPC runtimes are heavy-tailed,
+// so a job that outlives its category's mean is likely a long one.
 Seconds remaining(const Job& job, Seconds estimate, Time now)
 {
+    if (estimate <= 0)
+        return -1;
     const Seconds elapsed = now - job.start_time;
     if (estimate > elapsed)
         return estimate - elapsed;
     if (job.time_limit > 0)
         return std::max<Seconds>(0, job.time_limit - elapsed);
-    return -1;
+    return 0;
 }
 
 } // namespace
@@ -178,7 +187,6 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     if (now < next_resize_) {
         d.notes.push_back("last resize less than one boot time (" + std::to_string(int(window)) + " s) ago");
-        d.redecide_after = next_resize_ - now;
         return d;
     }
     if (shortage > 0) {
@@ -263,7 +271,6 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             d.notes.push_back(std::to_string(cores_of(left)) + " of " + std::to_string(shortage) +
                               " cores short at ready time not hired for; " + why_short);
         next_resize_ = now + window;
-        d.redecide_after = window;
         return d;
     }
     // Lines 22-23: cores spare at ready time; drain cloud nodes (HTA stops a

@@ -81,8 +81,6 @@ struct Decision {
     // Why nothing (more) was done, when that is worth saying ("local capacity
     // frees in 40 s", "budget of account bio exhausted").
     std::vector<std::string> notes;
-    // When the policy wants to be asked again at the latest (0 = next cycle).
-    Seconds redecide_after = 0;
 
     template <class T>
     void add(T what, std::string reason)

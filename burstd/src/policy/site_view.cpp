@@ -136,6 +136,7 @@ SiteView SiteView::of(const ClusterState& state)
         } else if (node.usable()) {
             ++gv.up_nodes;
             gv.alloc_cpus += node.alloc_cpus;
+            gv.up_alloc_cpus += node.alloc_cpus;
             gv.free_up_cpus += node.free_cpus();
             if (node.alloc_cpus == 0)
                 gv.idle_nodes.push_back(node.name);

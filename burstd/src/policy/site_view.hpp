@@ -18,7 +18,8 @@ struct GroupView {
     std::uint32_t up_nodes = 0;       // usable (idle, mixed or allocated)
     std::uint32_t booting_nodes = 0;  // powering up
     std::uint32_t hireable_nodes = 0; // powered down, within max_count and the group's hire limit
-    std::uint64_t alloc_cpus = 0;
+    std::uint64_t alloc_cpus = 0;     // on up and booting nodes
+    std::uint64_t up_alloc_cpus = 0;  // on up nodes: jobs actually running
     std::uint64_t free_up_cpus = 0;
     std::uint64_t free_booting_cpus = 0;
     std::uint64_t routed_pending_cpus = 0; // routed here, not yet allocated

@@ -8,16 +8,33 @@
 
 namespace burst {
 
+namespace {
+
+// The HPA controller's default --horizontal-pod-autoscaler-tolerance: it
+// leaves the size alone while utilization / target is within this of 1.
+constexpr double kHpaTolerance = 0.1;
+
+} // namespace
+
+ThresholdPolicy::Metric ThresholdPolicy::metric_named(const std::string& name)
+{
+    if (name == "utilization")
+        return Metric::Utilization;
+    if (name == "queue")
+        return Metric::Queue;
+    return Metric::Demand;
+}
+
 ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
-    : queue_metric_(params.get_choice("metric", "utilization", {"utilization", "queue"}) == "queue"),
+    : metric_(metric_named(params.get_choice("metric", "demand", {"demand", "utilization", "queue"}))),
       target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
       target_queue_(params.get_uint("target_queue", 4, 1, 1000000)),
       stabilization_(params.get_duration("stabilization", 300, 0, 86400)),
       expander_(make_expander(params.get_choice("expander", "price", expander_names()))),
       gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
-    params.given_only_with("target_utilization", !queue_metric_, "metric=utilization");
-    params.given_only_with("target_queue", queue_metric_, "metric=queue");
+    params.given_only_with("target_utilization", metric_ != Metric::Queue, "metric=demand or metric=utilization");
+    params.given_only_with("target_queue", metric_ == Metric::Queue, "metric=queue");
 }
 
 Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -56,8 +73,11 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         busy += g.alloc_cpus;
         cloud_cpus += std::uint64_t(g.up_nodes + g.booting_nodes) * g.group->cpus;
     }
+    const std::uint64_t supply = view.local_cpus + cloud_cpus;
     std::uint64_t desired_now = 0;
-    if (queue_metric_) {
+    std::string why;
+    switch (metric_) {
+    case Metric::Queue: {
         std::uint64_t cloud_alloc = 0, node_cpus = 0;
         for (const auto& g : view.groups) {
             cloud_alloc += g.alloc_cpus;
@@ -65,9 +85,35 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         const std::uint64_t queued = waiting.size();
         desired_now = cloud_alloc + (queued + target_queue_ - 1) / target_queue_ * node_cpus;
-    } else {
+        why = std::to_string(queued) + " jobs waiting, target " + std::to_string(target_queue_) + " per node";
+        break;
+    }
+    case Metric::Utilization: {
+        // Booting nodes count as supply with nothing busy on them, jobs
+        // Slurm has already placed there included: HPA counts pods not yet
+        // ready at zero CPU use when scaling up.
+        std::uint64_t running = view.local_alloc_cpus;
+        for (const auto& g : view.groups)
+            running += g.up_alloc_cpus;
+        const double ratio = double(running) / double(std::max<std::uint64_t>(1, supply)) / target_;
+        const double wanted_total =
+            std::fabs(ratio - 1) <= kHpaTolerance ? double(supply) : std::ceil(double(running) / target_);
+        desired_now = wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
+        why = "utilization " + std::to_string(int(std::lround(100 * ratio * target_))) + "% of " +
+              std::to_string(supply) + " cores exceeds target " + std::to_string(int(std::lround(100 * target_))) +
+              "%";
+        break;
+    }
+    case Metric::Demand: {
         const double wanted_total = std::ceil(double(busy + waiting_cpus) / target_);
         desired_now = wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
+        why = "busy and waiting cores are " +
+              std::to_string(int(std::lround(100 * double(busy + waiting_cpus) /
+                                             double(std::max<std::uint64_t>(1, supply))))) +
+              "% of " + std::to_string(supply) + " cores, above target " +
+              std::to_string(int(std::lround(100 * target_))) + "%";
+        break;
+    }
     }
 
     history_.emplace_back(now, desired_now);
@@ -102,13 +148,6 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                 const std::vector<std::size_t> uncovered(waiting_at.begin() + std::ptrdiff_t(first), waiting_at.end());
                 nodes = gate_.worth(group, wanted, waits_.waiting(view, now, uncovered, gate_.horizon_for(group)));
             }
-            std::string why =
-                queue_metric_ ? std::to_string(waiting.size()) + " jobs waiting, target " +
-                                    std::to_string(target_queue_) + " per node"
-                              : "utilization " +
-                                    std::to_string(int(100 * double(busy + waiting_cpus) /
-                                                       double(std::max<std::uint64_t>(1, view.local_cpus + cloud_cpus)))) +
-                                    "% of current cores exceeds target " + std::to_string(int(100 * target_)) + "%";
             if (nodes < wanted)
                 d.notes.push_back(std::to_string(wanted - nodes) + " of " + std::to_string(wanted) +
                                   " nodes wanted cost more than their jobs' expected local wait at lambda " +

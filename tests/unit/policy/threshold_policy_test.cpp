@@ -94,3 +94,70 @@ TEST(ThresholdPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
     // 3600 = 1.25 and saves 1.1 · 4 · (1000 − 900) / 3600 ≈ 0.12.
     CHECK(actions<HireNodes>(hire("1.1", 1000, 900)).empty());
 }
+
+namespace {
+
+Decision decide_with_metric(const char* metric, const StateBuilder& b, const char* target = "0.5")
+{
+    PolicyParams p;
+    p.set("metric", metric);
+    p.set("target_utilization", target);
+    ThresholdPolicy policy(p);
+    ManualClock clock(0);
+    return policy.decide(b.state, clock);
+}
+
+std::uint32_t nodes_hired(const Decision& d)
+{
+    auto hires = actions<HireNodes>(d);
+    return hires.empty() ? 0 : hires[0].count;
+}
+
+} // namespace
+
+TEST(ThresholdPolicy, UtilizationCannotSeeTheQueue)
+{
+    // 20 waiting 8-core jobs that do not fit the idle 4-core site: nothing
+    // is busy, so HPA's utilization is 0 and it hires nothing; demand
+    // counts the waiting cores.
+    StateBuilder b;
+    b.local("n1", 4, 0).group("g", 4, 40, 1.0);
+    for (JobId id = 1; id <= 20; ++id)
+        b.pending(id, 8);
+    LONGS_EQUAL(0, nodes_hired(decide_with_metric("utilization", b)));
+    LONGS_EQUAL(40, nodes_hired(decide_with_metric("demand", b)));
+}
+
+TEST(ThresholdPolicy, UtilizationSizesTheSiteToBusyCoresOverTheTarget)
+{
+    // 8 busy of 8 cores at target 50%: 16 cores, 2 cloud nodes, whatever
+    // waits; demand wants (8 busy + 8 waiting) / 50% = 32, 6 nodes.
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 4, 8, 1.0).pending(1, 4).pending(2, 4);
+    LONGS_EQUAL(2, nodes_hired(decide_with_metric("utilization", b)));
+    LONGS_EQUAL(6, nodes_hired(decide_with_metric("demand", b)));
+}
+
+TEST(ThresholdPolicy, UtilizationWithinHpasToleranceOfTheTargetChangesNothing)
+{
+    // 16 local and 16 cloud cores, target 50%.  17 busy: utilization is
+    // 1.06 times the target, inside HPA's 10%: no hire (17 / 50% = 34
+    // cores would be one more node).  19 busy: 1.19 times, 38 cores, 2 nodes.
+    StateBuilder b;
+    b.local("n1", 16, 16).group("g", 4, 8, 1.0).up("g-1", 1).up("g-2").up("g-3").up("g-4");
+    LONGS_EQUAL(0, nodes_hired(decide_with_metric("utilization", b)));
+    b.node("g-1").alloc_cpus = 3;
+    LONGS_EQUAL(2, nodes_hired(decide_with_metric("utilization", b)));
+}
+
+TEST(ThresholdPolicy, UtilizationCountsJobsOnBootingNodesAsUsingNothingYet)
+{
+    // 8 of 8 local cores busy and two 4-core nodes booting with jobs Slurm
+    // has placed on them: 8 of 16 cores run, 50% utilization, on target
+    // (HPA counts pods not yet ready at zero use).
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 4, 8, 1.0).up("g-1", 4).up("g-2", 4);
+    b.node("g-1").flags |= kNodePoweringUp;
+    b.node("g-2").flags |= kNodePoweringUp;
+    LONGS_EQUAL(0, nodes_hired(decide_with_metric("utilization", b)));
+}
