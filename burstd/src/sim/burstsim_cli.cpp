@@ -781,13 +781,19 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     Time origin = 0;
     o.reward.tau = o.tau;
     // A row's metrics at its λ: the profit's penalty (and its default
-    // R_scale) is the λ the row's policy was tuned for, as in predictive's
-    // gate; J at other λ comes from objective_at.
-    auto metrics_of = [&](const SimResult& result, double lambda) {
+    // R_scale) is the λ the row's policy was tuned for, and its R_scale and
+    // local price the policy's reward_scale and local_price where it has
+    // them, so that predictive's gate and the metric weigh the same reward;
+    // J at other λ comes from objective_at.
+    auto metrics_of = [&](const SimResult& result, double lambda, const PolicyParams& params = PolicyParams{}) {
         SimMetrics m = compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
         RewardScheme scheme = o.reward;
         scheme.lambda = lambda;
-        const RewardProfit profit = reward_profit(result, scheme);
+        if (const auto given = params.values().find("reward_scale"); given != params.values().end())
+            scheme.reward_scale = std::strtod(given->second.c_str(), nullptr);
+        if (const auto given = params.values().find("local_price"); given != params.values().end())
+            scheme.local_price = std::strtod(given->second.c_str(), nullptr);
+        const RewardProfit profit = reward_profit(trace.jobs, result, scheme);
         m.profit_time = profit.time;
         m.profit_throughput = profit.throughput;
         return m;
@@ -850,7 +856,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         for (const auto& run : runs) {
             const auto kept = std::make_shared<SimResult>(replay(run.name, run.params));
             SimResult& result = *kept;
-            const SimMetrics m = metrics_of(result, run.lambda);
+            const SimMetrics m = metrics_of(result, run.lambda, run.params);
             if (o.clairvoyant && run.name == AlwaysPolicy::kName && !always_run)
                 always_run = kept;
             if (o.clairvoyant && run.name != NeverPolicy::kName && run.name != AlwaysPolicy::kName)

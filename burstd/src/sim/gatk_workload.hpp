@@ -6,8 +6,11 @@
 // E_i(d) = a_i·d + b_i time units (TU) and with t threads for
 // T_i(t, d) = c_i·E_i/t + (1 − c_i)·E_i; the simulated runtime is that
 // prediction times an error factor ~ N(1, error) kept inside (0.1, 1.9).
-// Each stage is a job that depends on the previous one (the pipeline
-// runner submits it when its predecessor ends), of category "gatk/stageN".
+// Each stage is a job of category "gatk/stageN", submitted with its
+// pipeline and held by a dependency on the previous stage, so that a policy
+// sees the runtime left to the pipeline; under FCFS a stage keeps its
+// pipeline's place in the queue once eligible (oldest pipeline first,
+// where the paper's single FIFO takes stages as they become runnable).
 
 #include "model/clock.hpp"
 #include "model/job.hpp"

@@ -1,7 +1,11 @@
 #pragma once
 // Profit under Smowton et al.'s two reward schemes, for any replayed job set:
-// users pay for every job and the site pays for the cores.  Each job is its
-// own "pipeline" (d = its cores, t = end − eligible, i.e. wait + runtime):
+// users pay for every pipeline and the site pays for the cores.  A pipeline
+// is a set of jobs joined by dependencies (a job without any is its own);
+// it is paid once, at the end of its last job, for its whole time from its
+// first submission, as the paper pays a pipeline and as predictive's gate
+// values it (its t counts from submission, and the jobs held behind a
+// dependency add their runtimes), with d = its widest job's cores:
 //
 //   time-oriented        R(d, t) = d·(R_max − t·λ/3600)
 //   throughput-oriented  R(d, t) = d·R_scale / max(t, τ)
@@ -14,6 +18,9 @@
 // same Σ d·R_max to every policy's time-oriented profit.
 
 #include "sim/simulator.hpp"
+#include "sim/trace.hpp"
+
+#include <vector>
 
 namespace burst {
 
@@ -30,6 +37,8 @@ struct RewardProfit {
     double throughput = 0;
 };
 
-RewardProfit reward_profit(const SimResult& result, const RewardScheme& scheme);
+// `trace` gives the dependencies (TraceJob::parents) between the jobs of
+// `result`; jobs the replay left out join no pipeline.
+RewardProfit reward_profit(const std::vector<TraceJob>& trace, const SimResult& result, const RewardScheme& scheme);
 
 } // namespace burst

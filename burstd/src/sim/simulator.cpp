@@ -151,8 +151,11 @@ private:
     void schedule();
     void decide();
 
-    // Multifactor priority: the queue is in priority order, recomputed every
-    // PriorityCalcPeriod; FCFS keeps it in eligibility order.
+    // The queue is in priority order, as Slurm's: multifactor priorities are
+    // recomputed every PriorityCalcPeriod; FCFS (priority/basic) fixes a
+    // job's priority at submission, so a job held by a dependency takes its
+    // submission place once eligible, the order the snapshot's priorities
+    // show the policy.
     bool queued_before(std::uint32_t a, std::uint32_t b) const;
     void enqueue(std::uint32_t j); // at its place in priority order
     void add_routed(std::uint32_t j); // at its place in priority order
@@ -211,7 +214,7 @@ private:
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
-    std::deque<std::uint32_t> queue_; // pending jobs in FCFS (or priority) order; backfilled ones linger
+    std::deque<std::uint32_t> queue_; // pending jobs in priority order; backfilled ones linger
     std::size_t queue_dead_ = 0;      // lingering entries
     std::vector<std::uint32_t> routed_;              // routed jobs that may still be pending
 
@@ -537,10 +540,7 @@ void SimRun::make_eligible(std::uint32_t j)
     job.phase = Phase::Pending;
     job.eligible = clock_.now();
     demand_cores_ += job.cpus;
-    if (priority_)
-        enqueue(j);
-    else
-        queue_.push_back(j);
+    enqueue(j);
     Job& view = state_.snapshot.jobs[job.snap];
     view.reason = kResources;
     view.dependency.clear();
@@ -550,7 +550,8 @@ void SimRun::make_eligible(std::uint32_t j)
 
 bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
 {
-    // Slurm sorts by priority, then submit time; jobs_ is in submit order.
+    // Slurm sorts by priority, then submit time; jobs_ is in submit order
+    // (under FCFS every priority here is 0: submission decides).
     if (jobs_[a].priority != jobs_[b].priority)
         return jobs_[a].priority > jobs_[b].priority;
     return a < b;
@@ -911,18 +912,12 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     job.group = -1;
     job.phase = Phase::Pending;
     job.routed = int(taken_from);
-    // Back in the queue where it was (the queue is in eligibility order): its
-    // entry may still linger there from when it started.
-    if (std::find(queue_.begin(), queue_.end(), j) != queue_.end()) {
+    // Back in the queue at its priority's place: its entry may still linger
+    // there from when it started.
+    if (std::find(queue_.begin(), queue_.end(), j) != queue_.end())
         --queue_dead_;
-    } else if (priority_) {
+    else
         enqueue(j);
-    } else {
-        auto at = std::find_if(queue_.begin(), queue_.end(), [&](std::uint32_t q) {
-            return jobs_[q].eligible > job.eligible || (jobs_[q].eligible == job.eligible && q > j);
-        });
-        queue_.insert(at, j);
-    }
     if (std::find(routed_.begin(), routed_.end(), j) == routed_.end())
         add_routed(j);
     Job& view = state_.snapshot.jobs[job.snap];

@@ -21,6 +21,25 @@ TEST(GatkWorkload, StageTimesFollowTableOneAndAmdahl)
     DOUBLES_EQUAL(0.79 * e4 / 4 + 0.21 * e4, gatk_stage_time(kGatkStages[3], 6, 4), 1e-12);
 }
 
+TEST(GatkWorkload, StageParametersAndWorkloadDefaultsAreTableOnesLiterals)
+{
+    // Smowton et al., Table I: a_i, b_i, c_i per pipeline stage.
+    const double table[7][3] = {{0.35, 5.38, 0.89}, {2.70, -0.53, 0.02}, {1.74, 3.93, 0.69}, {3.35, 0.53, 0.79},
+                                {1.03, 17.86, 0.91}, {0.02, 0.39, 0.25}, {0.01, 5.10, 0.02}};
+    LONGS_EQUAL(7, kGatkStages.size());
+    for (std::size_t s = 0; s < 7; ++s) {
+        DOUBLES_EQUAL(table[s][0], kGatkStages[s].a, 0);
+        DOUBLES_EQUAL(table[s][1], kGatkStages[s].b, 0);
+        DOUBLES_EQUAL(table[s][2], kGatkStages[s].c, 0);
+    }
+    const GatkWorkloadSpec spec;
+    DOUBLES_EQUAL(3, spec.batch_mean, 0);
+    DOUBLES_EQUAL(2, spec.batch_variance, 0);
+    DOUBLES_EQUAL(5, spec.size_mean, 0);
+    DOUBLES_EQUAL(1, spec.size_variance, 0);
+    DOUBLES_EQUAL(10000, spec.duration, 0);
+}
+
 TEST(GatkWorkload, PipelinesAreSevenChainedStagesArrivingInPoissonBatches)
 {
     GatkWorkloadSpec spec;
@@ -99,6 +118,39 @@ TEST(SmowtonScenario, ColumnsAreThoseGivenInTheirOrderOnceEach)
     CHECK_THROWS(WorkloadSpecError, parse_smowton_options("policies=never:never", 1));
     CHECK_THROWS(WorkloadSpecError, parse_smowton_options("rewards=time:time", 1));
     CHECK_THROWS(WorkloadSpecError, parse_smowton_options("policies=sometimes", 1));
+}
+
+TEST(SmowtonScenario, PredictiveParametersAreTheTableOneRewardsInPolicyUnits)
+{
+    // Table I: private cores at 5 CU/TU, R_penalty 15 CU per TU, R_scale
+    // 15000, d at its mean 5.  At 60 s per TU: λ = 5 × 15 CU per TU = 4500
+    // CU per hour, reward_scale = 5 × 15000 CU·TU = 4.5e6 CU·s, local price
+    // 5 CU/TU = 300 CU per core-hour.
+    const SmowtonOptions o;
+    DOUBLES_EQUAL(5, o.private_price, 0);
+    LONGS_EQUAL(100, o.private_cores);
+    DOUBLES_EQUAL(400, o.r_max, 0);
+    DOUBLES_EQUAL(15, o.r_penalty, 0);
+    DOUBLES_EQUAL(15000, o.r_scale, 0);
+    auto value = [](const std::vector<std::string>& params, const std::string& key) {
+        std::string found;
+        for (const auto& kv : params)
+            if (kv.compare(0, key.size() + 1, key + "=") == 0)
+                found = kv.substr(key.size() + 1);
+        return found;
+    };
+    const auto time = smowton_predictive_params(o, "time", 60);
+    STRCMP_EQUAL("time", value(time, "reward").c_str());
+    STRCMP_EQUAL("4500", value(time, "lambda").c_str());
+    STRCMP_EQUAL("300", value(time, "local_price").c_str());
+    STRCMP_EQUAL("queue", value(time, "benefit").c_str());
+    STRCMP_EQUAL("uniform", value(time, "late").c_str());
+    STRCMP_EQUAL("0.9", value(time, "max_error").c_str());
+    const auto throughput = smowton_predictive_params(o, "throughput", 60);
+    STRCMP_EQUAL("throughput", value(throughput, "reward").c_str());
+    STRCMP_EQUAL("4500000", value(throughput, "reward_scale").c_str());
+    STRCMP_EQUAL("300", value(throughput, "local_price").c_str());
+    STRCMP_EQUAL("", value(throughput, "lambda").c_str());
 }
 
 TEST_GROUP(BlastWorkload){};
