@@ -63,37 +63,17 @@ void PfaPolicy::observe(const JobEnd& end)
         completed_[group] += double(end.cpus);
 }
 
-void PfaPolicy::measure(const std::vector<double>& on_cores, Time now)
+void PfaPolicy::close_interval(const std::vector<double>& on_cores)
 {
-    if (!started_) {
-        started_ = true;
-        measured_since_ = now;
-        on_core_seconds_.assign(on_cores.size(), 0.0);
-    } else {
-        // Nodes come and go between decisions: the mean of both ends.
-        const Seconds step = std::max<Seconds>(0, now - last_decision_);
-        for (std::size_t g = 0; g < on_cores.size(); ++g)
-            on_core_seconds_[g] += (last_on_cores_[g] + on_cores[g]) / 2 * step;
-        if (now - measured_since_ >= interval_) {
-            close_interval();
-            measured_since_ = now;
-        }
-    }
-    last_on_cores_ = on_cores;
-    last_decision_ = now;
-}
-
-void PfaPolicy::close_interval()
-{
-    // Eq. 5: cores completed per powered-on core over one interval (the
-    // measured one may run a little longer: decisions need not land on its end).
+    // Eq. 5 over the interval (the mean of its two ends' powered-on cores).
     std::vector<double> tau(group_names_.size(), 0.0);
-    for (std::size_t g = 0; g < group_names_.size(); ++g)
-        if (auto c = completed_.find(group_names_[g]); c != completed_.end() && on_core_seconds_[g] > 0)
-            tau[g] = c->second * interval_ / on_core_seconds_[g];
+    for (std::size_t g = 0; g < group_names_.size(); ++g) {
+        const double on = (last_on_cores_[g] + on_cores[g]) / 2;
+        if (auto c = completed_.find(group_names_[g]); c != completed_.end() && on > 0)
+            tau[g] = c->second / on;
+    }
     profile_->record(tau);
     completed_.clear();
-    std::fill(on_core_seconds_.begin(), on_core_seconds_.end(), 0.0);
 }
 
 Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
@@ -138,7 +118,10 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         on[g] = std::max(view.groups[g].up_nodes + view.groups[g].booting_nodes, ledger[g]);
         on_cores[g] = double(on[g]) * state.groups[g].cpus;
     }
-    measure(on_cores, now);
+    if (started_)
+        close_interval(on_cores);
+    started_ = true;
+    last_on_cores_ = on_cores;
 
     // S3: demand per account from token propagation.
     const auto waves = token_waves(state.snapshot);

@@ -17,23 +17,18 @@
 namespace burst {
 
 // Ilyushkin et al.'s Performance-Feedback Autoscaler with budget
-// constraints.  The paper makes its autoscaling interval the billing period
-// (`interval`, the budget's period); burstd decides far more often (every
-// cycle, 30 s by default), and a window that short mostly holds no
-// completion in some group, which would reset the ratios to equal shares
-// (eq. 9) and switch the feedback off.  So every decision acts, but
-// throughput is measured over whole intervals:
-//  S1 adds up, decision by decision, the cores of jobs that ended in every
-//     node group and its powered-on core-seconds, and once an interval has
-//     passed smooths their ratio into resource-type ratios (smoothing=ma
-//     over depth intervals, or ewma with alpha).  The paper reserves each
-//     node for one user and measures each user's throughput over its own
-//     nodes.  In Slurm any account's job runs on any node, so a group's
-//     throughput is measured once, from every account's jobs over all its
-//     powered-on cores, and each account's demand divides by it: one
-//     account's completions over all the cores would count the other
-//     accounts' nodes as its own, and the summed demands would count
-//     shared nodes once per account.
+// constraints.  Each decision closes one autoscaling interval (the paper's:
+// the time between two invocations; `interval` is the budget's period,
+// which the paper makes the same):
+//  S1 measures every node group's throughput over the interval and smooths
+//     it into resource-type ratios (smoothing=ma over depth intervals, or
+//     ewma with alpha).  The paper reserves each node for one user and
+//     measures each user's throughput over its own nodes.  In Slurm any
+//     account's job runs on any node, so a group's throughput is measured
+//     once, from every account's jobs over all its powered-on cores, and
+//     each account's demand divides by it: one account's completions over
+//     all the cores would count the other accounts' nodes as its own, and
+//     the summed demands would count shared nodes once per account.
 // Then, per account with work:
 //  S2 buys the profile those ratios give with the account's budget (the
 //     site budget split by fair-share, or one budget per account);
@@ -75,10 +70,7 @@ public:
     void observe(const JobEnd& end) override;
 
 private:
-    // Books the powered-on cores since the last decision, and closes the
-    // measured interval once it has lasted `interval_`.
-    void measure(const std::vector<double>& on_cores, Time now);
-    void close_interval();
+    void close_interval(const std::vector<double>& on_cores);
 
     double budget_;
     Seconds interval_;
@@ -95,13 +87,9 @@ private:
     std::vector<std::string> group_names_;
     std::map<std::string, std::string> group_of_node_; // CLOUD node → its group
     std::optional<ThroughputProfile> profile_; // of group_names_
-    // The interval being measured: cores of jobs that ended per node group,
-    // and per group (as group_names_) the core-seconds powered on.
+    // Cores of jobs that ended per node group since the last decision.
     std::map<std::string, double> completed_;
-    std::vector<double> on_core_seconds_;
-    Time measured_since_ = 0;
     std::vector<double> last_on_cores_; // per group at the last decision
-    Time last_decision_ = 0;
     bool started_ = false;
     // When each node idle at the last decision was first seen idle (nodes
     // idle at the first decision count from then).
