@@ -2,8 +2,6 @@
 
 #include "policy_test_state.hpp"
 
-#include <string>
-
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -112,24 +110,6 @@ TEST(BootWindowPolicy, FallsBackToTheTimeLimit)
     StateBuilder b;
     b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 980, "unseen", 60).pending(2, 4);
     CHECK(actions<HireNodes>(policy.decide(b.state, clock)).empty());
-}
-
-TEST(BootWindowPolicy, AJobPastItsMeanRuntimeIsExpectedToEndNow)
-{
-    // The category runs 100 s on average and has no time limit (as BLAST's
-    // tasks).  One second short of the mean or one second past it, the
-    // running job is expected to free its cores within the 100-s window:
-    // the waiting job starts locally then, and nothing is hired.
-    for (Time start : {901.0, 899.0}) {
-        PolicyParams p;
-        BootWindowPolicy policy(p);
-        policy.observe(finished("blast", 100));
-        ManualClock clock(1000);
-        StateBuilder b;
-        b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, start, "blast");
-        b.pending(2, 4, BurstOption::Allow, "blast");
-        CHECK_TEXT(actions<HireNodes>(policy.decide(b.state, clock)).empty(), std::to_string(start).c_str());
-    }
 }
 
 TEST(BootWindowPolicy, JobsOnDrainingNodesReleaseNothing)
