@@ -18,22 +18,22 @@ constexpr double kHpaTolerance = 0.1;
 
 ThresholdPolicy::Metric ThresholdPolicy::metric_named(const std::string& name)
 {
-    if (name == "utilization")
-        return Metric::Utilization;
+    if (name == "hpa")
+        return Metric::Hpa;
     if (name == "queue")
         return Metric::Queue;
-    return Metric::Demand;
+    return Metric::Utilization;
 }
 
 ThresholdPolicy::ThresholdPolicy(PolicyParams& params)
-    : metric_(metric_named(params.get_choice("metric", "demand", {"demand", "utilization", "queue"}))),
+    : metric_(metric_named(params.get_choice("metric", "utilization", {"utilization", "hpa", "queue"}))),
       target_(params.get_double("target_utilization", 0.8, 0.01, 1.0)),
       target_queue_(params.get_uint("target_queue", 4, 1, 1000000)),
       stabilization_(params.get_duration("stabilization", 300, 0, 86400)),
       expander_(make_expander(params.get_choice("expander", "price", expander_names()))),
       gate_(params.get_double("lambda", HUGE_VAL, 0, 1e9))
 {
-    params.given_only_with("target_utilization", metric_ != Metric::Queue, "metric=demand or metric=utilization");
+    params.given_only_with("target_utilization", metric_ != Metric::Queue, "metric=utilization or metric=hpa");
     params.given_only_with("target_queue", metric_ == Metric::Queue, "metric=queue");
 }
 
@@ -88,7 +88,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         why = std::to_string(queued) + " jobs waiting, target " + std::to_string(target_queue_) + " per node";
         break;
     }
-    case Metric::Utilization: {
+    case Metric::Hpa: {
         // Booting nodes count as supply with nothing busy on them, jobs
         // Slurm has already placed there included: HPA counts pods not yet
         // ready at zero CPU use when scaling up.
@@ -104,7 +104,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
               "%";
         break;
     }
-    case Metric::Demand: {
+    case Metric::Utilization: {
         const double wanted_total = std::ceil(double(busy + waiting_cpus) / target_);
         desired_now = wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
         why = "busy and waiting cores are " +

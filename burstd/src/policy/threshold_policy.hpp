@@ -13,15 +13,16 @@
 namespace burst {
 
 // Kubernetes-HPA-like, on one of three metrics:
-//   utilization: the HPA's own rule (Zheng et al. eq. 1): the cores of
-//     jobs running on nodes that are up, all the autoscaler can see, over
-//     the cores the site has or is getting; desired cores = busy / target,
-//     and no change while the ratio of utilization to target is within
-//     HPA's 10% tolerance of 1.  Blind to the queue: it grows only as fast
-//     as busy cores do.
-//   demand (default): queue-aware; size the cloud so that busy plus waiting
-//     cores would fill the site to the target,
+//   utilization (default): queue-aware; size the cloud so that busy plus
+//     waiting cores would fill the site to the target,
 //       desired cloud cores = (busy + waiting) / target − local cores.
+//   hpa: the HPA's own rule (Zheng et al. eq. 1): the cores of jobs running
+//     on nodes that are up, all the autoscaler can see, over the cores the
+//     site has or is getting; desired cores = busy / target, and no change
+//     while the ratio of utilization to target is within HPA's 10%
+//     tolerance of 1.  Blind to the queue: it grows only as fast as busy
+//     cores do.  (Its own name, not `utilization`: a burstd.conf that
+//     names the default keeps what it had.)
 //   queue (KEDA-style queue length): keep the cloud cores in use plus one
 //     node per target_queue waiting jobs.
 // Scale up at once, scale down only to the highest desire seen over the
@@ -29,10 +30,10 @@ namespace burst {
 // nodes.  With lambda given, a scale-up node is hired only if the waiting
 // jobs it would take are worth it over one boot time (WaitingCostGate);
 // headroom with nothing waiting for it is then not bought.
-// Parameters: metric (demand), target_utilization (0.8, with demand or
-// utilization), target_queue (4 waiting jobs per node), stabilization
-// seconds (300), expander (price), lambda (money per waiting core-hour;
-// unset = no gate).
+// Parameters: metric (utilization), target_utilization (0.8, with
+// utilization or hpa), target_queue (4 waiting jobs per node),
+// stabilization seconds (300), expander (price), lambda (money per waiting
+// core-hour; unset = no gate).
 class ThresholdPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "threshold";
@@ -42,7 +43,7 @@ public:
     void observe(const JobEnd& end) override { waits_.observe(end); }
 
 private:
-    enum class Metric { Demand, Utilization, Queue };
+    enum class Metric { Utilization, Hpa, Queue };
     static Metric metric_named(const std::string& name);
 
     Metric metric_;

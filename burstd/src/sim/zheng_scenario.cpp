@@ -68,7 +68,7 @@ std::vector<ZhengRow> run_zheng(const ZhengOptions& o)
     std::vector<Run> runs;
     for (double target : o.targets) {
         runs.push_back({"threshold(" + percent(target) + ")", "threshold",
-                        {"metric=utilization", "target_utilization=" + plain_number(target), "stabilization=300"}});
+                        {"metric=hpa", "target_utilization=" + plain_number(target), "stabilization=300"}});
     }
     runs.push_back({"boot-window", "boot-window", {}});
 

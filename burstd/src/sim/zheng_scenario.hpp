@@ -3,7 +3,7 @@
 // on the three-stage workflow, on a GKE-like pool of 3 fixed nodes plus up
 // to 17 more that boot in 157 s, boot-window (HTA) accumulates several
 // times less resource waste than Kubernetes HPA at a CPU target of 20% or
-// 50% (`threshold` with metric=utilization, HPA's rule, which sees busy
+// 50% (`threshold` with metric=hpa, HPA's rule, which sees busy
 // cores only), for a modest increase in workflow runtime.
 // `burstsim --scenario zheng` prints the table.
 

@@ -52,7 +52,7 @@ TEST(PolicyFactory, RejectsParametersTheChosenModeIgnores)
         }
         return "accepted";
     };
-    STRCMP_EQUAL("target_utilization applies only with metric=demand or metric=utilization",
+    STRCMP_EQUAL("target_utilization applies only with metric=utilization or metric=hpa",
                  error("threshold", {"metric=queue", "target_utilization=0.5"}).c_str());
     STRCMP_EQUAL("target_queue applies only with metric=queue", error("threshold", {"target_queue=8"}).c_str());
     STRCMP_EQUAL("accepted", error("threshold", {"metric=queue", "target_queue=8"}).c_str());

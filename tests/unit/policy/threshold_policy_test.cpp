@@ -115,7 +115,7 @@ std::uint32_t nodes_hired(const Decision& d)
 
 } // namespace
 
-TEST(ThresholdPolicy, UtilizationCannotSeeTheQueue)
+TEST(ThresholdPolicy, HpaCannotSeeTheQueue)
 {
     // 20 waiting 8-core jobs that do not fit the idle 4-core site: nothing
     // is busy, so HPA's utilization is 0 and it hires nothing; demand
@@ -124,33 +124,33 @@ TEST(ThresholdPolicy, UtilizationCannotSeeTheQueue)
     b.local("n1", 4, 0).group("g", 4, 40, 1.0);
     for (JobId id = 1; id <= 20; ++id)
         b.pending(id, 8);
-    LONGS_EQUAL(0, nodes_hired(decide_with_metric("utilization", b)));
-    LONGS_EQUAL(40, nodes_hired(decide_with_metric("demand", b)));
+    LONGS_EQUAL(0, nodes_hired(decide_with_metric("hpa", b)));
+    LONGS_EQUAL(40, nodes_hired(decide_with_metric("utilization", b)));
 }
 
-TEST(ThresholdPolicy, UtilizationSizesTheSiteToBusyCoresOverTheTarget)
+TEST(ThresholdPolicy, HpaSizesTheSiteToBusyCoresOverTheTarget)
 {
     // 8 busy of 8 cores at target 50%: 16 cores, 2 cloud nodes, whatever
     // waits; demand wants (8 busy + 8 waiting) / 50% = 32, 6 nodes.
     StateBuilder b;
     b.local("n1", 8, 8).group("g", 4, 8, 1.0).pending(1, 4).pending(2, 4);
-    LONGS_EQUAL(2, nodes_hired(decide_with_metric("utilization", b)));
-    LONGS_EQUAL(6, nodes_hired(decide_with_metric("demand", b)));
+    LONGS_EQUAL(2, nodes_hired(decide_with_metric("hpa", b)));
+    LONGS_EQUAL(6, nodes_hired(decide_with_metric("utilization", b)));
 }
 
-TEST(ThresholdPolicy, UtilizationWithinHpasToleranceOfTheTargetChangesNothing)
+TEST(ThresholdPolicy, HpaWithinHpasToleranceOfTheTargetChangesNothing)
 {
     // 16 local and 16 cloud cores, target 50%.  17 busy: utilization is
     // 1.06 times the target, inside HPA's 10%: no hire (17 / 50% = 34
     // cores would be one more node).  19 busy: 1.19 times, 38 cores, 2 nodes.
     StateBuilder b;
     b.local("n1", 16, 16).group("g", 4, 8, 1.0).up("g-1", 1).up("g-2").up("g-3").up("g-4");
-    LONGS_EQUAL(0, nodes_hired(decide_with_metric("utilization", b)));
+    LONGS_EQUAL(0, nodes_hired(decide_with_metric("hpa", b)));
     b.node("g-1").alloc_cpus = 3;
-    LONGS_EQUAL(2, nodes_hired(decide_with_metric("utilization", b)));
+    LONGS_EQUAL(2, nodes_hired(decide_with_metric("hpa", b)));
 }
 
-TEST(ThresholdPolicy, UtilizationCountsJobsOnBootingNodesAsUsingNothingYet)
+TEST(ThresholdPolicy, HpaCountsJobsOnBootingNodesAsUsingNothingYet)
 {
     // 8 of 8 local cores busy and two 4-core nodes booting with jobs Slurm
     // has placed on them: 8 of 16 cores run, 50% utilization, on target
@@ -159,5 +159,5 @@ TEST(ThresholdPolicy, UtilizationCountsJobsOnBootingNodesAsUsingNothingYet)
     b.local("n1", 8, 8).group("g", 4, 8, 1.0).up("g-1", 4).up("g-2", 4);
     b.node("g-1").flags |= kNodePoweringUp;
     b.node("g-2").flags |= kNodePoweringUp;
-    LONGS_EQUAL(0, nodes_hired(decide_with_metric("utilization", b)));
+    LONGS_EQUAL(0, nodes_hired(decide_with_metric("hpa", b)));
 }
