@@ -154,6 +154,8 @@ struct Options {
     std::vector<double> lambdas{1.0};
     bool lambda_gates = false;
     double tau = 10;
+    // A time limit for jobs the input gives none (0: none given).
+    Seconds default_time = 0;
     double budget = 0;
     double budget_interval = 86400;
     std::string conf; // burstd.conf whose Budget= lines cap every decision
@@ -277,7 +279,7 @@ Options parse(const std::vector<std::string>& args)
         } else if (a == "--bf-max-job-test")
             o.config.bf_max_job_test = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--default-time")
-            o.config.default_time = parse_double(a, value(), 1);
+            o.default_time = parse_double(a, value(), 1);
         else if (a == "--tau")
             o.tau = parse_double(a, value(), 0.001);
         else if (a == "--reward-max")
@@ -765,6 +767,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     } else
         err << "workflow arrivals: " << (o.arrivals.count ? o.arrivals.count : o.workflows.size())
             << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
+    if (o.default_time > 0)
+        err << "default time limit " << plain_number(o.default_time) << " s given to "
+            << give_default_time(trace.jobs, o.default_time) << " job(s) without one\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
     if (o.config.local_cores == 0) {
         err << "burstsim: "

@@ -48,10 +48,6 @@ struct SimConfig {
     // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
     // the head, which bounds the cost of a pass on deep queues.
     std::uint32_t bf_max_job_test = 500;
-    // What the scheduler assumes of a job the trace gives no time limit:
-    // Slurm's partition DefaultTime, or MaxTime.  0: its own runtime, as if
-    // the scheduler knew it (it does not: such jobs backfill more here).
-    Seconds default_time = 0;
     // Queue order: FCFS unless multifactor is asked for.
     PriorityConfig priority;
     std::string cluster = "sim";

@@ -41,7 +41,7 @@ struct SimJob {
     std::uint32_t cpus = 0;
     std::uint32_t association = 0; // user association in the multifactor model; here and priority below fill padding
     Seconds runtime = 0;
-    Seconds estimate = 0; // what the scheduler believes: the limit, else the default time or the runtime
+    Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
     Phase phase = Phase::Future;
     int routed = -1;      // group the job may also run in
     int group = -1;       // group it was allocated in
@@ -277,9 +277,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
             j.runtime = order[i]->time_limit;
             ++result_.runtimes_capped;
         }
-        j.estimate = order[i]->time_limit > 0    ? order[i]->time_limit
-                     : config_.default_time > 0 ? config_.default_time
-                                                : j.runtime;
+        j.estimate = order[i]->time_limit > 0 ? order[i]->time_limit : j.runtime;
         by_id_.emplace(order[i]->id, std::uint32_t(i));
     }
     link_dependencies(seen);

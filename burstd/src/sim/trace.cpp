@@ -4,6 +4,17 @@
 
 namespace burst {
 
+std::size_t give_default_time(std::vector<TraceJob>& jobs, Seconds limit)
+{
+    std::size_t given = 0;
+    for (auto& job : jobs)
+        if (job.time_limit <= 0) {
+            job.time_limit = limit;
+            ++given;
+        }
+    return given;
+}
+
 void TraceReport::keep(std::size_t line, std::string message)
 {
     if (problems.size() < kept_limit)

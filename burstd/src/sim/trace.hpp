@@ -51,6 +51,11 @@ struct TraceJob {
     }
 };
 
+// Gives every job the trace gives no time limit `limit`, as Slurm gives a
+// job submitted without one its partition's DefaultTime (or MaxTime) and
+// ends it there; returns how many jobs it gave it to.
+std::size_t give_default_time(std::vector<TraceJob>& jobs, Seconds limit);
+
 struct TraceProblem {
     std::size_t line = 0;
     std::string message;

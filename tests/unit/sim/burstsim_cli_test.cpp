@@ -509,3 +509,19 @@ TEST(BurstsimCli, AnUnscopedParamGoesToEveryPolicyThatHasIt)
                            "--param", "lambda=2", "--compare", "never,predictive"})
                        .status);
 }
+
+TEST(BurstsimCli, GivesJobsWithoutALimitTheDefaultTime)
+{
+    // Jobs 1 and 2 give no limit (-1); job 3 asks for 100 s.  With
+    // --default-time 60 jobs 1 and 2 get 60 s, and job 2 (100 s) is cut
+    // there, as Slurm ends a job at its partition's DefaultTime.
+    TempTrace t("; MaxProcs: 4\n"
+                "1 0 0 50 2 -1 -1 2 -1 -1 1 1 1 1 -1 -1 -1 -1\n"
+                "2 0 0 100 2 -1 -1 2 -1 -1 1 1 1 1 -1 -1 -1 -1\n"
+                "3 0 0 100 2 -1 -1 2 100 -1 1 1 1 1 -1 -1 -1 -1\n");
+    Run r = invoke({"--trace", t.path(), "--policy", "never", "--default-time", "60"});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.err.find("default time limit 60 s given to 2 job(s)") != std::string::npos);
+    CHECK(r.out.find("runtimes cut at their limit 1") != std::string::npos);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "never", "--default-time", "0"}).status);
+}

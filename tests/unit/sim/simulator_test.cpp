@@ -99,21 +99,6 @@ TEST(Simulator, TheTraceRuntimeIsTheEstimateWithoutALimitAndRuntimesStopAtTheLim
     LONGS_EQUAL(1, r.runtimes_capped);
 }
 
-TEST(Simulator, JobsWithoutALimitAreEstimatedAtTheDefaultTimeWhenGiven)
-{
-    PolicyParams none;
-    NeverPolicy never(none);
-    const std::vector<TraceJob> trace = {job(1, 0, 2, 100), job(2, 1, 4, 10), job(3, 2, 2, 50)};
-    SimConfig c = site(4);
-    c.default_time = 3600; // the partition's DefaultTime
-    SimResult r = simulate(c, trace, never);
-    DOUBLES_EQUAL(100, outcome(r, 2).start, 0); // job 1 still ends at 100
-    DOUBLES_EQUAL(110, outcome(r, 3).start, 0); // foreseen to end past the head's reservation
-    DOUBLES_EQUAL(160, outcome(r, 3).end, 0);   // and runs its own runtime
-    c.default_time = 0;
-    DOUBLES_EQUAL(2, outcome(simulate(c, trace, never), 3).start, 0); // its runtime: backfilled
-}
-
 TEST(Simulator, AlwaysBootsACloudNodeForARoutedJobAndBillsUntilSuspend)
 {
     SimConfig c = site(2);
