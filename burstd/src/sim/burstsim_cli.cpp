@@ -839,6 +839,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         row(label, m, lambda_index, wf(result));
         note_dropped(result);
         note_account_costs(label, m);
+        if (o.compare && result.cloud_runs_cut > 0)
+            account_costs << "cloud runs cut at their limit on slower nodes, " << label << ": "
+                          << result.cloud_runs_cut << "\n";
         if (o.clairvoyant)
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
@@ -891,6 +894,9 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.provisioning.beyond_capacity
                 << " with demand beyond every core, left out of a_U, a_O, t_U, t_O)\n"
                 << dropped;
+            if (result.cloud_runs_cut > 0)
+                out << "cloud runs cut at their limit on slower nodes " << result.cloud_runs_cut
+                    << " (Slurm ends them unfinished)\n";
             if (m.interruptions > 0)
                 out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
                     << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("

@@ -187,6 +187,9 @@ private:
     void retire(std::uint32_t n);
     void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is retired by the caller
     Seconds sample_boot(const NodeGroup& g);
+    // How long a job runs in the group it was allocated in (runtime_in);
+    // counts the runs that slower nodes would stretch past its limit.
+    Seconds cloud_run(const SimJob& job);
     double bill(const NodeGroup& g, Seconds up) const;
 
     // Snapshot upkeep.
@@ -781,9 +784,8 @@ bool SimRun::start_cloud(std::uint32_t j)
     for (const auto& [n, cores] : job.cloud_alloc)
         view.nodes.push_back(state_.snapshot.nodes[nodes_[n].snap].name);
     view.node_count = std::uint32_t(job.cloud_alloc.size());
-    const Seconds runtime = runtime_in(config_.groups[g], *job.trace);
     if (job.nodes_booting == 0) {
-        begin_running(j, runtime);
+        begin_running(j, cloud_run(job));
     } else {
         // Slurm shows the job RUNNING (CONFIGURING) from allocation on.
         job.phase = Phase::Configuring;
@@ -792,6 +794,15 @@ bool SimRun::start_cloud(std::uint32_t j)
         view.start_time = clock_.now();
     }
     return true;
+}
+
+Seconds SimRun::cloud_run(const SimJob& job)
+{
+    const NodeGroup& group = config_.groups[std::size_t(job.group)];
+    const Seconds run = runtime_in(group, *job.trace);
+    if (run < job.trace->true_runtime() / group.speed)
+        ++result_.cloud_runs_cut;
+    return run;
 }
 
 Seconds SimRun::sample_boot(const NodeGroup& g)
@@ -983,7 +994,7 @@ void SimRun::node_ready(std::uint32_t n)
     for (auto j : node.configuring) {
         SimJob& job = jobs_[j];
         if (--job.nodes_booting == 0)
-            begin_running(j, runtime_in(config_.groups[std::size_t(job.group)], *job.trace));
+            begin_running(j, cloud_run(job));
     }
     node.configuring.clear();
     sync_node(n);

@@ -114,6 +114,9 @@ struct SimResult {
     std::uint64_t hire_shortfall = 0;   // nodes asked for beyond what was powered down
     std::uint64_t jobs_too_wide = 0;    // more cores than the local site: not replayed
     std::uint64_t runtimes_capped = 0;  // ran past their limit in the trace: killed at it
+    // Cloud runs that slower nodes stretched past the job's limit: Slurm
+    // ends them there (TIMEOUT), unfinished.
+    std::uint64_t cloud_runs_cut = 0;
     std::uint64_t interruptions = 0;    // spot instances taken back
     std::uint64_t requeued_jobs = 0;    // jobs requeued by those interruptions (a job may count twice)
     double lost_core_seconds = 0;       // cores × time run before an interruption threw it away

@@ -188,6 +188,8 @@ TEST(Simulator, SlowerNodesStretchARunButSlurmStillEndsItAtItsLimit)
     SimResult r = simulate(c, {job(1, 0, 2, 1000), job(2, 0, 2, 100, 120), job(3, 0, 2, 50, 120)}, *always);
     DOUBLES_EQUAL(30 + 120, outcome(r, 2).end, 1e-9); // 100 s / 0.5, cut at 120 s
     DOUBLES_EQUAL(30 + 100, outcome(r, 3).end, 1e-9); // 50 s / 0.5: within its limit
+    LONGS_EQUAL(1, r.cloud_runs_cut);
+    LONGS_EQUAL(0, r.runtimes_capped); // the trace's runtimes are within their limits
 }
 
 TEST(Simulator, HiredNodesPowerDownAfterSuspendTimeWhenUnused)
