@@ -293,6 +293,8 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         // A job held back (a dependency, --begin, a hold) enters the replay
         // when it became eligible: its wait counts from there, as Slurm's,
         // and it is no demand before.  Unknown/None: eligible at submit.
+        // (Its FCFS place is then its eligibility's, not its submission's
+        // as under Slurm's priority/basic: documented in burstsim(1).)
         Time arrival = submit;
         if (const std::string text = field(kEligible); !text.empty() && text != "Unknown" && text != "None") {
             if (!parse_slurm_timestamp(text, arrival)) {
