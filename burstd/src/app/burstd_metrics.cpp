@@ -50,10 +50,10 @@ void render_run_metrics(PrometheusText& m, const BurstdMetricsInput& in)
     m.sample(r.waste_core_seconds());
     const ProvisioningSamples& p = r.provisioning();
     m.family("burstd_provisioning_samples_total",
-             "Cycles that sampled demand against supply, by how they compared (all: demand within every core; "
-             "beyond_capacity: demand above it, left out of a_U, a_O, t_U and t_O).",
+             "Cycles that sampled demand against supply, by how they compared (beyond_capacity: demand above "
+             "every core, left out of a_U, a_O, t_U and t_O).",
              T::Counter);
-    m.sample(double(p.samples), {{"side", "all"}});
+    m.sample(double(p.samples + p.beyond_capacity), {{"side", "all"}});
     m.sample(double(p.under_samples), {{"side", "under"}});
     m.sample(double(p.over_samples), {{"side", "over"}});
     m.sample(double(p.beyond_capacity), {{"side", "beyond_capacity"}});

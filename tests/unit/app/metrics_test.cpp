@@ -172,6 +172,7 @@ TEST(BurstdMetrics, RendersTheRunMetricsAsHistogramCountersAndGauges)
     in.run.provisioning().capacity = 100;
     in.run.provisioning().add(80, 64);
     in.run.provisioning().add(0, 64);
+    in.run.provisioning().add(150, 64); // beyond every core: counted, not measured
     in.run.budget_spend("b@86400", 0, 6, 5);
     in.objective_lambda = 2;
     const std::string t = render_metrics(in);
@@ -196,9 +197,10 @@ TEST(BurstdMetrics, RendersTheRunMetricsAsHistogramCountersAndGauges)
     CHECK(has(t, "burstd_cloud_powered_core_seconds_total 8000\n"));
     CHECK(has(t, "burstd_cloud_busy_core_seconds_total 400\n"));
     CHECK(has(t, "# TYPE burstd_cloud_waste_core_seconds gauge\nburstd_cloud_waste_core_seconds 7600\n"));
-    CHECK(has(t, "burstd_provisioning_samples_total{side=\"all\"} 2\n"
+    CHECK(has(t, "burstd_provisioning_samples_total{side=\"all\"} 3\n"
                  "burstd_provisioning_samples_total{side=\"under\"} 1\n"
-                 "burstd_provisioning_samples_total{side=\"over\"} 1\n"));
+                 "burstd_provisioning_samples_total{side=\"over\"} 1\n"
+                 "burstd_provisioning_samples_total{side=\"beyond_capacity\"} 1\n"));
     CHECK(has(t, "burstd_provisioning_accuracy{side=\"under\"} 0.080000000000000002\n"
                  "burstd_provisioning_accuracy{side=\"over\"} 0.32000000000000001\n"));
     CHECK(has(t, "burstd_provisioning_time_share{side=\"under\"} 0.5\n"));
