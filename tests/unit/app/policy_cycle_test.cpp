@@ -121,22 +121,37 @@ TEST(PolicyCycle, AfterARestartOnlyDrainsWithBurstdsReasonAreClearedOnceTheGroup
 
 namespace {
 
-// Keeps the boots of the state it decides on.
-class BootsSeen final : public Policy {
+// Keeps a copy of the state it decides on.
+class StateSeen final : public Policy {
 public:
-    explicit BootsSeen(std::vector<NodeBoot>& seen) : seen_(seen) {}
-    std::string_view name() const override { return "boots-seen"; }
+    explicit StateSeen(ClusterState& seen) : seen_(seen) {}
+    std::string_view name() const override { return "state-seen"; }
     Decision decide(const ClusterState& state, const Clock& clock) override
     {
-        seen_ = state.boots;
+        seen_ = state;
         Decision d;
         d.time = clock.now();
         return d;
     }
 
 private:
-    std::vector<NodeBoot>& seen_;
+    ClusterState& seen_;
 };
+
+// The state a policy sees in one cycle of a burstd started on the ledger.
+ClusterState state_seen(const std::string& ledger_path, const BurstdConfig& config, const Snapshot& snapshot,
+                        RecordingActuator& actuator, ManualClock& clock, Logger& log)
+{
+    ClusterState seen;
+    Ledger ledger(ledger_path);
+    InstanceManager instances =
+        instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
+    std::vector<std::unique_ptr<Policy>> chain;
+    chain.push_back(std::make_unique<StateSeen>(seen));
+    PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    return seen;
+}
 
 } // namespace
 
@@ -153,46 +168,16 @@ TEST(PolicyCycle, PoliciesSeeTheLedgersBootsOfClosedInstancesAfterARestart)
         ledger.mark_launched(open.token, "i-2", "", 501);
         ledger.mark_running(open.token, 560);
     } // burstd stops; the next one opens the same ledger
-    std::vector<NodeBoot> seen;
-    Ledger ledger(path);
-    InstanceManager instances =
-        instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
-    std::vector<std::unique_ptr<Policy>> chain;
-    chain.push_back(std::make_unique<BootsSeen>(seen));
-    PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
     Snapshot snapshot;
     snapshot.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", 0, 2)};
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    const ClusterState seen = state_seen(path, config, snapshot, actuator, clock, log);
 
     MeasuredBootTimes boots;
-    ClusterState state;
-    state.boots = seen;
-    boots.observe(state);
-    LONGS_EQUAL(2, seen.size());
+    boots.observe(seen);
+    LONGS_EQUAL(2, seen.boots.size());
     DOUBLES_EQUAL(60, boots.latest(config.node_groups[0]), 0);
     DOUBLES_EQUAL(95, boots.expected(config.node_groups[0]), 0); // (130 + 60) / 2
 }
-
-namespace {
-
-// Keeps the ended-but-billed instances of the state it decides on.
-class BilledSeen final : public Policy {
-public:
-    explicit BilledSeen(std::vector<BilledSpan>& seen) : seen_(seen) {}
-    std::string_view name() const override { return "billed-seen"; }
-    Decision decide(const ClusterState& state, const Clock& clock) override
-    {
-        seen_ = state.ended_but_billed;
-        Decision d;
-        d.time = clock.now();
-        return d;
-    }
-
-private:
-    std::vector<BilledSpan>& seen_;
-};
-
-} // namespace
 
 // Billed per hour, at 10000: c1, launched at 7000 and terminated at 7300,
 // is billed until 10600; c2's last instance ended at 6700, 3700 s after its
@@ -214,16 +199,9 @@ TEST(PolicyCycle, PoliciesSeeTheLedgersInstancesEndedWithinTheirBilledPeriod)
         ended("c2", 1000, 4700);
         ended("c2", 3000, 6700);
     }
-    std::vector<BilledSpan> seen;
-    Ledger ledger(path);
-    InstanceManager instances =
-        instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
-    std::vector<std::unique_ptr<Policy>> chain;
-    chain.push_back(std::make_unique<BilledSeen>(seen));
-    PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
     Snapshot snapshot;
     snapshot.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweredDown)};
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    std::vector<BilledSpan> seen = state_seen(path, config, snapshot, actuator, clock, log).ended_but_billed;
     LONGS_EQUAL(2, seen.size());
     std::sort(seen.begin(), seen.end(), [](const BilledSpan& a, const BilledSpan& b) { return a.node < b.node; });
     STRCMP_EQUAL("c1", seen[0].node.c_str());
