@@ -1,6 +1,5 @@
 #include "ledger/ledger.hpp"
 
-#include <algorithm>
 #include <array>
 #include <random>
 
@@ -103,21 +102,10 @@ std::vector<BilledSpan> billed_spans(const std::vector<LedgerRecord>& records)
 std::vector<NodeBoot> recent_boots(const std::vector<LedgerRecord>& records, std::size_t per_group)
 {
     std::vector<NodeBoot> boots;
-    for (const auto& r : records) {
-        NodeBoot b{r.node_group, r.requested_at, r.running_since};
-        if (b.plausible())
-            boots.push_back(std::move(b));
-    }
-    std::stable_sort(boots.begin(), boots.end(), [](const NodeBoot& a, const NodeBoot& b) {
-        return a.node_group != b.node_group ? a.node_group < b.node_group : a.running_since > b.running_since;
-    });
-    std::vector<NodeBoot> kept;
-    for (std::size_t i = 0, in_group = 0; i < boots.size(); ++i) {
-        in_group = i > 0 && boots[i].node_group == boots[i - 1].node_group ? in_group + 1 : 0;
-        if (in_group < per_group)
-            kept.push_back(boots[i]);
-    }
-    return kept;
+    boots.reserve(records.size());
+    for (const auto& r : records)
+        boots.push_back(NodeBoot{r.node_group, r.requested_at, r.running_since});
+    return latest_boots(std::move(boots), per_group);
 }
 
 Instance LedgerRecord::to_instance() const

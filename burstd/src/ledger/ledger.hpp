@@ -10,6 +10,7 @@
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
 #include "model/instance.hpp"
+#include "model/node_boot.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -72,8 +73,8 @@ struct LedgerRecord {
 // The billed spans of `records`, in their order.
 std::vector<BilledSpan> billed_spans(const std::vector<LedgerRecord>& records);
 
-// The last `per_group` plausible boots of each group among `records`, by
-// when they came up, in no particular order.
+// The last `per_group` plausible boots of each group among `records`
+// (latest_boots).
 std::vector<NodeBoot> recent_boots(const std::vector<LedgerRecord>& records, std::size_t per_group);
 
 // A node group's circuit breaker as last changed, so that a restart does not

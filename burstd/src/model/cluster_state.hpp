@@ -7,6 +7,7 @@
 #include "billed_span.hpp"
 #include "clock.hpp"
 #include "instance.hpp"
+#include "node_boot.hpp"
 #include "node_group.hpp"
 #include "snapshot.hpp"
 

@@ -3,7 +3,6 @@
 
 #include "clock.hpp"
 
-#include <cstddef>
 #include <string>
 
 namespace burst {
@@ -30,19 +29,5 @@ struct Instance {
     // Not ended: it still backs its node, and is billed.
     bool open() const { return state != InstanceState::Terminated && state != InstanceState::Failed; }
 };
-
-// A cloud node that came up: when its instance was asked for and when it
-// ran.  A record with it running before it was asked for (a clock step) or
-// never says nothing about boot times.
-struct NodeBoot {
-    std::string node_group;
-    Time requested_at = 0;
-    Time running_since = 0;
-
-    bool plausible() const { return running_since > 0 && running_since >= requested_at; }
-};
-
-// How many of each group's latest boots ClusterState carries (ClusterState::boots).
-constexpr std::size_t kRecentBoots = 8;
 
 } // namespace burst

@@ -14,6 +14,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/run_metrics.cpp \
 	burstd/src/model/run_metrics.hpp \
 	burstd/src/model/node.hpp \
+	burstd/src/model/node_boot.cpp \
+	burstd/src/model/node_boot.hpp \
 	burstd/src/model/node_group.hpp \
 	burstd/src/model/param_map.hpp \
 	burstd/src/model/partition.hpp \
