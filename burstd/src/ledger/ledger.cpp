@@ -83,7 +83,7 @@ std::optional<BilledSpan> LedgerRecord::billed_span() const
     BilledSpan span;
     span.node = node;
     span.node_group = node_group;
-    span.from = launched_at > 0 ? launched_at : requested_at;
+    span.from = to_instance().billed_since();
     if (!open() && terminated_at > 0)
         span.until = terminated_at;
     return span;
@@ -117,6 +117,7 @@ Instance LedgerRecord::to_instance() const
     i.instance_type = instance_type;
     i.state = state;
     i.requested_at = requested_at;
+    i.launched_at = launched_at;
     i.running_since = running_since;
     i.spot = spot;
     return i;

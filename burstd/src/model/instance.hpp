@@ -23,8 +23,13 @@ struct Instance {
     std::string instance_type;
     InstanceState state = InstanceState::Requested;
     Time requested_at = 0;
+    Time launched_at = 0; // the provider took the launch and bills from here; 0 = not known yet
     Time running_since = 0;
     bool spot = false;
+
+    // When its bill starts, as SpendTracker counts it: the launch, or the
+    // request while the launch's answer is not known.
+    Time billed_since() const { return launched_at > 0 ? launched_at : requested_at; }
 
     // Not ended: it still backs its node, and is billed.
     bool open() const { return state != InstanceState::Terminated && state != InstanceState::Failed; }

@@ -21,6 +21,22 @@ inline Seconds billed_seconds(const NodeGroup& g, Seconds up)
     return g.billing == Billing::PerHour ? std::ceil(billed / 3600) * 3600 : billed;
 }
 
+// The most an instance's bill may exceed its uptime when it powers down at
+// some uptime between `earliest` and `latest` (infinity: no bound yet).
+// Within one billed hour the excess shrinks as the node stays up, and just
+// past a boundary it is a whole hour again; per-second billing exceeds
+// uptime only below MinBilled.  The budget cap commits it to capacity no
+// job uses: SpendTracker books jobs their share of uptime only.
+inline Seconds billing_overrun_bound(const NodeGroup& g, Seconds earliest, Seconds latest)
+{
+    earliest = std::max<Seconds>(0, earliest);
+    Seconds most = billed_seconds(g, earliest) - earliest;
+    if (g.billing == Billing::PerHour &&
+        std::ceil(std::max(earliest, g.min_billed) / 3600) * 3600 < latest)
+        most = std::max<Seconds>(most, 3600);
+    return most;
+}
+
 // Seconds until an instance up for `uptime` starts another billed period:
 // per-hour billing charges whole hours from launch; per-second billing only
 // the minimum.

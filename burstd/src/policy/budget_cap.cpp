@@ -1,11 +1,13 @@
 #include "policy/budget_cap.hpp"
 
+#include "policy/billing_boundary.hpp"
 #include "policy/cloud_cost_bound.hpp"
 #include "policy/reason_text.hpp"
 #include "policy/site_view.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace burst {
 
@@ -32,6 +34,15 @@ std::string per_interval(Seconds s)
 std::string whose(const std::string& account)
 {
     return account.empty() ? "capacity no job uses (Budget=*)" : "account " + account;
+}
+
+// How much a job keeping a node up `uptime` longer than its bound assumes
+// may add to the bill's overrun of its uptime, beyond the `counted` its
+// bound holds already.
+Seconds billing_headroom(const NodeGroup& g, Seconds uptime, Seconds counted)
+{
+    return std::max<Seconds>(
+        0, billing_overrun_bound(g, uptime, std::numeric_limits<Seconds>::infinity()) - counted);
 }
 
 } // namespace
@@ -204,14 +215,22 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
         auto node = cloud.find(i.node);
         const bool booting = jobs == on_node.end() ? i.running_since <= 0
                                                    : node != cloud.end() && node->second.second;
+        const Seconds uptime = std::max<Seconds>(0, now - i.billed_since());
         std::optional<double> bound;
-        Seconds busy_for = 0;
+        Seconds busy_for = 0, headroom = 0;
         if (jobs == on_node.end()) {
             busy_for = booting ? std::max<Seconds>(0, i.requested_at + g->boot_time - now) : 0;
-            bound = idle_node_cost_bound(*g, busy_for, suspend_time(*g));
-        } else if (auto busy = busy_node_unused_cost_bound(*g, jobs->second, booting, now, suspend_time(*g))) {
+            bound = idle_node_cost_bound(*g, uptime, busy_for, suspend_time(*g));
+            if (bound) {
+                const Seconds down_at = uptime + busy_for + *suspend_time(*g);
+                headroom = billing_headroom(*g, uptime, billed_seconds(*g, down_at) - down_at);
+            }
+        } else if (auto busy = busy_node_unused_cost_bound(*g, jobs->second, booting, now, uptime,
+                                                           suspend_time(*g))) {
             bound = busy->unused;
             busy_for = busy->busy_for;
+            headroom = billing_headroom(
+                *g, uptime, billing_overrun_bound(*g, uptime, uptime + busy_for + *suspend_time(*g)));
         }
         if (!bound) {
             a->unbounded = (jobs == on_node.end() ? "idle node " + i.node
@@ -222,10 +241,15 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
         a->committed += *bound;
         if (auto f = free_cpus.find(i.node); f != free_cpus.end() && f->second > 0) {
             OpenCapacity& open = open_[g->name];
-            open.nodes.add(OpenNode{f->second, busy_for, booting});
+            open.nodes.add(OpenNode{f->second, busy_for, booting, headroom});
             open.free_cpus += f->second;
         }
     }
+    // A node powered down within a billed period is paid to its end.
+    for (const auto& span : state_.ended_but_billed)
+        if (const NodeGroup* g = state_.group(span.node_group); g && span.until)
+            a->committed += g->price_per_hour / 3600 *
+                            std::max<Seconds>(0, billed_until(*g, span.from, *span.until) - now);
 }
 
 std::string BudgetCap::check_route(const RouteToCloud& route)
@@ -291,7 +315,7 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     const std::string head = "budget of " + whose("");
     const std::string limit = money(a->limit->amount) + " per " + per_interval(a->limit->interval);
     const std::string what = "hiring " + std::to_string(hire.count) + " node(s) of " + g->name;
-    auto each = idle_node_cost_bound(*g, g->boot_time, suspend_time(*g));
+    auto each = idle_node_cost_bound(*g, 0, g->boot_time, suspend_time(*g));
     if (!each)
         return head + " (" + limit + "): slurm.conf has no SuspendTime for " + g->name + "'s partition, so an idle hired node's cost cannot be bounded; " +
                what + " dropped";
@@ -317,7 +341,9 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     // Jobs routed after the hire may land on its nodes (Slurm fills nodes up
     // or booting before it resumes more).
     OpenCapacity& open = open_[g->name];
-    open.nodes.add(OpenNode{g->cpus, g->boot_time, true}, fit);
+    const Seconds down_at = g->boot_time + *suspend_time(*g);
+    open.nodes.add(OpenNode{g->cpus, g->boot_time, true, billing_headroom(*g, 0, billed_seconds(*g, down_at) - down_at)},
+                   fit);
     open.free_cpus += std::uint64_t(fit) * g->cpus;
     return {};
 }

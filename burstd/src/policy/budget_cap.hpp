@@ -31,8 +31,11 @@
 // cores first, on fresh nodes only, whichever costs more.  A route is
 // checked against ""'s line as well as its account's and stays local if
 // either would be exceeded; it keeps its commitment while it is pending.
-// Each cycle recomputes all of it from the state, so nothing booked as
-// spent is committed again.
+// All of it is billed as the provider bills it (SpendTracker books billed
+// time): what a node's bill may exceed its uptime by (MinBilled, the rest
+// of a begun hour) is ""'s, and a node powered down within its billed
+// period commits the rest of that period to "".  Each cycle recomputes all
+// of it from the state, so nothing booked as spent is committed again.
 
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"

@@ -1,6 +1,11 @@
 #include "policy/cloud_cost_bound.hpp"
 
+#include "policy/billing_boundary.hpp"
+
 #include <algorithm>
+#include <functional>
+#include <limits>
+#include <numeric>
 
 namespace burst {
 
@@ -42,12 +47,15 @@ std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& g
     return cost(group, 1, left);
 }
 
-std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds boot_left,
+std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptime, Seconds boot_left,
                                            std::optional<Seconds> suspend_time)
 {
     if (!suspend_time)
         return std::nullopt;
-    return cost(group, 1, std::max<Seconds>(0, boot_left) + *suspend_time);
+    // The bill only grows with uptime: powered down at the latest is the most.
+    uptime = std::max<Seconds>(0, uptime);
+    const Seconds down_at = uptime + std::max<Seconds>(0, boot_left) + *suspend_time;
+    return cost(group, 1, billed_seconds(group, down_at) - uptime);
 }
 
 double node_share(const Job& job, std::size_t nodes, const NodeGroup& group)
@@ -58,20 +66,26 @@ double node_share(const Job& job, std::size_t nodes, const NodeGroup& group)
 }
 
 std::optional<BusyNodeBound> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
-                                                         bool booting, Time now, std::optional<Seconds> suspend_time)
+                                                         bool booting, Time now, Seconds uptime,
+                                                         std::optional<Seconds> suspend_time)
 {
     if (!suspend_time)
         return std::nullopt;
+    // Each job ends anywhere up to its limit.  "" is most when one of them
+    // runs to its limit, paying its share, and all the others end at once.
     Seconds last = 0;
-    double paid = 0;
+    double unused = cost(group, 1, *suspend_time);
     for (const Job* job : jobs) {
         if (job->time_limit <= 0)
             return std::nullopt;
         Seconds left = std::max<Seconds>(0, job->start_time + job->time_limit - now) + (booting ? group.boot_time : 0);
         last = std::max(last, left);
-        paid += cost(group, node_share(*job, job->nodes.size(), group), left);
+        unused = std::max(unused, cost(group, 1, left + *suspend_time) -
+                                      cost(group, node_share(*job, job->nodes.size(), group), left));
     }
-    return BusyNodeBound{std::max(0.0, cost(group, 1, last + *suspend_time) - paid), last};
+    // The node powers down anywhere from now on.
+    const Seconds overrun = billing_overrun_bound(group, uptime, uptime + last + *suspend_time);
+    return BusyNodeBound{unused + cost(group, 1, overrun), last};
 }
 
 void OpenNodes::add(const OpenNode& node, std::size_t copies)
@@ -80,6 +94,14 @@ void OpenNodes::add(const OpenNode& node, std::size_t copies)
     auto at = std::upper_bound(nodes.begin(), nodes.end(), node.busy_for,
                                [](Seconds busy_for, const OpenNode& n) { return busy_for < n.busy_for; });
     nodes.insert(at, copies, node);
+    headroom_.insert(std::upper_bound(headroom_.begin(), headroom_.end(), node.billing_headroom, std::greater<>()),
+                     copies, node.billing_headroom);
+}
+
+Seconds OpenNodes::billing_headroom(std::size_t nodes) const
+{
+    return std::accumulate(headroom_.begin(), headroom_.begin() + std::ptrdiff_t(std::min(nodes, headroom_.size())),
+                           Seconds(0));
 }
 
 std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& group, const OpenNodes& open,
@@ -98,17 +120,26 @@ std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& g
     const std::vector<OpenNode>& up = open.up();
     const std::vector<OpenNode>& booting = open.booting();
     Seconds extended = 0;
-    for (std::size_t k = 0, u = 0, b = 0; k < cores && (u < up.size() || b < booting.size()); ++k) {
+    std::size_t touched = 0;
+    for (std::size_t u = 0, b = 0; touched < cores && (u < up.size() || b < booting.size()); ++touched) {
         const bool next_up = b == booting.size() || (u < up.size() && extension(up[u]) >= extension(booting[b]));
         extended += extension(next_up ? up[u++] : booting[b++]);
     }
     const double paid = cost(group, double(cores) / double(per_node), job.time_limit);
-    const auto on = [&](std::uint64_t free, Seconds ext) {
+    // A fresh node powers down a SuspendTime after its boot if the job ends
+    // at once, or after its limit at the latest.
+    const Seconds at_once = group.boot_time + *suspend_time;
+    const Seconds fresh_up = at_once + job.time_limit + billing_overrun_bound(group, at_once, at_once + job.time_limit);
+    const auto on = [&](std::uint64_t free, Seconds ext, std::size_t nodes_extended) {
         const double fresh = double(ceil_div(cores > free ? cores - free : 0, per_node));
-        const double tail = cost(group, fresh, group.boot_time + *suspend_time);
-        return std::max(tail, cost(group, 1, ext) + tail + cost(group, fresh, job.time_limit) - paid);
+        const double tail = cost(group, fresh, billed_seconds(group, at_once));
+        const double extended_open = cost(group, 1, ext + open.billing_headroom(nodes_extended));
+        // Overrun and uptime add up beyond the bill on fresh nodes billed by
+        // the hour: the whole bill, paid by nobody, bounds it too.
+        return std::min(std::max(tail, extended_open + cost(group, fresh, fresh_up) - paid),
+                        extended_open + cost(group, fresh, billed_seconds(group, at_once + job.time_limit)));
     };
-    return std::max(on(free_cpus, extended), on(0, 0));
+    return std::max(on(free_cpus, extended, touched), on(0, 0, 0));
 }
 
 } // namespace burst

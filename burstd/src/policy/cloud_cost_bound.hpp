@@ -3,9 +3,11 @@
 // hard cap has to count money already promised, not only money spent.
 // Amounts are instance-seconds × the group's price, as SpendTracker counts
 // spend, on whole nodes: SpendTracker books an account at most the share of
-// a node its job's cores take, so a whole node bounds it.  std::nullopt means
-// there is no bound (a job without a time limit, or nodes Slurm never powers
-// down).
+// a node its job's cores take, so a whole node bounds it.  What the provider
+// bills beyond a node's uptime (MinBilled, the rest of a begun hour) is no
+// job's: the bounds on capacity no job uses include it, from each node's
+// uptime now (billing_boundary.hpp).  std::nullopt means there is no bound
+// (a job without a time limit, or nodes Slurm never powers down).
 
 #include "model/clock.hpp"
 #include "model/job.hpp"
@@ -29,24 +31,28 @@ std::optional<double> route_cost_bound(const Job& job, const NodeGroup& group);
 // job's time limit; a node still booting adds its group's boot time.
 std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& group, bool booting, Time now);
 
-// A node up or booting with no job on it: the rest of its boot, then the
-// idle time until Slurm suspends it (SuspendTime; std::nullopt = never).
-std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds boot_left,
+// A node up `uptime` (0 for one not hired yet) with no job on it: the rest
+// of its boot, then the idle time until Slurm suspends it (SuspendTime;
+// std::nullopt = never), billed as the provider bills it.
+std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptime, Seconds boot_left,
                                            std::optional<Seconds> suspend_time);
 
 // What SpendTracker books to "" (capacity no job uses) on a node that is not
 // idle, from now until it may power down.  The node costs until the last of
-// its jobs reaches its time limit (plus the boot if it is still booting),
-// then SuspendTime idle; each job pays its share of the node's cores until
-// its own limit.  Jobs ending sooner only bring the idle tail forward, so
-// this bounds "" however long they really run.  std::nullopt: a job without
-// a time limit, or no SuspendTime.
+// its jobs ends (at its time limit at the latest, plus the boot if it is
+// still booting), then SuspendTime idle; each job pays its share of the
+// node's cores while it runs.  "" is most when one job runs to its limit and
+// the others end at once, leaving their cores idle: the most of that over
+// the jobs.  The bill's overrun of the node's uptime (`uptime` now) is added
+// at its most for any power-down up to then.  std::nullopt: a job without a
+// time limit, or no SuspendTime.
 struct BusyNodeBound {
     double unused = 0;   // the bound on ""
     Seconds busy_for = 0; // until the last of its jobs' time limits (and boot), from now
 };
 std::optional<BusyNodeBound> busy_node_unused_cost_bound(const NodeGroup& group, const std::vector<const Job*>& jobs,
-                                                         bool booting, Time now, std::optional<Seconds> suspend_time);
+                                                         bool booting, Time now, Seconds uptime,
+                                                         std::optional<Seconds> suspend_time);
 
 // A cloud node up or booting with free cores a routed job may land on: how
 // many, and how long from now it costs anyway (its jobs' last time limit,
@@ -56,6 +62,10 @@ struct OpenNode {
     std::uint32_t free_cpus = 0;
     Seconds busy_for = 0;
     bool booting = false;
+    // How much more of the bill's overrun of its uptime than its bound
+    // counts already a job keeping it up longer may add (a node kept past
+    // a billed hour starts another).
+    Seconds billing_headroom = 0;
 };
 
 // The open nodes of one group in the order route_unused_cost_bound reads
@@ -69,9 +79,12 @@ public:
     void add(const OpenNode& node, std::size_t copies = 1);
     const std::vector<OpenNode>& up() const { return up_; }
     const std::vector<OpenNode>& booting() const { return booting_; }
+    // The most billing headroom `nodes` of them have together.
+    Seconds billing_headroom(std::size_t nodes) const;
 
 private:
     std::vector<OpenNode> up_, booting_; // each by busy_for, least first
+    std::vector<Seconds> headroom_;      // every node's billing_headroom, most first
 };
 
 // What a pending job routed to `group` may add to "" where Slurm places its
@@ -79,7 +92,8 @@ private:
 // `open` it may keep each node it touches up until its own time limit (at
 // worst one core on each of the nodes it extends most), and its cores
 // beyond `free_cpus` (what `open` has left) take fresh nodes that boot, run
-// its limit and idle SuspendTime.  Jobs routed before it may start first
+// its limit and idle SuspendTime; each node it touches may add its billing
+// headroom, each fresh node its bill's overrun.  Jobs routed before it may start first
 // and take those free cores, so it may as well land on fresh nodes only:
 // the larger of the two counts.  It pays its cores' share of every node it
 // uses for its limit, which is taken off, but never below the fresh nodes'

@@ -1,5 +1,6 @@
 #include "policy/spend_tracker.hpp"
 
+#include "policy/billing_boundary.hpp"
 #include "policy/cloud_cost_bound.hpp"
 
 #include <algorithm>
@@ -58,10 +59,13 @@ SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, c
             continue;
         double rate = g->price_per_hour / 3600.0;
         const Time until = std::min(s.until.value_or(now), now);
+        // Powered down within a billed period, it is paid to the period's
+        // end: by nobody's job, so "" carries it.
+        const Time billed = std::min(s.until ? billed_until(*g, s.from, *s.until) : now, now);
         Time a = std::max(s.from, interval_start_);
-        if (until > a) {
-            v.groups[g->name] += (until - a) * rate;
-            v.total += (until - a) * rate;
+        if (billed > a) {
+            v.groups[g->name] += (billed - a) * rate;
+            v.total += (billed - a) * rate;
         }
         // This update's share, split over the jobs on the node.
         Time sa = std::max(s.from, from);

@@ -3,16 +3,20 @@
 // group and per Slurm account, for ClusterState (budget policies), the budget
 // cap, status and metrics, in burstd and burstsim alike.
 //
-// Per group it is recomputed from the billed spans every time (launch to
-// termination, or now, clipped to the interval, times the group's price), so
-// in burstd, where the spans come from the ledger, it survives restarts.  Per
+// Per group it is recomputed from the billed spans every time (launch to the
+// end of the instance's last billed period, or now, clipped to the interval,
+// times the group's price), so in burstd, where the spans come from the
+// ledger, it survives restarts.  Billed time accrues pro rata, as burstsim's
+// --budget counts it: an instance powered down ten minutes into a billed
+// hour goes on costing until the hour ends (billing_boundary.hpp).  Per
 // account it is accrued between two updates: each instance's cost over that
 // span is split over the accounts of the jobs running on its node, by their
-// share of the node's cores; the rest (idle cores) is the "" account, so the
-// accounts always add up to the groups' total.  The first update (after a
-// restart) splits the interval so far over the jobs running then: a guess,
-// but one that keeps per-account Budget= lines charged for what their nodes
-// cost before the restart rather than letting them spend it again.
+// share of the node's cores; the rest (idle cores, billed time after the
+// power-down) is the "" account, so the accounts always add up to the
+// groups' total.  The first update (after a restart) splits the interval so
+// far over the jobs running then: a guess, but one that keeps per-account
+// Budget= lines charged for what their nodes cost before the restart rather
+// than letting them spend it again.
 // Intervals are aligned to the epoch (a day starts at 00:00 UTC).
 
 #include "model/billed_span.hpp"

@@ -245,7 +245,7 @@ private:
     BudgetSpend budget_spend_;
     std::deque<BilledSpan> closed_spans_;        // powered down, in that order
     std::map<Seconds, SpendView> open_booking_;  // interval length -> its current interval
-    bool unbooked_uptime_ = false;               // cloud uptime since the last booking
+    bool unbooked_spend_ = false;                // cloud instances billed since the last booking
     double closed_cost_ = 0;
     double attributed_cost_ = 0;
     SimResult result_;
@@ -435,8 +435,8 @@ SimResult SimRun::run()
             t = std::min(t, jobs_[next_submit_].trace->submit);
         const bool deciding = finished_ < jobs_.size();
         // Spend is booked every cycle, past the last job until a booking
-        // has seen every instance down.
-        const bool booking = !config_.budgets.empty() && unbooked_uptime_;
+        // has seen every instance's billed time end.
+        const bool booking = !config_.budgets.empty() && unbooked_spend_;
         if (deciding || booking)
             t = std::min(t, next_decide);
         // Passes over an idle site (nothing eligible, no usage since the last
@@ -836,7 +836,7 @@ void SimRun::power_up(std::uint32_t n)
         return;
     }
     ++result_.instances_launched;
-    unbooked_uptime_ = true;
+    unbooked_spend_ = true;
     const NodeGroup& g = config_.groups[node.group];
     push(now + sample_boot(g), EventKind::NodeReady, n);
     if (g.spot && g.interruptions_per_hour > 0) {
@@ -1147,6 +1147,7 @@ void SimRun::decide()
         inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
         inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
         inst.requested_at = node.launched;
+        inst.launched_at = node.launched;
         inst.running_since = node.power == Power::Up ? node.ready : 0;
         inst.spot = g.spot;
         state_.instances.push_back(std::move(inst));
@@ -1191,11 +1192,16 @@ void SimRun::decide()
 IntervalSpend SimRun::book_spend()
 {
     const Time now = clock_.now();
-    // A span that ended before every tracked interval began counts in none.
+    // A span billed to its end before every tracked interval began counts in
+    // none (spans are kept in power-down order, so one billed longer may
+    // keep a few more until it goes).
     Time earliest = now;
     for (const auto& b : config_.budgets)
         earliest = std::min(earliest, Time(std::floor(now / b.interval) * b.interval));
-    while (!closed_spans_.empty() && closed_spans_.front().until.value_or(now) <= earliest)
+    const auto billed_to = [&](const BilledSpan& s) {
+        return billed_until(*state_.group(s.node_group), s.from, s.until.value_or(now));
+    };
+    while (!closed_spans_.empty() && billed_to(closed_spans_.front()) <= earliest)
         closed_spans_.pop_front();
     std::vector<BilledSpan> spans(closed_spans_.begin(), closed_spans_.end());
     for (const auto& node : nodes_)
@@ -1210,7 +1216,8 @@ IntervalSpend SimRun::book_spend()
             result_.booked.push_back(BookedInterval{interval, open.interval_start, std::move(open.accounts)});
         open = last;
     }
-    unbooked_uptime_ = cloud_up_nodes_ > 0;
+    unbooked_spend_ = cloud_up_nodes_ > 0 || std::any_of(closed_spans_.begin(), closed_spans_.end(),
+                                                         [&](const BilledSpan& s) { return billed_to(s) > now; });
     return spent;
 }
 

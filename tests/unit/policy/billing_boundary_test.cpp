@@ -1,5 +1,6 @@
 #include "policy/billing_boundary.hpp"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,4 +49,17 @@ TEST(BillingBoundary, OnlyEndedSpansOfKnownGroupsStillBilledAreKept)
     STRCMP_EQUAL("h-1", billed[0].node.c_str());
     STRCMP_EQUAL("s-1", billed[1].node.c_str());
     LONGS_EQUAL(1, spans_billed_past_end(spans, groups, 600).size()); // s-1's MinBilled is over at 600
+}
+
+TEST(BillingBoundary, TheBillOverrunsUptimeMostJustPastAnHourBegunOrBelowMinBilled)
+{
+    const Seconds never = std::numeric_limits<Seconds>::infinity();
+    const NodeGroup hourly = group("h", Billing::PerHour, 60);
+    DOUBLES_EQUAL(3000, billing_overrun_bound(hourly, 600, 900), 0);  // down 600 s in at the earliest
+    DOUBLES_EQUAL(3600, billing_overrun_bound(hourly, 600, 3700), 0); // or just past the hour: a new one
+    DOUBLES_EQUAL(0, billing_overrun_bound(hourly, 3600, 3600), 0);   // down on the hour exactly
+    DOUBLES_EQUAL(3600, billing_overrun_bound(hourly, 0, never), 0);
+    const NodeGroup seconds = group("s", Billing::PerSecond, 600);
+    DOUBLES_EQUAL(500, billing_overrun_bound(seconds, 100, never), 0); // MinBilled
+    DOUBLES_EQUAL(0, billing_overrun_bound(seconds, 700, never), 0);
 }

@@ -355,3 +355,27 @@ TEST(BudgetCap, ARouteMayKeepEveryNodeWithAFreeCoreUpUntilItsLimit)
         }
     }
 }
+
+TEST(BudgetCap, BilledByTheHourNodesCommitEveryHourTheyBeginEvenPoweredDown)
+{
+    b.state.groups.back().billing = Billing::PerHour;
+    // Powered down 500 s into its hour, 100 s ago: 3000 s of it still to pay.
+    b.state.ended_but_billed.push_back(BilledSpan{"cloud-1", "cloud", kNow - 600, kNow - 100});
+    // Up 1000 s and idle: its SuspendTime ends within the hour, 2600 s to pay.
+    Instance idle;
+    idle.node = "cloud-2";
+    idle.node_group = "cloud";
+    idle.state = InstanceState::Running;
+    idle.requested_at = idle.launched_at = kNow - 1000;
+    idle.running_since = kNow - 900;
+    b.state.instances.push_back(idle);
+    b.up("cloud-2");
+    // A hire: boot and SuspendTime (400 s) billed as one hour, 3.6.
+    BudgetCap cap({{"*", 9.2, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(HireNodes{"cloud", 2}, "r");
+    auto notes = cap.filter(d);
+    CHECK(contains(notes, "0.00 spent + 5.60 committed of 9.20 per hour; hiring 2 node(s) of cloud would need up to "
+                          "7.20, hiring 1"));
+    CHECK_EQUAL(1u, std::get<HireNodes>(d.actions[0].what).count);
+}

@@ -71,9 +71,53 @@ TEST(CloudCostBound, ABusyNodesBoundSaysHowLongItIsBusy)
     b = a;
     b.time_limit = 400;
     // At 100: a runs 900 s more, b 300 s; booting adds the 100 s boot.
-    auto bound = busy_node_unused_cost_bound(cloud(), {&a, &b}, true, 100, 60);
+    auto bound = busy_node_unused_cost_bound(cloud(), {&a, &b}, true, 100, 100, 60);
     CHECK(bound.has_value());
     DOUBLES_EQUAL(1000, bound->busy_for, 1e-9);
-    // The node 1000 s + 60 s idle (1.06), less a's half for 1000 s (0.5) and b's for 400 s (0.2).
-    DOUBLES_EQUAL(0.36, bound->unused, 1e-9);
+    // b may end at once and a run its 1000 s: the node 1000 s + 60 s idle
+    // (1.06), less a's half for 1000 s (0.5).  (a ending at once and b
+    // running 400 s leaves 0.46 - 0.2.)
+    DOUBLES_EQUAL(0.56, bound->unused, 1e-9);
+
+    // Billed by the hour, the node may power down anywhere from now (up
+    // 100 s: 3500 s billed beyond its uptime) to 1160 s up, all in its first
+    // hour; up 3000 s, it may end just past the hour and begin another.
+    NodeGroup hourly = cloud();
+    hourly.billing = Billing::PerHour;
+    DOUBLES_EQUAL(0.56 + 3.5, busy_node_unused_cost_bound(hourly, {&a, &b}, true, 100, 100, 60)->unused, 1e-9);
+    DOUBLES_EQUAL(0.56 + 3.6, busy_node_unused_cost_bound(hourly, {&a, &b}, true, 100, 3000, 60)->unused, 1e-9);
+}
+
+TEST(CloudCostBound, BilledByTheHourAnIdleNodeCostsTheRestOfEveryHourItBegins)
+{
+    NodeGroup hourly = cloud();
+    hourly.billing = Billing::PerHour;
+    // Up 600 s, idle 300 s to SuspendTime: down 900 s into an hour billed whole.
+    DOUBLES_EQUAL(3.0, *idle_node_cost_bound(hourly, 600, 0, 300), 1e-9);
+    DOUBLES_EQUAL(0.3, *idle_node_cost_bound(cloud(), 600, 0, 300), 1e-9);
+    // Hired now: 100 s boot and 300 s idle, one hour.
+    DOUBLES_EQUAL(3.6, *idle_node_cost_bound(hourly, 0, 100, 300), 1e-9);
+    // Up 3500 s: SuspendTime takes it into a second hour, billed to 7200 s.
+    DOUBLES_EQUAL(3.7, *idle_node_cost_bound(hourly, 3500, 0, 300), 1e-9);
+}
+
+TEST(CloudCostBound, ARouteMayTakeEachNodeItTouchesIntoAnotherBilledHour)
+{
+    // The open nodes of ARouteExtendsTheOpenNodesItExtendsMostWhetherUpOrBooting,
+    // billed by the hour: the two the job touches may each start another
+    // hour, at most the two largest headrooms (3000 + 500 s).  A fresh node
+    // is up 160 s (boot and idle) to 1160 s, billed one hour either way:
+    // all of it no job's if the job ends at once.
+    NodeGroup hourly = cloud();
+    hourly.billing = Billing::PerHour;
+    Job job;
+    job.cpus = 2;
+    job.time_limit = 1000;
+    OpenNodes open;
+    open.add(OpenNode{1, 900, false, 0});
+    open.add(OpenNode{1, 500, true, 500});
+    open.add(OpenNode{1, 200, false, 3000});
+    DOUBLES_EQUAL(3500, open.billing_headroom(2), 0);
+    DOUBLES_EQUAL(0.9 + 3.5, *route_unused_cost_bound(job, hourly, open, 3, 60), 1e-9);
+    DOUBLES_EQUAL(3.6, *route_unused_cost_bound(job, hourly, OpenNodes(), 0, 60), 1e-9);
 }

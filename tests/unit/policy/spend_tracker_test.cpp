@@ -140,3 +140,24 @@ TEST(SpendTracker, AJobNamingANodeTwiceIsBookedOnceAndEachLifeOfANodeSplitsOverI
     DOUBLES_EQUAL(0.35 / 3, v.accounts["alpha"], 1e-9);
     DOUBLES_EQUAL(0.35 * 2 / 3, v.accounts[""], 1e-9);
 }
+
+TEST(SpendTracker, ANodePoweredDownWithinABilledHourCostsToTheHoursEndBookedToNoJob)
+{
+    SpendTracker t(3600);
+    NodeGroup hourly = group("cloud", 3.6, 4);
+    hourly.billing = Billing::PerHour;
+    // Launched at 9000 and up 600 s, for alpha's job: billed until 12600,
+    // past the interval [7200, 10800).
+    const std::vector<LedgerRecord> up = {record("c1", "cloud", 9000)};
+    const std::vector<LedgerRecord> down = {record("c1", "cloud", 9000, 9600)};
+    t.update(9300, billed_spans(up), {running(1, "alpha", 4, {"c1"})}, {hourly});
+    SpendView v = t.update(9600, billed_spans(down), {running(1, "alpha", 4, {"c1"})}, {hourly});
+    DOUBLES_EQUAL(0.6, v.accounts["alpha"], 1e-9);
+    v = t.update(10000, billed_spans(down), {}, {hourly});
+    DOUBLES_EQUAL(1.0, v.total, 1e-9);
+    DOUBLES_EQUAL(0.6, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.4, v.accounts[""], 1e-9);
+    // The hour's rest falls in the next interval, and nothing after it.
+    DOUBLES_EQUAL(0.2, t.update(11000, billed_spans(down), {}, {hourly}).accounts[""], 1e-9);
+    DOUBLES_EQUAL(1.8, t.update(13000, billed_spans(down), {}, {hourly}).total, 1e-9);
+}

@@ -221,3 +221,30 @@ TEST(SimulatorBudget, PfaCountsNodesSuspendedWithinTheirBilledHourAgainstItsBudg
     CHECK(within_budget(m.max_interval_spend, 12));
     CHECK(m.max_interval_spend > 11); // the billed hours, not the 630 s up (2.1)
 }
+
+// Budget= lines against what the provider bills: with billing by the hour
+// a node up 630 s for a burst costs its whole hour (3.6).  Two bio jobs
+// arrive every 900 s for four hours on 4 local cores, so always bursts one
+// each time: 14.4 an hour uncapped.  Under Budget=* Amount=4 per hour, bio
+// and "" may each spend 4 an hour, so the bill must stay within 8 in every
+// hour.  Counting uptime, the cap let every burst through (its "" saw
+// 0.13 of boot and idle each) and its booking showed no violation.
+TEST(SimulatorBudget, BilledByTheHourTheCapHoldsEveryLineToWhatTheProviderBills)
+{
+    SimConfig c = site({{"*", 4, 3600}});
+    c.groups.front().billing = Billing::PerHour;
+    std::vector<TraceJob> trace;
+    for (JobId id = 1; id <= 32; ++id)
+        trace.push_back(job(id, "bio", Time((id - 1) / 2 * 900)));
+    const SimResult uncapped = replay("always", site({}), trace);
+    CHECK_EQUAL(16u, cloud_jobs(uncapped, "bio"));
+
+    const SimResult capped = replay("always", c, trace);
+    const SimMetrics m = compute_metrics(capped, 1, 10, 8, 3600);
+    CHECK_EQUAL(0u, m.budget_violations);
+    CHECK(m.max_interval_spend > 3);
+    CHECK_EQUAL(0u, line(m, "*").violations);
+    // The billed hours are booked, to "" where no job ran.
+    CHECK(line(m, "*").accounts.at("").max_spend > 2);
+    CHECK(cloud_jobs(capped, "bio") >= 4);
+}
