@@ -5,7 +5,8 @@
 # local provider starts its slurmd (after a boot delay, like a cloud
 # instance), the job completes there, Slurm suspends the idle node through
 # `burstctl suspend` and the instance is terminated and closed in the ledger.
-# A job tagged burst:never stays local.  Prints the time from the job
+# A job tagged burst:never stays local, and so do a held job and one whose
+# begin time is ahead (no node would start them).  Prints the time from the job
 # becoming cloud-eligible to RUNNING, minus the boot delay (from slurmctld's
 # log; bench/burst_overhead.sh measures it over many runs), checks that the
 # early launch and Slurm's later ResumeProgram call made one instance, and
@@ -33,6 +34,9 @@ filler1=$(sbatch --parsable -p local -n2 -w n1 -o /dev/null --wrap 'sleep 300')
 filler2=$(sbatch --parsable -p local -n2 -w n2 -o /dev/null --wrap 'sleep 300')
 wait_for "[ \"\$(squeue -h -t R -p local | wc -l)\" = 2 ]" 15 || tap_fail "local nodes filled"
 never=$(sbatch --parsable -p local -n2 --comment burst:never -o /dev/null --wrap 'hostname')
+# Jobs no node would start: held, and one whose begin time is an hour ahead.
+held=$(sbatch --parsable -p local -n2 --hold -o /dev/null --wrap 'hostname')
+later=$(sbatch --parsable -p local -n2 --begin=now+3600 -o /dev/null --wrap 'hostname')
 job=$(sbatch --parsable -p local -n2 -o "$work/job.out" --wrap 'hostname; sleep 1')
 t_submit=$(now)
 
@@ -119,6 +123,12 @@ tap_like "the ledger says $node's instance is terminated" "$ledger" "$node termi
 tap_is "no instance is open in the ledger" \
     "$(burstd_status_json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(len(s.get("status", s)["instances"]))')" 0
 
+# Held jobs and begin times ahead are no demand: burstd routed neither.
+tap_is "the held job was never made cloud-eligible" "$(job_field "$held" Partition) $(job_field "$held" Reason)" \
+    "local JobHeldUser"
+tap_is "the job that begins in an hour was never made cloud-eligible" \
+    "$(job_field "$later" Partition) $(job_field "$later" Reason)" "local BeginTime"
+scancel "$held" "$later"
 # The burst:never job waits for the local nodes however long it takes.
 tap_is "the burst:never job was never made cloud-eligible" "$(job_field "$never" Partition)" local
 tap_is "it is still pending" "$(squeue -h -j "$never" -o %T)" PENDING

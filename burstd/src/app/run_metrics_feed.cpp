@@ -48,10 +48,10 @@ void RunMetricsFeed::snapshot(const Snapshot& snap, Time now)
     for (const auto& j : snap.jobs) {
         if (!j.pending() && !j.running())
             continue;
-        // A job held back by a dependency is no demand a node could serve
-        // yet: the policies do not count it waiting (SiteView), nor does
-        // burstsim before its parents end.
-        if (!j.awaiting_dependency())
+        // A job held back by a dependency, a hold or a limit is no demand a
+        // node could serve yet: the policies do not count it waiting
+        // (SiteView), nor does burstsim before its parents end.
+        if (!j.blocked())
             demand += double(j.total_cpus());
         if (!j.running() || j.start_time <= 0)
             continue;

@@ -82,10 +82,13 @@ struct alignas(64) Job {
     // Core demand of the record, counting every task of a pending array.
     std::uint64_t total_cpus() const { return std::uint64_t(cpus) * array_task_count; }
     // Held back until other jobs end (Slurm's pending reasons Dependency and
-    // DependencyNeverSatisfied): not demand a node could serve now.
-    // SiteView::of asks this of every waiting job: it reads the Job's
-    // first line only (model/pending_reason.hpp).
+    // DependencyNeverSatisfied): predictive reads a pipeline's held stages.
     bool awaiting_dependency() const { return pending() && reason.is_dependency(); }
+    // Pending for a reason no free node settles (a dependency, a hold, a
+    // begin time, a limit: PendingReason::blocks_start): no demand to hire
+    // for.  SiteView::of asks this of every waiting job: it reads the Job's
+    // first line only (model/pending_reason.hpp).
+    bool blocked() const { return pending() && reason.blocks_start(); }
 };
 
 // A finished job as reported by the exporter's job_end event (and by traces):

@@ -28,6 +28,30 @@ bool names_a_dependency(std::string_view text)
     return text.substr(0, 10) == "Dependency";
 }
 
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+bool ends_with(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// Slurm 22.05's job_reason_string() texts that no free node settles.
+bool names_a_block(std::string_view text)
+{
+    static constexpr std::string_view kBlocks[] = {
+        "BeginTime",      "JobHeldAdmin",  "JobHeldUser",       "JobHoldMaxRequeue", "Licenses",
+        "Reservation",    "InvalidAccount", "InvalidQOS",       "AccountNotAllowed", "JobArrayTaskLimit",
+        "AccountingPolicy", "FedJobLock",   "DeadLine",         "MaxMemPerLimit",    "ReservationDeleted"};
+    for (std::string_view block : kBlocks)
+        if (text == block)
+            return true;
+    // Association and QOS limits (AssociationJobLimit, AssocGrpCpuLimit,
+    // QOSMaxJobsPerUserLimit, ...), the per-account ones (MaxCpuPerAccount,
+    // ...) and burst buffers.
+    return names_a_dependency(text) || starts_with(text, "Assoc") || starts_with(text, "QOS") ||
+           starts_with(text, "BurstBuffer") || (starts_with(text, "Max") && ends_with(text, "PerAccount"));
+}
+
 } // namespace
 
 PendingReason::PendingReason(std::string_view text)
@@ -50,9 +74,11 @@ PendingReason::PendingReason(std::string_view text)
         // The number is 31 bits of the code; one more text than that is an
         // error, not a wrapped code shared by two.
         const std::size_t number = t.codes.size() + 1;
-        if (number > std::numeric_limits<std::uint32_t>::max() >> 1)
+        if (number > std::numeric_limits<std::uint32_t>::max() >> kFlagBits)
             throw std::length_error("more than " + std::to_string(number - 1) + " distinct pending reasons");
-        const std::uint32_t code = std::uint32_t(number) << 1 | (names_a_dependency(text) ? kDependencyBit : 0);
+        const std::uint32_t code = std::uint32_t(number) << kFlagBits |
+                                   (names_a_dependency(text) ? kDependencyBit : 0) |
+                                   (names_a_block(text) ? kBlocksStartBit : 0);
         it = t.codes.emplace(std::string(text), code).first;
     }
     code_ = it->second;

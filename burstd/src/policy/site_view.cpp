@@ -187,7 +187,7 @@ SiteView SiteView::of(const ClusterState& state)
             view.running_group.push_back(group(job.partitions));
             continue;
         }
-        if (!job.pending() || job.awaiting_dependency())
+        if (!job.pending() || job.blocked())
             continue; // cannot start anywhere yet, so it is nobody's demand
         const int g = group(job.partitions);
         const std::uint64_t cpus = job.total_cpus();

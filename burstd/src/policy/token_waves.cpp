@@ -94,7 +94,8 @@ std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot)
     account_of.reserve(snapshot.jobs.size());
     bool any_dependency = false;
     for (const auto& j : snapshot.jobs) {
-        if (!j.pending() && !j.running())
+        // A job held, or over a limit, runs in no wave a node could serve.
+        if ((!j.pending() && !j.running()) || (j.blocked() && !j.awaiting_dependency()))
             continue;
         jobs.push_back(&j);
         any_dependency = any_dependency || (j.pending() && !j.dependency.empty());

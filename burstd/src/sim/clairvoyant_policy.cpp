@@ -183,7 +183,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
         return best;
     const Seconds c = config.cycle;
     const Seconds run = runtime_in(g, job);
-    const Time route_at = decision_after(std::max(job.submit, not_before), first, c);
+    const Time route_at = decision_after(std::max(job.release(), not_before), first, c);
     const bool narrow = shared && job.cpus < g.cpus;
     // A job with parents becomes eligible when a replay says: no lead,
     // unless it is to be routed no earlier than a given time.
@@ -198,7 +198,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
         const double tail = narrow ? 0 : decision_after(end, first, c) - end;
         const double node_seconds = narrow ? (g.boot_time + idle + run) * double(job.cpus) / double(g.cpus)
                                            : double(nodes) * std::max(g.min_billed, g.boot_time + idle + run + tail);
-        const Seconds wait = route_at - job.submit + late;
+        const Seconds wait = route_at - job.release() + late;
         const double cost = node_seconds * g.price_per_hour / 3600 + lambda * double(job.cpus) * wait / 3600;
         if (cost < best.cost) {
             best.group = int(i);
@@ -253,9 +253,9 @@ ClairvoyantPolicy::ClairvoyantPolicy(const SimConfig& config, const std::vector<
         trace_.emplace(t.id, &t);
         auto late = not_before.find(t.id);
         const Time from = late == not_before.end() ? 0 : late->second;
-        if (from > t.submit)
+        if (from > t.release())
             route_at_.emplace(t.id, decision_after(from, first, config.cycle));
-        if ((!t.parents.empty() && from <= t.submit) || t.cpus > config.local_cores)
+        if ((!t.parents.empty() && from <= t.release()) || t.cpus > config.local_cores)
             continue;
         const std::size_t i = group_index(it->second);
         if (i == config.groups.size())
@@ -338,7 +338,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
         if (g == groups)
             continue;
         const NodeGroup& group = config_.groups[g];
-        if (job.pending() && !job.awaiting_dependency()) {
+        if (job.pending() && !job.blocked()) {
             auto later = route_at_.find(job.id);
             if (later == route_at_.end() || later->second <= now)
                 pending.push_back(&job);

@@ -57,9 +57,9 @@ BurstSet plan_burst_set(const SimConfig& config, const std::vector<TraceJob>& tr
     for (const TraceJob* t : replay_order(config, trace)) {
         profile.forget_before(t->submit);
         const Seconds runtime = t->true_runtime();
-        const Time start = profile.earliest_fit(t->submit, runtime, t->cpus);
+        const Time start = profile.earliest_fit(t->release(), runtime, t->cpus);
         const std::size_t before = set.size();
-        choose(config, *t, lambda, first, shared, start - t->submit, set);
+        choose(config, *t, lambda, first, shared, start - t->release(), set);
         if (set.size() == before)
             profile.reserve(start, runtime, t->cpus);
     }
@@ -88,8 +88,8 @@ BurstSet refine_burst_set(const SimConfig& config, const std::vector<TraceJob>& 
         if (it == outcome.end())
             continue;
         const JobOutcome& o = *it->second;
-        const Seconds wait = o.group < 0 ? o.start - o.submit
-                                         : profile.earliest_fit(t->submit, t->true_runtime(), t->cpus) - t->submit;
+        const Seconds wait = o.group < 0 ? o.start - o.eligible
+                                         : profile.earliest_fit(t->release(), t->true_runtime(), t->cpus) - t->release();
         choose(config, *t, lambda, first, shared, wait, set);
     }
     return set;

@@ -43,14 +43,14 @@ std::optional<double> objective_bound(const SimConfig& config, const std::vector
             return std::nullopt;
         if (t.cpus > config.local_cores)
             continue;
-        BoundJob j{t.submit, t.true_runtime(), double(t.cpus), kInfinity, kInfinity};
+        BoundJob j{t.release(), t.true_runtime(), double(t.cpus), kInfinity, kInfinity};
         for (const auto& g : config.groups) {
             const Seconds run = runtime_in(g, t);
             j.cloud_runtime = std::min(j.cloud_runtime, run);
             j.cloud_work = std::min(j.cloud_work, g.price_per_cpu_second() * run);
         }
         jobs.push_back(j);
-        first = std::min(first, t.submit);
+        first = std::min(first, t.release());
     }
     // Waiting for free: every job starts at once, locally or in the cloud.
     if (jobs.empty() || lambda == 0)

@@ -290,11 +290,10 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
             report.malformed_line(line_no, "times out of order (Submit <= Start <= End expected)");
             continue;
         }
-        // A job held back (a dependency, --begin, a hold) enters the replay
-        // when it became eligible: its wait counts from there, as Slurm's,
-        // and it is no demand before.  Unknown/None: eligible at submit.
-        // (Its FCFS place is then its eligibility's, not its submission's
-        // as under Slurm's priority/basic: documented in burstsim(1).)
+        // A job held back (a dependency, --begin, a hold) is held in the
+        // replay until it became eligible: its wait counts from there, as
+        // Slurm's, it is no demand before, and it keeps its submission's
+        // place.  Unknown/None: eligible at submit.
         Time arrival = submit;
         if (const std::string text = field(kEligible); !text.empty() && text != "Unknown" && text != "None") {
             if (!parse_slurm_timestamp(text, arrival)) {
@@ -342,7 +341,9 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
         }
         TraceJob job;
         job.id = numeric_id;
-        job.submit = arrival;
+        job.submit = submit;
+        if (arrival > submit)
+            job.eligible = arrival;
         job.runtime = end - start;
         job.time_limit = limit;
         job.cpus = alloc ? alloc : req;

@@ -31,8 +31,8 @@ constexpr std::size_t kKeptBudgetNotes = 5;
 const std::string kLocalPartition = "local";
 // The pending reasons a job's view takes, interned once, not at every
 // submit, start and requeue (model/pending_reason.hpp).
-const PendingReason kResources{"Resources"}, kDependency{"Dependency"}, kNoReason{"None"},
-    kConfiguring{"Configuring"};
+const PendingReason kResources{"Resources"}, kDependency{"Dependency"}, kBeginTime{"BeginTime"},
+    kNoReason{"None"}, kConfiguring{"Configuring"};
 
 enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 
@@ -77,7 +77,7 @@ struct CloudNode {
 
 // Interruptions last: a job ending at the very instant its node is taken
 // back has finished.
-enum class EventKind : std::uint8_t { LaunchFailed, JobEnd, NodeReady, SuspendCheck, Interruption };
+enum class EventKind : std::uint8_t { LaunchFailed, JobEnd, NodeReady, SuspendCheck, Interruption, Eligible };
 
 struct Event {
     Time time;
@@ -148,6 +148,8 @@ private:
     void link_dependencies(const std::unordered_set<JobId>& trace_ids);
     void submit(std::uint32_t j);
     void make_eligible(std::uint32_t j);
+    // Its dependencies met: eligible now, or held until its release.
+    void release_or_hold(std::uint32_t j);
     void schedule();
     void decide();
 
@@ -470,6 +472,10 @@ SimResult SimRun::run()
             case EventKind::NodeReady:
                 node_ready(e.target);
                 break;
+            case EventKind::Eligible:
+                if (jobs_[e.target].phase == Phase::Blocked && jobs_[e.target].waiting_parents == 0)
+                    make_eligible(e.target);
+                break;
             case EventKind::SuspendCheck: {
                 CloudNode& n = nodes_[e.target];
                 if (n.power != Power::Up || n.alloc != 0 || n.idle_epoch != e.token)
@@ -521,18 +527,35 @@ SimResult SimRun::run()
 void SimRun::submit(std::uint32_t j)
 {
     snapshot_add(j);
+    const TraceJob& t = *jobs_[j].trace;
+    if (t.release() > clock_.now())
+        push(t.release(), EventKind::Eligible, j, 0);
     if (jobs_[j].waiting_parents > 0) {
         jobs_[j].phase = Phase::Blocked;
         Job& view = state_.snapshot.jobs[jobs_[j].snap];
         view.reason = kDependency;
-        for (auto p : jobs_[j].trace->parents) {
+        for (auto p : t.parents) {
             auto it = by_id_.find(p);
             if (it != by_id_.end() && jobs_[it->second].phase != Phase::Done)
                 view.dependency += (view.dependency.empty() ? "afterany:" : ":") + std::to_string(p);
         }
         return;
     }
-    make_eligible(j);
+    release_or_hold(j);
+}
+
+void SimRun::release_or_hold(std::uint32_t j)
+{
+    if (jobs_[j].trace->release() <= clock_.now()) {
+        make_eligible(j);
+        return;
+    }
+    // Pending as Slurm shows a job with a begin time ahead or held (its
+    // Eligible event releases it).
+    jobs_[j].phase = Phase::Blocked;
+    Job& view = state_.snapshot.jobs[jobs_[j].snap];
+    view.reason = kBeginTime;
+    view.dependency.clear();
 }
 
 void SimRun::make_eligible(std::uint32_t j)
@@ -1054,7 +1077,7 @@ void SimRun::finish(std::uint32_t j)
     snapshot_remove(j);
     for (auto c : job.children)
         if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
-            make_eligible(c);
+            release_or_hold(c);
     policy_.observe(end);
     dirty_ = true;
 }
@@ -1077,7 +1100,8 @@ void SimRun::snapshot_add(std::uint32_t j)
         job.priority = priority_->priority(clock_.now(), clock_.now(), job.association, job.cpus);
         view.priority = job.priority;
     }
-    view.submit_time = view.eligible_time = t.submit;
+    view.submit_time = t.submit;
+    view.eligible_time = t.release();
     view.time_limit = t.time_limit;
     view.cpus = job.cpus;
     job.snap = std::uint32_t(state_.snapshot.jobs.size());

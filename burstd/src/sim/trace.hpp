@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,6 +44,13 @@ struct TraceJob {
     // Slurm's afterany dependencies.
     std::vector<JobId> parents;
     std::string workflow; // workflow instance the job is a task of; "" = none
+    // When Slurm let it start, if later than its submission: a --begin
+    // time or a hold (sacct's Eligible).  Until then it is pending with
+    // reason BeginTime, no demand, and keeps its submission's place.
+    std::optional<Time> eligible;
+
+    // When it may start at the earliest (its parents' ends aside).
+    Time release() const { return eligible ? std::max(submit, *eligible) : submit; }
 
     // How long it really runs in the replay: Slurm ends it at its limit.
     Seconds true_runtime() const

@@ -55,3 +55,36 @@ TEST(PendingReason, AJobAwaitsADependencyOnlyWhilePendingWithThatReason)
     j.state = JobState::Running;
     CHECK_FALSE(j.awaiting_dependency());
 }
+
+// Reasons no free node settles, Slurm 22.05's texts: holds, a begin time
+// ahead, dependencies, account and QOS limits, licenses, reservations.
+// Reasons more nodes may settle, a partition's state or limits (a cloud
+// partition may not share them) and texts Slurm does not have do not block.
+TEST(PendingReason, HoldsBeginTimesAndLimitsBlockAStartWhateverNodesAreFree)
+{
+    for (const char* block : {"Dependency", "DependencyNeverSatisfied", "JobHeldUser", "JobHeldAdmin",
+                              "JobHoldMaxRequeue", "BeginTime", "AssocGrpCpuLimit", "AssociationJobLimit",
+                              "AssocMaxJobsLimit", "QOSMaxJobsPerUserLimit", "QOSGrpNodeLimit", "MaxCpuPerAccount",
+                              "MaxJobsPerAccount", "Licenses", "Reservation", "ReservationDeleted",
+                              "JobArrayTaskLimit", "InvalidQOS", "AccountNotAllowed", "BurstBufferStageIn"})
+        CHECK_TEXT(PendingReason(block).blocks_start(), block);
+    for (const char* node : {"Resources", "Priority", "None", "ReqNodeNotAvail", "NodeDown", "PartitionDown",
+                             "PartitionNodeLimit", "PartitionTimeLimit", "PowerNotAvail", "BadConstraints",
+                             "MaxCpuPerAccountish", "SomeFutureReason", ""})
+        CHECK_FALSE_TEXT(PendingReason(node).blocks_start(), node);
+    CHECK(PendingReason("JobHeldUser") != PendingReason("Dependency"));
+    CHECK_FALSE(PendingReason("JobHeldUser").is_dependency());
+}
+
+TEST(PendingReason, AJobIsBlockedOnlyWhilePending)
+{
+    Job j;
+    j.reason = "JobHeldUser";
+    CHECK(j.blocked());
+    CHECK_FALSE(j.awaiting_dependency());
+    j.reason = "Resources";
+    CHECK_FALSE(j.blocked());
+    j.reason = "QOSMaxJobsPerUserLimit";
+    j.state = JobState::Running;
+    CHECK_FALSE(j.blocked());
+}

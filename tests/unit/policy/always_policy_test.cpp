@@ -76,3 +76,22 @@ TEST(AlwaysPolicy, RoutesAroundAGroupThatIsBackingOff)
     STRCMP_EQUAL("cheap", r[0].group.c_str());
     STRCMP_EQUAL("dear", r[1].group.c_str());
 }
+
+// A held job, one whose begin time is ahead and one over its QOS's limit
+// start on no node however many are hired: bursting for them only costs.
+TEST(AlwaysPolicy, LeavesJobsThatNoNodeWouldStartAlone)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 4, 4, 1.0);
+    b.pending(1, 4).pending(2, 4).pending(3, 4).pending(4, 4);
+    b.state.snapshot.jobs[0].reason = "JobHeldUser";
+    b.state.snapshot.jobs[1].reason = "BeginTime";
+    b.state.snapshot.jobs[2].reason = "QOSMaxJobsPerUserLimit";
+    b.state.snapshot.jobs[3].reason = "Priority";
+    PolicyParams p;
+    AlwaysPolicy policy(p);
+    ManualClock clock(100);
+    auto r = routes(policy.decide(b.state, clock));
+    LONGS_EQUAL(1, r.size());
+    LONGS_EQUAL(4, r[0].job);
+}

@@ -147,6 +147,16 @@ TEST(PfaTokenWaves, WithoutDependenciesEveryJobIsQueueDemandAndNeverJobsWeighNot
     DOUBLES_EQUAL(2, waves.at("b")[0], 0);
 }
 
+TEST(PfaTokenWaves, AJobHeldOrOverALimitIsInNoWave)
+{
+    StateBuilder b;
+    queue(b, 1, 3, "a");
+    b.state.snapshot.jobs[0].reason = "JobHeldAdmin";
+    b.state.snapshot.jobs[1].reason = "AssocGrpCpuLimit";
+    auto waves = token_waves(b.state.snapshot);
+    DOUBLES_EQUAL(1, waves.at("a")[0], 0);
+}
+
 TEST(PfaTokenWaves, SumsEachOfManyAccountsWithOrWithoutDependencies)
 {
     // More accounts than the account index starts with room for, jobs of

@@ -377,7 +377,7 @@ TEST(SacctParser, SaysAJobThatStartedButHadNotEndedHadNotEnded)
     CHECK_TEXT(t.report.problems[1].message == "job 2 (NODE_FAIL) never ran", t.report.problems[1].message.c_str());
 }
 
-TEST(SacctParser, AJobEntersTheReplayWhenItBecameEligible)
+TEST(SacctParser, AJobIsReleasedWhenItBecameEligibleAndKeepsItsSubmission)
 {
     TimeZone utc("UTC");
     // 102 waited for 101 (afterok): both submitted at 10:00, 102 eligible
@@ -394,10 +394,12 @@ TEST(SacctParser, AJobEntersTheReplayWhenItBecameEligible)
                     "105|bio|a|2024-01-01T10:00:00|soon|2024-01-01T12:00:00|2024-01-01T12:10:00|"
                     "1|1|UNLIMITED|COMPLETED\n");
     LONGS_EQUAL(3, t.jobs.size());
-    DOUBLES_EQUAL(1704103200, t.jobs[0].submit, 0);        // 10:00
-    DOUBLES_EQUAL(1704103200 + 3600, t.jobs[1].submit, 0); // 11:00, not 10:00
+    DOUBLES_EQUAL(1704103200, t.jobs[0].submit, 0); // 10:00
+    CHECK_FALSE(t.jobs[0].eligible);                // Eligible = Submit
+    DOUBLES_EQUAL(1704103200, t.jobs[1].submit, 0);
+    DOUBLES_EQUAL(1704103200 + 3600, t.jobs[1].release(), 0); // 11:00
     DOUBLES_EQUAL(3595, t.jobs[1].runtime, 0);
-    DOUBLES_EQUAL(1704103200, t.jobs[2].submit, 0);
+    DOUBLES_EQUAL(1704103200, t.jobs[2].release(), 0);
     LONGS_EQUAL(2, t.report.malformed);
     CHECK(t.report.problems[0].message.find("Submit <= Eligible <= Start") != std::string::npos);
     LONGS_EQUAL(5, t.report.problems[0].line); // job 104

@@ -418,3 +418,28 @@ TEST(Simulator, InterruptionsNeedASpotGroupAndASaneRate)
     c.groups[0].interruptions_per_hour = -1;
     CHECK_THROWS(SimConfigError, simulate(c, {job(1, 0, 1, 1)}, never));
 }
+
+// A job held until later than its submission (sacct's Eligible: --begin,
+// a hold) is pending with reason BeginTime until then, no demand to a
+// policy, its wait counts from its release, and it keeps its submission's
+// place under FCFS: released at 150 while job 3, submitted at 20 and
+// waiting, it starts first when job 1's cores free at 200.
+TEST(Simulator, AJobHeldPastItsSubmissionIsNoDemandUntilReleasedAndKeepsItsPlace)
+{
+    TraceJob held = job(2, 10, 4, 50, 50);
+    held.eligible = 150;
+    ScriptedPolicy seen;
+    std::vector<std::pair<Time, std::string>> reasons;
+    seen.script = [&](const ClusterState& s, Time now) {
+        for (const auto& j : s.snapshot.jobs)
+            if (j.id == 2 && (now == 100 || now == 160))
+                reasons.emplace_back(now, std::string(j.blocked() ? "blocked" : "demand"));
+        return Decision{};
+    };
+    SimResult r = simulate(site(4), {job(1, 0, 4, 200, 200), held, job(3, 20, 4, 10, 10)}, seen);
+    CHECK((reasons == std::vector<std::pair<Time, std::string>>{{100, "blocked"}, {160, "demand"}}));
+    DOUBLES_EQUAL(200, outcome(r, 2).start, 0);
+    DOUBLES_EQUAL(150, outcome(r, 2).eligible, 0);
+    DOUBLES_EQUAL(10, outcome(r, 2).submit, 0);
+    DOUBLES_EQUAL(250, outcome(r, 3).start, 0);
+}
