@@ -50,7 +50,8 @@ void RunMetricsFeed::snapshot(const Snapshot& snap, Time now)
             continue;
         // A job held back by a dependency, a hold or a limit is no demand a
         // node could serve yet: the policies do not count it waiting
-        // (SiteView), nor does burstsim before its parents end.
+        // (SiteView), nor does burstsim before its parents end and its
+        // release.
         if (!j.blocked())
             demand += double(j.total_cpus());
         if (!j.running() || j.start_time <= 0)

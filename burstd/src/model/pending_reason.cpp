@@ -35,21 +35,26 @@ bool ends_with(std::string_view text, std::string_view suffix)
     return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// Slurm 22.05's job_reason_string() texts that no free node settles.
+// Slurm 22.05's job_reason_string() texts that no free node settles.  Not
+// "Reservation": Slurm also gives it to a job without one whose nodes are
+// reserved, which a cloud node may run.  Not the partition's own refusals
+// (AccountNotAllowed, QOSNotAllowed, MaxMemPerLimit): a cloud partition
+// need not share them.
 bool names_a_block(std::string_view text)
 {
     static constexpr std::string_view kBlocks[] = {
-        "BeginTime",      "JobHeldAdmin",  "JobHeldUser",       "JobHoldMaxRequeue", "Licenses",
-        "Reservation",    "InvalidAccount", "InvalidQOS",       "AccountNotAllowed", "JobArrayTaskLimit",
-        "AccountingPolicy", "FedJobLock",   "DeadLine",         "MaxMemPerLimit",    "ReservationDeleted"};
+        "BeginTime",          "JobHeldAdmin",      "JobHeldUser", "JobHoldMaxRequeue", "Licenses",
+        "ReservationDeleted", "InvalidAccount",    "InvalidQOS",  "JobArrayTaskLimit", "AccountingPolicy",
+        "FedJobLock",         "DeadLine"};
     for (std::string_view block : kBlocks)
         if (text == block)
             return true;
     // Association and QOS limits (AssociationJobLimit, AssocGrpCpuLimit,
     // QOSMaxJobsPerUserLimit, ...), the per-account ones (MaxCpuPerAccount,
     // ...) and burst buffers.
-    return names_a_dependency(text) || starts_with(text, "Assoc") || starts_with(text, "QOS") ||
-           starts_with(text, "BurstBuffer") || (starts_with(text, "Max") && ends_with(text, "PerAccount"));
+    return names_a_dependency(text) || starts_with(text, "Assoc") ||
+           (starts_with(text, "QOS") && text != "QOSNotAllowed") || starts_with(text, "BurstBuffer") ||
+           (starts_with(text, "Max") && ends_with(text, "PerAccount"));
 }
 
 } // namespace
@@ -71,7 +76,7 @@ PendingReason::PendingReason(std::string_view text)
     const std::lock_guard<std::mutex> lock(t.mutex);
     auto it = t.codes.find(text);
     if (it == t.codes.end()) {
-        // The number is 31 bits of the code; one more text than that is an
+        // The number is 30 bits of the code; one more text than that is an
         // error, not a wrapped code shared by two.
         const std::size_t number = t.codes.size() + 1;
         if (number > std::numeric_limits<std::uint32_t>::max() >> kFlagBits)

@@ -35,10 +35,11 @@ public:
     bool is_dependency() const { return (code_ & kDependencyBit) != 0; }
     // Slurm starts the job on no node, free or hired, until something else
     // changes: a dependency, a hold, a begin time still ahead, an account's
-    // or QOS's limit, a license, a reservation, an array's task limit.
-    // Reasons a node might settle (Resources, Priority, None, the
-    // partition's state or limits, which a cloud partition may not share)
-    // and texts Slurm 22.05 does not know do not block.
+    // or QOS's limit, a license, a burst buffer, an array's task limit.
+    // Reasons a node might settle (Resources, Priority, None, Reservation,
+    // the partition's state, limits and Allow lists, which a cloud
+    // partition need not share) and texts Slurm 22.05 does not know do not
+    // block.  A partition QOS's limit reads as a QOS limit and blocks.
     bool blocks_start() const { return (code_ & kBlocksStartBit) != 0; }
 
     friend bool operator==(PendingReason a, PendingReason b) { return a.code_ == b.code_; }

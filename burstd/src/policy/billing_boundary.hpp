@@ -14,11 +14,11 @@
 namespace burst {
 
 // Seconds billed for an instance up for `up`: at least MinBilled, and with
-// per-hour billing every hour begun.
+// per-hour billing every hour begun, the first one at launch.
 inline Seconds billed_seconds(const NodeGroup& g, Seconds up)
 {
     const Seconds billed = std::max(up, g.min_billed);
-    return g.billing == Billing::PerHour ? std::ceil(billed / 3600) * 3600 : billed;
+    return g.billing == Billing::PerHour ? std::max<Seconds>(3600, std::ceil(billed / 3600) * 3600) : billed;
 }
 
 // The most an instance's bill may exceed its uptime when it powers down at

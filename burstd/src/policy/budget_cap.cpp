@@ -36,9 +36,9 @@ std::string whose(const std::string& account)
     return account.empty() ? "capacity no job uses (Budget=*)" : "account " + account;
 }
 
-// How much a job keeping a node up `uptime` longer than its bound assumes
-// may add to the bill's overrun of its uptime, beyond the `counted` its
-// bound holds already.
+// How much a job keeping a node (up `uptime` now) up longer than its bound
+// assumes may add to the bill's overrun of its uptime, beyond the
+// `counted` its bound holds already.
 Seconds billing_headroom(const NodeGroup& g, Seconds uptime, Seconds counted)
 {
     return std::max<Seconds>(
@@ -208,14 +208,19 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
             free_cpus[n.name] = n.free_cpus();
     for (const auto& i : state_.instances) {
         const NodeGroup* g = state_.group(i.node_group);
-        if (!g || i.state == InstanceState::Terminating || i.state == InstanceState::Terminated ||
-            i.state == InstanceState::Failed)
+        if (!g || i.state == InstanceState::Terminated || i.state == InstanceState::Failed)
             continue;
+        const Seconds uptime = std::max<Seconds>(0, now - i.billed_since());
+        if (i.state == InstanceState::Terminating) {
+            // Billed until the provider has it down: the rest of its billed
+            // period, should that take kPowerDownLag.
+            a->committed += g->price_per_hour / 3600 * (billed_seconds(*g, uptime + kPowerDownLag) - uptime);
+            continue;
+        }
         auto jobs = on_node.find(i.node);
         auto node = cloud.find(i.node);
         const bool booting = jobs == on_node.end() ? i.running_since <= 0
                                                    : node != cloud.end() && node->second.second;
-        const Seconds uptime = std::max<Seconds>(0, now - i.billed_since());
         std::optional<double> bound;
         Seconds busy_for = 0, headroom = 0;
         if (jobs == on_node.end()) {
@@ -223,14 +228,15 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
             bound = idle_node_cost_bound(*g, uptime, busy_for, suspend_time(*g));
             if (bound) {
                 const Seconds down_at = uptime + busy_for + *suspend_time(*g);
-                headroom = billing_headroom(*g, uptime, billed_seconds(*g, down_at) - down_at);
+                headroom = billing_headroom(*g, uptime, billing_overrun_bound(*g, down_at, down_at + kPowerDownLag));
             }
         } else if (auto busy = busy_node_unused_cost_bound(*g, jobs->second, booting, now, uptime,
                                                            suspend_time(*g))) {
             bound = busy->unused;
             busy_for = busy->busy_for;
-            headroom = billing_headroom(
-                *g, uptime, billing_overrun_bound(*g, uptime, uptime + busy_for + *suspend_time(*g)));
+            headroom = billing_headroom(*g, uptime,
+                                        billing_overrun_bound(*g, uptime,
+                                                              uptime + busy_for + *suspend_time(*g) + kPowerDownLag));
         }
         if (!bound) {
             a->unbounded = (jobs == on_node.end() ? "idle node " + i.node
@@ -342,7 +348,8 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     // or booting before it resumes more).
     OpenCapacity& open = open_[g->name];
     const Seconds down_at = g->boot_time + *suspend_time(*g);
-    open.nodes.add(OpenNode{g->cpus, g->boot_time, true, billing_headroom(*g, 0, billed_seconds(*g, down_at) - down_at)},
+    open.nodes.add(OpenNode{g->cpus, g->boot_time, true,
+                            billing_headroom(*g, 0, billing_overrun_bound(*g, down_at, down_at + kPowerDownLag))},
                    fit);
     open.free_cpus += std::uint64_t(fit) * g->cpus;
     return {};

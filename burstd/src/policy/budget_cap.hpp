@@ -22,8 +22,9 @@
 // its line: everything that may make a cloud node cost money no job pays
 // for commits that cost to "" until the node may power down
 // (cloud_cost_bound.hpp).  An idle node commits the rest of its boot and
-// SuspendTime, a busy one the time until its jobs' last time limit plus
-// SuspendTime less its jobs' shares, a hire its nodes' boot and SuspendTime,
+// SuspendTime, a busy one the most it may cost while one of its jobs runs
+// to its limit and the others end at once, plus SuspendTime, less that
+// job's share, a hire its nodes' boot and SuspendTime,
 // and a route what its job may add where Slurm places it: on free cores of
 // nodes up or booting first (and of nodes hired in the same cycle), as Slurm
 // and burstsim do, which it may keep up longer, then on fresh nodes with
@@ -33,8 +34,9 @@
 // either would be exceeded; it keeps its commitment while it is pending.
 // All of it is billed as the provider bills it (SpendTracker books billed
 // time): what a node's bill may exceed its uptime by (MinBilled, the rest
-// of a begun hour) is ""'s, and a node powered down within its billed
-// period commits the rest of that period to "".  Each cycle recomputes all
+// of a begun hour, for a power-down up to kPowerDownLag late) is ""'s; a
+// node being terminated, or powered down within its billed period, commits
+// the rest of that period to "".  Each cycle recomputes all
 // of it from the state, so nothing booked as spent is committed again.
 
 #include "model/clock.hpp"

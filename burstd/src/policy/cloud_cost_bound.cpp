@@ -52,10 +52,9 @@ std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptim
 {
     if (!suspend_time)
         return std::nullopt;
-    // The bill only grows with uptime: powered down at the latest is the most.
     uptime = std::max<Seconds>(0, uptime);
     const Seconds down_at = uptime + std::max<Seconds>(0, boot_left) + *suspend_time;
-    return cost(group, 1, billed_seconds(group, down_at) - uptime);
+    return cost(group, 1, down_at - uptime + billing_overrun_bound(group, down_at, down_at + kPowerDownLag));
 }
 
 double node_share(const Job& job, std::size_t nodes, const NodeGroup& group)
@@ -84,7 +83,7 @@ std::optional<BusyNodeBound> busy_node_unused_cost_bound(const NodeGroup& group,
                                       cost(group, node_share(*job, job->nodes.size(), group), left));
     }
     // The node powers down anywhere from now on.
-    const Seconds overrun = billing_overrun_bound(group, uptime, uptime + last + *suspend_time);
+    const Seconds overrun = billing_overrun_bound(group, uptime, uptime + last + *suspend_time + kPowerDownLag);
     return BusyNodeBound{unused + cost(group, 1, overrun), last};
 }
 
@@ -129,15 +128,17 @@ std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& g
     // A fresh node powers down a SuspendTime after its boot if the job ends
     // at once, or after its limit at the latest.
     const Seconds at_once = group.boot_time + *suspend_time;
-    const Seconds fresh_up = at_once + job.time_limit + billing_overrun_bound(group, at_once, at_once + job.time_limit);
+    const Seconds latest = at_once + job.time_limit + kPowerDownLag;
+    const Seconds fresh_up = at_once + job.time_limit + billing_overrun_bound(group, at_once, latest);
     const auto on = [&](std::uint64_t free, Seconds ext, std::size_t nodes_extended) {
         const double fresh = double(ceil_div(cores > free ? cores - free : 0, per_node));
-        const double tail = cost(group, fresh, billed_seconds(group, at_once));
+        const double tail =
+            cost(group, fresh, at_once + billing_overrun_bound(group, at_once, at_once + kPowerDownLag));
         const double extended_open = cost(group, 1, ext + open.billing_headroom(nodes_extended));
         // Overrun and uptime add up beyond the bill on fresh nodes billed by
         // the hour: the whole bill, paid by nobody, bounds it too.
         return std::min(std::max(tail, extended_open + cost(group, fresh, fresh_up) - paid),
-                        extended_open + cost(group, fresh, billed_seconds(group, at_once + job.time_limit)));
+                        extended_open + cost(group, fresh, billed_seconds(group, latest)));
     };
     return std::max(on(free_cpus, extended, touched), on(0, 0, 0));
 }

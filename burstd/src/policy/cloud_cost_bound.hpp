@@ -19,6 +19,13 @@
 
 namespace burst {
 
+// How late a node may power down after its SuspendTime (or its jobs' end):
+// Slurm's power-save loop wakes every 10 s, SuspendRate may hold nodes back,
+// and the provider's terminate call takes its time.  Late seconds cost
+// seconds, but billed by the hour they may begin another hour: the bills
+// below allow for that much.
+constexpr Seconds kPowerDownLag = 60;
+
 // Whole nodes of `group` one task of `job` takes (its node count, CPUs and memory).
 std::uint32_t nodes_per_task(const Job& job, const NodeGroup& group);
 
@@ -33,7 +40,8 @@ std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& g
 
 // A node up `uptime` (0 for one not hired yet) with no job on it: the rest
 // of its boot, then the idle time until Slurm suspends it (SuspendTime;
-// std::nullopt = never), billed as the provider bills it.
+// std::nullopt = never), billed as the provider bills it, up to
+// kPowerDownLag late.
 std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptime, Seconds boot_left,
                                            std::optional<Seconds> suspend_time);
 
@@ -44,8 +52,8 @@ std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptim
 // node's cores while it runs.  "" is most when one job runs to its limit and
 // the others end at once, leaving their cores idle: the most of that over
 // the jobs.  The bill's overrun of the node's uptime (`uptime` now) is added
-// at its most for any power-down up to then.  std::nullopt: a job without a
-// time limit, or no SuspendTime.
+// at its most for any power-down up to then (and kPowerDownLag).
+// std::nullopt: a job without a time limit, or no SuspendTime.
 struct BusyNodeBound {
     double unused = 0;   // the bound on ""
     Seconds busy_for = 0; // until the last of its jobs' time limits (and boot), from now

@@ -11,9 +11,12 @@
 namespace burst {
 namespace {
 
+// A job held, or over a limit, runs in no wave a node could serve; it still
+// holds back the jobs that depend on it.
 double weight(const Job& j)
 {
-    return j.burst == BurstOption::Never ? 0.0 : double(j.total_cpus());
+    return j.burst == BurstOption::Never || (j.blocked() && !j.awaiting_dependency()) ? 0.0
+                                                                                       : double(j.total_cpus());
 }
 
 // Index of each account among those seen, for one lookup per job of a long
@@ -94,8 +97,7 @@ std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot)
     account_of.reserve(snapshot.jobs.size());
     bool any_dependency = false;
     for (const auto& j : snapshot.jobs) {
-        // A job held, or over a limit, runs in no wave a node could serve.
-        if ((!j.pending() && !j.running()) || (j.blocked() && !j.awaiting_dependency()))
+        if (!j.pending() && !j.running())
             continue;
         jobs.push_back(&j);
         any_dependency = any_dependency || (j.pending() && !j.dependency.empty());

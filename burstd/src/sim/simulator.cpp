@@ -75,8 +75,9 @@ struct CloudNode {
     LaunchOutcome launch = LaunchOutcome::Launched; // of this life's launch
 };
 
-// Interruptions last: a job ending at the very instant its node is taken
-// back has finished.
+// Interruptions after job ends: a job ending at the very instant its node
+// is taken back has finished.  Releases of held jobs last, before the
+// scheduling pass at their instant.
 enum class EventKind : std::uint8_t { LaunchFailed, JobEnd, NodeReady, SuspendCheck, Interruption, Eligible };
 
 struct Event {

@@ -57,19 +57,21 @@ TEST(PendingReason, AJobAwaitsADependencyOnlyWhilePendingWithThatReason)
 }
 
 // Reasons no free node settles, Slurm 22.05's texts: holds, a begin time
-// ahead, dependencies, account and QOS limits, licenses, reservations.
-// Reasons more nodes may settle, a partition's state or limits (a cloud
-// partition may not share them) and texts Slurm does not have do not block.
+// ahead, dependencies, account and QOS limits, licenses.  Reasons more
+// nodes may settle (Reservation: also a job without one whose nodes are
+// reserved), a partition's state, limits or Allow lists (a cloud partition
+// need not share them) and texts Slurm does not have do not block.
 TEST(PendingReason, HoldsBeginTimesAndLimitsBlockAStartWhateverNodesAreFree)
 {
     for (const char* block : {"Dependency", "DependencyNeverSatisfied", "JobHeldUser", "JobHeldAdmin",
                               "JobHoldMaxRequeue", "BeginTime", "AssocGrpCpuLimit", "AssociationJobLimit",
                               "AssocMaxJobsLimit", "QOSMaxJobsPerUserLimit", "QOSGrpNodeLimit", "MaxCpuPerAccount",
-                              "MaxJobsPerAccount", "Licenses", "Reservation", "ReservationDeleted",
-                              "JobArrayTaskLimit", "InvalidQOS", "AccountNotAllowed", "BurstBufferStageIn"})
+                              "MaxJobsPerAccount", "Licenses", "ReservationDeleted", "JobArrayTaskLimit",
+                              "InvalidQOS", "BurstBufferStageIn"})
         CHECK_TEXT(PendingReason(block).blocks_start(), block);
     for (const char* node : {"Resources", "Priority", "None", "ReqNodeNotAvail", "NodeDown", "PartitionDown",
                              "PartitionNodeLimit", "PartitionTimeLimit", "PowerNotAvail", "BadConstraints",
+                             "Reservation", "AccountNotAllowed", "QOSNotAllowed", "MaxMemPerLimit",
                              "MaxCpuPerAccountish", "SomeFutureReason", ""})
         CHECK_FALSE_TEXT(PendingReason(node).blocks_start(), node);
     CHECK(PendingReason("JobHeldUser") != PendingReason("Dependency"));

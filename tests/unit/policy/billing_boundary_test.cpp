@@ -28,6 +28,8 @@ TEST(BillingBoundary, AnEndedInstanceIsBilledToTheEndOfItsLastBilledPeriod)
     const NodeGroup hourly = group("h", Billing::PerHour, 60);
     DOUBLES_EQUAL(1000 + 3600, billed_until(hourly, 1000, 1600), 0);     // 600 s into its first hour
     DOUBLES_EQUAL(1000 + 7200, billed_until(hourly, 1000, 1000 + 3601), 0); // a second hour begun
+    // The first hour is billed at launch, whatever MinBilled says.
+    DOUBLES_EQUAL(1000 + 3600, billed_until(group("h0", Billing::PerHour, 0), 1000, 1000), 0);
     const NodeGroup seconds = group("s", Billing::PerSecond, 600);
     DOUBLES_EQUAL(1600, billed_until(seconds, 1000, 1100), 0); // MinBilled
     DOUBLES_EQUAL(1900, billed_until(seconds, 1000, 1900), 0); // past it: its uptime

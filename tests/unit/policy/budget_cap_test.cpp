@@ -379,3 +379,22 @@ TEST(BudgetCap, BilledByTheHourNodesCommitEveryHourTheyBeginEvenPoweredDown)
                           "7.20, hiring 1"));
     CHECK_EQUAL(1u, std::get<HireNodes>(d.actions[0].what).count);
 }
+
+TEST(BudgetCap, AnInstanceBeingTerminatedCommitsTheRestOfItsBilledHour)
+{
+    b.state.groups.back().billing = Billing::PerHour;
+    // Up 1000 s, its terminate call in flight: billed to 3600 s unless the
+    // provider takes a minute past the hour, 2600 s to pay.
+    Instance going;
+    going.node = "cloud-1";
+    going.node_group = "cloud";
+    going.state = InstanceState::Terminating;
+    going.requested_at = going.launched_at = kNow - 1000;
+    b.state.instances.push_back(going);
+    BudgetCap cap({{"*", 5.0, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(HireNodes{"cloud", 1}, "r");
+    CHECK(contains(cap.filter(d), "0.00 spent + 2.60 committed of 5.00 per hour; hiring 1 node(s) of cloud would need "
+                                  "up to 3.60, dropped"));
+    CHECK(d.actions.empty());
+}

@@ -99,6 +99,9 @@ TEST(CloudCostBound, BilledByTheHourAnIdleNodeCostsTheRestOfEveryHourItBegins)
     DOUBLES_EQUAL(3.6, *idle_node_cost_bound(hourly, 0, 100, 300), 1e-9);
     // Up 3500 s: SuspendTime takes it into a second hour, billed to 7200 s.
     DOUBLES_EQUAL(3.7, *idle_node_cost_bound(hourly, 3500, 0, 300), 1e-9);
+    // Due down at 3550 s, 50 s before the hour ends: a power-down up to
+    // kPowerDownLag late begins a second hour.
+    DOUBLES_EQUAL(0.3 + 3.6, *idle_node_cost_bound(hourly, 3250, 0, 300), 1e-9);
 }
 
 TEST(CloudCostBound, ARouteMayTakeEachNodeItTouchesIntoAnotherBilledHour)

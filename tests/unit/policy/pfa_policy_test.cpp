@@ -147,14 +147,20 @@ TEST(PfaTokenWaves, WithoutDependenciesEveryJobIsQueueDemandAndNeverJobsWeighNot
     DOUBLES_EQUAL(2, waves.at("b")[0], 0);
 }
 
-TEST(PfaTokenWaves, AJobHeldOrOverALimitIsInNoWave)
+TEST(PfaTokenWaves, AJobHeldOrOverALimitWeighsNothingAndStillHoldsBackItsDependents)
 {
     StateBuilder b;
     queue(b, 1, 3, "a");
     b.state.snapshot.jobs[0].reason = "JobHeldAdmin";
     b.state.snapshot.jobs[1].reason = "AssocGrpCpuLimit";
-    auto waves = token_waves(b.state.snapshot);
-    DOUBLES_EQUAL(1, waves.at("a")[0], 0);
+    DOUBLES_EQUAL(1, token_waves(b.state.snapshot).at("a")[0], 0);
+    // Job 4 waits for the held job 1: the second wave, not the first.
+    queue(b, 4, 1, "a");
+    depends(b, 4, "afterany:1");
+    auto waves = token_waves(b.state.snapshot).at("a");
+    LONGS_EQUAL(2, waves.size());
+    DOUBLES_EQUAL(1, waves[0], 0);
+    DOUBLES_EQUAL(1, waves[1], 0);
 }
 
 TEST(PfaTokenWaves, SumsEachOfManyAccountsWithOrWithoutDependencies)
