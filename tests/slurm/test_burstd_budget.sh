@@ -21,9 +21,7 @@ burstd_bring_up always "$boot_delay" "Budget=* Amount=0.15 Interval=day" || exit
 tap_ok "burstd started and the plugin connected"
 wait_for "burstd_status_json | grep -q '\"seq\"'" 10 || tap_fail "burstd received a snapshot"
 
-filler1=$(sbatch --parsable -p local -n2 -w n1 -o /dev/null --wrap 'sleep 300')
-filler2=$(sbatch --parsable -p local -n2 -w n2 -o /dev/null --wrap 'sleep 300')
-wait_for "[ \"\$(squeue -h -t R -p local | wc -l)\" = 2 ]" 15 || tap_fail "local nodes filled"
+burstd_fill_local n1 n2
 first=$(sbatch --parsable -p local -n2 -t 1 -o /dev/null --wrap 'hostname')
 second=$(sbatch --parsable -p local -n2 -t 1 -o /dev/null --wrap 'hostname')
 
@@ -62,5 +60,5 @@ echo "# budgets (spent + committed): $spend"
 
 tap_is "one instance was launched, none for the second job" \
     "$(sqlite3 "$work/state/ledger.sqlite" 'SELECT count(*) FROM instances' 2>&1)" 1
-scancel "$filler1" "$filler2" "$second"
+scancel "${FILLERS[@]}" "$second"
 tap_finish

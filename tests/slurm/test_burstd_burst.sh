@@ -30,9 +30,7 @@ tap_ok "burstd started and the plugin connected"
 wait_for "burstd_status_json | grep -q '\"seq\"'" 10 || tap_fail "burstd received a snapshot"
 
 # Fill both local nodes, then queue work that only the cloud can start now.
-filler1=$(sbatch --parsable -p local -n2 -w n1 -o /dev/null --wrap 'sleep 300')
-filler2=$(sbatch --parsable -p local -n2 -w n2 -o /dev/null --wrap 'sleep 300')
-wait_for "[ \"\$(squeue -h -t R -p local | wc -l)\" = 2 ]" 15 || tap_fail "local nodes filled"
+burstd_fill_local n1 n2
 never=$(sbatch --parsable -p local -n2 --comment burst:never -o /dev/null --wrap 'hostname')
 # Jobs no node would start: held, and one whose begin time is an hour ahead.
 held=$(sbatch --parsable -p local -n2 --hold -o /dev/null --wrap 'hostname')
@@ -132,7 +130,7 @@ scancel "$held" "$later"
 # The burst:never job waits for the local nodes however long it takes.
 tap_is "the burst:never job was never made cloud-eligible" "$(job_field "$never" Partition)" local
 tap_is "it is still pending" "$(squeue -h -j "$never" -o %T)" PENDING
-scancel "$filler1" "$filler2"
+scancel "${FILLERS[@]}"
 if wait_job_done "$never" 30; then
     tap_like "it then ran locally" "$(job_field "$never" NodeList)" '^n[12]$'
 else

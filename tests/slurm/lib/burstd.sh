@@ -113,6 +113,18 @@ burstd_kill9() {
     BURSTD_PID=""
 }
 
+# Holds both CPUs of each local node named with a sleeping job and waits
+# until they all run; their ids are left in FILLERS.
+burstd_fill_local() { # NODE...
+    FILLERS=()
+    local n
+    for n in "$@"; do
+        FILLERS+=("$(sbatch --parsable -p local -n2 -w "$n" -o /dev/null --wrap 'sleep 300')")
+    done
+    wait_for "[ \"\$(squeue -h -t R -j $(IFS=,; echo "${FILLERS[*]}") | wc -l)\" = $# ]" 15 ||
+        tap_fail "local nodes $* filled"
+}
+
 burstd_status_json() {
     "$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" status --json
 }
