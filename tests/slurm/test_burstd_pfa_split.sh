@@ -9,8 +9,10 @@
 # machine theory holds 50/143 × 1/4, chem 50/143 and lab 2/143, so a budget
 # of 100 splits 19.38 / 77.52 / 3.10 among the three accounts with jobs.
 # Slurm's NormShares (Fair Tree: relative to the level) would weigh theory
-# as 1/4 of root (41.69 / 58.31 / 0.00) and gives lab 0.  The jobs are held: the
-# split is all this checks, from burstd's status notes.
+# as 1/4 of root (41.69 / 58.31 / 0.00) and gives lab 0.  A job of chem's
+# fills the local node and one job of each account waits behind it (or runs
+# on a cloud node pfa hires; held jobs would be no work to pfa): the split
+# is all this checks, from burstd's status notes.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -42,9 +44,11 @@ tap_is "Slurm's NormShares: theory's relative to physics' level, lab's 0" \
 
 burstd_bring_up "pfa budget=100 interval=3600 split=shares" 2 || exit 1
 tap_ok "burstd started and the plugin connected"
+filler=$(sbatch --parsable -p local -n2 -A chem -o /dev/null --wrap 'sleep 300')
+wait_for "[ \"\$(squeue -h -t R -j $filler | wc -l)\" = 1 ]" 15 || tap_fail "chem's job fills the local node"
 for account in theory chem lab; do
-    sbatch --parsable -H -p local -n1 -A "$account" -o /dev/null --wrap 'hostname' >/dev/null ||
-        tap_fail "held job in $account submitted"
+    sbatch --parsable -p local -n1 -A "$account" -o /dev/null --wrap 'sleep 300' >/dev/null ||
+        tap_fail "a job of $account submitted"
 done
 
 budgets() { # "account=budget ..." from the newest decision that saw all three
