@@ -83,7 +83,7 @@ std::optional<BilledSpan> LedgerRecord::billed_span() const
     BilledSpan span;
     span.node = node;
     span.node_group = node_group;
-    span.from = to_instance().billed_since();
+    span.from = billing_start(requested_at, launched_at);
     if (!open() && terminated_at > 0)
         span.until = terminated_at;
     return span;

@@ -16,6 +16,13 @@ enum class InstanceState {
     Failed,
 };
 
+// When an instance's bill starts, as SpendTracker counts it: the launch, or
+// the request while the launch's answer is not known (launched_at 0).
+inline Time billing_start(Time requested_at, Time launched_at)
+{
+    return launched_at > 0 ? launched_at : requested_at;
+}
+
 struct Instance {
     std::string node;        // Slurm node name it backs
     std::string node_group;
@@ -27,9 +34,7 @@ struct Instance {
     Time running_since = 0;
     bool spot = false;
 
-    // When its bill starts, as SpendTracker counts it: the launch, or the
-    // request while the launch's answer is not known.
-    Time billed_since() const { return launched_at > 0 ? launched_at : requested_at; }
+    Time billed_since() const { return billing_start(requested_at, launched_at); }
 
     // Not ended: it still backs its node, and is billed.
     bool open() const { return state != InstanceState::Terminated && state != InstanceState::Failed; }

@@ -26,7 +26,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/provider_error.cpp \
 	burstd/src/model/provider_error.hpp \
 	burstd/src/model/share.hpp \
-	burstd/src/model/snapshot.hpp
+	burstd/src/model/snapshot.hpp \
+	burstd/src/model/text.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/config_values_test.cpp \

@@ -1,5 +1,7 @@
 #include "model/pending_reason.hpp"
 
+#include "model/text.hpp"
+
 #include <functional>
 #include <limits>
 #include <map>
@@ -26,13 +28,6 @@ Table& table()
 bool names_a_dependency(std::string_view text)
 {
     return text.substr(0, 10) == "Dependency";
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-bool ends_with(std::string_view text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
 // Slurm 22.05's job_reason_string() texts that no free node settles.  Not

@@ -212,9 +212,7 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
             continue;
         const Seconds uptime = std::max<Seconds>(0, now - i.billed_since());
         if (i.state == InstanceState::Terminating) {
-            // Billed until the provider has it down: the rest of its billed
-            // period, should that take kPowerDownLag.
-            a->committed += g->price_per_hour / 3600 * (billed_seconds(*g, uptime + kPowerDownLag) - uptime);
+            a->committed += terminating_node_cost_bound(*g, uptime);
             continue;
         }
         auto jobs = on_node.find(i.node);
@@ -251,11 +249,9 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
             open.free_cpus += f->second;
         }
     }
-    // A node powered down within a billed period is paid to its end.
     for (const auto& span : state_.ended_but_billed)
-        if (const NodeGroup* g = state_.group(span.node_group); g && span.until)
-            a->committed += g->price_per_hour / 3600 *
-                            std::max<Seconds>(0, billed_until(*g, span.from, *span.until) - now);
+        if (const NodeGroup* g = state_.group(span.node_group))
+            a->committed += billed_after_power_down(*g, span, now);
 }
 
 std::string BudgetCap::check_route(const RouteToCloud& route)

@@ -57,6 +57,19 @@ std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptim
     return cost(group, 1, down_at - uptime + billing_overrun_bound(group, down_at, down_at + kPowerDownLag));
 }
 
+double terminating_node_cost_bound(const NodeGroup& group, Seconds uptime)
+{
+    uptime = std::max<Seconds>(0, uptime);
+    return cost(group, 1, billed_seconds(group, uptime + kPowerDownLag) - uptime);
+}
+
+double billed_after_power_down(const NodeGroup& group, const BilledSpan& span, Time now)
+{
+    if (!span.until)
+        return 0;
+    return cost(group, 1, std::max<Seconds>(0, billed_until(group, span.from, *span.until) - now));
+}
+
 double node_share(const Job& job, std::size_t nodes, const NodeGroup& group)
 {
     if (group.cpus == 0)

@@ -9,6 +9,7 @@
 // uptime now (billing_boundary.hpp).  std::nullopt means there is no bound
 // (a job without a time limit, or nodes Slurm never powers down).
 
+#include "model/billed_span.hpp"
 #include "model/clock.hpp"
 #include "model/job.hpp"
 #include "model/node_group.hpp"
@@ -44,6 +45,14 @@ std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& g
 // kPowerDownLag late.
 std::optional<double> idle_node_cost_bound(const NodeGroup& group, Seconds uptime, Seconds boot_left,
                                            std::optional<Seconds> suspend_time);
+
+// A node whose instance is being terminated, up `uptime`: billed until the
+// provider has it down, should that take kPowerDownLag.
+double terminating_node_cost_bound(const NodeGroup& group, Seconds uptime);
+
+// An instance powered down within a billed period: the rest of the period
+// from `now` (0 once it has ended).
+double billed_after_power_down(const NodeGroup& group, const BilledSpan& span, Time now);
 
 // What SpendTracker books to "" (capacity no job uses) on a node that is not
 // idle, from now until it may power down.  The node costs until the last of

@@ -1,5 +1,6 @@
 #include "sim/workflow_loader.hpp"
 
+#include "model/text.hpp"
 #include "sim/dax_parser.hpp"
 #include "sim/wfcommons_parser.hpp"
 
@@ -9,14 +10,6 @@
 #include <sstream>
 
 namespace burst {
-namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix)
-{
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-} // namespace
 
 Workflow load_workflow(const std::string& path)
 {

@@ -1,5 +1,7 @@
 #include "provider/aws/ec2_error_classifier.hpp"
 
+#include "model/text.hpp"
+
 #include <algorithm>
 #include <initializer_list>
 
@@ -11,8 +13,6 @@ bool one_of(std::string_view code, std::initializer_list<std::string_view> codes
 {
     return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 } // namespace
 
