@@ -6,7 +6,8 @@
 # instance), the job completes there, Slurm suspends the idle node through
 # `burstctl suspend` and the instance is terminated and closed in the ledger.
 # A job tagged burst:never stays local, and so do a held job and one whose
-# begin time is ahead (no node would start them).  Prints the time from the job
+# begin time is ahead (no node would start them), and one constrained to a
+# feature the CLOUD nodes lack.  Prints the time from the job
 # becoming cloud-eligible to RUNNING, minus the boot delay (from slurmctld's
 # log; bench/burst_overhead.sh measures it over many runs), checks that the
 # early launch and Slurm's later ResumeProgram call made one instance, and
@@ -35,6 +36,10 @@ never=$(sbatch --parsable -p local -n2 --comment burst:never -o /dev/null --wrap
 # Jobs no node would start: held, and one whose begin time is an hour ahead.
 held=$(sbatch --parsable -p local -n2 --hold -o /dev/null --wrap 'hostname')
 later=$(sbatch --parsable -p local -n2 --begin=now+3600 -o /dev/null --wrap 'hostname')
+# A job constrained to a feature only the local nodes have: no cloud node
+# (Feature=cloud) would start it.
+scontrol update NodeName="$CLUSTER_LOCAL_NODES" AvailableFeatures=onprem ActiveFeatures=onprem
+onprem=$(sbatch --parsable -p local -n2 --constraint=onprem -o /dev/null --wrap 'hostname')
 job=$(sbatch --parsable -p local -n2 -o "$work/job.out" --wrap 'hostname; sleep 1')
 t_submit=$(now)
 
@@ -127,6 +132,11 @@ tap_is "the held job was never made cloud-eligible" "$(job_field "$held" Partiti
 tap_is "the job that begins in an hour was never made cloud-eligible" \
     "$(job_field "$later" Partition) $(job_field "$later" Reason)" "local BeginTime"
 scancel "$held" "$later"
+tap_is "the job constrained to the local nodes' feature was never made cloud-eligible" \
+    "$(job_field "$onprem" Partition)" local
+tap_like "burstctl status says why it stays local" "$("$BURSTCTL_BIN" --socket "$work/control.sock" status)" \
+    "note: always: 1 burstable job\(s\) ask for what no node group's nodes have \(e\.g\. constraint onprem\): they stay local"
+scancel "$onprem"
 # The burst:never job waits for the local nodes however long it takes.
 tap_is "the burst:never job was never made cloud-eligible" "$(job_field "$never" Partition)" local
 tap_is "it is still pending" "$(squeue -h -j "$never" -o %T)" PENDING

@@ -3,6 +3,7 @@
 #include "app/config_line_lexer.hpp"
 #include "model/config_values.hpp"
 #include "model/hostlist.hpp"
+#include "model/gres.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <sys/un.h>
 
 namespace burst {
@@ -358,8 +360,16 @@ private:
                 g.memory_mb = *m;
             return m.has_value();
         });
-        if (auto gres = r.take("Gres"))
-            g.gres = *gres;
+        r.take_into("Gres", "generic resources as slurm.conf writes them (e.g. gpu:a100:4,mps:400)",
+                    [&](const std::string& v) {
+                        try {
+                            parse_node_gres(v);
+                        } catch (const std::invalid_argument&) {
+                            return false;
+                        }
+                        g.gres = v;
+                        return true;
+                    });
         if (auto price = r.require("PricePerHour")) {
             if (auto p = parse_non_negative_number(*price))
                 g.price_per_hour = *p;

@@ -187,8 +187,7 @@ Job parse_job(const Fields& f)
     j.name = f.string("name", false);
     j.category = f.string("category", false);
     j.reason = parse_reason(f);
-    j.gres = f.string("gres", false);
-    j.features = f.string("features", false);
+    j.needs = NodeNeeds(f.string("gres", false), f.string("features", false));
     j.dependency = f.string("dependency", false);
     j.state = f.word("state", true, JobState::Pending,
                      {{"PENDING", JobState::Pending},

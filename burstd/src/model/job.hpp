@@ -3,6 +3,7 @@
 // (see DESIGN.md, snapshot protocol), in Slurm's units.
 
 #include "clock.hpp"
+#include "node_needs.hpp"
 #include "partition_set.hpp"
 #include "pending_reason.hpp"
 
@@ -34,9 +35,9 @@ struct ThreadOption {
 // priority order.  What those loops read comes first, packed into whole cache
 // lines, so that SiteView::of reads one line of each job, not five of seven
 // (tests/unit/model/job_layout_test.cpp fails if they are scattered again):
-//   line 0  what SiteView::of reads of every job (its partitions and pending
-//           reason are interned values, not strings or heap blocks of their
-//           own), and the start time and time limit the play-forward of
+//   line 0  what SiteView::of reads of every job (its partitions, node needs
+//           and pending reason are interned values, not strings or heap
+//           blocks of their own), and the start time and time limit the play-forward of
 //           running jobs reads with cpus;
 //   line 1  the sizes;
 //   line 2  dependency and account (pfa's token waves, in snapshot order);
@@ -49,6 +50,7 @@ struct alignas(64) Job {
     std::uint32_t cpus = 1; // total over all nodes
     JobState state = JobState::Pending;
     BurstOption burst = BurstOption::Allow;
+    NodeNeeds needs; // generic resources per node and constraint (--gres, --constraint)
     PendingReason reason; // Slurm's, e.g. "Resources", "Priority"
     Time submit_time = 0;
     Time eligible_time = 0;
@@ -74,8 +76,6 @@ struct alignas(64) Job {
     std::string user;
     std::string qos;
     std::string name;
-    std::string gres;
-    std::string features;
 
     bool pending() const { return state == JobState::Pending; }
     bool running() const { return state == JobState::Running || state == JobState::Completing; }

@@ -4,6 +4,10 @@ libburst_a_SOURCES += \
 	burstd/src/model/cluster_state.hpp \
 	burstd/src/model/config_values.cpp \
 	burstd/src/model/config_values.hpp \
+	burstd/src/model/feature_constraint.cpp \
+	burstd/src/model/feature_constraint.hpp \
+	burstd/src/model/gres.cpp \
+	burstd/src/model/gres.hpp \
 	burstd/src/model/group_recovery.hpp \
 	burstd/src/model/hostlist.cpp \
 	burstd/src/model/hostlist.hpp \
@@ -17,6 +21,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/node_boot.cpp \
 	burstd/src/model/node_boot.hpp \
 	burstd/src/model/node_group.hpp \
+	burstd/src/model/node_needs.cpp \
+	burstd/src/model/node_needs.hpp \
 	burstd/src/model/param_map.hpp \
 	burstd/src/model/partition.hpp \
 	burstd/src/model/partition_set.cpp \
@@ -31,9 +37,12 @@ libburst_a_SOURCES += \
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/config_values_test.cpp \
+	tests/unit/model/feature_constraint_test.cpp \
+	tests/unit/model/gres_test.cpp \
 	tests/unit/model/hostlist_test.cpp \
 	tests/unit/model/job_dependency_test.cpp \
 	tests/unit/model/job_layout_test.cpp \
+	tests/unit/model/node_needs_test.cpp \
 	tests/unit/model/partition_set_test.cpp \
 	tests/unit/model/pending_reason_test.cpp \
 	tests/unit/model/run_metrics_test.cpp

@@ -17,6 +17,8 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     d.time = clock.now();
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
     std::uint64_t local_free = view.local_free_cpus;
     std::size_t no_room = 0;
     std::vector<ExpansionOption> options;
@@ -47,7 +49,11 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         GroupView* chosen = choose_group(
-            *expander_, view.groups, cpus, [cpus](const GroupView& g) { return g.free_capacity() >= cpus; }, options);
+            *expander_, view.groups, cpus,
+            [&view, cpus, needs = view.pending_needs[i]](const GroupView& g) {
+                return g.free_capacity() >= cpus && view.serves(needs, g);
+            },
+            options);
         if (!chosen) {
             ++no_room;
             continue;

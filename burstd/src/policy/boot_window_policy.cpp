@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <queue>
 #include <string_view>
 #include <unordered_map>
@@ -50,6 +51,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
     gate_.observe(state); // the boot times of the window too
     if (!gate_.off())
         waits_.begin(view, now);
@@ -155,7 +158,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         for (auto& g : view.groups)
-            if (g.free_up_cpus >= g.routed_pending_cpus + cpus) {
+            if (g.free_up_cpus >= g.routed_pending_cpus + cpus && view.serves(view.pending_needs[i], g)) {
                 g.routed_pending_cpus += cpus;
                 view.pending_group[i] = int(&g - view.groups.data());
                 d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "cloud cores are up and free for it");
@@ -206,23 +209,33 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
                 cores += sizes[i];
             return cores;
         };
+        // A group's nodes serve no job that asks for a GPU or a feature they lack.
+        auto serves_any_left = [&](const GroupView& g) {
+            return std::any_of(left.begin(), left.end(),
+                               [&](std::size_t i) { return view.serves(view.pending_needs[i], g); });
+        };
+        std::vector<std::size_t> served; // the jobs left that the chosen group's nodes could run
         while (!left.empty()) {
-            const std::uint64_t short_left = cores_of(left);
             GroupView* chosen = choose_group(
-                *expander_, view.groups, short_left,
-                [&](const GroupView& g) { return offered[index(g)] && g.hireable_nodes > 0; }, options);
+                *expander_, view.groups, cores_of(left),
+                [&](const GroupView& g) { return offered[index(g)] && g.hireable_nodes > 0 && serves_any_left(g); },
+                options);
             if (!chosen)
                 break;
             GroupView& g = *chosen;
             offered[index(g)] = 0;
+            served.clear();
+            std::copy_if(left.begin(), left.end(), std::back_inserter(served),
+                         [&](std::size_t i) { return view.serves(view.pending_needs[i], g); });
+            const std::uint64_t short_left = cores_of(served);
             const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
             const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((short_left + per_node - 1) / per_node, g.hireable_nodes));
             std::uint32_t nodes = wanted;
             if (!gate_.off()) {
-                // How long each job left is expected to wait for local cores.
+                // How long each job it serves is expected to wait for local cores.
                 const NodeGroup& group = *g.group;
-                nodes = gate_.worth(group, wanted, waits_.waiting(view, now, left, gate_.horizon_for(group)));
+                nodes = gate_.worth(group, wanted, waits_.waiting(view, now, served, gate_.horizon_for(group)));
                 gated = gated || nodes < wanted;
             }
             if (nodes == 0)
@@ -237,7 +250,8 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             const int gi = int(index(g));
             for (std::size_t i : unserved) {
                 const std::uint64_t cpus = sizes[i];
-                if (view.pending_group[i] >= 0 || g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus)
+                if (view.pending_group[i] >= 0 || g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus ||
+                    !view.serves(view.pending_needs[i], g))
                     continue;
                 g.routed_pending_cpus += cpus;
                 view.pending_group[i] = gi;
@@ -248,7 +262,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             uncovered.clear();
             for (std::size_t i : left) {
                 const int routed = view.pending_group[i];
-                if (routed == gi || (routed < 0 && sizes[i] <= free))
+                if (routed == gi || (routed < 0 && sizes[i] <= free && view.serves(view.pending_needs[i], g)))
                     free -= std::min(free, sizes[i]);
                 else
                     uncovered.push_back(i);

@@ -18,6 +18,8 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
     std::uint64_t local_free = view.local_free_cpus;
     std::vector<ExpansionOption> options;
     std::size_t no_room = 0;
@@ -34,7 +36,11 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
         if (burst == BurstOption::Never || (burst != BurstOption::Prefer && waited < delay_))
             continue;
         GroupView* chosen = choose_group(
-            *expander_, view.groups, cpus, [cpus](const GroupView& g) { return g.free_capacity() >= cpus; }, options);
+            *expander_, view.groups, cpus,
+            [&view, cpus, needs = view.pending_needs[i]](const GroupView& g) {
+                return g.free_capacity() >= cpus && view.serves(needs, g);
+            },
+            options);
         if (!chosen) {
             ++no_room;
             continue;

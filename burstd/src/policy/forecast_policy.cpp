@@ -129,6 +129,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
     if (retention_)
         retention_->observe(state, view, now);
 
@@ -227,11 +229,12 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         queue.push_back(ForecastPending{cores, expected, job->time_limit > 0 ? job->time_limit : expected});
         break_even.push_back(kNotForeseen);
-        if (job->burst == BurstOption::Never)
+        if (view.pending_burst[i] == BurstOption::Never)
             continue;
+        const NodeNeeds needs = view.pending_needs[i];
         options.clear();
         for (std::size_t g = 0; g < view.groups.size(); ++g) {
-            if (view.groups[g].free_capacity() < cores)
+            if (view.groups[g].free_capacity() < cores || !view.serves(needs, view.groups[g]))
                 continue;
             const auto [boot, cost, slots] = priced(g, rooms[g], cores, expected);
             options.push_back(ExpansionOption{&view.groups[g], cost, boot});
@@ -241,7 +244,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
             if (slots_ != Slots::Free && lambda_ > 0 && job->burst != BurstOption::Prefer)
                 for (std::size_t g = 0; g < view.groups.size(); ++g) {
                     const GroupView& gv = view.groups[g];
-                    if (gv.free_capacity() < cores && cores <= std::uint64_t(gv.group->capacity()) * gv.group->cpus) {
+                    if (gv.free_capacity() < cores && cores <= std::uint64_t(gv.group->capacity()) * gv.group->cpus &&
+                        view.serves(needs, gv)) {
                         const auto [boot, cost, slots] = priced(g, Room{}, cores, expected);
                         blocked.push_back(
                             Burstable{queue.size() - 1, g, boot + cost * 3600 / (lambda_ * double(cores))});

@@ -91,6 +91,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_params_test.cpp \
 	tests/unit/policy/policy_factory_test.cpp \
 	tests/unit/policy/site_view_test.cpp \
+	tests/unit/policy/node_needs_routing_test.cpp \
 	tests/unit/policy/budget_cap_test.cpp \
 	tests/unit/policy/budget_spend_test.cpp \
 	tests/unit/policy/billing_boundary_test.cpp \

@@ -85,6 +85,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     }
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
     if (!gate_.off())
         gate_.observe(state);
     const std::size_t G = state.groups.size();
@@ -124,7 +126,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     last_on_cores_ = on_cores;
 
     // S3: demand per account from token propagation.
-    const auto waves = token_waves(state.snapshot);
+    const auto waves = token_waves(state.snapshot, [&view](NodeNeeds needs) { return view.served_somewhere(needs); });
     std::vector<std::string> accounts;
     for (const auto& [account, w] : waves)
         if (std::accumulate(w.begin(), w.end(), 0.0) > 0)
@@ -143,6 +145,26 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t g = 0; g < G; ++g)
         types[g] = ProfileGroup{state.groups[g].price_per_hour * interval_ / 3600, state.groups[g].cpus,
                                 state.groups[g].capacity()};
+    // A group whose nodes lack what every waiting burstable job asks of a
+    // node (a GPU, a feature) could only idle: the profile leaves it out.
+    {
+        std::vector<char> serves_waiting(G, 0);
+        std::size_t serving = 0;
+        bool waiting = false;
+        for (std::size_t i = 0; i < view.pending.size() && serving < G; ++i) {
+            if (view.pending_group[i] >= 0 || view.pending_burst[i] == BurstOption::Never)
+                continue;
+            waiting = true;
+            for (std::size_t g = 0; g < G; ++g)
+                if (!serves_waiting[g] && view.serves(view.pending_needs[i], view.groups[g])) {
+                    serves_waiting[g] = 1;
+                    ++serving;
+                }
+        }
+        for (std::size_t g = 0; g < G && waiting; ++g)
+            if (!serves_waiting[g])
+                types[g].capacity = 0;
+    }
     const ThroughputProfile& prof = *profile_;
     std::map<std::string, double> sigma;
     double sigma_total = 0;
@@ -328,7 +350,11 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         if (burst == BurstOption::Never)
             continue;
         GroupView* chosen = choose_group(
-            *expander_, room, cpus, [cpus](const GroupView& r) { return r.free_up_cpus >= cpus; }, options);
+            *expander_, room, cpus,
+            [&view, cpus, needs = view.pending_needs[i]](const GroupView& r) {
+                return r.free_up_cpus >= cpus && view.serves(needs, r);
+            },
+            options);
         if (!chosen)
             continue;
         chosen->free_up_cpus -= cpus;

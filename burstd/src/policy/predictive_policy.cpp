@@ -156,6 +156,8 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
 
     std::vector<Release> running_releases;
     for (std::size_t r = 0; r < view.running.size(); ++r)
@@ -229,7 +231,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         // What bursting this job costs in each group that has room for it.
         options.clear();
         for (const auto& g : view.groups) {
-            if (g.free_capacity() < cores)
+            if (g.free_capacity() < cores || !view.serves(view.pending_needs[h], g))
                 continue;
             const NodeGroup& group = *g.group;
             const Seconds boot = g.free_up_cpus >= g.routed_pending_cpus + cores ? 0 : group.boot_time;

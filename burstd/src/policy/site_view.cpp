@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
@@ -35,6 +37,7 @@ struct alignas(32) Slot {
     Time since;
     int group;
     BurstOption burst;
+    NodeNeeds needs;
 };
 static_assert(sizeof(Slot) == 32, "a slot is half a cache line: aligned to its size, it never straddles two");
 
@@ -99,6 +102,36 @@ int SiteView::group_of(const PartitionSet& partitions) const
     return -1;
 }
 
+bool SiteView::served_anywhere(NodeNeeds needs)
+{
+    if (needs.id() >= needs_row_.size())
+        needs_row_.resize(std::size_t(needs.id()) + 1, kNoRow);
+    std::uint32_t& row = needs_row_[needs.id()];
+    if (row == kNoRow) {
+        row = std::uint32_t(served_anywhere_.size());
+        bool any = false;
+        for (const GroupView& g : groups) {
+            const bool serves = needs.met_by(g.offer);
+            served_.push_back(serves);
+            any = any || serves;
+        }
+        served_anywhere_.push_back(any);
+    }
+    return served_anywhere_[row] != 0;
+}
+
+std::string SiteView::unservable_note() const
+{
+    const NodeNeeds& n = first_unservable;
+    std::string asked;
+    if (!n.gres().empty())
+        asked = "gres " + n.gres();
+    if (!n.features().empty())
+        asked += (asked.empty() ? "" : ", ") + std::string("constraint ") + n.features();
+    return std::to_string(unservable_jobs) + " burstable job(s) ask for what no node group's nodes have (e.g. " +
+           asked + (n.error().empty() ? "" : ": " + n.error()) + "): they stay local";
+}
+
 SiteView SiteView::of(const ClusterState& state)
 {
     SiteView view;
@@ -107,15 +140,42 @@ SiteView SiteView::of(const ClusterState& state)
     for (std::size_t g = 0; g < state.groups.size(); ++g) {
         const NodeGroup& group = state.groups[g];
         view.groups[g].group = &group;
+        view.groups[g].index = g;
+        try {
+            view.groups[g].offer.gres = parse_node_gres(group.gres);
+        } catch (const std::invalid_argument&) {
+            // burstd.conf's parser refuses such a Gres=; a group built
+            // otherwise offers none of it.
+        }
         view.partition_group_.emplace_back(group_partition(group), int(g));
         for (const auto& n : group.nodes)
             node_group.emplace(n, int(g));
     }
     std::vector<std::uint32_t> down(state.groups.size(), 0);
+    std::vector<char> featured(state.groups.size(), 0);
     view.node_group.reserve(state.snapshot.nodes.size());
     for (const auto& node : state.snapshot.nodes) {
         auto it = node_group.find(node.name);
         view.node_group.push_back(it != node_group.end() ? it->second : -1);
+        if (it != node_group.end()) {
+            // A group's features are those every one of its nodes has: a
+            // job routed there may get any of them.  Its nodes mostly list
+            // the same ones in the same order, which costs one comparison.
+            auto& offered = view.groups[std::size_t(it->second)].offer.features;
+            const bool first = !std::exchange(featured[std::size_t(it->second)], 1);
+            if (first || node.features != offered) {
+                std::vector<std::string> features = node.features;
+                std::sort(features.begin(), features.end());
+                if (first) {
+                    offered = std::move(features);
+                } else {
+                    std::vector<std::string> common;
+                    std::set_intersection(offered.begin(), offered.end(), features.begin(), features.end(),
+                                          std::back_inserter(common));
+                    offered = std::move(common);
+                }
+            }
+        }
         if (it == node_group.end()) {
             if (node.cloud() || !node.usable())
                 continue;
@@ -197,7 +257,13 @@ SiteView SiteView::of(const ClusterState& state)
             submit_order = false;
         keys.push_back(Key{job.priority, std::uint32_t(slots.size())});
         count_digits(count, job.priority);
-        slots.push_back(Slot{&job, cpus, std::max(job.submit_time, job.eligible_time), g, job.burst});
+        BurstOption burst = job.burst;
+        if (g < 0 && burst != BurstOption::Never && !job.needs.empty() && !view.served_anywhere(job.needs)) {
+            burst = BurstOption::Never;
+            if (view.unservable_jobs++ == 0)
+                view.first_unservable = job.needs;
+        }
+        slots.push_back(Slot{&job, cpus, std::max(job.submit_time, job.eligible_time), g, burst, job.needs});
     }
     auto higher = [](const Key& a, const Key& b) { return a.priority > b.priority; };
     if (!std::is_sorted(keys.begin(), keys.end(), higher))
@@ -216,6 +282,7 @@ SiteView SiteView::of(const ClusterState& state)
     view.pending_cpus.resize(n);
     view.pending_since.resize(n);
     view.pending_burst.resize(n);
+    view.pending_needs.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         // Priority order is random order in `slots`: 32 MB at a million
         // jobs, beyond the cache, so each slot is asked for ahead of time.
@@ -227,6 +294,7 @@ SiteView SiteView::of(const ClusterState& state)
         view.pending_cpus[i] = s.cpus;
         view.pending_since[i] = s.since;
         view.pending_burst[i] = s.burst;
+        view.pending_needs[i] = s.needs;
     }
     return view;
 }

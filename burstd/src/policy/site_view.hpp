@@ -5,7 +5,9 @@
 // already promised to routed jobs.
 
 #include "model/cluster_state.hpp"
+#include "model/node_needs.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -15,6 +17,10 @@ namespace burst {
 
 struct GroupView {
     const NodeGroup* group = nullptr;
+    std::size_t index = 0;            // in SiteView::groups (copies of the view keep it)
+    // What each of its nodes has: the group's Gres= and the features Slurm
+    // lists for every one of its nodes in the snapshot.
+    NodeOffer offer;
     std::uint32_t up_nodes = 0;       // usable (idle, mixed or allocated)
     std::uint32_t booting_nodes = 0;  // powering up
     std::uint32_t hireable_nodes = 0; // powered down, within max_count and the group's hire limit
@@ -51,14 +57,50 @@ public:
     // long queue.
     std::vector<std::uint64_t> pending_cpus;
     std::vector<Time> pending_since;
+    // Never for a job no group's nodes could run (SiteView::serves): to
+    // every policy it is local work.
     std::vector<BurstOption> pending_burst;
+    std::vector<NodeNeeds> pending_needs;
+    // Waiting jobs, burstable but for what they ask of a node, that no
+    // group's nodes have (a GPU, a feature): kept local.
+    std::size_t unservable_jobs = 0;
+    NodeNeeds first_unservable;
     std::vector<const Job*> running;
     std::vector<int> running_group; // group_of(running[i]->partitions), computed once
     std::vector<GroupView> groups;    // in ClusterState::groups order
     // Per snapshot node, in snapshot order: its index into `groups`, or -1.
     std::vector<int> node_group;
 
+    // Whether `group`'s nodes have what a job with `needs` asks of each of
+    // its nodes, so that Slurm could start it there.
+    bool serves(NodeNeeds needs, const GroupView& group) const
+    {
+        if (needs.empty())
+            return true;
+        if (needs.id() < needs_row_.size() && needs_row_[needs.id()] != kNoRow)
+            return served_[needs_row_[needs.id()] * groups.size() + group.index] != 0;
+        return needs.met_by(group.offer);
+    }
+    // Whether any group's nodes have what a job with `needs` asks.
+    bool served_somewhere(NodeNeeds needs) const
+    {
+        if (needs.empty())
+            return true;
+        if (needs.id() < needs_row_.size() && needs_row_[needs.id()] != kNoRow)
+            return served_anywhere_[needs_row_[needs.id()]] != 0;
+        return std::any_of(groups.begin(), groups.end(), [needs](const GroupView& g) { return needs.met_by(g.offer); });
+    }
+    // The note a policy's decision gives when unservable_jobs is not 0.
+    std::string unservable_note() const;
+
 private:
+    static constexpr std::uint32_t kNoRow = ~std::uint32_t(0);
+    // Whether any group serves `needs`; fills its row of served_ the first time.
+    bool served_anywhere(NodeNeeds needs);
+    std::vector<std::uint32_t> needs_row_; // by NodeNeeds::id(): row in served_, or kNoRow
+    std::vector<char> served_;             // row-major, one row per distinct needs, a column per group
+    std::vector<char> served_anywhere_;    // per row
+
     // Index into `groups` of the group a job with these partitions may run
     // in (routed or running there), or -1 when it is local-only: the group
     // of its first partition that holds one.  SiteView::of asks it once per

@@ -42,6 +42,8 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
+    if (view.unservable_jobs)
+        d.notes.push_back(view.unservable_note());
     if (!gate_.off()) {
         gate_.observe(state);
         waits_.begin(view, now);
@@ -126,8 +128,16 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<ExpansionOption> options;
     if (desired > cloud_cpus) {
         std::uint64_t missing = desired - cloud_cpus;
+        // A group none of the waiting jobs could run on would only idle.
+        auto serves_waiting = [&](const GroupView& g) {
+            for (std::size_t i : waiting_at)
+                if (view.serves(view.pending_needs[i], g))
+                    return true;
+            return waiting_at.empty();
+        };
         if (GroupView* chosen = choose_group(
-                *expander_, view.groups, missing, [](const GroupView& g) { return g.hireable_nodes > 0; }, options)) {
+                *expander_, view.groups, missing,
+                [&](const GroupView& g) { return g.hireable_nodes > 0 && serves_waiting(g); }, options)) {
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
             const std::uint32_t wanted =
                 std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
@@ -183,14 +193,20 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 
     // Let waiting jobs use cloud cores that are up, booting or just hired, but
     // never so many that Slurm would resume nodes beyond the desired size.
-    for (const Job* job : waiting) {
+    for (std::size_t w = 0; w < waiting.size(); ++w) {
+        const Job* job = waiting[w];
         const std::uint64_t cpus = job->total_cpus();
         GroupView* chosen = choose_group(
             *expander_, view.groups, cpus,
-            [cpus](const GroupView& g) { return g.free_up_cpus + g.free_booting_cpus >= g.routed_pending_cpus + cpus; },
+            [&view, cpus, needs = view.pending_needs[waiting_at[w]]](const GroupView& g) {
+                return g.free_up_cpus + g.free_booting_cpus >= g.routed_pending_cpus + cpus && view.serves(needs, g);
+            },
             options);
-        if (!chosen)
-            break;
+        if (!chosen) {
+            if (view.pending_needs[waiting_at[w]].empty())
+                break;
+            continue; // cores up for it may be in groups that lack what it asks: the next job may take them
+        }
         chosen->routed_pending_cpus += cpus;
         d.add(RouteToCloud{job->id, chosen->group->name}, "cloud cores are up or booting for it");
     }

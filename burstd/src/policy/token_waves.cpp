@@ -12,11 +12,14 @@ namespace burst {
 namespace {
 
 // A job held, or over a limit, runs in no wave a node could serve; it still
-// holds back the jobs that depend on it.
-double weight(const Job& j)
+// holds back the jobs that depend on it.  So does one no group has the
+// nodes for.
+double weight(const Job& j, const std::function<bool(NodeNeeds)>& served)
 {
-    return j.burst == BurstOption::Never || (j.blocked() && !j.awaiting_dependency()) ? 0.0
-                                                                                       : double(j.total_cpus());
+    return j.burst == BurstOption::Never || (j.blocked() && !j.awaiting_dependency()) ||
+                   (served && !j.needs.empty() && !served(j.needs))
+               ? 0.0
+               : double(j.total_cpus());
 }
 
 // Index of each account among those seen, for one lookup per job of a long
@@ -84,7 +87,8 @@ void add(std::vector<double>& waves, std::size_t level, double cores)
 
 } // namespace
 
-std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot)
+std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot,
+                                                       const std::function<bool(NodeNeeds)>& served)
 {
     std::map<std::string, std::vector<double>> out;
     std::vector<const Job*> jobs;
@@ -105,7 +109,7 @@ std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot)
         if (a == demand.size())
             demand.push_back(0.0);
         account_of.push_back(a);
-        demand[a] += weight(j);
+        demand[a] += weight(j, served);
     }
     const auto& accounts = account_index.names();
     if (!any_dependency) {
@@ -144,7 +148,7 @@ std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot)
         std::vector<double>*& w = waves[account_of[i]];
         if (!w)
             w = &out[*accounts[account_of[i]]];
-        add(*w, level[i], weight(*jobs[i]));
+        add(*w, level[i], weight(*jobs[i], served));
         for (auto c : children[i]) {
             level[c] = std::max(level[c], level[i] + 1);
             if (--waiting[c] == 0)

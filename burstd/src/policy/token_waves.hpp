@@ -10,6 +10,7 @@
 
 #include "model/cluster_state.hpp"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,10 +18,12 @@
 namespace burst {
 
 // Cores per wave, per account, counting running and pending jobs that may
-// burst (burst=never jobs only link the graph).  Jobs on a dependency cycle
-// never run and are left out.  O(jobs + edges); O(jobs) when no job has a
-// dependency.
-std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot);
+// burst (burst=never jobs, and jobs asking for what `served` says no node
+// group has, only link the graph).  Jobs on a dependency cycle never run
+// and are left out.  O(jobs + edges); O(jobs) when no job has a dependency.
+// Without `served`, every node group serves every job.
+std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot,
+                                                       const std::function<bool(NodeNeeds)>& served = {});
 
 // θ: cores in the first `depth` waves (all of them when depth is infinite).
 double visited_cores(const std::vector<double>& waves, double depth);

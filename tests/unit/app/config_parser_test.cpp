@@ -116,7 +116,7 @@ TEST(ConfigParser, CollectsEveryErrorNotJustTheFirst)
 {
     auto r = parse_config("ClusterName=x LogLevel=loud\nCycleInterval=0\nMetricsPort=70000\n"
                           "Provider=p Type=vmware\n"
-                          "NodeGroup=a Provider=p Nodes=a1 Partition=q Cpus=0 PricePerHour=-1 Spot=maybe\n",
+                          "NodeGroup=a Provider=p Nodes=a1 Partition=q Cpus=0 PricePerHour=-1 Spot=maybe Gres=gpu::2\n",
                           "f");
     CHECK_TRUE(has_error(r, "f:1: LogLevel: expected one of error, info, verbose, debug, got \"loud\""));
     CHECK_TRUE(has_error(r, "f:2: CycleInterval: expected a duration"));
@@ -125,7 +125,9 @@ TEST(ConfigParser, CollectsEveryErrorNotJustTheFirst)
     CHECK_TRUE(has_error(r, "f:5: NodeGroup=a: Cpus: expected a positive integer, got \"0\""));
     CHECK_TRUE(has_error(r, "f:5: NodeGroup=a: PricePerHour: expected a non-negative number, got \"-1\""));
     CHECK_TRUE(has_error(r, "f:5: NodeGroup=a: Spot: expected yes or no, got \"maybe\""));
-    LONGS_EQUAL(7, r.errors.size());
+    CHECK_TRUE(has_error(r, "f:5: NodeGroup=a: Gres: expected generic resources as slurm.conf writes them (e.g. "
+                            "gpu:a100:4,mps:400), got \"gpu::2\""));
+    LONGS_EQUAL(8, r.errors.size());
 }
 
 TEST(ConfigParser, RequiresClusterNameAndSectionKeys)

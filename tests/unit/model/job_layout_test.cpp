@@ -64,6 +64,7 @@ TEST(JobLayout, WhatSiteViewReadsOfEveryJobIsItsFirstCacheLine)
     CHECK_IN_LINE(job, priority, 0);
     CHECK_IN_LINE(job, cpus, 0);
     CHECK_IN_LINE(job, burst, 0);
+    CHECK_IN_LINE(job, needs, 0);
     CHECK_IN_LINE(job, submit_time, 0);
     CHECK_IN_LINE(job, eligible_time, 0);
     CHECK_IN_LINE(job, partitions, 0);

@@ -163,6 +163,24 @@ TEST(PfaTokenWaves, AJobHeldOrOverALimitWeighsNothingAndStillHoldsBackItsDepende
     DOUBLES_EQUAL(1, waves[1], 0);
 }
 
+// A job asking for a GPU no node group has is no cloud demand either; it
+// still holds back the jobs that depend on it.
+TEST(PfaTokenWaves, AJobNoGroupHasTheNodesForWeighsNothingAndStillHoldsBackItsDependents)
+{
+    StateBuilder b;
+    queue(b, 1, 3, "a");
+    b.state.snapshot.jobs[0].needs = NodeNeeds("gres:gpu:1", "");
+    auto no_gpus = [](NodeNeeds needs) { return needs.gres().empty(); };
+    DOUBLES_EQUAL(3, token_waves(b.state.snapshot).at("a")[0], 0); // without a judge, every job counts
+    DOUBLES_EQUAL(2, token_waves(b.state.snapshot, no_gpus).at("a")[0], 0);
+    queue(b, 4, 1, "a");
+    depends(b, 4, "afterany:1");
+    auto waves = token_waves(b.state.snapshot, no_gpus).at("a");
+    LONGS_EQUAL(2, waves.size());
+    DOUBLES_EQUAL(2, waves[0], 0);
+    DOUBLES_EQUAL(1, waves[1], 0);
+}
+
 TEST(PfaTokenWaves, SumsEachOfManyAccountsWithOrWithoutDependencies)
 {
     // More accounts than the account index starts with room for, jobs of

@@ -230,3 +230,57 @@ TEST(SiteView, MapsPartitionsToTheGroupsOfEachDecision)
     b.state.groups[0].name = "c";
     LONGS_EQUAL(-1, SiteView::of(b.state).pending_group[0]);
 }
+
+// A group offers the Gres= burstd.conf gives it and the features every one
+// of its nodes lists in the snapshot: a job routed there may get any node.
+TEST(SiteView, AGroupOffersItsGresAndTheFeaturesAllItsNodesHave)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 8, 3, 1.0);
+    b.state.groups[0].gres = "gpu:a100:2(S:0),mps:100";
+    b.node("g-1").features = {"cloud", "a100", "ib"};
+    b.node("g-2").features = {"ib", "cloud"};
+    b.node("g-3").features = {"cloud", "ib", "nvme"};
+    b.pending(1, 8).pending(2, 8).pending(3, 8).pending(4, 8);
+    b.state.snapshot.jobs[0].needs = NodeNeeds("gres:gpu:a100:2", "cloud&ib");
+    b.state.snapshot.jobs[1].needs = NodeNeeds("gres:gpu:3", "");
+    b.state.snapshot.jobs[2].needs = NodeNeeds("", "nvme");
+    SiteView v = SiteView::of(b.state);
+    const GroupView& g = v.groups[0];
+    CHECK((std::vector<std::string>{"cloud", "ib"}) == g.offer.features);
+    LONGS_EQUAL(2, g.offer.gres.size());
+    CHECK(v.serves(v.pending_needs[0], g));
+    CHECK_FALSE(v.serves(v.pending_needs[1], g)); // 3 GPUs on 2-GPU nodes
+    CHECK_FALSE(v.serves(v.pending_needs[2], g)); // one node of three has nvme
+    CHECK(v.serves(v.pending_needs[3], g));
+    // Those no group serves are local work to every policy, and counted.
+    CHECK(BurstOption::Allow == v.pending_burst[0]);
+    CHECK(BurstOption::Never == v.pending_burst[1]);
+    CHECK(BurstOption::Never == v.pending_burst[2]);
+    CHECK(BurstOption::Allow == v.pending_burst[3]);
+    LONGS_EQUAL(2, v.unservable_jobs);
+    STRCMP_EQUAL("2 burstable job(s) ask for what no node group's nodes have (e.g. gres gres:gpu:3): they stay local",
+                 v.unservable_note().c_str());
+    CHECK(v.served_somewhere(v.pending_needs[0]));
+    CHECK_FALSE(v.served_somewhere(v.pending_needs[2]));
+    // The answers of a copy (pfa routes on one) are the view's.
+    std::vector<GroupView> copy = v.groups;
+    CHECK(v.serves(v.pending_needs[0], copy[0]));
+    CHECK_FALSE(v.serves(v.pending_needs[1], copy[0]));
+}
+
+// A job already routed to a group is its demand whatever it asks; a job
+// that may not burst is not counted as one the groups fail.
+TEST(SiteView, RoutedJobsAndJobsThatMayNotBurstAreNotCountedUnservable)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 8, 2, 1.0);
+    b.pending(1, 8).pending(2, 8, BurstOption::Never);
+    b.state.snapshot.jobs[0].partitions = {"local", "g"};
+    for (auto& j : b.state.snapshot.jobs)
+        j.needs = NodeNeeds("gres:gpu:1", "");
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(0, v.unservable_jobs);
+    LONGS_EQUAL(8, v.groups[0].routed_pending_cpus);
+    CHECK(BurstOption::Allow == v.pending_burst[0]);
+}

@@ -1,0 +1,145 @@
+#include "model/gres.hpp"
+
+#include "model/text.hpp"
+
+#include <cctype>
+#include <limits>
+#include <stdexcept>
+
+namespace burst {
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char separator)
+{
+    std::vector<std::string_view> parts;
+    for (std::size_t start = 0;;) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+        if (end == std::string_view::npos)
+            return parts;
+        start = end + 1;
+    }
+}
+
+// Slurm's counts: digits with an optional binary suffix (k, m, g, t, p).
+bool read_count(std::string_view text, std::uint64_t& count)
+{
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+        return false;
+    std::uint64_t value = 0;
+    std::size_t i = 0;
+    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+        const unsigned digit = unsigned(text[i] - '0');
+        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+            return false;
+        value = value * 10 + digit;
+    }
+    if (i + 1 < text.size())
+        return false;
+    if (i + 1 == text.size()) {
+        const std::string_view suffixes = "kmgtp";
+        const std::size_t power = suffixes.find(char(std::tolower(static_cast<unsigned char>(text[i]))));
+        if (power == std::string_view::npos)
+            return false;
+        for (std::size_t p = 0; p <= power; ++p) {
+            if (value > std::numeric_limits<std::uint64_t>::max() / 1024)
+                return false;
+            value *= 1024;
+        }
+    }
+    count = value;
+    return true;
+}
+
+[[noreturn]] void unreadable(std::string_view entry, std::string_view what)
+{
+    throw std::invalid_argument("gres \"" + std::string(entry) + "\": " + std::string(what));
+}
+
+// name[:type][:count] with the words `ignored` dropped wherever they stand.
+GresCount read_entry(std::string_view entry, std::string_view ignored)
+{
+    std::vector<std::string_view> fields;
+    for (std::string_view f : split(entry, ':'))
+        if (ignored.empty() || f != ignored)
+            fields.push_back(f);
+    if (fields.empty() || fields[0].empty())
+        unreadable(entry, "expected name[:type][:count]");
+    GresCount gres;
+    gres.name = std::string(fields[0]);
+    if (fields.size() > 1 && read_count(fields.back(), gres.count))
+        fields.pop_back();
+    if (fields.size() > 2)
+        unreadable(entry, "expected name[:type][:count]");
+    if (fields.size() == 2) {
+        if (fields[1].empty())
+            unreadable(entry, "empty type");
+        gres.type = std::string(fields[1]);
+    }
+    return gres;
+}
+
+} // namespace
+
+std::vector<GresCount> parse_gres_request(std::string_view text)
+{
+    std::vector<GresCount> request;
+    if (text.empty() || text == "none")
+        return request;
+    for (std::string_view entry : split(text, ',')) {
+        std::string_view body = entry;
+        if (starts_with(body, "gres:") || starts_with(body, "gres/"))
+            body.remove_prefix(5);
+        GresCount gres = read_entry(body, "");
+        if (gres.count == 0)
+            continue; // "gpu:0" asks for none
+        request.push_back(std::move(gres));
+    }
+    return request;
+}
+
+std::vector<GresCount> parse_node_gres(std::string_view text)
+{
+    std::vector<GresCount> node;
+    if (text.empty())
+        return node;
+    // Commas inside a socket binding ("(S:0,1)") do not separate entries.
+    std::size_t depth = 0, start = 0;
+    std::vector<std::string_view> entries;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        if (i == text.size() || (text[i] == ',' && depth == 0)) {
+            entries.push_back(text.substr(start, i - start));
+            start = i + 1;
+        } else if (text[i] == '(') {
+            ++depth;
+        } else if (text[i] == ')') {
+            if (depth == 0)
+                unreadable(text, "')' without '('");
+            --depth;
+        }
+    }
+    if (depth != 0)
+        unreadable(text, "'(' without ')'");
+    for (std::string_view entry : entries) {
+        std::string_view body = entry.substr(0, entry.find('('));
+        if (entry.find('(') != std::string_view::npos && entry.back() != ')')
+            unreadable(entry, "text after the socket binding");
+        node.push_back(read_entry(body, "no_consume"));
+    }
+    return node;
+}
+
+bool gres_fits(const std::vector<GresCount>& request, const std::vector<GresCount>& node)
+{
+    for (const GresCount& want : request) {
+        std::uint64_t have = 0;
+        for (const GresCount& g : node)
+            if (g.name == want.name && (want.type.empty() || g.type == want.type))
+                have += g.count;
+        if (have < want.count)
+            return false;
+    }
+    return true;
+}
+
+} // namespace burst

@@ -1,0 +1,105 @@
+// Every hiring policy, on one site: a job wanting a GPU and one constrained
+// to a feature no cloud node has wait behind a full local node, a cheap
+// group of CPU nodes and a dear group of GPU nodes could take them.  Slurm
+// starts a job only on nodes with its gres and features: routing it
+// elsewhere, or hiring nodes for it that lack them, buys nodes that idle.
+#include "policy/policy_factory.hpp"
+
+#include "policy_test_state.hpp"
+
+#include <string>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::actions;
+using burst::test::routes;
+using burst::test::StateBuilder;
+
+namespace {
+
+constexpr JobId kGpuJob = 2, kInfinibandJob = 3;
+
+StateBuilder site(bool with_gpu_group)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cpu", 8, 4, 0.4);
+    if (with_gpu_group) {
+        b.group("gpu", 8, 4, 4.0);
+        b.state.groups.back().gres = "gpu:a100:4";
+        for (int i = 1; i <= 4; ++i)
+            b.node("gpu-" + std::to_string(i)).features = {"cloud", "a100"};
+    }
+    for (int i = 1; i <= 4; ++i)
+        b.node("cpu-" + std::to_string(i)).features = {"cloud"};
+    b.running(1, 8, 0, "r", 7 * 24 * 3600)
+        .pending(kGpuJob, 8, BurstOption::Allow, "p", 3600)
+        .pending(kInfinibandJob, 8, BurstOption::Allow, "p", 3600);
+    b.state.snapshot.jobs[1].needs = NodeNeeds("gres:gpu:1", "cloud");
+    b.state.snapshot.jobs[2].needs = NodeNeeds("", "cloud&infiniband");
+    return b;
+}
+
+std::unique_ptr<Policy> hiring_policy(const std::string& name)
+{
+    PolicyParams p;
+    if (policy_has_parameter(name, "lambda") && !policy_lambda_is_gate(name))
+        p.set("lambda", "100"); // waiting is dear: bursting pays for whoever may burst
+    if (name == "threshold")
+        p.set("target_utilization", "1"); // no headroom: it hires for waiting work only
+    return make_policy(name, p);
+}
+
+bool mentions(const Decision& d, const std::string& text)
+{
+    for (const auto& n : d.notes)
+        if (n.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_GROUP(NodeNeedsRouting){};
+
+TEST(NodeNeedsRouting, EveryPolicyRoutesAndHiresOnlyWhereTheNodesHaveWhatTheJobAsks)
+{
+    StateBuilder b = site(true);
+    bool someone_routed_the_gpu_job = false;
+    for (const auto& name : policy_names()) {
+        if (name == "never")
+            continue;
+        auto policy = hiring_policy(name);
+        ManualClock clock(100000);
+        const Decision d = policy->decide(b.state, clock);
+        for (const auto& r : routes(d)) {
+            CHECK_TEXT(r.job != kInfinibandJob, (name + " routed a job no group has the feature for").c_str());
+            if (r.job == kGpuJob) {
+                STRCMP_EQUAL_TEXT("gpu", r.group.c_str(), (name + " routed the GPU job to CPU nodes").c_str());
+                someone_routed_the_gpu_job = true;
+            }
+        }
+        for (const auto& h : actions<HireNodes>(d))
+            STRCMP_EQUAL_TEXT("gpu", h.group.c_str(), (name + " hired nodes no waiting job can run on").c_str());
+        CHECK_TEXT(mentions(d, "1 burstable job(s) ask for what no node group's nodes have (e.g. constraint "
+                               "cloud&infiniband): they stay local"),
+                   (name + " did not say why the constrained job stays").c_str());
+    }
+    CHECK(someone_routed_the_gpu_job);
+}
+
+TEST(NodeNeedsRouting, WithoutNodesThatHaveItNoPolicyRoutesOrHiresForIt)
+{
+    StateBuilder b = site(false);
+    for (const auto& name : policy_names()) {
+        auto policy = hiring_policy(name);
+        ManualClock clock(100000);
+        const Decision d = policy->decide(b.state, clock);
+        CHECK_TEXT(routes(d).empty(), (name + " routed a job to nodes that lack what it asks").c_str());
+        CHECK_TEXT(actions<HireNodes>(d).empty(), (name + " hired nodes no waiting job can run on").c_str());
+        if (name != "never")
+            CHECK_TEXT(mentions(d, "2 burstable job(s) ask for what no node group's nodes have (e.g. gres "
+                                   "gres:gpu:1, constraint cloud)"),
+                       (name + " did not say why the jobs stay").c_str());
+    }
+}
