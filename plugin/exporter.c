@@ -31,6 +31,7 @@
 #include "burst_link.h"
 #include "exporter.h"
 #include "jobs_text.h"
+#include "node_gres.h"
 #include "snapshot.h"
 #include "snapshot_json.h"
 
@@ -300,7 +301,8 @@ static int copy_job(void *x, void *arg)
 	s->qos = DUP(j->qos_ptr ? j->qos_ptr->name : NULL);
 	s->name = DUP(j->name);
 	s->admin_comment = DUP(j->admin_comment);
-	s->gres = DUP(j->tres_per_node);
+	s->gres = node_gres(c->snap, j->tres_per_node, j->tres_per_task, j->tres_per_socket, j->tres_per_job,
+			    &c->oom);
 	s->node_list = DUP(j->nodes);
 	s->reason = job_reason_string(j->state_reason);
 	s->priority = j->priority;

@@ -18,7 +18,8 @@ BURST_PLUGIN_PURE = plugin/burst_conf.c plugin/burst_conf.h \
 	plugin/burst_link.c plugin/burst_link.h \
 	plugin/snapshot.c plugin/snapshot.h \
 	plugin/snapshot_json.c plugin/snapshot_json.h \
-	plugin/jobs_text.c plugin/jobs_text.h
+	plugin/jobs_text.c plugin/jobs_text.h \
+	plugin/node_gres.c plugin/node_gres.h
 
 plugin_job_submit_burst_la_SOURCES = plugin/job_submit_burst.c \
 	plugin/exporter.c plugin/exporter.h $(BURST_PLUGIN_PURE)
@@ -40,7 +41,8 @@ tests_unit_unit_tests_SOURCES += $(BURST_PLUGIN_PURE) \
 	tests/unit/plugin/burst_link_test.cpp \
 	tests/unit/plugin/snapshot_json_test.cpp \
 	tests/unit/plugin/hostlist_stand_ins.hpp \
-	tests/unit/plugin/jobs_text_test.cpp
+	tests/unit/plugin/jobs_text_test.cpp \
+	tests/unit/plugin/node_gres_test.cpp
 
 # slurmctld loads plugins lazily: an unresolved function kills it on first
 # call, so every undefined symbol is checked against what the hosts export.

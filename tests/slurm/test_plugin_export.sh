@@ -3,7 +3,8 @@
 # listener (lib/snapshot_listener.py) in burstd's place:
 #  - burst.conf is read (an unknown key is logged with file:line), hello is sent
 #  - the snapshot's jobs, nodes and shares match scontrol/sshare, for running,
-#    pending, dependent and array jobs in two accounts, with and without options
+#    pending, dependent and array jobs in two accounts, with and without options,
+#    and what a job asks of each node (GPUs per node, task and job; a constraint)
 #  - invalid --burst/--threads/--comment values are refused with a clear message
 #  - job_end is sent for a finished job
 #  - burstd going away does not stop slurmctld; the plugin reconnects
@@ -37,7 +38,7 @@ on_exit() {
     cluster_stop "$rc"
 }
 
-cluster_start --dbd --local 2 --cloud 1 --cpus 2 --plugin-dir "$plugdir" --name plugexp || exit 1
+cluster_start --dbd --local 2 --cloud 1 --cpus 2 --cloud-gres gpu:a100:2 --plugin-dir "$plugdir" --name plugexp || exit 1
 trap on_exit EXIT
 sock=$CLUSTER_DIR/burst.sock
 log=$CLUSTER_DIR/listener.jsonl
@@ -122,6 +123,11 @@ j_com=$(sbatch --parsable -A alpha -p local -n1 -J commented -w n1 --comment "bu
 j_arr=$(sbatch --parsable -A beta -p local -n2 -J arr --array=1-6 --wrap 'sleep 300')
 j_dep=$(sbatch --parsable -A beta -p local -n1 -J dep -d "afterok:$j_run" --wrap 'sleep 10')
 j_opt=$(sbatch --parsable -A alpha -p local -J opts --burst=prefer --threads=2 --wrap 'sleep 10')
+# What a job asks of every node it gets: GPUs per node, per task and per
+# job, and a constraint (held, so that they stay in the snapshot).
+j_gpn=$(sbatch --parsable -A alpha -p cloud -J gpn --hold --gres=gpu:a100:1 --constraint=cloud --wrap true)
+j_gpt=$(sbatch --parsable -A alpha -p cloud -J gpt --hold -n2 --gpus-per-task=1 --wrap true)
+j_gpj=$(sbatch --parsable -A alpha -p cloud -J gpj --hold -n2 --gpus=2 --wrap true)
 wait_for "[ \"\$(field $j_run JobState)\" = RUNNING ] && [ \"\$(field $j_com JobState)\" = RUNNING ] && squeue -h -t R -j $j_arr | grep -q ." 30 ||
     tap_fail "jobs started" "$(squeue)"
 
@@ -150,6 +156,15 @@ import json, sys
 m = json.loads(sys.stdin.read())
 print([j['array_tasks'] for j in m['jobs'] if j['id'] == $j_arr and j['state'] == 'PENDING'])")
 tap_is "pending array is one record with its task count" "$pending_array" "[5]"
+snap_job() { # JOBID FIELD of the newest snapshot
+    grep '"type":"snapshot"' "$log" | tail -1 |
+        python3 -c "import json, sys; print([j['$2'] for j in json.loads(sys.stdin.read())['jobs'] if j['id'] == $1][0])"
+}
+tap_is "--gres=gpu:a100:1 --constraint=cloud: what each node needs" \
+    "$(snap_job "$j_gpn" gres) $(snap_job "$j_gpn" features)" "gres:gpu:a100:1 cloud"
+tap_is "--gpus-per-task=1: a GPU on each node" "$(snap_job "$j_gpt" gres)" "gres:gpu:1"
+tap_is "--gpus=2 over 2 tasks: a GPU on each node, not two" "$(snap_job "$j_gpj" gres)" "gres:gpu:1"
+scancel "$j_gpn" "$j_gpt" "$j_gpj"
 
 # --- job_end for a job that finished
 scancel "$j_arr"

@@ -90,6 +90,8 @@ std::vector<GresCount> parse_gres_request(std::string_view text)
         std::string_view body = entry;
         if (starts_with(body, "gres:") || starts_with(body, "gres/"))
             body.remove_prefix(5);
+        if (body == "none")
+            continue;
         GresCount gres = read_entry(body, "");
         if (gres.count == 0)
             continue; // "gpu:0" asks for none

@@ -104,6 +104,18 @@ class Diff:
             self.problems.append(f"{what}: snapshot has {got!r}, Slurm says {want!r} (tolerance {tol})")
 
 
+def node_gres(r):
+    """What every node of the job must have, as the exporter composes it
+    (plugin/node_gres.h): the per-node, per-task and per-socket requests as
+    Slurm writes them, then each per-job one at 1."""
+    parts = [null(r.get(k)) for k in ("TresPerNode", "TresPerTask", "TresPerSocket")]
+    parts = [p for p in parts if p]
+    for e in filter(None, null(r.get("TresPerJob")).split(",")):
+        head, _, last = e.rpartition(":")
+        parts.append(f"{head}:1" if head and last[:1].isdigit() else e)
+    return ",".join(parts)
+
+
 def check_jobs(snap, d):
     live = [r for r in records(run("scontrol", "show", "job", "-o"))
             if r.get("JobState") in ("PENDING", "RUNNING", "SUSPENDED", "COMPLETING")]
@@ -123,6 +135,8 @@ def check_jobs(snap, d):
         d.eq(f"{w} name", j["name"], r["JobName"])
         d.eq(f"{w} reason", j["reason"], r["Reason"])
         d.eq(f"{w} dependency", j["dependency"], null(r["Dependency"]))
+        d.eq(f"{w} gres", j["gres"], node_gres(r))
+        d.eq(f"{w} features", j["features"], null(r.get("Features")))
         d.eq(f"{w} priority", j["priority"], int(r["Priority"]))
         d.eq(f"{w} cpus", j["cpus"], int(r["NumCPUs"]))
         d.eq(f"{w} cpus_per_task", j["cpus_per_task"], int(r["CPUs/Task"]))

@@ -7,7 +7,7 @@
 # system's MariaDB.
 #
 #   source tests/slurm/lib/cluster.sh
-#   cluster_start [--local N] [--cloud N] [--cpus N] [--cloud-cpus N] [--mem MB]
+#   cluster_start [--local N] [--cloud N] [--cpus N] [--cloud-cpus N] [--cloud-gres G] [--mem MB]
 #                 [--dbd] [--resume-program P] [--suspend-program P]
 #                 [--resume-fail-program P] [--job-submit-plugins LIST]
 #                 [--plugin-dir DIR] [--conf 'Key=Value' ...] [--name NAME]
@@ -18,6 +18,8 @@
 #     --cpus N       CPUs of every node (SlurmdParameters=config_overrides lets a
 #                    node claim more than the host has); default 2
 #     --cloud-cpus N CPUs of the CLOUD nodes only; default --cpus
+#     --cloud-gres G Gres=G on the CLOUD nodes (slurm.conf's syntax, e.g.
+#                    gpu:a100:2), and GresTypes naming its gres; none by default
 #     --mem MB       RealMemory of every node; default 1000
 #     --dbd          private MariaDB + slurmdbd + associations (see below);
 #                    without it: accounting_storage/none, no associations
@@ -409,8 +411,9 @@ EOF
             echo "NodeName=n$i NodeHostname=$host NodeAddr=127.0.0.1 Port=${slurmd_ports[i - 1]} CPUs=$cpus RealMemory=$mem State=UNKNOWN"
         done
         for ((i = 1; i <= cloud_n; i++)); do
-            echo "NodeName=c$i NodeHostname=$host NodeAddr=127.0.0.1 Port=${slurmd_ports[local_n + i - 1]} CPUs=$cloud_cpus RealMemory=$mem State=CLOUD Feature=cloud"
+            echo "NodeName=c$i NodeHostname=$host NodeAddr=127.0.0.1 Port=${slurmd_ports[local_n + i - 1]} CPUs=$cloud_cpus RealMemory=$mem State=CLOUD Feature=cloud${cloud_gres:+ Gres=$cloud_gres}"
         done
+        [ -z "$cloud_gres" ] || echo "GresTypes=$(tr ',' '\n' <<<"$cloud_gres" | cut -d: -f1 | sort -u | paste -sd,)"
         ((local_n == 0)) || echo "PartitionName=local Nodes=$CLUSTER_LOCAL_NODES Default=YES MaxTime=INFINITE State=UP"
         if ((cloud_n)); then
             echo "PartitionName=cloud Nodes=$CLUSTER_CLOUD_NODES Default=$( ((local_n)) && echo NO || echo YES) MaxTime=INFINITE State=UP"
@@ -440,13 +443,13 @@ _cluster_exit_trap() {
 }
 
 cluster_start() {
-    local local_n=2 cloud_n=2 cpus=2 cloud_cpus="" mem=1000 dbd=0 name=burst cred_expire=""
+    local local_n=2 cloud_n=2 cpus=2 cloud_cpus="" cloud_gres="" mem=1000 dbd=0 name=burst cred_expire=""
     local resume=$CLUSTER_LIB/resume_program.sh suspend=$CLUSTER_LIB/suspend_program.sh
     local resume_fail=$CLUSTER_LIB/resume_fail_program.sh job_submit="" plugin_path=$CLUSTER_SLURM_PLUGIN_DIR
     local -a extra_conf=()
     while (($#)); do
         case "$1" in
-        --local | --cloud | --cpus | --cloud-cpus | --mem | --resume-program | --suspend-program | \
+        --local | --cloud | --cpus | --cloud-cpus | --cloud-gres | --mem | --resume-program | --suspend-program | \
             --resume-fail-program | --job-submit-plugins | --plugin-dir | --conf | --name | --cred-expire)
             (($# >= 2)) || { _cluster_err "$1 needs a value"; return 2; }
             ;;
@@ -456,6 +459,7 @@ cluster_start() {
         --cloud) _cluster_uint "$1" "$2" || return 2; cloud_n=$2 ;;
         --cpus) _cluster_uint "$1" "$2" || return 2; cpus=$2 ;;
         --cloud-cpus) _cluster_uint "$1" "$2" || return 2; cloud_cpus=$2 ;;
+        --cloud-gres) cloud_gres=$2 ;;
         --mem) _cluster_uint "$1" "$2" || return 2; mem=$2 ;;
         --cred-expire)
             _cluster_uint "$1" "$2" || return 2
