@@ -324,12 +324,17 @@ static int copy_job(void *x, void *arg)
 		s->cpus = j->total_cpus;
 	}
 	mem = d ? d->pn_min_memory : 0;
-	if (mem == NO_VAL64 || mem == 0)
+	if (mem == NO_VAL64 || mem == 0) {
 		s->mem_mb = 0;
-	else if (mem & MEM_PER_CPU)
+		s->node_mem_mb = 0;
+	} else if (mem & MEM_PER_CPU) {
 		s->mem_mb = (mem & ~MEM_PER_CPU) * s->cpus;
-	else
+		/* A node runs at least one whole task. */
+		s->node_mem_mb = (mem & ~MEM_PER_CPU) * s->cpus_per_task;
+	} else {
 		s->mem_mb = mem * (s->nodes_req ? s->nodes_req : 1);
+		s->node_mem_mb = mem;
+	}
 	return 0;
 }
 

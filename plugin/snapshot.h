@@ -32,6 +32,7 @@ struct snap_job {
 	uint32_t time_limit;     /* seconds, 0 = none */
 	uint32_t nodes_req, cpus, cpus_per_task;
 	uint64_t mem_mb;
+	uint64_t node_mem_mb;     /* what each of its nodes must have, 0 = unspecified */
 };
 
 enum snap_node_flag {

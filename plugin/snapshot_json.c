@@ -321,6 +321,8 @@ static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn exp
 	integer(o, j->cpus_per_task ? j->cpus_per_task : 1);
 	KEY(o, "mem_mb");
 	integer(o, (int64_t) j->mem_mb);
+	KEY(o, "node_mem_mb");
+	integer(o, (int64_t) j->node_mem_mb);
 	KEY(o, "node_list");
 	hosts(o, j->node_list, expand);
 	KEY(o, "burst");

@@ -4,7 +4,8 @@
 #  - burst.conf is read (an unknown key is logged with file:line), hello is sent
 #  - the snapshot's jobs, nodes and shares match scontrol/sshare, for running,
 #    pending, dependent and array jobs in two accounts, with and without options,
-#    and what a job asks of each node (GPUs per node, task and job; a constraint)
+#    and what a job asks of each node (GPUs per node, task and job; a
+#    constraint; memory per node or per CPU)
 #  - invalid --burst/--threads/--comment values are refused with a clear message
 #  - job_end is sent for a finished job
 #  - burstd going away does not stop slurmctld; the plugin reconnects
@@ -125,7 +126,8 @@ j_dep=$(sbatch --parsable -A beta -p local -n1 -J dep -d "afterok:$j_run" --wrap
 j_opt=$(sbatch --parsable -A alpha -p local -J opts --burst=prefer --threads=2 --wrap 'sleep 10')
 # What a job asks of every node it gets: GPUs per node, per task and per
 # job, and a constraint (held, so that they stay in the snapshot).
-j_gpn=$(sbatch --parsable -A alpha -p cloud -J gpn --hold --gres=gpu:a100:1 --constraint=cloud --wrap true)
+j_gpn=$(sbatch --parsable -A alpha -p cloud -J gpn --hold --gres=gpu:a100:1 --constraint=cloud --mem=500 --wrap true)
+j_mpc=$(sbatch --parsable -A alpha -p cloud -J mpc --hold -n1 -c2 --mem-per-cpu=200 --wrap true)
 j_gpt=$(sbatch --parsable -A alpha -p cloud -J gpt --hold -n2 --gpus-per-task=1 --wrap true)
 j_gpj=$(sbatch --parsable -A alpha -p cloud -J gpj --hold -n2 --gpus=2 --wrap true)
 wait_for "[ \"\$(field $j_run JobState)\" = RUNNING ] && [ \"\$(field $j_com JobState)\" = RUNNING ] && squeue -h -t R -j $j_arr | grep -q ." 30 ||
@@ -164,7 +166,9 @@ tap_is "--gres=gpu:a100:1 --constraint=cloud: what each node needs" \
     "$(snap_job "$j_gpn" gres) $(snap_job "$j_gpn" features)" "gres:gpu:a100:1 cloud"
 tap_is "--gpus-per-task=1: a GPU on each node" "$(snap_job "$j_gpt" gres)" "gres:gpu:1"
 tap_is "--gpus=2 over 2 tasks: a GPU on each node, not two" "$(snap_job "$j_gpj" gres)" "gres:gpu:1"
-scancel "$j_gpn" "$j_gpt" "$j_gpj"
+tap_is "--mem=500: each node needs 500 MiB" "$(snap_job "$j_gpn" node_mem_mb)" 500
+tap_is "--mem-per-cpu=200 -c2: each node needs a task's 400 MiB" "$(snap_job "$j_mpc" node_mem_mb)" 400
+scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc"
 
 # --- job_end for a job that finished
 scancel "$j_arr"

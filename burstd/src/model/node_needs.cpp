@@ -2,6 +2,7 @@
 
 #include "model/feature_constraint.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <deque>
@@ -9,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace burst {
@@ -17,6 +19,8 @@ namespace {
 struct Entry {
     std::string gres_text;
     std::string features_text;
+    std::uint32_t cpus = 1;
+    std::uint64_t memory_mb = 0;
     std::vector<GresCount> gres;
     FeatureConstraint features;
     std::string error;
@@ -32,14 +36,15 @@ constexpr std::uint16_t kUnchecked = std::numeric_limits<std::uint16_t>::max();
 // so that met_by() reads without the lock while another thread interns.
 struct Table {
     std::mutex mutex;
-    std::map<std::pair<std::string, std::string>, std::uint16_t, std::less<>> ids;
+    using Key = std::tuple<std::string, std::string, std::uint32_t, std::uint64_t>;
+    std::map<Key, std::uint16_t> ids;
     std::deque<Entry> entries;
     std::array<std::atomic<const Entry*>, kIds> by_id{};
     std::atomic<std::uint32_t> bound{1};
 
     Table()
     {
-        static const Entry nothing{{}, {}, {}, {}, {}, true};
+        static const Entry nothing{{}, {}, 1, 0, {}, {}, {}, true};
         by_id[0].store(&nothing);
         Entry& unchecked = entries.emplace_back();
         unchecked.met_by_every_node = true;
@@ -60,30 +65,36 @@ const Entry& entry(std::uint16_t id)
 
 } // namespace
 
-NodeNeeds::NodeNeeds(std::string_view gres, std::string_view features)
+NodeNeeds::NodeNeeds(std::string_view gres, std::string_view features, std::uint32_t cpus, std::uint64_t memory_mb)
 {
-    if (gres.empty() && features.empty())
+    if (gres.empty() && features.empty() && cpus <= 1 && memory_mb == 0)
         return;
-    // A snapshot's jobs mostly repeat a few pairs: the last one interned on
-    // this thread settles most without the lock.  A pair's id never
+    // A snapshot's jobs mostly repeat a few combinations: the last one
+    // interned on this thread settles most without the lock.  An id never
     // changes, so the copy cannot go stale.
     thread_local std::string last_gres, last_features;
+    thread_local std::uint32_t last_cpus = 0;
+    thread_local std::uint64_t last_memory = 0;
     thread_local std::uint16_t last_id = 0;
-    if (last_id != 0 && gres == last_gres && features == last_features) {
+    if (last_id != 0 && cpus == last_cpus && memory_mb == last_memory && gres == last_gres &&
+        features == last_features) {
         id_ = last_id;
         return;
     }
-    id_ = intern(gres, features);
+    id_ = intern(gres, features, cpus, memory_mb);
     last_gres = gres;
     last_features = features;
+    last_cpus = cpus;
+    last_memory = memory_mb;
     last_id = id_;
 }
 
-std::uint16_t NodeNeeds::intern(std::string_view gres, std::string_view features)
+std::uint16_t NodeNeeds::intern(std::string_view gres, std::string_view features, std::uint32_t cpus,
+                                std::uint64_t memory_mb)
 {
     Table& t = table();
     const std::lock_guard<std::mutex> lock(t.mutex);
-    auto key = std::make_pair(std::string(gres), std::string(features));
+    Table::Key key{std::string(gres), std::string(features), std::max<std::uint32_t>(cpus, 1), memory_mb};
     if (auto it = t.ids.find(key); it != t.ids.end())
         return it->second;
     const std::uint32_t id = t.bound.load(std::memory_order_relaxed);
@@ -92,8 +103,10 @@ std::uint16_t NodeNeeds::intern(std::string_view gres, std::string_view features
         return kUnchecked;
     }
     Entry& e = t.entries.emplace_back();
-    e.gres_text = key.first;
-    e.features_text = key.second;
+    e.gres_text = std::get<0>(key);
+    e.features_text = std::get<1>(key);
+    e.cpus = std::get<2>(key);
+    e.memory_mb = std::get<3>(key);
     try {
         e.gres = parse_gres_request(gres);
         e.features = FeatureConstraint(features);
@@ -114,13 +127,17 @@ std::uint32_t NodeNeeds::id_bound()
 const std::string& NodeNeeds::gres() const { return entry(id_).gres_text; }
 const std::string& NodeNeeds::features() const { return entry(id_).features_text; }
 const std::string& NodeNeeds::error() const { return entry(id_).error; }
+std::uint32_t NodeNeeds::cpus() const { return entry(id_).cpus; }
+std::uint64_t NodeNeeds::memory_mb() const { return entry(id_).memory_mb; }
 
 bool NodeNeeds::met_by(const NodeOffer& offer) const
 {
     const Entry& e = entry(id_);
     if (e.met_by_every_node)
         return true;
-    return e.error.empty() && gres_fits(e.gres, offer.gres) && e.features.met_by(offer.features);
+    return e.error.empty() && (offer.cpus == 0 || offer.cpus >= e.cpus) &&
+           (offer.memory_mb == 0 || offer.memory_mb >= e.memory_mb) && gres_fits(e.gres, offer.gres) &&
+           e.features.met_by(offer.features);
 }
 
 } // namespace burst

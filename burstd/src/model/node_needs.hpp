@@ -1,22 +1,23 @@
 #pragma once
-// What a job asks of each node it runs on besides cores and memory: generic
-// resources (tres_per_node) and a feature constraint, as one interned value
-// of 2 bytes.  Every distinct pair of texts is read once, when it is first
-// interned, and kept for the life of the process; what is asked of a
-// value is whether a kind of node meets it (met_by), never a parse.
+// What a job asks of each node it runs on: generic resources, a feature
+// constraint, the CPUs of one task and memory, as one interned value of 2
+// bytes.  Every distinct combination is read once, when it is first
+// interned, and kept for the life of the process; what is asked of a value
+// is whether a kind of node meets it (met_by), never a parse.
 //
 // Why: a policy must not route a job to a node group whose nodes Slurm
 // would never start it on (a GPU job to CPU nodes, a job constrained to
-// the site's own hardware): hiring for it buys nodes that stay idle.
+// the site's own hardware, a task wider or a job hungrier than one node):
+// hiring for it buys nodes that stay idle.
 // SiteView::of sorts out every waiting job on every decision (a million at
 // the largest sites), so the value sits in the Job's first cache line,
 // where two bytes were spare (model/job.hpp), and most jobs ask for
-// neither (the empty value, answered without a lookup).
+// nothing of the kind (the empty value, answered without a lookup).
 //
-// A process interns at most 65,534 distinct pairs.  Pairs beyond that all
-// share one value that every node meets, as if the job had asked nothing:
-// a site that many combinations of constraints in would see some of its
-// jobs routed as before this check existed, not lose any.
+// A process interns at most 65,534 distinct combinations.  Those beyond
+// share one value that every node meets, as if the job had asked nothing: a
+// site with that many would see some of its jobs routed as before this
+// check existed, not lose any.
 
 #include "gres.hpp"
 
@@ -27,21 +28,25 @@
 
 namespace burst {
 
-// What one kind of node has: a node group's Gres= and the features Slurm
-// lists for its nodes.
+// What one kind of node has: a node group's Gres=, and the features, CPUs
+// and memory Slurm lists for its nodes.
 struct NodeOffer {
     std::vector<GresCount> gres;
     std::vector<std::string> features; // sorted
+    std::uint32_t cpus = 0;            // 0 = not known: any
+    std::uint64_t memory_mb = 0;       // 0 = not known: any
 };
 
 class NodeNeeds {
 public:
     // Asks for nothing.
     NodeNeeds() = default;
-    // Interns the pair; thread-safe.  Texts that cannot be read are kept
-    // with the reason (error()), and no node meets them: routing such a
-    // job could only buy nodes Slurm may not start it on.
-    NodeNeeds(std::string_view gres, std::string_view features);
+    // Interns what a job asks of each of its nodes: gres as the exporter
+    // sends it, the --constraint text, the CPUs of one of its tasks and
+    // memory (0 = unspecified); thread-safe.  Texts that cannot be read
+    // are kept with the reason (error()), and no node meets them: routing
+    // such a job could only buy nodes Slurm may not start it on.
+    NodeNeeds(std::string_view gres, std::string_view features, std::uint32_t cpus = 1, std::uint64_t memory_mb = 0);
 
     bool empty() const { return id_ == 0; }
     // 0 for nothing asked, then 1, 2, ... in the order pairs were first
@@ -52,6 +57,8 @@ public:
 
     const std::string& gres() const;
     const std::string& features() const;
+    std::uint32_t cpus() const;
+    std::uint64_t memory_mb() const;
     // Why the texts could not be read; empty when they could.
     const std::string& error() const;
     bool met_by(const NodeOffer& offer) const;
@@ -60,7 +67,8 @@ public:
     friend bool operator!=(NodeNeeds a, NodeNeeds b) { return a.id_ != b.id_; }
 
 private:
-    static std::uint16_t intern(std::string_view gres, std::string_view features);
+    static std::uint16_t intern(std::string_view gres, std::string_view features, std::uint32_t cpus,
+                                std::uint64_t memory_mb);
     std::uint16_t id_ = 0;
 };
 

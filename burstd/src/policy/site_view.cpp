@@ -124,10 +124,15 @@ std::string SiteView::unservable_note() const
 {
     const NodeNeeds& n = first_unservable;
     std::string asked;
+    auto add = [&asked](const std::string& what) { asked += (asked.empty() ? "" : ", ") + what; };
     if (!n.gres().empty())
-        asked = "gres " + n.gres();
+        add("gres " + n.gres());
     if (!n.features().empty())
-        asked += (asked.empty() ? "" : ", ") + std::string("constraint ") + n.features();
+        add("constraint " + n.features());
+    if (n.cpus() > 1)
+        add(std::to_string(n.cpus()) + " CPUs per task");
+    if (n.memory_mb() > 0)
+        add(std::to_string(n.memory_mb()) + " MB per node");
     return std::to_string(unservable_jobs) + " burstable job(s) ask for what no node group's nodes have (e.g. " +
            asked + (n.error().empty() ? "" : ": " + n.error()) + "): they stay local";
 }
@@ -158,10 +163,15 @@ SiteView SiteView::of(const ClusterState& state)
         auto it = node_group.find(node.name);
         view.node_group.push_back(it != node_group.end() ? it->second : -1);
         if (it != node_group.end()) {
-            // A group's features are those every one of its nodes has: a
-            // job routed there may get any of them.  Its nodes mostly list
-            // the same ones in the same order, which costs one comparison.
-            auto& offered = view.groups[std::size_t(it->second)].offer.features;
+            // A group's offer is what every one of its nodes has: a job
+            // routed there may get any of them.  Its nodes mostly list the
+            // same features in the same order, which costs one comparison.
+            NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
+            if (node.cpus > 0)
+                offer.cpus = offer.cpus ? std::min(offer.cpus, node.cpus) : node.cpus;
+            if (node.memory_mb > 0)
+                offer.memory_mb = offer.memory_mb ? std::min(offer.memory_mb, node.memory_mb) : node.memory_mb;
+            auto& offered = offer.features;
             const bool first = !std::exchange(featured[std::size_t(it->second)], 1);
             if (first || node.features != offered) {
                 std::vector<std::string> features = node.features;
@@ -204,6 +214,12 @@ SiteView SiteView::of(const ClusterState& state)
     }
     for (std::size_t g = 0; g < view.groups.size(); ++g) {
         GroupView& gv = view.groups[g];
+        // Nodes Slurm does not list (burstsim's, a snapshot not yet in):
+        // the group's own Cpus= and MemoryMB=.
+        if (gv.offer.cpus == 0)
+            gv.offer.cpus = gv.group->cpus;
+        if (gv.offer.memory_mb == 0)
+            gv.offer.memory_mb = gv.group->memory_mb;
         const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
         const std::uint32_t cap = gv.group->capacity();
         gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);

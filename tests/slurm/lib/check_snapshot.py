@@ -116,6 +116,22 @@ def node_gres(r):
     return ",".join(parts)
 
 
+def mib(text):
+    """scontrol's memory sizes (\"1000M\", \"2G\") in MiB."""
+    units = {"M": 1, "G": 1024, "T": 1024 ** 2}
+    return int(float(text[:-1]) * units[text[-1]]) if text[-1:] in units else int(text)
+
+
+def node_mem(r):
+    """What each node of the job must have: MinMemoryNode, or MinMemoryCPU
+    times the CPUs of one task."""
+    if r.get("MinMemoryNode"):
+        return mib(r["MinMemoryNode"])
+    if r.get("MinMemoryCPU"):
+        return mib(r["MinMemoryCPU"]) * int(r["CPUs/Task"])
+    return 0
+
+
 def check_jobs(snap, d):
     live = [r for r in records(run("scontrol", "show", "job", "-o"))
             if r.get("JobState") in ("PENDING", "RUNNING", "SUSPENDED", "COMPLETING")]
@@ -137,6 +153,7 @@ def check_jobs(snap, d):
         d.eq(f"{w} dependency", j["dependency"], null(r["Dependency"]))
         d.eq(f"{w} gres", j["gres"], node_gres(r))
         d.eq(f"{w} features", j["features"], null(r.get("Features")))
+        d.eq(f"{w} node_mem_mb", j["node_mem_mb"], node_mem(r))
         d.eq(f"{w} priority", j["priority"], int(r["Priority"]))
         d.eq(f"{w} cpus", j["cpus"], int(r["NumCPUs"]))
         d.eq(f"{w} cpus_per_task", j["cpus_per_task"], int(r["CPUs/Task"]))

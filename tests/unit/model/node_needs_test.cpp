@@ -32,6 +32,23 @@ TEST(NodeNeeds, AKindOfNodeMeetsThemWhenItHasTheGresAndTheFeatures)
     CHECK_FALSE(NodeNeeds("gres:gpu:a100:1", "ib&onprem").met_by(gpu_ib));
 }
 
+// A task's CPUs and the memory asked per node must fit on one node; a kind
+// of node whose size is not known (0) is taken to fit.
+TEST(NodeNeeds, ATaskWiderOrAJobHungrierThanANodeIsMetByNone)
+{
+    const NodeOffer eight{{}, {}, 8, 16000}, unknown{};
+    CHECK(NodeNeeds("", "", 1, 0).empty());
+    CHECK(NodeNeeds("", "", 0, 0).empty());
+    CHECK(NodeNeeds("", "", 8, 16000).met_by(eight));
+    CHECK_FALSE(NodeNeeds("", "", 9, 0).met_by(eight));
+    CHECK_FALSE(NodeNeeds("", "", 1, 16001).met_by(eight));
+    CHECK(NodeNeeds("", "", 64, 1 << 20).met_by(unknown));
+    CHECK(NodeNeeds("", "", 2, 0) != NodeNeeds("", "", 4, 0));
+    CHECK(NodeNeeds("gres:gpu:1", "", 2, 100) != NodeNeeds("gres:gpu:1", "", 2, 200));
+    LONGS_EQUAL(4, NodeNeeds("", "", 4, 300).cpus());
+    LONGS_EQUAL(300, NodeNeeds("", "", 4, 300).memory_mb());
+}
+
 // Slurm accepted these texts, so burstd failing to read them means a form
 // it does not know: no node is taken to meet them, and the reason is kept.
 TEST(NodeNeeds, TextsItCannotReadAreMetByNoNodeAndSayWhy)

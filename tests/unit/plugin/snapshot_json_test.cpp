@@ -266,6 +266,7 @@ TEST(SnapshotJson, ExtremeIntegersAreExact)
     j->id = 4294967295u;
     j->submit_time = -5;
     j->mem_mb = 1ull << 52;
+    j->node_mem_mb = 1ull << 51;
     size_t len;
     char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
     json_t* m = load(line, len);
@@ -273,6 +274,7 @@ TEST(SnapshotJson, ExtremeIntegersAreExact)
     LONGS_EQUAL(4294967295ll, num(job, "id"));
     LONGS_EQUAL(-5, num(job, "submit_time"));
     CHECK_EQUAL(1ll << 52, num(job, "mem_mb"));
+    CHECK_EQUAL(1ll << 51, num(job, "node_mem_mb"));
     json_decref(m);
 }
 

@@ -1,6 +1,7 @@
-// Every hiring policy, on one site: a job wanting a GPU and one constrained
-// to a feature no cloud node has wait behind a full local node, a cheap
-// group of CPU nodes and a dear group of GPU nodes could take them.  Slurm
+// Every hiring policy, on one site: a job wanting a GPU, one constrained to
+// a feature no cloud node has, one whose tasks are wider and one whose
+// memory is larger than any cloud node wait behind a full local node; a
+// cheap group of CPU nodes and a dear group of GPU nodes could take them.  Slurm
 // starts a job only on nodes with its gres and features: routing it
 // elsewhere, or hiring nodes for it that lack them, buys nodes that idle.
 #include "policy/policy_factory.hpp"
@@ -18,7 +19,7 @@ using burst::test::StateBuilder;
 
 namespace {
 
-constexpr JobId kGpuJob = 2, kInfinibandJob = 3;
+constexpr JobId kGpuJob = 2, kInfinibandJob = 3, kWideJob = 4, kHungryJob = 5;
 
 StateBuilder site(bool with_gpu_group)
 {
@@ -32,11 +33,17 @@ StateBuilder site(bool with_gpu_group)
     }
     for (int i = 1; i <= 4; ++i)
         b.node("cpu-" + std::to_string(i)).features = {"cloud"};
+    for (auto& n : b.state.snapshot.nodes)
+        n.memory_mb = 16000;
     b.running(1, 8, 0, "r", 7 * 24 * 3600)
         .pending(kGpuJob, 8, BurstOption::Allow, "p", 3600)
-        .pending(kInfinibandJob, 8, BurstOption::Allow, "p", 3600);
+        .pending(kInfinibandJob, 8, BurstOption::Allow, "p", 3600)
+        .pending(kWideJob, 16, BurstOption::Allow, "p", 3600)
+        .pending(kHungryJob, 8, BurstOption::Allow, "p", 3600);
     b.state.snapshot.jobs[1].needs = NodeNeeds("gres:gpu:1", "cloud");
     b.state.snapshot.jobs[2].needs = NodeNeeds("", "cloud&infiniband");
+    b.state.snapshot.jobs[3].needs = NodeNeeds("", "", 16, 0);
+    b.state.snapshot.jobs[4].needs = NodeNeeds("", "", 1, 20000);
     return b;
 }
 
@@ -73,7 +80,8 @@ TEST(NodeNeedsRouting, EveryPolicyRoutesAndHiresOnlyWhereTheNodesHaveWhatTheJobA
         ManualClock clock(100000);
         const Decision d = policy->decide(b.state, clock);
         for (const auto& r : routes(d)) {
-            CHECK_TEXT(r.job != kInfinibandJob, (name + " routed a job no group has the feature for").c_str());
+            CHECK_TEXT(r.job != kInfinibandJob && r.job != kWideJob && r.job != kHungryJob,
+                       (name + " routed job " + std::to_string(r.job) + ", which no group has the nodes for").c_str());
             if (r.job == kGpuJob) {
                 STRCMP_EQUAL_TEXT("gpu", r.group.c_str(), (name + " routed the GPU job to CPU nodes").c_str());
                 someone_routed_the_gpu_job = true;
@@ -81,7 +89,7 @@ TEST(NodeNeedsRouting, EveryPolicyRoutesAndHiresOnlyWhereTheNodesHaveWhatTheJobA
         }
         for (const auto& h : actions<HireNodes>(d))
             STRCMP_EQUAL_TEXT("gpu", h.group.c_str(), (name + " hired nodes no waiting job can run on").c_str());
-        CHECK_TEXT(mentions(d, "1 burstable job(s) ask for what no node group's nodes have (e.g. constraint "
+        CHECK_TEXT(mentions(d, "3 burstable job(s) ask for what no node group's nodes have (e.g. constraint "
                                "cloud&infiniband): they stay local"),
                    (name + " did not say why the constrained job stays").c_str());
     }
@@ -98,7 +106,7 @@ TEST(NodeNeedsRouting, WithoutNodesThatHaveItNoPolicyRoutesOrHiresForIt)
         CHECK_TEXT(routes(d).empty(), (name + " routed a job to nodes that lack what it asks").c_str());
         CHECK_TEXT(actions<HireNodes>(d).empty(), (name + " hired nodes no waiting job can run on").c_str());
         if (name != "never")
-            CHECK_TEXT(mentions(d, "2 burstable job(s) ask for what no node group's nodes have (e.g. gres "
+            CHECK_TEXT(mentions(d, "4 burstable job(s) ask for what no node group's nodes have (e.g. gres "
                                    "gres:gpu:1, constraint cloud)"),
                        (name + " did not say why the jobs stay").c_str());
     }

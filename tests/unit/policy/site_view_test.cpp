@@ -269,6 +269,29 @@ TEST(SiteView, AGroupOffersItsGresAndTheFeaturesAllItsNodesHave)
     CHECK_FALSE(v.serves(v.pending_needs[1], copy[0]));
 }
 
+// Slurm's CPUs and RealMemory of the group's nodes, the smallest of them;
+// the group's own Cpus= and MemoryMB= for nodes Slurm does not list.
+TEST(SiteView, AGroupOffersTheCpusAndMemoryOfItsSmallestNode)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("listed", 8, 2, 1.0).group("unlisted", 4, 1, 1.0);
+    b.node("listed-1").memory_mb = 32000;
+    b.node("listed-2").memory_mb = 16000;
+    b.state.groups[1].memory_mb = 7000;
+    b.state.snapshot.nodes.pop_back(); // unlisted-1
+    b.pending(1, 8);
+    b.state.snapshot.jobs[0].needs = NodeNeeds("", "", 8, 20000);
+    SiteView v = SiteView::of(b.state);
+    LONGS_EQUAL(8, v.groups[0].offer.cpus);
+    LONGS_EQUAL(16000, v.groups[0].offer.memory_mb);
+    LONGS_EQUAL(4, v.groups[1].offer.cpus);
+    LONGS_EQUAL(7000, v.groups[1].offer.memory_mb);
+    LONGS_EQUAL(1, v.unservable_jobs);
+    STRCMP_EQUAL("1 burstable job(s) ask for what no node group's nodes have (e.g. 8 CPUs per task, 20000 MB per "
+                 "node): they stay local",
+                 v.unservable_note().c_str());
+}
+
 // A job already routed to a group is its demand whatever it asks; a job
 // that may not burst is not counted as one the groups fail.
 TEST(SiteView, RoutedJobsAndJobsThatMayNotBurstAreNotCountedUnservable)
