@@ -112,6 +112,17 @@ ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
         j.partitions = {"local"};
         s.snapshot.jobs.push_back(j);
     }
+    // As at a site with DefMemPerCPU: every job asks memory per node, one
+    // in ten a GPU, one in twenty a feature (none the groups have).
+    const std::vector<NodeNeeds> needs = [] {
+        std::vector<NodeNeeds> n;
+        for (std::uint32_t cpt : {1u, 2u, 4u, 8u}) {
+            n.emplace_back("", "", cpt, 2000 * cpt);
+            n.emplace_back("gres:gpu:1", "", cpt, 2000 * cpt);
+            n.emplace_back("", "infiniband", cpt, 2000 * cpt);
+        }
+        return n;
+    }();
     for (std::size_t i = 0; i < pending; ++i, ++id) {
         Job j;
         j.id = id;
@@ -121,6 +132,8 @@ ClusterState synthetic_site(std::size_t pending, std::mt19937_64& rng)
         j.time_limit = limit(rng);
         j.category = "cat" + std::to_string(cat(rng));
         j.partitions = {"local"};
+        const std::size_t kind = rng() % 20;
+        j.needs = needs[3 * (rng() % 4) + (kind < 2 ? 1 : kind < 3 ? 2 : 0)];
         s.snapshot.jobs.push_back(j);
     }
     return s;
