@@ -1,6 +1,7 @@
 #include "model/feature_constraint.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <stdexcept>
 
@@ -21,6 +22,7 @@ bool is_operator(char c)
 FeatureConstraint::FeatureConstraint(std::string_view text)
 {
     std::size_t at = 0;
+    std::size_t nesting = 0;
     bool in_brackets = false;
     auto fail = [&](const std::string& expected) {
         throw std::invalid_argument("constraint \"" + std::string(text) + "\" at character " + std::to_string(at + 1) +
@@ -61,6 +63,8 @@ FeatureConstraint::FeatureConstraint(std::string_view text)
                     fail("a node count above 0 after '*'");
             }
         };
+        if (++nesting > kMaxDepth - 1)
+            fail("parentheses nested at most " + std::to_string(kMaxDepth - 2) + " deep");
         operand();
         while (at < text.size() && text[at] != closing) {
             const char op = text[at];
@@ -70,6 +74,7 @@ FeatureConstraint::FeatureConstraint(std::string_view text)
             operand();
             terms_.push_back(Term{op == '|' ? Term::Or : Term::And, {}});
         }
+        --nesting;
     };
     if (text.empty())
         return;
@@ -80,17 +85,19 @@ FeatureConstraint::FeatureConstraint(std::string_view text)
 
 bool FeatureConstraint::met_by(const std::vector<std::string>& sorted_features) const
 {
-    std::vector<bool> stack;
+    // The stack holds one value per open operand: as deep as the
+    // parentheses nest, plus one.  Slurm allows no nesting at all.
+    std::array<bool, kMaxDepth> stack{};
+    std::size_t depth = 0;
     for (const Term& t : terms_) {
         if (t.kind == Term::Feature) {
-            stack.push_back(std::binary_search(sorted_features.begin(), sorted_features.end(), t.feature));
+            stack[depth++] = std::binary_search(sorted_features.begin(), sorted_features.end(), t.feature);
             continue;
         }
-        const bool right = stack.back();
-        stack.pop_back();
-        stack.back() = t.kind == Term::And ? stack.back() && right : stack.back() || right;
+        const bool right = stack[--depth];
+        stack[depth - 1] = t.kind == Term::And ? stack[depth - 1] && right : stack[depth - 1] || right;
     }
-    return stack.empty() || stack.back();
+    return depth == 0 || stack[0];
 }
 
 } // namespace burst

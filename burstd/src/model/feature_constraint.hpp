@@ -28,6 +28,9 @@ public:
     bool met_by(const std::vector<std::string>& sorted_features) const;
 
 private:
+    // Operand stack slots met_by() needs at most: nesting is bounded so
+    // that it evaluates without allocating.
+    static constexpr std::size_t kMaxDepth = 32;
     // The expression in postfix order: a feature pushes whether the node
     // has it, an operator combines the two values on top.
     struct Term {

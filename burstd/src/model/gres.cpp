@@ -2,7 +2,9 @@
 
 #include "model/text.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <string>
 #include <limits>
 #include <stdexcept>
 
@@ -21,7 +23,29 @@ std::vector<std::string_view> split(std::string_view text, char separator)
     }
 }
 
-// Slurm's counts: digits with an optional binary suffix (k, m, g, t, p).
+// Slurm's multipliers (suffix_mult): k, m, g, t, p and kib ... pib are
+// powers of 1024, kb ... pb powers of 1000, any case.
+std::uint64_t multiplier(std::string_view suffix)
+{
+    if (suffix.empty())
+        return 1;
+    const std::string_view prefixes = "kmgtp";
+    const std::size_t power = prefixes.find(char(std::tolower(static_cast<unsigned char>(suffix[0]))));
+    if (power == std::string_view::npos)
+        return 0;
+    std::string rest;
+    for (char c : suffix.substr(1))
+        rest += char(std::tolower(static_cast<unsigned char>(c)));
+    if (!rest.empty() && rest != "ib" && rest != "b")
+        return 0;
+    const std::uint64_t base = rest == "b" ? 1000 : 1024;
+    std::uint64_t m = 1;
+    for (std::size_t p = 0; p <= power; ++p)
+        m *= base;
+    return m;
+}
+
+// Slurm's counts: digits with an optional multiplier.
 bool read_count(std::string_view text, std::uint64_t& count)
 {
     if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
@@ -34,21 +58,18 @@ bool read_count(std::string_view text, std::uint64_t& count)
             return false;
         value = value * 10 + digit;
     }
-    if (i + 1 < text.size())
+    const std::uint64_t m = multiplier(text.substr(i));
+    if (m == 0 || value > std::numeric_limits<std::uint64_t>::max() / m)
         return false;
-    if (i + 1 == text.size()) {
-        const std::string_view suffixes = "kmgtp";
-        const std::size_t power = suffixes.find(char(std::tolower(static_cast<unsigned char>(text[i]))));
-        if (power == std::string_view::npos)
-            return false;
-        for (std::size_t p = 0; p <= power; ++p) {
-            if (value > std::numeric_limits<std::uint64_t>::max() / 1024)
-                return false;
-            value *= 1024;
-        }
-    }
-    count = value;
+    count = value * m;
     return true;
+}
+
+bool iequals(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
 }
 
 [[noreturn]] void unreadable(std::string_view entry, std::string_view what)
@@ -61,7 +82,7 @@ GresCount read_entry(std::string_view entry, std::string_view ignored)
 {
     std::vector<std::string_view> fields;
     for (std::string_view f : split(entry, ':'))
-        if (ignored.empty() || f != ignored)
+        if (ignored.empty() || !iequals(f, ignored))
             fields.push_back(f);
     if (fields.empty() || fields[0].empty())
         unreadable(entry, "expected name[:type][:count]");
@@ -87,6 +108,8 @@ std::vector<GresCount> parse_gres_request(std::string_view text)
     if (text.empty() || text == "none")
         return request;
     for (std::string_view entry : split(text, ',')) {
+        if (entry.empty())
+            continue; // Slurm skips empty entries ("gpu:2,")
         std::string_view body = entry;
         if (starts_with(body, "gres:") || starts_with(body, "gres/"))
             body.remove_prefix(5);
@@ -123,6 +146,8 @@ std::vector<GresCount> parse_node_gres(std::string_view text)
     if (depth != 0)
         unreadable(text, "'(' without ')'");
     for (std::string_view entry : entries) {
+        if (entry.empty())
+            continue;
         std::string_view body = entry.substr(0, entry.find('('));
         if (entry.find('(') != std::string_view::npos && entry.back() != ')')
             unreadable(entry, "text after the socket binding");

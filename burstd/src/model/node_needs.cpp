@@ -119,6 +119,8 @@ std::uint16_t NodeNeeds::intern(std::string_view gres, std::string_view features
     return std::uint16_t(id);
 }
 
+bool NodeNeeds::unchecked() const { return id_ == kUnchecked; }
+
 std::uint32_t NodeNeeds::id_bound()
 {
     return table().bound.load(std::memory_order_acquire);

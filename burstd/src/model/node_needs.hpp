@@ -15,9 +15,10 @@
 // nothing of the kind (the empty value, answered without a lookup).
 //
 // A process interns at most 65,534 distinct combinations.  Those beyond
-// share one value that every node meets, as if the job had asked nothing: a
-// site with that many would see some of its jobs routed as before this
-// check existed, not lose any.
+// share one value, unchecked(), that every node is taken to meet: such
+// jobs are routed as if they asked nothing, so a GPU job may go to CPU
+// nodes again.  SiteView counts them and every decision says so; a restart
+// of burstd forgets the old combinations.
 
 #include "gres.hpp"
 
@@ -49,6 +50,8 @@ public:
     NodeNeeds(std::string_view gres, std::string_view features, std::uint32_t cpus = 1, std::uint64_t memory_mb = 0);
 
     bool empty() const { return id_ == 0; }
+    // Interned after the table was full: not checked (see above).
+    bool unchecked() const;
     // 0 for nothing asked, then 1, 2, ... in the order pairs were first
     // interned; always below id_bound().
     std::uint16_t id() const { return id_; }

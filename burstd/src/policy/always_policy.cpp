@@ -17,8 +17,8 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     d.time = clock.now();
     SiteView view = SiteView::of(state);
-    if (view.unservable_jobs)
-        d.notes.push_back(view.unservable_note());
+    for (auto& note : view.needs_notes())
+        d.notes.push_back(std::move(note));
     std::uint64_t local_free = view.local_free_cpus;
     std::size_t no_room = 0;
     std::vector<ExpansionOption> options;

@@ -18,8 +18,8 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
-    if (view.unservable_jobs)
-        d.notes.push_back(view.unservable_note());
+    for (auto& note : view.needs_notes())
+        d.notes.push_back(std::move(note));
     std::uint64_t local_free = view.local_free_cpus;
     std::vector<ExpansionOption> options;
     std::size_t no_room = 0;

@@ -129,8 +129,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
-    if (view.unservable_jobs)
-        d.notes.push_back(view.unservable_note());
+    for (auto& note : view.needs_notes())
+        d.notes.push_back(std::move(note));
     if (retention_)
         retention_->observe(state, view, now);
 

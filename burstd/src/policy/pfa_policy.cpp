@@ -85,8 +85,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         return d;
     }
     SiteView view = SiteView::of(state);
-    if (view.unservable_jobs)
-        d.notes.push_back(view.unservable_note());
+    for (auto& note : view.needs_notes())
+        d.notes.push_back(std::move(note));
     if (!gate_.off())
         gate_.observe(state);
     const std::size_t G = state.groups.size();
@@ -145,26 +145,27 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t g = 0; g < G; ++g)
         types[g] = ProfileGroup{state.groups[g].price_per_hour * interval_ / 3600, state.groups[g].cpus,
                                 state.groups[g].capacity()};
-    // A group whose nodes lack what every waiting burstable job asks of a
-    // node (a GPU, a feature) could only idle: the profile leaves it out.
-    {
-        std::vector<char> serves_waiting(G, 0);
-        std::size_t serving = 0;
-        bool waiting = false;
-        for (std::size_t i = 0; i < view.pending.size() && serving < G; ++i) {
-            if (view.pending_group[i] >= 0 || view.pending_burst[i] == BurstOption::Never)
-                continue;
-            waiting = true;
-            for (std::size_t g = 0; g < G; ++g)
-                if (!serves_waiting[g] && view.serves(view.pending_needs[i], view.groups[g])) {
-                    serves_waiting[g] = 1;
-                    ++serving;
-                }
+    // Groups whose nodes lack what some waiting burstable job asks of a
+    // node (a GPU, a feature): the profile leaves out a group that could
+    // run none of them, and a group hires for no more than the cores of
+    // those it could run.
+    std::vector<std::uint64_t> served_cores(G, 0);
+    std::vector<char> serves_all(G, 1);
+    bool waiting_jobs = false;
+    for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        if (view.pending_group[i] >= 0 || view.pending_burst[i] == BurstOption::Never)
+            continue;
+        waiting_jobs = true;
+        for (std::size_t g = 0; g < G; ++g) {
+            if (view.serves(view.pending_needs[i], view.groups[g]))
+                served_cores[g] += view.pending_cpus[i];
+            else
+                serves_all[g] = 0;
         }
-        for (std::size_t g = 0; g < G && waiting; ++g)
-            if (!serves_waiting[g])
-                types[g].capacity = 0;
     }
+    for (std::size_t g = 0; g < G && waiting_jobs; ++g)
+        if (served_cores[g] == 0)
+            types[g].capacity = 0;
     const ThroughputProfile& prof = *profile_;
     std::map<std::string, double> sigma;
     double sigma_total = 0;
@@ -249,7 +250,11 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<std::uint32_t> hired(G, 0);
     for (std::size_t g : order) {
         const NodeGroup& group = state.groups[g];
-        const std::uint32_t want = target[g] > on[g] ? target[g] - on[g] : 0;
+        std::uint32_t want = target[g] > on[g] ? target[g] - on[g] : 0;
+        if (!serves_all[g]) {
+            const std::uint64_t per_node = state.groups[g].cpus ? state.groups[g].cpus : 1;
+            want = std::uint32_t(std::min<std::uint64_t>(want, (served_cores[g] + per_node - 1) / per_node));
+        }
         std::uint32_t n = std::min(want, view.groups[g].hireable_nodes);
         if (group.price_per_hour > 0) {
             const double room = std::floor((rate_cap - rate) / group.price_per_hour + 1e-9);

@@ -156,8 +156,8 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     if (state.groups.empty())
         return d;
     SiteView view = SiteView::of(state);
-    if (view.unservable_jobs)
-        d.notes.push_back(view.unservable_note());
+    for (auto& note : view.needs_notes())
+        d.notes.push_back(std::move(note));
 
     std::vector<Release> running_releases;
     for (std::size_t r = 0; r < view.running.size(); ++r)

@@ -120,8 +120,16 @@ bool SiteView::served_anywhere(NodeNeeds needs)
     return served_anywhere_[row] != 0;
 }
 
-std::string SiteView::unservable_note() const
+std::vector<std::string> SiteView::needs_notes() const
 {
+    std::vector<std::string> notes;
+    if (unchecked_jobs)
+        notes.push_back(std::to_string(unchecked_jobs) +
+                        " waiting job(s) ask for gres, constraints, CPUs or memory in combinations beyond the "
+                        "65534 burstd tells apart since it started: they are routed as if they asked nothing "
+                        "(restart burstd to forget old combinations)");
+    if (!unservable_jobs)
+        return notes;
     const NodeNeeds& n = first_unservable;
     std::string asked;
     auto add = [&asked](const std::string& what) { asked += (asked.empty() ? "" : ", ") + what; };
@@ -133,8 +141,9 @@ std::string SiteView::unservable_note() const
         add(std::to_string(n.cpus()) + " CPUs per task");
     if (n.memory_mb() > 0)
         add(std::to_string(n.memory_mb()) + " MB per node");
-    return std::to_string(unservable_jobs) + " burstable job(s) ask for what no node group's nodes have (e.g. " +
-           asked + (n.error().empty() ? "" : ": " + n.error()) + "): they stay local";
+    notes.push_back(std::to_string(unservable_jobs) + " burstable job(s) ask for what no node group's nodes have (e.g. " +
+                    asked + (n.error().empty() ? "" : ": " + n.error()) + "): they stay local");
+    return notes;
 }
 
 SiteView SiteView::of(const ClusterState& state)
@@ -157,7 +166,7 @@ SiteView SiteView::of(const ClusterState& state)
             node_group.emplace(n, int(g));
     }
     std::vector<std::uint32_t> down(state.groups.size(), 0);
-    std::vector<char> featured(state.groups.size(), 0);
+    std::vector<const std::vector<std::string>*> first_features(state.groups.size(), nullptr);
     view.node_group.reserve(state.snapshot.nodes.size());
     for (const auto& node : state.snapshot.nodes) {
         auto it = node_group.find(node.name);
@@ -165,15 +174,19 @@ SiteView SiteView::of(const ClusterState& state)
         if (it != node_group.end()) {
             // A group's offer is what every one of its nodes has: a job
             // routed there may get any of them.  Its nodes mostly list the
-            // same features in the same order, which costs one comparison.
+            // same features in the same order as its first node, which
+            // costs one comparison.
             NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
+            const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
             if (node.cpus > 0)
                 offer.cpus = offer.cpus ? std::min(offer.cpus, node.cpus) : node.cpus;
             if (node.memory_mb > 0)
                 offer.memory_mb = offer.memory_mb ? std::min(offer.memory_mb, node.memory_mb) : node.memory_mb;
             auto& offered = offer.features;
-            const bool first = !std::exchange(featured[std::size_t(it->second)], 1);
-            if (first || node.features != offered) {
+            const bool first = first_listed == nullptr;
+            if (first)
+                first_listed = &node.features;
+            if (first || node.features != *first_listed) {
                 std::vector<std::string> features = node.features;
                 std::sort(features.begin(), features.end());
                 if (first) {
@@ -258,6 +271,10 @@ SiteView SiteView::of(const ClusterState& state)
         if (i + 2 * kPrefetchAhead < all.size())
             __builtin_prefetch(&all[i + 2 * kPrefetchAhead]);
         const Job& job = all[i];
+        // Every job's, running and held ones too: pfa's token waves ask of
+        // them all, and a row answers in a lookup where met_by parses none
+        // but walks the expression.
+        const bool served = job.needs.empty() || view.served_anywhere(job.needs);
         if (job.running()) {
             view.running.push_back(&job);
             view.running_group.push_back(group(job.partitions));
@@ -274,7 +291,9 @@ SiteView SiteView::of(const ClusterState& state)
         keys.push_back(Key{job.priority, std::uint32_t(slots.size())});
         count_digits(count, job.priority);
         BurstOption burst = job.burst;
-        if (g < 0 && burst != BurstOption::Never && !job.needs.empty() && !view.served_anywhere(job.needs)) {
+        if (job.needs.unchecked())
+            ++view.unchecked_jobs;
+        if (g < 0 && burst != BurstOption::Never && !served) {
             burst = BurstOption::Never;
             if (view.unservable_jobs++ == 0)
                 view.first_unservable = job.needs;

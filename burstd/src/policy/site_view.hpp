@@ -65,6 +65,8 @@ public:
     // group's nodes have (a GPU, a feature): kept local.
     std::size_t unservable_jobs = 0;
     NodeNeeds first_unservable;
+    // Waiting jobs whose needs burstd could not intern (NodeNeeds::unchecked).
+    std::size_t unchecked_jobs = 0;
     std::vector<const Job*> running;
     std::vector<int> running_group; // group_of(running[i]->partitions), computed once
     std::vector<GroupView> groups;    // in ClusterState::groups order
@@ -90,8 +92,8 @@ public:
             return served_anywhere_[needs_row_[needs.id()]] != 0;
         return std::any_of(groups.begin(), groups.end(), [needs](const GroupView& g) { return needs.met_by(g.offer); });
     }
-    // The note a policy's decision gives when unservable_jobs is not 0.
-    std::string unservable_note() const;
+    // What a policy's decision notes of the jobs above, if any.
+    std::vector<std::string> needs_notes() const;
 
 private:
     static constexpr std::uint32_t kNoRow = ~std::uint32_t(0);

@@ -42,8 +42,8 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     Decision d;
     const Time now = d.time = clock.now();
     SiteView view = SiteView::of(state);
-    if (view.unservable_jobs)
-        d.notes.push_back(view.unservable_note());
+    for (auto& note : view.needs_notes())
+        d.notes.push_back(std::move(note));
     if (!gate_.off()) {
         gate_.observe(state);
         waits_.begin(view, now);
@@ -128,34 +128,54 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<ExpansionOption> options;
     if (desired > cloud_cpus) {
         std::uint64_t missing = desired - cloud_cpus;
-        // A group none of the waiting jobs could run on would only idle.
-        auto serves_waiting = [&](const GroupView& g) {
-            for (std::size_t i : waiting_at)
-                if (view.serves(view.pending_needs[i], g))
-                    return true;
-            return waiting_at.empty();
+        // Waiting jobs that cloud cores up or booting cannot take already
+        // (they take them in priority order), and how long each would wait
+        // locally.
+        std::uint64_t spare = 0;
+        for (const auto& g : view.groups) {
+            const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
+            spare += ready > g.routed_pending_cpus ? ready - g.routed_pending_cpus : 0;
+        }
+        std::size_t first = 0;
+        for (; first < waiting.size() && waiting[first]->total_cpus() <= spare; ++first)
+            spare -= waiting[first]->total_cpus();
+        // A group grows by the cores of the waiting jobs its nodes could
+        // run, when it cannot run them all (a GPU job, a CPU group): what
+        // else is desired goes to the next group the expander picks among
+        // those that run some of them.  A group that runs every waiting
+        // job, or any group while none waits, grows by the whole desire.
+        std::vector<char> offered(view.groups.size(), 1);
+        std::vector<std::size_t> served; // waiting_at entries the group's nodes run
+        auto serve = [&](const GroupView& g) {
+            served.clear();
+            std::uint64_t cores = 0;
+            for (std::size_t w = 0; w < waiting_at.size(); ++w)
+                if (view.serves(view.pending_needs[waiting_at[w]], g)) {
+                    served.push_back(w);
+                    cores += view.pending_cpus[waiting_at[w]];
+                }
+            return served.size() == waiting_at.size() ? missing : std::min(missing, cores);
         };
-        if (GroupView* chosen = choose_group(
+        bool grew = false;
+        while (missing > 0) {
+            GroupView* chosen = choose_group(
                 *expander_, view.groups, missing,
-                [&](const GroupView& g) { return g.hireable_nodes > 0 && serves_waiting(g); }, options)) {
+                [&](const GroupView& g) { return offered[g.index] && g.hireable_nodes > 0 && serve(g) > 0; },
+                options);
+            if (!chosen)
+                break;
+            offered[chosen->index] = 0;
+            const std::uint64_t here = serve(*chosen);
             const std::uint32_t per_node = chosen->group->cpus ? chosen->group->cpus : 1;
             const std::uint32_t wanted =
-                std::uint32_t(std::min<std::uint64_t>((missing + per_node - 1) / per_node, chosen->hireable_nodes));
-            // Waiting jobs that cloud cores up or booting cannot take
-            // already (they take them in priority order), and how long
-            // each would wait locally.
-            std::uint64_t spare = 0;
-            for (const auto& g : view.groups) {
-                const std::uint64_t ready = g.free_up_cpus + g.free_booting_cpus;
-                spare += ready > g.routed_pending_cpus ? ready - g.routed_pending_cpus : 0;
-            }
-            std::size_t first = 0;
-            for (; first < waiting.size() && waiting[first]->total_cpus() <= spare; ++first)
-                spare -= waiting[first]->total_cpus();
+                std::uint32_t(std::min<std::uint64_t>((here + per_node - 1) / per_node, chosen->hireable_nodes));
             std::uint32_t nodes = wanted;
             if (!gate_.off()) {
                 const NodeGroup& group = *chosen->group;
-                const std::vector<std::size_t> uncovered(waiting_at.begin() + std::ptrdiff_t(first), waiting_at.end());
+                std::vector<std::size_t> uncovered;
+                for (std::size_t w : served)
+                    if (w >= first)
+                        uncovered.push_back(waiting_at[w]);
                 nodes = gate_.worth(group, wanted, waits_.waiting(view, now, uncovered, gate_.horizon_for(group)));
             }
             if (nodes < wanted)
@@ -167,9 +187,11 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                 chosen->free_booting_cpus += std::uint64_t(nodes) * per_node;
                 chosen->hireable_nodes -= nodes;
             }
-        } else {
-            d.notes.push_back("no node group can grow");
+            grew = true;
+            missing -= here;
         }
+        if (!grew)
+            d.notes.push_back("no node group can grow");
     } else if (desired < cloud_cpus) {
         // Release idle nodes, most expensive first, while staying at or above desire.
         std::uint64_t surplus = cloud_cpus - desired;
@@ -193,19 +215,28 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 
     // Let waiting jobs use cloud cores that are up, booting or just hired, but
     // never so many that Slurm would resume nodes beyond the desired size.
-    for (std::size_t w = 0; w < waiting.size(); ++w) {
+    // In priority order: a job that does not fit keeps the groups that could
+    // run it from the jobs behind it; the others' cores it could not use.
+    std::vector<char> held_back(view.groups.size(), 0);
+    std::size_t groups_held = 0;
+    for (std::size_t w = 0; w < waiting.size() && groups_held < view.groups.size(); ++w) {
         const Job* job = waiting[w];
         const std::uint64_t cpus = job->total_cpus();
+        const NodeNeeds needs = view.pending_needs[waiting_at[w]];
         GroupView* chosen = choose_group(
             *expander_, view.groups, cpus,
-            [&view, cpus, needs = view.pending_needs[waiting_at[w]]](const GroupView& g) {
-                return g.free_up_cpus + g.free_booting_cpus >= g.routed_pending_cpus + cpus && view.serves(needs, g);
+            [&](const GroupView& g) {
+                return !held_back[g.index] && g.free_up_cpus + g.free_booting_cpus >= g.routed_pending_cpus + cpus &&
+                       view.serves(needs, g);
             },
             options);
         if (!chosen) {
-            if (view.pending_needs[waiting_at[w]].empty())
-                break;
-            continue; // cores up for it may be in groups that lack what it asks: the next job may take them
+            for (const auto& g : view.groups)
+                if (!held_back[g.index] && view.serves(needs, g)) {
+                    held_back[g.index] = 1;
+                    ++groups_held;
+                }
+            continue;
         }
         chosen->routed_pending_cpus += cpus;
         d.add(RouteToCloud{job->id, chosen->group->name}, "cloud cores are up or booting for it");

@@ -24,6 +24,12 @@ TEST(Gres, AJobsRequestReadsAsSlurmctldKeepsIt)
     CHECK(r[1] == (GresCount{"gpu", "", 1}));
     r = parse_gres_request("gres:bandwidth:lustre:4G");
     CHECK(r[0] == (GresCount{"bandwidth", "lustre", 4ull << 30}));
+    // Slurm's multipliers: binary without "b", decimal with it, any case.
+    CHECK(parse_gres_request("gres:bw:4GiB")[0] == (GresCount{"bw", "", 4ull << 30}));
+    CHECK(parse_gres_request("gres:bw:4kb")[0] == (GresCount{"bw", "", 4000}));
+    CHECK(parse_gres_request("gres:bw:2Mb")[0] == (GresCount{"bw", "", 2000000}));
+    CHECK(parse_gres_request("gres:bw:1p")[0] == (GresCount{"bw", "", 1ull << 50}));
+    CHECK(parse_gres_request("gres:gpu:2,")[0] == (GresCount{"gpu", "", 2})); // Slurm skips empty entries
     CHECK(parse_gres_request("").empty());
     CHECK(parse_gres_request("none").empty());
     CHECK(parse_gres_request("gres:gpu:0").empty());
@@ -36,6 +42,7 @@ TEST(Gres, ANodesGresReadsAsSlurmConfWritesIt)
     CHECK(n[0] == (GresCount{"gpu", "a100", 4}));
     CHECK(n[1] == (GresCount{"mps", "", 400}));
     CHECK(n[2] == (GresCount{"bandwidth", "lustre", 4ull << 30}));
+    CHECK(parse_node_gres("bandwidth:lustre:NO_CONSUME:4G")[0] == (GresCount{"bandwidth", "lustre", 4ull << 30}));
     n = parse_node_gres("gpu:2(S:0,1),gpu:tesla:1");
     LONGS_EQUAL(2, n.size());
     CHECK(n[0] == (GresCount{"gpu", "", 2}));
@@ -44,7 +51,7 @@ TEST(Gres, ANodesGresReadsAsSlurmConfWritesIt)
 
 TEST(Gres, TextItCannotReadIsRefusedNamingTheEntry)
 {
-    for (const char* bad : {"gres:", "gpu:a:b:2", "gpu::2", ":2", "gpu,,mps"}) {
+    for (const char* bad : {"gres:", "gpu:a:b:2", "gpu::2", ":2", "gres:bw:lustre:4x:2"}) {
         try {
             parse_gres_request(bad);
             FAIL((std::string("accepted ") + bad).c_str());

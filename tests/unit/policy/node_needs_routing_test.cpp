@@ -111,3 +111,31 @@ TEST(NodeNeedsRouting, WithoutNodesThatHaveItNoPolicyRoutesOrHiresForIt)
                        (name + " did not say why the jobs stay").c_str());
     }
 }
+
+// One CPU job and four GPU jobs wait: each group grows by the jobs its
+// nodes could run, not by the whole queue (threshold and pfa sized every
+// group by all the waiting work: five CPU nodes, or three, for one job).
+TEST(NodeNeedsRouting, EachGroupGrowsOnlyByTheJobsItsNodesCouldRun)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cpu", 8, 8, 0.4).group("gpu", 8, 8, 4.0);
+    b.state.groups[1].gres = "gpu:2";
+    b.running(1, 8, 0, "r", 7 * 24 * 3600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    for (JobId id = 3; id <= 6; ++id) {
+        b.pending(id, 8, BurstOption::Allow, "p", 3600);
+        b.state.snapshot.jobs.back().needs = NodeNeeds("gres:gpu:1", "");
+    }
+    for (const auto& name : policy_names()) {
+        auto policy = hiring_policy(name);
+        ManualClock clock(100000);
+        const Decision d = policy->decide(b.state, clock);
+        std::uint32_t cpu_nodes = 0;
+        for (const auto& h : actions<HireNodes>(d))
+            if (h.group == "cpu")
+                cpu_nodes += h.count;
+        CHECK_TEXT(cpu_nodes <= 1, (name + " hired " + std::to_string(cpu_nodes) + " CPU nodes for one CPU job").c_str());
+        for (const auto& r : routes(d))
+            if (r.job >= 3)
+                STRCMP_EQUAL_TEXT("gpu", r.group.c_str(), (name + " routed a GPU job to CPU nodes").c_str());
+    }
+}

@@ -3,6 +3,8 @@
 #include "policy_test_state.hpp"
 
 #include <algorithm>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -259,14 +261,11 @@ TEST(SiteView, AGroupOffersItsGresAndTheFeaturesAllItsNodesHave)
     CHECK(BurstOption::Never == v.pending_burst[2]);
     CHECK(BurstOption::Allow == v.pending_burst[3]);
     LONGS_EQUAL(2, v.unservable_jobs);
+    LONGS_EQUAL(1, v.needs_notes().size());
     STRCMP_EQUAL("2 burstable job(s) ask for what no node group's nodes have (e.g. gres gres:gpu:3): they stay local",
-                 v.unservable_note().c_str());
+                 v.needs_notes()[0].c_str());
     CHECK(v.served_somewhere(v.pending_needs[0]));
     CHECK_FALSE(v.served_somewhere(v.pending_needs[2]));
-    // The answers of a copy (pfa routes on one) are the view's.
-    std::vector<GroupView> copy = v.groups;
-    CHECK(v.serves(v.pending_needs[0], copy[0]));
-    CHECK_FALSE(v.serves(v.pending_needs[1], copy[0]));
 }
 
 // Slurm's CPUs and RealMemory of the group's nodes, the smallest of them;
@@ -289,7 +288,7 @@ TEST(SiteView, AGroupOffersTheCpusAndMemoryOfItsSmallestNode)
     LONGS_EQUAL(1, v.unservable_jobs);
     STRCMP_EQUAL("1 burstable job(s) ask for what no node group's nodes have (e.g. 8 CPUs per task, 20000 MB per "
                  "node): they stay local",
-                 v.unservable_note().c_str());
+                 v.needs_notes().at(0).c_str());
 }
 
 // A job already routed to a group is its demand whatever it asks; a job
@@ -306,4 +305,53 @@ TEST(SiteView, RoutedJobsAndJobsThatMayNotBurstAreNotCountedUnservable)
     LONGS_EQUAL(0, v.unservable_jobs);
     LONGS_EQUAL(8, v.groups[0].routed_pending_cpus);
     CHECK(BurstOption::Allow == v.pending_burst[0]);
+}
+
+// Past 65,534 distinct combinations NodeNeeds checks no more: such jobs are
+// routed as if they asked nothing, and every decision says how many there
+// are.  Filling the process-wide table would end the checks for every test
+// after this one, so a child process fills it.
+TEST(SiteView, JobsWhoseNeedsCameAfterTheTableFilledAreCountedAndNoted)
+{
+    const pid_t child = fork();
+    if (child == 0) {
+        NodeNeeds last;
+        for (std::uint64_t memory = 1; memory <= 70000; ++memory)
+            last = NodeNeeds("gres:gpu:1", "", 1, memory);
+        const NodeNeeds early("gres:gpu:1", "", 1, 1);
+        StateBuilder b;
+        b.local("n1", 8, 8).group("cpu", 8, 2, 1.0);
+        b.pending(1, 8).pending(2, 8);
+        b.state.snapshot.jobs[0].needs = last;
+        b.state.snapshot.jobs[1].needs = early;
+        SiteView v = SiteView::of(b.state);
+        const auto notes = v.needs_notes();
+        const bool as_expected =
+            last.unchecked() && !early.unchecked() && NodeNeeds::id_bound() == 65536 &&
+            NodeNeeds("gres:gpu:1", "", 1, 69999) == last && v.unchecked_jobs == 1 && v.unservable_jobs == 1 &&
+            v.serves(last, v.groups[0]) && !v.serves(early, v.groups[0]) && notes.size() == 2 &&
+            notes[0].find("1 waiting job(s) ask for gres, constraints, CPUs or memory in combinations beyond the "
+                          "65534 burstd tells apart") == 0;
+        _exit(as_expected ? 0 : 1);
+    }
+    int status = -1;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status));
+    LONGS_EQUAL(0, WEXITSTATUS(status));
+}
+
+// A copy of the groups (pfa routes on one) keeps each group's index: the
+// view answers for the second group of the copy as for its own.
+TEST(SiteView, CopiesOfItsGroupsAreAnsweredForAsItsOwn)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cpu", 8, 1, 1.0).group("gpu", 8, 1, 2.0);
+    b.state.groups[1].gres = "gpu:1";
+    b.pending(1, 8);
+    b.state.snapshot.jobs[0].needs = NodeNeeds("gres:gpu:1", "");
+    SiteView v = SiteView::of(b.state);
+    const std::vector<GroupView> copy = v.groups;
+    LONGS_EQUAL(1, copy[1].index);
+    CHECK_FALSE(v.serves(v.pending_needs[0], copy[0]));
+    CHECK(v.serves(v.pending_needs[0], copy[1]));
 }
