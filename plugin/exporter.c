@@ -522,6 +522,7 @@ static void copy_nodes(struct collect *c)
 		}
 		s->name = DUP(n->name);
 		s->features = DUP(n->features);
+		s->gres = DUP(n->gres);
 		s->partitions = node_partitions(c, n);
 		s->addr = DUP(n->comm_name);
 		s->cpus = n->cpus;

@@ -51,6 +51,7 @@ enum snap_node_flag {
 
 struct snap_node {
 	char *name, *features /* comma list */, *partitions /* comma list */, *addr;
+	char *gres;              /* as slurm.conf's Gres=, e.g. gpu:a100:2 */
 	const char *state;       /* static */
 	unsigned flags;          /* enum snap_node_flag */
 	uint32_t cpus, alloc_cpus, weight;

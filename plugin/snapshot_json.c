@@ -387,6 +387,8 @@ static void node_json(struct out *o, const struct snap_node *n)
 	integer(o, (int64_t) n->alloc_mem_mb);
 	KEY(o, "features");
 	list(o, n->features);
+	KEY(o, "gres");
+	str(o, n->gres);
 	KEY(o, "partitions");
 	list(o, n->partitions);
 	KEY(o, "weight");

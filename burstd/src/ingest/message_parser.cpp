@@ -245,6 +245,7 @@ Node parse_node(const Fields& f)
     n.memory_mb = std::uint64_t(f.integer("mem_mb", false));
     n.alloc_memory_mb = std::uint64_t(f.integer("alloc_mem_mb", false));
     n.features = f.strings("features", false);
+    n.gres = f.string("gres", false);
     n.partitions = f.strings("partitions", false);
     n.weight = f.u32("weight", false, 1);
     n.addr = f.string("addr", false);

@@ -156,6 +156,20 @@ std::vector<GresCount> parse_node_gres(std::string_view text)
     return node;
 }
 
+std::vector<GresCount> common_gres(const std::vector<GresCount>& a, const std::vector<GresCount>& b)
+{
+    std::vector<GresCount> common;
+    for (const GresCount& g : a) {
+        std::uint64_t in_b = 0;
+        for (const GresCount& h : b)
+            if (h.name == g.name && h.type == g.type)
+                in_b += h.count;
+        if (in_b > 0)
+            common.push_back(GresCount{g.name, g.type, std::min(g.count, in_b)});
+    }
+    return common;
+}
+
 bool gres_fits(const std::vector<GresCount>& request, const std::vector<GresCount>& node)
 {
     for (const GresCount& want : request) {

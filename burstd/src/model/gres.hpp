@@ -32,6 +32,10 @@ std::vector<GresCount> parse_gres_request(std::string_view text);
 // dropped.  Throws std::invalid_argument naming the entry it cannot read.
 std::vector<GresCount> parse_node_gres(std::string_view text);
 
+// What two nodes both have: each of `a`'s entries at the smaller of its two
+// counts (b's of the same name and type), those b lacks left out.
+std::vector<GresCount> common_gres(const std::vector<GresCount>& a, const std::vector<GresCount>& b);
+
 // Whether a node with `node` holds `request` on its own: for each request,
 // the node's count of that name (of that type, when the request names one)
 // is at least the count asked.

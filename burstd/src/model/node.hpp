@@ -33,6 +33,7 @@ struct Node {
     std::uint64_t memory_mb = 0;
     std::uint64_t alloc_memory_mb = 0;
     std::vector<std::string> features;
+    std::string gres; // as slurm.conf's Gres=
     std::vector<std::string> partitions;
     std::uint32_t weight = 1;
     std::string addr;

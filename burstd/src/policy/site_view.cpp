@@ -88,6 +88,17 @@ void sort_by_priority(std::vector<Key>& keys, Histograms& count)
     }
 }
 
+// A node's gres; none where the text cannot be read (burstd.conf's parser
+// refuses such a Gres=, and slurmctld writes only what it read).
+std::vector<GresCount> readable_gres(const std::string& text)
+{
+    try {
+        return parse_node_gres(text);
+    } catch (const std::invalid_argument&) {
+        return {};
+    }
+}
+
 // Marks a partition list whose group this decision has not worked out yet.
 constexpr int kUnresolved = -2;
 
@@ -155,18 +166,13 @@ SiteView SiteView::of(const ClusterState& state)
         const NodeGroup& group = state.groups[g];
         view.groups[g].group = &group;
         view.groups[g].index = g;
-        try {
-            view.groups[g].offer.gres = parse_node_gres(group.gres);
-        } catch (const std::invalid_argument&) {
-            // burstd.conf's parser refuses such a Gres=; a group built
-            // otherwise offers none of it.
-        }
         view.partition_group_.emplace_back(group_partition(group), int(g));
         for (const auto& n : group.nodes)
             node_group.emplace(n, int(g));
     }
     std::vector<std::uint32_t> down(state.groups.size(), 0);
     std::vector<const std::vector<std::string>*> first_features(state.groups.size(), nullptr);
+    std::vector<const std::string*> first_gres_text(state.groups.size(), nullptr);
     view.node_group.reserve(state.snapshot.nodes.size());
     for (const auto& node : state.snapshot.nodes) {
         auto it = node_group.find(node.name);
@@ -178,6 +184,13 @@ SiteView SiteView::of(const ClusterState& state)
             // costs one comparison.
             NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
             const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
+            const std::string*& first_gres = first_gres_text[std::size_t(it->second)];
+            if (!node.gres.empty() && (first_gres == nullptr || node.gres != *first_gres)) {
+                const std::vector<GresCount> gres = readable_gres(node.gres);
+                offer.gres = first_gres == nullptr ? gres : common_gres(offer.gres, gres);
+                if (first_gres == nullptr)
+                    first_gres = &node.gres;
+            }
             if (node.cpus > 0)
                 offer.cpus = offer.cpus ? std::min(offer.cpus, node.cpus) : node.cpus;
             if (node.memory_mb > 0)
@@ -227,12 +240,14 @@ SiteView SiteView::of(const ClusterState& state)
     }
     for (std::size_t g = 0; g < view.groups.size(); ++g) {
         GroupView& gv = view.groups[g];
-        // Nodes Slurm does not list (burstsim's, a snapshot not yet in):
-        // the group's own Cpus= and MemoryMB=.
+        // Nodes Slurm does not list (burstsim's, a snapshot not yet in),
+        // or lists no gres for: the group's own Cpus=, MemoryMB= and Gres=.
         if (gv.offer.cpus == 0)
             gv.offer.cpus = gv.group->cpus;
         if (gv.offer.memory_mb == 0)
             gv.offer.memory_mb = gv.group->memory_mb;
+        if (first_gres_text[g] == nullptr)
+            gv.offer.gres = readable_gres(gv.group->gres);
         const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
         const std::uint32_t cap = gv.group->capacity();
         gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);

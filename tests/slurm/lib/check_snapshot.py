@@ -196,6 +196,7 @@ def check_nodes(snap, d):
         d.eq(f"{w} partitions", n["partitions"], null(r.get("Partitions")).split(",") if null(r.get("Partitions")) else [])
         feats = null(r.get("AvailableFeatures"))
         d.eq(f"{w} features", n["features"], feats.split(",") if feats else [])
+        d.eq(f"{w} gres", n["gres"], null(r.get("Gres")))
 
 
 def check_shares(snap, d):

@@ -82,3 +82,11 @@ TEST(Gres, ANodeHoldsARequestWhenItHasEnoughOfEachNameAndType)
     CHECK(gres_fits({}, {}));
     CHECK_FALSE(gres_fits(parse_gres_request("gres:gpu:1"), {}));
 }
+
+TEST(Gres, TwoNodesHaveInCommonTheSmallerCountOfWhatBothHave)
+{
+    const auto a = parse_node_gres("gpu:a100:4,mps:100,gpu:2");
+    const auto b = parse_node_gres("gpu:a100:2,gpu:1,fpga:1");
+    CHECK((std::vector<GresCount>{{"gpu", "a100", 2}, {"gpu", "", 1}}) == common_gres(a, b));
+    CHECK(common_gres(a, {}).empty());
+}

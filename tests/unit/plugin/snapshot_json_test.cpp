@@ -157,6 +157,7 @@ TEST(SnapshotJson, NodesPartitionsAndShares)
     n->flags = SNAP_NODE_CLOUD | SNAP_NODE_POWERED_DOWN;
     n->cpus = 4;
     n->features = dup("cloud,big");
+    n->gres = dup("gpu:a100:2(S:0)");
     n->partitions = dup("cloud");
     snap_partition* p = snapshot_add_partition(&s);
     p->name = dup("cloud");
@@ -182,6 +183,7 @@ TEST(SnapshotJson, NodesPartitionsAndShares)
     STRCMP_EQUAL("POWERED_DOWN", json_string_value(json_array_get(flags, 1)));
     LONGS_EQUAL(0, num(node, "alloc_cpus"));
     LONGS_EQUAL(2, json_array_size(json_object_get(node, "features")));
+    STRCMP_EQUAL("gpu:a100:2(S:0)", str(node, "gres").c_str());
     json_t* part = json_array_get(json_object_get(m, "partitions"), 0);
     LONGS_EQUAL(2, json_array_size(json_object_get(part, "nodes")));
     CHECK(json_is_true(json_object_get(part, "default")));

@@ -355,3 +355,19 @@ TEST(SiteView, CopiesOfItsGroupsAreAnsweredForAsItsOwn)
     CHECK_FALSE(v.serves(v.pending_needs[0], copy[0]));
     CHECK(v.serves(v.pending_needs[0], copy[1]));
 }
+
+// Slurm's word on a node's gres is the snapshot's: the group's Gres= counts
+// only while Slurm lists none for its nodes.  Nodes that differ offer what
+// they all have.
+TEST(SiteView, AGroupOffersTheGresSlurmListsForAllItsNodes)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("listed", 8, 2, 1.0).group("unlisted", 8, 1, 1.0);
+    b.state.groups[0].gres = "gpu:8";
+    b.state.groups[1].gres = "gpu:v100:1";
+    b.node("listed-1").gres = "gpu:a100:4(S:0-1),mps:100";
+    b.node("listed-2").gres = "gpu:a100:2";
+    SiteView v = SiteView::of(b.state);
+    CHECK((std::vector<GresCount>{{"gpu", "a100", 2}}) == v.groups[0].offer.gres);
+    CHECK((std::vector<GresCount>{{"gpu", "v100", 1}}) == v.groups[1].offer.gres);
+}
