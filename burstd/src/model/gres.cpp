@@ -158,14 +158,23 @@ std::vector<GresCount> parse_node_gres(std::string_view text)
 
 std::vector<GresCount> common_gres(const std::vector<GresCount>& a, const std::vector<GresCount>& b)
 {
+    // A name and type may be listed twice (one entry per socket binding):
+    // each side's entries of it add up before the two are compared.
+    auto total = [](const std::vector<GresCount>& node, const GresCount& kind) {
+        std::uint64_t n = 0;
+        for (const GresCount& g : node)
+            if (g.name == kind.name && g.type == kind.type)
+                n += g.count;
+        return n;
+    };
     std::vector<GresCount> common;
     for (const GresCount& g : a) {
-        std::uint64_t in_b = 0;
-        for (const GresCount& h : b)
-            if (h.name == g.name && h.type == g.type)
-                in_b += h.count;
-        if (in_b > 0)
-            common.push_back(GresCount{g.name, g.type, std::min(g.count, in_b)});
+        bool seen = false;
+        for (const GresCount& c : common)
+            seen = seen || (c.name == g.name && c.type == g.type);
+        const std::uint64_t both = std::min(total(a, g), total(b, g));
+        if (!seen && both > 0)
+            common.push_back(GresCount{g.name, g.type, both});
     }
     return common;
 }

@@ -20,10 +20,11 @@ struct GresCount {
     }
 };
 
-// A job's request per node as slurmctld keeps it (tres_per_node, which the
-// plugin exports): "gres:gpu:2,gres:gpu:a100:1", from --gres or
-// --gpus-per-node.  The "gres:" prefix is optional; "none" and "" ask for
-// nothing.  Throws std::invalid_argument naming the entry it cannot read.
+// What a job asks of each of its nodes, in slurmctld's texts as the plugin
+// joins them (plugin/node_gres.h: tres_per_node, per task, per socket, and
+// per job at one): "gres:gpu:2,gres:gpu:a100:1".  The "gres:" prefix is
+// optional; "none" and "" ask for nothing.  Throws std::invalid_argument
+// naming the entry it cannot read.
 std::vector<GresCount> parse_gres_request(std::string_view text);
 
 // A node's, as slurm.conf's Gres= (and burstd.conf's) writes it:

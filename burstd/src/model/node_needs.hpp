@@ -29,8 +29,9 @@
 
 namespace burst {
 
-// What one kind of node has: a node group's Gres=, and the features, CPUs
-// and memory Slurm lists for its nodes.
+// What one kind of node has: the gres, features, CPUs and memory Slurm
+// lists for every node of a group (its burstd.conf values while Slurm lists
+// none).
 struct NodeOffer {
     std::vector<GresCount> gres;
     std::vector<std::string> features; // sorted
@@ -52,7 +53,7 @@ public:
     bool empty() const { return id_ == 0; }
     // Interned after the table was full: not checked (see above).
     bool unchecked() const;
-    // 0 for nothing asked, then 1, 2, ... in the order pairs were first
+    // 0 for nothing asked, then 1, 2, ... in the order combinations were first
     // interned; always below id_bound().
     std::uint16_t id() const { return id_; }
     // One above the largest id interned so far: the size of a table indexed by id().

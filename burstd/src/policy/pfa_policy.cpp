@@ -146,9 +146,9 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         types[g] = ProfileGroup{state.groups[g].price_per_hour * interval_ / 3600, state.groups[g].cpus,
                                 state.groups[g].capacity()};
     // Groups whose nodes lack what some waiting burstable job asks of a
-    // node (a GPU, a feature): the profile leaves out a group that could
-    // run none of them, and a group hires for no more than the cores of
-    // those it could run.
+    // node (a GPU, a feature) hire for no more than the cores of those they
+    // could run, and the profile leaves out a group that could run none of
+    // them and that no routed job waits for either.
     std::vector<std::uint64_t> served_cores(G, 0);
     std::vector<char> serves_all(G, 1);
     bool waiting_jobs = false;
@@ -164,7 +164,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         }
     }
     for (std::size_t g = 0; g < G && waiting_jobs; ++g)
-        if (served_cores[g] == 0)
+        if (served_cores[g] == 0 && view.groups[g].routed_pending_cpus == 0)
             types[g].capacity = 0;
     const ThroughputProfile& prof = *profile_;
     std::map<std::string, double> sigma;

@@ -173,6 +173,7 @@ SiteView SiteView::of(const ClusterState& state)
     std::vector<std::uint32_t> down(state.groups.size(), 0);
     std::vector<const std::vector<std::string>*> first_features(state.groups.size(), nullptr);
     std::vector<const std::string*> first_gres_text(state.groups.size(), nullptr);
+    std::vector<char> gres_listed(state.groups.size(), 0);
     view.node_group.reserve(state.snapshot.nodes.size());
     for (const auto& node : state.snapshot.nodes) {
         auto it = node_group.find(node.name);
@@ -184,13 +185,15 @@ SiteView SiteView::of(const ClusterState& state)
             // costs one comparison.
             NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
             const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
+            // A node listing none has none: the group then offers none.
             const std::string*& first_gres = first_gres_text[std::size_t(it->second)];
-            if (!node.gres.empty() && (first_gres == nullptr || node.gres != *first_gres)) {
+            if (first_gres == nullptr || node.gres != *first_gres) {
                 const std::vector<GresCount> gres = readable_gres(node.gres);
                 offer.gres = first_gres == nullptr ? gres : common_gres(offer.gres, gres);
                 if (first_gres == nullptr)
                     first_gres = &node.gres;
             }
+            gres_listed[std::size_t(it->second)] |= !node.gres.empty();
             if (node.cpus > 0)
                 offer.cpus = offer.cpus ? std::min(offer.cpus, node.cpus) : node.cpus;
             if (node.memory_mb > 0)
@@ -246,7 +249,7 @@ SiteView SiteView::of(const ClusterState& state)
             gv.offer.cpus = gv.group->cpus;
         if (gv.offer.memory_mb == 0)
             gv.offer.memory_mb = gv.group->memory_mb;
-        if (first_gres_text[g] == nullptr)
+        if (!gres_listed[g])
             gv.offer.gres = readable_gres(gv.group->gres);
         const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
         const std::uint32_t cap = gv.group->capacity();

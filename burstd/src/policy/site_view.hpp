@@ -18,8 +18,8 @@ namespace burst {
 struct GroupView {
     const NodeGroup* group = nullptr;
     std::size_t index = 0;            // in SiteView::groups (copies of the view keep it)
-    // What each of its nodes has: the group's Gres= and the features Slurm
-    // lists for every one of its nodes in the snapshot.
+    // What each of its nodes has, by what Slurm lists for all of them in
+    // the snapshot (model/node_needs.hpp).
     NodeOffer offer;
     std::uint32_t up_nodes = 0;       // usable (idle, mixed or allocated)
     std::uint32_t booting_nodes = 0;  // powering up

@@ -4,6 +4,8 @@
 #include "policy/site_view.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <numeric>
 #include <cmath>
 
 namespace burst {
@@ -142,19 +144,22 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         // A group grows by the cores of the waiting jobs its nodes could
         // run, when it cannot run them all (a GPU job, a CPU group): what
         // else is desired goes to the next group the expander picks among
-        // those that run some of them.  A group that runs every waiting
-        // job, or any group while none waits, grows by the whole desire.
+        // those that run some of the jobs left.  A group that runs every
+        // job left, or any group while none waits, grows by the whole
+        // desire left.
         std::vector<char> offered(view.groups.size(), 1);
-        std::vector<std::size_t> served; // waiting_at entries the group's nodes run
+        std::vector<std::size_t> left(waiting_at.size()); // waiting_at entries no hire covers yet
+        std::iota(left.begin(), left.end(), 0);
+        std::vector<std::size_t> served; // of `left`, those the group's nodes run
         auto serve = [&](const GroupView& g) {
             served.clear();
             std::uint64_t cores = 0;
-            for (std::size_t w = 0; w < waiting_at.size(); ++w)
+            for (std::size_t w : left)
                 if (view.serves(view.pending_needs[waiting_at[w]], g)) {
                     served.push_back(w);
                     cores += view.pending_cpus[waiting_at[w]];
                 }
-            return served.size() == waiting_at.size() ? missing : std::min(missing, cores);
+            return served.size() == left.size() ? missing : std::min(missing, cores);
         };
         bool grew = false;
         while (missing > 0) {
@@ -189,6 +194,9 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             }
             grew = true;
             missing -= here;
+            std::vector<std::size_t> rest;
+            std::set_difference(left.begin(), left.end(), served.begin(), served.end(), std::back_inserter(rest));
+            left.swap(rest);
         }
         if (!grew)
             d.notes.push_back("no node group can grow");

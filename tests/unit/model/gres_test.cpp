@@ -89,4 +89,10 @@ TEST(Gres, TwoNodesHaveInCommonTheSmallerCountOfWhatBothHave)
     const auto b = parse_node_gres("gpu:a100:2,gpu:1,fpga:1");
     CHECK((std::vector<GresCount>{{"gpu", "a100", 2}, {"gpu", "", 1}}) == common_gres(a, b));
     CHECK(common_gres(a, {}).empty());
+    // One entry per socket binding: counts add up on each side first.
+    const auto per_socket = parse_node_gres("gpu:a100:2(S:0),gpu:a100:2(S:1)");
+    const auto one = parse_node_gres("gpu:a100:1");
+    CHECK((std::vector<GresCount>{{"gpu", "a100", 1}}) == common_gres(per_socket, one));
+    CHECK((std::vector<GresCount>{{"gpu", "a100", 1}}) == common_gres(one, per_socket));
+    CHECK((std::vector<GresCount>{{"gpu", "a100", 4}}) == common_gres(per_socket, per_socket));
 }

@@ -8,6 +8,7 @@
 
 #include "policy_test_state.hpp"
 
+#include <map>
 #include <string>
 
 #include <CppUTest/TestHarness.h>
@@ -138,4 +139,82 @@ TEST(NodeNeedsRouting, EachGroupGrowsOnlyByTheJobsItsNodesCouldRun)
             if (r.job >= 3)
                 STRCMP_EQUAL_TEXT("gpu", r.group.c_str(), (name + " routed a GPU job to CPU nodes").c_str());
     }
+}
+
+// Two GPU groups and one of nodes with feature "c": four GPU jobs and one
+// needing "c" wait.  The cheaper GPU group grows for the GPU jobs, the "c"
+// group for its job; the dearer GPU group is not hired for jobs already
+// covered (threshold counted them again for each group).
+TEST(NodeNeedsRouting, AGroupGrowsOnlyForJobsNoEarlierHireCovers)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g1", 8, 8, 1.0).group("g2", 8, 8, 2.0).group("c", 8, 8, 3.0);
+    b.state.groups[0].gres = b.state.groups[1].gres = "gpu:1";
+    for (int i = 1; i <= 8; ++i)
+        b.node("c-" + std::to_string(i)).features = {"c"};
+    b.running(1, 8, 0, "r", 7 * 24 * 3600);
+    for (JobId id = 2; id <= 5; ++id) {
+        b.pending(id, 8, BurstOption::Allow, "p", 3600);
+        b.state.snapshot.jobs.back().needs = NodeNeeds("gres:gpu:1", "");
+    }
+    b.pending(6, 8, BurstOption::Allow, "p", 3600);
+    b.state.snapshot.jobs.back().needs = NodeNeeds("", "c");
+    auto policy = hiring_policy("threshold");
+    ManualClock clock(100000);
+    std::map<std::string, std::uint32_t> hired;
+    for (const auto& h : actions<HireNodes>(policy->decide(b.state, clock)))
+        hired[h.group] += h.count;
+    LONGS_EQUAL(4, hired["g1"]);
+    LONGS_EQUAL(0, hired["g2"]);
+    LONGS_EQUAL(1, hired["c"]);
+}
+
+// Cores up in the CPU group, none in the GPU group: a GPU job that cannot
+// be routed holds back only the GPU group, and the CPU job behind it takes
+// the CPU cores.
+TEST(NodeNeedsRouting, AJobThatDoesNotFitHoldsBackOnlyTheGroupsThatCouldRunIt)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cpu", 8, 2, 0.4).group("gpu", 8, 2, 4.0);
+    b.state.groups[1].gres = "gpu:1";
+    b.up("cpu-1");
+    b.running(1, 8, 0, "r", 7 * 24 * 3600).pending(2, 8, BurstOption::Allow, "p", 3600);
+    b.state.snapshot.jobs.back().needs = NodeNeeds("gres:gpu:1", "");
+    b.pending(3, 8, BurstOption::Allow, "p", 3600);
+    PolicyParams p;
+    p.set("target_utilization", "1");
+    p.set("stabilization", "0");
+    auto policy = make_policy("threshold", p);
+    ManualClock clock(100000);
+    bool cpu_job_routed = false;
+    for (const auto& r : routes(policy->decide(b.state, clock))) {
+        CHECK(r.job != 2 || r.group == "gpu");
+        cpu_job_routed = cpu_job_routed || (r.job == 3 && r.group == "cpu");
+    }
+    CHECK(cpu_job_routed);
+}
+
+// Two jobs routed to the CPU group wait for its two idle nodes while a GPU
+// job waits: pfa keeps the CPU nodes (it dropped the group from its profile
+// and released them) and hires no CPU node for the GPU job.
+TEST(NodeNeedsRouting, PfaKeepsTheNodesRoutedJobsWaitFor)
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("cpu", 8, 4, 0.4).group("gpu", 8, 4, 4.0);
+    b.state.groups[1].gres = "gpu:1";
+    b.up("cpu-1").up("cpu-2");
+    b.running(1, 8, 0, "r", 7 * 24 * 3600)
+        .pending(2, 8, BurstOption::Allow, "p", 3600)
+        .pending(3, 8, BurstOption::Allow, "p", 3600)
+        .pending(4, 8, BurstOption::Allow, "p", 3600);
+    b.state.snapshot.jobs[1].partitions = {"local", "cpu"};
+    b.state.snapshot.jobs[2].partitions = {"local", "cpu"};
+    b.state.snapshot.jobs[3].needs = NodeNeeds("gres:gpu:1", "");
+    auto policy = hiring_policy("pfa");
+    ManualClock clock(100000);
+    const Decision d = policy->decide(b.state, clock);
+    for (const auto& r : actions<ReleaseNodes>(d))
+        CHECK_TEXT(r.nodes.empty(), ("pfa released " + r.nodes.front() + ", which routed jobs wait for").c_str());
+    for (const auto& h : actions<HireNodes>(d))
+        CHECK_TEXT(h.group != "cpu", "pfa hired CPU nodes for a GPU job");
 }

@@ -370,4 +370,7 @@ TEST(SiteView, AGroupOffersTheGresSlurmListsForAllItsNodes)
     SiteView v = SiteView::of(b.state);
     CHECK((std::vector<GresCount>{{"gpu", "a100", 2}}) == v.groups[0].offer.gres);
     CHECK((std::vector<GresCount>{{"gpu", "v100", 1}}) == v.groups[1].offer.gres);
+    // A node Slurm lists without gres has none, and so then has the group.
+    b.node("listed-2").gres = "";
+    CHECK(SiteView::of(b.state).groups[0].offer.gres.empty());
 }
