@@ -4,24 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <string>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace burst {
 namespace {
-
-std::vector<std::string_view> split(std::string_view text, char separator)
-{
-    std::vector<std::string_view> parts;
-    for (std::size_t start = 0;;) {
-        const std::size_t end = text.find(separator, start);
-        parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-        if (end == std::string_view::npos)
-            return parts;
-        start = end + 1;
-    }
-}
 
 // Slurm's multipliers (suffix_mult): k, m, g, t, p and kib ... pib are
 // powers of 1024, kb ... pb powers of 1000, any case.
@@ -63,13 +51,6 @@ bool read_count(std::string_view text, std::uint64_t& count)
         return false;
     count = value * m;
     return true;
-}
-
-bool iequals(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
 }
 
 [[noreturn]] void unreadable(std::string_view entry, std::string_view what)

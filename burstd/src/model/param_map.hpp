@@ -2,6 +2,8 @@
 // Key/value parameters whose keys compare case-insensitively, as Slurm's
 // configuration keys do: "LookAhead" and "lookahead" name the same parameter.
 
+#include "text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -19,10 +21,5 @@ struct CaseInsensitiveLess {
 };
 
 using ParamMap = std::map<std::string, std::string, CaseInsensitiveLess>;
-
-inline bool iequals(const std::string& a, const std::string& b)
-{
-    return a.size() == b.size() && !CaseInsensitiveLess{}(a, b) && !CaseInsensitiveLess{}(b, a);
-}
 
 } // namespace burst

@@ -184,8 +184,7 @@ SiteView SiteView::of(const ClusterState& state)
             // same features in the same order as its first node, which
             // costs one comparison.
             NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
-            const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
-            // A node listing none has none: the group then offers none.
+            // A node listing no gres has none: the group then offers none.
             const std::string*& first_gres = first_gres_text[std::size_t(it->second)];
             if (first_gres == nullptr || node.gres != *first_gres) {
                 const std::vector<GresCount> gres = readable_gres(node.gres);
@@ -199,6 +198,7 @@ SiteView SiteView::of(const ClusterState& state)
             if (node.memory_mb > 0)
                 offer.memory_mb = offer.memory_mb ? std::min(offer.memory_mb, node.memory_mb) : node.memory_mb;
             auto& offered = offer.features;
+            const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
             const bool first = first_listed == nullptr;
             if (first)
                 first_listed = &node.features;

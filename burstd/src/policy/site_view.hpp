@@ -79,24 +79,30 @@ public:
     {
         if (needs.empty())
             return true;
-        if (needs.id() < needs_row_.size() && needs_row_[needs.id()] != kNoRow)
-            return served_[needs_row_[needs.id()] * groups.size() + group.index] != 0;
-        return needs.met_by(group.offer);
+        const std::uint32_t row = row_of(needs);
+        return row != kNoRow ? served_[row * groups.size() + group.index] != 0 : needs.met_by(group.offer);
     }
     // Whether any group's nodes have what a job with `needs` asks.
     bool served_somewhere(NodeNeeds needs) const
     {
         if (needs.empty())
             return true;
-        if (needs.id() < needs_row_.size() && needs_row_[needs.id()] != kNoRow)
-            return served_anywhere_[needs_row_[needs.id()]] != 0;
-        return std::any_of(groups.begin(), groups.end(), [needs](const GroupView& g) { return needs.met_by(g.offer); });
+        const std::uint32_t row = row_of(needs);
+        return row != kNoRow ? served_anywhere_[row] != 0
+                             : std::any_of(groups.begin(), groups.end(),
+                                           [needs](const GroupView& g) { return needs.met_by(g.offer); });
     }
     // What a policy's decision notes of the jobs above, if any.
     std::vector<std::string> needs_notes() const;
 
 private:
     static constexpr std::uint32_t kNoRow = ~std::uint32_t(0);
+    // The row SiteView::of filled for `needs`; kNoRow for needs interned
+    // since, which are then answered from the offers directly.
+    std::uint32_t row_of(NodeNeeds needs) const
+    {
+        return needs.id() < needs_row_.size() ? needs_row_[needs.id()] : kNoRow;
+    }
     // Whether any group serves `needs`; fills its row of served_ the first time.
     bool served_anywhere(NodeNeeds needs);
     std::vector<std::uint32_t> needs_row_; // by NodeNeeds::id(): row in served_, or kNoRow

@@ -4,9 +4,9 @@
 #include "policy/site_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <numeric>
-#include <cmath>
 
 namespace burst {
 
@@ -165,7 +165,12 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         while (missing > 0) {
             GroupView* chosen = choose_group(
                 *expander_, view.groups, missing,
-                [&](const GroupView& g) { return offered[g.index] && g.hireable_nodes > 0 && serve(g) > 0; },
+                [&](const GroupView& g) {
+                    return offered[g.index] && g.hireable_nodes > 0 &&
+                           (left.empty() || std::any_of(left.begin(), left.end(), [&](std::size_t w) {
+                                return view.serves(view.pending_needs[waiting_at[w]], g);
+                            }));
+                },
                 options);
             if (!chosen)
                 break;

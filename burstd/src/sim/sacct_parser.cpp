@@ -1,5 +1,7 @@
 #include "sim/sacct_parser.hpp"
 
+#include "model/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -20,21 +22,6 @@ constexpr std::array<const char*, kColumns> kColumnNames = {
     "JobIDRaw", "Account", "User", "Submit", "Start", "End", "AllocCPUS",
     "ReqCPUS", "Timelimit", "State", "JobName", "Partition", "Eligible"};
 constexpr int kRequiredColumns = kName; // every column before JobName
-
-std::vector<std::string_view> split(std::string_view line)
-{
-    std::vector<std::string_view> out;
-    std::size_t start = 0;
-    while (true) {
-        auto bar = line.find('|', start);
-        if (bar == std::string_view::npos) {
-            out.push_back(line.substr(start));
-            return out;
-        }
-        out.push_back(line.substr(start, bar - start));
-        start = bar + 1;
-    }
-}
 
 template <class T>
 bool parse_number(std::string_view text, T& out)
@@ -199,7 +186,7 @@ Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_
             report.unterminated_line(line_no);
             continue;
         }
-        auto fields = split(line);
+        auto fields = split(line, '|');
         if (!have_header)
             trailing_bar = fields.size() > 1 && fields.back().empty();
         if (trailing_bar && fields.size() > 1 && fields.back().empty())

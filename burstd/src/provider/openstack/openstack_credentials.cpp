@@ -1,5 +1,6 @@
 #include "provider/openstack/openstack_credentials.hpp"
 
+#include "model/text.hpp"
 #include "provider/gcp/secret_file.hpp"
 
 #include <algorithm>
@@ -22,11 +23,6 @@ std::string lower(std::string s)
 {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return std::tolower(ch); });
     return s;
-}
-
-bool iequals(const std::string& a, const std::string& b)
-{
-    return lower(a) == lower(b);
 }
 
 std::string trim(const std::string& s)
