@@ -31,6 +31,7 @@
 #include "burst_link.h"
 #include "exporter.h"
 #include "jobs_text.h"
+#include "node_cpus.h"
 #include "node_gres.h"
 #include "snapshot.h"
 #include "snapshot_json.h"
@@ -315,6 +316,10 @@ static int copy_job(void *x, void *arg)
 		s->submit_time = d->submit_time;
 		s->eligible_time = d->begin_time;
 		s->cpus_per_task = (d->cpus_per_task == NO_VAL16) ? 1 : d->cpus_per_task;
+		s->node_cpus = node_cpus(d->pn_min_cpus, s->cpus_per_task, d->num_tasks, d->min_cpus,
+					 d->max_nodes);
+	} else {
+		s->node_cpus = 1;
 	}
 	if (IS_JOB_PENDING(j)) {
 		s->nodes_req = d ? d->min_nodes : 0;
@@ -329,8 +334,8 @@ static int copy_job(void *x, void *arg)
 		s->node_mem_mb = 0;
 	} else if (mem & MEM_PER_CPU) {
 		s->mem_mb = (mem & ~MEM_PER_CPU) * s->cpus;
-		/* A node runs at least one whole task. */
-		s->node_mem_mb = (mem & ~MEM_PER_CPU) * s->cpus_per_task;
+		/* Slurm gives a node the memory of the CPUs it allocates there. */
+		s->node_mem_mb = (mem & ~MEM_PER_CPU) * s->node_cpus;
 	} else {
 		s->mem_mb = mem * (s->nodes_req ? s->nodes_req : 1);
 		s->node_mem_mb = mem;

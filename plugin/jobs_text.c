@@ -22,7 +22,7 @@ int jobs_text_same_but_priority(const struct snap_job *a, const struct snap_job 
 	       a->start_time == b->start_time && a->time_limit == b->time_limit &&
 	       a->nodes_req == b->nodes_req && a->cpus == b->cpus &&
 	       a->cpus_per_task == b->cpus_per_task && a->mem_mb == b->mem_mb &&
-	       a->node_mem_mb == b->node_mem_mb &&
+	       a->node_cpus == b->node_cpus && a->node_mem_mb == b->node_mem_mb &&
 	       same_str(a->state, b->state) && same_str(a->reason, b->reason) &&
 	       same_str(a->user, b->user) && same_str(a->account, b->account) &&
 	       same_str(a->partitions, b->partitions) && same_str(a->qos, b->qos) &&

@@ -19,7 +19,8 @@ BURST_PLUGIN_PURE = plugin/burst_conf.c plugin/burst_conf.h \
 	plugin/snapshot.c plugin/snapshot.h \
 	plugin/snapshot_json.c plugin/snapshot_json.h \
 	plugin/jobs_text.c plugin/jobs_text.h \
-	plugin/node_gres.c plugin/node_gres.h
+	plugin/node_gres.c plugin/node_gres.h \
+	plugin/node_cpus.c plugin/node_cpus.h
 
 plugin_job_submit_burst_la_SOURCES = plugin/job_submit_burst.c \
 	plugin/exporter.c plugin/exporter.h $(BURST_PLUGIN_PURE)
@@ -42,7 +43,8 @@ tests_unit_unit_tests_SOURCES += $(BURST_PLUGIN_PURE) \
 	tests/unit/plugin/snapshot_json_test.cpp \
 	tests/unit/plugin/hostlist_stand_ins.hpp \
 	tests/unit/plugin/jobs_text_test.cpp \
-	tests/unit/plugin/node_gres_test.cpp
+	tests/unit/plugin/node_gres_test.cpp \
+	tests/unit/plugin/node_cpus_test.cpp
 
 # slurmctld loads plugins lazily: an unresolved function kills it on first
 # call, so every undefined symbol is checked against what the hosts export.

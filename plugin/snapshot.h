@@ -31,6 +31,7 @@ struct snap_job {
 	int64_t submit_time, eligible_time, start_time;
 	uint32_t time_limit;     /* seconds, 0 = none */
 	uint32_t nodes_req, cpus, cpus_per_task;
+	uint32_t node_cpus;       /* what each of its nodes must have (node_cpus.h) */
 	uint64_t mem_mb;
 	uint64_t node_mem_mb;     /* what each of its nodes must have, 0 = unspecified */
 };

@@ -319,6 +319,8 @@ static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn exp
 	integer(o, j->cpus);
 	KEY(o, "cpus_per_task");
 	integer(o, j->cpus_per_task ? j->cpus_per_task : 1);
+	KEY(o, "node_cpus");
+	integer(o, j->node_cpus ? j->node_cpus : j->cpus_per_task ? j->cpus_per_task : 1);
 	KEY(o, "mem_mb");
 	integer(o, (int64_t) j->mem_mb);
 	KEY(o, "node_mem_mb");

@@ -5,7 +5,8 @@
 #  - the snapshot's jobs, nodes and shares match scontrol/sshare, for running,
 #    pending, dependent and array jobs in two accounts, with and without options,
 #    and what a job asks of each node (GPUs per node, task and job; a
-#    constraint; memory per node or per CPU)
+#    constraint; CPUs per node, also of a job held to one node; memory per node
+#    or per CPU)
 #  - invalid --burst/--threads/--comment values are refused with a clear message
 #  - job_end is sent for a finished job
 #  - burstd going away does not stop slurmctld; the plugin reconnects
@@ -130,6 +131,11 @@ j_gpn=$(sbatch --parsable -A alpha -p cloud -J gpn --hold --gres=gpu:a100:1 --co
 j_mpc=$(sbatch --parsable -A alpha -p cloud -J mpc --hold -n1 -c2 --mem-per-cpu=200 --wrap true)
 j_gpt=$(sbatch --parsable -A alpha -p cloud -J gpt --hold -n2 --gpus-per-task=1 --wrap true)
 j_gpj=$(sbatch --parsable -A alpha -p cloud -J gpj --hold -n2 --gpus=2 --wrap true)
+# The CPUs each node needs: all the tasks of a job held to one node, or a
+# task per node of one that may spread.
+j_one=$(sbatch --parsable -A alpha -p cloud -J one --hold -N1 -n2 --mem-per-cpu=100 --wrap true)
+j_spr=$(sbatch --parsable -A alpha -p cloud -J spread --hold -n2 --mem-per-cpu=100 --wrap true)
+j_tpn=$(sbatch --parsable -A alpha -p cloud -J tpn --hold -n2 --ntasks-per-node=2 --wrap true)
 wait_for "[ \"\$(field $j_run JobState)\" = RUNNING ] && [ \"\$(field $j_com JobState)\" = RUNNING ] && squeue -h -t R -j $j_arr | grep -q ." 30 ||
     tap_fail "jobs started" "$(squeue)"
 
@@ -168,7 +174,13 @@ tap_is "--gpus-per-task=1: a GPU on each node" "$(snap_job "$j_gpt" gres)" "gres
 tap_is "--gpus=2 over 2 tasks: a GPU on each node, not two" "$(snap_job "$j_gpj" gres)" "gres:gpu:1"
 tap_is "--mem=500: each node needs 500 MiB" "$(snap_job "$j_gpn" node_mem_mb)" 500
 tap_is "--mem-per-cpu=200 -c2: each node needs a task's 400 MiB" "$(snap_job "$j_mpc" node_mem_mb)" 400
-scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc"
+tap_is "-N1 -n2 --mem-per-cpu=100: one node needs both tasks' CPUs and memory" \
+    "$(snap_job "$j_one" node_cpus) $(snap_job "$j_one" node_mem_mb)" "2 200"
+tap_is "-n2 --mem-per-cpu=100 may spread: a node needs one task's" \
+    "$(snap_job "$j_spr" node_cpus) $(snap_job "$j_spr" node_mem_mb)" "1 100"
+tap_is "--ntasks-per-node=2: each node needs 2 CPUs" "$(snap_job "$j_tpn" node_cpus)" 2
+tap_is "-c2: each node needs 2 CPUs" "$(snap_job "$j_mpc" node_cpus)" 2
+scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc" "$j_one" "$j_spr" "$j_tpn"
 
 # --- job_end for a job that finished
 scancel "$j_arr"

@@ -202,8 +202,8 @@ Job parse_job(const Fields& f)
     j.cpus = f.u32("cpus", true);
     j.cpus_per_task = f.u32("cpus_per_task", false, 1, 1);
     j.memory_mb = std::uint64_t(f.integer("mem_mb", false));
-    j.needs = NodeNeeds(f.string("gres", false), f.string("features", false), j.cpus_per_task,
-                        std::uint64_t(f.integer("node_mem_mb", false)));
+    j.needs = NodeNeeds(f.string("gres", false), f.string("features", false),
+                        f.u32("node_cpus", false, j.cpus_per_task, 1), std::uint64_t(f.integer("node_mem_mb", false)));
     j.nodes = f.strings("node_list", false);
     j.burst = f.word("burst", false, BurstOption::Allow,
                      {{"never", BurstOption::Never}, {"allow", BurstOption::Allow}, {"prefer", BurstOption::Prefer}});

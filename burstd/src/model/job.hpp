@@ -50,7 +50,7 @@ struct alignas(64) Job {
     std::uint32_t cpus = 1; // total over all nodes
     JobState state = JobState::Pending;
     BurstOption burst = BurstOption::Allow;
-    NodeNeeds needs; // of each node: gres, --constraint, a task's CPUs, memory
+    NodeNeeds needs; // of each node: gres, --constraint, CPUs, memory
     PendingReason reason; // Slurm's, e.g. "Resources", "Priority"
     Time submit_time = 0;
     Time eligible_time = 0;

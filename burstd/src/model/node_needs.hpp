@@ -1,13 +1,13 @@
 #pragma once
 // What a job asks of each node it runs on: generic resources, a feature
-// constraint, the CPUs of one task and memory, as one interned value of 2
+// constraint, CPUs and memory, as one interned value of 2
 // bytes.  Every distinct combination is read once, when it is first
 // interned, and kept for the life of the process; what is asked of a value
 // is whether a kind of node meets it (met_by), never a parse.
 //
 // Why: a policy must not route a job to a node group whose nodes Slurm
 // would never start it on (a GPU job to CPU nodes, a job constrained to
-// the site's own hardware, a task wider or a job hungrier than one node):
+// the site's own hardware, a job wider or hungrier than one node can hold):
 // hiring for it buys nodes that stay idle.
 // SiteView::of sorts out every waiting job on every decision (a million at
 // the largest sites), so the value sits in the Job's first cache line,
@@ -44,8 +44,8 @@ public:
     // Asks for nothing.
     NodeNeeds() = default;
     // Interns what a job asks of each of its nodes: gres as the exporter
-    // sends it, the --constraint text, the CPUs of one of its tasks and
-    // memory (0 = unspecified); thread-safe.  Texts that cannot be read
+    // sends it, the --constraint text, the CPUs and memory (0 =
+    // unspecified) each node must give it; thread-safe.  Texts that cannot be read
     // are kept with the reason (error()), and no node meets them: routing
     // such a job could only buy nodes Slurm may not start it on.
     NodeNeeds(std::string_view gres, std::string_view features, std::uint32_t cpus = 1, std::uint64_t memory_mb = 0);

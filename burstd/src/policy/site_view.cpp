@@ -149,7 +149,7 @@ std::vector<std::string> SiteView::needs_notes() const
     if (!n.features().empty())
         add("constraint " + n.features());
     if (n.cpus() > 1)
-        add(std::to_string(n.cpus()) + " CPUs per task");
+        add(std::to_string(n.cpus()) + " CPUs per node");
     if (n.memory_mb() > 0)
         add(std::to_string(n.memory_mb()) + " MB per node");
     notes.push_back(std::to_string(unservable_jobs) + " burstable job(s) ask for what no node group's nodes have (e.g. " +

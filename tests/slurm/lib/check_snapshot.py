@@ -122,13 +122,27 @@ def mib(text):
     return int(float(text[:-1]) * units[text[-1]]) if text[-1:] in units else int(text)
 
 
+def node_cpus(r):
+    """The CPUs each node of a pending job must have (plugin/node_cpus.h):
+    MinCPUsNode, and when NumNodes has a most, the tasks over it, rounded
+    up, times CPUs/Task (without a task count, NumCPUs over it)."""
+    cpt = int(r["CPUs/Task"])
+    cpus = max(int(r["MinCPUsNode"]), cpt)
+    most = r["NumNodes"].partition("-")[2]
+    if most.isdigit() and int(most) > 0:
+        most = int(most)
+        tasks = int(r["NumTasks"]) if r.get("NumTasks", "").isdigit() else 0
+        cpus = max(cpus, -(-tasks // most) * cpt if tasks else -(-int(r["NumCPUs"]) // most))
+    return cpus
+
+
 def node_mem(r):
-    """What each node of the job must have: MinMemoryNode, or MinMemoryCPU
-    times the CPUs of one task."""
+    """What each node of a pending job must have: MinMemoryNode, or
+    MinMemoryCPU times its node_cpus."""
     if r.get("MinMemoryNode"):
         return mib(r["MinMemoryNode"])
     if r.get("MinMemoryCPU"):
-        return mib(r["MinMemoryCPU"]) * int(r["CPUs/Task"])
+        return mib(r["MinMemoryCPU"]) * node_cpus(r)
     return 0
 
 
@@ -153,7 +167,9 @@ def check_jobs(snap, d):
         d.eq(f"{w} dependency", j["dependency"], null(r["Dependency"]))
         d.eq(f"{w} gres", j["gres"], node_gres(r))
         d.eq(f"{w} features", j["features"], null(r.get("Features")))
-        d.eq(f"{w} node_mem_mb", j["node_mem_mb"], node_mem(r))
+        if r["JobState"] == "PENDING":
+            d.eq(f"{w} node_cpus", j["node_cpus"], node_cpus(r))
+            d.eq(f"{w} node_mem_mb", j["node_mem_mb"], node_mem(r))
         d.eq(f"{w} priority", j["priority"], int(r["Priority"]))
         d.eq(f"{w} cpus", j["cpus"], int(r["NumCPUs"]))
         d.eq(f"{w} cpus_per_task", j["cpus_per_task"], int(r["CPUs/Task"]))

@@ -84,6 +84,7 @@ TEST(MessageParser, AppliesDefaultsForOptionalJobFields)
     const Job& j = std::get<Snapshot>(r.message->body).jobs[0];
     LONGS_EQUAL(1, j.array_task_count);
     LONGS_EQUAL(1, j.cpus_per_task);
+    CHECK(j.needs.empty());
     CHECK(j.burst == BurstOption::Allow);
     CHECK_FALSE(j.threads.automatic);
     LONGS_EQUAL(6, j.threads.count);
@@ -220,4 +221,24 @@ TEST(MessageParser, RejectsOversizedLines)
     auto r = parse_message(std::string_view(huge, sizeof huge));
     CHECK_FALSE(r.message.has_value());
     STRCMP_EQUAL("message of 67108865 bytes exceeds the limit of 67108864 bytes", r.error.c_str());
+}
+
+// node_cpus is what each node must have; older plugins send only the CPUs
+// of one task, which stand for it.
+TEST(MessageParser, NodeCpusAreWhatEachNodeMustHaveAndDefaultToATasksCpus)
+{
+    const std::string job = R"({"id":1,"user":"u","account":"a","partitions":["p"],"state":"PENDING",)"
+                            R"("submit_time":5,"cpus":16,"cpus_per_task":2)";
+    auto r = parse_message(snapshot_with("[" + job + R"(,"node_cpus":16,"node_mem_mb":3200}])"));
+    CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
+    const Job& limited = std::get<Snapshot>(r.message->body).jobs[0];
+    LONGS_EQUAL(16, limited.needs.cpus());
+    LONGS_EQUAL(3200, limited.needs.memory_mb());
+    LONGS_EQUAL(2, limited.cpus_per_task);
+
+    r = parse_message(snapshot_with("[" + job + "}]"));
+    CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
+    LONGS_EQUAL(2, std::get<Snapshot>(r.message->body).jobs[0].needs.cpus());
+
+    CHECK(error_of(snapshot_with("[" + job + R"(,"node_cpus":0}])")).find("node_cpus") != std::string::npos);
 }

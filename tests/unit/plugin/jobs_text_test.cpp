@@ -111,6 +111,7 @@ const Change field_changes[] = {
     [](snap_job& j, Copy&) { j.cpus = 8; },
     [](snap_job& j, Copy&) { j.cpus_per_task = 4; },
     [](snap_job& j, Copy&) { j.mem_mb = 4000; },
+    [](snap_job& j, Copy&) { j.node_cpus = 16; },
     [](snap_job& j, Copy&) { j.node_mem_mb = 2000; },
     [](snap_job& j, Copy& c) { j.name = c.dup(""); },  // "" is not NULL to the compare
     [](snap_job& j, Copy&) { j.name = nullptr; },

@@ -129,6 +129,7 @@ TEST(SnapshotJson, JobFieldsFollowTheProtocol)
     LONGS_EQUAL(3600, num(job, "time_limit"));
     LONGS_EQUAL(8, num(job, "cpus"));
     LONGS_EQUAL(1, num(job, "cpus_per_task"));
+    LONGS_EQUAL(1, num(job, "node_cpus"));
     LONGS_EQUAL(2, json_array_size(json_object_get(job, "node_list")));
     json_decref(m);
 }
@@ -269,6 +270,7 @@ TEST(SnapshotJson, ExtremeIntegersAreExact)
     j->submit_time = -5;
     j->mem_mb = 1ull << 52;
     j->node_mem_mb = 1ull << 51;
+    j->node_cpus = 4294967295u;
     size_t len;
     char* line = snapshot_json_snapshot(&s, "c1", 2, 5, expand_commas, &len);
     json_t* m = load(line, len);
@@ -277,6 +279,7 @@ TEST(SnapshotJson, ExtremeIntegersAreExact)
     LONGS_EQUAL(-5, num(job, "submit_time"));
     CHECK_EQUAL(1ll << 52, num(job, "mem_mb"));
     CHECK_EQUAL(1ll << 51, num(job, "node_mem_mb"));
+    LONGS_EQUAL(4294967295ll, num(job, "node_cpus"));
     json_decref(m);
 }
 

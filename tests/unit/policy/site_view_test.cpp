@@ -286,7 +286,7 @@ TEST(SiteView, AGroupOffersTheCpusAndMemoryOfItsSmallestNode)
     LONGS_EQUAL(4, v.groups[1].offer.cpus);
     LONGS_EQUAL(7000, v.groups[1].offer.memory_mb);
     LONGS_EQUAL(1, v.unservable_jobs);
-    STRCMP_EQUAL("1 burstable job(s) ask for what no node group's nodes have (e.g. 8 CPUs per task, 20000 MB per "
+    STRCMP_EQUAL("1 burstable job(s) ask for what no node group's nodes have (e.g. 8 CPUs per node, 20000 MB per "
                  "node): they stay local",
                  v.needs_notes().at(0).c_str());
 }
