@@ -471,7 +471,9 @@ SimResult SimRun::run()
                     interrupt(e.target);
                 break;
             case EventKind::NodeReady:
-                node_ready(e.target);
+                // Not a boot of an earlier life, interrupted or released while booting.
+                if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
+                    node_ready(e.target);
                 break;
             case EventKind::Eligible:
                 if (jobs_[e.target].phase == Phase::Blocked && jobs_[e.target].waiting_parents == 0)
@@ -862,7 +864,7 @@ void SimRun::power_up(std::uint32_t n)
     ++result_.instances_launched;
     unbooked_spend_ = true;
     const NodeGroup& g = config_.groups[node.group];
-    push(now + sample_boot(g), EventKind::NodeReady, n);
+    push(now + sample_boot(g), EventKind::NodeReady, n, node.life);
     if (g.spot && g.interruptions_per_hour > 0) {
         // Poisson process: exponential time to the interruption of this life.
         push(now - std::log1p(-unit_draw(interruption_rng_)) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -322,11 +323,12 @@ namespace {
 
 // 2 local cores kept busy, a stream of 2-core jobs the always policy sends to
 // a spot group of `rate` interruptions per instance-hour.
-SimResult spot_run(double rate, std::uint64_t seed, std::uint32_t jobs = 150)
+SimResult spot_run(double rate, std::uint64_t seed, std::uint32_t jobs = 150, const char* policy = "always",
+                   std::uint32_t max_nodes = 4)
 {
     SimConfig c = site(2);
     c.groups = {cloud()};
-    c.groups[0].max_count = 4;
+    c.groups[0].max_count = max_nodes;
     c.groups[0].spot = true;
     c.groups[0].interruptions_per_hour = rate;
     c.suspend_time = 60;
@@ -334,8 +336,8 @@ SimResult spot_run(double rate, std::uint64_t seed, std::uint32_t jobs = 150)
     std::vector<TraceJob> trace{job(1, 0, 2, 1e6)};
     for (std::uint32_t i = 0; i < jobs; ++i)
         trace.push_back(job(JobId(i + 2), 60.0 * i, 2, 600));
-    auto always = make_policy("always", PolicyParams{});
-    return simulate(c, trace, *always);
+    auto chosen = make_policy(policy, PolicyParams{});
+    return simulate(c, trace, *chosen);
 }
 
 } // namespace
@@ -377,6 +379,34 @@ TEST(Simulator, AnInterruptedJobIsRequeuedLosesItsProgressAndStillCompletes)
     CHECK(m.cloud_cost > mc.cloud_cost);
     CHECK(m.mean_wait > mc.mean_wait);
     CHECK(r.account_cost.at("acct") > calm.account_cost.at("acct"));
+}
+
+// At 20 interruptions per instance-hour, about half the 120-s boots are
+// interrupted: the node goes down, and its boot's end must not bring it
+// back (threshold keeps spare nodes, so a downed one is not resumed first).
+TEST(Simulator, ANodeInterruptedWhileBootingStaysDown)
+{
+    SimResult r = spot_run(20.0, 5, 150, "threshold", 10);
+    std::size_t down_while_booting = 0;
+    std::map<std::pair<int, Time>, std::size_t> launches;
+    for (const InstanceSpan& span : r.instances) {
+        CHECK(span.ready <= span.down);
+        down_while_booting += span.ready == span.down;
+        ++launches[{span.group, span.launched}];
+    }
+    CHECK(down_while_booting > 10);
+    // Each launch is billed once: a stale boot end no longer powered a
+    // downed node up, to be powered down (and billed) a second time.
+    double billed = 0;
+    for (const InstanceSpan& span : r.instances)
+        billed += (span.billed_until - span.launched) * span.price_per_hour / 3600;
+    DOUBLES_EQUAL(billed, r.cloud_cost, 1e-6);
+    LONGS_EQUAL(r.instances_launched, r.instances.size());
+    // Supply never exceeds the local cores and every cloud node up.
+    const SimMetrics m = compute_metrics(r, 1.0);
+    CHECK(m.a_over >= 0 && m.a_over <= 1);
+    CHECK(m.a_under >= 0 && m.a_under <= 1);
+    LONGS_EQUAL(151, r.jobs.size());
 }
 
 TEST(Simulator, SpotInterruptionsAreDeterministicForASeed)
