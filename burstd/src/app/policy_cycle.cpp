@@ -5,6 +5,7 @@
 #include "ingest/json_ref.hpp"
 #include "model/hostlist.hpp"
 #include "policy/billing_boundary.hpp"
+#include "policy/cloud_cost_bound.hpp"
 #include "policy/policy_factory.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/site_view.hpp"
@@ -66,6 +67,7 @@ PolicyCycle::PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& led
 void PolicyCycle::observe(const JobEnd& end)
 {
     run_metrics_.job_end(end);
+    budget_spend_.job_ended(end);
     for (auto& p : chain_)
         p->observe(end);
 }
@@ -101,6 +103,10 @@ void PolicyCycle::run(const CycleContext& ctx)
     ClusterState state;
     state.snapshot = *ctx.snapshot;
     state.groups = ctx.config.node_groups;
+    // Reconciliation terminates a boot past ResumeTimeout (reconciler.hpp),
+    // about as late as a power-down may come.
+    for (auto& g : state.groups)
+        g.longest_boot = timeouts_.resume_timeout + kPowerDownLag;
     std::vector<LedgerRecord> records = ledger_.all();
     for (const auto& r : records)
         if (r.open())

@@ -28,6 +28,11 @@ struct NodeGroup {
     Billing billing = Billing::PerSecond;
     Seconds min_billed = 60;            // providers bill at least this much per instance
     Seconds boot_time = 120;            // expected launch-to-registered time
+    // The longest a boot is billed before it is given up: burstd terminates
+    // an instance still booting past Slurm's ResumeTimeout at its next
+    // reconciliation; burstsim draws no boot longer than BootTime × (1 +
+    // jitter).  Set by them, not by burstd.conf; below boot_time, boot_time.
+    Seconds longest_boot = 0;
     std::uint32_t max_count = 0;        // 0 = as many as `nodes` lists
     double speed = 1.0;                 // relative per-core speed (1 = like local nodes)
     bool spot = false;
@@ -41,6 +46,8 @@ struct NodeGroup {
         return max_count == 0 || max_count > nodes.size() ? std::uint32_t(nodes.size()) : max_count;
     }
     double price_per_cpu_second() const { return price_per_hour / 3600.0 / (cpus ? cpus : 1); }
+    // What the budget cap bounds a boot by.
+    Seconds boot_bound() const { return boot_time > longest_boot ? boot_time : longest_boot; }
 };
 
 } // namespace burst

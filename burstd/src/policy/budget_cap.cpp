@@ -222,7 +222,7 @@ void BudgetCap::commit_unused_capacity(const CloudNodes& cloud, Time now)
         std::optional<double> bound;
         Seconds busy_for = 0, headroom = 0;
         if (jobs == on_node.end()) {
-            busy_for = booting ? std::max<Seconds>(0, i.requested_at + g->boot_time - now) : 0;
+            busy_for = booting ? std::max<Seconds>(0, i.requested_at + g->boot_bound() - now) : 0;
             bound = idle_node_cost_bound(*g, uptime, busy_for, suspend_time(*g));
             if (bound) {
                 const Seconds down_at = uptime + busy_for + *suspend_time(*g);
@@ -317,7 +317,7 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     const std::string head = "budget of " + whose("");
     const std::string limit = money(a->limit->amount) + " per " + per_interval(a->limit->interval);
     const std::string what = "hiring " + std::to_string(hire.count) + " node(s) of " + g->name;
-    auto each = idle_node_cost_bound(*g, 0, g->boot_time, suspend_time(*g));
+    auto each = idle_node_cost_bound(*g, 0, g->boot_bound(), suspend_time(*g));
     if (!each)
         return head + " (" + limit + "): slurm.conf has no SuspendTime for " + g->name + "'s partition, so an idle hired node's cost cannot be bounded; " +
                what + " dropped";
@@ -343,8 +343,8 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     // Jobs routed after the hire may land on its nodes (Slurm fills nodes up
     // or booting before it resumes more).
     OpenCapacity& open = open_[g->name];
-    const Seconds down_at = g->boot_time + *suspend_time(*g);
-    open.nodes.add(OpenNode{g->cpus, g->boot_time, true,
+    const Seconds down_at = g->boot_bound() + *suspend_time(*g);
+    open.nodes.add(OpenNode{g->cpus, g->boot_bound(), true,
                             billing_headroom(*g, 0, billing_overrun_bound(*g, down_at, down_at + kPowerDownLag))},
                    fit);
     open.free_cpus += std::uint64_t(fit) * g->cpus;
@@ -357,26 +357,36 @@ std::vector<std::string> BudgetCap::filter(Decision& decision)
     if (limits_.empty())
         return notes;
     std::map<std::string, std::pair<std::string, std::size_t>> dropped; // account -> (first note, more)
+    std::vector<bool> keep(decision.actions.size(), true);
+    // Routes first: a hire is for jobs to run on, and one that took the
+    // budget the routes of those jobs need would leave its nodes idle.
+    for (const bool hires : {false, true})
+        for (std::size_t i = 0; i < decision.actions.size(); ++i) {
+            Action& action = decision.actions[i];
+            auto* hire = std::get_if<HireNodes>(&action.what);
+            if ((hire != nullptr) != hires)
+                continue;
+            std::string why, account;
+            if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
+                why = check_route(*route);
+                if (auto job = jobs_.find(route->job); job != jobs_.end())
+                    account = job->second->account;
+            } else if (hire) {
+                why = check_hire(*hire, action.reason, notes);
+            }
+            if (why.empty())
+                continue;
+            keep[i] = false;
+            ++dropped_[action_kind(action)];
+            auto [it, first] = dropped.try_emplace(account, why, 0);
+            if (!first)
+                ++it->second.second;
+        }
     std::vector<Action> kept;
     kept.reserve(decision.actions.size());
-    for (auto& action : decision.actions) {
-        std::string why, account;
-        if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
-            why = check_route(*route);
-            if (auto job = jobs_.find(route->job); job != jobs_.end())
-                account = job->second->account;
-        } else if (auto* hire = std::get_if<HireNodes>(&action.what)) {
-            why = check_hire(*hire, action.reason, notes);
-        }
-        if (why.empty()) {
-            kept.push_back(std::move(action));
-            continue;
-        }
-        ++dropped_[action_kind(action)];
-        auto [it, first] = dropped.try_emplace(account, why, 0);
-        if (!first)
-            ++it->second.second;
-    }
+    for (std::size_t i = 0; i < decision.actions.size(); ++i)
+        if (keep[i])
+            kept.push_back(std::move(decision.actions[i]));
     decision.actions = std::move(kept);
     for (const auto& [account, d] : dropped)
         notes.push_back(d.first + (d.second ? "; " + std::to_string(d.second) + " more action(s) for " + whose(account) +

@@ -13,7 +13,10 @@
 // at an interval boundary: a job that runs on counts in full in the new
 // interval.  RouteToCloud is checked against its job's account, HireNodes
 // against "" (a hired node is nobody's until a job uses it) and is cut to
-// the nodes that fit; other actions pass.  One BudgetCap lives for one
+// the nodes that fit; other actions pass.  A decision's routes are checked
+// before its hires: a hire that took the budget the routes need would buy
+// nodes for jobs the cap then keeps local.  Boots count as long as the
+// group's longest (NodeGroup::boot_bound).  One BudgetCap lives for one
 // decision cycle: what it lets through counts against the next policy of
 // the chain.
 //

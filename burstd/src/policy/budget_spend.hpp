@@ -33,6 +33,12 @@ public:
     IntervalSpend update(Time now, const std::vector<BudgetLimit>& limits, const std::vector<BilledSpan>& spans,
                          const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups,
                          std::optional<Seconds> reported_interval = std::nullopt);
+    // Every tracker books the end of the job's run at its next update.
+    void job_ended(const JobEnd& end)
+    {
+        for (auto& [interval, tracker] : trackers_)
+            tracker.job_ended(end);
+    }
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
 

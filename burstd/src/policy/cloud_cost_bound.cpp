@@ -34,7 +34,7 @@ std::optional<double> route_cost_bound(const Job& job, const NodeGroup& group)
     if (job.time_limit <= 0)
         return std::nullopt;
     const double nodes = double(nodes_per_task(job, group)) * std::max<std::uint32_t>(job.array_task_count, 1);
-    return cost(group, nodes, group.boot_time + job.time_limit);
+    return cost(group, nodes, group.boot_bound() + job.time_limit);
 }
 
 std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& group, bool booting, Time now)
@@ -43,7 +43,7 @@ std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& g
         return std::nullopt;
     Seconds left = std::max<Seconds>(0, job.start_time + job.time_limit - now);
     if (booting)
-        left += group.boot_time;
+        left += group.boot_bound();
     return cost(group, 1, left);
 }
 
@@ -90,7 +90,7 @@ std::optional<BusyNodeBound> busy_node_unused_cost_bound(const NodeGroup& group,
     for (const Job* job : jobs) {
         if (job->time_limit <= 0)
             return std::nullopt;
-        Seconds left = std::max<Seconds>(0, job->start_time + job->time_limit - now) + (booting ? group.boot_time : 0);
+        Seconds left = std::max<Seconds>(0, job->start_time + job->time_limit - now) + (booting ? group.boot_bound() : 0);
         last = std::max(last, left);
         unused = std::max(unused, cost(group, 1, left + *suspend_time) -
                                       cost(group, node_share(*job, job->nodes.size(), group), left));
@@ -125,7 +125,7 @@ std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& g
     const std::uint64_t cores =
         std::max<std::uint64_t>(job.cpus, 1) * std::max<std::uint32_t>(job.array_task_count, 1);
     const auto extension = [&](const OpenNode& n) {
-        return std::max<Seconds>(0, job.time_limit + (n.booting ? group.boot_time : 0) - n.busy_for);
+        return std::max<Seconds>(0, job.time_limit + (n.booting ? group.boot_bound() : 0) - n.busy_for);
     };
     // The `cores` nodes it extends most, in that order: the merge of both
     // lists, each extended less down the list.
@@ -140,7 +140,7 @@ std::optional<double> route_unused_cost_bound(const Job& job, const NodeGroup& g
     const double paid = cost(group, double(cores) / double(per_node), job.time_limit);
     // A fresh node powers down a SuspendTime after its boot if the job ends
     // at once, or after its limit at the latest.
-    const Seconds at_once = group.boot_time + *suspend_time;
+    const Seconds at_once = group.boot_bound() + *suspend_time;
     const Seconds latest = at_once + job.time_limit + kPowerDownLag;
     const Seconds fresh_up = at_once + job.time_limit + billing_overrun_bound(group, at_once, latest);
     const auto on = [&](std::uint64_t free, Seconds ext, std::size_t nodes_extended) {

@@ -7,7 +7,9 @@
 // bills beyond a node's uptime (MinBilled, the rest of a begun hour) is no
 // job's: the bounds on capacity no job uses include it, from each node's
 // uptime now (billing_boundary.hpp).  std::nullopt means there is no bound
-// (a job without a time limit, or nodes Slurm never powers down).
+// (a job without a time limit, or nodes Slurm never powers down).  A boot
+// counts as long as the group's longest (NodeGroup::boot_bound): a boot past
+// the expected BootTime is billed too.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
@@ -31,12 +33,12 @@ constexpr Seconds kPowerDownLag = 60;
 std::uint32_t nodes_per_task(const Job& job, const NodeGroup& group);
 
 // A pending job routed to `group`: every task on whole nodes for the
-// group's boot time plus the job's time limit (Slurm starts the limit when
+// group's longest boot plus the job's time limit (Slurm starts the limit when
 // the nodes are up).
 std::optional<double> route_cost_bound(const Job& job, const NodeGroup& group);
 
 // One node of a job running (or configuring) on cloud nodes, until the
-// job's time limit; a node still booting adds its group's boot time.
+// job's time limit; a node still booting adds its group's longest boot.
 std::optional<double> running_node_cost_bound(const Job& job, const NodeGroup& group, bool booting, Time now);
 
 // A node up `uptime` (0 for one not hired yet) with no job on it: the rest

@@ -10,13 +10,17 @@
 // --budget counts it: an instance powered down ten minutes into a billed
 // hour goes on costing until the hour ends (billing_boundary.hpp).  Per
 // account it is accrued between two updates: each instance's cost over that
-// span is split over the accounts of the jobs running on its node, by their
-// share of the node's cores; the rest (idle cores, billed time after the
-// power-down) is the "" account, so the accounts always add up to the
-// groups' total.  The first update (after a restart) splits the interval so
-// far over the jobs running then: a guess, but one that keeps per-account
-// Budget= lines charged for what their nodes cost before the restart rather
-// than letting them spend it again.
+// span is split over the accounts of the jobs on its node, by their share of
+// the node's cores: the jobs running now, and to its end each job that
+// ended since (job_ended); the rest (idle cores, billed time after the power-down) is the "" account, so
+// the accounts always add up to the groups' total.  Without the ends, a job
+// ending between two updates left the end of its run to "", which the budget
+// cap had committed to the job: "" went over its line by that much.  The
+// first update (after a restart) splits the interval so far over the jobs
+// running then: a guess (jobs that ended before the
+// restart are not known), but one that keeps per-account Budget= lines
+// charged for what their nodes cost before the restart rather than letting
+// them spend it again.
 // Intervals are aligned to the epoch (a day starts at 00:00 UTC).
 
 #include "model/billed_span.hpp"
@@ -27,6 +31,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace burst {
@@ -52,6 +57,9 @@ public:
 
     SpendView update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                      const std::vector<NodeGroup>& groups);
+    // A job that ended (on cloud nodes: its nodes are named); the next update
+    // books its run since the last one.
+    void job_ended(const JobEnd& end);
     const SpendView& last() const { return last_; }
 
 private:
@@ -59,6 +67,9 @@ private:
     Time interval_start_ = 0;
     Time last_update_ = 0;
     std::map<std::string, double> attributed_; // accounts other than ""
+    // Jobs that ended, kept while a snapshot still lists them (COMPLETING):
+    // charged to their end, once.
+    std::unordered_map<JobId, JobEnd> ended_;
     SpendView last_;
 };
 

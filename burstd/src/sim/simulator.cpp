@@ -343,6 +343,8 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
         result_.group_names.push_back(group.name);
     }
     state_.groups = config_.groups;
+    for (auto& g : state_.groups) // the longest boot sample_boot draws
+        g.longest_boot = g.boot_time * (1 + config_.boot_jitter);
     launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.empty() ? 0 : jobs_.front().trace->submit);
     for (const auto& g : config_.groups)
         suspend_times_[g.name] = config_.suspend_time;
@@ -1054,6 +1056,8 @@ void SimRun::finish(std::uint32_t j)
     end.cpus = job.cpus;
     end.elapsed = now - job.start;
     end.end_time = now;
+    end.eligible_time = job.eligible;
+    end.start_time = job.start;
     if (priority_)
         priority_->charge_ended(job.association, job.cpus, job.start, now);
     if (job.group < 0) {
@@ -1081,6 +1085,8 @@ void SimRun::finish(std::uint32_t j)
     for (auto c : job.children)
         if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
             release_or_hold(c);
+    if (!config_.budgets.empty())
+        budget_spend_.job_ended(end);
     policy_.observe(end);
     dirty_ = true;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <CppUTest/TestHarness.h>
@@ -140,6 +141,54 @@ TEST(BudgetCap, ANodeStillBootingAddsItsBootTimeToARunningJobsCommitment)
     auto notes = cap.filter(d); // (100 + 500) × 0.001 + 0.30 = 0.90
     CHECK(d.actions.empty());
     CHECK(contains(notes, "0.00 spent + 0.60 committed"));
+}
+
+// A boot may run past BootTime until it is given up (NodeGroup::longest_boot):
+// everything that waits on a boot commits that long.
+TEST(BudgetCap, BootsCountAsLongAsTheGroupsLongestBoot)
+{
+    b.state.groups[0].longest_boot = 250;
+    pending(1, "bio", 200);
+    b.running(5, 4, kNow, "c", 500);
+    b.state.snapshot.jobs.back().account = "bio";
+    b.state.snapshot.jobs.back().nodes = {"cloud-1"};
+    b.node("cloud-1").flags = kNodeCloud | kNodePoweringUp;
+    BudgetCap cap({{"bio", 10, 86400}, {"*", 1.50, 3600}}, suspend, b.state, spent, kNow);
+    Decision d = routes({1});
+    cap.filter(d); // (250 + 200) × 0.001 for the route
+    CHECK_EQUAL(1u, d.actions.size());
+    Decision hire;
+    hire.add(HireNodes{"cloud", 5}, "demand");
+    cap.filter(hire);
+    std::map<std::string, double> committed;
+    for (const BudgetStanding& s : cap.standings())
+        committed[s.account] = s.committed;
+    // The running job's booting node, (250 + 500) × 0.001, and the route's
+    // node, (250 + 200) × 0.001.
+    DOUBLES_EQUAL(0.75 + 0.45, committed["bio"], 1e-9);
+    // What the route's fresh node may idle, its boot and SuspendTime, and
+    // one hired node the same: (250 + 300) × 0.001 each; a second would
+    // not fit the 1.50.
+    DOUBLES_EQUAL(0.55 + 0.55, committed[""], 1e-9);
+    CHECK_EQUAL(1u, std::get<HireNodes>(hire.actions.at(0).what).count);
+}
+
+// The routes of a decision are checked before its hires, wherever they
+// stand in it: a hire that took the budget the routed jobs' idle capacity
+// needs would buy nodes for jobs the cap then keeps local.
+TEST(BudgetCap, ADecisionsRoutesAreCheckedBeforeItsHires)
+{
+    pending(1, "bio", 200);
+    BudgetCap cap({{"*", 0.70, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(HireNodes{"cloud", 1}, "for job 1");
+    d.add(RouteToCloud{1, "cloud"}, "the queue is long");
+    cap.filter(d);
+    // The route kept, the hire (0.40 more) dropped, in the decision's order.
+    CHECK_EQUAL(1u, d.actions.size());
+    CHECK(std::holds_alternative<RouteToCloud>(d.actions[0].what));
+    LONGS_EQUAL(1, route_of(d.actions[0]));
+    CHECK_EQUAL(1u, cap.dropped().count("hire"));
 }
 
 TEST(BudgetCap, AtANewIntervalSpendRestartsButJobsStillRunningKeepTheirCommitment)

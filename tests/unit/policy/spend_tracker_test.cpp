@@ -77,6 +77,59 @@ TEST(SpendTracker, AccountsShareANodeByCoresAndIdleTimeStaysUnattributed)
     DOUBLES_EQUAL(0.125, v.accounts[""], 1e-9);
 }
 
+JobEnd ended(JobId id, const std::string& account, std::uint32_t cpus, std::vector<std::string> nodes, Time start,
+             Time end)
+{
+    JobEnd e;
+    e.id = id;
+    e.account = account;
+    e.cpus = cpus;
+    e.nodes = std::move(nodes);
+    e.start_time = start;
+    e.end_time = end;
+    e.elapsed = end - start;
+    return e;
+}
+
+// The budget cap commits a job's node to the job until it ends: the part of
+// its run after the last update is the job's, not idle time.
+TEST(SpendTracker, AJobEndingBetweenTwoUpdatesIsBookedToItsEnd)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    t.update(7300, billed_spans(records), {running(1, "alpha", 4, {"c1"})}, groups);
+    t.job_ended(ended(1, "alpha", 4, {"c1"}, 7200, 7340));
+    SpendView v = t.update(7400, billed_spans(records), {}, groups);
+    DOUBLES_EQUAL(0.14, v.accounts["alpha"], 1e-9); // 7200..7340
+    DOUBLES_EQUAL(0.06, v.accounts[""], 1e-9);      // idle after it
+    // Once: a later update books nothing more to it.
+    v = t.update(7500, billed_spans(records), {}, groups);
+    DOUBLES_EQUAL(0.14, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.16, v.accounts[""], 1e-9);
+}
+
+// Slurm lists a job COMPLETING after its end, and one may start and end
+// between two snapshots: each pays for what it ran, once.
+TEST(SpendTracker, AJobListedAfterItsEndOrNeverSeenRunningPaysForItsRunOnce)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200), record("c2", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    Job completing = running(1, "alpha", 4, {"c1"});
+    t.update(7300, billed_spans(records), {completing}, groups);
+    completing.state = JobState::Completing;
+    t.job_ended(ended(1, "alpha", 4, {"c1"}, 7200, 7320));
+    t.job_ended(ended(2, "beta", 2, {"c2"}, 7310, 7370));
+    SpendView v = t.update(7400, billed_spans(records), {completing}, groups);
+    DOUBLES_EQUAL(0.12, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.03, v.accounts["beta"], 1e-9); // half of c2 for 60 s
+    v = t.update(7500, billed_spans(records), {completing}, groups);
+    DOUBLES_EQUAL(0.12, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.03, v.accounts["beta"], 1e-9);
+    DOUBLES_EQUAL(0.6 - 0.15, v.accounts[""], 1e-9);
+}
+
 TEST(SpendTracker, ANewIntervalStartsFromZero)
 {
     SpendTracker t(3600);
