@@ -145,11 +145,31 @@ std::optional<double> BudgetCap::route_unused(const Job& job, const NodeGroup& g
 
 void BudgetCap::take_open_cores(const Job& job, const NodeGroup& group)
 {
-    auto open = open_.find(group.name);
-    if (open == open_.end())
+    OpenCapacity& open = open_[group.name];
+    const std::uint32_t tasks = std::max<std::uint32_t>(job.array_task_count, 1);
+    const std::uint64_t cores = std::uint64_t(job.cpus) * tasks;
+    const std::uint64_t taken = std::min(open.free_cpus, cores);
+    open.free_cpus -= taken;
+    // The rest resumes fresh nodes, and the cores it leaves free on them
+    // are open to the routes after it: Slurm fills them before it resumes
+    // more, which keeps them up as long as the longest job on them.
+    const auto suspend = suspend_time(group);
+    if (cores == taken || job.time_limit <= 0 || !suspend)
         return;
-    const std::uint64_t cores = std::uint64_t(job.cpus) * std::max<std::uint32_t>(job.array_task_count, 1);
-    open->second.free_cpus -= std::min(open->second.free_cpus, cores);
+    const std::uint64_t per_node = group.cpus ? group.cpus : 1;
+    const std::uint64_t nodes = std::max<std::uint64_t>(std::uint64_t(nodes_per_task(job, group)) * tasks,
+                                                        (cores - taken + per_node - 1) / per_node);
+    const std::uint64_t left = nodes * per_node - (cores - taken);
+    if (left == 0)
+        return;
+    const Seconds busy_for = group.boot_bound() + job.time_limit;
+    const Seconds down_at = busy_for + *suspend;
+    const Seconds headroom =
+        billing_headroom(group, 0, billing_overrun_bound(group, down_at, down_at + kPowerDownLag));
+    for (std::uint64_t n = 0; n < nodes; ++n)
+        if (const std::uint64_t free = left / nodes + (n < left % nodes); free > 0)
+            open.nodes.add(OpenNode{std::uint32_t(free), busy_for, true, headroom});
+    open.free_cpus += left;
 }
 
 void BudgetCap::commit_routed(const Job& job)
@@ -160,6 +180,8 @@ void BudgetCap::commit_routed(const Job& job)
     for (const auto& g : state_.groups) {
         if (std::find(job.partitions.begin(), job.partitions.end(), group_partition(g)) == job.partitions.end())
             continue;
+        if (!job.blocked())
+            awaited_.insert(g.name);
         if (capacity) {
             auto bound = route_unused(job, g);
             if (!bound)
@@ -358,6 +380,10 @@ std::vector<std::string> BudgetCap::filter(Decision& decision)
         return notes;
     std::map<std::string, std::pair<std::string, std::size_t>> dropped; // account -> (first note, more)
     std::vector<bool> keep(decision.actions.size(), true);
+    struct Routes {
+        std::size_t kept = 0, dropped = 0;
+    };
+    std::map<std::string, Routes> routes; // per group, of this decision
     // Routes first: a hire is for jobs to run on, and one that took the
     // budget the routes of those jobs need would leave its nodes idle.
     for (const bool hires : {false, true})
@@ -371,8 +397,15 @@ std::vector<std::string> BudgetCap::filter(Decision& decision)
                 why = check_route(*route);
                 if (auto job = jobs_.find(route->job); job != jobs_.end())
                     account = job->second->account;
+                ++(why.empty() ? routes[route->group].kept : routes[route->group].dropped);
             } else if (hire) {
-                why = check_hire(*hire, action.reason, notes);
+                const Routes r = routes[hire->group];
+                if (r.dropped > 0 && r.kept == 0 && !awaited_.count(hire->group))
+                    why = "budget: hiring " + std::to_string(hire->count) + " node(s) of " + hire->group +
+                          " dropped: the budget keeps the jobs this decision routed there local, and no other "
+                          "job waits for its nodes";
+                else
+                    why = check_hire(*hire, action.reason, notes);
             }
             if (why.empty())
                 continue;

@@ -15,8 +15,10 @@
 // against "" (a hired node is nobody's until a job uses it) and is cut to
 // the nodes that fit; other actions pass.  A decision's routes are checked
 // before its hires: a hire that took the budget the routes need would buy
-// nodes for jobs the cap then keeps local.  Boots count as long as the
-// group's longest (NodeGroup::boot_bound).  One BudgetCap lives for one
+// nodes for jobs the cap then keeps local; and a hire of a group whose
+// routes the cap dropped, all of them, is dropped too unless a job already
+// waits for the group's nodes: nodes no job may use would idle the budget
+// away.  Boots count as long as the group's longest (NodeGroup::boot_bound).  One BudgetCap lives for one
 // decision cycle: what it lets through counts against the next policy of
 // the chain.
 //
@@ -29,7 +31,8 @@
 // to its limit and the others end at once, plus SuspendTime, less that
 // job's share, a hire its nodes' boot and SuspendTime,
 // and a route what its job may add where Slurm places it: on free cores of
-// nodes up or booting first (and of nodes hired in the same cycle), as Slurm
+// nodes up or booting first (and of nodes hired in the same cycle, and those
+// earlier routes leave free on the fresh nodes they resume), as Slurm
 // and burstsim do, which it may keep up longer, then on fresh nodes with
 // their boot and idle tail; or, as jobs routed before it may take those
 // cores first, on fresh nodes only, whichever costs more.  A route is
@@ -50,6 +53,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -140,6 +144,9 @@ private:
         std::uint64_t free_cpus = 0; // what routes have not taken yet
     };
     std::map<std::string, OpenCapacity> open_; // per node group
+    // Groups a pending job already waits for (routed earlier, or submitted
+    // to the group's partition), not held back by anything else.
+    std::set<std::string> awaited_;
     std::map<std::string, std::uint64_t> dropped_;
 };
 

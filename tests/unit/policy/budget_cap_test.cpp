@@ -191,6 +191,57 @@ TEST(BudgetCap, ADecisionsRoutesAreCheckedBeforeItsHires)
     CHECK_EQUAL(1u, cap.dropped().count("hire"));
 }
 
+// A route on fresh nodes leaves their spare cores to the routes after it:
+// Slurm fills them before it resumes more nodes, so a long job there keeps
+// the short job's nodes up, mostly idle, until its own limit.
+TEST(BudgetCap, ALaterRouteMayLandOnTheCoresAnEarlierOneLeftFreeOnFreshNodes)
+{
+    pending(1, "bio", 200, 6); // two fresh nodes of 4 cores, 2 left free
+    pending(2, "bio", 5000, 2);
+    const std::vector<BudgetLimit> limits{{"bio", 100, 86400}, {"*", 5.0, 86400}};
+    {
+        // Alone, job 2 takes a fresh node: its spare cores' and tail's
+        // (100 + 5000 + 300) × 0.001 less its own 2.5 = 2.9 fits.
+        BudgetCap cap(limits, suspend, b.state, spent, kNow);
+        Decision d = routes({2});
+        cap.filter(d);
+        CHECK((kept(d) == std::vector<JobId>{2}));
+    }
+    // After job 1, a core on each of job 1's nodes would keep both up
+    // (5000 + 100 − 300) s longer, 9.6 (and 0.12 of their minimum billed
+    // time), less job 2's own 2.5: 7.22 on top of job 1's 0.9.
+    BudgetCap cap(limits, suspend, b.state, spent, kNow);
+    Decision d = routes({1, 2});
+    auto notes = cap.filter(d);
+    CHECK((kept(d) == std::vector<JobId>{1}));
+    CHECK(contains(notes, "0.90 committed of 5.00 per day; job 2 may leave up to 7.22 of cloud capacity unused"));
+}
+
+// Nodes hired for jobs the budget keeps local would idle the unattributed
+// account's budget away; a hire still goes ahead for jobs already waiting
+// for the group.
+TEST(BudgetCap, AHireForJobsTheBudgetKeepsLocalIsDroppedUnlessAJobWaitsForItsNodes)
+{
+    pending(1, "bio", 2000); // (100 + 2000) × 0.001 = 2.10 over bio's 1.00
+    const std::vector<BudgetLimit> limits{{"bio", 1.00, 86400}, {"*", 5.0, 86400}};
+    auto decide = [&] {
+        Decision d;
+        d.add(HireNodes{"cloud", 2}, "demand");
+        d.add(RouteToCloud{1, "cloud"}, "the queue is long");
+        BudgetCap cap(limits, suspend, b.state, spent, kNow);
+        auto notes = cap.filter(d);
+        return std::make_pair(d, notes);
+    };
+    auto [dropped, notes] = decide();
+    CHECK(dropped.actions.empty());
+    CHECK(contains(notes, "hiring 2 node(s) of cloud dropped: the budget keeps the jobs this decision routed there "
+                          "local, and no other job waits for its nodes"));
+    pending(2, "chem", 100).partitions = {"local", "cloud"}; // routed in an earlier cycle
+    auto [kept, more] = decide();
+    CHECK_EQUAL(1u, kept.actions.size());
+    CHECK_EQUAL(2u, std::get<HireNodes>(kept.actions.at(0).what).count);
+}
+
 TEST(BudgetCap, AtANewIntervalSpendRestartsButJobsStillRunningKeepTheirCommitment)
 {
     pending(1, "bio", 200);
