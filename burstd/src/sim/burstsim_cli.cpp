@@ -219,6 +219,8 @@ Options parse(const std::vector<std::string>& args)
                         throw UsageError("--group: two groups named '" + g.name + "'");
                 if (spec.shortage.any())
                     o.config.shortages[spec.group.name] = spec.shortage;
+                if (spec.boot_jitter)
+                    o.config.group_boot_jitter[spec.group.name] = *spec.boot_jitter;
                 o.config.groups.push_back(std::move(spec.group));
             } catch (const GroupSpecError& e) {
                 throw UsageError(std::string("--group: ") + e.what());

@@ -27,7 +27,7 @@ double expected_late(Seconds boot, double jitter, Seconds lead)
 
 Seconds latest_boot(const SimConfig& config, const NodeGroup& g)
 {
-    return g.boot_time * (1 + config.boot_jitter);
+    return g.boot_time * (1 + boot_jitter_of(config, g));
 }
 
 // A chosen job running in a group: until `end`, on `cpus` cores.
@@ -192,7 +192,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
     for (int k = 0; k <= leads; ++k) {
         const Time hire_at = std::max(first, route_at - k * c);
         const Seconds lead = route_at - hire_at;
-        const double late = expected_late(g.boot_time, config.boot_jitter, lead);
+        const double late = expected_late(g.boot_time, boot_jitter_of(config, g), lead);
         const double idle = late + lead - g.boot_time; // E[(lead − B)+]
         const Time end = route_at + late + run;
         const double tail = narrow ? 0 : decision_after(end, first, c) - end;

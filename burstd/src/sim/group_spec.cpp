@@ -60,6 +60,11 @@ GroupSpec parse_group_spec(const std::string& spec)
             g.price_per_hour = number(spec, key, value, 0);
         else if (key == "boot")
             g.boot_time = number(spec, key, value, 0);
+        else if (key == "jitter") {
+            parsed.boot_jitter = number(spec, key, value, 0);
+            if (*parsed.boot_jitter >= 1)
+                throw GroupSpecError("group '" + spec + "': jitter='" + value + "' is not in [0, 1)");
+        }
         else if (key == "max")
             g.max_count = count(spec, key, value, 1);
         else if (key == "min_billed")
@@ -100,7 +105,7 @@ GroupSpec parse_group_spec(const std::string& spec)
                 throw GroupSpecError("group '" + spec + "': billing='" + value + "', expected second or hour");
         } else
             throw GroupSpecError("group '" + spec + "': unknown key '" + key +
-                                 "' (known: cpus, price, boot, max, billing, min_billed, speed, partition, spot, "
+                                 "' (known: cpus, price, boot, jitter, max, billing, min_billed, speed, partition, spot, "
                                  "stockout, stockout_rate, capacity_errors, cool_down, max_cool_down)");
     }
     // A forgotten price would replay a free cloud, a forgotten boot time one

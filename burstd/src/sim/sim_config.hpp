@@ -32,6 +32,10 @@ inline Seconds runtime_in(const NodeGroup& group, const TraceJob& job)
     return job.time_limit > 0 ? std::min(run, job.time_limit) : run;
 }
 
+struct SimConfig;
+// The jitter of `group`'s boots: its own, else the site's.
+double boot_jitter_of(const SimConfig& config, const NodeGroup& group);
+
 struct SimConfig {
     std::uint32_t local_cores = 0;
     // Local cores are scheduled as one pool (as SWF machines are); policies
@@ -44,6 +48,8 @@ struct SimConfig {
     Seconds cycle = 60;           // decision interval (burstd's CycleInterval)
     Seconds suspend_time = 300;   // Slurm SuspendTime for idle CLOUD nodes
     double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)
+    // By group name: its own jitter instead of boot_jitter.
+    std::map<std::string, double> group_boot_jitter;
     std::uint64_t seed = 1;
     // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
     // the head, which bounds the cost of a pass on deep queues.
@@ -62,5 +68,11 @@ struct SimConfig {
     // decision is applied (what the cap would have prevented).
     bool enforce_budgets = true;
 };
+
+inline double boot_jitter_of(const SimConfig& config, const NodeGroup& group)
+{
+    auto it = config.group_boot_jitter.find(group.name);
+    return it != config.group_boot_jitter.end() ? it->second : config.boot_jitter;
+}
 
 } // namespace burst

@@ -108,6 +108,9 @@ void validate(const SimConfig& c)
         throw SimConfigError("suspend time must be >= 0 s");
     if (!(c.boot_jitter >= 0 && c.boot_jitter < 1))
         throw SimConfigError("boot jitter must be in [0, 1)");
+    for (const auto& [group, jitter] : c.group_boot_jitter)
+        if (!(jitter >= 0 && jitter < 1))
+            throw SimConfigError("node group " + group + ": boot jitter must be in [0, 1)");
     if (c.bf_max_job_test == 0)
         throw SimConfigError("bf_max_job_test must be at least 1");
     std::set<std::string> names;
@@ -344,7 +347,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Poli
     }
     state_.groups = config_.groups;
     for (auto& g : state_.groups) // the longest boot sample_boot draws
-        g.longest_boot = g.boot_time * (1 + config_.boot_jitter);
+        g.longest_boot = g.boot_time * (1 + boot_jitter_of(config_, g));
     launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.empty() ? 0 : jobs_.front().trace->submit);
     for (const auto& g : config_.groups)
         suspend_times_[g.name] = config_.suspend_time;
@@ -835,7 +838,7 @@ Seconds SimRun::cloud_run(const SimJob& job)
 
 Seconds SimRun::sample_boot(const NodeGroup& g)
 {
-    return g.boot_time * (1 + config_.boot_jitter * (2 * unit_draw(rng_) - 1));
+    return g.boot_time * (1 + boot_jitter_of(config_, g) * (2 * unit_draw(rng_) - 1));
 }
 
 double SimRun::bill(const NodeGroup& g, Seconds up) const

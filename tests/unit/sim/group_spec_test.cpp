@@ -62,3 +62,19 @@ TEST(GroupSpec, SpotTakesAnInterruptionRate)
     CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,price=1,boot=60,max=8,spot=-1"));
     CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,price=1,boot=60,max=8,spot=often"));
 }
+
+TEST(GroupSpec, JitterSpreadsTheGroupsOwnBoots)
+{
+    GroupSpec slow = parse_group_spec("slow,cpus=4,price=1,boot=60,max=8,jitter=0.5");
+    CHECK(slow.boot_jitter.has_value());
+    DOUBLES_EQUAL(0.5, *slow.boot_jitter, 0);
+    CHECK_FALSE(parse_group_spec("od,cpus=4,price=1,boot=60,max=8").boot_jitter.has_value());
+    CHECK_THROWS(GroupSpecError, parse_group_spec("bad,cpus=4,price=1,boot=60,max=8,jitter=-0.1"));
+    try {
+        parse_group_spec("bad,cpus=4,price=1,boot=60,max=8,jitter=1");
+        FAIL("jitter=1 accepted");
+    } catch (const GroupSpecError& e) {
+        STRCMP_CONTAINS("jitter='1' is not in [0, 1)", e.what());
+    }
+}
+

@@ -436,6 +436,38 @@ TEST(Simulator, InterruptionsLeaveBootTimesAlone)
     DOUBLES_EQUAL(first_start(0), first_start(0.001), 0);
 }
 
+// A group's own jitter spreads its boots; a group without one boots as
+// --boot-jitter says (here: exactly its boot time).
+TEST(Simulator, AGroupsOwnBootJitterSpreadsItsBoots)
+{
+    SimConfig c = site(2);
+    c.boot_jitter = 0;
+    // The cheaper group first, one node: batches of three jobs spill over,
+    // and every node powers down before the next batch.
+    c.groups = {cloud_group("spread", 2, 3.0, 100, 1, 0), cloud_group("steady", 2, 3.6, 100, 20, 0)};
+    c.group_boot_jitter["spread"] = 0.5;
+    std::vector<TraceJob> trace{job(1, 0, 2, 1e6)};
+    for (JobId id = 2; id < 80; ++id)
+        trace.push_back(job(id, Time(id / 3) * 600, 2, 100));
+    auto always = make_policy("always", PolicyParams{});
+    SimResult r = simulate(c, trace, *always);
+    double steady_min = 1e9, steady_max = 0, spread_min = 1e9, spread_max = 0;
+    for (const InstanceSpan& span : r.instances) {
+        const Seconds boot = span.ready - span.launched;
+        double& low = span.group == 0 ? spread_min : steady_min;
+        double& high = span.group == 0 ? spread_max : steady_max;
+        low = std::min(low, boot);
+        high = std::max(high, boot);
+    }
+    CHECK(steady_max > 0 && spread_max > 0); // both groups were used
+    DOUBLES_EQUAL(100, steady_min, 1e-9);
+    DOUBLES_EQUAL(100, steady_max, 1e-9);
+    CHECK(spread_min >= 50 && spread_max <= 150);
+    CHECK(spread_max - spread_min > 30);
+    c.group_boot_jitter["spread"] = 1;
+    CHECK_THROWS(SimConfigError, simulate(c, trace, *always));
+}
+
 TEST(Simulator, InterruptionsNeedASpotGroupAndASaneRate)
 {
     PolicyParams none;
