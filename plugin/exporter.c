@@ -317,7 +317,7 @@ static int copy_job(void *x, void *arg)
 		s->eligible_time = d->begin_time;
 		s->cpus_per_task = (d->cpus_per_task == NO_VAL16) ? 1 : d->cpus_per_task;
 		s->node_cpus = node_cpus(d->pn_min_cpus, s->cpus_per_task, d->num_tasks, d->min_cpus,
-					 d->max_nodes);
+					 d->max_nodes, d->overcommit == 1);
 	} else {
 		s->node_cpus = 1;
 	}

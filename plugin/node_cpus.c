@@ -9,11 +9,11 @@ static uint32_t ceil_div(uint32_t a, uint32_t b)
 }
 
 uint32_t node_cpus(uint32_t pn_min_cpus, uint32_t cpus_per_task, uint32_t num_tasks, uint32_t min_cpus,
-		   uint32_t max_nodes)
+		   uint32_t max_nodes, int overcommit)
 {
 	uint32_t per_node = pn_min_cpus > cpus_per_task ? pn_min_cpus : cpus_per_task;
 
-	if (max_nodes && max_nodes < UNSET_U32) {
+	if (max_nodes && max_nodes < UNSET_U32 && !overcommit) {
 		/* Tasks are not split across nodes: the fullest node gets the
 		 * rounded-up share of them, each with all its CPUs. */
 		uint64_t spread = (num_tasks && num_tasks < UNSET_U32) ?

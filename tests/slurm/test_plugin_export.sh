@@ -136,6 +136,7 @@ j_gpj=$(sbatch --parsable -A alpha -p cloud -J gpj --hold -n2 --gpus=2 --wrap tr
 j_one=$(sbatch --parsable -A alpha -p cloud -J one --hold -N1 -n2 --mem-per-cpu=100 --wrap true)
 j_spr=$(sbatch --parsable -A alpha -p cloud -J spread --hold -n2 --mem-per-cpu=100 --wrap true)
 j_tpn=$(sbatch --parsable -A alpha -p cloud -J tpn --hold -n2 --ntasks-per-node=2 --wrap true)
+j_ovc=$(sbatch --parsable -A alpha -p cloud -J ovc --hold -N1 -n2 -O --wrap true)
 wait_for "[ \"\$(field $j_run JobState)\" = RUNNING ] && [ \"\$(field $j_com JobState)\" = RUNNING ] && squeue -h -t R -j $j_arr | grep -q ." 30 ||
     tap_fail "jobs started" "$(squeue)"
 
@@ -180,7 +181,8 @@ tap_is "-n2 --mem-per-cpu=100 may spread: a node needs one task's" \
     "$(snap_job "$j_spr" node_cpus) $(snap_job "$j_spr" node_mem_mb)" "1 100"
 tap_is "--ntasks-per-node=2: each node needs 2 CPUs" "$(snap_job "$j_tpn" node_cpus)" 2
 tap_is "-c2: each node needs 2 CPUs" "$(snap_job "$j_mpc" node_cpus)" 2
-scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc" "$j_one" "$j_spr" "$j_tpn"
+tap_is "-N1 -n2 -O: overcommitted tasks share one CPU" "$(snap_job "$j_ovc" node_cpus)" 1
+scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc" "$j_one" "$j_spr" "$j_tpn" "$j_ovc"
 
 # --- job_end for a job that finished
 scancel "$j_arr"

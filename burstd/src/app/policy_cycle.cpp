@@ -103,10 +103,11 @@ void PolicyCycle::run(const CycleContext& ctx)
     ClusterState state;
     state.snapshot = *ctx.snapshot;
     state.groups = ctx.config.node_groups;
-    // Reconciliation terminates a boot past ResumeTimeout (reconciler.hpp),
-    // about as late as a power-down may come.
+    // Slurm gives a boot up at ResumeTimeout and calls ResumeFailProgram
+    // (burstctl resume-fail, conf/slurm.conf.burst), which terminates it
+    // within a cycle; the provider takes as long as for a power-down.
     for (auto& g : state.groups)
-        g.longest_boot = timeouts_.resume_timeout + kPowerDownLag;
+        g.longest_boot = timeouts_.resume_timeout + ctx.config.cycle_interval + kPowerDownLag;
     std::vector<LedgerRecord> records = ledger_.all();
     for (const auto& r : records)
         if (r.open())

@@ -29,9 +29,10 @@ struct NodeGroup {
     Seconds min_billed = 60;            // providers bill at least this much per instance
     Seconds boot_time = 120;            // expected launch-to-registered time
     // The longest a boot is billed before it is given up: burstd terminates
-    // an instance still booting past Slurm's ResumeTimeout at its next
-    // reconciliation; burstsim draws no boot longer than BootTime × (1 +
-    // jitter).  Set by them, not by burstd.conf; below boot_time, boot_time.
+    // an instance still booting when Slurm gives it up at ResumeTimeout
+    // (policy_cycle.cpp); burstsim draws no boot longer than
+    // BootTime × (1 + jitter).  Set by them, not by burstd.conf; below
+    // boot_time, boot_time.
     Seconds longest_boot = 0;
     std::uint32_t max_count = 0;        // 0 = as many as `nodes` lists
     double speed = 1.0;                 // relative per-core speed (1 = like local nodes)

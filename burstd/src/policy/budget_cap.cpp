@@ -398,6 +398,8 @@ std::vector<std::string> BudgetCap::filter(Decision& decision)
                 if (auto job = jobs_.find(route->job); job != jobs_.end())
                     account = job->second->account;
                 ++(why.empty() ? routes[route->group].kept : routes[route->group].dropped);
+                if (why.empty()) // its job waits for the group's nodes, also for later policies' hires
+                    awaited_.insert(route->group);
             } else if (hire) {
                 const Routes r = routes[hire->group];
                 if (r.dropped > 0 && r.kept == 0 && !awaited_.count(hire->group))

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace burst {
 
@@ -45,9 +46,8 @@ SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, c
     v.interval_start = interval_start_;
     v.interval = interval_;
     // The jobs on each node that has cost to split since the last update,
-    // in job order (a job naming a node twice counts once): one pass over
-    // the jobs rather than one per span.  Each is charged for the part of
-    // the update it ran.
+    // in job order (a job naming a node twice counts once), each for the
+    // part of the update it ran there.
     struct Run {
         const std::string* account;
         double cpus;
@@ -64,29 +64,67 @@ SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, c
                 it != on_node.end() && (it->second.empty() || it->second.back().account != run.account))
                 it->second.push_back(run);
     };
-    // Ended jobs a snapshot still lists running (COMPLETING) are charged to
-    // their end; the others once more, from their start (if they started
-    // since) to their end, and then forgotten.
-    std::unordered_map<JobId, const JobEnd*> unlisted;
-    for (const auto& [id, e] : ended_)
-        unlisted.emplace(id, &e);
-    for (const auto& j : jobs) {
-        if (on_node.empty() && unlisted.empty())
-            break;
-        if (!j.running() || j.nodes.empty() || j.account.empty())
-            continue;
-        Time until = now;
-        if (auto e = unlisted.find(j.id); e != unlisted.end()) {
-            until = e->second->end_time;
-            unlisted.erase(e);
+    const auto on_cloud = [&on_node](const std::vector<std::string>& nodes) {
+        return std::any_of(nodes.begin(), nodes.end(), [&](const std::string& n) { return on_node.count(n) > 0; });
+    };
+    // A job pays from where its booking last stopped: a job CONFIGURING on
+    // nodes that boot runs as far as Slurm is concerned, and pays for the
+    // boot (BudgetCap commits it to the job), though Slurm sets its start
+    // time to the boot's end once the nodes are up.
+    for (auto& [id, seen] : seen_)
+        seen.listed = false;
+    for (auto& [id, done] : done_)
+        done.listed = false;
+    std::unordered_set<JobId> restarts; // ended, and listed running again
+    if (!on_node.empty() || !seen_.empty() || !done_.empty())
+        for (const auto& j : jobs) {
+            if (!j.running() || j.nodes.empty() || j.account.empty())
+                continue;
+            if (auto d = done_.find(j.id); d != done_.end()) {
+                if (j.start_time <= d->second.end) { // COMPLETING: booked to its end already
+                    d->second.listed = true;
+                    continue;
+                }
+                done_.erase(d); // requeued, and started again
+            }
+            const auto e = ended_.find(j.id);
+            const bool restarted = e != ended_.end() && j.start_time > e->second.end_time;
+            if ((e != ended_.end() && !restarted) || !(on_cloud(j.nodes) || seen_.count(j.id)))
+                continue;
+            auto [it, fresh] = seen_.try_emplace(j.id);
+            Seen& seen = it->second;
+            if (restarted) { // requeued after its end, and started again: book the end now
+                const JobEnd& end = e->second;
+                add(end.nodes, Run{&end.account, double(end.cpus), end.nodes.size(),
+                                   std::max(from, fresh ? end.start_time : seen.booked_until), end.end_time});
+                restarts.insert(j.id);
+            }
+            if (fresh || restarted)
+                seen.booked_until = std::max(from, j.start_time > 0 ? j.start_time : from);
+            seen.account = j.account; // as the snapshot has it now (scontrol update may change it)
+            seen.cpus = double(j.cpus);
+            seen.nodes = j.nodes;
+            seen.listed = true;
+            add(seen.nodes, Run{&seen.account, seen.cpus, seen.nodes.size(), std::max(from, seen.booked_until), now});
+            seen.booked_until = now;
         }
-        // From the last update: a job CONFIGURING on nodes that boot runs
-        // from Slurm's point of view, and pays for the boot (BudgetCap
-        // commits it to the job), though its start time is the boot's end.
-        add(j.nodes, Run{&j.account, double(j.cpus), j.nodes.size(), from, until});
+    // Ended since: to the end, from where its booking stopped (or its start).
+    for (const auto& [id, e] : ended_) {
+        if (restarts.count(id))
+            continue;
+        auto it = seen_.find(id);
+        if (it == seen_.end() && !on_cloud(e.nodes))
+            continue; // a local job
+        const Time begin = it != seen_.end() ? std::max(from, it->second.booked_until) : std::max(from, e.start_time);
+        add(e.nodes, Run{&e.account, double(e.cpus), e.nodes.size(), begin, e.end_time});
+        if (it != seen_.end())
+            it->second.listed = false; // forgotten below, not booked again
+        done_[id] = Done{e.end_time, true};
     }
-    for (const auto& [id, e] : unlisted)
-        add(e->nodes, Run{&e->account, double(e->cpus), e->nodes.size(), e->start_time, e->end_time});
+    // Gone without an end (requeued, or the end not heard of): to now.
+    for (const auto& [id, seen] : seen_)
+        if (!seen.listed && !ended_.count(id))
+            add(seen.nodes, Run{&seen.account, seen.cpus, seen.nodes.size(), std::max(from, seen.booked_until), now});
     for (const auto& s : spans) {
         const NodeGroup* g = find_group(groups, s.node_group);
         if (!g)
@@ -113,8 +151,12 @@ SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, c
         }
     }
     last_update_ = now;
-    for (const auto& [id, e] : unlisted)
-        ended_.erase(id);
+    // Runs point into seen_ and ended_: both change only now.
+    for (auto it = seen_.begin(); it != seen_.end();)
+        it = it->second.listed ? std::next(it) : seen_.erase(it);
+    ended_.clear();
+    for (auto it = done_.begin(); it != done_.end();) // ended jobs no snapshot lists any more
+        it = it->second.listed ? std::next(it) : done_.erase(it);
     double attributed = 0;
     for (const auto& [account, amount] : attributed_) {
         v.accounts[account] = amount;

@@ -11,16 +11,20 @@
 // hour goes on costing until the hour ends (billing_boundary.hpp).  Per
 // account it is accrued between two updates: each instance's cost over that
 // span is split over the accounts of the jobs on its node, by their share of
-// the node's cores: the jobs running now, and to its end each job that
-// ended since (job_ended); the rest (idle cores, billed time after the power-down) is the "" account, so
-// the accounts always add up to the groups' total.  Without the ends, a job
-// ending between two updates left the end of its run to "", which the budget
-// cap had committed to the job: "" went over its line by that much.  The
-// first update (after a restart) splits the interval so far over the jobs
-// running then: a guess (jobs that ended before the
-// restart are not known), but one that keeps per-account Budget= lines
-// charged for what their nodes cost before the restart rather than letting
-// them spend it again.
+// the node's cores, each job from where its booking last stopped (its start,
+// the first time: a job CONFIGURING on nodes that boot pays for the boot,
+// which the budget cap commits to it) to now, or to its end if it ended
+// since (job_ended), or to now if it went back to pending (requeued: Slurm
+// sends no end); the rest (idle cores, billed time after the power-down) is
+// the "" account, so the accounts add up to the groups' total.  Booked only
+// up to the updates, a job ending between two of them left the end of its
+// run to "", and one starting on its cores was booked from before its
+// start: "" went over its line by what the cap had committed to the jobs.
+// The first update (after a restart) splits the interval so far over the
+// jobs running then: a guess (jobs that ended before the restart are not
+// known), but one that keeps per-account Budget= lines charged for what
+// their nodes cost before the restart rather than letting them spend it
+// again.
 // Intervals are aligned to the epoch (a day starts at 00:00 UTC).
 
 #include "model/billed_span.hpp"
@@ -67,9 +71,22 @@ private:
     Time interval_start_ = 0;
     Time last_update_ = 0;
     std::map<std::string, double> attributed_; // accounts other than ""
-    // Jobs that ended, kept while a snapshot still lists them (COMPLETING):
-    // charged to their end, once.
-    std::unordered_map<JobId, JobEnd> ended_;
+    // Jobs running on cloud nodes, and up to when they are booked.
+    struct Seen {
+        std::string account;
+        double cpus = 0;
+        std::vector<std::string> nodes;
+        Time booked_until = 0;
+        bool listed = true; // by this update's snapshot
+    };
+    std::unordered_map<JobId, Seen> seen_;
+    std::unordered_map<JobId, JobEnd> ended_; // reported since the last update
+    // Booked to their ends, kept while a snapshot lists them (COMPLETING).
+    struct Done {
+        Time end = 0;
+        bool listed = true;
+    };
+    std::unordered_map<JobId, Done> done_;
     SpendView last_;
 };
 

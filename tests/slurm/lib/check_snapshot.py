@@ -125,13 +125,15 @@ def mib(text):
 def node_cpus(r):
     """The CPUs each node of a pending job must have (plugin/node_cpus.h):
     MinCPUsNode, and when NumNodes has a most, the tasks over it, rounded
-    up, times CPUs/Task (without a task count, NumCPUs over it)."""
+    up, times CPUs/Task (without a task count, NumCPUs over it), unless the
+    job overcommits (-O: sbatch asks fewer CPUs than its tasks have)."""
     cpt = int(r["CPUs/Task"])
     cpus = max(int(r["MinCPUsNode"]), cpt)
     most = r["NumNodes"].partition("-")[2]
-    if most.isdigit() and int(most) > 0:
+    tasks = int(r["NumTasks"]) if r.get("NumTasks", "").isdigit() else 0
+    overcommit = tasks and int(r["NumCPUs"]) < tasks * cpt
+    if most.isdigit() and int(most) > 0 and not overcommit:
         most = int(most)
-        tasks = int(r["NumTasks"]) if r.get("NumTasks", "").isdigit() else 0
         cpus = max(cpus, -(-tasks // most) * cpt if tasks else -(-int(r["NumCPUs"]) // most))
     return cpus
 

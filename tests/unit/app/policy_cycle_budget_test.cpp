@@ -179,10 +179,11 @@ TEST(PolicyCycleBudget, RoutesOverAnAccountsBudgetAreDroppedAcrossTheChainWithAN
     // The first policy's route of job 1 counts when the second asks for job 2.
     cycle({{"always", {route(1)}}, {"forecast", {route(2), route(3)}}});
     CHECK((actuator.calls == std::vector<std::string>{"job 1 local,cloud", "job 3 local,cloud"}));
-    // A node for the limit's 200 s and the longest boot, 120 s: slurm.conf's
-    // ResumeTimeout (Slurm's default, 60 s here) and the terminate's lag.
-    const std::string note = "forecast: budget of account bio: 0.00 spent + 0.32 committed of 0.50 per day; job 2 "
-                             "would need up to 0.32 on cloud, so it stays local";
+    // A node for the limit's 200 s and the longest boot, 150 s: slurm.conf's
+    // ResumeTimeout (Slurm's default, 60 s here), a 30-s CycleInterval and
+    // the terminate's minute.
+    const std::string note = "forecast: budget of account bio: 0.00 spent + 0.35 committed of 0.50 per day; job 2 "
+                             "would need up to 0.35 on cloud, so it stays local";
     CHECK(logged("policy " + note));
     CHECK(status.find(note) != std::string::npos);
     CHECK(status.find("\"account\":\"bio\"") != std::string::npos);
@@ -196,7 +197,7 @@ TEST(PolicyCycleBudget, HiresAreCappedByTheStarBudgetUsingSlurmsSuspendTimeForTh
     SlurmConfTimeouts timeouts;
     timeouts.suspend_time = 3600;                 // the global value
     timeouts.partition_suspend_time["cloud"] = 300; // what the cloud partition says
-    // Each hired node: (100 + 300) × 0.001 = 0.40: two of three fit.
+    // Each hired node: (150 s longest boot + 300) × 0.001 = 0.45: two of three fit.
     cycle({{"boot-window", {Action{HireNodes{"cloud", 3}, "demand"}}}}, timeouts);
     CHECK((actuator.calls == std::vector<std::string>{"POWER_UP c1", "POWER_UP c2"}));
     CHECK(logged("allows 2 of 3"));

@@ -236,10 +236,24 @@ TEST(BudgetCap, AHireForJobsTheBudgetKeepsLocalIsDroppedUnlessAJobWaitsForItsNod
     CHECK(dropped.actions.empty());
     CHECK(contains(notes, "hiring 2 node(s) of cloud dropped: the budget keeps the jobs this decision routed there "
                           "local, and no other job waits for its nodes"));
-    pending(2, "chem", 100).partitions = {"local", "cloud"}; // routed in an earlier cycle
-    auto [kept, more] = decide();
-    CHECK_EQUAL(1u, kept.actions.size());
-    CHECK_EQUAL(2u, std::get<HireNodes>(kept.actions.at(0).what).count);
+    // An earlier policy of the chain routed chem's job there this cycle.
+    pending(2, "chem", 100);
+    {
+        BudgetCap cap(limits, suspend, b.state, spent, kNow);
+        Decision first = routes({2});
+        cap.filter(first);
+        CHECK((kept(first) == std::vector<JobId>{2}));
+        Decision second;
+        second.add(HireNodes{"cloud", 2}, "demand");
+        second.add(RouteToCloud{1, "cloud"}, "the queue is long");
+        cap.filter(second);
+        CHECK_EQUAL(1u, second.actions.size());
+        CHECK(std::holds_alternative<HireNodes>(second.actions.at(0).what));
+    }
+    b.state.snapshot.jobs.back().partitions = {"local", "cloud"}; // routed in an earlier cycle
+    auto [kept_hire, more] = decide();
+    CHECK_EQUAL(1u, kept_hire.actions.size());
+    CHECK_EQUAL(2u, std::get<HireNodes>(kept_hire.actions.at(0).what).count);
 }
 
 TEST(BudgetCap, AtANewIntervalSpendRestartsButJobsStillRunningKeepTheirCommitment)

@@ -130,6 +130,68 @@ TEST(SpendTracker, AJobListedAfterItsEndOrNeverSeenRunningPaysForItsRunOnce)
     DOUBLES_EQUAL(0.6 - 0.15, v.accounts[""], 1e-9);
 }
 
+// One job ends and the next starts on its cores between two updates: each
+// pays for its own part, and the accounts add up to what the nodes cost.
+TEST(SpendTracker, BackToBackJobsOnANodeEachPayForTheirOwnPart)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200), record("c2", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    Job alpha = running(1, "alpha", 4, {"c1"});
+    alpha.start_time = 7200;
+    t.update(7300, billed_spans(records), {alpha}, groups);
+    t.job_ended(ended(1, "alpha", 4, {"c1"}, 7200, 7340));
+    Job beta = running(2, "beta", 4, {"c1"});
+    beta.start_time = 7340;
+    SpendView v = t.update(7400, billed_spans(records), {beta}, groups);
+    DOUBLES_EQUAL(0.14, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.06, v.accounts["beta"], 1e-9);
+    DOUBLES_EQUAL(0.20, v.accounts[""], 1e-9); // c2, idle
+    DOUBLES_EQUAL(0.40, v.total, 1e-9);
+}
+
+// A job allocated nodes that boot is listed from the allocation (Slurm sets
+// its start to the boot's end only once they are up): it pays for the boot
+// even when it ends before the next update.
+TEST(SpendTracker, AJobPaysForTheBootOfItsNodesEvenWhenItEndsBeforeTheNextUpdate)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7250)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    Job configuring = running(1, "alpha", 4, {"c1"});
+    configuring.start_time = 7250;
+    t.update(7300, billed_spans(records), {configuring}, groups);
+    t.job_ended(ended(1, "alpha", 4, {"c1"}, 7350, 7360)); // booted at 7350
+    SpendView v = t.update(7400, billed_spans(records), {}, groups);
+    DOUBLES_EQUAL(0.11, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.04, v.accounts[""], 1e-9);
+}
+
+// Requeued: back to pending with no end (Slurm sends none), or started
+// again after its end before the next update.
+TEST(SpendTracker, ARequeuedJobPaysUntilItWasSeenPendingAndAgainForItsNewRun)
+{
+    SpendTracker t(3600);
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    Job alpha = running(1, "alpha", 4, {"c1"});
+    alpha.start_time = 7200;
+    t.update(7300, billed_spans(records), {alpha}, groups);
+    Job pending = alpha;
+    pending.state = JobState::Pending;
+    pending.nodes.clear();
+    SpendView v = t.update(7400, billed_spans(records), {pending}, groups);
+    DOUBLES_EQUAL(0.2, v.accounts["alpha"], 1e-9); // to the update that found it pending
+    alpha.start_time = 7450;
+    v = t.update(7500, billed_spans(records), {alpha}, groups);
+    DOUBLES_EQUAL(0.25, v.accounts["alpha"], 1e-9);
+    t.job_ended(ended(1, "alpha", 4, {"c1"}, 7450, 7520));
+    alpha.start_time = 7530; // requeued and running again
+    v = t.update(7600, billed_spans(records), {alpha}, groups);
+    DOUBLES_EQUAL(0.25 + 0.02 + 0.07, v.accounts["alpha"], 1e-9);
+    DOUBLES_EQUAL(0.05 + 0.01, v.accounts[""], 1e-9);
+}
+
 TEST(SpendTracker, ANewIntervalStartsFromZero)
 {
     SpendTracker t(3600);

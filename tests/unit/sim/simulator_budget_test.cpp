@@ -250,18 +250,22 @@ TEST(SimulatorBudget, BilledByTheHourTheCapHoldsEveryLineToWhatTheProviderBills)
 
 // Boots drawn up to 1.5 × the group's 300 s: the cap counts each boot that
 // long (NodeGroup::longest_boot), so no line is broken by a slow boot, for
-// any policy of the factory that hires or routes.
+// any policy of the factory that hires or routes.  A route's job may cost
+// (450 + 600) × 0.001, more than the line's 0.9, so none is routed; counted
+// at 300 s, 0.90 fit, and a slow boot made every policy break the line.
 TEST(SimulatorBudget, BootsLongerThanBootTimeBreakNoLine)
 {
-    SimConfig c = site({{"*", 1.2, 3600}});
+    SimConfig c = site({{"*", 0.9, 3600}});
     c.groups.front().boot_time = 300;
     c.boot_jitter = 0.5;
     std::vector<TraceJob> trace;
     for (JobId id = 1; id <= 60; ++id)
         trace.push_back(job(id, "bio", Time(id * 200)));
+    double most = 0;
     for (const char* policy : {"always", "threshold", "boot-window", "pfa", "forecast", "predictive"}) {
         const SimMetrics m = compute_metrics(replay(policy, c, trace), 1);
         CHECK_EQUAL_TEXT(0u, line(m, "*").violations, policy);
-        CHECK_TEXT(line(m, "*").max_spend > 0.5, policy);
+        most = std::max(most, line(m, "*").max_spend);
     }
+    CHECK(most > 0.5); // threshold's hires still spend on the line
 }
