@@ -3,7 +3,10 @@
 #include "policy/policy_factory.hpp"
 #include "sim/simulator.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -69,6 +72,7 @@ std::vector<SmowtonRow> run_smowton(const SmowtonOptions& o)
                 row.interval = interval;
                 row.profit.assign(o.policies.size(), 0);
                 row.cloud_share.assign(o.policies.size(), 0);
+                row.seed_profit.assign(o.policies.size(), {});
                 for (std::uint64_t rep = 0; rep < o.repetitions; ++rep) {
                     GatkWorkloadSpec spec;
                     spec.interval = interval;
@@ -118,7 +122,9 @@ std::vector<SmowtonRow> run_smowton(const SmowtonOptions& o)
                                                            : pipe.size * o.r_scale / std::max(t, 1e-9);
                         }
                         const double cost = local_core_s / kTu * o.private_price + r.cloud_cost;
-                        row.profit[p] += (reward_sum - cost) / o.duration / double(o.repetitions);
+                        const double profit = (reward_sum - cost) / o.duration;
+                        row.seed_profit[p].push_back(profit);
+                        row.profit[p] += profit / double(o.repetitions);
                         row.cloud_share[p] +=
                             cloud_core_s / std::max(1.0, local_core_s + cloud_core_s) / double(o.repetitions);
                     }
@@ -126,6 +132,25 @@ std::vector<SmowtonRow> run_smowton(const SmowtonOptions& o)
                 rows.push_back(std::move(row));
             }
     return rows;
+}
+
+PairedMargin paired_margin(const SmowtonRow& row, std::size_t p, std::size_t q)
+{
+    const std::vector<double>& a = row.seed_profit.at(p);
+    const std::vector<double>& b = row.seed_profit.at(q);
+    const std::size_t n = std::min(a.size(), b.size());
+    PairedMargin m;
+    if (n == 0)
+        return m;
+    for (std::size_t s = 0; s < n; ++s)
+        m.mean += (a[s] - b[s]) / double(n);
+    if (n < 2)
+        return m;
+    double squares = 0;
+    for (std::size_t s = 0; s < n; ++s)
+        squares += (a[s] - b[s] - m.mean) * (a[s] - b[s] - m.mean);
+    m.standard_error = std::sqrt(squares / double(n - 1) / double(n));
+    return m;
 }
 
 void print_smowton(std::ostream& out, const SmowtonOptions& o, const std::vector<SmowtonRow>& rows)
@@ -137,7 +162,18 @@ void print_smowton(std::ostream& out, const SmowtonOptions& o, const std::vector
         << "interval";
     for (const auto& p : o.policies)
         out << std::setw(20) << p;
-    out << std::setw(8) << "best" << "\n";
+    out << std::setw(8) << "best";
+    // The paper's claims compare predictive with the better of the two
+    // baselines; with several seeds, say how sure that comparison is.
+    auto column = [&](const std::string& name) -> std::optional<std::size_t> {
+        const auto it = std::find(o.policies.begin(), o.policies.end(), name);
+        return it == o.policies.end() ? std::nullopt : std::optional<std::size_t>(it - o.policies.begin());
+    };
+    const auto predictive = column("predictive"), never = column("never"), always = column("always");
+    const bool margins = o.repetitions > 1 && predictive && (never || always);
+    if (margins)
+        out << std::setw(26) << "predictive-baseline (se)";
+    out << "\n";
     for (const auto& row : rows) {
         out << std::left << std::setw(11) << row.reward << std::right << std::setw(6) << number(row.price)
             << std::setw(9) << number(row.interval);
@@ -150,7 +186,17 @@ void print_smowton(std::ostream& out, const SmowtonOptions& o, const std::vector
             if (row.profit[p] > row.profit[best])
                 best = p;
         }
-        out << std::setw(8) << o.policies[best].substr(0, 7) << "\n";
+        out << std::setw(8) << o.policies[best].substr(0, 7);
+        if (margins) {
+            const std::size_t baseline =
+                !never ? *always : !always ? *never : row.profit[*never] >= row.profit[*always] ? *never : *always;
+            const PairedMargin m = paired_margin(row, *predictive, baseline);
+            std::ostringstream cell;
+            cell << std::fixed << std::setprecision(1) << m.mean << " (" << m.standard_error << ") "
+                 << o.policies[baseline];
+            out << std::setw(26) << cell.str();
+        }
+        out << "\n";
     }
 }
 

@@ -42,9 +42,20 @@ struct SmowtonRow {
     std::string reward;
     double price = 0;
     double interval = 0;
-    std::vector<double> profit;      // per TU, one per policy
+    std::vector<double> profit;      // per TU, one per policy, averaged over the seeds
     std::vector<double> cloud_share; // fraction of stage core-time on the public tier
+    std::vector<std::vector<double>> seed_profit; // per policy, per seed
 };
+
+// Policy `p`'s profit minus policy `q`'s, paired seed by seed (every policy
+// of a row runs the same arrivals), and the standard error of that mean
+// difference (0 with one seed).  Pairing is what makes a difference of a
+// fraction of a percent readable: the seeds' own spread is far larger.
+struct PairedMargin {
+    double mean = 0;
+    double standard_error = 0;
+};
+PairedMargin paired_margin(const SmowtonRow& row, std::size_t p, std::size_t q);
 
 // "duration=2000,intervals=3:2.5:2,prices=50:80,rewards=time,reps=3,error=0.1,
 //  policies=never:predictive" (columns: some of the four, in the order given)

@@ -4,7 +4,9 @@
 #include "sim/smowton_scenario.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -151,6 +153,47 @@ TEST(SmowtonScenario, PredictiveParametersAreTheTableOneRewardsInPolicyUnits)
     STRCMP_EQUAL("4500000", value(throughput, "reward_scale").c_str());
     STRCMP_EQUAL("300", value(throughput, "local_price").c_str());
     STRCMP_EQUAL("", value(throughput, "lambda").c_str());
+}
+
+TEST(SmowtonScenario, MarginsArePairedSeedBySeed)
+{
+    SmowtonRow row;
+    row.seed_profit = {{10, 112, -86}, {9, 110, -89}};
+    // Differences 1, 2, 3: mean 2, standard deviation 1.  Unpaired, the
+    // seeds' spread (about 100) would hide them.
+    const PairedMargin m = paired_margin(row, 0, 1);
+    DOUBLES_EQUAL(2, m.mean, 1e-12);
+    DOUBLES_EQUAL(1 / std::sqrt(3.0), m.standard_error, 1e-12);
+    DOUBLES_EQUAL(-2, paired_margin(row, 1, 0).mean, 1e-12);
+
+    row.seed_profit = {{10}, {7}};
+    const PairedMargin one_seed = paired_margin(row, 0, 1);
+    DOUBLES_EQUAL(3, one_seed.mean, 1e-12);
+    DOUBLES_EQUAL(0, one_seed.standard_error, 0);
+}
+
+TEST(SmowtonScenario, SeveralSeedsPrintPredictivesMarginOverTheBetterBaseline)
+{
+    SmowtonOptions o = parse_smowton_options(
+        "duration=40,reps=3,prices=50,intervals=2,rewards=time,policies=never:always:predictive", 1);
+    const std::vector<SmowtonRow> rows = run_smowton(o);
+    LONGS_EQUAL(1, rows.size());
+    LONGS_EQUAL(3, rows[0].seed_profit[2].size());
+    const std::size_t better = rows[0].profit[0] >= rows[0].profit[1] ? 0 : 1;
+    std::ostringstream table;
+    print_smowton(table, o, rows);
+    const std::string text = table.str();
+    CHECK(text.find("predictive-baseline (se)") != std::string::npos);
+    const PairedMargin m = paired_margin(rows[0], 2, better);
+    std::ostringstream cell;
+    cell << std::fixed << std::setprecision(1) << m.mean << " (" << m.standard_error << ") "
+         << (better == 0 ? "never" : "always") << "\n";
+    CHECK_TEXT(text.find(cell.str()) != std::string::npos, text.c_str());
+
+    o.repetitions = 1; // one seed has no spread to report
+    std::ostringstream single;
+    print_smowton(single, o, run_smowton(o));
+    CHECK(single.str().find("predictive-baseline") == std::string::npos);
 }
 
 TEST_GROUP(BlastWorkload){};
