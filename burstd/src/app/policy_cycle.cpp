@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -117,8 +118,21 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.ended_but_billed = spans_billed_past_end(billed, state.groups, ctx.now);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
     spend_interval_ = reported_spend_interval(limits);
+    if (runs_ == 1) // carry on from what the last run booked to the accounts
+        try {
+            budget_spend_.resume(ledger_.spend_bookings());
+        } catch (const std::exception& e) {
+            ctx.log.error("spend: cannot read the accounts' spend booked before the restart, so this interval's "
+                          "spend so far is split over the jobs running now: " + std::string(e.what()));
+        }
     const IntervalSpend spent =
         budget_spend_.update(ctx.now, limits, billed, state.snapshot.jobs, state.groups, spend_interval_);
+    try {
+        ledger_.save_spend_bookings(budget_spend_.bookings());
+    } catch (const std::exception& e) {
+        ctx.log.error("spend: cannot keep the accounts' spend in the ledger (a restart would split this "
+                      "interval's spend so far over the jobs running then): " + std::string(e.what()));
+    }
     const SpendView& spend = this->spend();
     state.spend = spend.accounts;
     run_metrics_.snapshot(state.snapshot, ctx.now);

@@ -159,6 +159,20 @@ CREATE TABLE group_breakers (
   probes INTEGER NOT NULL);
 )";
 
+// Schema version 4: how far spend was split over the accounts, per budget
+// interval length (SpendBooking).
+constexpr std::string_view kSpendTables = R"(
+CREATE TABLE spend_intervals (
+  interval REAL PRIMARY KEY,
+  interval_start REAL NOT NULL,
+  booked_until REAL NOT NULL);
+CREATE TABLE spend_accounts (
+  interval REAL NOT NULL REFERENCES spend_intervals(interval),
+  account TEXT NOT NULL,
+  amount REAL NOT NULL,
+  PRIMARY KEY (interval, account));
+)";
+
 } // namespace
 
 void Ledger::create_or_check_schema()
@@ -205,6 +219,7 @@ CREATE INDEX instances_state ON instances(state);
 )");
             db_.exec(kBreakersTable);
             db_.exec(std::string(kZoneColumn));
+            db_.exec(kSpendTables);
             db_.prepare("INSERT INTO schema_version(version) VALUES (?)")
                 .bind(1, std::int64_t{kSchemaVersion})
                 .run();
@@ -227,6 +242,8 @@ CREATE INDEX instances_state ON instances(state);
                 db_.exec(kBreakersTable);
             if (version < 3)
                 db_.exec(std::string(kZoneColumn));
+            if (version < 4)
+                db_.exec(kSpendTables);
             if (version < kSchemaVersion)
                 db_.prepare("UPDATE schema_version SET version = ?").bind(1, std::int64_t{kSchemaVersion}).run();
         }
@@ -440,6 +457,50 @@ void Ledger::save_breaker(const BreakerRecord& b)
         .bind(7, b.opened)
         .bind(8, b.probes)
         .run();
+}
+
+void Ledger::save_spend_bookings(const std::vector<SpendBooking>& bookings)
+{
+    std::lock_guard lock(mutex_);
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+        db_.exec("DELETE FROM spend_accounts; DELETE FROM spend_intervals;");
+        for (const SpendBooking& b : bookings) {
+            if (!(b.interval > 0))
+                throw LedgerError("ledger " + path() + ": a spend booking needs an interval longer than 0");
+            db_.prepare("INSERT INTO spend_intervals(interval, interval_start, booked_until) VALUES (?, ?, ?)")
+                .bind(1, double(b.interval))
+                .bind(2, double(b.interval_start))
+                .bind(3, double(b.booked_until))
+                .run();
+            for (const auto& [account, amount] : b.accounts)
+                db_.prepare("INSERT INTO spend_accounts(interval, account, amount) VALUES (?, ?, ?)")
+                    .bind(1, double(b.interval))
+                    .bind(2, account)
+                    .bind(3, amount)
+                    .run();
+        }
+        db_.exec("COMMIT");
+    } catch (...) {
+        db_.rollback();
+        throw;
+    }
+}
+
+std::vector<SpendBooking> Ledger::spend_bookings()
+{
+    std::lock_guard lock(mutex_);
+    std::vector<SpendBooking> out;
+    auto q = db_.prepare("SELECT interval, interval_start, booked_until FROM spend_intervals ORDER BY interval");
+    while (q.step())
+        out.push_back(SpendBooking{q.real(0), q.real(1), q.real(2), {}});
+    for (SpendBooking& b : out) {
+        auto a = db_.prepare("SELECT account, amount FROM spend_accounts WHERE interval = ?");
+        a.bind(1, double(b.interval));
+        while (a.step())
+            b.accounts[a.text(0)] = a.real(1);
+    }
+    return out;
 }
 
 std::vector<BreakerRecord> Ledger::breakers()

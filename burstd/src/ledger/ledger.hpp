@@ -11,6 +11,7 @@
 #include "model/clock.hpp"
 #include "model/instance.hpp"
 #include "model/node_boot.hpp"
+#include "model/spend_booking.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -92,8 +93,9 @@ struct BreakerRecord {
 
 class Ledger {
 public:
-    // 2: group_breakers; 3: instances.zone (older ledgers are migrated on open).
-    static constexpr int kSchemaVersion = 3;
+    // 2: group_breakers; 3: instances.zone; 4: spend_intervals and
+    // spend_accounts (older ledgers are migrated on open).
+    static constexpr int kSchemaVersion = 4;
 
     // Opens or creates the ledger.  Throws naming `path` when the file is not a
     // SQLite database, not a burstd ledger, or from a newer burstd.
@@ -126,6 +128,10 @@ public:
     // a restart's fresh configuration ends anyway) removes it.
     void save_breaker(const BreakerRecord& breaker);
     std::vector<BreakerRecord> breakers();
+
+    // Replaces the kept spend bookings with these, in one transaction.
+    void save_spend_bookings(const std::vector<SpendBooking>& bookings);
+    std::vector<SpendBooking> spend_bookings(); // by interval length
 
 private:
     void create_or_check_schema();

@@ -33,6 +33,7 @@ libburst_a_SOURCES += \
 	burstd/src/model/provider_error.hpp \
 	burstd/src/model/share.hpp \
 	burstd/src/model/snapshot.hpp \
+	burstd/src/model/spend_booking.hpp \
 	burstd/src/model/text.hpp
 
 tests_unit_unit_tests_SOURCES += \

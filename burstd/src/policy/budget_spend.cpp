@@ -24,6 +24,8 @@ IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limi
             return;
         auto node = trackers_.extract(interval);
         SpendTracker tracker = node.empty() ? SpendTracker(interval) : std::move(node.mapped());
+        if (auto kept_booking = resumable_.extract(interval); !kept_booking.empty())
+            tracker.resume(kept_booking.mapped());
         spent[interval] = tracker.update(now, spans, jobs, groups).accounts;
         kept.emplace(interval, std::move(tracker));
     };
@@ -33,6 +35,21 @@ IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limi
         book(*reported_interval);
     trackers_ = std::move(kept);
     return spent;
+}
+
+std::vector<SpendBooking> BudgetSpend::bookings() const
+{
+    std::vector<SpendBooking> out;
+    out.reserve(trackers_.size());
+    for (const auto& [interval, tracker] : trackers_)
+        out.push_back(tracker.booking());
+    return out;
+}
+
+void BudgetSpend::resume(std::vector<SpendBooking> bookings)
+{
+    for (auto& b : bookings)
+        resumable_[b.interval] = std::move(b);
 }
 
 } // namespace burst

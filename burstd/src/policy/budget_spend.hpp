@@ -42,8 +42,15 @@ public:
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
 
+    // Every tracker's booking, to keep across a restart.
+    std::vector<SpendBooking> bookings() const;
+    // The bookings a previous run kept: a tracker of one of their interval
+    // lengths, when the limits first use it, carries on from its booking.
+    void resume(std::vector<SpendBooking> bookings);
+
 private:
     std::map<Seconds, SpendTracker> trackers_;
+    std::map<Seconds, SpendBooking> resumable_; // until the limits use their interval
 };
 
 } // namespace burst

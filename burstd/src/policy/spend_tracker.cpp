@@ -25,6 +25,16 @@ const NodeGroup* find_group(const std::vector<NodeGroup>& groups, const std::str
 
 SpendTracker::SpendTracker(Seconds interval) : interval_(interval) {}
 
+void SpendTracker::resume(const SpendBooking& booking)
+{
+    if (booking.interval != interval_ || last_update_ != 0)
+        return;
+    interval_start_ = booking.interval_start;
+    last_update_ = booking.booked_until;
+    attributed_ = booking.accounts;
+    attributed_.erase("");
+}
+
 void SpendTracker::job_ended(const JobEnd& end)
 {
     if (!end.nodes.empty() && !end.account.empty())

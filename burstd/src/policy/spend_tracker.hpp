@@ -20,17 +20,20 @@
 // up to the updates, a job ending between two of them left the end of its
 // run to "", and one starting on its cores was booked from before its
 // start: "" went over its line by what the cap had committed to the jobs.
-// The first update (after a restart) splits the interval so far over the
-// jobs running then: a guess (jobs that ended before the restart are not
-// known), but one that keeps per-account Budget= lines charged for what
-// their nodes cost before the restart rather than letting them spend it
-// again.
+// After a restart burstd resumes from the booking it kept in the ledger at
+// its last update (resume, booking): the accounts keep what was booked to
+// them, and the first update splits only the time since over the jobs
+// running then (jobs that ended while burstd was down are not known).
+// Without a booking, the first update splits the interval so far that way:
+// a guess, but one that keeps per-account Budget= lines charged for what
+// their nodes cost rather than letting them spend it again.
 // Intervals are aligned to the epoch (a day starts at 00:00 UTC).
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
 #include "model/job.hpp"
 #include "model/node_group.hpp"
+#include "model/spend_booking.hpp"
 
 #include <cmath>
 #include <map>
@@ -65,6 +68,13 @@ public:
     // books its run since the last one.
     void job_ended(const JobEnd& end);
     const SpendView& last() const { return last_; }
+
+    // What the tracker has booked so far, to resume from after a restart.
+    SpendBooking booking() const { return SpendBooking{interval_, interval_start_, last_update_, attributed_}; }
+    // Carries on from a booking of the same interval length; the first
+    // update books from its booked_until, or starts afresh if the interval
+    // has ended since.  Only before the first update.
+    void resume(const SpendBooking& booking);
 
 private:
     Seconds interval_;

@@ -249,3 +249,34 @@ TEST(PolicyCycleBudget, SpendIsReportedOverAStatusIntervalNoBudgetLineUses)
     DOUBLES_EQUAL(0.6, spend.accounts.at(""), 1e-9);
     CHECK(cap_spent(status).empty());
 }
+
+TEST(PolicyCycleBudget, ARestartKeepsWhatEachAccountHasSpentInTheInterval)
+{
+    config.budgets = {BudgetConfig{"bio", 1, 3600, "burstd.conf:9"}};
+    // bio's job ran on c1 from 1000 to 1100 (0.1 booked to bio); then
+    // burstd stops.  It starts again at 1200, bio's job gone and chem's on
+    // c1 since 1150.
+    DOUBLES_EQUAL(0.1, spend_over_two_cycles(500).accounts.at("bio"), 1e-9);
+    clock.advance(100);
+    snapshot.jobs.pop_back();
+    Job chem = pending(5, "chem", 3600);
+    chem.state = JobState::Running;
+    chem.partitions = {"cloud"};
+    chem.nodes = {"c1"};
+    chem.start_time = 1150;
+    snapshot.jobs.push_back(chem);
+
+    Ledger ledger(scratch.file("ledger.sqlite"));
+    InstanceManager instances =
+        instances_for(config.node_groups, std::make_unique<ListsC1>(), ledger, actuator, clock, log);
+    PolicyCycle restarted({}, ledger, actuator, instances, 1000);
+    restarted.run(CycleContext{config, &snapshot, clock.now(), log});
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (instances.busy() > 0 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::map<std::string, double> spent = restarted.spend().accounts;
+    DOUBLES_EQUAL(0.7, restarted.spend().total, 1e-9); // c1 since 500
+    DOUBLES_EQUAL(0.1, spent["bio"], 1e-9);             // not free to spend again
+    DOUBLES_EQUAL(0.05, spent["chem"], 1e-9);           // its 50 s since 1150
+    CHECK(!logged("cannot"));
+}

@@ -292,6 +292,8 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
         SqliteConnection raw(db(), false);
         raw.exec("DROP TABLE group_breakers");
         raw.exec("ALTER TABLE instances DROP COLUMN zone");
+        raw.exec("DROP TABLE spend_accounts");
+        raw.exec("DROP TABLE spend_intervals");
         raw.exec("UPDATE schema_version SET version = 1");
     }
     Ledger ledger(db());
@@ -300,11 +302,59 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
     CHECK(ledger.breakers().empty());
     ledger.save_breaker(BreakerRecord{"cloud", "open", "boot", "boot: never registered", 100, 60, 1, 0});
     LONGS_EQUAL(1, ledger.breakers().size());
+    CHECK(ledger.spend_bookings().empty());
+    ledger.save_spend_bookings({SpendBooking{3600, 7200, 7300, {{"bio", 0.1}}}});
+    LONGS_EQUAL(1, ledger.spend_bookings().size());
     SqliteConnection raw(db(), false);
     auto v = raw.prepare("SELECT version FROM schema_version");
     CHECK(v.step());
     LONGS_EQUAL(Ledger::kSchemaVersion, v.integer(0));
-    LONGS_EQUAL(3, Ledger::kSchemaVersion);
+    LONGS_EQUAL(4, Ledger::kSchemaVersion);
+}
+
+TEST(Ledger, MigratesAVersionThreeLedgerToKeepSpendBookings)
+{
+    {
+        Ledger ledger(db());
+        ledger.save_breaker(BreakerRecord{"cloud", "open", "quota", "quota: full", 5000, 600, 1, 0});
+    }
+    {
+        SqliteConnection raw(db(), false);
+        raw.exec("DROP TABLE spend_accounts");
+        raw.exec("DROP TABLE spend_intervals");
+        raw.exec("UPDATE schema_version SET version = 3");
+    }
+    Ledger ledger(db());
+    LONGS_EQUAL(1, ledger.breakers().size());
+    CHECK(ledger.spend_bookings().empty());
+    ledger.save_spend_bookings({SpendBooking{86400, 0, 900, {{"bio", 0.5}}}});
+    DOUBLES_EQUAL(0.5, ledger.spend_bookings().at(0).accounts.at("bio"), 0);
+}
+
+TEST(Ledger, KeepsTheLastSpendBookingsAcrossCloseAndReopen)
+{
+    {
+        Ledger ledger(db());
+        ledger.save_spend_bookings({SpendBooking{3600, 7200, 7300, {{"bio", 0.1}, {"chem", 0.02}}},
+                                    SpendBooking{86400, 0, 7300, {}}});
+        // Each save replaces the last: the day's booking is gone, the hour's moved on.
+        ledger.save_spend_bookings({SpendBooking{3600, 7200, 7400, {{"bio", 0.2}}}});
+    }
+    Ledger after(db());
+    const std::vector<SpendBooking> kept = after.spend_bookings();
+    LONGS_EQUAL(1, kept.size());
+    DOUBLES_EQUAL(3600, kept[0].interval, 0);
+    DOUBLES_EQUAL(7200, kept[0].interval_start, 0);
+    DOUBLES_EQUAL(7400, kept[0].booked_until, 0);
+    LONGS_EQUAL(1, kept[0].accounts.size());
+    DOUBLES_EQUAL(0.2, kept[0].accounts.at("bio"), 0);
+    try {
+        after.save_spend_bookings({SpendBooking{0, 0, 7500, {}}});
+        FAIL("a booking without an interval was kept");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), "needs an interval"));
+    }
+    LONGS_EQUAL(1, after.spend_bookings().size()); // the refused save changed nothing
 }
 
 TEST(Ledger, RecentBootsAreTheLastOfEachGroupWhetherOpenOrClosed)

@@ -89,3 +89,25 @@ TEST(BudgetSpend, StatusReportsSpendOverTheShortestLineOrADayWithoutLines)
     CHECK_EQUAL(86400, reported_spend_interval({}));
     CHECK_EQUAL(3600, reported_spend_interval({{"*", 5, 7 * 86400}, {"bio", 1, 3600}, {"chem", 2, 86400}}));
 }
+
+TEST(BudgetSpend, TrackersCarryOnFromTheBookingsOfTheLastRunWhenTheLimitsUseTheirInterval)
+{
+    BudgetSpend spend;
+    const std::vector<BilledSpan> spans = {{"c1", "cloud", 0, std::nullopt}};
+    // The last run booked up to 3650: bio's job on c1 all along.
+    spend.resume({SpendBooking{3600, 3600, 3650, {{"bio", 0.05}}}, SpendBooking{86400, 0, 3650, {{"bio", 3.65}}}});
+    IntervalSpend s = spend.update(3700, {{"bio", 1, 3600}}, spans, {on_c1("chem")}, {cloud()});
+    DOUBLES_EQUAL(0.05, s[3600]["bio"], 1e-9);
+    DOUBLES_EQUAL(0.05, s[3600]["chem"], 1e-9); // 3650..3700
+    const std::vector<SpendBooking> kept = spend.bookings();
+    CHECK_EQUAL(1u, kept.size());
+    DOUBLES_EQUAL(3700, kept[0].booked_until, 0);
+    DOUBLES_EQUAL(0.05, kept[0].accounts.at("bio"), 1e-9);
+    // A reload adds the day's line: its tracker carries on from its booking,
+    // and chem's job is booked the time since (3650..3800).
+    s = spend.update(3800, {{"bio", 1, 3600}, {"*", 10, 86400}}, spans, {on_c1("chem")}, {cloud()});
+    DOUBLES_EQUAL(3.65, s[86400]["bio"], 1e-9);
+    DOUBLES_EQUAL(0.15, s[86400]["chem"], 1e-9);
+    DOUBLES_EQUAL(0.15, s[3600]["chem"], 1e-9);
+    CHECK_EQUAL(2u, spend.bookings().size());
+}

@@ -220,6 +220,57 @@ TEST(SpendTracker, TheFirstUpdateChargesTheIntervalSoFarToTheJobsRunningThen)
     DOUBLES_EQUAL(0.9, v.accounts[""], 1e-9);
 }
 
+TEST(SpendTracker, AfterARestartItCarriesOnFromItsBookingAndSplitsOnlyTheTimeSince)
+{
+    // alpha's job ran on c1 from 7200 to 7800 and ended; burstd stopped at
+    // 8000 and started again at 8200, beta's job running on c1 since 7900.
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    SpendTracker before(3600);
+    before.update(7500, billed_spans(records), {running(1, "alpha", 4, {"c1"})}, groups);
+    before.job_ended(ended(1, "alpha", 4, {"c1"}, 7200, 7800));
+    Job beta = running(2, "beta", 4, {"c1"});
+    beta.start_time = 7900;
+    before.update(8000, billed_spans(records), {beta}, groups);
+    const SpendBooking kept = before.booking();
+    DOUBLES_EQUAL(7200, kept.interval_start, 0);
+    DOUBLES_EQUAL(8000, kept.booked_until, 0);
+    DOUBLES_EQUAL(0.6, kept.accounts.at("alpha"), 1e-9);
+    DOUBLES_EQUAL(0.1, kept.accounts.at("beta"), 1e-9);
+
+    SpendTracker after(3600);
+    after.resume(kept);
+    SpendView v = after.update(8200, billed_spans(records), {beta}, groups);
+    DOUBLES_EQUAL(1.0, v.total, 1e-9);
+    DOUBLES_EQUAL(0.6, v.accounts["alpha"], 1e-9); // its line stays spent
+    DOUBLES_EQUAL(0.3, v.accounts["beta"], 1e-9);  // 7900..8200, once
+    DOUBLES_EQUAL(0.1, v.accounts[""], 1e-9);      // 7800..7900 idle
+
+    // Without the booking the restart splits 7200..8200 over beta's job:
+    // alpha could spend its 0.6 again.
+    SpendTracker guessed(3600);
+    v = guessed.update(8200, billed_spans(records), {beta}, groups);
+    DOUBLES_EQUAL(0, v.accounts["alpha"], 1e-9);
+}
+
+TEST(SpendTracker, ABookingOfAnEndedIntervalOrAnotherLengthIsNotResumed)
+{
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    const SpendBooking last_hour{3600, 7200, 10700, {{"alpha", 3.5}}};
+    SpendTracker t(3600);
+    t.resume(last_hour);
+    SpendView v = t.update(10900, billed_spans(records), {running(1, "beta", 4, {"c1"})}, groups);
+    DOUBLES_EQUAL(10800, v.interval_start, 0);
+    CHECK(v.accounts.count("alpha") == 0);
+    DOUBLES_EQUAL(0.1, v.accounts["beta"], 1e-9);
+
+    SpendTracker daily(86400);
+    daily.resume(SpendBooking{3600, 7200, 9000, {{"alpha", 1.8}}});
+    v = daily.update(9000, billed_spans(records), {}, groups);
+    CHECK(v.accounts.count("alpha") == 0);
+}
+
 TEST(SpendTracker, ARecordWithoutProviderIdCostsNothing)
 {
     SpendTracker t(3600);
