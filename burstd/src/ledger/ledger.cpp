@@ -160,13 +160,15 @@ CREATE TABLE group_breakers (
 )";
 
 // Schema version 4: how far spend was split over the accounts, per budget
-// interval length (SpendBooking).
+// interval length (SpendBooking).  Only tables are added, so a site that
+// goes back to a version-3 burstd lowers schema_version by hand; they may
+// be there already when it comes forward again.
 constexpr std::string_view kSpendTables = R"(
-CREATE TABLE spend_intervals (
+CREATE TABLE IF NOT EXISTS spend_intervals (
   interval REAL PRIMARY KEY,
   interval_start REAL NOT NULL,
   booked_until REAL NOT NULL);
-CREATE TABLE spend_accounts (
+CREATE TABLE IF NOT EXISTS spend_accounts (
   interval REAL NOT NULL REFERENCES spend_intervals(interval),
   account TEXT NOT NULL,
   amount REAL NOT NULL,

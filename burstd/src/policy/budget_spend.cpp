@@ -24,8 +24,11 @@ IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limi
             return;
         auto node = trackers_.extract(interval);
         SpendTracker tracker = node.empty() ? SpendTracker(interval) : std::move(node.mapped());
-        if (auto kept_booking = resumable_.extract(interval); !kept_booking.empty())
-            tracker.resume(kept_booking.mapped());
+        if (auto kept_booking = resumable_.find(interval); kept_booking != resumable_.end())
+            tracker.resume(kept_booking->second);
+        if (!updated_)
+            for (const JobEnd& end : early_ends_)
+                tracker.job_ended(end);
         spent[interval] = tracker.update(now, spans, jobs, groups).accounts;
         kept.emplace(interval, std::move(tracker));
     };
@@ -34,6 +37,9 @@ IntervalSpend BudgetSpend::update(Time now, const std::vector<BudgetLimit>& limi
     if (reported_interval)
         book(*reported_interval);
     trackers_ = std::move(kept);
+    updated_ = true;
+    resumable_.clear();
+    early_ends_.clear();
     return spent;
 }
 
@@ -48,6 +54,8 @@ std::vector<SpendBooking> BudgetSpend::bookings() const
 
 void BudgetSpend::resume(std::vector<SpendBooking> bookings)
 {
+    if (updated_)
+        return;
     for (auto& b : bookings)
         resumable_[b.interval] = std::move(b);
 }

@@ -33,24 +33,34 @@ public:
     IntervalSpend update(Time now, const std::vector<BudgetLimit>& limits, const std::vector<BilledSpan>& spans,
                          const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups,
                          std::optional<Seconds> reported_interval = std::nullopt);
-    // Every tracker books the end of the job's run at its next update.
+    // Every tracker books the end of the job's run at its next update; ends
+    // heard before the first update go to the trackers it creates.
     void job_ended(const JobEnd& end)
     {
         for (auto& [interval, tracker] : trackers_)
             tracker.job_ended(end);
+        if (!updated_ && early_ends_.size() < kMostEarlyEnds)
+            early_ends_.push_back(end);
     }
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }
 
     // Every tracker's booking, to keep across a restart.
     std::vector<SpendBooking> bookings() const;
-    // The bookings a previous run kept: a tracker of one of their interval
-    // lengths, when the limits first use it, carries on from its booking.
+    // The bookings a previous run kept, before the first update: the
+    // trackers it creates carry on from those of their interval lengths.
+    // The others are dropped, as the trackers of a reload's dropped lines
+    // are (what burstd keeps in the ledger is what it counts).
     void resume(std::vector<SpendBooking> bookings);
 
 private:
     std::map<Seconds, SpendTracker> trackers_;
-    std::map<Seconds, SpendBooking> resumable_; // until the limits use their interval
+    std::map<Seconds, SpendBooking> resumable_; // until the first update
+    bool updated_ = false;
+    // Job ends reported before the first update: after a restart the
+    // plugin's queued ends come before its first snapshot.
+    std::vector<JobEnd> early_ends_;
+    static constexpr std::size_t kMostEarlyEnds = 1 << 16; // more than any exporter queues
 };
 
 } // namespace burst

@@ -44,8 +44,12 @@ void SpendTracker::job_ended(const JobEnd& end)
 SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, const std::vector<Job>& jobs,
                                const std::vector<NodeGroup>& groups)
 {
+    // A clock behind the last update (set back, or behind the one that
+    // booked before a restart) must not book the same time twice: spend
+    // only moves forward.
+    now = std::max(now, last_update_);
     Time start = interval_start(now, interval_);
-    if (start != interval_start_) {
+    if (start > interval_start_) {
         interval_start_ = start;
         attributed_.clear();
         last_update_ = start;
@@ -100,6 +104,10 @@ SpendView SpendTracker::update(Time now, const std::vector<BilledSpan>& spans, c
             const auto e = ended_.find(j.id);
             const bool restarted = e != ended_.end() && j.start_time > e->second.end_time;
             if ((e != ended_.end() && !restarted) || !(on_cloud(j.nodes) || seen_.count(j.id)))
+                continue;
+            // COMPLETING when first seen (after a restart): its end is not
+            // known, so its run is booked by its job_end, if one comes.
+            if (!restarted && j.state == JobState::Completing && !seen_.count(j.id))
                 continue;
             auto [it, fresh] = seen_.try_emplace(j.id);
             Seen& seen = it->second;

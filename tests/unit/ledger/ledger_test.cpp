@@ -324,11 +324,21 @@ TEST(Ledger, MigratesAVersionThreeLedgerToKeepSpendBookings)
         raw.exec("DROP TABLE spend_intervals");
         raw.exec("UPDATE schema_version SET version = 3");
     }
-    Ledger ledger(db());
-    LONGS_EQUAL(1, ledger.breakers().size());
-    CHECK(ledger.spend_bookings().empty());
-    ledger.save_spend_bookings({SpendBooking{86400, 0, 900, {{"bio", 0.5}}}});
-    DOUBLES_EQUAL(0.5, ledger.spend_bookings().at(0).accounts.at("bio"), 0);
+    {
+        Ledger ledger(db());
+        LONGS_EQUAL(1, ledger.breakers().size());
+        CHECK(ledger.spend_bookings().empty());
+        ledger.save_spend_bookings({SpendBooking{86400, 0, 900, {{"bio", 0.5}}}});
+        DOUBLES_EQUAL(0.5, ledger.spend_bookings().at(0).accounts.at("bio"), 0);
+    }
+    // A site went back to a version-3 burstd by lowering the version (its
+    // man page says how), and forward again: the tables are there already.
+    {
+        SqliteConnection raw(db(), false);
+        raw.exec("UPDATE schema_version SET version = 3");
+    }
+    Ledger again(db());
+    DOUBLES_EQUAL(0.5, again.spend_bookings().at(0).accounts.at("bio"), 0);
 }
 
 TEST(Ledger, KeepsTheLastSpendBookingsAcrossCloseAndReopen)

@@ -265,10 +265,71 @@ TEST(SpendTracker, ABookingOfAnEndedIntervalOrAnotherLengthIsNotResumed)
     CHECK(v.accounts.count("alpha") == 0);
     DOUBLES_EQUAL(0.1, v.accounts["beta"], 1e-9);
 
+    // An hourly booking of the first hour of the day: the day's tracker
+    // would be in the same interval but for the length.
     SpendTracker daily(86400);
-    daily.resume(SpendBooking{3600, 7200, 9000, {{"alpha", 1.8}}});
-    v = daily.update(9000, billed_spans(records), {}, groups);
+    daily.resume(SpendBooking{3600, 0, 3000, {{"alpha", 1.8}}});
+    v = daily.update(3600, billed_spans(records), {}, groups);
     CHECK(v.accounts.count("alpha") == 0);
+
+    // Only before the first update.
+    SpendTracker running_on(3600);
+    running_on.update(7300, billed_spans(records), {running(1, "beta", 4, {"c1"})}, groups);
+    running_on.resume(SpendBooking{3600, 7200, 7300, {{"alpha", 5}}});
+    v = running_on.update(7400, billed_spans(records), {running(1, "beta", 4, {"c1"})}, groups);
+    CHECK(v.accounts.count("alpha") == 0);
+    DOUBLES_EQUAL(0.2, v.accounts["beta"], 1e-9);
+}
+
+TEST(SpendTracker, AClockBehindTheBookingBooksNoTimeTwice)
+{
+    // The booking went up to 8000; burstd starts again with its clock at
+    // 7900, then at 8000 and 8100.  Only 8000..8100 is new.
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    const std::vector<Job> jobs = {running(1, "bio", 4, {"c1"})};
+    SpendTracker t(3600);
+    t.resume(SpendBooking{3600, 7200, 8000, {{"bio", 0.8}}});
+    t.update(7900, billed_spans(records), jobs, groups);
+    SpendView v = t.update(8000, billed_spans(records), jobs, groups);
+    DOUBLES_EQUAL(0.8, v.accounts["bio"], 1e-9);
+    v = t.update(8100, billed_spans(records), jobs, groups);
+    DOUBLES_EQUAL(0.9, v.accounts["bio"], 1e-9);
+    DOUBLES_EQUAL(0.9, v.total, 1e-9);
+
+    // Set back into the previous hour, it keeps the hour it had: what the
+    // ledger kept is not cleared (and cleared again when the clock steps on).
+    SpendTracker back(3600);
+    back.resume(SpendBooking{3600, 7200, 8000, {{"bio", 0.8}}});
+    v = back.update(7000, billed_spans(records), jobs, groups);
+    DOUBLES_EQUAL(7200, v.interval_start, 0);
+    DOUBLES_EQUAL(0.8, v.accounts["bio"], 1e-9);
+}
+
+TEST(SpendTracker, AJobCompletingWhenFirstSeenIsBookedByItsEndAlone)
+{
+    // Booked to its end (7800) before a restart, the job is still listed
+    // COMPLETING after it: its epilog's time is not booked to it again and
+    // again.
+    std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
+    std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
+    Job completing = running(1, "bio", 4, {"c1"});
+    completing.state = JobState::Completing;
+    completing.start_time = 7200;
+    SpendTracker t(3600);
+    t.resume(SpendBooking{3600, 7200, 8000, {{"bio", 0.6}}});
+    t.update(8100, billed_spans(records), {completing}, groups);
+    SpendView v = t.update(8200, billed_spans(records), {completing}, groups);
+    DOUBLES_EQUAL(0.6, v.accounts["bio"], 1e-9);
+    // A job that started and ended between two updates is COMPLETING at the
+    // next one too; its end books it.
+    Job quick = running(2, "chem", 4, {"c1"});
+    quick.state = JobState::Completing;
+    quick.start_time = 8210;
+    t.job_ended(ended(2, "chem", 4, {"c1"}, 8210, 8260));
+    v = t.update(8300, billed_spans(records), {completing, quick}, groups);
+    DOUBLES_EQUAL(0.05, v.accounts["chem"], 1e-9);
+    DOUBLES_EQUAL(0.6, v.accounts["bio"], 1e-9);
 }
 
 TEST(SpendTracker, ARecordWithoutProviderIdCostsNothing)
