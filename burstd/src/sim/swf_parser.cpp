@@ -15,16 +15,22 @@ constexpr std::size_t kFields = 18;
 enum Field {
     kJobNumber = 0,
     kSubmit = 1,
+    kWaitTime = 2,
     kRunTime = 3,
     kAllocProcs = 4,
+    kAvgCpuTime = 5,
+    kUsedMemory = 6,
     kReqProcs = 7,
     kReqTime = 8,
+    kReqMemory = 9,
     kStatus = 10,
     kUser = 11,
     kGroup = 12,
     kExecutable = 13,
     kQueue = 14,
     kPartition = 15,
+    kPrecedingJob = 16,
+    kThinkTime = 17,
 };
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -151,10 +157,23 @@ constexpr FieldRule kFieldRules[] = {
     {kPartition, "partition number", true, kMaxId, "a whole number in [0, 2^53]"},
 };
 
-// The first field of `f` outside its rule, or nullptr.
-const FieldRule* broken_rule(const Numbers& f)
+// The fields the simulator does not read: out of range, the record is
+// still replayed, and reported (a converter's bug there may be one in the
+// fields it does read too).
+constexpr FieldRule kUnusedFieldRules[] = {
+    {kWaitTime, "wait time", false, HUGE_VAL, "seconds >= 0"},
+    {kAvgCpuTime, "average CPU time", false, HUGE_VAL, "seconds >= 0"},
+    {kUsedMemory, "used memory", false, HUGE_VAL, "kilobytes >= 0"},
+    {kReqMemory, "requested memory", false, HUGE_VAL, "kilobytes >= 0"},
+    {kPrecedingJob, "preceding job number", true, 4294967295.0, "a job number"},
+    {kThinkTime, "think time", false, HUGE_VAL, "seconds >= 0"},
+};
+
+// The first field of `f` outside its rule in `rules`, or nullptr.
+template <std::size_t N>
+const FieldRule* broken_rule(const Numbers& f, const FieldRule (&rules)[N])
 {
-    for (const auto& rule : kFieldRules) {
+    for (const auto& rule : rules) {
         const double v = f[rule.field];
         if (v == -1)
             continue;
@@ -263,7 +282,7 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             report.malformed_line(line_no, "submit time over 10 years after the trace's start");
             continue;
         }
-        if (const FieldRule* rule = broken_rule(f)) {
+        if (const FieldRule* rule = broken_rule(f, kFieldRules)) {
             report.malformed_line(line_no, std::string(rule->name) + ": expected " + rule->expected +
                                                " or -1 (missing), got '" + std::string(text[rule->field]) + "'");
             continue;
@@ -297,6 +316,9 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
                                                std::to_string(first->second));
             continue;
         }
+        if (const FieldRule* rule = broken_rule(f, kUnusedFieldRules))
+            report.doubtful_record(line_no, std::string(rule->name) + ": expected " + rule->expected +
+                                                " or -1 (missing), got '" + std::string(text[rule->field]) + "'");
         TraceJob job;
         job.id = id;
         job.submit = f[kSubmit];

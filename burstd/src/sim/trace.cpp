@@ -33,6 +33,12 @@ void TraceReport::unusable_record(std::size_t line, std::string message)
     keep(line, std::move(message));
 }
 
+void TraceReport::doubtful_record(std::size_t line, std::string message)
+{
+    ++doubtful;
+    keep(line, std::move(message) + " (replayed: the simulator does not use it)");
+}
+
 void TraceReport::unterminated_line(std::size_t line)
 {
     // A file cut inside its last field leaves a line that may still parse
@@ -53,6 +59,8 @@ std::string TraceReport::summary() const
     if (skipped_steps)
         out << ", " << skipped_steps << " job steps";
     out << "); " << malformed << " malformed, " << unusable << " unusable";
+    if (doubtful)
+        out << ", " << doubtful << " with a field out of range that the simulator does not use";
     for (const auto& p : problems)
         out << "\n  " << source << ":" << p.line << ": " << p.message;
     if (problem_count() > problems.size())

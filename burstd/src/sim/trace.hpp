@@ -80,6 +80,7 @@ struct TraceReport {
     std::size_t jobs = 0;        // records turned into TraceJobs
     std::size_t malformed = 0;   // lines that are not a valid record
     std::size_t unusable = 0;    // valid records that describe no runnable job
+    std::size_t doubtful = 0;    // replayed, but a field they do not use is out of its range
     std::size_t skipped_steps = 0; // sacct job steps (expected, not a problem)
     std::vector<TraceProblem> problems;
 
@@ -90,10 +91,12 @@ struct TraceReport {
 
     void malformed_line(std::size_t line, std::string message);
     void unusable_record(std::size_t line, std::string message);
+    void doubtful_record(std::size_t line, std::string message);
     // A last line with text but no newline: malformed, and not read.
     void unterminated_line(std::size_t line);
-    std::size_t problem_count() const { return malformed + unusable; }
-    // "KTH.swf: 28476 jobs from 28500 lines; 0 malformed, 0 unusable" plus the kept problems.
+    std::size_t problem_count() const { return malformed + unusable + doubtful; }
+    // "KTH.swf: 28476 jobs from 28500 lines; 0 malformed, 0 unusable" (and
+    // the doubtful count when there are any) plus the kept problems.
     std::string summary() const;
 
 private:

@@ -249,3 +249,36 @@ TEST(SwfParser, RejectsValuesTheStandardDoesNotAllow)
     CHECK_TEXT(message(10).find("requested time") == 0, message(10).c_str());
     CHECK_TEXT(message(11).find("allocated processors") == 0, message(11).c_str());
 }
+
+TEST(SwfParser, ReplaysButReportsAFieldItDoesNotUseOutOfItsRange)
+{
+    // Wait time, average CPU time, used and requested memory, preceding job
+    // and think time: the replay does not read them, so the job stays, but
+    // a value the standard does not allow is reported with its line.
+    Trace t = parse("1 0 -7 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"    // wait time -7
+                    "2 0 0 50 1 -2 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"     // average CPU time -2
+                    "3 0 0 50 1 -1 -9 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"     // used memory -9
+                    "4 0 0 50 1 -1 -1 1 60 -5 1 1 1 -1 -1 -1 -1 -1\n"     // requested memory -5
+                    "5 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 2.5 -1\n"    // preceding job 2.5
+                    "6 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -3\n"     // think time -3
+                    "7 0 12 50 1 48 512 1 60 1024 1 1 1 -1 -1 -1 6 30\n"); // all in range
+    LONGS_EQUAL(7, t.jobs.size());
+    LONGS_EQUAL(6, t.report.doubtful);
+    LONGS_EQUAL(0, t.report.malformed);
+    LONGS_EQUAL(0, t.report.unusable);
+    LONGS_EQUAL(6, t.report.problems.size());
+    STRCMP_EQUAL("wait time: expected seconds >= 0 or -1 (missing), got '-7' (replayed: the simulator does not use it)",
+                 t.report.problems[0].message.c_str());
+    CHECK(t.report.problems[4].message.find("preceding job number") == 0);
+    LONGS_EQUAL(6, t.report.problems[5].line);
+    CHECK(t.report.problems[5].message.find("think time") == 0);
+    const std::string summary = t.report.summary();
+    CHECK_TEXT(summary.find("0 malformed, 0 unusable, 6 with a field out of range that the simulator does not use") !=
+                   std::string::npos,
+               summary.c_str());
+    CHECK(summary.find("t.swf:1: wait time") != std::string::npos);
+
+    // Clean records say nothing more than before.
+    CHECK(parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n").report.summary().find("out of range") ==
+          std::string::npos);
+}
