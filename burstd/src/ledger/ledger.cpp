@@ -493,14 +493,14 @@ std::vector<SpendBooking> Ledger::spend_bookings()
 {
     std::lock_guard lock(mutex_);
     std::vector<SpendBooking> out;
-    auto q = db_.prepare("SELECT interval, interval_start, booked_until FROM spend_intervals ORDER BY interval");
-    while (q.step())
-        out.push_back(SpendBooking{q.real(0), q.real(1), q.real(2), {}});
-    for (SpendBooking& b : out) {
-        auto a = db_.prepare("SELECT account, amount FROM spend_accounts WHERE interval = ?");
-        a.bind(1, double(b.interval));
-        while (a.step())
-            b.accounts[a.text(0)] = a.real(1);
+    auto q = db_.prepare("SELECT i.interval, i.interval_start, i.booked_until, a.account, a.amount "
+                         "FROM spend_intervals i LEFT JOIN spend_accounts a ON a.interval = i.interval "
+                         "ORDER BY i.interval");
+    while (q.step()) {
+        if (out.empty() || out.back().interval != q.real(0))
+            out.push_back(SpendBooking{q.real(0), q.real(1), q.real(2), {}});
+        if (!q.is_null(3))
+            out.back().accounts[q.text(3)] = q.real(4);
     }
     return out;
 }

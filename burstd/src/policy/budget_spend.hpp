@@ -34,13 +34,17 @@ public:
                          const std::vector<Job>& jobs, const std::vector<NodeGroup>& groups,
                          std::optional<Seconds> reported_interval = std::nullopt);
     // Every tracker books the end of the job's run at its next update; ends
-    // heard before the first update go to the trackers it creates.
+    // heard before the first update (there is no tracker yet) go to the
+    // trackers it creates.
     void job_ended(const JobEnd& end)
     {
+        if (!updated_) {
+            if (early_ends_.size() < kMostEarlyEnds)
+                early_ends_.push_back(end);
+            return;
+        }
         for (auto& [interval, tracker] : trackers_)
             tracker.job_ended(end);
-        if (!updated_ && early_ends_.size() < kMostEarlyEnds)
-            early_ends_.push_back(end);
     }
     // Interval length -> its tracker, as of the last update.
     const std::map<Seconds, SpendTracker>& trackers() const { return trackers_; }

@@ -169,6 +169,12 @@ constexpr FieldRule kUnusedFieldRules[] = {
     {kThinkTime, "think time", false, HUGE_VAL, "seconds >= 0"},
 };
 
+std::string broken_rule_message(const FieldRule& rule, const Tokens& text)
+{
+    return std::string(rule.name) + ": expected " + rule.expected + " or -1 (missing), got '" +
+           std::string(text[rule.field]) + "'";
+}
+
 // The first field of `f` outside its rule in `rules`, or nullptr.
 template <std::size_t N>
 const FieldRule* broken_rule(const Numbers& f, const FieldRule (&rules)[N])
@@ -283,8 +289,7 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             continue;
         }
         if (const FieldRule* rule = broken_rule(f, kFieldRules)) {
-            report.malformed_line(line_no, std::string(rule->name) + ": expected " + rule->expected +
-                                               " or -1 (missing), got '" + std::string(text[rule->field]) + "'");
+            report.malformed_line(line_no, broken_rule_message(*rule, text));
             continue;
         }
         if (f[kRunTime] > kMaxTraceSeconds) {
@@ -317,8 +322,7 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             continue;
         }
         if (const FieldRule* rule = broken_rule(f, kUnusedFieldRules))
-            report.doubtful_record(line_no, std::string(rule->name) + ": expected " + rule->expected +
-                                                " or -1 (missing), got '" + std::string(text[rule->field]) + "'");
+            report.doubtful_record(line_no, broken_rule_message(*rule, text));
         TraceJob job;
         job.id = id;
         job.submit = f[kSubmit];

@@ -32,7 +32,8 @@ LedgerRecord record(const std::string& node, const std::string& group, Time laun
     return r;
 }
 
-Job running(JobId id, const std::string& account, std::uint32_t cpus, std::vector<std::string> nodes)
+Job running(JobId id, const std::string& account, std::uint32_t cpus, std::vector<std::string> nodes,
+            Time start = 0)
 {
     Job j;
     j.id = id;
@@ -40,6 +41,7 @@ Job running(JobId id, const std::string& account, std::uint32_t cpus, std::vecto
     j.cpus = cpus;
     j.state = JobState::Running;
     j.nodes = std::move(nodes);
+    j.start_time = start;
     return j;
 }
 
@@ -137,12 +139,10 @@ TEST(SpendTracker, BackToBackJobsOnANodeEachPayForTheirOwnPart)
     SpendTracker t(3600);
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7200), record("c2", "cloud", 7200)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
-    Job alpha = running(1, "alpha", 4, {"c1"});
-    alpha.start_time = 7200;
+    Job alpha = running(1, "alpha", 4, {"c1"}, 7200);
     t.update(7300, billed_spans(records), {alpha}, groups);
     t.job_ended(ended(1, "alpha", 4, {"c1"}, 7200, 7340));
-    Job beta = running(2, "beta", 4, {"c1"});
-    beta.start_time = 7340;
+    Job beta = running(2, "beta", 4, {"c1"}, 7340);
     SpendView v = t.update(7400, billed_spans(records), {beta}, groups);
     DOUBLES_EQUAL(0.14, v.accounts["alpha"], 1e-9);
     DOUBLES_EQUAL(0.06, v.accounts["beta"], 1e-9);
@@ -158,8 +158,7 @@ TEST(SpendTracker, AJobPaysForTheBootOfItsNodesEvenWhenItEndsBeforeTheNextUpdate
     SpendTracker t(3600);
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7250)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
-    Job configuring = running(1, "alpha", 4, {"c1"});
-    configuring.start_time = 7250;
+    Job configuring = running(1, "alpha", 4, {"c1"}, 7250);
     t.update(7300, billed_spans(records), {configuring}, groups);
     t.job_ended(ended(1, "alpha", 4, {"c1"}, 7350, 7360)); // booted at 7350
     SpendView v = t.update(7400, billed_spans(records), {}, groups);
@@ -174,8 +173,7 @@ TEST(SpendTracker, ARequeuedJobPaysUntilItWasSeenPendingAndAgainForItsNewRun)
     SpendTracker t(3600);
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
-    Job alpha = running(1, "alpha", 4, {"c1"});
-    alpha.start_time = 7200;
+    Job alpha = running(1, "alpha", 4, {"c1"}, 7200);
     t.update(7300, billed_spans(records), {alpha}, groups);
     Job pending = alpha;
     pending.state = JobState::Pending;
@@ -229,8 +227,7 @@ TEST(SpendTracker, AfterARestartItCarriesOnFromItsBookingAndSplitsOnlyTheTimeSin
     SpendTracker before(3600);
     before.update(7500, billed_spans(records), {running(1, "alpha", 4, {"c1"})}, groups);
     before.job_ended(ended(1, "alpha", 4, {"c1"}, 7200, 7800));
-    Job beta = running(2, "beta", 4, {"c1"});
-    beta.start_time = 7900;
+    Job beta = running(2, "beta", 4, {"c1"}, 7900);
     before.update(8000, billed_spans(records), {beta}, groups);
     const SpendBooking kept = before.booking();
     DOUBLES_EQUAL(7200, kept.interval_start, 0);
@@ -313,9 +310,8 @@ TEST(SpendTracker, AJobCompletingWhenFirstSeenIsBookedByItsEndAlone)
     // again.
     std::vector<LedgerRecord> records = {record("c1", "cloud", 7200)};
     std::vector<NodeGroup> groups = {group("cloud", 3.6, 4)};
-    Job completing = running(1, "bio", 4, {"c1"});
+    Job completing = running(1, "bio", 4, {"c1"}, 7200);
     completing.state = JobState::Completing;
-    completing.start_time = 7200;
     SpendTracker t(3600);
     t.resume(SpendBooking{3600, 7200, 8000, {{"bio", 0.6}}});
     t.update(8100, billed_spans(records), {completing}, groups);
@@ -323,9 +319,8 @@ TEST(SpendTracker, AJobCompletingWhenFirstSeenIsBookedByItsEndAlone)
     DOUBLES_EQUAL(0.6, v.accounts["bio"], 1e-9);
     // A job that started and ended between two updates is COMPLETING at the
     // next one too; its end books it.
-    Job quick = running(2, "chem", 4, {"c1"});
+    Job quick = running(2, "chem", 4, {"c1"}, 8210);
     quick.state = JobState::Completing;
-    quick.start_time = 8210;
     t.job_ended(ended(2, "chem", 4, {"c1"}, 8210, 8260));
     v = t.update(8300, billed_spans(records), {completing, quick}, groups);
     DOUBLES_EQUAL(0.05, v.accounts["chem"], 1e-9);
