@@ -33,13 +33,13 @@
 #include "decide_stats.hpp"
 
 #include "app/heap_tuning.hpp"
-#include "policy/budget_split.hpp"
+#include "policy/budget/budget_split.hpp"
 #include "policy/policy_factory.hpp"
-#include "policy/runtime_ratio_model.hpp"
-#include "sim/objective_bound.hpp"
-#include "sim/sim_metrics.hpp"
-#include "sim/simulator.hpp"
-#include "sim/trace_loader.hpp"
+#include "policy/runtime/runtime_ratio_model.hpp"
+#include "sim/reference/objective_bound.hpp"
+#include "sim/report/sim_metrics.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/trace/trace_loader.hpp"
 
 #include <algorithm>
 #include <chrono>

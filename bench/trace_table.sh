@@ -20,7 +20,7 @@
 # the same two ratios for the clairvoyant reference (c/base, c/dly): where
 # the reference itself misses 0.85 or 0.90, no burst set it tried meets
 # that aim either.  Last, the lower bound on J of every schedule (burstsim's
-# J-bound, sim/objective_bound.hpp): b/bnd is the best policy's distance
+# J-bound, sim/reference/objective_bound.hpp): b/bnd is the best policy's distance
 # from the optimum at most, and where lb/base is above 0.85 no schedule at
 # all meets A1.
 # Every research policy gets each λ: predictive and forecast optimize for

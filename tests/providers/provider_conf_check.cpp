@@ -22,7 +22,7 @@
 #include "ledger/ledger.hpp"
 #include "model/clock.hpp"
 #include "provider/http/curl_multi.hpp"
-#include "provider/provider_factory.hpp"
+#include "provider/provider_registry.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -145,7 +145,7 @@ int main(int argc, char** argv)
                                   }};
     std::unique_ptr<Provider> provider;
     try {
-        provider = make_provider(*section, loaded.config, env);
+        provider = make_provider(*section, loaded.config.provider_site(), env);
     } catch (const ProviderConfigError& e) {
         std::cerr << e.what() << "\n";
         return 2;

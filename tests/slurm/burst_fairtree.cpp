@@ -1,4 +1,4 @@
-// burstsim's Fair Tree (sim/fair_tree.hpp) fed what a real slurmctld shows,
+// burstsim's Fair Tree (sim/priority/fair_tree.hpp) fed what a real slurmctld shows,
 // for tests/slurm/test_fairtree.sh.
 //   sshare -a -l -P | burst_fairtree
 // Reads the association tree (the Account column's indentation), RawShares
@@ -7,7 +7,7 @@
 // input's order and sshare's number format (FairShare for users only,
 // LevelFS not for Fairshare=parent).  Exit 1 on input it cannot read (the
 // line and what was expected).
-#include "sim/fair_tree.hpp"
+#include "sim/priority/fair_tree.hpp"
 
 #include <cerrno>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // burstd's own parser so that a line means, and fails, the same in both.
 
 #include "app/burstd_config.hpp"
-#include "policy/budget_cap.hpp"
+#include "policy/budget/budget_cap.hpp"
 
 #include <stdexcept>
 #include <string>

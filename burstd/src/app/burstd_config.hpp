@@ -4,10 +4,10 @@
 // policy factories — can point the admin at the right line.
 
 #include "app/log_level.hpp"
-#include "model/param_map.hpp"
 #include "app/retry_backoff.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
+#include "provider/provider_spec.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -16,16 +16,10 @@
 
 namespace burst {
 
-struct ProviderConfig {
-    std::string name;
-    std::string type; // local, aws, gcp, azure or openstack (lower case)
-    std::string credentials_file;
-    std::string region;
+// A Provider= section: what its type's builder reads, and how burstd retries
+// the provider's calls.
+struct ProviderConfig : ProviderSpec {
     RetrySettings retry; // LaunchAttempts=, RetryBaseDelay=, RetryMaxDelay=
-    // Type-specific keys (ImageId=, SubnetId=, ...) for the provider factory,
-    // which rejects the ones its type does not know.
-    ParamMap params;
-    std::string origin; // "file:line"
 };
 
 // One link of the policy chain, in the order the lines appear.  Every key on
@@ -68,6 +62,9 @@ struct BurstdConfig {
     std::vector<std::string> node_group_origins;     // parallel to node_groups
     std::vector<PolicyConfig> policies;
     std::vector<BudgetConfig> budgets;
+
+    // What every provider shares.
+    ProviderSite provider_site() const { return ProviderSite{slurm_conf, state_dir}; }
 
     const ProviderConfig* provider(const std::string& name) const
     {

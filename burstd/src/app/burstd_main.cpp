@@ -12,7 +12,7 @@
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
 #include "provider/http/curl_multi.hpp"
-#include "provider/provider_factory.hpp"
+#include "provider/provider_registry.hpp"
 #include "slurm/libslurm_actuator.hpp"
 #include "slurm/libslurm_job_probe.hpp"
 
@@ -51,7 +51,7 @@ BuiltParts build_parts(const burst::BurstdConfig& config, const burst::ProviderE
     BuiltParts parts;
     for (const auto& p : config.providers) {
         try {
-            parts.providers[p.name] = burst::make_provider(p, config, env);
+            parts.providers[p.name] = burst::make_provider(p, config.provider_site(), env);
         } catch (const burst::ProviderConfigError& e) {
             parts.errors.push_back(e.what());
         }

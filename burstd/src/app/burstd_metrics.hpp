@@ -3,14 +3,14 @@
 // counters (taken on the io thread) so rendering is pure and testable.
 
 #include "app/allocation_follower.hpp"
-#include "policy/group_health.hpp"
+#include "policy/health/group_health.hpp"
 #include "app/placement_backoff.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/provider_outcomes.hpp"
 #include "app/run_metrics_feed.hpp"
 #include "ingest/snapshot_server.hpp"
 #include "ledger/ledger.hpp"
-#include "policy/spend_tracker.hpp"
+#include "policy/budget/spend_tracker.hpp"
 
 #include <optional>
 #include <string>

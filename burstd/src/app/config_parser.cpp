@@ -1,7 +1,7 @@
 #include "app/config_parser.hpp"
 
 #include "app/config_line_lexer.hpp"
-#include "model/config_values.hpp"
+#include "common/config_values.hpp"
 #include "model/hostlist.hpp"
 #include "model/gres.hpp"
 

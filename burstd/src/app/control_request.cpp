@@ -1,6 +1,6 @@
 #include "app/control_request.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "model/hostlist.hpp"
 
 #include <jansson.h>

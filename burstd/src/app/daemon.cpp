@@ -3,7 +3,7 @@
 #include "app/config_parser.hpp"
 #include "app/reload_scope.hpp"
 #include "ingest/advice_message.hpp"
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "model/hostlist.hpp"
 
 #include <jansson.h>

@@ -9,7 +9,7 @@
 #include "app/daemon_seams.hpp"
 #include "app/logger.hpp"
 #include "app/metrics_server.hpp"
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "ingest/snapshot_server.hpp"
 
 #include <boost/asio/io_context.hpp>

@@ -3,7 +3,7 @@
 // launch outcomes, the policy cycle reads hire limits, the control socket
 // shows and resets.  Each change of a group's mode is logged once.
 
-#include "policy/group_health.hpp"
+#include "policy/health/group_health.hpp"
 #include "app/logger.hpp"
 #include "model/node_group.hpp"
 

@@ -59,9 +59,7 @@ libburst_a_SOURCES += \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
 	burstd/src/app/status_text.cpp \
-	burstd/src/app/status_text.hpp \
-	burstd/src/provider/provider_factory.cpp \
-	burstd/src/provider/provider_factory.hpp
+	burstd/src/app/status_text.hpp
 
 sbin_PROGRAMS += burstd/burstd
 burstd_burstd_SOURCES = burstd/src/app/burstd_main.cpp
@@ -89,5 +87,4 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/app/run_metrics_feed_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \
-	tests/unit/app/status_text_test.cpp \
-	tests/unit/provider/provider_factory_test.cpp
+	tests/unit/app/status_text_test.cpp

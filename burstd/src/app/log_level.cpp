@@ -1,6 +1,6 @@
 #include "app/log_level.hpp"
 
-#include "model/param_map.hpp"
+#include "common/param_map.hpp"
 
 namespace burst {
 

@@ -2,13 +2,13 @@
 
 #include "app/budget_conf.hpp"
 #include "app/run_metrics_json.hpp"
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "model/hostlist.hpp"
-#include "policy/billing_boundary.hpp"
-#include "policy/cloud_cost_bound.hpp"
+#include "policy/cost/billing_boundary.hpp"
+#include "policy/cost/cloud_cost_bound.hpp"
 #include "policy/policy_factory.hpp"
 #include "policy/policy_params.hpp"
-#include "policy/site_view.hpp"
+#include "policy/site/site_view.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -13,10 +13,10 @@
 #include "app/run_metrics_feed.hpp"
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
-#include "policy/budget_cap.hpp"
-#include "policy/budget_spend.hpp"
+#include "policy/budget/budget_cap.hpp"
+#include "policy/budget/budget_spend.hpp"
 #include "policy/policy.hpp"
-#include "policy/spend_tracker.hpp"
+#include "policy/budget/spend_tracker.hpp"
 #include "slurm/slurm_actuator.hpp"
 
 #include <jansson.h>

@@ -1,6 +1,6 @@
 #include "app/reload_scope.hpp"
 
-#include "model/config_values.hpp"
+#include "common/config_values.hpp"
 
 #include <algorithm>
 #include <cmath>

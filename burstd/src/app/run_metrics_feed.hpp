@@ -13,12 +13,12 @@
 // busy ones come from job ends on cloud nodes, clipped to the epoch.  Money
 // is the spend tracker's growth from cycle to cycle.
 
-#include "policy/spend_tracker.hpp"
+#include "policy/budget/spend_tracker.hpp"
 #include "model/clock.hpp"
 #include "model/job.hpp"
 #include "model/run_metrics.hpp"
 #include "model/snapshot.hpp"
-#include "policy/budget_cap.hpp"
+#include "policy/budget/budget_cap.hpp"
 
 #include <optional>
 #include <unordered_map>

@@ -1,7 +1,7 @@
 #include "app/slurm_conf_timeouts.hpp"
 
-#include "model/config_values.hpp"
-#include "model/param_map.hpp"
+#include "common/config_values.hpp"
+#include "common/param_map.hpp"
 
 #include <fstream>
 #include <sstream>

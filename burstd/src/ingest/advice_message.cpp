@@ -1,6 +1,6 @@
 #include "ingest/advice_message.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "ingest/protocol_message.hpp"
 
 #include <cstdlib>

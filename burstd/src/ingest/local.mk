@@ -2,7 +2,6 @@
 libburst_a_SOURCES += \
 	burstd/src/ingest/advice_message.cpp \
 	burstd/src/ingest/advice_message.hpp \
-	burstd/src/ingest/json_ref.hpp \
 	burstd/src/ingest/line_framer.cpp \
 	burstd/src/ingest/line_framer.hpp \
 	burstd/src/ingest/message_parser.cpp \

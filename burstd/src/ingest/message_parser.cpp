@@ -1,6 +1,6 @@
 #include "ingest/message_parser.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <cstdint>
 #include <limits>

@@ -16,7 +16,7 @@
 #include "ledger/ledger.hpp"
 #include "model/clock.hpp"
 #include "model/node.hpp"
-#include "provider/provider.hpp"
+#include "model/provider_instance.hpp"
 
 #include <string>
 #include <string_view>

@@ -4,12 +4,12 @@
 // burstd from the plugin's snapshot plus its ledger, and by burstsim from its
 // simulated site; policies cannot tell the two apart.
 
-#include "billed_span.hpp"
-#include "clock.hpp"
-#include "instance.hpp"
-#include "node_boot.hpp"
-#include "node_group.hpp"
-#include "snapshot.hpp"
+#include "model/billed_span.hpp"
+#include "model/clock.hpp"
+#include "model/instance.hpp"
+#include "model/node_boot.hpp"
+#include "model/node_group.hpp"
+#include "model/snapshot.hpp"
 
 #include <cstdint>
 #include <map>

@@ -1,6 +1,6 @@
 #include "model/gres.hpp"
 
-#include "model/text.hpp"
+#include "common/text.hpp"
 
 #include <algorithm>
 #include <cctype>

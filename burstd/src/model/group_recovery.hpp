@@ -3,7 +3,7 @@
 // NodeGroup= keys CapacityErrors, CoolDown, MaxCoolDown, QuotaCoolDown,
 // BootFailures; see burstd.conf(5)).
 
-#include "clock.hpp"
+#include "model/clock.hpp"
 
 #include <cstdint>
 

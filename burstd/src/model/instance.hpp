@@ -1,7 +1,7 @@
 #pragma once
 // A cloud instance burstd asked for, as the ledger records it and policies see it.
 
-#include "clock.hpp"
+#include "model/clock.hpp"
 
 #include <string>
 

@@ -2,10 +2,10 @@
 // A Slurm job as burstd and burstsim see it: the fields the exporter sends
 // (see DESIGN.md, snapshot protocol), in Slurm's units.
 
-#include "clock.hpp"
-#include "node_needs.hpp"
-#include "partition_set.hpp"
-#include "pending_reason.hpp"
+#include "model/clock.hpp"
+#include "model/node_needs.hpp"
+#include "model/partition_set.hpp"
+#include "model/pending_reason.hpp"
 
 #include <cstdint>
 #include <optional>

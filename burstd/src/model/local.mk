@@ -2,8 +2,6 @@ libburst_a_SOURCES += \
 	burstd/src/model/billed_span.hpp \
 	burstd/src/model/clock.hpp \
 	burstd/src/model/cluster_state.hpp \
-	burstd/src/model/config_values.cpp \
-	burstd/src/model/config_values.hpp \
 	burstd/src/model/feature_constraint.cpp \
 	burstd/src/model/feature_constraint.hpp \
 	burstd/src/model/gres.cpp \
@@ -23,7 +21,6 @@ libburst_a_SOURCES += \
 	burstd/src/model/node_group.hpp \
 	burstd/src/model/node_needs.cpp \
 	burstd/src/model/node_needs.hpp \
-	burstd/src/model/param_map.hpp \
 	burstd/src/model/partition.hpp \
 	burstd/src/model/partition_set.cpp \
 	burstd/src/model/partition_set.hpp \
@@ -31,13 +28,12 @@ libburst_a_SOURCES += \
 	burstd/src/model/pending_reason.hpp \
 	burstd/src/model/provider_error.cpp \
 	burstd/src/model/provider_error.hpp \
+	burstd/src/model/provider_instance.hpp \
 	burstd/src/model/share.hpp \
 	burstd/src/model/snapshot.hpp \
-	burstd/src/model/spend_booking.hpp \
-	burstd/src/model/text.hpp
+	burstd/src/model/spend_booking.hpp
 
 tests_unit_unit_tests_SOURCES += \
-	tests/unit/model/config_values_test.cpp \
 	tests/unit/model/feature_constraint_test.cpp \
 	tests/unit/model/gres_test.cpp \
 	tests/unit/model/hostlist_test.cpp \

@@ -1,7 +1,7 @@
 #pragma once
 // A cloud node's boot as the policies measure it: request to running.
 
-#include "clock.hpp"
+#include "model/clock.hpp"
 
 #include <cstddef>
 #include <string>

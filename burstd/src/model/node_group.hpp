@@ -2,8 +2,8 @@
 // A set of CLOUD nodes that one provider backs with one kind of instance:
 // the unit burstd hires in, prices and budgets (burstd.conf NodeGroup= lines).
 
-#include "clock.hpp"
-#include "group_recovery.hpp"
+#include "model/clock.hpp"
+#include "model/group_recovery.hpp"
 
 #include <cstdint>
 #include <string>

@@ -20,7 +20,7 @@
 // nodes again.  SiteView counts them and every decision says so; a restart
 // of burstd forgets the old combinations.
 
-#include "gres.hpp"
+#include "model/gres.hpp"
 
 #include <cstdint>
 #include <string>

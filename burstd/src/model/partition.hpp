@@ -1,6 +1,6 @@
 #pragma once
 
-#include "clock.hpp"
+#include "model/clock.hpp"
 
 #include <cstdint>
 #include <string>

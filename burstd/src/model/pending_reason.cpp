@@ -1,6 +1,6 @@
 #include "model/pending_reason.hpp"
 
-#include "model/text.hpp"
+#include "common/text.hpp"
 
 #include <functional>
 #include <limits>

@@ -2,7 +2,7 @@
 // How a provider call failed, classified the same way for every cloud: what
 // providers return and what node groups back off on (GroupHealth).
 
-#include "clock.hpp"
+#include "model/clock.hpp"
 
 #include <string>
 #include <string_view>

@@ -106,7 +106,7 @@ public:
     // HTA (Zheng et al.): shortage = demand waiting (Σ cores × wait); waste =
     // powered cloud core-seconds no job ran in.  Not quite the paper's waste
     // (idle cores of ready nodes, fixed ones included, over the workload's
-    // runtime; sim/zheng_scenario.cpp reports that one): what bursting pays
+    // runtime; sim/scenario/zheng_scenario.cpp reports that one): what bursting pays
     // for, boots and idle tails included, local nodes left out.
     double shortage_core_seconds() const { return waiting_core_hours_ * 3600; }
     double cloud_busy_core_seconds() const { return cloud_busy_; }

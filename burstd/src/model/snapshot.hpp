@@ -1,11 +1,11 @@
 #pragma once
 // One export from the plugin: the whole visible state of the cluster at `time`.
 
-#include "clock.hpp"
-#include "job.hpp"
-#include "node.hpp"
-#include "partition.hpp"
-#include "share.hpp"
+#include "model/clock.hpp"
+#include "model/job.hpp"
+#include "model/node.hpp"
+#include "model/partition.hpp"
+#include "model/share.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,15 +1,15 @@
 #include "policy/policy_factory.hpp"
 
-#include "model/config_values.hpp"
+#include "common/config_values.hpp"
 
-#include "policy/always_policy.hpp"
-#include "policy/boot_window_policy.hpp"
-#include "policy/fixed_delay_policy.hpp"
-#include "policy/forecast_policy.hpp"
-#include "policy/never_policy.hpp"
-#include "policy/pfa_policy.hpp"
-#include "policy/predictive_policy.hpp"
-#include "policy/threshold_policy.hpp"
+#include "policy/hiring/always/always_policy.hpp"
+#include "policy/hiring/boot_window/boot_window_policy.hpp"
+#include "policy/hiring/fixed_delay/fixed_delay_policy.hpp"
+#include "policy/hiring/forecast/forecast_policy.hpp"
+#include "policy/hiring/never/never_policy.hpp"
+#include "policy/hiring/pfa/pfa_policy.hpp"
+#include "policy/hiring/predictive/predictive_policy.hpp"
+#include "policy/hiring/threshold/threshold_policy.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,7 @@
 #include "policy/policy_params.hpp"
 
-#include "model/config_values.hpp"
+#include "common/config_values.hpp"
+#include "model/clock.hpp"
 
 #include <cctype>
 #include <cerrno>

@@ -31,7 +31,7 @@ public:
 
     double get_double(const std::string& key, double fallback, double min, double max);
     // Seconds, in burstd.conf's duration syntax ("300", "5m", "1d"; see
-    // model/config_values.hpp).
+    // common/config_values.hpp).
     double get_duration(const std::string& key, double fallback, double min, double max);
     std::uint32_t get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min, std::uint32_t max);
     std::string get_choice(const std::string& key, const std::string& fallback,

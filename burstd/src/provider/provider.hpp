@@ -5,6 +5,7 @@
 
 #include "model/clock.hpp"
 #include "model/instance.hpp"
+#include "model/provider_instance.hpp"
 #include "model/provider_error.hpp"
 
 #include <map>
@@ -38,17 +39,6 @@ struct LaunchResult {
     std::string provider_id; // empty on error
     std::string address;     // may be empty until the instance is running
     ProviderError error;
-};
-
-// An instance as the provider reports it.
-struct ProviderInstance {
-    std::string provider_id;
-    std::string node;       // from its node tag
-    std::string state;      // provider's own word ("running", "ACTIVE", ...)
-    std::string address;
-    bool gone = false;      // terminated/deleted or being deleted
-    bool reclaimed = false; // spot/preemptible capacity taken back
-    ProviderError error;    // why the provider gave up on it (e.g. Nova ERROR + fault); None otherwise
 };
 
 struct ListResult {

@@ -39,10 +39,10 @@
 #                           and waits for the plugin's hello; a failure is reported
 #                           with tap_fail and returns 1
 #
-# Needs BURST_BUILDDIR (burstd/burstd, burstd/tools/burstctl, plugin/.libs).
+# Needs BURST_BUILDDIR (burstd/burstd, burstd/tools/burstctl/burstctl, plugin/.libs).
 
 BURSTD_BIN=${BURST_BUILDDIR:?run through run-all.sh BUILDDIR}/burstd/burstd
-BURSTCTL_BIN=$BURST_BUILDDIR/burstd/tools/burstctl
+BURSTCTL_BIN=$BURST_BUILDDIR/burstd/tools/burstctl/burstctl
 BURSTD_PLUGIN_DIR=$BURST_BUILDDIR/plugin/.libs
 BURSTD_DIR=""
 BURSTD_PID=""

@@ -1,7 +1,7 @@
 #include "app/config_parser.hpp"
 #include "app/control_client.hpp"
 #include "app/daemon.hpp"
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>

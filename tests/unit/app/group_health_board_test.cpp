@@ -1,6 +1,6 @@
 #include "app/group_health_board.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <sstream>
 

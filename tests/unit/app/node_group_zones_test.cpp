@@ -2,7 +2,7 @@
 
 #include "app/config_parser.hpp"
 #include "model/clock.hpp"
-#include "provider/provider_factory.hpp"
+#include "provider/provider_registry.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -35,7 +35,7 @@ struct Built {
             FAIL(parsed.errors.front().c_str());
         config = parsed.config;
         for (const auto& p : config.providers)
-            providers[p.name] = make_provider(p, config, env);
+            providers[p.name] = make_provider(p, config.provider_site(), env);
     }
 };
 

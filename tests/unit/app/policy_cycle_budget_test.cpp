@@ -1,6 +1,6 @@
 #include "app/policy_cycle.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <chrono>
 #include <cstdlib>

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "app/policy_cycle_fakes.hpp"
-#include "policy/measured_boot_times.hpp"
+#include "policy/runtime/measured_boot_times.hpp"
 #include "scratch_dir.hpp"
 
 #include <CppUTest/TestHarness.h>

@@ -1,5 +1,5 @@
 #include "app/status_text.hpp"
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <sstream>
 #include <string>

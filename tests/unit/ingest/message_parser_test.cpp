@@ -1,7 +1,7 @@
 #include "ingest/message_parser.hpp"
 
 #include "model/cluster_state.hpp"
-#include "policy/site_view.hpp"
+#include "policy/site/site_view.hpp"
 
 #include <string>
 #include <variant>

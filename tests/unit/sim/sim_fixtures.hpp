@@ -4,9 +4,9 @@
 // CppUTest's.
 
 #include "policy/policy_factory.hpp"
-#include "sim/sim_config.hpp"
-#include "sim/simulator.hpp"
-#include "sim/trace.hpp"
+#include "sim/engine/sim_config.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/trace/trace.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #include "provider/aws/ec2_error_classifier.hpp"
 
-#include "model/text.hpp"
+#include "common/text.hpp"
 
 #include <algorithm>
 #include <initializer_list>

@@ -2,7 +2,7 @@
 
 #include "provider/aws/ec2_error_classifier.hpp"
 #include "provider/aws/ec2_responses.hpp"
-#include "provider/aws/sha256.hpp"
+#include "provider/cloud/sha256.hpp"
 
 #include <map>
 #include <tuple>

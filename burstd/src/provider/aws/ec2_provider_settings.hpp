@@ -4,7 +4,7 @@
 // calls ec2_settings_from_params after its own check that every key is one of
 // ec2_provider_keys().
 
-#include "model/param_map.hpp"
+#include "common/param_map.hpp"
 #include "provider/aws/ec2_provider_config.hpp"
 #include "provider/aws/environment_lookup.hpp"
 

@@ -1,6 +1,6 @@
 #include "provider/aws/ec2_query.hpp"
 
-#include "provider/aws/uri_encoding.hpp"
+#include "provider/cloud/uri_encoding.hpp"
 
 namespace burst {
 

@@ -2,17 +2,15 @@
 # The provider-neutral HTTP layer (burstd/src/provider/http) is built from here
 # too, so that adding it needed no edit to Makefile.am.
 libburst_a_SOURCES += \
+	burstd/src/provider/aws/aws_provider_builder.cpp \
+	burstd/src/provider/aws/aws_provider_builder.hpp \
 	burstd/src/provider/http/http_message.cpp \
 	burstd/src/provider/http/http_message.hpp \
 	burstd/src/provider/http/http_request_parser.cpp \
 	burstd/src/provider/http/http_request_parser.hpp \
 	burstd/src/provider/aws/aws_credentials.hpp \
-	burstd/src/provider/aws/sha256.cpp \
-	burstd/src/provider/aws/sha256.hpp \
 	burstd/src/provider/aws/sigv4_signer.cpp \
-	burstd/src/provider/aws/sigv4_signer.hpp \
-	burstd/src/provider/aws/uri_encoding.cpp \
-	burstd/src/provider/aws/uri_encoding.hpp
+	burstd/src/provider/aws/sigv4_signer.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/provider/aws/sigv4_suite_test.cpp

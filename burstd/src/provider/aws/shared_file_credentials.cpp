@@ -1,7 +1,7 @@
 #include "provider/aws/shared_file_credentials.hpp"
 
 #include "provider/aws/ini_file.hpp"
-#include "provider/gcp/secret_file.hpp"
+#include "provider/cloud/secret_file.hpp"
 
 #include <sys/stat.h>
 

@@ -1,7 +1,7 @@
 #include "provider/aws/sigv4_signer.hpp"
 
-#include "provider/aws/sha256.hpp"
-#include "provider/aws/uri_encoding.hpp"
+#include "provider/cloud/sha256.hpp"
+#include "provider/cloud/uri_encoding.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,7 @@
 #include "provider/azure/arm_error_classifier.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
+#include "common/json_fields.hpp"
 
 #include <cctype>
 #include <cstdlib>
@@ -8,12 +9,6 @@
 namespace burst {
 
 namespace {
-
-std::string string_field(const json_t* object, const char* key)
-{
-    const json_t* v = json_object_get(object, key);
-    return json_is_string(v) ? json_string_value(v) : "";
-}
 
 ProviderErrorKind code_kind(const std::string& code)
 {

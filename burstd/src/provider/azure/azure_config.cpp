@@ -1,6 +1,6 @@
 #include "provider/azure/azure_config.hpp"
 
-#include "provider/gcp/param_reader.hpp"
+#include "provider/cloud/param_reader.hpp"
 
 #include <sstream>
 #include <vector>

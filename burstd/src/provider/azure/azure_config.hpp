@@ -17,7 +17,7 @@
 //         (another Azure cloud, a private endpoint or a test server)
 
 #include "model/clock.hpp"
-#include "provider/gcp/provider_params.hpp"
+#include "provider/cloud/provider_params.hpp"
 
 #include <stdexcept>
 #include <string>

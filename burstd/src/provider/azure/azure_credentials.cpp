@@ -1,7 +1,7 @@
 #include "provider/azure/azure_credentials.hpp"
 
-#include "provider/gcp/param_reader.hpp"
-#include "provider/gcp/secret_file.hpp"
+#include "provider/cloud/param_reader.hpp"
+#include "provider/cloud/secret_file.hpp"
 
 #include <cctype>
 #include <sstream>

@@ -1,8 +1,9 @@
 #include "provider/azure/azure_provider.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "provider/azure/arm_error_classifier.hpp"
-#include "provider/gcp/json_text.hpp"
+#include "common/json_text.hpp"
+#include "common/json_fields.hpp"
 
 #include <cctype>
 #include <set>
@@ -17,12 +18,6 @@ constexpr const char* kOwnerTag = "slurm-burst-id";
 constexpr const char* kTokenTag = "slurm-burst-token";
 constexpr const char* kNetworkApiVersion = "2022-11-01";
 constexpr int kMaxPages = 10000;
-
-std::string string_field(const json_t* object, const char* key)
-{
-    const json_t* v = json_object_get(object, key);
-    return json_is_string(v) ? json_string_value(v) : "";
-}
 
 std::string tag(const json_t* vm, const char* key)
 {

@@ -18,7 +18,7 @@
 
 #include "model/clock.hpp"
 #include "provider/azure/azure_config.hpp"
-#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/cloud/bearer_token_source.hpp"
 #include "provider/http/http_transport.hpp"
 #include "provider/provider.hpp"
 

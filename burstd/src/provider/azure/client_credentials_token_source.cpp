@@ -1,7 +1,7 @@
 #include "provider/azure/client_credentials_token_source.hpp"
 
-#include "provider/aws/uri_encoding.hpp"
-#include "provider/gcp/oauth_token_response.hpp"
+#include "provider/cloud/uri_encoding.hpp"
+#include "provider/cloud/oauth_token_response.hpp"
 
 namespace burst {
 

@@ -6,7 +6,7 @@
 
 #include "model/clock.hpp"
 #include "provider/azure/azure_credentials.hpp"
-#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/cloud/bearer_token_source.hpp"
 #include "provider/http/http_transport.hpp"
 
 namespace burst {

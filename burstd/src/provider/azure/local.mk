@@ -2,6 +2,8 @@
 # Shares the OAuth token plumbing, secret-file check and key reader of
 # burstd/src/provider/gcp.
 libburst_a_SOURCES += \
+	burstd/src/provider/azure/azure_provider_builder.cpp \
+	burstd/src/provider/azure/azure_provider_builder.hpp \
 	burstd/src/provider/azure/arm_error_classifier.cpp \
 	burstd/src/provider/azure/arm_error_classifier.hpp \
 	burstd/src/provider/azure/azure_config.cpp \

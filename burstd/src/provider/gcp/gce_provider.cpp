@@ -1,10 +1,11 @@
 #include "provider/gcp/gce_provider.hpp"
 
-#include "provider/aws/uri_encoding.hpp"
+#include "provider/cloud/uri_encoding.hpp"
 #include "provider/gcp/gce_error_classifier.hpp"
 #include "provider/gcp/gce_labels.hpp"
-#include "provider/gcp/json_text.hpp"
+#include "common/json_text.hpp"
 #include "provider/gcp/request_uuid.hpp"
+#include "common/json_fields.hpp"
 
 #include <set>
 
@@ -13,12 +14,6 @@ namespace burst {
 namespace {
 
 constexpr int kMaxPages = 10000; // a pageToken that never ends must not loop forever
-
-std::string string_field(const json_t* object, const char* key)
-{
-    const json_t* v = json_object_get(object, key);
-    return json_is_string(v) ? json_string_value(v) : "";
-}
 
 std::string label(const json_t* instance, const char* key)
 {

@@ -17,9 +17,9 @@
 // terminate() poll the zonal operations (up to OperationWait) so capacity and
 // quota errors, which GCE reports only there, reach the caller.
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "model/clock.hpp"
-#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/cloud/bearer_token_source.hpp"
 #include "provider/gcp/gcp_config.hpp"
 #include "provider/http/http_transport.hpp"
 #include "provider/provider.hpp"

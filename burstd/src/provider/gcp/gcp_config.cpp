@@ -1,6 +1,6 @@
 #include "provider/gcp/gcp_config.hpp"
 
-#include "provider/gcp/param_reader.hpp"
+#include "provider/cloud/param_reader.hpp"
 
 namespace burst {
 

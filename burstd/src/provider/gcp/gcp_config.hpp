@@ -20,7 +20,7 @@
 //   Endpoint=https://compute.googleapis.com   API origin (a private endpoint or a test server)
 
 #include "model/clock.hpp"
-#include "provider/gcp/provider_params.hpp"
+#include "provider/cloud/provider_params.hpp"
 
 #include <stdexcept>
 #include <string>

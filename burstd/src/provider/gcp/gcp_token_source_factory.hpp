@@ -4,7 +4,7 @@
 // or the metadata server (credentials_file must then be empty).
 
 #include "model/clock.hpp"
-#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/cloud/bearer_token_source.hpp"
 #include "provider/gcp/gcp_config.hpp"
 #include "provider/http/http_transport.hpp"
 

@@ -1,6 +1,7 @@
 # build rules for burstd/src/provider/gcp (appends to the variables declared in Makefile.am)
 libburst_a_SOURCES += \
-	burstd/src/provider/gcp/bearer_token_source.hpp \
+	burstd/src/provider/gcp/gcp_provider_builder.cpp \
+	burstd/src/provider/gcp/gcp_provider_builder.hpp \
 	burstd/src/provider/gcp/gce_error_classifier.cpp \
 	burstd/src/provider/gcp/gce_error_classifier.hpp \
 	burstd/src/provider/gcp/gce_labels.cpp \
@@ -11,19 +12,12 @@ libburst_a_SOURCES += \
 	burstd/src/provider/gcp/gcp_config.hpp \
 	burstd/src/provider/gcp/gcp_token_source_factory.cpp \
 	burstd/src/provider/gcp/gcp_token_source_factory.hpp \
-	burstd/src/provider/gcp/json_text.hpp \
 	burstd/src/provider/gcp/metadata_token_source.cpp \
 	burstd/src/provider/gcp/metadata_token_source.hpp \
-	burstd/src/provider/gcp/oauth_token_response.cpp \
-	burstd/src/provider/gcp/oauth_token_response.hpp \
-	burstd/src/provider/gcp/param_reader.hpp \
-	burstd/src/provider/gcp/provider_params.hpp \
 	burstd/src/provider/gcp/request_uuid.cpp \
 	burstd/src/provider/gcp/request_uuid.hpp \
 	burstd/src/provider/gcp/rs256_jwt.cpp \
 	burstd/src/provider/gcp/rs256_jwt.hpp \
-	burstd/src/provider/gcp/secret_file.cpp \
-	burstd/src/provider/gcp/secret_file.hpp \
 	burstd/src/provider/gcp/service_account_key.cpp \
 	burstd/src/provider/gcp/service_account_key.hpp \
 	burstd/src/provider/gcp/service_account_token_source.cpp \

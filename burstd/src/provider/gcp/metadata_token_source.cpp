@@ -1,6 +1,6 @@
 #include "provider/gcp/metadata_token_source.hpp"
 
-#include "provider/gcp/oauth_token_response.hpp"
+#include "provider/cloud/oauth_token_response.hpp"
 
 namespace burst {
 

@@ -3,7 +3,7 @@
 // a Compute Engine VM with an attached service account: no key file at all.
 
 #include "model/clock.hpp"
-#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/cloud/bearer_token_source.hpp"
 #include "provider/http/http_transport.hpp"
 
 namespace burst {

@@ -1,6 +1,6 @@
 #include "provider/gcp/request_uuid.hpp"
 
-#include "provider/aws/sha256.hpp"
+#include "provider/cloud/sha256.hpp"
 
 namespace burst {
 

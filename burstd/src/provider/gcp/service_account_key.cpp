@@ -1,7 +1,7 @@
 #include "provider/gcp/service_account_key.hpp"
 
-#include "ingest/json_ref.hpp"
-#include "provider/gcp/secret_file.hpp"
+#include "common/json_ref.hpp"
+#include "provider/cloud/secret_file.hpp"
 
 #include <stdexcept>
 

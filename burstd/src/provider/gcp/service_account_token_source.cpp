@@ -1,9 +1,9 @@
 #include "provider/gcp/service_account_token_source.hpp"
 
-#include "ingest/json_ref.hpp"
-#include "provider/aws/uri_encoding.hpp"
-#include "provider/gcp/json_text.hpp"
-#include "provider/gcp/oauth_token_response.hpp"
+#include "common/json_ref.hpp"
+#include "provider/cloud/uri_encoding.hpp"
+#include "common/json_text.hpp"
+#include "provider/cloud/oauth_token_response.hpp"
 #include "provider/gcp/rs256_jwt.hpp"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 // and exchanged at token_uri with the jwt-bearer grant.
 
 #include "model/clock.hpp"
-#include "provider/gcp/bearer_token_source.hpp"
+#include "provider/cloud/bearer_token_source.hpp"
 #include "provider/gcp/service_account_key.hpp"
 #include "provider/http/http_transport.hpp"
 

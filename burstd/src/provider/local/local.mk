@@ -1,5 +1,7 @@
 # build rules for burstd/src/provider/local (appends to the variables declared in Makefile.am)
 libburst_a_SOURCES += \
+	burstd/src/provider/local/local_provider_builder.cpp \
+	burstd/src/provider/local/local_provider_builder.hpp \
 	burstd/src/provider/local/local_provider.cpp \
 	burstd/src/provider/local/local_provider.hpp
 

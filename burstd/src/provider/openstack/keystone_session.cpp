@@ -1,7 +1,8 @@
 #include "provider/openstack/keystone_session.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "provider/openstack/openstack_error.hpp"
+#include "common/json_fields.hpp"
 
 #include <cstdio>
 #include <ctime>
@@ -17,12 +18,6 @@ constexpr Seconds kRenewMargin = 120;
 json_t* name_or_id(const std::string& name, const std::string& id)
 {
     return id.empty() ? json_pack("{s:s}", "name", name.c_str()) : json_pack("{s:s}", "id", id.c_str());
-}
-
-std::string str(json_t* obj, const char* key)
-{
-    json_t* v = json_object_get(obj, key);
-    return json_is_string(v) ? json_string_value(v) : "";
 }
 
 } // namespace
@@ -114,7 +109,7 @@ ProviderError KeystoneSession::accept(const HttpResponse& r)
     json_t* tok = root ? json_object_get(root.get(), "token") : nullptr;
     if (token.empty() || !json_is_object(tok))
         return {ProviderErrorKind::Transient, who + ": answer without X-Subject-Token or token object", 0};
-    const Time expires = parse_keystone_time(str(tok, "expires_at"));
+    const Time expires = parse_keystone_time(string_field(tok, "expires_at"));
     if (expires < 0)
         return {ProviderErrorKind::Transient, who + ": token.expires_at missing or malformed", 0};
 
@@ -124,19 +119,19 @@ ProviderError KeystoneSession::accept(const HttpResponse& r)
     json_t* service;
     json_array_foreach(catalog, i, service)
     {
-        if (str(service, "type") != "compute")
+        if (string_field(service, "type") != "compute")
             continue;
         size_t j;
         json_t* ep;
         json_array_foreach(json_object_get(service, "endpoints"), j, ep)
         {
-            const std::string region = str(ep, "region_id").empty() ? str(ep, "region") : str(ep, "region_id");
-            seen += (seen.empty() ? "" : ", ") + str(ep, "interface") + "@" + region;
-            if (str(ep, "interface") != interface_ || (!region_.empty() && region != region_))
+            const std::string region = string_field(ep, "region_id").empty() ? string_field(ep, "region") : string_field(ep, "region_id");
+            seen += (seen.empty() ? "" : ", ") + string_field(ep, "interface") + "@" + region;
+            if (string_field(ep, "interface") != interface_ || (!region_.empty() && region != region_))
                 continue;
-            const auto url = split_service_url(str(ep, "url"));
+            const auto url = split_service_url(string_field(ep, "url"));
             if (!url)
-                return {ProviderErrorKind::Invalid, who + ": compute endpoint URL '" + str(ep, "url") + "' is not a URL",
+                return {ProviderErrorKind::Invalid, who + ": compute endpoint URL '" + string_field(ep, "url") + "' is not a URL",
                         0};
             compute_ = *url;
             token_ = token;

@@ -2,6 +2,8 @@
 # The libcurl transport (burstd/src/provider/http/curl_transport.*) is built
 # from here too: the openstack provider needed it first.
 libburst_a_SOURCES += \
+	burstd/src/provider/openstack/openstack_provider_builder.cpp \
+	burstd/src/provider/openstack/openstack_provider_builder.hpp \
 	burstd/src/provider/http/curl_multi.cpp \
 	burstd/src/provider/http/curl_multi.hpp \
 	burstd/src/provider/http/curl_transport.cpp \

@@ -1,6 +1,7 @@
 #include "provider/openstack/nova_server.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
+#include "common/json_fields.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -17,12 +18,6 @@ std::string checked_tag(const std::string& tag)
     return tag;
 }
 
-std::string str(json_t* obj, const char* key)
-{
-    json_t* v = json_object_get(obj, key);
-    return json_is_string(v) ? json_string_value(v) : "";
-}
-
 std::string first_address(json_t* addresses)
 {
     std::string fallback;
@@ -34,11 +29,11 @@ std::string first_address(json_t* addresses)
         json_t* a;
         json_array_foreach(list, i, a)
         {
-            const std::string addr = str(a, "addr");
+            const std::string addr = string_field(a, "addr");
             if (addr.empty())
                 continue;
             const bool v4 = json_integer_value(json_object_get(a, "version")) == 4;
-            const std::string type = str(a, "OS-EXT-IPS:type");
+            const std::string type = string_field(a, "OS-EXT-IPS:type");
             if (v4 && (type.empty() || type == "fixed"))
                 return addr;
             if (fallback.empty())
@@ -55,14 +50,14 @@ bool read_server(json_t* s, const std::string& where, NovaServer& out, std::stri
         return false;
     }
     out = NovaServer{};
-    out.id = str(s, "id");
-    out.status = str(s, "status");
+    out.id = string_field(s, "id");
+    out.status = string_field(s, "status");
     if (out.id.empty() || out.status.empty()) {
         why = where + ": id and status must be non-empty strings";
         return false;
     }
-    out.name = str(s, "name");
-    out.task_state = str(s, "OS-EXT-STS:task_state");
+    out.name = string_field(s, "name");
+    out.task_state = string_field(s, "OS-EXT-STS:task_state");
     const char* key;
     json_t* v;
     json_object_foreach(json_object_get(s, "metadata"), key, v)
@@ -79,7 +74,7 @@ bool read_server(json_t* s, const std::string& where, NovaServer& out, std::stri
     out.address = first_address(json_object_get(s, "addresses"));
     json_t* fault = json_object_get(s, "fault");
     if (json_is_object(fault)) {
-        out.fault_message = str(fault, "message");
+        out.fault_message = string_field(fault, "message");
         out.fault_code = static_cast<long>(json_integer_value(json_object_get(fault, "code")));
     }
     return true;
@@ -143,7 +138,7 @@ bool parse_created_server_id(const std::string& body, std::string& id, std::stri
     JsonRef root = load(body, why);
     if (!root)
         return false;
-    id = str(json_object_get(root.get(), "server"), "id");
+    id = string_field(json_object_get(root.get(), "server"), "id");
     if (id.empty()) {
         why = "server.id missing";
         return false;
@@ -180,7 +175,7 @@ bool parse_server_page(const std::string& body, NovaServerPage& page, std::strin
     json_t* link;
     json_array_foreach(json_object_get(root.get(), "servers_links"), i, link)
     {
-        if (str(link, "rel") == "next")
+        if (string_field(link, "rel") == "next")
             page.has_next = true;
     }
     return true;

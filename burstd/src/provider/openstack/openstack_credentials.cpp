@@ -1,7 +1,7 @@
 #include "provider/openstack/openstack_credentials.hpp"
 
-#include "model/text.hpp"
-#include "provider/gcp/secret_file.hpp"
+#include "common/text.hpp"
+#include "provider/cloud/secret_file.hpp"
 
 #include <algorithm>
 #include <cctype>

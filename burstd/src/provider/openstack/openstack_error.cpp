@@ -1,6 +1,6 @@
 #include "provider/openstack/openstack_error.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <cctype>
 #include <cstdlib>

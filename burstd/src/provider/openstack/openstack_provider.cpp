@@ -1,6 +1,6 @@
 #include "provider/openstack/openstack_provider.hpp"
 
-#include "provider/aws/uri_encoding.hpp"
+#include "provider/cloud/uri_encoding.hpp"
 #include "provider/openstack/openstack_error.hpp"
 
 #include <stdexcept>

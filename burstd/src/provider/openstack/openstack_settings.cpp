@@ -1,6 +1,6 @@
 #include "provider/openstack/openstack_settings.hpp"
 
-#include "provider/gcp/param_reader.hpp"
+#include "provider/cloud/param_reader.hpp"
 
 #include <cstdlib>
 

@@ -12,7 +12,7 @@
 // plus the section's Region= (catalog region).
 
 #include "model/clock.hpp"
-#include "provider/gcp/provider_params.hpp"
+#include "provider/cloud/provider_params.hpp"
 
 #include <stdexcept>
 #include <string>

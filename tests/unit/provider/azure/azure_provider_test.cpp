@@ -2,8 +2,8 @@
 
 #include "../aws/fixture.hpp"
 #include "../http/queued_transport.hpp"
-#include "ingest/json_ref.hpp"
-#include "provider/gcp/json_text.hpp"
+#include "common/json_ref.hpp"
+#include "common/json_text.hpp"
 
 #include <memory>
 #include <string>

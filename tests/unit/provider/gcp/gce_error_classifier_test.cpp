@@ -1,6 +1,6 @@
 #include "provider/gcp/gce_error_classifier.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 
 #include <string>
 

@@ -3,8 +3,8 @@
 #include "provider/gcp/request_uuid.hpp"
 
 #include "../aws/fixture.hpp"
-#include "ingest/json_ref.hpp"
-#include "provider/gcp/json_text.hpp"
+#include "common/json_ref.hpp"
+#include "common/json_text.hpp"
 #include "../http/queued_transport.hpp"
 
 #include <memory>

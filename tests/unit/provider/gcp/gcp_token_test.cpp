@@ -1,10 +1,10 @@
 #include "provider/gcp/metadata_token_source.hpp"
 #include "provider/gcp/rs256_jwt.hpp"
-#include "provider/gcp/secret_file.hpp"
+#include "provider/cloud/secret_file.hpp"
 #include "provider/gcp/service_account_key.hpp"
 #include "provider/gcp/service_account_token_source.hpp"
 
-#include "ingest/json_ref.hpp"
+#include "common/json_ref.hpp"
 #include "../http/queued_transport.hpp"
 
 #include <openssl/bio.h>

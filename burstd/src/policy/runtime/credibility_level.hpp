@@ -1,0 +1,71 @@
+#pragma once
+// One level of a hierarchical estimate (e.g. a user's jobs of one name
+// within their account's category): per key, Bühlmann's credibility
+// estimate
+//
+//   Z · (the key's mean) + (1 − Z) · (its parent's estimate),
+//   Z = n / (n + σ² / τ²)
+//
+// (n: the key's observations; σ²: the variance of values within a key; τ²:
+// the variance of the keys' true offsets from their parents), σ² and τ²
+// estimated from every key of the level (Bühlmann and Straub's estimators,
+// on each value's offset from its parent's estimate when it was learned).
+// A key with few observations, or a level whose keys differ little compared
+// with how much their values scatter, stays near the parent; a level whose
+// keys differ a lot trusts a key after a few observations.  Nothing to tune: the data set how far each level shrinks.
+// Until two observations of one key give a within-key variance, or while
+// the keys' offsets are no more spread than that variance explains, a key
+// adds nothing to its parent.
+//
+// The key's mean is a recent one (a running mean that gives the newest of
+// n observations weight 1/min(n, kRecentRuns)), so that a key follows a
+// change in what its jobs do; n is capped at kRecentRuns in Z.  A weighted
+// mean of means, the estimate stays within the values seen (a runtime
+// ratio never comes out negative).
+//
+// The level keeps the keys observed most recently (recent_keys.hpp); a key
+// it drops still counts in σ² and τ², which describe the level, not a key.
+
+#include "policy/runtime/recent_keys.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace burst {
+
+// How many runs a recent mean weighs before older ones start to fade.
+inline constexpr double kRecentRuns = 50;
+
+class CredibilityLevel {
+public:
+    explicit CredibilityLevel(std::size_t key_capacity = kRecentKeys) : nodes_(key_capacity) {}
+    // The estimate for `key` given its parent's estimate `parent`.
+    double estimate(const std::string& key, double parent) const;
+    // `key` took value `x` where its parent estimated `parent` (before
+    // learning x).
+    void observe(const std::string& key, double parent, double x);
+    // σ²/τ²: how many observations of a key weigh as much as its parent;
+    // +inf while the level cannot tell its keys apart.
+    double prior_weight() const;
+    // Keys whose mean is kept.
+    std::size_t keys() const { return nodes_.size(); }
+
+private:
+    struct Node {
+        std::uint64_t n = 0;
+        double recent = 0; // recent-weighted mean value
+        double mean = 0;   // mean offset (Welford)
+        double m2 = 0;     // sum of squared deviations from it
+    };
+    RecentKeys<Node> nodes_;
+    // Over every key observed, kept or dropped: how many, Σ m2, Σ (n − 1),
+    // Σ n·mean², Σ n.
+    std::uint64_t keys_observed_ = 0;
+    double sum_m2_ = 0;
+    double sum_n_mean2_ = 0;
+    std::uint64_t sum_df_ = 0;
+    std::uint64_t total_ = 0;
+};
+
+} // namespace burst

@@ -1,0 +1,355 @@
+#include "policy/site/site_view.hpp"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+namespace burst {
+
+const std::string& group_partition(const NodeGroup& group)
+{
+    return group.partition.empty() ? group.name : group.partition;
+}
+
+namespace {
+
+// 8 bytes, so that a million waiting jobs sort in 8 MB: below glibc's
+// largest mmap threshold (32 MB) the buffers come back from the heap on the
+// next decision instead of being faulted in page by page, and each radix
+// pass streams a quarter of what a key holding (submit, id, job) would.
+struct Key {
+    std::uint32_t priority;
+    std::uint32_t slot; // index into the pending jobs in snapshot order
+};
+
+// What the policies read of every waiting job, gathered while the snapshot
+// is walked in order: looking it up through Job pointers in priority order
+// missed the cache (and the TLB) on almost every job at a million jobs.
+// Read back in priority order, i.e. at random, a slot costs a cache line:
+// aligned to its size, it never straddles two (from malloc's 16-byte
+// alignment every other slot did, when the array started mid-line).
+struct alignas(32) Slot {
+    const Job* job;
+    std::uint64_t cpus;
+    Time since;
+    int group;
+    BurstOption burst;
+    NodeNeeds needs;
+};
+static_assert(sizeof(Slot) == 32, "a slot is half a cache line: aligned to its size, it never straddles two");
+
+// Radix digits: one byte of ~priority per pass, 256 buckets, which keeps
+// the scatter within the TLB's reach at a million keys.
+constexpr unsigned kDigitBits = 8, kBuckets = 1u << kDigitBits, kDigits = 32 / kDigitBits;
+using Histograms = std::array<std::array<std::uint32_t, kBuckets>, kDigits>;
+
+std::uint32_t digit(std::uint32_t priority, unsigned d)
+{
+    return (~priority >> (d * kDigitBits)) & (kBuckets - 1);
+}
+
+// Counted while the keys are made, so that each pass of the sort is one
+// scatter instead of a count and a scatter over the keys.
+void count_digits(Histograms& count, std::uint32_t priority)
+{
+    for (unsigned d = 0; d < kDigits; ++d)
+        ++count[d][digit(priority, d)];
+}
+
+// Far enough ahead to hide a load from memory behind the work on the jobs
+// between, near enough not to evict what is still to be read.
+constexpr std::size_t kPrefetchAhead = 8;
+
+bool before(const Job& a, const Job& b)
+{
+    if (a.submit_time != b.submit_time)
+        return a.submit_time < b.submit_time;
+    return a.id < b.id;
+}
+
+// Stable LSD radix sort on descending priority.  Passes whose byte is the
+// same for every key are skipped (priorities rarely use all 32 bits).
+void sort_by_priority(std::vector<Key>& keys, Histograms& count)
+{
+    std::vector<Key> spare(keys.size());
+    for (unsigned d = 0; d < kDigits; ++d) {
+        auto& bucket = count[d];
+        if (*std::max_element(bucket.begin(), bucket.end()) == keys.size())
+            continue;
+        std::uint32_t sum = 0;
+        for (auto& c : bucket)
+            sum += std::exchange(c, sum);
+        for (const auto& k : keys)
+            spare[bucket[digit(k.priority, d)]++] = k;
+        keys.swap(spare);
+    }
+}
+
+// A node's gres; none where the text cannot be read (burstd.conf's parser
+// refuses such a Gres=, and slurmctld writes only what it read).
+std::vector<GresCount> readable_gres(const std::string& text)
+{
+    try {
+        return parse_node_gres(text);
+    } catch (const std::invalid_argument&) {
+        return {};
+    }
+}
+
+// Marks a partition list whose group this decision has not worked out yet.
+constexpr int kUnresolved = -2;
+
+} // namespace
+
+int SiteView::group_of(const PartitionSet& partitions) const
+{
+    for (const auto& p : partitions)
+        for (const auto& [name, index] : partition_group_)
+            if (p == name)
+                return index;
+    return -1;
+}
+
+bool SiteView::served_anywhere(NodeNeeds needs)
+{
+    if (needs.id() >= needs_row_.size())
+        needs_row_.resize(std::size_t(needs.id()) + 1, kNoRow);
+    std::uint32_t& row = needs_row_[needs.id()];
+    if (row == kNoRow) {
+        row = std::uint32_t(served_anywhere_.size());
+        bool any = false;
+        for (const GroupView& g : groups) {
+            const bool serves = needs.met_by(g.offer);
+            served_.push_back(serves);
+            any = any || serves;
+        }
+        served_anywhere_.push_back(any);
+    }
+    return served_anywhere_[row] != 0;
+}
+
+std::vector<std::string> SiteView::needs_notes() const
+{
+    std::vector<std::string> notes;
+    if (unchecked_jobs)
+        notes.push_back(std::to_string(unchecked_jobs) +
+                        " waiting job(s) ask for gres, constraints, CPUs or memory in combinations beyond the "
+                        "65534 burstd tells apart since it started: they are routed as if they asked nothing "
+                        "(restart burstd to forget old combinations)");
+    if (!unservable_jobs)
+        return notes;
+    const NodeNeeds& n = first_unservable;
+    std::string asked;
+    auto add = [&asked](const std::string& what) { asked += (asked.empty() ? "" : ", ") + what; };
+    if (!n.gres().empty())
+        add("gres " + n.gres());
+    if (!n.features().empty())
+        add("constraint " + n.features());
+    if (n.cpus() > 1)
+        add(std::to_string(n.cpus()) + " CPUs per node");
+    if (n.memory_mb() > 0)
+        add(std::to_string(n.memory_mb()) + " MB per node");
+    notes.push_back(std::to_string(unservable_jobs) + " burstable job(s) ask for what no node group's nodes have (e.g. " +
+                    asked + (n.error().empty() ? "" : ": " + n.error()) + "): they stay local");
+    return notes;
+}
+
+SiteView SiteView::of(const ClusterState& state)
+{
+    SiteView view;
+    std::unordered_map<std::string, int> node_group;
+    view.groups.resize(state.groups.size());
+    for (std::size_t g = 0; g < state.groups.size(); ++g) {
+        const NodeGroup& group = state.groups[g];
+        view.groups[g].group = &group;
+        view.groups[g].index = g;
+        view.partition_group_.emplace_back(group_partition(group), int(g));
+        for (const auto& n : group.nodes)
+            node_group.emplace(n, int(g));
+    }
+    std::vector<std::uint32_t> down(state.groups.size(), 0);
+    std::vector<const std::vector<std::string>*> first_features(state.groups.size(), nullptr);
+    std::vector<const std::string*> first_gres_text(state.groups.size(), nullptr);
+    std::vector<char> gres_listed(state.groups.size(), 0);
+    view.node_group.reserve(state.snapshot.nodes.size());
+    for (const auto& node : state.snapshot.nodes) {
+        auto it = node_group.find(node.name);
+        view.node_group.push_back(it != node_group.end() ? it->second : -1);
+        if (it != node_group.end()) {
+            // A group's offer is what every one of its nodes has: a job
+            // routed there may get any of them.  Its nodes mostly list the
+            // same features in the same order as its first node, which
+            // costs one comparison.
+            NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
+            // A node listing no gres has none: the group then offers none.
+            const std::string*& first_gres = first_gres_text[std::size_t(it->second)];
+            if (first_gres == nullptr || node.gres != *first_gres) {
+                const std::vector<GresCount> gres = readable_gres(node.gres);
+                offer.gres = first_gres == nullptr ? gres : common_gres(offer.gres, gres);
+                if (first_gres == nullptr)
+                    first_gres = &node.gres;
+            }
+            gres_listed[std::size_t(it->second)] |= !node.gres.empty();
+            if (node.cpus > 0)
+                offer.cpus = offer.cpus ? std::min(offer.cpus, node.cpus) : node.cpus;
+            if (node.memory_mb > 0)
+                offer.memory_mb = offer.memory_mb ? std::min(offer.memory_mb, node.memory_mb) : node.memory_mb;
+            auto& offered = offer.features;
+            const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
+            const bool first = first_listed == nullptr;
+            if (first)
+                first_listed = &node.features;
+            if (first || node.features != *first_listed) {
+                std::vector<std::string> features = node.features;
+                std::sort(features.begin(), features.end());
+                if (first) {
+                    offered = std::move(features);
+                } else {
+                    std::vector<std::string> common;
+                    std::set_intersection(offered.begin(), offered.end(), features.begin(), features.end(),
+                                          std::back_inserter(common));
+                    offered = std::move(common);
+                }
+            }
+        }
+        if (it == node_group.end()) {
+            if (node.cloud() || !node.usable())
+                continue;
+            view.local_cpus += node.cpus;
+            view.local_alloc_cpus += std::min(node.alloc_cpus, node.cpus);
+            view.local_free_cpus += node.free_cpus();
+            continue;
+        }
+        GroupView& gv = view.groups[std::size_t(it->second)];
+        if (node.has(kNodePoweredDown) || node.has(kNodePoweringDown)) {
+            if (!node.has(kNodeDrain) && !node.has(kNodeFail))
+                ++down[std::size_t(it->second)];
+        } else if (node.has(kNodePoweringUp)) {
+            ++gv.booting_nodes;
+            gv.alloc_cpus += node.alloc_cpus;
+            if (!node.has(kNodeDrain))
+                gv.free_booting_cpus += node.free_cpus();
+        } else if (node.usable()) {
+            ++gv.up_nodes;
+            gv.alloc_cpus += node.alloc_cpus;
+            gv.up_alloc_cpus += node.alloc_cpus;
+            gv.free_up_cpus += node.free_cpus();
+            if (node.alloc_cpus == 0)
+                gv.idle_nodes.push_back(node.name);
+        }
+    }
+    for (std::size_t g = 0; g < view.groups.size(); ++g) {
+        GroupView& gv = view.groups[g];
+        // Nodes Slurm does not list (burstsim's, a snapshot not yet in),
+        // or lists no gres for: the group's own Cpus=, MemoryMB= and Gres=.
+        if (gv.offer.cpus == 0)
+            gv.offer.cpus = gv.group->cpus;
+        if (gv.offer.memory_mb == 0)
+            gv.offer.memory_mb = gv.group->memory_mb;
+        if (!gres_listed[g])
+            gv.offer.gres = readable_gres(gv.group->gres);
+        const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
+        const std::uint32_t cap = gv.group->capacity();
+        gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);
+        if (auto limit = state.hire_limits.find(gv.group->name); limit != state.hire_limits.end())
+            gv.hireable_nodes = std::min(gv.hireable_nodes, limit->second);
+    }
+    // Slurm priorities are 32-bit: a stable radix sort on them is O(n).  Jobs
+    // come in (submit, id) order from slurmctld, and the sort keeps that
+    // order among equal priorities; only when they do not (burstsim's
+    // snapshot, where ended jobs are swapped out) are runs of equal priority
+    // compared on (submit, id).
+    std::vector<Key> keys;
+    std::vector<Slot> slots;
+    keys.reserve(state.snapshot.jobs.size());
+    slots.reserve(state.snapshot.jobs.size());
+    Histograms count{};
+    bool submit_order = true;
+    // The group of each partition list, by its id, worked out the first
+    // time a job with that list comes up.  Every list in the snapshot was
+    // interned before id_bound() is read here, so the table has room for
+    // all of them; the check below keeps a list interned otherwise from
+    // indexing past it rather than relying on that.
+    std::vector<int> list_group(PartitionSet::id_bound(), kUnresolved);
+    auto group = [&](const PartitionSet& partitions) {
+        const std::uint32_t id = partitions.id();
+        if (id >= list_group.size())
+            list_group.resize(std::size_t(id) + 1, kUnresolved);
+        int& g = list_group[id];
+        if (g == kUnresolved)
+            g = view.group_of(partitions);
+        return g;
+    };
+    const auto& all = state.snapshot.jobs;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        // The one line of the Job this loop reads (model/job.hpp).
+        if (i + 2 * kPrefetchAhead < all.size())
+            __builtin_prefetch(&all[i + 2 * kPrefetchAhead]);
+        const Job& job = all[i];
+        // Every job's, running and held ones too: pfa's token waves ask of
+        // them all, and a row answers in a lookup where met_by parses none
+        // but walks the expression.
+        const bool served = job.needs.empty() || view.served_anywhere(job.needs);
+        if (job.running()) {
+            view.running.push_back(&job);
+            view.running_group.push_back(group(job.partitions));
+            continue;
+        }
+        if (!job.pending() || job.blocked())
+            continue; // cannot start anywhere yet, so it is nobody's demand
+        const int g = group(job.partitions);
+        const std::uint64_t cpus = job.total_cpus();
+        if (g >= 0)
+            view.groups[std::size_t(g)].routed_pending_cpus += cpus;
+        if (!slots.empty() && before(job, *slots.back().job))
+            submit_order = false;
+        keys.push_back(Key{job.priority, std::uint32_t(slots.size())});
+        count_digits(count, job.priority);
+        BurstOption burst = job.burst;
+        if (job.needs.unchecked())
+            ++view.unchecked_jobs;
+        if (g < 0 && burst != BurstOption::Never && !served) {
+            burst = BurstOption::Never;
+            if (view.unservable_jobs++ == 0)
+                view.first_unservable = job.needs;
+        }
+        slots.push_back(Slot{&job, cpus, std::max(job.submit_time, job.eligible_time), g, burst, job.needs});
+    }
+    auto higher = [](const Key& a, const Key& b) { return a.priority > b.priority; };
+    if (!std::is_sorted(keys.begin(), keys.end(), higher))
+        sort_by_priority(keys, count);
+    if (!submit_order)
+        for (auto run = keys.begin(); run != keys.end();) {
+            auto end = std::find_if(run, keys.end(), [p = run->priority](const Key& k) { return k.priority != p; });
+            if (end - run > 1)
+                std::sort(run, end,
+                          [&slots](const Key& a, const Key& b) { return before(*slots[a.slot].job, *slots[b.slot].job); });
+            run = end;
+        }
+    const std::size_t n = keys.size();
+    view.pending.resize(n);
+    view.pending_group.resize(n);
+    view.pending_cpus.resize(n);
+    view.pending_since.resize(n);
+    view.pending_burst.resize(n);
+    view.pending_needs.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        // Priority order is random order in `slots`: 32 MB at a million
+        // jobs, beyond the cache, so each slot is asked for ahead of time.
+        if (i + kPrefetchAhead < n)
+            __builtin_prefetch(&slots[keys[i + kPrefetchAhead].slot]);
+        const Slot& s = slots[keys[i].slot];
+        view.pending[i] = s.job;
+        view.pending_group[i] = s.group;
+        view.pending_cpus[i] = s.cpus;
+        view.pending_since[i] = s.since;
+        view.pending_burst[i] = s.burst;
+        view.pending_needs[i] = s.needs;
+    }
+    return view;
+}
+
+} // namespace burst

@@ -1,0 +1,78 @@
+#pragma once
+// The simulated site: local cores, CLOUD node groups, and the Slurm and
+// burstd settings that shape what a policy's decisions lead to.
+
+#include "model/clock.hpp"
+#include "model/node_group.hpp"
+#include "policy/budget/budget_cap.hpp"
+#include "sim/engine/capacity_shortage.hpp"
+#include "sim/priority/priority_config.hpp"
+#include "sim/trace/trace.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+// The nodes a group has in a replay: its named nodes up to max_count, or
+// max_count nodes named "<group>-<i>" when it names none.
+inline std::uint32_t simulated_node_count(const NodeGroup& group)
+{
+    return group.nodes.empty() ? group.max_count : group.capacity();
+}
+
+// How long `job` runs on the group's nodes: its true runtime at their
+// speed, but Slurm still ends it at its limit.
+inline Seconds runtime_in(const NodeGroup& group, const TraceJob& job)
+{
+    const Seconds run = job.true_runtime() / group.speed;
+    return job.time_limit > 0 ? std::min(run, job.time_limit) : run;
+}
+
+struct SimConfig;
+// The jitter of `group`'s boots: its own, else the site's.
+double boot_jitter_of(const SimConfig& config, const NodeGroup& group);
+
+struct SimConfig {
+    std::uint32_t local_cores = 0;
+    // Local cores are scheduled as one pool (as SWF machines are); policies
+    // see them as nodes of this many cores.
+    std::uint32_t local_node_cores = 32;
+    // Groups without node names get max_count nodes named "<group>-<i>".
+    std::vector<NodeGroup> groups;
+    // By group name: when its launches fail for capacity (none = never).
+    std::map<std::string, CapacityShortage> shortages;
+    Seconds cycle = 60;           // decision interval (burstd's CycleInterval)
+    Seconds suspend_time = 300;   // Slurm SuspendTime for idle CLOUD nodes
+    double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)
+    // By group name: its own jitter instead of boot_jitter.
+    std::map<std::string, double> group_boot_jitter;
+    std::uint64_t seed = 1;
+    // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
+    // the head, which bounds the cost of a pass on deep queues.
+    std::uint32_t bf_max_job_test = 500;
+    // Queue order: FCFS unless multifactor is asked for.
+    PriorityConfig priority;
+    std::string cluster = "sim";
+    // Keep demand, supply and cloud nodes per decision cycle (--plot).
+    bool record_timeline = false;
+    // burstd.conf's Budget= lines: every decision passes burstd's BudgetCap
+    // before it is applied, with spend booked per interval by burstd's
+    // SpendTracker and suspend_time as every group's SuspendTime.  Empty = no
+    // cap.
+    std::vector<BudgetLimit> budgets;
+    // false: spend is booked and reported against the lines, but every
+    // decision is applied (what the cap would have prevented).
+    bool enforce_budgets = true;
+};
+
+inline double boot_jitter_of(const SimConfig& config, const NodeGroup& group)
+{
+    auto it = config.group_boot_jitter.find(group.name);
+    return it != config.group_boot_jitter.end() ? it->second : config.boot_jitter;
+}
+
+} // namespace burst

@@ -1,0 +1,1014 @@
+#include "tools/burstsim/burstsim_cli.hpp"
+
+#include "policy/hiring/always/always_policy.hpp"
+#include "policy/hiring/never/never_policy.hpp"
+#include "policy/policy_factory.hpp"
+#include "sim/reference/clairvoyant_reference.hpp"
+#include "sim/reference/cloud_work_bound.hpp"
+#include "sim/workload/generated_workload.hpp"
+#include "tools/burstsim/group_spec.hpp"
+#include "sim/reference/objective_bound.hpp"
+#include "common/plain_number.hpp"
+#include "sim/priority/priority_model.hpp"
+#include "sim/priority/priority_spec.hpp"
+#include "sim/report/reward_profit.hpp"
+#include "sim/report/sim_metrics.hpp"
+#include "sim/engine/simulator.hpp"
+#include "sim/scenario/smowton_scenario.hpp"
+#include "sim/report/svg_plot.hpp"
+#include "sim/trace/trace_loader.hpp"
+#include "sim/workload/workflow_arrivals.hpp"
+#include "sim/workload/workflow_loader.hpp"
+#include "sim/report/workflow_metrics.hpp"
+#include "sim/scenario/zheng_scenario.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+namespace burst {
+namespace {
+
+class UsageError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+const char* const kUsage =
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] [--all-problems]\n"
+    "                | --workload gatk|blast[:key=value,...]\n"
+    "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
+    "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
+    "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
+    "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
+    "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
+    "                [--bf-max-job-test N] [--default-time S] [--tau S] [--budget X [--budget-interval S]]\n"
+    "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT[/USER]=N|parent,...|FILE]]\n"
+    "                [--conf BURSTD.CONF [--uncapped]]\n"
+    "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
+    "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
+    "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
+    "       burstsim --help\n";
+
+// 0, then 30 s doubling to about 5.7 days.
+std::vector<double> default_delay_grid()
+{
+    std::vector<double> grid{0};
+    for (double w = 30; w <= 30 * 16384; w *= 2)
+        grid.push_back(w);
+    return grid;
+}
+
+// A parameter value that reads back as exactly `v` (std::to_string's six
+// decimals would give a policy swept at λ = 1e-7 a λ of 0).
+std::string exact(double v)
+{
+    std::ostringstream s;
+    s << std::setprecision(std::numeric_limits<double>::max_digits10) << v;
+    return s.str();
+}
+
+enum class Bound { kInclusive, kExclusive };
+
+double parse_double(const std::string& option, const std::string& value, double min,
+                    Bound bound = Bound::kInclusive)
+{
+    char* end = nullptr;
+    errno = 0;
+    double v = std::strtod(value.c_str(), &end);
+    const bool below = bound == Bound::kInclusive ? v < min : v <= min;
+    if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v) || below)
+        throw UsageError(option + " '" + value + "': expected a number " +
+                         (bound == Bound::kInclusive ? ">= " : "> ") + plain_number(min));
+    return v;
+}
+
+std::uint64_t parse_uint(const std::string& option, const std::string& value, std::uint64_t min, std::uint64_t max)
+{
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v < min || v > max)
+        throw UsageError(option + " '" + value + "': expected an integer in [" + std::to_string(min) + ", " +
+                         std::to_string(max) + "]");
+    return v;
+}
+
+// A comma-separated list of distinct, non-empty items: an empty or repeated
+// item is a slip (a doubled comma, a name given twice) that would otherwise
+// vanish or run twice.
+std::vector<std::string> split_list(const std::string& option, const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        if (part.empty())
+            throw UsageError(option + " '" + text + "': empty item");
+        if (std::find(out.begin(), out.end(), part) != out.end())
+            throw UsageError(option + " '" + text + "': " + part + " given twice");
+        out.push_back(part);
+    }
+    if (!text.empty() && text.back() == ',')
+        throw UsageError(option + " '" + text + "': empty item");
+    return out;
+}
+
+// The numbers of such a list, each at least `min`, no two equal.
+std::vector<double> number_list(const std::string& option, const std::string& text, double min)
+{
+    std::vector<double> out;
+    for (const auto& part : split_list(option, text)) {
+        const double v = parse_double(option, part, min);
+        if (std::find(out.begin(), out.end(), v) != out.end())
+            throw UsageError(option + " '" + text + "': " + part + " given twice");
+        out.push_back(v);
+    }
+    return out;
+}
+
+struct Options {
+    std::string trace;
+    std::string workload;
+    std::string scenario;
+    std::string plot;
+    std::string format = "auto";
+    bool all_problems = false;
+    std::uint32_t local_cores = 0;
+    SimConfig config;
+    std::vector<std::string> policies;
+    bool compare = false;
+    std::vector<std::string> params;
+    std::vector<std::string> given; // every option on the command line, in order
+    std::vector<double> lambdas{1.0};
+    bool lambda_gates = false;
+    double tau = 10;
+    // A time limit for jobs the input gives none (0: none given).
+    Seconds default_time = 0;
+    double budget = 0;
+    double budget_interval = 86400;
+    std::string conf; // burstd.conf whose Budget= lines cap every decision
+    bool tune_delay = false;
+    bool clairvoyant = false;
+    unsigned clairvoyant_iterations = 3;
+    std::vector<double> delay_grid = default_delay_grid();
+    std::vector<std::string> workflows;
+    WorkflowArrivals arrivals;
+    RewardScheme reward; // τ is set from --tau, λ per row (its run's λ)
+    bool shares_given = false;
+};
+
+Options parse(const std::vector<std::string>& args)
+{
+    Options o;
+    bool have_policy = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        o.given.push_back(a);
+        auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size())
+                throw UsageError(a + " needs a value");
+            return args[++i];
+        };
+        if (a == "--trace")
+            o.trace = value();
+        else if (a == "--workload")
+            o.workload = value();
+        else if (a == "--scenario")
+            o.scenario = value();
+        else if (a == "--plot")
+            o.plot = value();
+        else if (a == "--workflow")
+            o.workflows.push_back(value());
+        else if (a == "--workflow-rate")
+            o.arrivals.rate_per_hour = parse_double(a, value(), 0, Bound::kExclusive);
+        else if (a == "--workflow-count")
+            o.arrivals.count = std::uint32_t(parse_uint(a, value(), 1, 10000000));
+        else if (a == "--workflow-accounts") {
+            o.arrivals.accounts = split_list(a, value());
+            if (o.arrivals.accounts.empty())
+                throw UsageError("--workflow-accounts needs at least one account name");
+        }
+        else if (a == "--format") {
+            o.format = value();
+            if (o.format != "swf" && o.format != "sacct" && o.format != "auto")
+                throw UsageError("--format '" + o.format + "': expected swf, sacct or auto");
+        }
+        else if (a == "--all-problems")
+            o.all_problems = true;
+        else if (a == "--local-cores")
+            o.local_cores = std::uint32_t(parse_uint(a, value(), 1, 100000000));
+        else if (a == "--local-node-cores")
+            o.config.local_node_cores = std::uint32_t(parse_uint(a, value(), 1, 1000000));
+        else if (a == "--group") {
+            try {
+                GroupSpec spec = parse_group_spec(value());
+                for (const auto& g : o.config.groups)
+                    if (g.name == spec.group.name)
+                        throw UsageError("--group: two groups named '" + g.name + "'");
+                if (spec.shortage.any())
+                    o.config.shortages[spec.group.name] = spec.shortage;
+                if (spec.boot_jitter)
+                    o.config.group_boot_jitter[spec.group.name] = *spec.boot_jitter;
+                o.config.groups.push_back(std::move(spec.group));
+            } catch (const GroupSpecError& e) {
+                throw UsageError(std::string("--group: ") + e.what());
+            }
+        } else if (a == "--policy") {
+            if (have_policy)
+                throw UsageError("give one of --policy or --compare, once");
+            o.policies = {value()};
+            have_policy = true;
+        } else if (a == "--compare") {
+            if (have_policy)
+                throw UsageError("give one of --policy or --compare, once");
+            o.policies = split_list(a, value());
+            o.compare = have_policy = true;
+            if (o.policies.empty())
+                throw UsageError("--compare needs at least one policy name");
+        } else if (a == "--param")
+            o.params.push_back(value());
+        else if (a == "--seed")
+            o.config.seed = parse_uint(a, value(), 0, UINT64_MAX);
+        else if (a == "--lambda") {
+            o.lambdas = number_list(a, value(), 0);
+            if (o.lambdas.empty())
+                throw UsageError("--lambda needs at least one number");
+        } else if (a == "--budget")
+            o.budget = parse_double(a, value(), 0);
+        else if (a == "--budget-interval")
+            o.budget_interval = parse_double(a, value(), 1);
+        else if (a == "--conf") {
+            if (!o.conf.empty())
+                throw UsageError("--conf: give one burstd.conf");
+            o.conf = value();
+            if (o.conf.empty())
+                throw UsageError("--conf needs a file name");
+        } else if (a == "--uncapped")
+            o.config.enforce_budgets = false;
+        else if (a == "--tune-delay")
+            o.tune_delay = true;
+        else if (a == "--lambda-gates")
+            o.lambda_gates = true;
+        else if (a == "--clairvoyant")
+            o.clairvoyant = true;
+        else if (a == "--clairvoyant-iterations")
+            o.clairvoyant_iterations = unsigned(parse_uint(a, value(), 0, 100));
+        else if (a == "--delay-grid") {
+            o.delay_grid = number_list(a, value(), 0);
+            if (o.delay_grid.empty())
+                throw UsageError("--delay-grid needs at least one delay");
+        }
+        else if (a == "--cycle")
+            o.config.cycle = parse_double(a, value(), 1);
+        else if (a == "--suspend-time")
+            o.config.suspend_time = parse_double(a, value(), 0);
+        else if (a == "--boot-jitter") {
+            o.config.boot_jitter = parse_double(a, value(), 0);
+            if (o.config.boot_jitter >= 1)
+                throw UsageError("--boot-jitter must be below 1");
+        } else if (a == "--bf-max-job-test")
+            o.config.bf_max_job_test = std::uint32_t(parse_uint(a, value(), 1, 100000000));
+        else if (a == "--default-time")
+            o.default_time = parse_double(a, value(), 1);
+        else if (a == "--tau")
+            o.tau = parse_double(a, value(), 0.001);
+        else if (a == "--reward-max")
+            o.reward.reward_max = parse_double(a, value(), 0);
+        else if (a == "--reward-scale")
+            o.reward.reward_scale = parse_double(a, value(), 0);
+        else if (a == "--local-price")
+            o.reward.local_price = parse_double(a, value(), 0);
+        else if (a == "--priority" || a == "--shares") {
+            const std::string& v = value();
+            try {
+                if (a == "--priority") {
+                    parse_priority_spec(v, o.config.priority);
+                } else {
+                    o.config.priority.shares = v.find('=') != std::string::npos ? parse_shares(v) : load_shares_file(v);
+                    o.shares_given = true;
+                }
+            } catch (const PrioritySpecError& e) {
+                throw UsageError(a + ": " + e.what());
+            }
+        }
+        else
+            throw UsageError("unknown argument '" + a + "'");
+    }
+    if (o.shares_given && o.config.priority.type != PriorityType::Multifactor)
+        throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
+    if (const std::string problem = shares_needing_fair_tree(o.config.priority); !problem.empty())
+        throw UsageError("--shares: " + problem);
+    if (!o.config.enforce_budgets && o.conf.empty())
+        throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
+    if (!o.scenario.empty()) {
+        for (const auto& option : o.given)
+            if (option != "--scenario" && option != "--seed")
+                throw UsageError("--scenario runs its own site, workloads and policies: " + option +
+                                 " does not apply (give only --seed with it)");
+        return o;
+    }
+    if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
+        throw UsageError("give one of --trace FILE, --workload NAME or --workflow FILE (one or more)");
+    // An option that acts only with another would otherwise be dropped in silence.
+    const auto given = [&](const char* option) {
+        return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
+    };
+    for (const auto& [option, needs] : {std::pair<const char*, const char*>{"--format", "--trace"},
+                                        {"--all-problems", "--trace"},
+                                        {"--workflow-rate", "--workflow"},
+                                        {"--workflow-count", "--workflow"},
+                                        {"--workflow-accounts", "--workflow"},
+                                        {"--delay-grid", "--tune-delay"},
+                                        {"--clairvoyant-iterations", "--clairvoyant"},
+                                        {"--budget-interval", "--budget"}})
+        if (given(option) && !given(needs))
+            throw UsageError(std::string(option) + " applies only with " + needs);
+    if (!have_policy)
+        o.policies = {"never"};
+    if (o.tune_delay || o.clairvoyant)
+        o.compare = true;
+    // A misspelt prefix would silently leave its policy at the defaults.
+    std::vector<std::string> scoped = o.policies;
+    if (o.tune_delay)
+        scoped.push_back("fixed-delay");
+    for (const auto& p : o.params) {
+        const auto colon = p.find(':'), eq = p.find('=');
+        if (colon == std::string::npos || (eq != std::string::npos && eq < colon))
+            continue;
+        const std::string prefix = p.substr(0, colon);
+        if (std::find(scoped.begin(), scoped.end(), prefix) == scoped.end()) {
+            std::string known;
+            for (const auto& name : scoped)
+                known += (known.empty() ? "" : ", ") + name;
+            throw UsageError("--param " + p + ": '" + prefix + "' is not a policy of this run (run: " + known + ")");
+        }
+    }
+    return o;
+}
+
+// The key of a "key=value" parameter as policies see it (lower case).
+std::string param_key(const std::string& assignment)
+{
+    PolicyParams one;
+    one.set(assignment);
+    return one.values().begin()->first;
+}
+
+bool is_scoped(const std::string& param)
+{
+    const auto colon = param.find(':'), eq = param.find('=');
+    return colon != std::string::npos && (eq == std::string::npos || colon < eq);
+}
+
+// "policy:key=value" goes to that policy only (and must be one it reads);
+// "key=value" to every policy run that reads the key: --compare never,predictive
+// --param lambda=2 tunes predictive and leaves never alone.  Adds the keys
+// of `given` this policy read to `read`.
+PolicyParams params_for(const std::string& policy, const std::vector<std::string>& given,
+                        std::vector<std::string>* read = nullptr)
+{
+    PolicyParams params;
+    std::vector<std::string> scoped_keys;
+    for (const auto& p : given) {
+        if (!is_scoped(p)) {
+            params.set(p);
+        } else if (p.compare(0, p.find(':'), policy) == 0 && p.find(':') == policy.size()) {
+            params.set(p.substr(policy.size() + 1));
+            scoped_keys.push_back(param_key(p.substr(policy.size() + 1)));
+        }
+    }
+    std::vector<std::string> reads;
+    try {
+        reads = policy_reads(policy, params);
+    } catch (const PolicyConfigError& e) {
+        // An unscoped --param goes to every policy of the run: say whose it is.
+        throw PolicyConfigError(policy + ": " + e.what());
+    }
+    PolicyParams kept;
+    for (const auto& [key, value] : params.values()) {
+        const bool is_read = std::find(reads.begin(), reads.end(), key) != reads.end();
+        if (is_read || std::find(scoped_keys.begin(), scoped_keys.end(), key) != scoped_keys.end())
+            kept.set(key, value);
+        if (is_read && read)
+            read->push_back(key);
+    }
+    return kept;
+}
+
+// An unscoped key that no policy of the run reads is a slip, not a no-op.
+void check_unscoped_params_are_read(const Options& o)
+{
+    std::vector<std::string> run = o.policies;
+    if (o.tune_delay)
+        run.push_back("fixed-delay");
+    std::vector<std::string> read;
+    for (const auto& name : run)
+        params_for(name, o.params, &read);
+    for (const auto& p : o.params) {
+        if (is_scoped(p) || std::find(read.begin(), read.end(), param_key(p)) != read.end())
+            continue;
+        std::string names;
+        for (const auto& name : run)
+            names += (names.empty() ? "" : ", ") + name;
+        throw UsageError("--param " + p + ": no policy of this run has a parameter '" + param_key(p) +
+                         "' (run: " + names + ")");
+    }
+}
+
+std::string hours(double seconds)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << seconds / 3600 << "h";
+    return s.str();
+}
+
+std::string fixed(double v, int digits)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+std::uint64_t dropped_actions(const SimMetrics& m)
+{
+    std::uint64_t n = 0;
+    for (const auto& [kind, dropped] : m.over_budget)
+        n += dropped;
+    return n;
+}
+
+std::size_t line_violations(const SimMetrics& m)
+{
+    std::size_t n = 0;
+    for (const auto& line : m.budget_lines)
+        n += line.violations;
+    return n;
+}
+
+// As burstd.conf writes it.
+std::string interval_text(Seconds s)
+{
+    for (const auto& [unit, suffix] : {std::pair<double, const char*>{86400, "d"}, {3600, "h"}, {60, "m"}})
+        if (std::fmod(s, unit) == 0)
+            return fixed(s / unit, 0) + suffix;
+    return fixed(s, 0) + "s";
+}
+
+std::string budget_line_text(const BudgetLimit& l)
+{
+    std::ostringstream s;
+    s << "Budget=" << l.account << " Amount=" << l.amount << " Interval=" << interval_text(l.interval);
+    return s.str();
+}
+
+std::string account_text(const std::string& account) { return account.empty() ? "(no job)" : account; }
+
+// Per run and budget line: spend as burstd books it, the most one account
+// was booked in one interval, and the (interval, account) bookings over the
+// amount; with `accounts`, one row per account the line covers.
+void print_budget_lines(std::ostream& out, const std::vector<std::pair<std::string, SimMetrics>>& runs,
+                        bool accounts)
+{
+    out << "\n" << std::left << std::setw(26) << "budget" << std::setw(42) << "line" << std::right << std::setw(10)
+        << "intervals" << std::setw(12) << "spend" << std::setw(14) << "max/interval" << std::setw(6) << "viol"
+        << "\n";
+    for (const auto& [label, m] : runs) {
+        for (const auto& line : m.budget_lines) {
+            out << std::left << std::setw(26) << label << std::setw(42) << budget_line_text(line.limit) << std::right
+                << std::setw(10) << line.intervals << std::setw(12) << fixed(line.spend, 2) << std::setw(14)
+                << fixed(line.max_spend, 2) << std::setw(6) << line.violations << "\n";
+            if (accounts)
+                for (const auto& [account, a] : line.accounts)
+                    out << std::left << std::setw(26) << "" << std::setw(42) << ("  account " + account_text(account))
+                        << std::right << std::setw(10) << "" << std::setw(12) << fixed(a.spend, 2) << std::setw(14)
+                        << fixed(a.max_spend, 2) << std::setw(6) << a.violations << "\n";
+        }
+        if (!m.over_budget.empty()) {
+            out << std::left << std::setw(26) << label << "dropped by the cap (over_budget):";
+            for (const auto& [kind, dropped] : m.over_budget)
+                out << " " << kind << " " << dropped;
+            out << "\n";
+        }
+    }
+}
+
+// One line of the table: `lambda_column` is the index of the only λ the run
+// was tuned for (its J at other λ would compare a policy tuned for something
+// else), or -1 when the run does not depend on λ.
+// Wide enough for "clairvoyant(lambda=0.125)[boot-window]"; a longer label
+// still gets a space before the numbers.
+constexpr int kLabelWidth = 44;
+
+void print_label(std::ostream& out, const std::string& label)
+{
+    out << std::left << std::setw(kLabelWidth) << label << (label.size() >= std::size_t(kLabelWidth) ? " " : "")
+        << std::right;
+}
+
+void print_row(std::ostream& out, const std::string& label, const SimMetrics& m, const Options& o,
+               int lambda_column, const WorkflowMetrics& wf)
+{
+    print_label(out, label);
+    out << std::setw(7) << m.jobs << std::setw(7) << m.cloud_jobs << std::setw(11) << fixed(m.cloud_cost, 2)
+        << std::setw(10) << hours(m.mean_wait) << std::setw(10) << hours(m.median_wait) << std::setw(10)
+        << hours(m.p95_wait) << std::setw(8) << fixed(m.mean_bounded_slowdown, 2) << std::setw(11)
+        << hours(m.makespan) << std::setw(11) << fixed(m.waste_core_seconds / 3600, 1) << std::setw(11) << fixed(m.shortage_core_seconds / 3600, 1)
+        << std::setw(7) << fixed(m.a_under, 3) << std::setw(7) << fixed(m.a_over, 3) << std::setw(6)
+        << fixed(m.t_under, 2) << std::setw(6) << fixed(m.t_over, 2);
+    if (o.budget > 0)
+        out << std::setw(6) << m.budget_violations << std::setw(10) << fixed(m.max_interval_spend, 2);
+    if (!o.config.budgets.empty())
+        out << std::setw(8) << dropped_actions(m) << std::setw(7) << line_violations(m);
+    if (!o.workflows.empty())
+        out << std::setw(6) << wf.workflows << std::setw(8) << fixed(wf.mean_slowdown, 2);
+    out << std::setw(14) << fixed(m.profit_time, 2) << std::setw(14) << fixed(m.profit_throughput, 2);
+    for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+        out << std::setw(14)
+            << (lambda_column < 0 || std::size_t(lambda_column) == k ? fixed(objective_at(m, o.lambdas[k]), 2) : "-");
+    out << "\n";
+}
+
+void print_header(std::ostream& out, const Options& o)
+{
+    print_label(out, "policy");
+    out << std::setw(7) << "jobs" << std::setw(7) << "cloud" << std::setw(11) << "cost" << std::setw(10)
+        << "mean_wait" << std::setw(10) << "med_wait" << std::setw(10) << "p95_wait" << std::setw(8) << "bsld"
+        << std::setw(11) << "makespan" << std::setw(11) << "waste_ch" << std::setw(11) << "short_ch" << std::setw(7) << "a_U"
+        << std::setw(7) << "a_O" << std::setw(6) << "t_U" << std::setw(6) << "t_O";
+    if (o.budget > 0)
+        out << std::setw(6) << "viol" << std::setw(10) << "max_spend";
+    if (!o.config.budgets.empty())
+        out << std::setw(8) << "capped" << std::setw(7) << "b_viol";
+    if (!o.workflows.empty())
+        out << std::setw(6) << "wfs" << std::setw(8) << "wf_sld";
+    out << std::setw(14) << "profit_time" << std::setw(14) << "profit_thru";
+    for (double l : o.lambdas)
+        out << std::setw(14) << ("J@" + fixed(l, l < 0.1 ? 3 : 2));
+    out << "\n";
+}
+
+// The λ a policy was tuned for: swept or given with --param (already
+// validated by the policy); none for a run that does not depend on λ.
+std::optional<double> tuned_lambda(const PolicyParams& params)
+{
+    if (auto it = params.values().find("lambda"); it != params.values().end())
+        return std::strtod(it->second.c_str(), nullptr);
+    return std::nullopt;
+}
+
+// The λ a single run's summary states: the one the policy was tuned for,
+// else the --lambda values its J is shown at.
+std::string run_lambda_text(const PolicyParams& params, const std::vector<double>& lambdas)
+{
+    if (const auto tuned = tuned_lambda(params))
+        return plain_number(*tuned);
+    std::string text;
+    for (double l : lambdas)
+        text += (text.empty() ? "" : ", ") + plain_number(l);
+    return text;
+}
+
+std::string lambda_label(const std::string& name, double lambda)
+{
+    std::ostringstream s;
+    s << name << "(lambda=" << lambda << ")";
+    return s.str();
+}
+
+// A printed row with what the ratios need.
+struct RatioRow {
+    std::string label;
+    int lambda_index;
+    SimMetrics metrics;
+    CloudWorkBound bound;
+};
+
+// Per row and λ: J, J over the clairvoyant reference's J, cloud core-hours,
+// the lower bound on cloud core-hours at the row's achieved waits, their
+// ratio, J_lb = λ × waiting core-hours + the bound's cloud cost (no
+// schedule whose jobs all start no later than this row's costs less), and J
+// over the bound on J of every schedule (`bounds`, per λ; none: "-").  Then
+// that bound itself, one J-bound row per λ.
+void print_ratios(std::ostream& out, const Options& o, const std::vector<RatioRow>& rows,
+                  const std::vector<SimMetrics>& reference, const std::vector<std::optional<double>>& bounds)
+{
+    out << "\n" << std::left << std::setw(50) << "ratios" << std::right << std::setw(9) << "lambda" << std::setw(14)
+        << "J" << std::setw(9) << "J/clv" << std::setw(12) << "cloud_ch" << std::setw(12) << "bound_ch"
+        << std::setw(10) << "cloud/lb" << std::setw(14) << "J_lb" << std::setw(9) << "J/bound" << "\n";
+    for (const auto& r : rows)
+        for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+            if (r.lambda_index >= 0 && std::size_t(r.lambda_index) != k)
+                continue;
+            const double lambda = o.lambdas[k];
+            const double j = objective_at(r.metrics, lambda);
+            const double ref = objective_at(reference[k], lambda);
+            const double cloud = r.metrics.cloud_core_seconds / 3600, bound = r.bound.cloud_core_seconds / 3600;
+            out << std::left << std::setw(50) << r.label << std::right << std::setw(9) << fixed(lambda, lambda < 0.1 ? 4 : 3)
+                << std::setw(14) << fixed(j, 2) << std::setw(9) << (ref > 0 ? fixed(j / ref, 3) : "-") << std::setw(12)
+                << fixed(cloud, 1) << std::setw(12) << fixed(bound, 1) << std::setw(10)
+                << (bound > 0 ? fixed(cloud / bound, 2) : "-") << std::setw(14)
+                << fixed(lambda * r.metrics.waiting_core_hours + r.bound.cloud_cost, 2) << std::setw(9)
+                << (bounds[k] && *bounds[k] > 0 ? fixed(j / *bounds[k], 3) : "-") << "\n";
+        }
+    for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+        if (!bounds[k])
+            continue;
+        const double ref = objective_at(reference[k], o.lambdas[k]);
+        out << std::left << std::setw(50) << "J-bound" << std::right << std::setw(9)
+            << fixed(o.lambdas[k], o.lambdas[k] < 0.1 ? 4 : 3) << std::setw(14) << fixed(*bounds[k], 2)
+            << std::setw(9) << (ref > 0 ? fixed(*bounds[k] / ref, 3) : "-") << std::setw(12) << "-"
+            << std::setw(12) << "-" << std::setw(10) << "-" << std::setw(14) << "-" << std::setw(9) << "-" << "\n";
+    }
+}
+
+// --scenario NAME[:keys]: a paper's experiment, printed as one table.
+int run_scenario(const Options& o, std::ostream& out, std::ostream& err)
+{
+    const auto colon = o.scenario.find(':');
+    const std::string name = o.scenario.substr(0, colon);
+    const std::string keys = colon == std::string::npos ? "" : o.scenario.substr(colon + 1);
+    try {
+        if (name == "smowton") {
+            const SmowtonOptions options = parse_smowton_options(keys, o.config.seed);
+            print_smowton(out, options, run_smowton(options));
+        } else if (name == "zheng") {
+            const ZhengOptions options = parse_zheng_options(keys, o.config.seed);
+            print_zheng(out, options, run_zheng(options));
+        } else {
+            err << "burstsim: unknown scenario '" << name << "' (known: smowton, zheng)\n";
+            return 2;
+        }
+    } catch (const WorkloadSpecError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    } catch (const PolicyConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace
+
+int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                  const BudgetConfReader& read_budget_conf)
+{
+    Options o;
+    // One run per (policy, λ it is tuned for); λ index -1 = does not depend on λ.
+    // Its profit is at `lambda`: the λ it was tuned for, else the first --lambda.
+    struct Run {
+        std::string name;
+        int lambda_index;
+        PolicyParams params;
+        double lambda;
+    };
+    std::vector<Run> runs;
+    if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+        out << kUsage;
+        return 0;
+    }
+    try {
+        o = parse(args);
+        if (!o.scenario.empty())
+            return run_scenario(o, out, err);
+        check_unscoped_params_are_read(o);
+        for (const auto& name : o.policies) {
+            PolicyParams params = params_for(name, o.params);
+            make_policy(name, params); // validates the name and parameters up front
+            // Policies whose λ is an optional gate run as in their papers
+            // unless --lambda-gates asks for the gate.
+            const bool swept = policy_has_parameter(name, "lambda") && (o.lambda_gates || !policy_lambda_is_gate(name));
+            if (swept && !params.values().count("lambda")) {
+                for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                    PolicyParams with = params;
+                    with.set("lambda", exact(o.lambdas[k]));
+                    runs.push_back(Run{name, int(k), with, o.lambdas[k]});
+                }
+            } else {
+                runs.push_back(Run{name, -1, params, tuned_lambda(params).value_or(o.lambdas.front())});
+            }
+        }
+        if (o.tune_delay) {
+            PolicyParams probe = params_for("fixed-delay", o.params);
+            if (probe.values().count("delay"))
+                throw UsageError("--tune-delay chooses fixed-delay's delay itself; do not give it with --param");
+        }
+    } catch (const std::invalid_argument& e) {
+        err << "burstsim: " << e.what() << "\n" << kUsage;
+        return 2;
+    } catch (const PolicyConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    }
+    if (!o.conf.empty()) {
+        try {
+            o.config.budgets = read_budget_conf(o.conf);
+        } catch (const std::runtime_error& e) {
+            err << "burstsim: --conf: " << o.conf << " is not a valid burstd.conf:\n" << e.what() << "\n";
+            return 2;
+        }
+        if (o.config.budgets.empty()) {
+            err << "burstsim: --conf: " << o.conf << " has no Budget= line (burstsim takes the Budget= lines from it)\n";
+            return 2;
+        }
+    }
+    if (o.config.groups.empty() &&
+        std::any_of(o.policies.begin(), o.policies.end(), [](const std::string& p) { return p != NeverPolicy::kName; }))
+        err << "burstsim: warning: no --group: hiring policies have no cloud to hire from and replay as never\n";
+    // Found out before a long run, not after it.
+    std::ofstream plot_file;
+    if (!o.plot.empty()) {
+        plot_file.open(o.plot);
+        if (!plot_file) {
+            err << "burstsim: cannot write " << o.plot << ": " << std::strerror(errno) << "\n";
+            return 1;
+        }
+    }
+    Trace trace;
+    try {
+        if (!o.workload.empty()) {
+            trace = generate_workload(o.workload, o.config.seed);
+        } else if (o.workflows.empty()) {
+            trace = load_trace(o.trace, o.format,
+                               o.all_problems ? SIZE_MAX : TraceReport::kKeptProblems);
+        } else {
+            std::vector<Workflow> workflows;
+            for (const auto& path : o.workflows)
+                workflows.push_back(load_workflow(path));
+            o.arrivals.seed = o.config.seed;
+            trace = workflow_trace(workflows, o.arrivals);
+        }
+    } catch (const TraceError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 1;
+    } catch (const WorkflowError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 1;
+    } catch (const WorkloadSpecError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    }
+    if (o.workflows.empty()) {
+        err << trace.report.summary() << "\n";
+        if (trace.jobs.empty()) {
+            err << "burstsim: " << (o.trace.empty() ? o.workload : o.trace) << ": no job to replay\n";
+            return 1;
+        }
+    } else
+        err << "workflow arrivals: " << (o.arrivals.count ? o.arrivals.count : o.workflows.size())
+            << " workflows drawn from " << o.workflows.size() << " file(s), " << trace.jobs.size() << " jobs\n";
+    if (o.default_time > 0)
+        err << "default time limit " << plain_number(o.default_time) << " s given to "
+            << give_default_time(trace.jobs, o.default_time) << " job(s) without one\n";
+    o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
+    if (o.config.local_cores == 0) {
+        err << "burstsim: "
+            << (o.workflows.empty() ? (o.trace.empty() ? o.workload : o.trace) + " states no MaxProcs"
+                                    : std::string("workflows"))
+            << "; give --local-cores\n";
+        return 2;
+    }
+    auto wf = [&](const SimResult& result) {
+        return o.workflows.empty() ? WorkflowMetrics{} : workflow_metrics(trace.jobs, result, o.tau);
+    };
+    o.config.record_timeline = !o.plot.empty();
+    std::vector<PlotPanel> panels;
+    Time origin = 0;
+    o.reward.tau = o.tau;
+    // A row's metrics at its λ: the profit's penalty (and its default
+    // R_scale) is the λ the row's policy was tuned for, and its R_scale and
+    // local price the policy's reward_scale and local_price where it has
+    // them, so that predictive's gate and the metric weigh the same reward;
+    // J at other λ comes from objective_at.
+    auto metrics_of = [&](const SimResult& result, double lambda, const PolicyParams& params = PolicyParams{}) {
+        SimMetrics m = compute_metrics(result, lambda, o.tau, o.budget, o.budget_interval);
+        RewardScheme scheme = o.reward;
+        scheme.lambda = lambda;
+        if (const auto given = params.values().find("reward_scale"); given != params.values().end())
+            scheme.reward_scale = std::strtod(given->second.c_str(), nullptr);
+        if (const auto given = params.values().find("local_price"); given != params.values().end())
+            scheme.local_price = std::strtod(given->second.c_str(), nullptr);
+        const RewardProfit profit = reward_profit(trace.jobs, result, scheme);
+        m.profit_time = profit.time;
+        m.profit_throughput = profit.throughput;
+        return m;
+    };
+    auto replay = [&](const std::string& name, const PolicyParams& params) {
+        auto policy = make_policy(name, params);
+        return simulate(o.config, trace.jobs, *policy);
+    };
+    // What the trace lost to the site's shape: the same in every run.
+    std::string dropped;
+    auto note_dropped = [&](const SimResult& result) {
+        if (dropped.empty())
+            dropped = "jobs not replayed (wider than " + std::to_string(o.config.local_cores) + " local cores) " +
+                      std::to_string(result.jobs_too_wide) + "; runtimes cut at their limit " +
+                      std::to_string(result.runtimes_capped) + "\n";
+    };
+    // --compare: each run's per-account cost, printed under the table.
+    std::ostringstream account_costs;
+    auto note_account_costs = [&](const std::string& label, const SimMetrics& m) {
+        std::string line;
+        for (const auto& [account, cost] : m.account_cost)
+            if (cost > 0)
+                line += (line.empty() ? "" : ", ") + (account.empty() ? "(boot/idle/billing)" : account) + " " +
+                        fixed(cost, 2);
+        if (!line.empty())
+            account_costs << "cost by account, " << label << ": " << line << "\n";
+    };
+
+    std::vector<RatioRow> rows;
+    std::vector<SimMetrics> reference(o.lambdas.size());
+    std::vector<std::pair<std::string, SimMetrics>> budget_rows;
+    auto row = [&](const std::string& label, const SimMetrics& m, int lambda_index, const WorkflowMetrics& w) {
+        print_row(out, label, m, o, lambda_index, w);
+        if (!o.config.budgets.empty())
+            budget_rows.emplace_back(label, m);
+    };
+    auto record = [&](const std::string& label, int lambda_index, const SimMetrics& m, const SimResult& result) {
+        row(label, m, lambda_index, wf(result));
+        note_dropped(result);
+        note_account_costs(label, m);
+        if (o.compare && result.cloud_runs_cut > 0)
+            account_costs << "cloud runs cut at their limit on slower nodes, " << label << ": "
+                          << result.cloud_runs_cut << "\n";
+        if (o.clairvoyant)
+            rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
+    };
+
+    // The clairvoyant reference also takes always's run and, per λ, the best
+    // fixed delay's and those of every other compared policy but never (its
+    // candidates 4): taking only the best policy's, the reference rose
+    // whenever a policy improved enough to displace another whose burst set
+    // replayed better.  Runs are shared, not copied: a run without a λ of
+    // its own serves every λ, and a trace's runs are large.
+    struct KeptRun {
+        std::string name;
+        std::shared_ptr<const SimResult> run;
+    };
+    std::shared_ptr<const SimResult> always_run;
+    std::vector<std::vector<KeptRun>> policy_runs(o.lambdas.size());
+
+    print_header(out, o);
+    try {
+        for (const auto& run : runs) {
+            const auto kept = std::make_shared<SimResult>(replay(run.name, run.params));
+            SimResult& result = *kept;
+            const SimMetrics m = metrics_of(result, run.lambda, run.params);
+            if (o.clairvoyant && run.name == AlwaysPolicy::kName && !always_run)
+                always_run = kept;
+            if (o.clairvoyant && run.name != NeverPolicy::kName && run.name != AlwaysPolicy::kName)
+                for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                    if (run.lambda_index < 0 || std::size_t(run.lambda_index) == k)
+                        policy_runs[k].push_back(KeptRun{run.name, kept});
+            const std::string label =
+                run.lambda_index < 0 ? run.name : lambda_label(run.name, o.lambdas[std::size_t(run.lambda_index)]);
+            record(label, run.lambda_index, m, result);
+            origin = result.first_submit;
+            // The plot takes the timeline; the reference reads a kept run's jobs only.
+            panels.push_back(PlotPanel{label, std::move(result.timeline)});
+            if (o.compare)
+                continue;
+            out << "\nlambda " << run_lambda_text(run.params, o.lambdas)
+                << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
+                << "; median wait " << hours(m.median_wait) << "; cloud core-hours " << m.cloud_core_seconds / 3600
+                << "\ninstances launched " << result.instances_launched << ", instance-hours "
+                << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
+                << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "
+                << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
+                << "\nwaste core-hours " << fixed(m.waste_core_seconds / 3600, 1) << ": boot "
+                << fixed(m.waste_boot_core_seconds / 3600, 1) << ", idle " << fixed(m.waste_idle_core_seconds / 3600, 1)
+                << " (until power-down " << fixed(m.waste_idle_tail_core_seconds / 3600, 1)
+                << "), free cores of busy nodes " << fixed(m.waste_partial_core_seconds / 3600, 1)
+                << "\nelasticity samples " << result.provisioning.samples << " (and "
+                << result.provisioning.beyond_capacity
+                << " with demand beyond every core, left out of a_U, a_O, t_U, t_O)\n"
+                << dropped;
+            if (result.cloud_runs_cut > 0)
+                out << "cloud runs cut at their limit on slower nodes " << result.cloud_runs_cut
+                    << " (Slurm ends them unfinished)\n";
+            if (m.interruptions > 0)
+                out << "spot interruptions " << m.interruptions << ", jobs requeued " << result.requeued_jobs
+                    << ", work lost " << fixed(m.lost_core_seconds / 3600, 2) << " core-hours ("
+                    << fixed(m.lost_core_seconds, 0) << " core-s)\n";
+            for (std::size_t g = 0; g < result.group_backoff.size(); ++g) {
+                const GroupBackoff& b = result.group_backoff[g];
+                if (b.capacity_failures > 0 || b.refused_launches > 0)
+                    out << "node group " << result.group_names[g] << ": launches failed for capacity "
+                        << b.capacity_failures << ", refused while backing off " << b.refused_launches
+                        << ", probes " << b.probes << "; breaker opened " << b.breaker_opened << " times, backed off "
+                        << fixed(b.backed_off, 0) << " s\n";
+            }
+            if (result.launch_requeues > 0)
+                out << "jobs requeued by failed or refused launches " << result.launch_requeues << "\n";
+            if (o.budget > 0)
+                out << "budget " << o.budget << " per " << o.budget_interval << " s exceeded in "
+                    << m.budget_violations << " of " << m.budget_intervals << " intervals; most spent in one "
+                    << m.max_interval_spend << "\n";
+            if (!o.config.budgets.empty()) {
+                print_budget_lines(out, {{label, m}}, true);
+                out << "budget cap notes " << result.budget_notes << (result.budget_notes ? ", first:" : "") << "\n";
+                for (const auto& note : result.first_budget_notes)
+                    out << "  " << note << "\n";
+            }
+            if (!o.workflows.empty()) {
+                const WorkflowMetrics w = wf(result);
+                out << "workflows " << w.workflows << ": mean response " << hours(w.mean_response)
+                    << ", slowdown mean " << w.mean_slowdown << " median " << w.median_slowdown << " p95 "
+                    << w.p95_slowdown << "\n";
+            }
+            for (const auto& [account, cost] : m.account_cost)
+                if (cost > 0)
+                    out << "cost " << (account.empty() ? "(boot/idle/billing)" : account) << " " << cost << "\n";
+        }
+        // fixed-delay does not depend on λ: one replay per delay serves every
+        // λ.  Per λ, the best delay's grid index, metrics at that λ, workflow
+        // metrics and, for the reference, its lower bound and run.
+        struct BestDelay {
+            std::size_t index = 0;
+            SimMetrics metrics;
+            WorkflowMetrics wf;
+            CloudWorkBound bound;
+            std::shared_ptr<const SimResult> run;
+        };
+        std::vector<BestDelay> best_delay(o.tune_delay ? o.lambdas.size() : 0);
+        for (std::size_t i = 0; o.tune_delay && i < o.delay_grid.size(); ++i) {
+            PolicyParams params = params_for("fixed-delay", o.params);
+            params.set("delay", fixed(o.delay_grid[i], 0));
+            const auto result = std::make_shared<const SimResult>(replay("fixed-delay", params));
+            const SimMetrics m = metrics_of(*result, o.lambdas.front());
+            const CloudWorkBound bound = o.clairvoyant ? cloud_work_bound(o.config, *result) : CloudWorkBound{};
+            const WorkflowMetrics workflows = wf(*result);
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                if (i == 0 || objective_at(m, o.lambdas[k]) < objective_at(best_delay[k].metrics, o.lambdas[k]))
+                    best_delay[k] = BestDelay{i, k == 0 ? m : metrics_of(*result, o.lambdas[k]), workflows, bound,
+                                              o.clairvoyant ? result : nullptr};
+        }
+        for (std::size_t k = 0; k < best_delay.size(); ++k) {
+            const BestDelay& best = best_delay[k];
+            const std::string label =
+                "best-delay(lambda=" + plain_number(o.lambdas[k]) + ",W=" + fixed(o.delay_grid[best.index], 0) + "s)";
+            row(label, best.metrics, int(k), best.wf);
+            note_account_costs(label, best.metrics);
+            if (o.clairvoyant)
+                rows.push_back(RatioRow{label, int(k), best.metrics, best.bound});
+        }
+        if (o.clairvoyant) {
+            auto never = make_policy("never", PolicyParams{});
+            const SimResult no_burst = simulate(o.config, trace.jobs, *never);
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
+                std::vector<Baseline> baselines;
+                if (always_run)
+                    baselines.push_back(Baseline{"always", *always_run});
+                if (o.tune_delay)
+                    baselines.push_back(Baseline{"best-delay", *best_delay[k].run});
+                for (const auto& policy : policy_runs[k])
+                    baselines.push_back(Baseline{policy.name, *policy.run});
+                ClairvoyantRun ref = clairvoyant_reference(o.config, trace.jobs, no_burst, o.lambdas[k],
+                                                           o.clairvoyant_iterations, baselines, o.tau);
+                reference[k] = ref.metrics;
+                const SimMetrics m = metrics_of(ref.result, o.lambdas[k]);
+                record(lambda_label("clairvoyant", o.lambdas[k]) + "[" + ref.candidate + "]", int(k), m, ref.result);
+            }
+            std::vector<std::optional<double>> bounds(o.lambdas.size());
+            for (std::size_t k = 0; k < o.lambdas.size(); ++k)
+                bounds[k] = objective_bound(o.config, trace.jobs, o.lambdas[k],
+                                            objective_at(reference[k], o.lambdas[k]));
+            print_ratios(out, o, rows, reference, bounds);
+        }
+        if (o.compare)
+            out << "\n" << dropped << account_costs.str();
+    } catch (const SimConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 1;
+    } catch (const PolicyConfigError& e) {
+        err << "burstsim: " << e.what() << "\n";
+        return 2;
+    }
+    if (o.compare && !budget_rows.empty())
+        print_budget_lines(out, budget_rows, false);
+    if (!o.plot.empty()) {
+        const std::string source = !o.trace.empty() ? o.trace : !o.workload.empty() ? o.workload : "workflows";
+        plot_file << render_plot_svg(source.substr(source.find_last_of('/') + 1) + ": demand, supply and cloud nodes",
+                                     origin, panels);
+        if (!plot_file.flush()) {
+            err << "burstsim: cannot write " << o.plot << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+} // namespace burst
