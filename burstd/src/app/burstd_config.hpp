@@ -7,6 +7,7 @@
 #include "app/retry_backoff.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
+#include "policy/cycle/policy_chain.hpp"
 #include "provider/provider_spec.hpp"
 
 #include <cstdint>
@@ -20,14 +21,6 @@ namespace burst {
 // the provider's calls.
 struct ProviderConfig : ProviderSpec {
     RetrySettings retry; // LaunchAttempts=, RetryBaseDelay=, RetryMaxDelay=
-};
-
-// One link of the policy chain, in the order the lines appear.  Every key on
-// the line other than Policy= is a parameter for the policy factory.
-struct PolicyConfig {
-    std::string name;
-    ParamMap params;
-    std::string origin;
 };
 
 struct BudgetConfig {
@@ -60,7 +53,7 @@ struct BurstdConfig {
     std::vector<ProviderConfig> providers;
     std::vector<NodeGroup> node_groups;
     std::vector<std::string> node_group_origins;     // parallel to node_groups
-    std::vector<PolicyConfig> policies;
+    std::vector<PolicySpec> policies;                // the chain, in the order of the lines
     std::vector<BudgetConfig> budgets;
 
     // What every provider shares.

@@ -454,7 +454,7 @@ private:
         std::string prefix = section_prefix(line, "Policy");
         check_unique(policy_lines_, line, "Policy");
         SectionReader r(line, prefix, errors_);
-        PolicyConfig p;
+        PolicySpec p;
         p.name = line.pairs.front().value;
         p.params = r.rest();
         p.origin = where(line.number);

@@ -59,7 +59,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
 	burstd/src/app/status_text.cpp \
-	burstd/src/app/status_text.hpp
+	burstd/src/app/status_text.hpp \
+	burstd/src/app/timed_policy.hpp
 
 sbin_PROGRAMS += burstd/burstd
 burstd_burstd_SOURCES = burstd/src/app/burstd_main.cpp

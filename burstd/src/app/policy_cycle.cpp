@@ -2,12 +2,11 @@
 
 #include "app/budget_conf.hpp"
 #include "app/run_metrics_json.hpp"
+#include "app/timed_policy.hpp"
 #include "common/json_ref.hpp"
 #include "model/hostlist.hpp"
 #include "policy/cost/billing_boundary.hpp"
 #include "policy/cost/cloud_cost_bound.hpp"
-#include "policy/policy_factory.hpp"
-#include "policy/policy_params.hpp"
 #include "policy/site/site_view.hpp"
 
 #include <algorithm>
@@ -18,21 +17,6 @@
 #include <type_traits>
 
 namespace burst {
-
-std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies,
-                                                       std::vector<std::string>& errors)
-{
-    std::vector<std::unique_ptr<Policy>> chain;
-    for (const auto& p : policies) {
-        try {
-            chain.push_back(make_policy(p.name, PolicyParams(std::map<std::string, std::string>(
-                                                     p.params.begin(), p.params.end()))));
-        } catch (const PolicyConfigError& e) {
-            errors.push_back(p.origin + ": Policy=" + p.name + ": " + e.what());
-        }
-    }
-    return chain;
-}
 
 namespace {
 
@@ -58,19 +42,45 @@ const char* state_word(const Node& n)
 
 } // namespace
 
-PolicyCycle::PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& ledger, SlurmActuator& actuator,
-                         InstanceManager& instances, std::uint32_t reconcile_every)
-    : chain_(std::move(chain)), ledger_(ledger), actuator_(actuator), instances_(instances),
+// Applies the decision cycle's actions through the Slurm actuator, logging
+// each with its reason and keeping it for status.
+class PolicyCycle::SlurmSink final : public ActionSink {
+public:
+    SlurmSink(PolicyCycle& cycle, const CycleContext& ctx) : cycle_(cycle), ctx_(ctx) {}
+
+    void begin_decision(std::string_view, const Decision& decision) override
+    {
+        cycle_.hiring_.clear();
+        for (const auto& a : decision.actions)
+            if (auto h = std::get_if<HireNodes>(&a.what))
+                cycle_.hiring_.push_back(h->group);
+    }
+    std::string apply(const Action& action, const ClusterState& state) override;
+
+private:
+    PolicyCycle& cycle_;
+    const CycleContext& ctx_;
+};
+
+PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
+                         std::uint32_t reconcile_every)
+    : cycle_(timed(std::move(chain))), ledger_(ledger), actuator_(actuator), instances_(instances),
       reconcile_every_(reconcile_every ? reconcile_every : 1)
 {
+}
+
+PolicyChain PolicyCycle::timed(PolicyChain chain)
+{
+    for (auto& policy : chain)
+        policy = std::make_unique<TimedPolicy>(std::move(policy), stats_.last_decide_seconds);
+    return chain;
 }
 
 void PolicyCycle::observe(const JobEnd& end)
 {
     run_metrics_.job_end(end);
     budget_spend_.job_ended(end);
-    for (auto& p : chain_)
-        p->observe(end);
+    cycle_.observe(end);
 }
 
 void PolicyCycle::remember(AppliedAction a)
@@ -140,17 +150,14 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
     fence_stopped_groups(state, ctx);
-    unroute_from_stopped_groups(state, ctx);
-    // Every policy's actions pass the budget cap; what it lets through
-    // counts against the next policy's.
-    std::optional<BudgetCap> cap;
+    std::optional<CycleBudget> budget;
     if (!limits.empty()) {
-        SuspendTimes suspend;
+        budget.emplace();
+        budget->limits = limits;
         for (const auto& g : state.groups)
-            suspend[g.name] = timeouts_.suspend_time_of(group_partition(g));
-        cap.emplace(limits, std::move(suspend), state, spent, ctx.now);
+            budget->suspend_times[g.name] = timeouts_.suspend_time_of(group_partition(g));
+        budget->spent = spent;
     }
-    ManualClock clock(ctx.now);
     std::vector<std::string> notes;
     for (const auto& [group, limit] : state.hire_limits)
         if (auto v = instances_.health().view(group, ctx.now))
@@ -159,33 +166,22 @@ void PolicyCycle::run(const CycleContext& ctx)
     ++stats_.runs;
     stats_.last_decide_seconds = 0;
     picked_.clear();
-    for (auto& policy : chain_) {
-        auto t0 = std::chrono::steady_clock::now();
-        Decision d = policy->decide(state, clock);
-        double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        stats_.last_decide_seconds += took;
-        stats_.decide_seconds_sum += took;
-        if (cap)
-            for (auto& n : cap->filter(d)) {
-                ctx.log.info("policy " + std::string(policy->name()) + ": " + n);
-                notes.push_back(std::string(policy->name()) + ": " + n);
-            }
-        hiring_.clear();
-        for (const auto& a : d.actions)
-            if (auto h = std::get_if<HireNodes>(&a.what))
-                hiring_.push_back(h->group);
-        for (const auto& a : d.actions)
-            apply(a, state, ctx);
-        for (auto& n : d.notes) {
-            ctx.log.verbose("policy " + std::string(policy->name()) + ": " + n);
-            notes.push_back(std::string(policy->name()) + ": " + n);
-        }
+    ManualClock clock(ctx.now);
+    SlurmSink sink(*this, ctx);
+    CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
+    stats_.decide_seconds_sum += stats_.last_decide_seconds;
+    for (const auto& note : outcome.notes) {
+        const std::string line = note.policy + ": " + note.text;
+        if (note.budget)
+            ctx.log.info("policy " + line);
+        else
+            ctx.log.verbose("policy " + line);
+        notes.push_back(line);
     }
-    if (cap)
-        for (const auto& [kind, dropped] : cap->dropped())
-            stats_.actions[{kind, "over_budget"}] += dropped;
+    for (const auto& [kind, dropped] : outcome.over_budget)
+        stats_.actions[{kind, "over_budget"}] += dropped;
     last_notes_ = std::move(notes);
-    last_budgets_ = cap ? cap->standings() : std::vector<BudgetStanding>{};
+    last_budgets_ = std::move(outcome.standings);
     run_metrics_.budgets(last_budgets_, ctx.now);
 }
 
@@ -239,52 +235,9 @@ void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& 
     remember(std::move(done));
 }
 
-void PolicyCycle::unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx)
+std::string PolicyCycle::SlurmSink::apply(const Action& action, const ClusterState& state)
 {
-    bool any = false;
-    for (const auto& [group, limit] : state.hire_limits)
-        any = any || limit == 0;
-    if (!any)
-        return;
-    // A job routed to a group that may not launch would only get its nodes
-    // resumed and handed back, one requeue after another: it keeps its other
-    // partitions until the group hires again, and the policies may route it
-    // to another group.  Jobs with no other partition are left alone.
-    const SiteView view = SiteView::of(state);
-    for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        if (view.pending_group[i] < 0)
-            continue;
-        const GroupView& g = view.groups[std::size_t(view.pending_group[i])];
-        auto limit = state.hire_limits.find(g.group->name);
-        if (limit == state.hire_limits.end() || limit->second != 0 ||
-            g.free_up_cpus + g.free_booting_cpus >= view.pending[i]->total_cpus())
-            continue;
-        const Job& job = *view.pending[i];
-        std::vector<std::string> parts;
-        for (const auto& p : job.partitions)
-            if (p != group_partition(*g.group))
-                parts.push_back(p);
-        if (parts.empty())
-            continue;
-        AppliedAction done;
-        done.time = ctx.now;
-        done.reason = "node group " + g.group->name + " is not launching";
-        done.action = "unroute job " + std::to_string(job.id) + " from group " + g.group->name;
-        done.error = actuator_.set_job_partitions(job.id, parts, done.reason).message;
-        if (done.error.empty()) {
-            for (auto& j : state.snapshot.jobs)
-                if (j.id == job.id)
-                    j.partitions = parts;
-            ctx.log.info("decision: " + done.action + ": " + done.reason);
-        } else {
-            ctx.log.error("decision: " + done.action + " failed: " + done.error);
-        }
-        remember(std::move(done));
-    }
-}
-
-void PolicyCycle::apply(const Action& action, const ClusterState& state, const CycleContext& ctx)
-{
+    const CycleContext& ctx = ctx_;
     AppliedAction done;
     done.time = ctx.now;
     done.reason = action.reason;
@@ -311,27 +264,41 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
                         s += (s.empty() ? "" : ",") + p;
                     return s;
                 }() + ")";
-                done.error = actuator_.set_job_partitions(what.job, parts, action.reason).message;
+                done.error = cycle_.actuator_.set_job_partitions(what.job, parts, action.reason).message;
                 if (done.error.empty())
                     routed = {&*job, g};
+            } else if constexpr (std::is_same_v<T, UnrouteJob>) {
+                done.action = "unroute job " + std::to_string(what.job) + " from group " + what.group;
+                const NodeGroup* g = state.group(what.group);
+                auto job = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
+                                        [&](const Job& j) { return j.id == what.job; });
+                if (!g || job == state.snapshot.jobs.end()) {
+                    done.error = !g ? "unknown node group" : "job is not in the snapshot";
+                    return;
+                }
+                std::vector<std::string> parts;
+                for (const auto& p : job->partitions)
+                    if (p != group_partition(*g))
+                        parts.push_back(p);
+                done.error = cycle_.actuator_.set_job_partitions(what.job, parts, action.reason).message;
             } else if constexpr (std::is_same_v<T, HireNodes>) {
                 const NodeGroup* g = state.group(what.group);
                 std::vector<std::string> picked;
                 if (g)
-                    picked = free_nodes(*g, what.count, state);
+                    picked = cycle_.free_nodes(*g, what.count, state);
                 done.action = "hire " + std::to_string(what.count) + " node(s) of " + what.group;
                 if (picked.empty()) {
                     done.error = "no powered-down node of the group is free";
                     return;
                 }
                 done.action += ": power up " + compress_hostlist(picked);
-                done.error = actuator_.power(picked, PowerAction::Up, action.reason).message;
+                done.error = cycle_.actuator_.power(picked, PowerAction::Up, action.reason).message;
                 if (done.error.empty())
-                    picked_.insert(picked_.end(), picked.begin(), picked.end());
+                    cycle_.picked_.insert(cycle_.picked_.end(), picked.begin(), picked.end());
             } else if constexpr (std::is_same_v<T, ReleaseNodes>) {
                 done.action = std::string(what.drain_first ? "drain and power down " : "power down ") +
                               compress_hostlist(what.nodes);
-                done.error = actuator_
+                done.error = cycle_.actuator_
                                  .power(what.nodes, what.drain_first ? PowerAction::DownAsap : PowerAction::Down,
                                         action.reason)
                                  .message;
@@ -354,7 +321,7 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
                 try {
                     auto change = JobCpuChange::validated(*job, what.cpus / what.cpus_per_task, what.cpus_per_task,
                                                           eligible);
-                    done.error = actuator_.set_job_cpus(change, action.reason).message;
+                    done.error = cycle_.actuator_.set_job_cpus(change, action.reason).message;
                 } catch (const JobCpuChangeError& e) {
                     done.error = e.what();
                 }
@@ -365,19 +332,21 @@ void PolicyCycle::apply(const Action& action, const ClusterState& state, const C
         },
         action.what);
     if (done.action.empty())
-        return;
-    ++stats_.actions[{action_kind(action), done.error.empty() ? "applied" : "failed"}];
+        return "";
+    std::string error = done.error;
+    ++cycle_.stats_.actions[{action_kind(action), done.error.empty() ? "applied" : "failed"}];
     if (done.error.empty())
         ctx.log.info("decision: " + done.action + ": " + done.reason);
     else
         ctx.log.error("decision: " + done.action + " (" + done.reason + ") failed: " + done.error);
-    remember(std::move(done));
+    cycle_.remember(std::move(done));
     if (routed.first) {
-        if (route_launcher_)
-            launch_for_route(*routed.first, *routed.second, state, ctx);
-        if (routed_)
-            routed_(routed.first->id);
+        if (cycle_.route_launcher_)
+            cycle_.launch_for_route(*routed.first, *routed.second, state, ctx);
+        if (cycle_.routed_)
+            cycle_.routed_(routed.first->id);
     }
+    return error;
 }
 
 std::vector<std::string> PolicyCycle::free_nodes(const NodeGroup& group, std::size_t count,

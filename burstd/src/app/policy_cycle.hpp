@@ -1,10 +1,11 @@
 #pragma once
 // One burstd cycle: ClusterState from the latest snapshot, the configured
-// node groups and the ledger's instances; the policy chain's Decision; each
-// action applied through the Slurm actuator and logged with its reason.
-// Groups that may not launch have their powered-down nodes drained first.  The
-// last decisions are kept for `burstctl status`.  Every few cycles the
-// instance manager reconciles ledger, providers and Slurm.
+// node groups and the ledger's instances; the decision cycle burstsim runs
+// too (policy/cycle/decision_cycle.hpp), whose actions this class applies
+// through the Slurm actuator and logs with their reasons.  Groups that may
+// not launch have their powered-down nodes drained first.  The last
+// decisions are kept for `burstctl status`.  Every few cycles the instance
+// manager reconciles ledger, providers and Slurm.
 
 #include "app/burstd_config.hpp"
 #include "app/daemon_seams.hpp"
@@ -15,7 +16,7 @@
 #include "ledger/ledger.hpp"
 #include "policy/budget/budget_cap.hpp"
 #include "policy/budget/budget_spend.hpp"
-#include "policy/policy.hpp"
+#include "policy/cycle/decision_cycle.hpp"
 #include "policy/budget/spend_tracker.hpp"
 #include "slurm/slurm_actuator.hpp"
 
@@ -31,12 +32,6 @@
 #include <vector>
 
 namespace burst {
-
-// Builds the chain from burstd.conf Policy= lines.  A line whose policy
-// does not build adds its error, prefixed with the line's origin, to
-// `errors` (every such line, for --check-config) and is left out.
-std::vector<std::unique_ptr<Policy>> make_policy_chain(const std::vector<PolicyConfig>& policies,
-                                                       std::vector<std::string>& errors);
 
 struct AppliedAction {
     Time time = 0;
@@ -56,8 +51,10 @@ struct PolicyCycleStats {
 
 class PolicyCycle {
 public:
-    PolicyCycle(std::vector<std::unique_ptr<Policy>> chain, Ledger& ledger, SlurmActuator& actuator,
-                InstanceManager& instances, std::uint32_t reconcile_every);
+    PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
+                std::uint32_t reconcile_every);
+    PolicyCycle(const PolicyCycle&) = delete; // its chain times decide() into stats_
+    PolicyCycle& operator=(const PolicyCycle&) = delete;
 
     void run(const CycleContext& ctx);
     void observe(const JobEnd& end);
@@ -72,7 +69,7 @@ public:
     using Launcher = std::function<void(const std::vector<std::string>& nodes)>;
     void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
     // A new configuration (SIGHUP) brings a new chain.
-    void replace_chain(std::vector<std::unique_ptr<Policy>> chain) { chain_ = std::move(chain); }
+    void replace_chain(PolicyChain chain) { cycle_.replace_chain(timed(std::move(chain))); }
     // Adds decisions, nodes by state, instances and spend to a status object;
     // run metrics with J at ObjectiveLambda= when it is set.
     void report(json_t* status, std::optional<double> objective_lambda) const;
@@ -88,16 +85,17 @@ public:
     static constexpr std::size_t kKeptActions = 50;
 
 private:
-    void apply(const Action& action, const ClusterState& state, const CycleContext& ctx);
+    class SlurmSink;
+    PolicyChain timed(PolicyChain chain);
     // Free powered-down nodes of `group` (no instance, not picked this cycle), in order.
     std::vector<std::string> free_nodes(const NodeGroup& group, std::size_t count, const ClusterState& state) const;
     void launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state, const CycleContext& ctx);
-    void unroute_from_stopped_groups(ClusterState& state, const CycleContext& ctx);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
 
-    std::vector<std::unique_ptr<Policy>> chain_;
+    PolicyCycleStats stats_;
+    DecisionCycle cycle_;
     Ledger& ledger_;
     SlurmActuator& actuator_;
     InstanceManager& instances_;
@@ -108,7 +106,6 @@ private:
     Launcher route_launcher_;
     std::vector<std::string> picked_;     // nodes powered up by this cycle so far
     std::vector<std::string> hiring_;     // groups the current decision hires for
-    PolicyCycleStats stats_;
     // The interval spend() counts in: reported_spend_interval of the Budget=
     // lines the last cycle ran with (as loaded, then as reloaded).
     Seconds spend_interval_ = kReportedSpendIntervalWithoutBudgets;

@@ -21,6 +21,13 @@ struct RouteToCloud {
     std::string group;
 };
 
+// Take a pending job's route to a node group away again (the group may not
+// launch, and has no room for it): it keeps its other partitions.
+struct UnrouteJob {
+    JobId job = 0;
+    std::string group;
+};
+
 // Bring this many powered-down nodes of a group up ahead of demand.  The
 // actuator picks node names; Slurm then calls ResumeProgram for them.
 struct HireNodes {
@@ -48,7 +55,8 @@ struct KeepPlaceholders {
     std::uint32_t count = 0;
 };
 
-using ActionKind = std::variant<RouteToCloud, HireNodes, ReleaseNodes, SetJobThreads, KeepPlaceholders>;
+using ActionKind =
+    std::variant<RouteToCloud, UnrouteJob, HireNodes, ReleaseNodes, SetJobThreads, KeepPlaceholders>;
 
 struct Action {
     ActionKind what;
@@ -63,6 +71,8 @@ inline const char* action_kind(const Action& action)
             using T = std::decay_t<decltype(what)>;
             if constexpr (std::is_same_v<T, RouteToCloud>)
                 return "route";
+            else if constexpr (std::is_same_v<T, UnrouteJob>)
+                return "unroute";
             else if constexpr (std::is_same_v<T, HireNodes>)
                 return "hire";
             else if constexpr (std::is_same_v<T, ReleaseNodes>)

@@ -2,6 +2,7 @@
 
 #include "policy/cost/billing_boundary.hpp"
 #include "policy/budget/budget_spend.hpp"
+#include "policy/cycle/decision_cycle.hpp"
 #include "policy/site/site_view.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/priority/priority_model.hpp"
@@ -144,7 +145,7 @@ void validate(const SimConfig& c)
 
 class SimRun {
 public:
-    SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);
+    SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
     SimResult run();
 
 private:
@@ -168,7 +169,9 @@ private:
     void start_multifactor();
 
     void priority_pass();
-    void apply(const Action& action);
+    // Applies the decision cycle's actions as burstd's actuator plus Slurm would.
+    class Sink;
+    std::string apply(const Action& action);
     // Books spend up to now (every cycle while there are budget lines) and
     // returns it per interval length for the cap.
     IntervalSpend book_spend();
@@ -205,7 +208,7 @@ private:
     void push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token = 0);
 
     SimConfig config_;
-    Policy& policy_;
+    DecisionCycle& cycle_;
     ManualClock clock_;
     std::mt19937_64 rng_;
     // Its own stream: adding spot groups leaves every boot time as it was.
@@ -257,8 +260,8 @@ private:
     SimResult result_;
 };
 
-SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy)
-    : config_(config), policy_(policy), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL)
+SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
+    : config_(config), cycle_(cycle), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL)
 {
     validate(config_);
     std::vector<const TraceJob*> order;
@@ -1090,7 +1093,7 @@ void SimRun::finish(std::uint32_t j)
             release_or_hold(c);
     if (!config_.budgets.empty())
         budget_spend_.job_ended(end);
-    policy_.observe(end);
+    cycle_.observe(end);
     dirty_ = true;
 }
 
@@ -1151,6 +1154,15 @@ void SimRun::sync_node(std::uint32_t n)
         view.flags |= kNodeDrain;
 }
 
+class SimRun::Sink final : public ActionSink {
+public:
+    explicit Sink(SimRun& run) : run_(run) {}
+    std::string apply(const Action& action, const ClusterState&) override { return run_.apply(action); }
+
+private:
+    SimRun& run_;
+};
+
 void SimRun::decide()
 {
     const Time now = clock_.now();
@@ -1200,29 +1212,26 @@ void SimRun::decide()
                                                   cloud_up_nodes_});
 
     state_.hire_limits = launches_->hire_limits(now);
-    // Like burstd's cycle: the cap sees the spend booked so far and the
-    // state the policy decides on, and filters before anything is applied.
-    IntervalSpend spent;
-    std::optional<BudgetCap> cap;
+    // The cap sees the spend booked so far, as burstd's does.
+    std::optional<CycleBudget> budget;
     if (!config_.budgets.empty()) {
-        spent = book_spend();
+        IntervalSpend spent = book_spend();
         if (config_.enforce_budgets)
-            cap.emplace(config_.budgets, suspend_times_, state_, spent, now);
+            budget = CycleBudget{config_.budgets, suspend_times_, std::move(spent)};
     }
-    Decision d = policy_.decide(state_, clock_);
+    Sink sink(*this);
+    CycleOutcome outcome = cycle_.run(state_, clock_, budget ? &*budget : nullptr, sink);
     ++result_.decisions;
-    if (cap) {
-        for (auto& note : cap->filter(d)) {
-            ++result_.budget_notes;
-            if (result_.first_budget_notes.size() < kKeptBudgetNotes)
-                result_.first_budget_notes.push_back(
-                    "at " + std::to_string(std::llround(now - result_.first_submit)) + " s: " + note);
-        }
-        for (const auto& [kind, dropped] : cap->dropped())
-            result_.over_budget[kind] += dropped;
+    for (auto& note : outcome.notes) {
+        if (!note.budget)
+            continue;
+        ++result_.budget_notes;
+        if (result_.first_budget_notes.size() < kKeptBudgetNotes)
+            result_.first_budget_notes.push_back(
+                "at " + std::to_string(std::llround(now - result_.first_submit)) + " s: " + note.text);
     }
-    for (const auto& action : d.actions)
-        apply(action);
+    for (const auto& [kind, dropped] : outcome.over_budget)
+        result_.over_budget[kind] += dropped;
 }
 
 IntervalSpend SimRun::book_spend()
@@ -1257,7 +1266,7 @@ IntervalSpend SimRun::book_spend()
     return spent;
 }
 
-void SimRun::apply(const Action& action)
+std::string SimRun::apply(const Action& action)
 {
     auto group_index = [&](const std::string& name) -> int {
         for (std::size_t g = 0; g < config_.groups.size(); ++g)
@@ -1265,14 +1274,16 @@ void SimRun::apply(const Action& action)
                 return int(g);
         return -1;
     };
-    bool ok = true;
+    std::string error;
     if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
         auto it = by_id_.find(route->job);
         const int g = group_index(route->group);
         if (it == by_id_.end() || g < 0 || jobs_[it->second].phase != Phase::Pending ||
             std::uint64_t(jobs_[it->second].cpus) >
                 std::uint64_t(config_.groups[std::size_t(g)].cpus) * config_.groups[std::size_t(g)].capacity()) {
-            ok = false;
+            error = g < 0 ? "unknown node group"
+                    : it == by_id_.end() || jobs_[it->second].phase != Phase::Pending ? "job is not pending"
+                                                                                     : "job is wider than the group";
         } else {
             SimJob& job = jobs_[it->second];
             if (job.routed < 0)
@@ -1282,10 +1293,22 @@ void SimRun::apply(const Action& action)
             view.partitions = local_or_group_[std::size_t(g)];
             dirty_ = true;
         }
+    } else if (const auto* unroute = std::get_if<UnrouteJob>(&action.what)) {
+        auto it = by_id_.find(unroute->job);
+        if (it == by_id_.end() || jobs_[it->second].phase != Phase::Pending ||
+            jobs_[it->second].routed != group_index(unroute->group)) {
+            error = "job is not pending in the group";
+        } else {
+            SimJob& job = jobs_[it->second];
+            job.routed = -1;
+            routed_.erase(std::remove(routed_.begin(), routed_.end(), it->second), routed_.end());
+            state_.snapshot.jobs[job.snap].partitions = local_only_;
+            dirty_ = true;
+        }
     } else if (const auto* hire = std::get_if<HireNodes>(&action.what)) {
         const int g = group_index(hire->group);
         if (g < 0) {
-            ok = false;
+            error = "unknown node group";
         } else {
             std::uint32_t left = hire->count;
             for (auto n : group_nodes_[std::size_t(g)])
@@ -1302,7 +1325,7 @@ void SimRun::apply(const Action& action)
         for (const auto& name : release->nodes) {
             auto it = node_by_name_.find(name);
             if (it == node_by_name_.end() || nodes_[it->second].power == Power::Down) {
-                ok = false;
+                error = "node " + name + " is not up";
                 continue;
             }
             CloudNode& node = nodes_[it->second];
@@ -1313,11 +1336,11 @@ void SimRun::apply(const Action& action)
         }
     } else if (std::get_if<SetJobThreads>(&action.what)) {
         ++result_.thread_actions_ignored;
-        return;
+        return "thread counts are not simulated";
     } else if (const auto* keep = std::get_if<KeepPlaceholders>(&action.what)) {
         const int g = group_index(keep->group);
         if (g < 0) {
-            ok = false;
+            error = "unknown node group";
         } else {
             warm_[std::size_t(g)] = keep->count;
             std::uint32_t in_use = 0;
@@ -1330,14 +1353,39 @@ void SimRun::apply(const Action& action)
                 }
         }
     }
-    ++(ok ? result_.actions_applied : result_.actions_rejected);
+    ++(error.empty() ? result_.actions_applied : result_.actions_rejected);
+    return error;
 }
+
+} // namespace
+
+SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
+{
+    return SimRun(config, trace, cycle).run();
+}
+
+namespace {
+
+// One policy as a chain of one, still owned by the caller.
+class BorrowedPolicy final : public Policy {
+public:
+    explicit BorrowedPolicy(Policy& policy) : policy_(policy) {}
+    std::string_view name() const override { return policy_.name(); }
+    Decision decide(const ClusterState& state, const Clock& clock) override { return policy_.decide(state, clock); }
+    void observe(const JobEnd& end) override { policy_.observe(end); }
+
+private:
+    Policy& policy_;
+};
 
 } // namespace
 
 SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy)
 {
-    return SimRun(config, trace, policy).run();
+    PolicyChain chain;
+    chain.push_back(std::make_unique<BorrowedPolicy>(policy));
+    DecisionCycle cycle(std::move(chain));
+    return simulate(config, trace, cycle);
 }
 
 } // namespace burst

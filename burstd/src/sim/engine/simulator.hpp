@@ -38,6 +38,7 @@
 
 #include "model/job.hpp"
 #include "model/run_metrics.hpp"
+#include "policy/cycle/decision_cycle.hpp"
 #include "policy/policy.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/engine/sim_config.hpp"
@@ -146,6 +147,8 @@ struct SimResult {
 // Throws SimConfigError for an unusable site (no local cores, bad group) or
 // a trace with duplicate job ids, a parent that is not in the trace, or a
 // dependency cycle.
+SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
+// One policy as a chain of one.
 SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);
 
 } // namespace burst

@@ -1,0 +1,91 @@
+#include "policy/cycle/decision_cycle.hpp"
+
+#include "policy/site/site_view.hpp"
+
+#include <algorithm>
+
+namespace burst {
+
+void DecisionCycle::observe(const JobEnd& end)
+{
+    for (auto& policy : chain_)
+        policy->observe(end);
+}
+
+CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const CycleBudget* budget, ActionSink& sink)
+{
+    CycleOutcome out;
+    unroute_from_stopped_groups(state, sink, out);
+    std::optional<BudgetCap> cap;
+    if (budget && !budget->limits.empty())
+        cap.emplace(budget->limits, budget->suspend_times, state, budget->spent, clock.now());
+    for (auto& policy : chain_) {
+        const std::string name(policy->name());
+        Decision d = policy->decide(state, clock);
+        if (cap)
+            for (auto& note : cap->filter(d))
+                out.notes.push_back(CycleNote{name, std::move(note), true});
+        sink.begin_decision(name, d);
+        for (auto& action : d.actions) {
+            std::string error = sink.apply(action, state);
+            out.actions.push_back(CycleAction{name, std::move(action), std::move(error)});
+        }
+        for (auto& note : d.notes)
+            out.notes.push_back(CycleNote{name, std::move(note), false});
+    }
+    if (cap) {
+        out.over_budget = cap->dropped();
+        out.standings = cap->standings();
+    }
+    return out;
+}
+
+void DecisionCycle::unroute_from_stopped_groups(ClusterState& state, ActionSink& sink, CycleOutcome& out)
+{
+    bool any = false;
+    for (const auto& [group, limit] : state.hire_limits)
+        any = any || limit == 0;
+    if (!any)
+        return;
+    // A job routed to a group that may not launch would only get its nodes
+    // resumed and handed back, one requeue after another: it keeps its other
+    // partitions until the group hires again, and the policies may route it
+    // to another group.  Jobs with no other partition are left alone.
+    std::vector<UnrouteJob> unroutes;
+    {
+        const SiteView view = SiteView::of(state);
+        for (std::size_t i = 0; i < view.pending.size(); ++i) {
+            if (view.pending_group[i] < 0)
+                continue;
+            const GroupView& g = view.groups[std::size_t(view.pending_group[i])];
+            auto limit = state.hire_limits.find(g.group->name);
+            if (limit == state.hire_limits.end() || limit->second != 0 ||
+                g.free_up_cpus + g.free_booting_cpus >= view.pending[i]->total_cpus())
+                continue;
+            const Job& job = *view.pending[i];
+            const bool elsewhere = std::any_of(job.partitions.begin(), job.partitions.end(), [&](const auto& p) {
+                return p != group_partition(*g.group);
+            });
+            if (elsewhere)
+                unroutes.push_back(UnrouteJob{job.id, g.group->name});
+        }
+    }
+    for (auto& unroute : unroutes) {
+        Action action{unroute, "node group " + unroute.group + " is not launching"};
+        std::string error = sink.apply(action, state);
+        if (error.empty()) {
+            const std::string& partition = group_partition(*state.group(unroute.group));
+            for (auto& j : state.snapshot.jobs)
+                if (j.id == unroute.job) {
+                    std::vector<std::string> parts;
+                    for (const auto& p : j.partitions)
+                        if (p != partition)
+                            parts.push_back(p);
+                    j.partitions = PartitionSet(parts);
+                }
+        }
+        out.actions.push_back(CycleAction{kCycleLink, std::move(action), std::move(error)});
+    }
+}
+
+} // namespace burst
