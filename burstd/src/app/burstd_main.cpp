@@ -12,6 +12,8 @@
 #include "app/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
 #include "provider/http/curl_multi.hpp"
+#include "common/config_values.hpp"
+#include "policy/policy_registry.hpp"
 #include "provider/provider_registry.hpp"
 #include "slurm/libslurm_actuator.hpp"
 #include "slurm/libslurm_job_probe.hpp"
@@ -78,6 +80,8 @@ void usage(std::ostream& out)
     out << "usage: burstd [-f FILE] [--check-config]\n"
            "  -f FILE          configuration file (default " << kDefaultConfig << ")\n"
            "  --check-config   check the configuration, report its errors and exit\n"
+           "  --list-policies  print the policies, their parameters and the expanders, and exit\n"
+           "  --list-providers print the provider types and their keys, and exit\n"
            "  -V, --version    print the version and exit\n";
 }
 
@@ -94,6 +98,14 @@ int main(int argc, char** argv)
             config_path = argv[++i];
         } else if (arg == "--check-config") {
             check_only = true;
+        } else if (arg == "--list-policies") {
+            std::cout << burst::policy_listing();
+            return 0;
+        } else if (arg == "--list-providers") {
+            for (const auto& type : burst::provider_registry().entries())
+                std::cout << type.name << ": " << type.description << "\n    keys: " << burst::joined(type.keys())
+                          << "\n";
+            return 0;
         } else if (arg == "-V" || arg == "--version") {
             std::cout << "burstd " << PACKAGE_VERSION << "\n";
             return 0;

@@ -9,12 +9,12 @@ libburst_a_SOURCES += \
 	burstd/src/policy/policy.hpp \
 	burstd/src/policy/policy_params.cpp \
 	burstd/src/policy/policy_params.hpp \
-	burstd/src/policy/policy_factory.cpp \
-	burstd/src/policy/policy_factory.hpp \
+	burstd/src/policy/policy_registry.cpp \
+	burstd/src/policy/policy_registry.hpp \
 	burstd/src/policy/site/site_view.cpp \
 	burstd/src/policy/site/site_view.hpp \
 	burstd/src/policy/expander/expander.hpp \
-	burstd/src/policy/expander/expander_factory.cpp \
+	burstd/src/policy/expander/expander_registry.cpp \
 	burstd/src/policy/site/group_choice.hpp \
 	burstd/src/policy/health/group_health.cpp \
 	burstd/src/policy/health/group_health.hpp \
@@ -94,7 +94,8 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
 	tests/unit/policy/health/group_health_test.cpp \
 	tests/unit/policy/policy_params_test.cpp \
-	tests/unit/policy/policy_factory_test.cpp \
+	tests/unit/policy/policy_registry_test.cpp \
+	tests/unit/man/registry_pages_test.cpp \
 	tests/unit/policy/site/site_view_test.cpp \
 	tests/unit/policy/site/node_needs_routing_test.cpp \
 	tests/unit/policy/budget/budget_cap_test.cpp \
@@ -104,7 +105,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/site/group_choice_test.cpp \
 	tests/unit/policy/runtime/local_wait_estimator_test.cpp \
 	tests/unit/policy/budget/spend_tracker_test.cpp \
-	tests/unit/policy/expander/expander_factory_test.cpp \
+	tests/unit/policy/expander/expander_registry_test.cpp \
 	tests/unit/policy/site/first_fit_index_test.cpp \
 	tests/unit/policy/runtime/runtime_estimator_test.cpp \
 	tests/unit/policy/hiring/always/always_policy_test.cpp \

@@ -1,26 +1,32 @@
 #include "tools/burstsim/burstsim_cli.hpp"
 
+#include "app/budget_conf.hpp"
+#include "app/config_parser.hpp"
+#include "app/slurm_conf_timeouts.hpp"
+#include "common/config_values.hpp"
+#include "common/plain_number.hpp"
+#include "policy/cycle/decision_cycle.hpp"
 #include "policy/hiring/always/always_policy.hpp"
 #include "policy/hiring/never/never_policy.hpp"
-#include "policy/policy_factory.hpp"
-#include "sim/reference/clairvoyant_reference.hpp"
-#include "sim/reference/cloud_work_bound.hpp"
-#include "sim/workload/generated_workload.hpp"
-#include "tools/burstsim/group_spec.hpp"
-#include "sim/reference/objective_bound.hpp"
-#include "common/plain_number.hpp"
+#include "policy/policy_registry.hpp"
+#include "policy/site/site_view.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/priority/priority_model.hpp"
 #include "sim/priority/priority_spec.hpp"
+#include "sim/reference/clairvoyant_reference.hpp"
+#include "sim/reference/cloud_work_bound.hpp"
+#include "sim/reference/objective_bound.hpp"
 #include "sim/report/reward_profit.hpp"
 #include "sim/report/sim_metrics.hpp"
-#include "sim/engine/simulator.hpp"
-#include "sim/scenario/smowton_scenario.hpp"
 #include "sim/report/svg_plot.hpp"
+#include "sim/report/workflow_metrics.hpp"
+#include "sim/scenario/smowton_scenario.hpp"
+#include "sim/scenario/zheng_scenario.hpp"
 #include "sim/trace/trace_loader.hpp"
+#include "sim/workload/generated_workload.hpp"
 #include "sim/workload/workflow_arrivals.hpp"
 #include "sim/workload/workflow_loader.hpp"
-#include "sim/report/workflow_metrics.hpp"
-#include "sim/scenario/zheng_scenario.hpp"
+#include "tools/burstsim/group_spec.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -51,14 +57,15 @@ const char* const kUsage =
     "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
     "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
     "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
-    "                (--policy NAME | --compare NAME,NAME,...) [--param [policy:]key=value...]\n"
+    "                [--policy NAME | --compare NAME,NAME,...] [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--default-time S] [--tau S] [--budget X [--budget-interval S]]\n"
     "                [--priority fifo|multifactor[:Key=value,...] [--shares ACCOUNT[/USER]=N|parent,...|FILE]]\n"
-    "                [--conf BURSTD.CONF [--uncapped]]\n"
+    "                [--config BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
+    "       burstsim --list-policies\n"
     "       burstsim --help\n";
 
 // 0, then 30 s doubling to about 5.7 days.
@@ -158,7 +165,10 @@ struct Options {
     Seconds default_time = 0;
     double budget = 0;
     double budget_interval = 86400;
-    std::string conf; // burstd.conf whose Budget= lines cap every decision
+    std::string site_config; // --config: the site's burstd.conf
+    // The chain of --config's Policy= lines, replayed as one row when neither
+    // --policy nor --compare is given.
+    std::vector<PolicySpec> chain;
     bool tune_delay = false;
     bool clairvoyant = false;
     unsigned clairvoyant_iterations = 3;
@@ -249,12 +259,12 @@ Options parse(const std::vector<std::string>& args)
             o.budget = parse_double(a, value(), 0);
         else if (a == "--budget-interval")
             o.budget_interval = parse_double(a, value(), 1);
-        else if (a == "--conf") {
-            if (!o.conf.empty())
-                throw UsageError("--conf: give one burstd.conf");
-            o.conf = value();
-            if (o.conf.empty())
-                throw UsageError("--conf needs a file name");
+        else if (a == "--config") {
+            if (!o.site_config.empty())
+                throw UsageError("--config: give one burstd.conf");
+            o.site_config = value();
+            if (o.site_config.empty())
+                throw UsageError("--config needs a file name");
         } else if (a == "--uncapped")
             o.config.enforce_budgets = false;
         else if (a == "--tune-delay")
@@ -310,8 +320,8 @@ Options parse(const std::vector<std::string>& args)
         throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
     if (const std::string problem = shares_needing_fair_tree(o.config.priority); !problem.empty())
         throw UsageError("--shares: " + problem);
-    if (!o.config.enforce_budgets && o.conf.empty())
-        throw UsageError("--uncapped reports against the Budget= lines of --conf: give --conf too");
+    if (!o.config.enforce_budgets && o.site_config.empty())
+        throw UsageError("--uncapped reports against the Budget= lines of --config: give --config too");
     if (!o.scenario.empty()) {
         for (const auto& option : o.given)
             if (option != "--scenario" && option != "--seed")
@@ -335,11 +345,16 @@ Options parse(const std::vector<std::string>& args)
                                         {"--budget-interval", "--budget"}})
         if (given(option) && !given(needs))
             throw UsageError(std::string(option) + " applies only with " + needs);
-    if (!have_policy)
+    if (!have_policy && o.site_config.empty())
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
         o.compare = true;
-    // A misspelt prefix would silently leave its policy at the defaults.
+    return o;
+}
+
+// A misspelt prefix would silently leave its policy at the defaults.
+void check_scoped_params(const Options& o)
+{
     std::vector<std::string> scoped = o.policies;
     if (o.tune_delay)
         scoped.push_back("fixed-delay");
@@ -355,7 +370,6 @@ Options parse(const std::vector<std::string>& args)
             throw UsageError("--param " + p + ": '" + prefix + "' is not a policy of this run (run: " + known + ")");
         }
     }
-    return o;
 }
 
 // The key of a "key=value" parameter as policies see it (lower case).
@@ -660,10 +674,102 @@ int run_scenario(const Options& o, std::ostream& out, std::ostream& err)
     return 0;
 }
 
+// --config FILE: the site's burstd.conf, read by burstd's own parser: its
+// node groups, chain, budgets, CycleInterval and ObjectiveLambda, and its
+// slurm.conf's SuspendTime per group's partition; a command-line option
+// overrides the value it sets.  What the file says that burstsim cannot
+// replay is named in a warning.  Returns an exit status, 0 to go on.
+int apply_site_config(Options& o, std::ostream& err)
+{
+    const ConfigParseResult loaded = load_config(o.site_config);
+    if (!loaded.ok()) {
+        err << "burstsim: --config: " << o.site_config << " is not a valid burstd.conf:\n";
+        for (const auto& e : loaded.errors)
+            err << e << "\n";
+        return 2;
+    }
+    const BurstdConfig& site = loaded.config;
+    const auto given = [&](const char* option) {
+        return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
+    };
+    const auto warn = [&](const std::string& where, const std::string& what) {
+        err << "burstsim: warning: " << where << ": " << what << "\n";
+    };
+    // The file's groups in its order; a --group of the same name takes its
+    // place, other --groups follow.
+    std::vector<NodeGroup> groups;
+    for (std::size_t i = 0; i < site.node_groups.size(); ++i) {
+        const NodeGroup& g = site.node_groups[i];
+        const std::string& origin = site.node_group_origins[i];
+        auto cli = std::find_if(o.config.groups.begin(), o.config.groups.end(),
+                                [&](const NodeGroup& c) { return c.name == g.name; });
+        if (cli != o.config.groups.end()) {
+            groups.push_back(std::move(*cli));
+            o.config.groups.erase(cli);
+            continue;
+        }
+        if (g.zones.size() > 1 || g.instance_types.size() > 1)
+            warn(origin, "NodeGroup=" + g.name +
+                             ": its zones and fallback instance types are replayed as one pool whose launches "
+                             "succeed (a --group " + g.name + ",...,stockout= of the same name replays shortages)");
+        if (g.spot)
+            warn(origin, "NodeGroup=" + g.name + ": Spot=yes: no interruptions are drawn (a --group " + g.name +
+                             ",...,spot=RATE of the same name draws RATE per instance-hour)");
+        groups.push_back(g);
+    }
+    for (auto& g : o.config.groups)
+        groups.push_back(std::move(g));
+    o.config.groups = std::move(groups);
+    o.config.cluster = site.cluster_name;
+    o.config.budgets = budget_limits(site.budgets);
+    if (!o.config.enforce_budgets && o.config.budgets.empty()) {
+        err << "burstsim: --uncapped: " << o.site_config << " has no Budget= line to report against\n";
+        return 2;
+    }
+    if (!given("--cycle"))
+        o.config.cycle = site.cycle_interval;
+    if (!given("--lambda") && site.objective_lambda)
+        o.lambdas = {*site.objective_lambda};
+    if (site.early_launch == 0)
+        warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
+                            "EarlyLaunch above 0");
+    if (!given("--suspend-time")) {
+        const SlurmConfTimeouts slurm = read_slurm_conf_timeouts(site.slurm_conf);
+        if (!slurm.error.empty()) {
+            warn(o.site_config, "SlurmConf: " + slurm.error + "; idle nodes are suspended after " +
+                                    plain_number(o.config.suspend_time) + " s (--suspend-time)");
+        } else {
+            for (const auto& g : o.config.groups) {
+                const std::optional<Seconds> suspend = slurm.suspend_time_of(group_partition(g));
+                o.config.group_suspend_time[g.name] = suspend ? *suspend : std::numeric_limits<Seconds>::infinity();
+            }
+        }
+    }
+    if (o.policies.empty()) {
+        if (site.policies.empty()) {
+            err << "burstsim: --config: " << o.site_config
+                << " has no Policy= line: give --policy or --compare\n";
+            return 2;
+        }
+        o.chain = site.policies;
+        for (const auto& link : o.chain)
+            o.policies.push_back(link.name);
+    }
+    return 0;
+}
+
+// The row name of a chain: its links' names joined by '+'.
+std::string chain_label(const std::vector<PolicySpec>& chain)
+{
+    std::string label;
+    for (const auto& link : chain)
+        label += (label.empty() ? "" : "+") + link.name;
+    return label;
+}
+
 } // namespace
 
-int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                  const BudgetConfReader& read_budget_conf)
+int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     Options o;
     // One run per (policy, λ it is tuned for); λ index -1 = does not depend on λ.
@@ -673,18 +779,40 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         int lambda_index;
         PolicyParams params;
         double lambda;
+        std::vector<PolicySpec> chain; // --config's chain; empty = the policy `name` with `params`
     };
     std::vector<Run> runs;
     if (std::find(args.begin(), args.end(), "--help") != args.end()) {
         out << kUsage;
         return 0;
     }
+    if (std::find(args.begin(), args.end(), "--list-policies") != args.end()) {
+        out << policy_listing();
+        return 0;
+    }
     try {
         o = parse(args);
         if (!o.scenario.empty())
             return run_scenario(o, out, err);
+        if (!o.site_config.empty())
+            if (const int status = apply_site_config(o, err))
+                return status;
+        check_scoped_params(o);
         check_unscoped_params_are_read(o);
-        for (const auto& name : o.policies) {
+        if (!o.chain.empty()) {
+            // The --params a link reads override its line's.
+            for (auto& link : o.chain) {
+                const PolicyParams overrides = params_for(link.name, o.params);
+                for (const auto& [key, value] : overrides.values())
+                    link.params[key] = value;
+            }
+            std::vector<std::string> errors;
+            make_policy_chain(o.chain, errors); // validates every link up front
+            if (!errors.empty())
+                throw PolicyConfigError(joined(errors));
+            runs.push_back(Run{chain_label(o.chain), -1, PolicyParams{}, o.lambdas.front(), o.chain});
+        }
+        for (const auto& name : o.chain.empty() ? o.policies : std::vector<std::string>{}) {
             PolicyParams params = params_for(name, o.params);
             make_policy(name, params); // validates the name and parameters up front
             // Policies whose λ is an optional gate run as in their papers
@@ -694,10 +822,10 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 for (std::size_t k = 0; k < o.lambdas.size(); ++k) {
                     PolicyParams with = params;
                     with.set("lambda", exact(o.lambdas[k]));
-                    runs.push_back(Run{name, int(k), with, o.lambdas[k]});
+                    runs.push_back(Run{name, int(k), with, o.lambdas[k], {}});
                 }
             } else {
-                runs.push_back(Run{name, -1, params, tuned_lambda(params).value_or(o.lambdas.front())});
+                runs.push_back(Run{name, -1, params, tuned_lambda(params).value_or(o.lambdas.front()), {}});
             }
         }
         if (o.tune_delay) {
@@ -711,18 +839,6 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     } catch (const PolicyConfigError& e) {
         err << "burstsim: " << e.what() << "\n";
         return 2;
-    }
-    if (!o.conf.empty()) {
-        try {
-            o.config.budgets = read_budget_conf(o.conf);
-        } catch (const std::runtime_error& e) {
-            err << "burstsim: --conf: " << o.conf << " is not a valid burstd.conf:\n" << e.what() << "\n";
-            return 2;
-        }
-        if (o.config.budgets.empty()) {
-            err << "burstsim: --conf: " << o.conf << " has no Budget= line (burstsim takes the Budget= lines from it)\n";
-            return 2;
-        }
     }
     if (o.config.groups.empty() &&
         std::any_of(o.policies.begin(), o.policies.end(), [](const std::string& p) { return p != NeverPolicy::kName; }))
@@ -805,8 +921,13 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         m.profit_throughput = profit.throughput;
         return m;
     };
-    auto replay = [&](const std::string& name, const PolicyParams& params) {
-        auto policy = make_policy(name, params);
+    auto replay = [&](const Run& run) {
+        if (!run.chain.empty()) {
+            std::vector<std::string> errors; // none: validated before the trace was read
+            DecisionCycle cycle(make_policy_chain(run.chain, errors));
+            return simulate(o.config, trace.jobs, cycle);
+        }
+        auto policy = make_policy(run.name, run.params);
         return simulate(o.config, trace.jobs, *policy);
     };
     // What the trace lost to the site's shape: the same in every run.
@@ -864,7 +985,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     print_header(out, o);
     try {
         for (const auto& run : runs) {
-            const auto kept = std::make_shared<SimResult>(replay(run.name, run.params));
+            const auto kept = std::make_shared<SimResult>(replay(run));
             SimResult& result = *kept;
             const SimMetrics m = metrics_of(result, run.lambda, run.params);
             if (o.clairvoyant && run.name == AlwaysPolicy::kName && !always_run)
@@ -947,7 +1068,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         for (std::size_t i = 0; o.tune_delay && i < o.delay_grid.size(); ++i) {
             PolicyParams params = params_for("fixed-delay", o.params);
             params.set("delay", fixed(o.delay_grid[i], 0));
-            const auto result = std::make_shared<const SimResult>(replay("fixed-delay", params));
+            const auto result = std::make_shared<const SimResult>(replay(Run{"fixed-delay", -1, params, 0, {}}));
             const SimMetrics m = metrics_of(*result, o.lambdas.front());
             const CloudWorkBound bound = o.clairvoyant ? cloud_work_bound(o.config, *result) : CloudWorkBound{};
             const WorkflowMetrics workflows = wf(*result);

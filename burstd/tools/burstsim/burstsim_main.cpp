@@ -1,5 +1,4 @@
 // burstsim: replay a workload trace through a burst policy (see burstsim(1)).
-#include "app/budget_conf.hpp"
 #include "app/heap_tuning.hpp"
 #include "tools/burstsim/burstsim_cli.hpp"
 
@@ -10,6 +9,5 @@
 int main(int argc, char** argv)
 {
     burst::keep_cycle_buffers_in_heap();
-    return burst::burstsim_main(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr,
-                                burst::read_budget_conf);
+    return burst::burstsim_main(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
 }

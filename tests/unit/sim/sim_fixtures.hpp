@@ -3,7 +3,7 @@
 // they read back from a replay.  Include after the std headers: it includes
 // CppUTest's.
 
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "sim/engine/sim_config.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/trace/trace.hpp"

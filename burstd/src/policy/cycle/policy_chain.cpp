@@ -1,6 +1,6 @@
 #include "policy/cycle/policy_chain.hpp"
 
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 
 #include <map>
 

@@ -6,6 +6,7 @@
 // what the policy expects placing the work there to cost, and the expander
 // picks one.
 
+#include "common/registry.hpp"
 #include "model/clock.hpp"
 #include "policy/site/site_view.hpp"
 
@@ -45,8 +46,15 @@ public:
 // Cores left unused on the last node when `cpus` are placed on `group`'s nodes.
 std::uint64_t wasted_cpus(const NodeGroup& group, std::uint64_t cpus);
 
-// "least-cost", "least-waste", "price" or "priority"; throws
-// PolicyConfigError listing them otherwise.
+struct ExpanderType {
+    std::string_view name;
+    std::string_view description;
+    std::unique_ptr<Expander> (*build)();
+};
+
+const Registry<ExpanderType>& expander_registry();
+
+// Throws PolicyConfigError listing the registered expanders for another name.
 std::unique_ptr<Expander> make_expander(const std::string& name);
 std::vector<std::string> expander_names();
 

@@ -35,6 +35,9 @@ inline Seconds runtime_in(const NodeGroup& group, const TraceJob& job)
 struct SimConfig;
 // The jitter of `group`'s boots: its own, else the site's.
 double boot_jitter_of(const SimConfig& config, const NodeGroup& group);
+// How long `group`'s idle nodes stay up: its partition's SuspendTime, else
+// the site's; infinity = never suspended.
+Seconds suspend_time_of(const SimConfig& config, const NodeGroup& group);
 
 struct SimConfig {
     std::uint32_t local_cores = 0;
@@ -47,6 +50,8 @@ struct SimConfig {
     std::map<std::string, CapacityShortage> shortages;
     Seconds cycle = 60;           // decision interval (burstd's CycleInterval)
     Seconds suspend_time = 300;   // Slurm SuspendTime for idle CLOUD nodes
+    // By group name: its partition's own SuspendTime (infinity: never).
+    std::map<std::string, Seconds> group_suspend_time;
     double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)
     // By group name: its own jitter instead of boot_jitter.
     std::map<std::string, double> group_boot_jitter;
@@ -68,6 +73,12 @@ struct SimConfig {
     // decision is applied (what the cap would have prevented).
     bool enforce_budgets = true;
 };
+
+inline Seconds suspend_time_of(const SimConfig& config, const NodeGroup& group)
+{
+    auto it = config.group_suspend_time.find(group.name);
+    return it != config.group_suspend_time.end() ? it->second : config.suspend_time;
+}
 
 inline double boot_jitter_of(const SimConfig& config, const NodeGroup& group)
 {

@@ -107,6 +107,9 @@ void validate(const SimConfig& c)
         throw SimConfigError("decision cycle must be > 0 s");
     if (!(c.suspend_time >= 0))
         throw SimConfigError("suspend time must be >= 0 s");
+    for (const auto& [group, suspend] : c.group_suspend_time)
+        if (!(suspend >= 0))
+            throw SimConfigError("node group " + group + ": suspend time must be >= 0 s");
     if (!(c.boot_jitter >= 0 && c.boot_jitter < 1))
         throw SimConfigError("boot jitter must be in [0, 1)");
     for (const auto& [group, jitter] : c.group_boot_jitter)
@@ -353,7 +356,9 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
         g.longest_boot = g.boot_time * (1 + boot_jitter_of(config_, g));
     launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.empty() ? 0 : jobs_.front().trace->submit);
     for (const auto& g : config_.groups)
-        suspend_times_[g.name] = config_.suspend_time;
+        suspend_times_[g.name] = std::isinf(suspend_time_of(config_, g))
+                                     ? std::nullopt
+                                     : std::optional<Seconds>(suspend_time_of(config_, g));
     result_.budget_limits = config_.budgets;
     result_.provisioning.capacity = config_.local_cores;
     for (const auto& node : nodes_)
@@ -496,7 +501,8 @@ SimResult SimRun::run()
                     in_use += nodes_[m].power != Power::Down;
                 // A placeholder holds the node warm while the workload lasts.
                 if (finished_ < jobs_.size() && in_use <= warm_[n.group])
-                    push(t + std::max<Seconds>(config_.suspend_time, 1), EventKind::SuspendCheck, e.target, e.token);
+                    push(t + std::max<Seconds>(suspend_time_of(config_, config_.groups[n.group]), 1),
+                         EventKind::SuspendCheck, e.target, e.token);
                 else
                     power_down(e.target);
                 break;
@@ -1045,7 +1051,10 @@ void SimRun::node_idle(std::uint32_t n)
         power_down(n);
         return;
     }
-    push(clock_.now() + config_.suspend_time, EventKind::SuspendCheck, n, ++node.idle_epoch);
+    const Seconds suspend = suspend_time_of(config_, config_.groups[node.group]);
+    ++node.idle_epoch;
+    if (!std::isinf(suspend)) // else Slurm never suspends it
+        push(clock_.now() + suspend, EventKind::SuspendCheck, n, node.idle_epoch);
 }
 
 void SimRun::finish(std::uint32_t j)

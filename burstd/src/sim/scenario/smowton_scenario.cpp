@@ -1,6 +1,6 @@
 #include "sim/scenario/smowton_scenario.hpp"
 
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "sim/engine/simulator.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "sim/scenario/zheng_scenario.hpp"
 
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "common/plain_number.hpp"
 #include "sim/report/sim_metrics.hpp"
 #include "sim/engine/simulator.hpp"

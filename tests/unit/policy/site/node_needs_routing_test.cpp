@@ -4,7 +4,7 @@
 // cheap group of CPU nodes and a dear group of GPU nodes could take them.  Slurm
 // starts a job only on nodes with its gres and features: routing it
 // elsewhere, or hiring nodes for it that lack them, buys nodes that idle.
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 
 #include "policy/policy_test_state.hpp"
 

@@ -1,4 +1,4 @@
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "sim/report/sim_metrics.hpp"
 #include "sim/engine/simulator.hpp"
 

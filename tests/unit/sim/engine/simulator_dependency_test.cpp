@@ -1,5 +1,5 @@
 #include "policy/hiring/never/never_policy.hpp"
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "sim/engine/simulator.hpp"
 
 #include <functional>

@@ -1,4 +1,4 @@
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "tools/burstsim/group_spec.hpp"
 #include "sim/engine/simulator.hpp"
 

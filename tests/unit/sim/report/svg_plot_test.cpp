@@ -1,4 +1,3 @@
-#include "app/budget_conf.hpp"
 #include "tools/burstsim/burstsim_cli.hpp"
 #include "sim/report/svg_plot.hpp"
 
@@ -162,7 +161,7 @@ TEST(SvgPlot, BurstsimWritesThePlotForEveryComparedPolicy)
     const int status = burstsim_main({"--workload", "blast:tasks=20:5,align=100:100", "--local-cores", "9",
                                       "--group", "gke,cpus=3,price=0.19,boot=157,max=5", "--compare",
                                       "never,boot-window", "--plot", name},
-                                     out, err, read_budget_conf);
+                                     out, err);
     std::ifstream in(name);
     std::stringstream svg;
     svg << in.rdbuf();

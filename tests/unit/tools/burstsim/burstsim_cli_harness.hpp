@@ -2,7 +2,6 @@
 // Runs burstsim's main in-process, as the burstsim tool does, and keeps
 // files for one test.  Include after the std headers and before CppUTest's.
 
-#include "app/budget_conf.hpp"
 #include "tools/burstsim/burstsim_cli.hpp"
 
 #include <cstdio>
@@ -46,7 +45,7 @@ struct Run {
 inline Run invoke(const std::vector<std::string>& args)
 {
     std::ostringstream out, err;
-    int status = burstsim_main(args, out, err, read_budget_conf);
+    int status = burstsim_main(args, out, err);
     return Run{status, out.str(), err.str()};
 }
 

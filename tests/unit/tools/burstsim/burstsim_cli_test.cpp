@@ -227,7 +227,7 @@ TEST(BurstsimCli, ClairvoyantReferenceHiresAheadForWorkflowTasksRoutedAtAGivenTi
     reference_is_below_every_row(r.out, 4, false);
 }
 
-TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAndAccount)
+TEST(BurstsimCli, ConfigAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAndAccount)
 {
     TempTrace t(kTrace);
     // Jobs 2 and 3 (account g1) would burst: each bound to one node for
@@ -235,7 +235,7 @@ TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAnd
     TempTrace conf("ClusterName=sim\nBudget=g1 Amount=0.1 Interval=day\nBudget=* Amount=5 Interval=1h\n");
     const std::vector<std::string> site = {"--trace", t.path(), "--group", "g,cpus=2,price=3.6,boot=30,max=4"};
     std::vector<std::string> args = site;
-    args.insert(args.end(), {"--policy", "always", "--conf", conf.path()});
+    args.insert(args.end(), {"--policy", "always", "--config", conf.path()});
     Run capped = invoke(args);
     LONGS_EQUAL(0, capped.status);
     CHECK(capped.out.find("Budget=g1 Amount=0.1 Interval=1d") != std::string::npos);
@@ -245,7 +245,7 @@ TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAnd
 
     // --uncapped books and reports against the same lines but applies every decision.
     args = site;
-    args.insert(args.end(), {"--policy", "always", "--conf", conf.path(), "--uncapped"});
+    args.insert(args.end(), {"--policy", "always", "--config", conf.path(), "--uncapped"});
     Run uncapped = invoke(args);
     LONGS_EQUAL(0, uncapped.status);
     CHECK(uncapped.out.find("Budget=g1 Amount=0.1 Interval=1d") != std::string::npos);
@@ -254,7 +254,7 @@ TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAnd
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "always", "--uncapped"}).status);
 
     args = site;
-    args.insert(args.end(), {"--compare", "never,always", "--conf", conf.path()});
+    args.insert(args.end(), {"--compare", "never,always", "--config", conf.path()});
     Run table = invoke(args);
     LONGS_EQUAL(0, table.status);
     CHECK(table.out.find("capped") != std::string::npos);
@@ -262,24 +262,32 @@ TEST(BurstsimCli, ConfAppliesTheBudgetLinesOfABurstdConfAndReportsThemPerLineAnd
     CHECK(table.out.find("max/interval") != std::string::npos);
 }
 
-TEST(BurstsimCli, ConfErrorsNameTheFileAndLineAsBurstdDoes)
+TEST(BurstsimCli, ConfigErrorsNameTheFileAndLineAsBurstdDoes)
 {
     TempTrace t(kTrace);
     TempTrace bad("ClusterName=sim\nBudget=g1 Amount=lots Interval=day\n");
-    Run r = invoke({"--trace", t.path(), "--policy", "always", "--conf", bad.path()});
+    Run r = invoke({"--trace", t.path(), "--policy", "always", "--config", bad.path()});
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find(bad.path() + ":2: Budget=g1: Amount: expected a non-negative number, got \"lots\"") !=
           std::string::npos);
 
     TempTrace none("ClusterName=sim\n");
-    r = invoke({"--trace", t.path(), "--policy", "always", "--conf", none.path()});
+    r = invoke({"--trace", t.path(), "--policy", "always", "--config", none.path(), "--uncapped"});
     LONGS_EQUAL(2, r.status);
-    CHECK(r.err.find("has no Budget= line") != std::string::npos);
+    CHECK(r.err.find("has no Budget= line to report against") != std::string::npos);
+    r = invoke({"--trace", t.path(), "--config", none.path()});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find("has no Policy= line: give --policy or --compare") != std::string::npos);
 
-    r = invoke({"--trace", t.path(), "--policy", "always", "--conf", "/nonexistent/burstd.conf"});
+    r = invoke({"--trace", t.path(), "--policy", "always", "--config", "/nonexistent/burstd.conf"});
     LONGS_EQUAL(2, r.status);
     CHECK(r.err.find("/nonexistent/burstd.conf: cannot read") != std::string::npos);
-    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--conf", none.path(), "--conf", none.path()}).status);
+    LONGS_EQUAL(2, invoke({"--trace", t.path(), "--config", none.path(), "--config", none.path()}).status);
+
+    TempTrace bad_link("ClusterName=sim\nPolicy=forecast lambda=-1\n");
+    r = invoke({"--trace", t.path(), "--config", bad_link.path()});
+    LONGS_EQUAL(2, r.status);
+    CHECK(r.err.find(bad_link.path() + ":2: Policy=forecast: policy parameter lambda") != std::string::npos);
 }
 
 TEST(BurstsimCli, CompareShowsMedianWaitMakespanProfitAccountCostAndDroppedJobs)
@@ -524,4 +532,67 @@ TEST(BurstsimCli, GivesJobsWithoutALimitTheDefaultTime)
     CHECK(r.err.find("default time limit 60 s given to 2 job(s)") != std::string::npos);
     CHECK(r.out.find("runtimes cut at their limit 1") != std::string::npos);
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "never", "--default-time", "0"}).status);
+}
+
+namespace {
+
+// A site whose two groups are cheap and dear; Slurm's file is beside it.
+std::string site_conf(const std::string& slurm_conf, const std::string& policies, const std::string& extra = "")
+{
+    return "ClusterName=sim\nSlurmConf=" + slurm_conf + "\nCycleInterval=60\n"
+           "Provider=box Type=local\n"
+           "NodeGroup=cheap Provider=box Nodes=c[1-4] Partition=cheap Cpus=2 PricePerHour=0.36 BootTime=30\n"
+           "NodeGroup=dear Provider=box Nodes=d[1-4] Partition=dear Cpus=2 PricePerHour=36 BootTime=30\n" +
+           policies + extra;
+}
+
+} // namespace
+
+TEST(BurstsimCli, ConfigReplaysTheSitesGroupsAndItsChainAsOneRow)
+{
+    TempTrace t(kTrace);
+    TempTrace slurm("SuspendTime=60\n", ".conf");
+    TempTrace conf(site_conf(slurm.path(), "Policy=boot-window\nPolicy=always expander=price\n"), ".conf");
+    Run r = invoke({"--trace", t.path(), "--config", conf.path()});
+    LONGS_EQUAL(0, r.status);
+    // One row for the chain, named by its links; jobs 2 and 3 burst, to the
+    // cheap group always's price expander picks.
+    CHECK(cell(r.out, "boot-window+always", "cloud") >= 1);
+    CHECK(r.out.find("cost by account") == std::string::npos || r.out.find("dear") == std::string::npos);
+    CHECK(r.err.find("warning") == std::string::npos);
+
+    // --policy replaces the chain, and --group a group of the same name.
+    Run flags = invoke({"--trace", t.path(), "--config", conf.path(), "--policy", "never", "--group",
+                        "cheap,cpus=2,price=0.72,boot=30,max=4"});
+    LONGS_EQUAL(0, flags.status);
+    DOUBLES_EQUAL(0, cell(flags.out, "never", "cloud"), 1e-9);
+}
+
+TEST(BurstsimCli, ConfigNamesWhatItCannotReplayInAWarning)
+{
+    TempTrace t(kTrace);
+    TempTrace conf(site_conf("/nonexistent/slurm.conf", "Policy=always\n",
+                             "NodeGroup=spot Provider=box Nodes=s[1-2] Partition=spot Cpus=2 PricePerHour=0.1 "
+                             "Spot=yes InstanceTypes=a,b\nEarlyLaunch=0\n"),
+                   ".conf");
+    Run r = invoke({"--trace", t.path(), "--config", conf.path()});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.err.find("NodeGroup=spot: Spot=yes: no interruptions are drawn") != std::string::npos);
+    CHECK(r.err.find("NodeGroup=spot: its zones and fallback instance types are replayed as one pool") !=
+          std::string::npos);
+    CHECK(r.err.find(conf.path() + ":8: NodeGroup=spot") != std::string::npos);
+    CHECK(r.err.find("EarlyLaunch=0") != std::string::npos);
+    CHECK(r.err.find("SlurmConf: /nonexistent/slurm.conf: cannot be read") != std::string::npos);
+    // --suspend-time says what slurm.conf would have: no warning about it then.
+    Run given = invoke({"--trace", t.path(), "--config", conf.path(), "--suspend-time", "120"});
+    CHECK(given.err.find("SlurmConf") == std::string::npos);
+}
+
+TEST(BurstsimCli, ConfigRunsTheShippedExample)
+{
+    TempTrace t(kTrace);
+    Run r = invoke({"--trace", t.path(), "--config", std::string(TEST_SRCDIR) + "/conf/burstd.conf.example"});
+    LONGS_EQUAL(0, r.status);
+    CHECK(r.out.find("boot-window ") != std::string::npos);
+    CHECK(r.out.find("Budget=* Amount=200 Interval=1d") != std::string::npos);
 }

@@ -1,14 +1,18 @@
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 
+#include "common/text.hpp"
+#include "policy/expander/expander.hpp"
+
+#include <set>
 #include <string>
 
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
 
-TEST_GROUP(PolicyFactory){};
+TEST_GROUP(PolicyRegistry){};
 
-TEST(PolicyFactory, BuildsEveryKnownPolicyUnderItsName)
+TEST(PolicyRegistry, BuildsEveryKnownPolicyUnderItsName)
 {
     for (const auto& name : policy_names()) {
         auto p = make_policy(name, PolicyParams{});
@@ -16,7 +20,7 @@ TEST(PolicyFactory, BuildsEveryKnownPolicyUnderItsName)
     }
 }
 
-TEST(PolicyFactory, RejectsUnknownNamesListingTheKnownOnes)
+TEST(PolicyRegistry, RejectsUnknownNamesListingTheKnownOnes)
 {
     try {
         make_policy("magic", PolicyParams{});
@@ -26,7 +30,7 @@ TEST(PolicyFactory, RejectsUnknownNamesListingTheKnownOnes)
     }
 }
 
-TEST(PolicyFactory, RejectsParametersThePolicyDoesNotHave)
+TEST(PolicyRegistry, RejectsParametersThePolicyDoesNotHave)
 {
     PolicyParams p;
     p.set("target_utilization=0.5");
@@ -39,7 +43,7 @@ TEST(PolicyFactory, RejectsParametersThePolicyDoesNotHave)
 
 // A parameter the other parameters make the policy ignore would be dropped
 // without a word.
-TEST(PolicyFactory, RejectsParametersTheChosenModeIgnores)
+TEST(PolicyRegistry, RejectsParametersTheChosenModeIgnores)
 {
     auto error = [](const char* policy, std::initializer_list<const char*> assignments) -> std::string {
         PolicyParams p;
@@ -62,7 +66,7 @@ TEST(PolicyFactory, RejectsParametersTheChosenModeIgnores)
     STRCMP_EQUAL("accepted", error("pfa", {"smoothing=ewma", "alpha=0.5", "split=equal"}).c_str());
 }
 
-TEST(PolicyFactory, EveryHiringPolicyTakesAnExpander)
+TEST(PolicyRegistry, EveryHiringPolicyTakesAnExpander)
 {
     for (const char* policy : {"always", "threshold", "boot-window", "predictive", "fixed-delay", "pfa", "forecast"}) {
         PolicyParams least_cost;
@@ -79,14 +83,14 @@ TEST(PolicyFactory, EveryHiringPolicyTakesAnExpander)
     }
 }
 
-TEST(PolicyFactory, TellsWhichPoliciesOptimizeForALambda)
+TEST(PolicyRegistry, TellsWhichPoliciesOptimizeForALambda)
 {
     CHECK(policy_has_parameter("predictive", "lambda"));
     CHECK(!policy_has_parameter("always", "lambda"));
     CHECK_THROWS(PolicyConfigError, policy_has_parameter("magic", "lambda"));
 }
 
-TEST(PolicyFactory, TellsWhichPoliciesUseLambdaOnlyAsAnOptionalGate)
+TEST(PolicyRegistry, TellsWhichPoliciesUseLambdaOnlyAsAnOptionalGate)
 {
     CHECK(policy_has_parameter("threshold", "lambda"));
     CHECK(policy_lambda_is_gate("threshold"));
@@ -95,4 +99,64 @@ TEST(PolicyFactory, TellsWhichPoliciesUseLambdaOnlyAsAnOptionalGate)
     CHECK(!policy_lambda_is_gate("forecast"));
     CHECK(!policy_lambda_is_gate("predictive"));
     CHECK(!policy_lambda_is_gate("always"));
+}
+
+// The table's parameter list is what --list-policies and the manual pages
+// show: it must be exactly what each policy reads.
+TEST(PolicyRegistry, DeclaresExactlyTheParametersEachPolicyReads)
+{
+    for (const auto& type : policy_registry().entries()) {
+        const std::string name(type.name);
+        std::set<std::string> declared;
+        for (const auto& p : type.parameters)
+            declared.insert(std::string(p.key));
+        // The error for an unknown key lists every key the policy read.
+        PolicyParams probe;
+        probe.set("no_such_key=1");
+        std::string known;
+        try {
+            make_policy(name, probe);
+        } catch (const PolicyConfigError& e) {
+            const std::string what = e.what();
+            known = what.substr(what.find("(known: ") + 8);
+            known.pop_back();
+        }
+        if (known != "none")
+            for (const auto& key : split(known, ','))
+                CHECK_TEXT(declared.count(std::string(key.substr(key.front() == ' ' ? 1 : 0))),
+                           (name + " reads" + std::string(key) + ", which its registry entry does not list").c_str());
+        for (const auto& p : type.parameters) {
+            PolicyParams with;
+            if (!p.only_with.empty())
+                with.set(std::string(p.only_with));
+            type.build(with);
+            CHECK_TEXT(with.was_read(std::string(p.key)),
+                       (name + " lists " + std::string(p.key) + " but does not read it" +
+                        (p.only_with.empty() ? "" : " with " + std::string(p.only_with)))
+                           .c_str());
+        }
+    }
+}
+
+TEST(PolicyRegistry, ListsEveryPolicyWithItsParametersAndTheExpanders)
+{
+    const std::string listing = policy_listing();
+    for (const auto& type : policy_registry().entries()) {
+        STRCMP_CONTAINS(("  " + std::string(type.name) + ": " + std::string(type.description)).c_str(),
+                        listing.c_str());
+        for (const auto& p : type.parameters)
+            STRCMP_CONTAINS(("      " + std::string(p.key) + " (").c_str(), listing.c_str());
+    }
+    for (const auto& name : expander_names())
+        STRCMP_CONTAINS(("  " + name + ": ").c_str(), listing.c_str());
+}
+
+TEST(PolicyRegistry, SuggestsTheNameAMisspellingMeant)
+{
+    try {
+        make_policy("boot_window", PolicyParams{});
+        FAIL("misspelled policy accepted");
+    } catch (const PolicyConfigError& e) {
+        STRCMP_CONTAINS("unknown policy 'boot_window' (did you mean boot-window?)", e.what());
+    }
 }
