@@ -3,6 +3,7 @@
 #include "app/budget_conf.hpp"
 #include "app/run_metrics_json.hpp"
 #include "app/timed_policy.hpp"
+#include "policy/cycle/applied_action.hpp"
 #include "common/json_ref.hpp"
 #include "model/hostlist.hpp"
 #include "policy/cost/billing_boundary.hpp"
@@ -55,7 +56,7 @@ public:
             if (auto h = std::get_if<HireNodes>(&a.what))
                 cycle_.hiring_.push_back(h->group);
     }
-    std::string apply(const Action& action, const ClusterState& state) override;
+    std::string apply(const Action& action, ClusterState& state) override;
 
 private:
     PolicyCycle& cycle_;
@@ -114,11 +115,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     ClusterState state;
     state.snapshot = *ctx.snapshot;
     state.groups = ctx.config.node_groups;
-    // Slurm gives a boot up at ResumeTimeout and calls ResumeFailProgram
-    // (burstctl resume-fail, conf/slurm.conf.burst), which terminates it
-    // within a cycle; the provider takes as long as for a power-down.
     for (auto& g : state.groups)
-        g.longest_boot = timeouts_.resume_timeout + ctx.config.cycle_interval + kPowerDownLag;
+        g.longest_boot = slurm_boot_bound(timeouts_.resume_timeout, ctx.config.cycle_interval);
     std::vector<LedgerRecord> records = ledger_.all();
     for (const auto& r : records)
         if (r.open())
@@ -181,7 +179,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     for (const auto& [kind, dropped] : outcome.over_budget)
         stats_.actions[{kind, "over_budget"}] += dropped;
     last_notes_ = std::move(notes);
-    last_budgets_ = std::move(outcome.standings);
+    last_budgets_ = outcome.standings;
+    last_outcome_ = std::move(outcome);
     run_metrics_.budgets(last_budgets_, ctx.now);
 }
 
@@ -235,7 +234,7 @@ void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& 
     remember(std::move(done));
 }
 
-std::string PolicyCycle::SlurmSink::apply(const Action& action, const ClusterState& state)
+std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& state)
 {
     const CycleContext& ctx = ctx_;
     AppliedAction done;
@@ -285,7 +284,7 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, const ClusterSta
                 const NodeGroup* g = state.group(what.group);
                 std::vector<std::string> picked;
                 if (g)
-                    picked = cycle_.free_nodes(*g, what.count, state);
+                    picked = resumable_nodes(*g, what.count, state);
                 done.action = "hire " + std::to_string(what.count) + " node(s) of " + what.group;
                 if (picked.empty()) {
                     done.error = "no powered-down node of the group is free";
@@ -293,8 +292,10 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, const ClusterSta
                 }
                 done.action += ": power up " + compress_hostlist(picked);
                 done.error = cycle_.actuator_.power(picked, PowerAction::Up, action.reason).message;
-                if (done.error.empty())
+                if (done.error.empty()) {
                     cycle_.picked_.insert(cycle_.picked_.end(), picked.begin(), picked.end());
+                    reflect_applied(action, state, picked);
+                }
             } else if constexpr (std::is_same_v<T, ReleaseNodes>) {
                 done.action = std::string(what.drain_first ? "drain and power down " : "power down ") +
                               compress_hostlist(what.nodes);
@@ -334,6 +335,8 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, const ClusterSta
     if (done.action.empty())
         return "";
     std::string error = done.error;
+    if (error.empty() && !std::holds_alternative<HireNodes>(action.what))
+        reflect_applied(action, state);
     ++cycle_.stats_.actions[{action_kind(action), done.error.empty() ? "applied" : "failed"}];
     if (done.error.empty())
         ctx.log.info("decision: " + done.action + ": " + done.reason);
@@ -349,27 +352,7 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, const ClusterSta
     return error;
 }
 
-std::vector<std::string> PolicyCycle::free_nodes(const NodeGroup& group, std::size_t count,
-                                                 const ClusterState& state) const
-{
-    std::vector<std::string> picked;
-    for (const auto& name : group.nodes) {
-        if (picked.size() >= count)
-            break;
-        auto n = std::find_if(state.snapshot.nodes.begin(), state.snapshot.nodes.end(),
-                              [&](const Node& x) { return x.name == name; });
-        bool busy = std::any_of(state.instances.begin(), state.instances.end(),
-                                [&](const Instance& i) { return i.node == name; }) ||
-                    std::find(picked_.begin(), picked_.end(), name) != picked_.end();
-        // A drained node is fenced (LaunchFence) or an administrator's.
-        if (n != state.snapshot.nodes.end() && n->has(kNodePoweredDown) && !n->has(kNodePoweringUp) &&
-            !n->has(kNodeDrain) && !busy)
-            picked.push_back(name);
-    }
-    return picked;
-}
-
-void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state,
+void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, ClusterState& state,
                                    const CycleContext& ctx)
 {
     // A group that may not hire freely (backing off, protected...) launches only what Slurm asks for.
@@ -387,7 +370,7 @@ void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, const
     if (room >= cpus)
         return;
     std::size_t count = std::max<std::size_t>(job.node_count, (cpus + group.cpus - 1) / group.cpus);
-    std::vector<std::string> nodes = free_nodes(group, count, state);
+    std::vector<std::string> nodes = resumable_nodes(group, count, state);
     if (nodes.size() < count)
         return; // Slurm cannot place it now either; ResumeProgram follows its allocation
     AppliedAction done;
@@ -398,6 +381,7 @@ void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, const
     done.error = actuator_.power(nodes, PowerAction::Up, done.reason).message;
     if (done.error.empty()) {
         picked_.insert(picked_.end(), nodes.begin(), nodes.end());
+        reflect_applied(Action{HireNodes{group.name, std::uint32_t(nodes.size())}, done.reason}, state, nodes);
         route_launcher_(nodes);
         ctx.log.info("decision: " + done.action + ": " + done.reason);
     } else {

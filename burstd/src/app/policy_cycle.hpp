@@ -74,6 +74,8 @@ public:
     // run metrics with J at ObjectiveLambda= when it is set.
     void report(json_t* status, std::optional<double> objective_lambda) const;
     const PolicyCycleStats& stats() const { return stats_; }
+    // What the decision cycle did in the last cycle that had a snapshot.
+    const CycleOutcome& last_outcome() const { return last_outcome_; }
     // Spend in the budget interval as of the last cycle.
     const SpendView& spend() const;
     // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).
@@ -87,9 +89,7 @@ public:
 private:
     class SlurmSink;
     PolicyChain timed(PolicyChain chain);
-    // Free powered-down nodes of `group` (no instance, not picked this cycle), in order.
-    std::vector<std::string> free_nodes(const NodeGroup& group, std::size_t count, const ClusterState& state) const;
-    void launch_for_route(const Job& job, const NodeGroup& group, const ClusterState& state, const CycleContext& ctx);
+    void launch_for_route(const Job& job, const NodeGroup& group, ClusterState& state, const CycleContext& ctx);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
@@ -113,6 +113,7 @@ private:
     SlurmConfTimeouts timeouts_;
     std::vector<BudgetStanding> last_budgets_;
     std::vector<std::string> last_notes_;
+    CycleOutcome last_outcome_;
     std::vector<Node> last_nodes_;
     std::vector<NodeGroup> last_groups_;
     LaunchFence fence_;

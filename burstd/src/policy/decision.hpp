@@ -85,6 +85,10 @@ inline const char* action_kind(const Action& action)
         action.what);
 }
 
+// What the action does, in the words logs and burstsim use: "route job 12
+// to group aws", "hire 2 node(s) of aws".
+std::string action_text(const Action& action);
+
 struct Decision {
     Time time = 0;
     std::vector<Action> actions;

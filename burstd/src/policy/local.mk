@@ -1,10 +1,13 @@
 # build rules for burstd/src/policy (appends to the variables declared in Makefile.am)
 libburst_a_SOURCES += \
 	burstd/src/policy/cycle/action_sink.hpp \
+	burstd/src/policy/cycle/applied_action.cpp \
+	burstd/src/policy/cycle/applied_action.hpp \
 	burstd/src/policy/cycle/decision_cycle.cpp \
 	burstd/src/policy/cycle/decision_cycle.hpp \
 	burstd/src/policy/cycle/policy_chain.cpp \
 	burstd/src/policy/cycle/policy_chain.hpp \
+	burstd/src/policy/decision.cpp \
 	burstd/src/policy/decision.hpp \
 	burstd/src/policy/policy.hpp \
 	burstd/src/policy/policy_params.cpp \

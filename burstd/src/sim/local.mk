@@ -1,5 +1,7 @@
 # build rules for burstd/src/sim and burstsim (appends to the variables declared in Makefile.am)
 libburst_a_SOURCES += \
+	burstd/src/sim/replay/snapshot_replay.cpp \
+	burstd/src/sim/replay/snapshot_replay.hpp \
 	burstd/src/sim/trace/trace.cpp \
 	burstd/src/sim/trace/trace.hpp \
 	burstd/src/sim/unit_draw.hpp \

@@ -3,6 +3,7 @@
 #include "app/budget_conf.hpp"
 #include "app/config_parser.hpp"
 #include "app/slurm_conf_timeouts.hpp"
+#include "ingest/message_parser.hpp"
 #include "common/config_values.hpp"
 #include "common/plain_number.hpp"
 #include "policy/cycle/decision_cycle.hpp"
@@ -16,6 +17,7 @@
 #include "sim/reference/clairvoyant_reference.hpp"
 #include "sim/reference/cloud_work_bound.hpp"
 #include "sim/reference/objective_bound.hpp"
+#include "sim/replay/snapshot_replay.hpp"
 #include "sim/report/reward_profit.hpp"
 #include "sim/report/sim_metrics.hpp"
 #include "sim/report/svg_plot.hpp"
@@ -64,6 +66,7 @@ const char* const kUsage =
     "                [--config BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
+    "       burstsim --snapshots FILE --config BURSTD.CONF [--policy NAME] [--param [policy:]key=value...]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
     "       burstsim --list-policies\n"
     "       burstsim --help\n";
@@ -166,6 +169,8 @@ struct Options {
     double budget = 0;
     double budget_interval = 86400;
     std::string site_config; // --config: the site's burstd.conf
+    std::string snapshots;   // --snapshots: the plugin's messages, as recorded
+    Seconds resume_timeout = 60; // --config's slurm.conf
     // The chain of --config's Policy= lines, replayed as one row when neither
     // --policy nor --compare is given.
     std::vector<PolicySpec> chain;
@@ -259,6 +264,8 @@ Options parse(const std::vector<std::string>& args)
             o.budget = parse_double(a, value(), 0);
         else if (a == "--budget-interval")
             o.budget_interval = parse_double(a, value(), 1);
+        else if (a == "--snapshots")
+            o.snapshots = value();
         else if (a == "--config") {
             if (!o.site_config.empty())
                 throw UsageError("--config: give one burstd.conf");
@@ -322,6 +329,16 @@ Options parse(const std::vector<std::string>& args)
         throw UsageError("--shares: " + problem);
     if (!o.config.enforce_budgets && o.site_config.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --config: give --config too");
+    if (!o.snapshots.empty()) {
+        for (const auto& option : o.given)
+            if (option.rfind("--", 0) == 0 && option != "--snapshots" && option != "--config" && option != "--policy" &&
+                option != "--param")
+                throw UsageError("--snapshots replays recorded snapshots through the site of --config: " + option +
+                                 " does not apply (give --config, and --policy or --param to change its chain)");
+        if (o.site_config.empty())
+            throw UsageError("--snapshots needs --config: the site's node groups and chain");
+        return o;
+    }
     if (!o.scenario.empty()) {
         for (const auto& option : o.given)
             if (option != "--scenario" && option != "--seed")
@@ -739,6 +756,7 @@ int apply_site_config(Options& o, std::ostream& err)
             warn(o.site_config, "SlurmConf: " + slurm.error + "; idle nodes are suspended after " +
                                     plain_number(o.config.suspend_time) + " s (--suspend-time)");
         } else {
+            o.resume_timeout = slurm.resume_timeout;
             for (const auto& g : o.config.groups) {
                 const std::optional<Seconds> suspend = slurm.suspend_time_of(group_partition(g));
                 o.config.group_suspend_time[g.name] = suspend ? *suspend : std::numeric_limits<Seconds>::infinity();
@@ -765,6 +783,80 @@ std::string chain_label(const std::vector<PolicySpec>& chain)
     for (const auto& link : chain)
         label += (label.empty() ? "" : "+") + link.name;
     return label;
+}
+
+// --snapshots FILE: the plugin's messages as recorded (one JSON message a
+// line, doc/protocol.md) replayed through the site's chain, one cycle per
+// snapshot; prints every action with its reason.
+int replay_recorded_snapshots(const Options& o, std::ostream& out, std::ostream& err)
+{
+    std::ifstream in(o.snapshots);
+    if (!in) {
+        err << "burstsim: --snapshots: cannot read " << o.snapshots << ": " << std::strerror(errno) << "\n";
+        return 1;
+    }
+    std::vector<RecordedMessage> messages;
+    std::size_t line_number = 0, other_cluster = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++line_number;
+        if (line.empty())
+            continue;
+        ParsedMessage parsed = parse_message(line);
+        if (!parsed.message) {
+            err << "burstsim: " << o.snapshots << ":" << line_number << ": " << parsed.error << "\n";
+            return 1;
+        }
+        if (parsed.message->cluster != o.config.cluster) {
+            ++other_cluster;
+            continue;
+        }
+        if (auto* s = std::get_if<Snapshot>(&parsed.message->body))
+            messages.emplace_back(std::move(*s));
+        else if (auto* e = std::get_if<JobEnd>(&parsed.message->body))
+            messages.emplace_back(std::move(*e));
+    }
+    if (other_cluster)
+        err << "burstsim: warning: " << o.snapshots << ": " << other_cluster << " message(s) of a cluster other than "
+            << o.config.cluster << " (ClusterName) left out, as burstd leaves them\n";
+    ReplaySite site;
+    site.groups = o.config.groups;
+    site.budgets = o.config.enforce_budgets ? o.config.budgets : std::vector<BudgetLimit>{};
+    for (const auto& g : site.groups) {
+        const Seconds suspend = suspend_time_of(o.config, g);
+        site.suspend_times[g.name] = std::isinf(suspend) ? std::nullopt : std::optional<Seconds>(suspend);
+    }
+    site.resume_timeout = o.resume_timeout;
+    site.cycle_interval = o.config.cycle;
+    std::vector<std::string> errors;
+    std::vector<PolicySpec> chain = o.chain;
+    if (chain.empty())
+        chain.push_back(PolicySpec{o.policies.front(), {}, "--policy"});
+    for (auto& link : chain) {
+        const PolicyParams overrides = params_for(link.name, o.params);
+        for (const auto& [key, value] : overrides.values())
+            link.params[key] = value;
+    }
+    DecisionCycle cycle(make_policy_chain(chain, errors));
+    if (!errors.empty()) {
+        err << "burstsim: " << joined(errors) << "\n";
+        return 2;
+    }
+    std::size_t snapshots = 0, actions = 0;
+    for (const auto& c : replay_snapshots(messages, site, cycle)) {
+        ++snapshots;
+        for (const auto& a : c.outcome.actions) {
+            ++actions;
+            out << std::fixed << std::setprecision(0) << c.time << " seq " << c.seq << " " << a.policy << ": "
+                << action_text(a.action) << ": " << a.action.reason << "\n";
+        }
+        for (const auto& note : c.outcome.notes)
+            if (note.budget)
+                out << std::fixed << std::setprecision(0) << c.time << " seq " << c.seq << " " << note.policy
+                    << ": budget: " << note.text << "\n";
+    }
+    out << snapshots << " snapshot(s) replayed through " << chain_label(chain) << ", "
+        << messages.size() - snapshots << " job end(s); " << actions << " action(s)\n";
+    return 0;
 }
 
 } // namespace
@@ -798,6 +890,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             if (const int status = apply_site_config(o, err))
                 return status;
         check_scoped_params(o);
+        if (!o.snapshots.empty())
+            return replay_recorded_snapshots(o, out, err);
         check_unscoped_params_are_read(o);
         if (!o.chain.empty()) {
             // The --params a link reads override its line's.

@@ -29,6 +29,15 @@ namespace burst {
 // below allow for that much.
 constexpr Seconds kPowerDownLag = 60;
 
+// The longest a boot of a node Slurm resumed can be billed: Slurm gives it up
+// at ResumeTimeout and calls ResumeFailProgram (burstctl resume-fail), which
+// terminates it within a decision cycle; the provider then takes as long as
+// for a power-down.  NodeGroup::longest_boot wherever the boots are real.
+inline Seconds slurm_boot_bound(Seconds resume_timeout, Seconds cycle_interval)
+{
+    return resume_timeout + cycle_interval + kPowerDownLag;
+}
+
 // Whole nodes of `group` one task of `job` takes (its node count, CPUs and memory).
 std::uint32_t nodes_per_task(const Job& job, const NodeGroup& group);
 

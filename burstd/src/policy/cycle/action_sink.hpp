@@ -24,7 +24,10 @@ public:
     }
     // Carries out one action on the site `state` describes.  Returns "" when
     // it took effect, else why not (the site said no, the job is gone...).
-    virtual std::string apply(const Action& action, const ClusterState& state) = 0;
+    // What took effect is reflected in `state` as the site will show it
+    // (a routed job's partitions, a hired node powering up), so that the
+    // chain's later links decide on the site as it now is.
+    virtual std::string apply(const Action& action, ClusterState& state) = 0;
 };
 
 } // namespace burst

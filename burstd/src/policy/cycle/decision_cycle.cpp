@@ -73,17 +73,6 @@ void DecisionCycle::unroute_from_stopped_groups(ClusterState& state, ActionSink&
     for (auto& unroute : unroutes) {
         Action action{unroute, "node group " + unroute.group + " is not launching"};
         std::string error = sink.apply(action, state);
-        if (error.empty()) {
-            const std::string& partition = group_partition(*state.group(unroute.group));
-            for (auto& j : state.snapshot.jobs)
-                if (j.id == unroute.job) {
-                    std::vector<std::string> parts;
-                    for (const auto& p : j.partitions)
-                        if (p != partition)
-                            parts.push_back(p);
-                    j.partitions = PartitionSet(parts);
-                }
-        }
         out.actions.push_back(CycleAction{kCycleLink, std::move(action), std::move(error)});
     }
 }

@@ -62,9 +62,9 @@ class DecisionCycle {
 public:
     explicit DecisionCycle(PolicyChain chain) : chain_(std::move(chain)) {}
 
-    // Changes in `state` what applied unroutes change, so that the chain
-    // decides on the state the site now has.  Without `budget`, nothing is
-    // capped.
+    // The sink leaves in `state` what each applied action changed, so that
+    // every link decides on the site as the earlier ones left it.  Without
+    // `budget`, nothing is capped.
     CycleOutcome run(ClusterState& state, const Clock& clock, const CycleBudget* budget, ActionSink& sink);
     // A job ended: every policy of the chain may learn from it.
     void observe(const JobEnd& end);

@@ -1166,7 +1166,9 @@ void SimRun::sync_node(std::uint32_t n)
 class SimRun::Sink final : public ActionSink {
 public:
     explicit Sink(SimRun& run) : run_(run) {}
-    std::string apply(const Action& action, const ClusterState&) override { return run_.apply(action); }
+    // The engine's own state is the one the cycle passes: it shows what
+    // applying did.
+    std::string apply(const Action& action, ClusterState&) override { return run_.apply(action); }
 
 private:
     SimRun& run_;
