@@ -10,6 +10,7 @@
 #include "app/node_group_zones.hpp"
 #include "app/policy_cycle.hpp"
 #include "app/slurm_conf_timeouts.hpp"
+#include "app/state_dir_lock.hpp"
 #include "ledger/ledger.hpp"
 #include "provider/http/curl_multi.hpp"
 #include "provider/provider_registry.hpp"
@@ -146,6 +147,11 @@ int main(int argc, char** argv)
     burst::Logger log(std::cerr, loaded.config.log_level, std::getenv("JOURNAL_STREAM") == nullptr);
     try {
         const burst::BurstdConfig config = loaded.config; // loaded.config moves into the daemon
+        // Before the ledger and the sockets: a second burstd on this StateDir
+        // stops here, having touched neither.  Released last, after the
+        // daemon has removed its sockets.
+        const burst::StateDirLock lock(config.state_dir);
+        log.verbose("locked " + lock.path());
         std::filesystem::create_directories(std::filesystem::path(config.ledger_path).parent_path());
         burst::Ledger ledger(config.ledger_path);
         burst::LibslurmActuator libslurm(config.slurm_conf, [&log](const std::string& line) { log.info(line); });
