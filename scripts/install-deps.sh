@@ -22,6 +22,8 @@ packages=(
   slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev mariadb-server
   # test tooling
   iproute2 procps perl bc python3 sqlite3 curl
+  # the Debian packages (tests/package)
+  debhelper lintian
 )
 
 missing=()

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The test command: installs what is missing, builds with -Werror, runs the
 # unit tests (make check), the integration tests against a real
-# slurmctld/slurmd on this machine, the provider wire tests and the real
-# OpenStack test, and closes with "N passed, N failed".
+# slurmctld/slurmd on this machine, the Debian packages' build, install and
+# burst, the provider wire tests and the real OpenStack test, and closes with
+# "N passed, N failed".
 # Run as root from a clone: scripts/run-tests.sh
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,6 +74,11 @@ done
 # Plugin, actuator, local provider and burstd against a real slurmctld/slurmd.
 phase integration show tests/slurm/run-all.sh "$top"
 count_tap integration
+# The Debian packages: built with dpkg-buildpackage (a second full compile),
+# installed with apt, the end-to-end burst run from the installed files,
+# purged.
+phase package show tests/package/test_package_install.sh "$top"
+count_tap package
 # Provider "aws" against the official AWS SDK for JavaScript (npm ci on first
 # use) and a local HTTPS EC2 endpoint that re-verifies every signature.
 phase providers show tests/providers/run-all.sh "$top"

@@ -9,7 +9,9 @@
 #include "app/logger.hpp"
 #include "app/node_group_zones.hpp"
 #include "app/policy_cycle.hpp"
+#include "app/service_notifier.hpp"
 #include "app/slurm_conf_timeouts.hpp"
+#include "app/state_dir_lock.hpp"
 #include "ledger/ledger.hpp"
 #include "provider/http/curl_multi.hpp"
 #include "common/config_values.hpp"
@@ -156,8 +158,18 @@ int main(int argc, char** argv)
 
     // journald stamps each line itself; a terminal or file gets our own stamp.
     burst::Logger log(std::cerr, loaded.config.log_level, std::getenv("JOURNAL_STREAM") == nullptr);
+    // Read (and unset) before any thread starts: setenv/unsetenv are not thread-safe.
+    std::string notify_error;
+    const burst::ServiceNotifier notifier = burst::ServiceNotifier::from_environment(notify_error);
+    if (!notify_error.empty())
+        log.error(notify_error);
     try {
         const burst::BurstdConfig config = loaded.config; // loaded.config moves into the daemon
+        // Before the ledger and the sockets: a second burstd on this StateDir
+        // stops here, having touched neither.  Released last, after the
+        // daemon has removed its sockets.
+        const burst::StateDirLock lock(config.state_dir);
+        log.verbose("locked " + lock.path());
         std::filesystem::create_directories(std::filesystem::path(config.ledger_path).parent_path());
         burst::Ledger ledger(config.ledger_path);
         burst::LibslurmActuator libslurm(config.slurm_conf, [&log](const std::string& line) { log.info(line); });
@@ -208,6 +220,7 @@ int main(int argc, char** argv)
             cycle.set_route_launcher([launch](const std::vector<std::string>& nodes) { launch(0, nodes); });
         }
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
+        daemon.set_service_notifier(&notifier);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
             instances.request(power_kind(request.command), request.nodes, request.jobs);
             return burst::PowerReply{true, "queued for " + std::to_string(request.nodes.size()) + " node(s)"};

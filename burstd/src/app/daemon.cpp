@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <algorithm>
+#include <ctime>
 #include <csignal>
 #include <cstdlib>
 #include <set>
@@ -42,7 +43,7 @@ std::string describe(const PeerCredentials& peer)
 Daemon::Daemon(boost::asio::io_context& io, std::string config_path, BurstdConfig config, Logger& log,
                const Clock& clock)
     : io_(io), config_path_(std::move(config_path)), config_(std::move(config)), log_(log), clock_(clock),
-      cycle_timer_(io), signals_(io)
+      cycle_timer_(io), signals_(io), watchdog_timer_(io)
 {
 }
 
@@ -78,12 +79,20 @@ void Daemon::start(bool handle_signals)
               (metrics_ ? ", metrics on 127.0.0.1:" + std::to_string(metrics_->port()) : std::string()) + ", " +
               std::to_string(config_.node_groups.size()) +
               " node groups, cycle every " + std::to_string(int(config_.cycle_interval)) + " s");
+    // Ready means burstctl and the plugin can connect; the ledger was opened
+    // (and migrated) before this.  Reconciling it waits for the first
+    // snapshot, and so for slurmctld, which the unit starts after burstd.
+    notify("READY=1\nSTATUS=listening on " + config_.socket_path + " and " + config_.control_socket +
+           "; waiting for the first snapshot from slurmctld");
+    schedule_watchdog();
 }
 
 void Daemon::stop()
 {
+    notify("STOPPING=1\nSTATUS=shutting down");
     boost::system::error_code ignored;
     cycle_timer_.cancel();
+    watchdog_timer_.cancel();
     signals_.cancel(ignored);
     if (snapshots_) {
         snapshots_.reset();
@@ -105,12 +114,47 @@ void Daemon::wait_for_signal()
             return;
         if (signo == SIGHUP) {
             log_.info("caught SIGHUP: reloading " + config_path_);
-            reload();
+            timespec mono{};
+            ::clock_gettime(CLOCK_MONOTONIC, &mono);
+            notify("RELOADING=1\nMONOTONIC_USEC=" +
+                   std::to_string(std::uint64_t(mono.tv_sec) * 1000000 + std::uint64_t(mono.tv_nsec) / 1000));
+            bool applied = reload();
+            notify(std::string("READY=1\nSTATUS=") +
+                   (applied ? "reloaded " + config_path_
+                            : "reloading " + config_path_ + " failed; the running configuration stays"));
             wait_for_signal();
             return;
         }
         log_.info(std::string("caught ") + (signo == SIGTERM ? "SIGTERM" : "SIGINT") + ": shutting down");
         stop();
+    });
+}
+
+void Daemon::notify(const std::string& state)
+{
+    if (!notifier_ || !notifier_->enabled())
+        return;
+    std::string error;
+    bool sent = notifier_->notify(state, &error);
+    // One line when notifications start failing and one when they recover,
+    // not one per watchdog ping.
+    if (!sent && !notify_failing_)
+        log_.error("service manager notification failed: " + error);
+    else if (sent && notify_failing_)
+        log_.info("service manager notifications work again (" + notifier_->socket() + ")");
+    notify_failing_ = !sent;
+}
+
+void Daemon::schedule_watchdog()
+{
+    if (!notifier_ || !notifier_->enabled() || !notifier_->watchdog_interval())
+        return;
+    watchdog_timer_.expires_after(*notifier_->watchdog_interval());
+    watchdog_timer_.async_wait([this](boost::system::error_code ec) {
+        if (ec)
+            return;
+        notify("WATCHDOG=1");
+        schedule_watchdog();
     });
 }
 
@@ -224,6 +268,8 @@ void Daemon::accepted(ProtocolMessage&& message)
     } else if (auto* snapshot = std::get_if<Snapshot>(&message.body)) {
         log_.debug("snapshot seq " + std::to_string(snapshot->seq) + ": " + std::to_string(snapshot->jobs.size()) +
                    " jobs, " + std::to_string(snapshot->nodes.size()) + " nodes");
+        if (!latest_)
+            notify("STATUS=receiving snapshots from cluster " + message.cluster);
         latest_ = std::move(*snapshot);
         latest_received_ = clock_.now();
     } else if (auto* end = std::get_if<JobEnd>(&message.body)) {

@@ -9,6 +9,7 @@
 #include "app/daemon_seams.hpp"
 #include "app/logger.hpp"
 #include "app/metrics_server.hpp"
+#include "app/service_notifier.hpp"
 #include "common/json_ref.hpp"
 #include "ingest/snapshot_server.hpp"
 
@@ -32,7 +33,7 @@ public:
 
     // Opens both sockets and starts the cycle timer; throws std::runtime_error
     // if a socket cannot be opened.  With `handle_signals`, SIGHUP reloads and
-    // SIGTERM/SIGINT stop.
+    // SIGTERM/SIGINT stop.  Then tells the service manager (if any) READY=1.
     void start(bool handle_signals);
     void stop();
     // Re-reads the configuration file; a file with errors is logged and the
@@ -52,6 +53,11 @@ public:
     // The port metrics are served on (0 = none).
     std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
     void set_group_reset_handler(GroupResetHandler handler) { group_reset_handler_ = std::move(handler); }
+    // systemd's Type=notify: READY=1 once the sockets listen, RELOADING=1 and
+    // READY=1 around a SIGHUP reload, STOPPING=1 at shutdown, WATCHDOG=1 from
+    // this io_context's own timer (a hung loop stops pinging).  Must outlive
+    // the daemon; set before start().
+    void set_service_notifier(const ServiceNotifier* notifier) { notifier_ = notifier; }
 
     // Sends per-category thread counts to every connected plugin (the
     // thread-count policy's output).  Throws std::invalid_argument for a count
@@ -82,6 +88,8 @@ private:
     void schedule_cycle();
     void run_cycle();
     void wait_for_signal();
+    void notify(const std::string& state);
+    void schedule_watchdog();
 
     boost::asio::io_context& io_;
     std::string config_path_;
@@ -94,6 +102,9 @@ private:
     std::unique_ptr<MetricsServer> metrics_;
     boost::asio::steady_timer cycle_timer_;
     boost::asio::signal_set signals_;
+    boost::asio::steady_timer watchdog_timer_;
+    const ServiceNotifier* notifier_ = nullptr;
+    bool notify_failing_ = false;
     std::optional<Snapshot> latest_;
     Time latest_received_ = 0;
     Time started_ = 0;

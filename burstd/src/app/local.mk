@@ -55,9 +55,13 @@ libburst_a_SOURCES += \
 	burstd/src/app/run_metrics_feed.hpp \
 	burstd/src/app/run_metrics_json.cpp \
 	burstd/src/app/run_metrics_json.hpp \
+	burstd/src/app/service_notifier.cpp \
+	burstd/src/app/service_notifier.hpp \
 	burstd/src/app/sleeper.hpp \
 	burstd/src/app/slurm_conf_timeouts.cpp \
 	burstd/src/app/slurm_conf_timeouts.hpp \
+	burstd/src/app/state_dir_lock.cpp \
+	burstd/src/app/state_dir_lock.hpp \
 	burstd/src/app/status_text.cpp \
 	burstd/src/app/status_text.hpp \
 	burstd/src/app/timed_policy.hpp
@@ -87,5 +91,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/reload_scope_test.cpp \
 	tests/unit/app/retry_backoff_test.cpp \
 	tests/unit/app/run_metrics_feed_test.cpp \
+	tests/unit/app/service_notifier_test.cpp \
 	tests/unit/app/slurm_conf_timeouts_test.cpp \
+	tests/unit/app/state_dir_lock_test.cpp \
 	tests/unit/app/status_text_test.cpp

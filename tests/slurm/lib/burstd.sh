@@ -39,11 +39,15 @@
 #                           and waits for the plugin's hello; a failure is reported
 #                           with tap_fail and returns 1
 #
-# Needs BURST_BUILDDIR (burstd/burstd, burstd/tools/burstctl/burstctl, plugin/.libs).
+# Runs the programs of BURST_BUILDDIR (burstd/burstd, burstd/tools/burstctl/burstctl,
+# plugin/.libs) unless BURSTD_BIN, BURSTCTL_BIN and BURSTD_PLUGIN_DIR name
+# others, e.g. the installed /usr/sbin/burstd, /usr/sbin/burstctl and Slurm's
+# plugin directory (tests/package/test_package_install.sh).  A plugin
+# directory that is Slurm's own is slurmctld's only PluginDir.
 
-BURSTD_BIN=${BURST_BUILDDIR:?run through run-all.sh BUILDDIR}/burstd/burstd
-BURSTCTL_BIN=$BURST_BUILDDIR/burstd/tools/burstctl/burstctl
-BURSTD_PLUGIN_DIR=$BURST_BUILDDIR/plugin/.libs
+BURSTD_BIN=${BURSTD_BIN:-${BURST_BUILDDIR:?run through run-all.sh BUILDDIR}/burstd/burstd}
+BURSTCTL_BIN=${BURSTCTL_BIN:-$BURST_BUILDDIR/burstd/tools/burstctl/burstctl}
+BURSTD_PLUGIN_DIR=${BURSTD_PLUGIN_DIR:-$BURST_BUILDDIR/plugin/.libs}
 BURSTD_DIR=""
 BURSTD_PID=""
 
@@ -147,7 +151,9 @@ burstd_test_cluster() { # NAME [cluster_start options...]
         [ -e "$f" ] || { tap_fail "$f is built (run make first)"; return 1; }
     done
     burstd_programs "$(mktemp -d "/tmp/burstd-$name.XXXXXX")"
-    cluster_start --plugin-dir "$BURSTD_PLUGIN_DIR" --name "$name" --resume-program "$BURSTD_DIR/resume" \
+    local plugin_dir=(--plugin-dir "$BURSTD_PLUGIN_DIR")
+    [ "$(readlink -f "$BURSTD_PLUGIN_DIR")" != "$(readlink -f "$CLUSTER_SLURM_PLUGIN_DIR")" ] || plugin_dir=()
+    cluster_start "${plugin_dir[@]}" --name "$name" --resume-program "$BURSTD_DIR/resume" \
         --suspend-program "$BURSTD_DIR/suspend" --resume-fail-program "$BURSTD_DIR/resume-fail" "$@" || return 1
     trap _burstd_on_exit EXIT
 }

@@ -43,7 +43,8 @@
 #   limits, SuspendExcNodes = the ordinary nodes, power_save_interval=1, and a
 #   PrologSlurmctld (conf/prolog_slurmctld_wait_nodes) that waits for the job's nodes,
 #   which makes 22.05 launch a batch job as soon as its CLOUD node is up
-#   instead of up to 30 s later.
+#   instead of up to 30 s later.  CLUSTER_PROLOG_PROGRAM names another copy
+#   of it (an installed one).
 #
 #   With --dbd the accounts are (root may submit as either with -A):
 #     alpha  Fairshare=30  users root (default account alpha), nobody
@@ -426,7 +427,7 @@ EOF
     # (a site's own slurm.conf is at the default path), and the log file
     cat >"$CLUSTER_DIR/prolog_slurmctld" <<EOF
 #!/bin/sh
-SLURM_CONF='$SLURM_CONF' BURST_PROLOG_LOG='$CLUSTER_DIR/log/power.log' exec '$CLUSTER_LIB/../../../conf/prolog_slurmctld_wait_nodes'
+SLURM_CONF='$SLURM_CONF' BURST_PROLOG_LOG='$CLUSTER_DIR/log/power.log' exec '${CLUSTER_PROLOG_PROGRAM:-$CLUSTER_LIB/../../../conf/prolog_slurmctld_wait_nodes}'
 EOF
     chmod 0755 "$CLUSTER_DIR/prolog_slurmctld"
 }

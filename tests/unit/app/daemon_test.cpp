@@ -9,12 +9,15 @@
 #include <boost/asio/write.hpp>
 
 #include <jansson.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -273,4 +276,46 @@ TEST(Daemon, ClientReportsWhenBurstdIsNotRunning)
     auto exchange = exchange_control(dir + "/nothing.sock", R"({"cmd":"status"})", std::chrono::seconds(1));
     CHECK_FALSE(exchange.reply.has_value());
     CHECK_TRUE(exchange.not_running);
+}
+
+// Type=notify: READY=1 only once both sockets accept, WATCHDOG=1 from the
+// daemon's own event loop while it runs, STOPPING=1 when it stops.
+TEST(Daemon, TellsTheServiceManagerReadyPingsTheWatchdogAndSaysStopping)
+{
+    const std::string notify_path = dir + "/notify";
+    int systemd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, notify_path.c_str(), sizeof addr.sun_path - 1);
+    CHECK_EQUAL(0, bind(systemd, reinterpret_cast<sockaddr*>(&addr), sizeof addr));
+    auto receive = [systemd] {
+        char buf[512];
+        ssize_t n = recv(systemd, buf, sizeof buf, 0);
+        return n < 0 ? std::string("(nothing)") : std::string(buf, std::size_t(n));
+    };
+
+    ServiceNotifier notifier(notify_path, std::chrono::milliseconds(20));
+    Daemon daemon(io, config_path, load(), log, clock);
+    daemon.set_service_notifier(&notifier);
+    STRCMP_EQUAL("(nothing)", receive().c_str());
+    daemon.start(false);
+    std::string ready = receive();
+    CHECK_TRUE_TEXT(ready.rfind("READY=1\nSTATUS=listening on " + dir + "/snap.sock and " + dir + "/ctl.sock", 0) == 0,
+                    ready.c_str());
+    CHECK_EQUAL(0, access((dir + "/snap.sock").c_str(), F_OK));
+    CHECK_EQUAL(0, access((dir + "/ctl.sock").c_str(), F_OK));
+
+    STRCMP_EQUAL("(nothing)", receive().c_str()); // pings come from the loop, which has not run yet
+    io.run_for(std::chrono::milliseconds(110));
+    int pings = 0;
+    for (std::string m = receive(); m == "WATCHDOG=1"; m = receive())
+        ++pings;
+    CHECK_TRUE_TEXT(pings >= 1 && pings <= 6, std::to_string(pings).c_str());
+
+    daemon.stop();
+    std::string last;
+    for (std::string m = receive(); m != "(nothing)"; m = receive())
+        last = m;
+    STRCMP_EQUAL("STOPPING=1\nSTATUS=shutting down", last.c_str());
+    close(systemd);
 }
