@@ -34,7 +34,7 @@
 
 #include "app/heap_tuning.hpp"
 #include "policy/budget/budget_split.hpp"
-#include "policy/policy_factory.hpp"
+#include "policy/policy_registry.hpp"
 #include "policy/runtime/runtime_ratio_model.hpp"
 #include "sim/reference/objective_bound.hpp"
 #include "sim/report/sim_metrics.hpp"
