@@ -18,4 +18,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/ingest/advice_message_test.cpp \
 	tests/unit/ingest/line_framer_test.cpp \
 	tests/unit/ingest/message_parser_test.cpp \
-	tests/unit/ingest/snapshot_server_test.cpp
+	tests/unit/ingest/snapshot_server_test.cpp \
+	tests/unit/ingest/unix_listener_test.cpp
