@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -32,7 +33,7 @@ const std::vector<std::string> kNodeGroupKeys = {
 };
 const std::vector<std::string> kBudgetKeys = {"Amount", "Interval"};
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
 bool valid_name(const std::string& s)
 {
@@ -62,7 +63,7 @@ public:
     void error(const std::string& message) { errors_.push_back(prefix_ + message); }
     void expected(const std::string& key, const std::string& what, const std::string& got)
     {
-        error(key + ": expected " + what + ", got " + quoted(got));
+        error(key + ": expected " + what + ", got " + in_quotes(got));
     }
 
     std::optional<std::string> take(const std::string& key)
@@ -177,7 +178,7 @@ private:
         }
         const std::string& v = pair.value;
         auto expected = [&](const std::string& what) {
-            errors_.push_back(prefix + canonical + ": expected " + what + ", got " + quoted(v));
+            errors_.push_back(prefix + canonical + ": expected " + what + ", got " + in_quotes(v));
         };
         auto path = [&](std::string& into, bool socket) {
             if (v.empty() || v[0] != '/')
@@ -252,7 +253,7 @@ private:
         std::string prefix = where(line.number) + ": " + section + "=" + name + ": ";
         if (!(valid_name(name) || (allow_star && name == "*")))
             errors_.push_back(where(line.number) + ": " + section + ": expected a name (letters, digits, '-', '_', '.')" +
-                              (allow_star ? " or \"*\"" : "") + ", got " + quoted(name));
+                              (allow_star ? " or \"*\"" : "") + ", got " + in_quotes(name));
         return prefix;
     }
 
@@ -444,7 +445,7 @@ private:
         r.reject_leftovers(kNodeGroupKeys);
         if (g.max_count > g.nodes.size() && !g.nodes.empty())
             r.error("MaxCount: expected at most the " + std::to_string(g.nodes.size()) + " nodes listed, got " +
-                    quoted(std::to_string(g.max_count)));
+                    in_quotes(std::to_string(g.max_count)));
         config_.node_groups.push_back(std::move(g));
         config_.node_group_origins.push_back(where(line.number));
     }
@@ -497,7 +498,7 @@ private:
             config_.ledger_path = config_.state_dir + "/ledger.sqlite";
         if (config_.socket_path == config_.control_socket)
             errors_.push_back(file_ + ": SocketPath and ControlSocket: expected two different paths, got " +
-                              quoted(config_.socket_path) + " for both");
+                              in_quotes(config_.socket_path) + " for both");
 
         std::vector<std::string> provider_names;
         for (const auto& p : config_.providers)
@@ -509,7 +510,7 @@ private:
             const ProviderConfig* provider = g.provider.empty() ? nullptr : config_.provider(g.provider);
             if (!g.provider.empty() && !provider) {
                 std::string hint = closest_match(g.provider, provider_names);
-                errors_.push_back(prefix + "Provider: expected the name of a Provider= line, got " + quoted(g.provider) +
+                errors_.push_back(prefix + "Provider: expected the name of a Provider= line, got " + in_quotes(g.provider) +
                                   (hint.empty() ? "" : " (did you mean " + hint + "?)") +
                                   (provider_names.empty() ? "; no Provider= line is defined"
                                                           : "; defined: " + joined(provider_names)));
@@ -555,6 +556,12 @@ ConfigParseResult parse_config(std::string_view text, const std::string& file)
 
 ConfigParseResult load_config(const std::string& path)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        ConfigParseResult result;
+        result.errors.push_back(path + ": is a directory, not a configuration file");
+        return result;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         ConfigParseResult result;

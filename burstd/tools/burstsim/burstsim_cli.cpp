@@ -54,7 +54,7 @@ public:
 };
 
 const char* const kUsage =
-    "usage: burstsim (--trace FILE [--format swf|sacct|auto] [--all-problems]\n"
+    "usage: burstsim (--trace FILE [--format swf|sacct|auto] [--all-problems] [--skip-malformed]\n"
     "                | --workload gatk|blast[:key=value,...]\n"
     "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
     "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
@@ -155,6 +155,7 @@ struct Options {
     std::string plot;
     std::string format = "auto";
     bool all_problems = false;
+    bool skip_malformed = false;
     std::uint32_t local_cores = 0;
     SimConfig config;
     std::vector<std::string> policies;
@@ -222,6 +223,8 @@ Options parse(const std::vector<std::string>& args)
         }
         else if (a == "--all-problems")
             o.all_problems = true;
+        else if (a == "--skip-malformed")
+            o.skip_malformed = true;
         else if (a == "--local-cores")
             o.local_cores = std::uint32_t(parse_uint(a, value(), 1, 100000000));
         else if (a == "--local-node-cores")
@@ -354,6 +357,7 @@ Options parse(const std::vector<std::string>& args)
     };
     for (const auto& [option, needs] : {std::pair<const char*, const char*>{"--format", "--trace"},
                                         {"--all-problems", "--trace"},
+                                        {"--skip-malformed", "--trace"},
                                         {"--workflow-rate", "--workflow"},
                                         {"--workflow-count", "--workflow"},
                                         {"--workflow-accounts", "--workflow"},
@@ -951,8 +955,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         if (!o.workload.empty()) {
             trace = generate_workload(o.workload, o.config.seed);
         } else if (o.workflows.empty()) {
-            trace = load_trace(o.trace, o.format,
-                               o.all_problems ? SIZE_MAX : TraceReport::kKeptProblems);
+            trace = load_trace(o.trace, o.format, o.all_problems ? SIZE_MAX : TraceReport::kKeptProblems,
+                               o.skip_malformed);
         } else {
             std::vector<Workflow> workflows;
             for (const auto& path : o.workflows)

@@ -276,6 +276,13 @@ TEST(ConfigParser, LoadReportsUnreadableFile)
     CHECK_TRUE(has_error(r, "/nonexistent/burstd.conf: cannot read: No such file or directory"));
 }
 
+TEST(ConfigParser, LoadSaysADirectoryIsNoConfiguration)
+{
+    auto r = load_config("/tmp");
+    LONGS_EQUAL(1, r.errors.size());
+    CHECK_TRUE(has_error(r, "/tmp: is a directory, not a configuration file"));
+}
+
 TEST(ConfigParser, LoadsTheShippedExample)
 {
     auto r = load_config(std::string(TEST_SRCDIR) + "/conf/burstd.conf.example");

@@ -38,34 +38,49 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 using Numbers = std::array<double, kFields + 1>;
 using Tokens = std::array<std::string_view, kFields + 1>;
 
-// Splits a record into numbers (and their text, for messages); returns how
-// many fields were read, or -1 (with `bad` set to the offending text) when a
-// field is not a number.
-int split_numbers(std::string_view line, Numbers& out, Tokens& text, std::string_view& bad)
+// Splits a record into numbers (and their text, for messages).  Returns how
+// many fields the record has, counted before any is read as a number (a
+// record of another format says so by its width), or -1 (with `bad` set to
+// the offending text) when one of its 18 fields is not a number.
+// `tokens` is the caller's, reused from line to line.
+int split_numbers(std::string_view line, Numbers& out, Tokens& text, std::string_view& bad,
+                  std::vector<std::string_view>& tokens)
 {
-    std::size_t i = 0;
-    int n = 0;
-    while (true) {
+    tokens.clear();
+    for (std::size_t i = 0;;) {
         while (i < line.size() && is_space(line[i]))
             ++i;
         if (i == line.size())
-            return n;
+            break;
         std::size_t j = i;
         while (j < line.size() && !is_space(line[j]))
             ++j;
-        std::string_view token = line.substr(i, j - i);
-        if (n == int(kFields) + 1)
-            return n; // too many fields: the caller rejects the line
+        tokens.push_back(line.substr(i, j - i));
+        i = j;
+    }
+    if (tokens.size() != kFields)
+        return int(tokens.size());
+    for (std::size_t n = 0; n < tokens.size(); ++n) {
+        const std::string_view token = tokens[n];
         double value = 0;
         auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
         if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value)) {
             bad = token;
             return -1;
         }
-        text[std::size_t(n)] = token;
-        out[std::size_t(n++)] = value;
-        i = j;
+        text[n] = token;
+        out[n] = value;
     }
+    return int(tokens.size());
+}
+
+// A field as a message quotes it: at most 32 characters of it.
+std::string quoted(std::string_view token)
+{
+    constexpr std::size_t kShown = 32;
+    if (token.size() <= kShown)
+        return "'" + std::string(token) + "'";
+    return "'" + std::string(token.substr(0, kShown)) + "...' (" + std::to_string(token.size()) + " characters)";
 }
 
 std::string_view trim(std::string_view s)
@@ -231,6 +246,7 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
     std::string line;
     Numbers f{};
     Tokens text;
+    std::vector<std::string_view> tokens;
     std::unordered_map<JobId, std::size_t> job_lines; // job number → line it was read from
     std::vector<std::size_t> record_lines;              // line of each trace.jobs entry
     bool time_base_known = false;
@@ -259,9 +275,9 @@ Trace parse_swf(std::istream& in, const std::string& source, std::size_t kept_pr
             continue;
         }
         std::string_view bad;
-        int n = split_numbers(view, f, text, bad);
+        int n = split_numbers(view, f, text, bad, tokens);
         if (n < 0) {
-            report.malformed_line(line_no, "field is not a number: '" + std::string(bad) + "'");
+            report.malformed_line(line_no, "field is not a number: " + quoted(bad));
             continue;
         }
         if (n != int(kFields)) {

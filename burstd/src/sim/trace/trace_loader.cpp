@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace burst {
@@ -31,10 +32,14 @@ std::string sniff_format(std::istream& in)
 
 } // namespace
 
-Trace load_trace(const std::string& path, const std::string& format, std::size_t kept_problems)
+Trace load_trace(const std::string& path, const std::string& format, std::size_t kept_problems,
+                 bool skip_malformed)
 {
     if (format != "swf" && format != "sacct" && format != "auto")
         throw TraceError("unknown trace format '" + format + "' (known: swf, sacct, auto)");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw TraceError(path + ": is a directory; give a trace file");
     std::ifstream in(path);
     if (!in)
         throw TraceError(path + ": cannot open: " + std::strerror(errno));
@@ -45,6 +50,16 @@ Trace load_trace(const std::string& path, const std::string& format, std::size_t
                                   : parse_sacct(in, path, kept_problems);
     if (in.bad())
         throw TraceError(path + ": read error");
+    const TraceReport& r = trace.report;
+    const std::size_t read = r.jobs + r.unusable;
+    if (!skip_malformed && r.malformed > read)
+        throw TraceError(path + ": " + std::to_string(r.malformed) + " of its " + std::to_string(r.malformed + read) +
+                         " records are malformed (" + chosen + " format" + (format == "auto" ? ", guessed" : "") +
+                         "); is it " + (chosen == "swf" ? "an SWF" : "a sacct") + " file?" +
+                         (r.problems.empty() ? ""
+                                             : " First: " + path + ":" + std::to_string(r.problems.front().line) + ": " +
+                                                   r.problems.front().message) +
+                         "\n--skip-malformed replays the " + std::to_string(read) + " that could be read");
     return trace;
 }
 

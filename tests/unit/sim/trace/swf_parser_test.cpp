@@ -282,3 +282,16 @@ TEST(SwfParser, ReplaysButReportsAFieldItDoesNotUseOutOfItsRange)
     CHECK(parse("1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n").report.summary().find("out of range") ==
           std::string::npos);
 }
+
+// Alea's traces have 21 fields: the width says what the file is before any
+// field is read as a number, and a long field is quoted short.
+TEST(SwfParser, CountsEveryFieldOfAWiderRecordBeforeReadingNumbers)
+{
+    const std::string long_field(70, 'x');
+    Trace t = parse(std::string(kHeader) + "1 0 0 50 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1 q 2 " + long_field + "\n" +
+                    "2 0 0 " + long_field + " 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    LONGS_EQUAL(2, t.report.malformed);
+    STRCMP_EQUAL("expected 18 fields, found 21", t.report.problems[0].message.c_str());
+    STRCMP_EQUAL(("field is not a number: '" + long_field.substr(0, 32) + "...' (70 characters)").c_str(),
+                 t.report.problems[1].message.c_str());
+}

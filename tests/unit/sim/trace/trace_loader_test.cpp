@@ -29,3 +29,33 @@ TEST(TraceLoader, AutoReadsACommentWithABarAsSwf)
     LONGS_EQUAL(1, s.jobs.size());
     LONGS_EQUAL(0, s.report.problem_count());
 }
+
+TEST(TraceLoader, SaysADirectoryIsNoTrace)
+{
+    try {
+        load_trace("/tmp", "auto");
+        FAIL("a directory was read as a trace");
+    } catch (const TraceError& e) {
+        STRCMP_EQUAL("/tmp: is a directory; give a trace file", e.what());
+    }
+}
+
+// A file most of whose records do not read is another format, or damaged:
+// replaying the few that do would answer a question nobody asked.
+TEST(TraceLoader, RefusesAFileMostlyMalformedUnlessAskedToSkip)
+{
+    TempTrace t("; MaxProcs: 4\nid,submit,cores\n1,0,4\n2,5,4\n"
+                "1 0 0 10 1 -1 -1 1 100 -1 1 1 1 1 -1 -1 -1 -1\n");
+    try {
+        load_trace(t.path(), "auto");
+        FAIL("a mostly malformed trace was replayed");
+    } catch (const TraceError& e) {
+        const std::string what = e.what();
+        CHECK(what.find(t.path() + ": 3 of its 4 records are malformed (swf format, guessed); is it an SWF file? "
+                                   "First: " + t.path() + ":2: expected 18 fields, found 1") == 0);
+        CHECK(what.find("--skip-malformed replays the 1 that could be read") != std::string::npos);
+    }
+    Trace kept = load_trace(t.path(), "auto", TraceReport::kKeptProblems, true);
+    LONGS_EQUAL(1, kept.jobs.size());
+    LONGS_EQUAL(3, kept.report.malformed);
+}

@@ -413,8 +413,9 @@ TEST(BurstsimCli, SmallSlips)
     for (int i = 0; i < 25; ++i)
         many += "2 0 0\n";
     TempTrace bad(many);
-    CHECK(invoke({"--trace", bad.path()}).err.find("and 5 more") != std::string::npos);
-    Run all = invoke({"--trace", bad.path(), "--all-problems"});
+    CHECK(invoke({"--trace", bad.path()}).err.find("25 of its 26 records are malformed") != std::string::npos);
+    CHECK(invoke({"--trace", bad.path(), "--skip-malformed"}).err.find("and 5 more") != std::string::npos);
+    Run all = invoke({"--trace", bad.path(), "--all-problems", "--skip-malformed"});
     CHECK(all.err.find("more") == std::string::npos);
     CHECK(all.err.find(bad.path() + ":27:") != std::string::npos);
 }
