@@ -4,6 +4,7 @@
 #include "app/config_parser.hpp"
 #include "app/daemon.hpp"
 #include "app/heap_tuning.hpp"
+#include "app/job_explanation.hpp"
 #include "app/instance_manager.hpp"
 #include "app/locked_actuator.hpp"
 #include "app/logger.hpp"
@@ -234,6 +235,20 @@ int main(int argc, char** argv)
         });
         daemon.set_cycle_runner([&cycle](const burst::CycleContext& ctx) { cycle.run(ctx); });
         daemon.set_job_end_handler([&cycle](const burst::JobEnd& end) { cycle.observe(end); });
+        daemon.set_job_explainer([&](burst::JobId job, json_t* explanation) -> std::string {
+            if (cycle.stats().runs == 0 || !daemon.latest_snapshot())
+                return "explain: burstd has not decided yet (no snapshot from the plugin so far)";
+            burst::ExplanationInput in;
+            in.snapshot = &*daemon.latest_snapshot();
+            in.outcome = &cycle.last_outcome();
+            in.chain = cycle.chain_names();
+            in.budgets = &cycle.budgets();
+            in.groups = &daemon.config().node_groups;
+            in.now = clock.now();
+            in.health = instances.health().views(in.now);
+            in.hire_limits = instances.health().hire_limits(in.now);
+            return burst::explain_job(job, in, explanation);
+        });
         daemon.set_status_reporter(
             [&cycle, &daemon](json_t* status) { cycle.report(status, daemon.config().objective_lambda); });
         daemon.set_reload_handler([&cycle, &instances, &provider_env](const burst::BurstdConfig& next) {

@@ -15,6 +15,7 @@ std::string_view to_string(ControlCommand command)
     case ControlCommand::Suspend: return "suspend";
     case ControlCommand::ResumeFail: return "resume-fail";
     case ControlCommand::ResetGroup: return "reset-group";
+    case ControlCommand::Explain: return "explain";
     }
     return "status";
 }
@@ -71,13 +72,14 @@ ParsedControlRequest parse_control_request(std::string_view line)
     std::string word = json_string_value(cmd);
     bool known = false;
     for (ControlCommand c : {ControlCommand::Status, ControlCommand::Resume, ControlCommand::Suspend,
-                             ControlCommand::ResumeFail, ControlCommand::ResetGroup})
+                             ControlCommand::ResumeFail, ControlCommand::ResetGroup, ControlCommand::Explain})
         if (word == to_string(c)) {
             request.command = c;
             known = true;
         }
     if (!known) {
-        out.error = "cmd: expected one of status, resume, suspend, resume-fail, reset-group, got \"" + word + "\"";
+        out.error =
+            "cmd: expected one of status, resume, suspend, resume-fail, reset-group, explain, got \"" + word + "\"";
         return out;
     }
     if (request.command == ControlCommand::ResetGroup) {
@@ -87,6 +89,13 @@ ParsedControlRequest parse_control_request(std::string_view line)
             return out;
         }
         request.group = json_string_value(group);
+    } else if (request.command == ControlCommand::Explain) {
+        json_t* job = json_object_get(root.get(), "job");
+        if (!json_is_integer(job) || json_integer_value(job) <= 0 || json_integer_value(job) > json_int_t(UINT32_MAX)) {
+            out.error = "job: expected a job id (a positive integer)";
+            return out;
+        }
+        request.job = JobId(json_integer_value(job));
     } else if (request.command != ControlCommand::Status) {
         json_t* nodes = json_object_get(root.get(), "nodes");
         if (!json_is_string(nodes)) {

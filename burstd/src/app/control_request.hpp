@@ -4,6 +4,7 @@
 //   {"cmd":"resume","nodes":"c[1-3]","resume_file":{...SLURM_RESUME_FILE...}}
 //   {"cmd":"suspend","nodes":"c[1-3]"}      {"cmd":"resume-fail","nodes":"c2"}
 //   {"cmd":"reset-group","group":"aws-c5"}  (end a node group's back-off now)
+//   {"cmd":"explain","job":42}              (what the last cycle decided about job 42)
 // Every reply is one JSON object line: {"ok":true,...} or {"ok":false,"error":"..."}.
 
 #include "model/job.hpp"
@@ -16,11 +17,12 @@
 
 namespace burst {
 
-enum class ControlCommand { Status, Resume, Suspend, ResumeFail, ResetGroup };
+enum class ControlCommand { Status, Resume, Suspend, ResumeFail, ResetGroup, Explain };
 
 struct ControlRequest {
     ControlCommand command = ControlCommand::Status;
     std::string group;               // reset-group
+    JobId job = 0;                   // explain
     std::string hostlist;            // as given
     std::vector<std::string> nodes;  // expanded
     // From SLURM_RESUME_FILE: the jobs the resumed nodes are for.

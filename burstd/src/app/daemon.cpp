@@ -300,6 +300,18 @@ std::string Daemon::handle_control(const std::string& line, const PeerCredential
     }
     if (request.command == ControlCommand::ResetGroup)
         return reset_group(request.group, peer);
+    if (request.command == ControlCommand::Explain) {
+        if (!job_explainer_)
+            return error_reply("explain: no decision cycle is wired into this burstd");
+        JsonRef explanation(json_object());
+        const std::string error = job_explainer_(request.job, explanation.get());
+        if (!error.empty())
+            return error_reply(error);
+        JsonRef reply(json_object());
+        json_object_set_new(reply.get(), "ok", json_true());
+        json_object_set(reply.get(), "explanation", explanation.get());
+        return dump(reply.get());
+    }
     std::string what = std::string(to_string(request.command)) + " " + request.hostlist;
     std::vector<std::string> unknown;
     for (const auto& n : request.nodes) {

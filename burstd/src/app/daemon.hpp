@@ -53,6 +53,7 @@ public:
     // The port metrics are served on (0 = none).
     std::uint16_t metrics_port() const { return metrics_ ? metrics_->port() : 0; }
     void set_group_reset_handler(GroupResetHandler handler) { group_reset_handler_ = std::move(handler); }
+    void set_job_explainer(JobExplainer explainer) { job_explainer_ = std::move(explainer); }
     // systemd's Type=notify: READY=1 once the sockets listen, RELOADING=1 and
     // READY=1 around a SIGHUP reload, STOPPING=1 at shutdown, WATCHDOG=1 from
     // this io_context's own timer (a hung loop stops pinging).  Must outlive
@@ -120,6 +121,7 @@ private:
     ReloadHandler reload_handler_;
     MetricsCollector metrics_collector_;
     GroupResetHandler group_reset_handler_;
+    JobExplainer job_explainer_;
 };
 
 } // namespace burst

@@ -44,6 +44,10 @@ using JobEndHandler = std::function<void(const JobEnd&)>;
 // (circuit breaker, protected mode, stop after auth errors).
 using GroupResetHandler = std::function<PowerReply(const std::string& group)>;
 
+// burstctl explain: fills `explanation` with what the last cycle decided
+// about the job and why; returns "" or why it cannot (not in the snapshot...).
+using JobExplainer = std::function<std::string(JobId job, json_t* explanation)>;
+
 // Adds the acting parts' view (decisions, instances, nodes) to the status
 // object `burstctl status` shows.
 using StatusReporter = std::function<void(json_t* status)>;

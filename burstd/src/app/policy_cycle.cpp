@@ -391,6 +391,14 @@ void PolicyCycle::launch_for_route(const Job& job, const NodeGroup& group, Clust
     remember(std::move(done));
 }
 
+std::vector<std::string> PolicyCycle::chain_names() const
+{
+    std::vector<std::string> names;
+    for (const auto& policy : cycle_.chain())
+        names.emplace_back(policy->name());
+    return names;
+}
+
 const SpendView& PolicyCycle::spend() const
 {
     static const SpendView none;

@@ -76,6 +76,10 @@ public:
     const PolicyCycleStats& stats() const { return stats_; }
     // What the decision cycle did in the last cycle that had a snapshot.
     const CycleOutcome& last_outcome() const { return last_outcome_; }
+    // The chain's policies, in order.
+    std::vector<std::string> chain_names() const;
+    // Each account's standing against its Budget= line, as of the last cycle.
+    const std::vector<BudgetStanding>& budgets() const { return last_budgets_; }
     // Spend in the budget interval as of the last cycle.
     const SpendView& spend() const;
     // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace burst {
 namespace {
@@ -17,6 +18,7 @@ namespace {
 struct Table {
     std::mutex mutex;
     std::map<std::string, std::uint32_t, std::less<>> codes;
+    std::vector<const std::string*> texts; // by number - 1 (map keys stay put)
 };
 
 Table& table()
@@ -80,10 +82,20 @@ PendingReason::PendingReason(std::string_view text)
                                    (names_a_dependency(text) ? kDependencyBit : 0) |
                                    (names_a_block(text) ? kBlocksStartBit : 0);
         it = t.codes.emplace(std::string(text), code).first;
+        t.texts.push_back(&it->first);
     }
     code_ = it->second;
     last_text.assign(text);
     last_code = code_;
+}
+
+std::string PendingReason::text() const
+{
+    if (code_ == 0)
+        return "";
+    Table& t = table();
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    return *t.texts[(code_ >> kFlagBits) - 1];
 }
 
 } // namespace burst

@@ -30,6 +30,8 @@ public:
     PendingReason(const std::string& text) : PendingReason(std::string_view(text)) {}
 
     bool empty() const { return code_ == 0; }
+    // The text as Slurm wrote it (burstctl explain).
+    std::string text() const;
     // Slurm's Dependency or DependencyNeverSatisfied: the job waits for
     // other jobs to end, not for a node.
     bool is_dependency() const { return (code_ & kDependencyBit) != 0; }

@@ -8,6 +8,8 @@
 #include "model/job.hpp"
 
 #include <cstdint>
+#include <limits>
+#include <string_view>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -89,9 +91,24 @@ inline const char* action_kind(const Action& action)
 // to group aws", "hire 2 node(s) of aws".
 std::string action_text(const Action& action);
 
+// What a policy concluded about one pending job it weighed, in numbers, for
+// burstctl explain.  NaN where the policy does not weigh that quantity.
+struct JobVerdict {
+    JobId job = 0;
+    bool burst = false;     // routed to `group` this cycle
+    std::string group;      // the group it priced the job in (empty: none could take it)
+    double local_start = std::numeric_limits<double>::quiet_NaN(); // s until its expected local start
+    double cloud_cost = std::numeric_limits<double>::quiet_NaN();  // what bursting it costs
+    double waiting_cost = std::numeric_limits<double>::quiet_NaN(); // what its waiting costs (λ × cores × wait)
+    std::string_view why;   // the verdict in words (static text)
+};
+
 struct Decision {
     Time time = 0;
     std::vector<Action> actions;
+    // The pending jobs the policy weighed one by one (a policy that sizes the
+    // site as a whole leaves this empty; its actions and notes say why).
+    std::vector<JobVerdict> verdicts;
     // Why nothing (more) was done, when that is worth saying ("local capacity
     // frees in 40 s", "budget of account bio exhausted").
     std::vector<std::string> notes;

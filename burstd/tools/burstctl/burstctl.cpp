@@ -3,6 +3,7 @@
 // See burstctl(1).
 
 #include "app/control_client.hpp"
+#include "app/job_explanation.hpp"
 #include "app/status_text.hpp"
 #include "common/json_ref.hpp"
 
@@ -26,6 +27,7 @@ void usage(std::ostream& out)
     out << "usage: burstctl [--socket PATH] status [--json]\n"
            "       burstctl [--socket PATH] resume|suspend|resume-fail HOSTLIST\n"
            "       burstctl [--socket PATH] reset-group GROUP\n"
+           "       burstctl [--socket PATH] explain JOBID [--json]\n"
            "The socket is ControlSocket in burstd.conf (default " << kDefaultSocket
         << ", or $BURSTCTL_SOCKET).\n";
 }
@@ -85,6 +87,20 @@ int main(int argc, char** argv)
             return 2;
         }
         json_object_set_new(request.get(), "group", json_string(argv[i++]));
+    } else if (command == "explain") {
+        char* end = nullptr;
+        const unsigned long long id = i < argc ? std::strtoull(argv[i], &end, 10) : 0;
+        if (i >= argc || !*argv[i] || *end || id == 0 || id > 4294967295ULL) {
+            std::cerr << "burstctl: explain: expected a job id\n";
+            return 2;
+        }
+        json_object_set_new(request.get(), "job", json_integer(json_int_t(id)));
+        ++i;
+        if (i < argc && std::string(argv[i]) == "--json") {
+            as_json = true;
+            ++i;
+        }
+        timeout = std::chrono::milliseconds(5000);
     } else if (command == "-h" || command == "--help") {
         usage(std::cout);
         return 0;
@@ -130,6 +146,14 @@ int main(int argc, char** argv)
             std::cout << dump(status, JSON_INDENT(2)) << "\n";
         else
             burst::write_status_text(std::cout, status);
+        return 0;
+    }
+    if (command == "explain") {
+        json_t* explanation = json_object_get(reply.get(), "explanation");
+        if (as_json)
+            std::cout << dump(explanation, JSON_INDENT(2)) << "\n";
+        else
+            burst::write_explanation_text(std::cout, explanation);
         return 0;
     }
     json_t* message = json_object_get(reply.get(), "message");

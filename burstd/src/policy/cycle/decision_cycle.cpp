@@ -15,6 +15,7 @@ void DecisionCycle::observe(const JobEnd& end)
 CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const CycleBudget* budget, ActionSink& sink)
 {
     CycleOutcome out;
+    out.time = clock.now();
     unroute_from_stopped_groups(state, sink, out);
     std::optional<BudgetCap> cap;
     if (budget && !budget->limits.empty())
@@ -32,6 +33,8 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
         }
         for (auto& note : d.notes)
             out.notes.push_back(CycleNote{name, std::move(note), false});
+        for (auto& verdict : d.verdicts)
+            out.verdicts.push_back(CycleVerdict{name, std::move(verdict)});
     }
     if (cap) {
         out.over_budget = cap->dropped();

@@ -51,8 +51,15 @@ struct CycleNote {
     bool budget = false; // the cap's note
 };
 
+struct CycleVerdict {
+    std::string policy;
+    JobVerdict verdict;
+};
+
 struct CycleOutcome {
+    Time time = 0;
     std::vector<CycleAction> actions; // in the order they were applied
+    std::vector<CycleVerdict> verdicts; // each link's, in chain order
     std::vector<CycleNote> notes;     // in order: a link's cap notes, then its own
     std::map<std::string, std::uint64_t> over_budget; // dropped per action kind
     std::vector<BudgetStanding> standings;            // with a budget

@@ -375,16 +375,22 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         const Job* job = view.pending[c.view_index];
         const bool prefer = job->burst == BurstOption::Prefer;
         const std::uint64_t cores = queue[c.queue_index].cores;
-        if (group.free_capacity() < cores)
-            continue; // taken by jobs routed earlier in this decision
+        if (group.free_capacity() < cores) {
+            // Taken by jobs routed earlier in this decision.
+            d.verdicts.push_back(JobVerdict{job->id, false, group.group->name, start[c.queue_index], NAN, NAN,
+                                            "no room left in the group this cycle"});
+            continue;
+        }
         // Jobs routed before this one free cores for it: look again.
         if (stale && plays < reforecasts_ + 1 && start[c.queue_index] > 0 && !prefer) {
             start = play(queue.size(), horizon);
             stale = false;
         }
         const Seconds q = start[c.queue_index];
-        if (!prefer && q == 0)
+        if (!prefer && q == 0) {
+            d.verdicts.push_back(JobVerdict{job->id, false, "", 0, NAN, NAN, "expected to start locally now"});
             continue;
+        }
         const Seconds expected = queue[c.queue_index].expected;
         const bool shared = narrow_behind[k] >= group.group->cpus;
         const bool room_was_cold = room.warm + room.booting < cores;
@@ -446,6 +452,8 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (!prefer && !(saved > cost)) {
             holds_.held(job->id, now, lambda_ * double(cores) / 3600, lambda_ * double(cores) * q / 3600);
             ++declined;
+            d.verdicts.push_back(JobVerdict{job->id, false, group.group->name, q, cost, saved,
+                                            "kept local: waiting is expected to cost less than the cloud"});
             continue;
         }
         holds_.routed(job->id, now, cost + lambda_ * double(cores) * boot / 3600);
@@ -455,6 +463,9 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         stale = stale || !replayed;
         group.routed_pending_cpus += cores;
         room.take(cores, group.group->cpus);
+        d.verdicts.push_back(JobVerdict{job->id, true, group.group->name, q, cost, saved,
+                                        prefer ? "bursts: the job prefers the cloud"
+                                               : "bursts: waiting is expected to cost more than the cloud"});
         d.add(RouteToCloud{job->id, group.group->name},
               prefer ? "job prefers the cloud"
                      : "expected local start in " + seconds_text(q) + ": waiting costs " +

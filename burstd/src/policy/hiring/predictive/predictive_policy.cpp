@@ -242,8 +242,11 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
             options.push_back(ExpansionOption{&g, cost, boot});
         }
         const ExpansionOption* choice = expander_->choose(options, cores);
-        if (!choice)
+        if (!choice) {
+            d.verdicts.push_back(JobVerdict{view.pending[h]->id, false, "", wait[h], NAN, NAN,
+                                            "no node group has room for it or serves its needs"});
             continue;
+        }
         GroupView& best = view.groups[std::size_t(choice->group - view.groups.data())];
         const double best_cost = choice->cost;
         const Seconds best_boot = choice->ready_in;
@@ -275,12 +278,17 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         }
         if (!prefer && !(gain > best_cost)) {
             ++declined;
+            d.verdicts.push_back(JobVerdict{view.pending[h]->id, false, best.group->name, wait[h], best_cost, gain,
+                                            "kept local: the reward its wait loses is less than the cloud cost"});
             if (queue_benefit)
                 break; // the paper's FIFO head: nothing behind it is dispatched first
             continue;
         }
         best.routed_pending_cpus += cores;
         view.pending_group[h] = int(choice->group - view.groups.data());
+        d.verdicts.push_back(JobVerdict{view.pending[h]->id, true, best.group->name, wait[h], best_cost, gain,
+                                        prefer ? "bursts: the job prefers the cloud"
+                                               : "bursts: the reward its wait loses exceeds the cloud cost"});
         d.add(RouteToCloud{view.pending[h]->id, best.group->name},
               prefer ? "job prefers the cloud"
                      : "expected local wait " + (std::isinf(wait[h]) ? std::string("unbounded") : hours(wait[h])) +
