@@ -1,49 +1,21 @@
 #pragma once
-// The hard budget cap that every policy's actions pass through (DESIGN.md:
-// "budget and fair-share caps" after hiring and the expander), in burstd and
-// burstsim alike.  Budget=account Amount= Interval= lines limit what
-// SpendTracker books to an account per interval; "*" stands for every account
-// without a line of its own, including "" (capacity no job uses).
-//
-// A cap that counted only money spent would let a burst of routes overrun it
-// before the first bill: before an action is let through, the account's
-// spend in the current interval, plus the bounded remaining cost of its jobs
-// already running on or routed to cloud nodes, plus the action's own bound
-// (cloud_cost_bound.hpp) must stay within Amount.  Commitments do not reset
-// at an interval boundary: a job that runs on counts in full in the new
-// interval.  RouteToCloud is checked against its job's account, HireNodes
-// against "" (a hired node is nobody's until a job uses it) and is cut to
-// the nodes that fit; other actions pass.  A decision's routes are checked
-// before its hires: a hire that took the budget the routes need would buy
-// nodes for jobs the cap then keeps local; and a hire of a group whose
-// routes the cap dropped, all of them, is dropped too unless a job already
-// waits for the group's nodes: nodes no job may use would idle the budget
-// away.  Boots count as long as the group's longest (NodeGroup::boot_bound).  One BudgetCap lives for one
-// decision cycle: what it lets through counts against the next policy of
-// the chain.
-//
-// "" is whatever SpendTracker cannot book to a job: nodes booting or idle,
-// and the cores a job leaves free on its nodes.  One rule keeps it within
-// its line: everything that may make a cloud node cost money no job pays
-// for commits that cost to "" until the node may power down
-// (cloud_cost_bound.hpp).  An idle node commits the rest of its boot and
-// SuspendTime, a busy one the most it may cost while one of its jobs runs
-// to its limit and the others end at once, plus SuspendTime, less that
-// job's share, a hire its nodes' boot and SuspendTime,
-// and a route what its job may add where Slurm places it: on free cores of
-// nodes up or booting first (and of nodes hired in the same cycle, and those
-// earlier routes leave free on the fresh nodes they resume), as Slurm
-// and burstsim do, which it may keep up longer, then on fresh nodes with
-// their boot and idle tail; or, as jobs routed before it may take those
-// cores first, on fresh nodes only, whichever costs more.  A route is
-// checked against ""'s line as well as its account's and stays local if
-// either would be exceeded; it keeps its commitment while it is pending.
-// All of it is billed as the provider bills it (SpendTracker books billed
-// time): what a node's bill may exceed its uptime by (MinBilled, the rest
-// of a begun hour, for a power-down up to kPowerDownLag late) is ""'s; a
-// node being terminated, or powered down within its billed period, commits
-// the rest of that period to "".  Each cycle recomputes all
-// of it from the state, so nothing booked as spent is committed again.
+// The hard budget cap every policy's actions pass through, in burstd and
+// burstsim alike: Budget=account Amount= Interval= lines limit what
+// SpendTracker books to an account per interval; "*" stands for every
+// account without a line of its own, including "" (capacity no job uses).
+// A cap that counted only money spent would let a burst of routes overrun
+// it before the first bill, so an action passes only if the account's spend
+// in the interval, plus the bounded remaining cost of what it already has
+// on cloud nodes, plus the action's own bound (cloud_cost_bound.hpp) stays
+// within Amount; commitments do not reset at an interval boundary.
+// RouteToCloud is checked against its job's account and against "" (what
+// its nodes may cost that the job does not pay), HireNodes against "" and
+// cut to the nodes that fit; other actions pass.  Routes are checked before
+// hires, and a hire of a group whose routes were all dropped is dropped
+// unless a job already waits there: nodes no job may use would idle the
+// budget away.  One BudgetCap lives for one decision cycle and recomputes
+// every commitment from the state; what it lets one policy do counts
+// against the next.  doc/policies.md, "Billing bounds and the budget cap".
 
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"

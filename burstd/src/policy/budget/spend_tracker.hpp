@@ -1,33 +1,24 @@
 #pragma once
 // Money spent on cloud instances in the current budget interval, per node
-// group and per Slurm account, for ClusterState (budget policies), the budget
-// cap, status and metrics, in burstd and burstsim alike.
+// group and per Slurm account, for ClusterState, the budget cap, status and
+// metrics, in burstd and burstsim alike.  Intervals are aligned to the epoch
+// (a day starts at 00:00 UTC).
 //
 // Per group it is recomputed from the billed spans every time (launch to the
-// end of the instance's last billed period, or now, clipped to the interval,
-// times the group's price), so in burstd, where the spans come from the
-// ledger, it survives restarts.  Billed time accrues pro rata, as burstsim's
-// --budget counts it: an instance powered down ten minutes into a billed
-// hour goes on costing until the hour ends (billing_boundary.hpp).  Per
-// account it is accrued between two updates: each instance's cost over that
-// span is split over the accounts of the jobs on its node, by their share of
-// the node's cores, each job from where its booking last stopped (its start,
-// the first time: a job CONFIGURING on nodes that boot pays for the boot,
-// which the budget cap commits to it) to now, or to its end if it ended
+// end of the instance's last billed period, or now, clipped to the
+// interval, pro rata), so in burstd, where the spans come from the ledger,
+// it survives restarts.  Per account it is accrued between two updates:
+// each instance's cost over that span is split over the jobs on its node by
+// their share of its cores, each job from where its booking last stopped
+// (its start, the first time: a job CONFIGURING on booting nodes pays for
+// the boot, which the cap commits to it) to now, to its end if it ended
 // since (job_ended), or to now if it went back to pending (requeued: Slurm
-// sends no end); the rest (idle cores, billed time after the power-down) is
-// the "" account, so the accounts add up to the groups' total.  Booked only
-// up to the updates, a job ending between two of them left the end of its
-// run to "", and one starting on its cores was booked from before its
-// start: "" went over its line by what the cap had committed to the jobs.
-// After a restart burstd resumes from the booking it kept in the ledger at
-// its last update (resume, booking): the accounts keep what was booked to
-// them, and the first update splits only the time since over the jobs
-// running then (jobs that ended while burstd was down are not known).
-// Without a booking, the first update splits the interval so far that way:
-// a guess, but one that keeps per-account Budget= lines charged for what
-// their nodes cost rather than letting them spend it again.
-// Intervals are aligned to the epoch (a day starts at 00:00 UTC).
+// sends no end).  The rest (idle cores, billed time after a power-down) is
+// the "" account, so the accounts add up to the groups' total.  After a
+// restart burstd resumes from the booking kept in its ledger (resume): the
+// first update splits only the time since over the jobs running then;
+// without a booking, the interval so far, which keeps per-account lines
+// charged for what their nodes cost rather than letting them spend it again.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"

@@ -1,15 +1,14 @@
 #pragma once
 // Upper bounds on what cloud capacity may still cost, for the budget cap: a
 // hard cap has to count money already promised, not only money spent.
-// Amounts are instance-seconds × the group's price, as SpendTracker counts
-// spend, on whole nodes: SpendTracker books an account at most the share of
-// a node its job's cores take, so a whole node bounds it.  What the provider
-// bills beyond a node's uptime (MinBilled, the rest of a begun hour) is no
-// job's: the bounds on capacity no job uses include it, from each node's
-// uptime now (billing_boundary.hpp).  std::nullopt means there is no bound
-// (a job without a time limit, or nodes Slurm never powers down).  A boot
-// counts as long as the group's longest (NodeGroup::boot_bound): a boot past
-// the expected BootTime is billed too.
+// Amounts are instance-seconds × the group's price on whole nodes, as
+// SpendTracker counts spend (it books an account at most the share of a
+// node its job's cores take, so a whole node bounds it).  What a bill
+// exceeds a node's uptime by (MinBilled, the rest of a begun hour) is no
+// job's: the bounds on capacity no job uses include it.  std::nullopt: no
+// bound (a job without a time limit, nodes Slurm never powers down).  A
+// boot counts as the group's longest (NodeGroup::boot_bound).
+// doc/policies.md, section "Billing bounds and the budget cap".
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"

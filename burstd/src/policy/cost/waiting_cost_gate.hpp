@@ -17,20 +17,16 @@ struct WaitingJob {
     Seconds runtime = 0;
 };
 
-// Issue 6's λ for the scale-up policies (threshold, boot-window, pfa), whose
-// papers size the cloud without pricing waiting.  Of the nodes a scale-up
-// wants, only those are hired whose jobs' waiting, priced at λ money per
-// waiting core-hour, is worth more than the nodes cost.  A job saves
-//   λ · cores · (wait − boot) / 3600
-// (it still waits for the boot, which its nodes bill too: the group's
-// expected boot as measured, MeasuredBootTimes).  A job at least a node
-// wide takes whole nodes of its own and is worth them when it saves more
-// than they cost for max(min_billed, boot + runtime); a narrower one shares
-// nodes with other narrow jobs and is worth it when it saves more than its
-// share cores / node cores of that.  The worthy narrow jobs fill nodes; a
-// last node they fill only partly (with the least waiting of them) is hired
-// only if their saving pays the whole node for the longest of them.  λ = +∞
-// (the default) is no gate: the policy behaves as in its paper.
+// λ for the scale-up policies (threshold, boot-window, pfa), whose papers
+// size the cloud without pricing waiting: of the nodes a scale-up wants,
+// only those are hired whose jobs' waiting, priced at λ per core-hour, is
+// worth more than the nodes cost.  A job saves λ · cores · (wait − boot) /
+// 3600 (it still waits for the boot, which its nodes bill too).  A job at
+// least a node wide is weighed against its own whole nodes, a narrower one
+// against its share of one; a last node the worthy narrow jobs fill only
+// partly must be paid for whole by them.  λ = +∞ (the default) is no gate:
+// the policy behaves as in its paper.  doc/policies.md, section "The lambda
+// cost gate".
 class WaitingCostGate {
 public:
     explicit WaitingCostGate(double lambda) : lambda_(lambda) {}

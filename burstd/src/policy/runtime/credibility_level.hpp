@@ -1,30 +1,19 @@
 #pragma once
 // One level of a hierarchical estimate (e.g. a user's jobs of one name
-// within their account's category): per key, Bühlmann's credibility
-// estimate
+// within their category): per key, Bühlmann's credibility estimate
 //
 //   Z · (the key's mean) + (1 − Z) · (its parent's estimate),
 //   Z = n / (n + σ² / τ²)
 //
-// (n: the key's observations; σ²: the variance of values within a key; τ²:
-// the variance of the keys' true offsets from their parents), σ² and τ²
-// estimated from every key of the level (Bühlmann and Straub's estimators,
-// on each value's offset from its parent's estimate when it was learned).
-// A key with few observations, or a level whose keys differ little compared
-// with how much their values scatter, stays near the parent; a level whose
-// keys differ a lot trusts a key after a few observations.  Nothing to tune: the data set how far each level shrinks.
-// Until two observations of one key give a within-key variance, or while
-// the keys' offsets are no more spread than that variance explains, a key
-// adds nothing to its parent.
-//
-// The key's mean is a recent one (a running mean that gives the newest of
-// n observations weight 1/min(n, kRecentRuns)), so that a key follows a
-// change in what its jobs do; n is capped at kRecentRuns in Z.  A weighted
-// mean of means, the estimate stays within the values seen (a runtime
-// ratio never comes out negative).
-//
-// The level keeps the keys observed most recently (recent_keys.hpp); a key
-// it drops still counts in σ² and τ², which describe the level, not a key.
+// with σ² the variance of values within a key and τ² that of the keys'
+// true offsets from their parents, both estimated from every key of the
+// level (Bühlmann and Straub).  Nothing to tune: the data set how far each
+// level shrinks.  A key adds nothing to its parent until the level can tell
+// its keys apart.  The key's mean is a recent one (the newest of n
+// observations weighs 1/min(n, kRecentRuns), n capped likewise in Z) so
+// that a key follows a change in what its jobs do; a weighted mean of
+// means, the estimate stays within the values seen.  A key the level drops
+// (recent_keys.hpp) still counts in σ² and τ², which describe the level.
 
 #include "policy/runtime/recent_keys.hpp"
 

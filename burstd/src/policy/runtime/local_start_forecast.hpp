@@ -36,8 +36,8 @@ struct ForecastPending {
 constexpr Seconds kNotForeseen = std::numeric_limits<Seconds>::infinity();
 
 // Start offsets (seconds from now) of `pending`, given in priority order;
-// kNotForeseen for jobs not started by `horizon`.  `capacity` bounds what
-// ever frees up: a job wider than it never starts.
+// kNotForeseen for jobs not started by `horizon`.  Only `free_now` and the
+// running jobs' cores ever free up: a job wider than they are never starts.
 std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::vector<ForecastRunning>& running,
                                            const std::vector<ForecastPending>& pending,
                                            std::uint32_t backfill_window, Seconds horizon = kNotForeseen);

@@ -102,6 +102,8 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
         else if (all_runtime_.count >= kMinSamples)
             e = all_runtime_.value;
     }
+    // Not without a limit: jobs sharing user and name but no limit are less
+    // alike, and the running ones are a length-biased sample of them.
     if (!user.empty() && limit > 0)
         e = std::max(e, running_floor(kind));
     return limit > 0 ? std::min(e, limit) : e;

@@ -11,7 +11,6 @@ namespace burst {
 // cannot start on the local nodes now is made cloud-eligible in a group with
 // room for it; Slurm then resumes CLOUD nodes on allocation.  Jobs that
 // prefer the cloud are routed even when local cores are free.
-// Parameters: expander (default price).
 class AlwaysPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "always";

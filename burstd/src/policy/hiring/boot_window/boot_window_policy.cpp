@@ -24,8 +24,8 @@ using ReleaseQueue = std::priority_queue<Release, std::vector<Release>, std::gre
 // expected to end within any window we can reason about: a job past its
 // category's mean with no limit.  Algorithm 1's TasksCompleteAt would end
 // it now, but runtimes are heavy-tailed, and a job that has outlived the
-// mean is likely a long one: ending it now under-hired on the NASA trace
-// (J 10% to 100% higher at λ = 0.5 to 5 × the core-hour price).
+// mean is likely a long one: ending it now under-hired (doc/policies.md,
+// section "boot-window").
 Seconds remaining(const Job& job, Seconds estimate, Time now)
 {
     const Seconds elapsed = now - job.start_time;

@@ -10,28 +10,16 @@
 
 namespace burst {
 
-// Zheng et al.'s HTA resource estimation (CLUSTER 2020, Algorithm 1): play
-// the running and waiting jobs forward over one node boot time using
-// per-category runtimes learned from finished jobs (fallback: time limit)
-// and each job's requested cores (Slurm allocates what was requested, so
-// unlike HTA's per-category resource use there is nothing to learn), and
-// hire for the burstable work still waiting when new nodes would be ready,
-// all of it in one resize: when the expander's choice cannot grow enough,
-// its next choice among the groups that still can hires for the jobs the
-// cores hired so far do not hold whole (a job runs within one group).
-// When nothing would wait and cores would be spare, drain cloud nodes (they
-// power down when their jobs end).  A group's boot time is its latest
-// measured one (request to running, as HTA times its worker-pods; at most
-// twice the median of its recent ones, measured_boot_times.hpp), from the
-// ledger's boots of open and closed instances, else its configured one; it times both
-// the group's booting nodes and the window, which is the longest boot time
-// of the groups that can grow.  Resizing actions are at least one window
-// apart.
-// With lambda given, only the nodes whose share of the shortage, waiting
-// one more boot window (the earliest a later hire could serve it), costs
-// more than the node over that window are hired (WaitingCostGate).
-// Parameters: expander (least-waste), lambda (money per waiting core-hour;
-// unset = no gate).
+// Zheng et al.'s HTA resource estimation (Algorithm 1): play the running
+// and waiting jobs forward over one node boot time and hire, in one
+// resize, for the burstable work still waiting when new nodes would be
+// ready; when nothing would wait and cores would be spare, drain cloud
+// nodes.  Only runtimes are learned (per category): Slurm allocates the
+// cores a job asks for, so there is no resource use to learn.  The window is
+// the longest measured boot of the groups that can grow, and resizes are at
+// least one window apart, as HTA avoids thrashing.  With lambda, hires pass
+// the waiting cost gate.  Steps, departures from the paper and
+// measurements: doc/policies.md, section "boot-window".
 class BootWindowPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "boot-window";

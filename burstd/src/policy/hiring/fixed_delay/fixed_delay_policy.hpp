@@ -12,7 +12,6 @@ namespace burst {
 // in a group with room.  Jobs that fit in the cores free now stay local;
 // jobs that prefer the cloud go at once.  burstsim --tune-delay finds the
 // delay that would have been best in hindsight for a trace and λ.
-// Parameters: delay (seconds, default 600), expander (default price).
 class FixedDelayPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "fixed-delay";

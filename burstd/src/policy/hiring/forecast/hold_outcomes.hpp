@@ -1,20 +1,12 @@
 #pragma once
 // What holding jobs for local cores really cost, against what the forecast
-// said it would.  A job held because it was forecast to start locally in Q
-// was judged to cost its wait, priced: rate × Q.  What it cost in the end
-// (from its first hold): if it started locally, the wait until it started;
-// if it burst later after all (the forecast slipped), the wait until it
-// was routed plus what bursting then cost (its cloud cost and boot wait).
-// The ratio Σ actual / Σ forecast over the last `window` held jobs says how
-// far forecasts of held jobs run over, the slips into the cloud included.
-//
-// Only held jobs count, because those are the decisions the ratio corrects:
-// a job is held exactly when its forecast wait is short, so forecast errors
-// there are one-sided (a job forecast to wait long is routed, and its error
-// is never seen), and a plain runtime or queue model learned from all jobs
-// misses that bias.  A later burst is not a loss in itself: by then the job
-// may take free cores of nodes already up, and may have waited only part of
-// Q; its cost is what it was, not the whole Q wasted.
+// said: Σ actual / Σ forecast over the last `window` held jobs, where a
+// held job cost its wait until it started locally, or, if it burst after
+// all, its wait until routed plus that burst's cost and boot wait.  Only
+// held jobs count: a job is held exactly when its forecast wait is short,
+// so the errors there are one-sided, which a model learned from all jobs
+// misses.  A later burst costs what it cost (often warm cores), not the
+// whole forecast wait wasted.
 
 #include "model/job.hpp"
 

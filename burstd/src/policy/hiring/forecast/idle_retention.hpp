@@ -1,46 +1,14 @@
 #pragma once
-// How long an idle cloud node is worth keeping up, learned from how soon
-// the site has needed a node again after one went idle.  Slurm powers an
+// How long an idle cloud node is worth keeping up, learned per group from
+// how soon a node was needed again after one went idle (the last `window`
+// such gaps, so the rule follows the workload's rhythm).  Slurm powers an
 // idle node down after SuspendTime whatever the workload; this powers it
-// down sooner when keeping it is not expected to pay.
-//
-// Keeping a node idle costs what its provider bills past what it has
-// already billed: nothing until the node's next billing boundary (the next
-// hour from launch with per-hour billing, MinBilled from launch otherwise),
-// its price per second after.  A node kept and reused saves what a fresh one
-// costs: its billed minimum (price × max(MinBilled, boot)) and the boot
-// waited by the cores that take it (λ × cores × boot / 3600); call that V.
-// Past its billing boundary, keeping a node longer than V / price can never
-// pay, so that is the horizon H of the rule.
-//
-// What is learned, per group: G, the time from a node going idle until the
-// group next needs a node (a node enters use: an idle one takes work, or a
-// powered-down one is resumed).  Needs are matched to idle events last in,
-// first out (a need takes the node idle the shortest time), and an idle
-// event no need has matched within H counts as never needed.  The cores
-// that wait for a fresh node are those the nodes entering use carry (their
-// mean, at most a node, over the nodes entering use with cores allocated: a
-// node another policy hired carries none yet; a node's cores until such a
-// need is seen).  The last `window` gaps are kept, so the rule follows the
-// workload's rhythm.  The first call only sees how nodes are: nodes busy
-// then are no needs, and nodes idle then have no known idle time, so the
-// rule leaves them to SuspendTime.
-//
-// A node idle for `a` whose billing boundary is further away than the time
-// between the last two decisions is kept: keeping it until the next
-// decision is free.  Otherwise it is kept while some T in (a, H] has a lower
-// expected cost than powering it down now, over the gaps G > a:
-//   keep until T:  E[billed(min(G, T) − a)] + V × P(T < G ≤ H)
-//   power down:    V × P(a < G ≤ H)
-// where billed(d) is what keeping it d longer adds to its bill (a need
-// after H costs a fresh node either way).  With no gap past a seen yet, it
-// is kept: Slurm's SuspendTime decides, as without the rule.  Decided at
-// every call, so a node kept at one decision is weighed again at the next
-// with the gaps still possible.
-//
-// Only the site's state is read: node states, group prices, billing and
-// boot times, burstd's instances (launch times), and the decision times; λ
-// is the policy's.
+// down sooner when keeping it is not expected to pay against what a fresh
+// node costs (its billed boot, and the boot its cores wait, at λ).  A node
+// within its billed period until the next decision is kept (it is paid
+// for), and so is one idle longer than any gap seen (SuspendTime decides).
+// The rule: doc/policies.md, section "forecast" (idle retention).  Only the
+// site's state is read, so burstd and burstsim learn alike.
 
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"

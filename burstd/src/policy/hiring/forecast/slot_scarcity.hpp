@@ -1,20 +1,15 @@
 #pragma once
 // How much waiting a group's node slots would have relieved, learned from
-// when the group had no room for jobs that would have paid for a burst.
-// A group holds at most max_count nodes: a burst holds its share of them
-// for its boot and run, and a job that would gain from bursting meanwhile
-// but finds no room waits.  The recent past stands for the near future: a
-// burst about to hold `cores` for T seconds is charged the waiting that as
-// many cores of room would have relieved over the last T seconds.
-//
-// Recorded at each decision: the cores of jobs the group had no room for
-// that are foreseen to wait past their break-even (they would burst, were
-// there room), held until the next record.  The waiting `cores` more cores
-// of room relieve over a window is at most cores × the time such jobs
-// waited, and at most the core-seconds they waited (an upper bound on the
-// integral of min(cores, blocked)); both are running totals, so a query is
-// a binary search.  Records come in non-decreasing time; marks older than
-// the longest window asked for (keep()) are dropped as time moves on.
+// when the group had no room for jobs that would have paid for a burst
+// (forecast's slots=blocked; doc/policies.md, section "forecast").  The
+// recent past stands for the near future: a burst about to hold `cores`
+// for T seconds is charged the waiting as many cores of room would have
+// relieved over the last T seconds.  Each decision records the cores of
+// such blocked jobs, held until the next record.  The waiting is bounded by
+// cores × the time such jobs waited and by the core-seconds they waited
+// (an upper bound on the integral of min(cores, blocked)): both running
+// totals, so a query is a binary search.  Records come in non-decreasing
+// time; marks older than the longest window asked for (keep()) are dropped.
 
 #include "model/clock.hpp"
 

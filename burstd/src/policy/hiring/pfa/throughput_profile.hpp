@@ -30,8 +30,10 @@ public:
     // Closes one autoscaling interval with these throughputs (one per group).
     void record(const std::vector<double>& tau);
 
-    // ρ: sums to 1.  Equal shares until every group has shown throughput,
-    // so that each keeps being tried (the paper's rule for MA and EWMA).
+    // ρ: sums to 1.  Equal shares, so that each group keeps being tried
+    // (the paper's rule for MA and EWMA): with MA unless every group has
+    // shown throughput within the window, with EWMA in any interval in
+    // which some group showed none.
     const std::vector<double>& ratios() const { return rho_; }
     // ζ: how many waves of tasks a node finishes per interval; unbounded
     // without throughput history.

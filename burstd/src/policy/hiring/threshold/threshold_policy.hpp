@@ -12,28 +12,15 @@
 
 namespace burst {
 
-// Kubernetes-HPA-like, on one of three metrics:
-//   utilization (default): queue-aware; size the cloud so that busy plus
-//     waiting cores would fill the site to the target,
-//       desired cloud cores = (busy + waiting) / target − local cores.
-//   hpa: the HPA's own rule (Zheng et al. eq. 1): the cores of jobs running
-//     on nodes that are up, all the autoscaler can see, over the cores the
-//     site has or is getting; desired cores = busy / target, and no change
-//     while the ratio of utilization to target is within HPA's 10%
-//     tolerance of 1.  Blind to the queue: it grows only as fast as busy
-//     cores do.  (Its own name, not `utilization`: a burstd.conf that
-//     names the default keeps what it had.)
-//   queue (KEDA-style queue length): keep the cloud cores in use plus one
-//     node per target_queue waiting jobs.
-// Scale up at once, scale down only to the highest desire seen over the
-// stabilization window (HPA's downscale stabilization), and only idle
-// nodes.  With lambda given, a scale-up node is hired only if the waiting
-// jobs it would take are worth it over one boot time (WaitingCostGate);
-// headroom with nothing waiting for it is then not bought.
-// Parameters: metric (utilization), target_utilization (0.8, with
-// utilization or hpa), target_queue (4 waiting jobs per node),
-// stabilization seconds (300), expander (price), lambda (money per waiting
-// core-hour; unset = no gate).
+// Kubernetes-HPA-like: sizes the cloud to a target, on busy and waiting
+// cores (metric=utilization, the default: HPA's own rule sees only busy
+// cores, so a queue with nothing running would hire nothing), on HPA's rule
+// itself (metric=hpa, Zheng et al. eq. 1, under its own name so that a
+// burstd.conf naming the default keeps what it had) or on queue length
+// (metric=queue).  Scales up at once; scales down only idle nodes, and only
+// below the highest desire over the stabilization window (HPA's downscale
+// stabilization).  With lambda, hires pass the waiting cost gate.
+// doc/policies.md, section "threshold".
 class ThresholdPolicy final : public Policy {
 public:
     static constexpr std::string_view kName = "threshold";
