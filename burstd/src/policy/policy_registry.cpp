@@ -60,7 +60,7 @@ const Registry<PolicyType>& policy_registry()
               {{"late", "uniform", "uniform or immediate: when a job past its expected end ends"}, ""},
               {{"max_error", "0.5", "the uniform window's half width, relative"}, ""},
               {{"benefit", "self", "self, queue or replay: whose waiting a burst saves"}, ""},
-              {{"local_price", "0", "money per local core-second saved by bursting"}, ""},
+              {{"local_price", "0", "money per local core-hour a burst frees"}, ""},
               {{"depth", "1000", "pending jobs considered per cycle"}, ""},
               {{"runtime", "learned", "learned or limit"}, ""},
               {{"expander", "least-cost", "chooses the node group"}, ""}}},
