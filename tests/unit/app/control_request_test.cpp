@@ -44,7 +44,7 @@ TEST(ControlRequest, ParsesSlurm2205ResumeFile)
 TEST(ControlRequest, RejectsBadRequests)
 {
     STRCMP_EQUAL("cmd: expected string", parse_control_request("{}").error.c_str());
-    STRCMP_EQUAL("cmd: expected one of status, resume, suspend, resume-fail, reset-group, got \"reboot\"",
+    STRCMP_EQUAL("cmd: expected one of status, resume, suspend, resume-fail, reset-group, explain, got \"reboot\"",
                  parse_control_request(R"({"cmd":"reboot"})").error.c_str());
     STRCMP_EQUAL("nodes: expected a hostlist string", parse_control_request(R"({"cmd":"suspend"})").error.c_str());
     STRCMP_EQUAL("nodes: expected at least one node",
@@ -66,4 +66,14 @@ TEST(ControlRequest, ParsesResetGroupAndRequiresTheGroup)
     STRCMP_EQUAL("group: expected a node group name", missing.error.c_str());
     auto empty = parse_control_request(R"({"cmd":"reset-group","group":""})");
     CHECK_FALSE(empty.request.has_value());
+}
+
+TEST(ControlRequest, ExplainNamesOneJob)
+{
+    auto ok = parse_control_request(R"({"cmd":"explain","job":42})");
+    CHECK(ok.request.has_value());
+    LONGS_EQUAL(42, ok.request->job);
+    CHECK(ok.request->command == ControlCommand::Explain);
+    for (const char* bad : {R"({"cmd":"explain"})", R"({"cmd":"explain","job":0})", R"({"cmd":"explain","job":"42"})"})
+        STRCMP_EQUAL("job: expected a job id (a positive integer)", parse_control_request(bad).error.c_str());
 }
