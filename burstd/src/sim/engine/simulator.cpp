@@ -4,6 +4,7 @@
 #include "policy/budget/budget_spend.hpp"
 #include "policy/cycle/decision_cycle.hpp"
 #include "policy/site/site_view.hpp"
+#include "sim/engine/event_queue.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/priority/priority_model.hpp"
 #include "sim/unit_draw.hpp"
@@ -76,27 +77,6 @@ struct CloudNode {
     LaunchOutcome launch = LaunchOutcome::Launched; // of this life's launch
 };
 
-// Interruptions after job ends: a job ending at the very instant its node
-// is taken back has finished.  Releases of held jobs last, before the
-// scheduling pass at their instant.
-enum class EventKind : std::uint8_t { LaunchFailed, JobEnd, NodeReady, SuspendCheck, Interruption, Eligible };
-
-struct Event {
-    Time time;
-    EventKind kind;
-    std::uint64_t seq;
-    std::uint32_t target;
-    std::uint64_t token;
-    bool operator>(const Event& o) const
-    {
-        if (time != o.time)
-            return time > o.time;
-        if (kind != o.kind)
-            return kind > o.kind;
-        return seq > o.seq;
-    }
-};
-
 void validate(const SimConfig& c)
 {
     if (c.local_cores == 0)
@@ -158,6 +138,8 @@ private:
     void make_eligible(std::uint32_t j);
     // Its dependencies met: eligible now, or held until its release.
     void release_or_hold(std::uint32_t j);
+    // One event that is still current.
+    void handle(const Event& e);
     void schedule();
     void decide();
 
@@ -208,7 +190,6 @@ private:
     void snapshot_add(std::uint32_t j);
     void snapshot_remove(std::uint32_t j);
     void sync_node(std::uint32_t n);
-    void push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token = 0);
 
     SimConfig config_;
     DecisionCycle& cycle_;
@@ -218,8 +199,7 @@ private:
     std::mt19937_64 interruption_rng_;
     std::vector<SimJob> jobs_;           // in submit order
     std::unordered_map<JobId, std::uint32_t> by_id_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-    std::uint64_t event_seq_ = 0;
+    EventQueue events_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
     bool dirty_ = false;
@@ -431,11 +411,6 @@ void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
                                      " is on a dependency cycle");
 }
 
-void SimRun::push(Time t, EventKind kind, std::uint32_t target, std::uint64_t token)
-{
-    events_.push(Event{t, kind, event_seq_++, target, token});
-}
-
 SimResult SimRun::run()
 {
     if (jobs_.empty())
@@ -444,9 +419,7 @@ SimResult SimRun::run()
     Time next_decide = result_.first_submit;
     next_priority_pass_ = result_.first_submit;
     while (true) {
-        Time t = kNever;
-        if (!events_.empty())
-            t = events_.top().time;
+        Time t = events_.next_time();
         if (next_submit_ < jobs_.size())
             t = std::min(t, jobs_[next_submit_].trace->submit);
         const bool deciding = finished_ < jobs_.size();
@@ -467,48 +440,8 @@ SimResult SimRun::run()
             next_priority_pass_ += std::ceil((t - next_priority_pass_) / period) * period;
         }
         clock_.set(t);
-        while (!events_.empty() && events_.top().time == t) {
-            Event e = events_.top();
-            events_.pop();
-            switch (e.kind) {
-            case EventKind::LaunchFailed:
-                if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
-                    launch_failed(e.target);
-                break;
-            case EventKind::JobEnd:
-                if (jobs_[e.target].run_epoch == e.token && jobs_[e.target].phase == Phase::Running)
-                    finish(e.target);
-                break;
-            case EventKind::Interruption:
-                if (nodes_[e.target].life == e.token && nodes_[e.target].power != Power::Down)
-                    interrupt(e.target);
-                break;
-            case EventKind::NodeReady:
-                // Not a boot of an earlier life, interrupted or released while booting.
-                if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
-                    node_ready(e.target);
-                break;
-            case EventKind::Eligible:
-                if (jobs_[e.target].phase == Phase::Blocked && jobs_[e.target].waiting_parents == 0)
-                    make_eligible(e.target);
-                break;
-            case EventKind::SuspendCheck: {
-                CloudNode& n = nodes_[e.target];
-                if (n.power != Power::Up || n.alloc != 0 || n.idle_epoch != e.token)
-                    break;
-                std::uint32_t in_use = 0;
-                for (auto m : group_nodes_[n.group])
-                    in_use += nodes_[m].power != Power::Down;
-                // A placeholder holds the node warm while the workload lasts.
-                if (finished_ < jobs_.size() && in_use <= warm_[n.group])
-                    push(t + std::max<Seconds>(suspend_time_of(config_, config_.groups[n.group]), 1),
-                         EventKind::SuspendCheck, e.target, e.token);
-                else
-                    power_down(e.target);
-                break;
-            }
-            }
-        }
+        while (const auto e = events_.pop_at(t))
+            handle(*e);
         if (priority_ && deciding && t == next_priority_pass_) {
             priority_pass();
             next_priority_pass_ = t + config_.priority.calc_period;
@@ -518,8 +451,7 @@ SimResult SimRun::run()
         schedule();
         // Launches that failed in this pass land first: burstd hears of
         // them before its next cycle, and the policy sees the nodes down.
-        const bool failing =
-            !events_.empty() && events_.top().time == t && events_.top().kind == EventKind::LaunchFailed;
+        const bool failing = events_.next_is(t, EventKind::LaunchFailed);
         if ((deciding || booking) && t == next_decide && !failing) {
             if (deciding) {
                 decide();
@@ -541,12 +473,55 @@ SimResult SimRun::run()
     return std::move(result_);
 }
 
+void SimRun::handle(const Event& e)
+{
+    const Time t = e.time;
+    switch (e.kind) {
+    case EventKind::LaunchFailed:
+        if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
+            launch_failed(e.target);
+        break;
+    case EventKind::JobEnd:
+        if (jobs_[e.target].run_epoch == e.token && jobs_[e.target].phase == Phase::Running)
+            finish(e.target);
+        break;
+    case EventKind::Interruption:
+        if (nodes_[e.target].life == e.token && nodes_[e.target].power != Power::Down)
+            interrupt(e.target);
+        break;
+    case EventKind::NodeReady:
+        // Not a boot of an earlier life, interrupted or released while booting.
+        if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
+            node_ready(e.target);
+        break;
+    case EventKind::Eligible:
+        if (jobs_[e.target].phase == Phase::Blocked && jobs_[e.target].waiting_parents == 0)
+            make_eligible(e.target);
+        break;
+    case EventKind::SuspendCheck: {
+        CloudNode& n = nodes_[e.target];
+        if (n.power != Power::Up || n.alloc != 0 || n.idle_epoch != e.token)
+            break;
+        std::uint32_t in_use = 0;
+        for (auto m : group_nodes_[n.group])
+            in_use += nodes_[m].power != Power::Down;
+        // A placeholder holds the node warm while the workload lasts.
+        if (finished_ < jobs_.size() && in_use <= warm_[n.group])
+            events_.push(t + std::max<Seconds>(suspend_time_of(config_, config_.groups[n.group]), 1),
+                         EventKind::SuspendCheck, e.target, e.token);
+        else
+            power_down(e.target);
+        break;
+    }
+    }
+}
+
 void SimRun::submit(std::uint32_t j)
 {
     snapshot_add(j);
     const TraceJob& t = *jobs_[j].trace;
     if (t.release() > clock_.now())
-        push(t.release(), EventKind::Eligible, j, 0);
+        events_.push(t.release(), EventKind::Eligible, j, 0);
     if (jobs_[j].waiting_parents > 0) {
         jobs_[j].phase = Phase::Blocked;
         Job& view = state_.snapshot.jobs[jobs_[j].snap];
@@ -766,7 +741,7 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     const Time now = clock_.now();
     job.phase = Phase::Running;
     job.start = now;
-    push(now + runtime, EventKind::JobEnd, j, job.run_epoch);
+    events_.push(now + runtime, EventKind::JobEnd, j, job.run_epoch);
     Job& view = state_.snapshot.jobs[job.snap];
     view.state = JobState::Running;
     view.reason = kNoReason;
@@ -871,17 +846,17 @@ void SimRun::power_up(std::uint32_t n)
     // failure lands right after, as a node that goes down.
     node.launch = launches_->launch(node.group, now);
     if (node.launch != LaunchOutcome::Launched) {
-        push(now, EventKind::LaunchFailed, n, node.life);
+        events_.push(now, EventKind::LaunchFailed, n, node.life);
         sync_node(n);
         return;
     }
     ++result_.instances_launched;
     unbooked_spend_ = true;
     const NodeGroup& g = config_.groups[node.group];
-    push(now + sample_boot(g), EventKind::NodeReady, n, node.life);
+    events_.push(now + sample_boot(g), EventKind::NodeReady, n, node.life);
     if (g.spot && g.interruptions_per_hour > 0) {
         // Poisson process: exponential time to the interruption of this life.
-        push(now - std::log1p(-unit_draw(interruption_rng_)) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);
+        events_.push(now - std::log1p(-unit_draw(interruption_rng_)) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);
     }
     sync_node(n);
 }
@@ -1054,7 +1029,7 @@ void SimRun::node_idle(std::uint32_t n)
     const Seconds suspend = suspend_time_of(config_, config_.groups[node.group]);
     ++node.idle_epoch;
     if (!std::isinf(suspend)) // else Slurm never suspends it
-        push(clock_.now() + suspend, EventKind::SuspendCheck, n, node.idle_epoch);
+        events_.push(clock_.now() + suspend, EventKind::SuspendCheck, n, node.idle_epoch);
 }
 
 void SimRun::finish(std::uint32_t j)
