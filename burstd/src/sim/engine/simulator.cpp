@@ -6,6 +6,7 @@
 #include "policy/site/site_view.hpp"
 #include "sim/engine/event_queue.hpp"
 #include "sim/engine/group_launches.hpp"
+#include "sim/engine/sim_jobs.hpp"
 #include "sim/priority/priority_model.hpp"
 #include "sim/unit_draw.hpp"
 
@@ -27,7 +28,7 @@
 namespace burst {
 namespace {
 
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNone = SimJobs::kNone;
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
 const std::string kLocalPartition = "local";
@@ -35,29 +36,6 @@ const std::string kLocalPartition = "local";
 // submit, start and requeue (model/pending_reason.hpp).
 const PendingReason kResources{"Resources"}, kDependency{"Dependency"}, kBeginTime{"BeginTime"},
     kNoReason{"None"}, kConfiguring{"Configuring"};
-
-enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
-
-struct SimJob {
-    const TraceJob* trace = nullptr;
-    std::uint32_t cpus = 0;
-    std::uint32_t association = 0; // user association in the multifactor model; here and priority below fill padding
-    Seconds runtime = 0;
-    Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
-    Phase phase = Phase::Future;
-    int routed = -1;      // group the job may also run in
-    int group = -1;       // group it was allocated in
-    std::uint32_t priority = 0; // multifactor priority, set at submit and each calc pass
-    Time start = 0;
-    std::uint32_t nodes_booting = 0;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
-    std::multimap<Time, std::uint32_t>::iterator local_slot;
-    std::uint32_t snap = kNone; // index in the snapshot's job list
-    std::uint32_t waiting_parents = 0;  // parents not yet ended
-    std::vector<std::uint32_t> children;
-    Time eligible = 0;
-    std::uint64_t run_epoch = 0; // a requeue makes the pending JobEnd stale
-};
 
 enum class Power { Down, Booting, Up };
 
@@ -133,7 +111,6 @@ public:
 
 private:
     // Trace and time.
-    void link_dependencies(const std::unordered_set<JobId>& trace_ids);
     void submit(std::uint32_t j);
     void make_eligible(std::uint32_t j);
     // Its dependencies met: eligible now, or held until its release.
@@ -197,8 +174,7 @@ private:
     std::mt19937_64 rng_;
     // Its own stream: adding spot groups leaves every boot time as it was.
     std::mt19937_64 interruption_rng_;
-    std::vector<SimJob> jobs_;           // in submit order
-    std::unordered_map<JobId, std::uint32_t> by_id_;
+    SimJobs jobs_;
     EventQueue events_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
@@ -243,39 +219,18 @@ private:
     SimResult result_;
 };
 
-SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
-    : config_(config), cycle_(cycle), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL)
+const SimConfig& validated(const SimConfig& config)
 {
-    validate(config_);
-    std::vector<const TraceJob*> order;
-    order.reserve(trace.size());
-    std::unordered_set<JobId> seen;
-    for (const auto& t : trace) {
-        if (!seen.insert(t.id).second)
-            throw SimConfigError("trace has job id " + std::to_string(t.id) + " more than once");
-        if (t.cpus > config_.local_cores) {
-            ++result_.jobs_too_wide;
-            continue;
-        }
-        order.push_back(&t);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const TraceJob* a, const TraceJob* b) { return a->submit < b->submit; });
-    jobs_.resize(order.size());
-    by_id_.reserve(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        SimJob& j = jobs_[i];
-        j.trace = order[i];
-        j.cpus = order[i]->cpus;
-        j.runtime = std::max<Seconds>(0, order[i]->runtime);
-        if (order[i]->time_limit > 0 && j.runtime > order[i]->time_limit) {
-            j.runtime = order[i]->time_limit;
-            ++result_.runtimes_capped;
-        }
-        j.estimate = order[i]->time_limit > 0 ? order[i]->time_limit : j.runtime;
-        by_id_.emplace(order[i]->id, std::uint32_t(i));
-    }
-    link_dependencies(seen);
+    validate(config);
+    return config;
+}
+
+SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
+    : config_(validated(config)), cycle_(cycle), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL),
+      jobs_(trace, config_.local_cores)
+{
+    result_.jobs_too_wide = jobs_.too_wide();
+    result_.runtimes_capped = jobs_.runtimes_capped();
     local_free_ = config_.local_cores;
 
     state_.snapshot.cluster = config_.cluster;
@@ -334,7 +289,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
     state_.groups = config_.groups;
     for (auto& g : state_.groups) // the longest boot sample_boot draws
         g.longest_boot = g.boot_time * (1 + boot_jitter_of(config_, g));
-    launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.empty() ? 0 : jobs_.front().trace->submit);
+    launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.first_submit());
     for (const auto& g : config_.groups)
         suspend_times_[g.name] = std::isinf(suspend_time_of(config_, g))
                                      ? std::nullopt
@@ -368,54 +323,11 @@ void SimRun::start_multifactor()
         j.association = index.at({j.trace->account, j.trace->user});
 }
 
-void SimRun::link_dependencies(const std::unordered_set<JobId>& trace_ids)
-{
-    std::vector<std::uint32_t> unresolved(jobs_.size(), 0);
-    for (std::uint32_t i = 0; i < jobs_.size(); ++i) {
-        for (JobId parent : jobs_[i].trace->parents) {
-            auto it = by_id_.find(parent);
-            if (it == by_id_.end()) {
-                if (!trace_ids.count(parent))
-                    throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) + " depends on job " +
-                                         std::to_string(parent) + ", which is not in the trace");
-                // A parent too wide to replay never runs: its children go
-                // on without it rather than wait forever.
-                continue;
-            }
-            if (it->second == i)
-                throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) + " depends on itself");
-            jobs_[it->second].children.push_back(i);
-            ++jobs_[i].waiting_parents;
-        }
-        unresolved[i] = jobs_[i].waiting_parents;
-    }
-    // Kahn's algorithm: a job no topological order reaches sits on a cycle
-    // and would wait forever.
-    std::vector<std::uint32_t> ready;
-    for (std::uint32_t i = 0; i < jobs_.size(); ++i)
-        if (unresolved[i] == 0)
-            ready.push_back(i);
-    std::size_t reached = 0;
-    while (!ready.empty()) {
-        const std::uint32_t j = ready.back();
-        ready.pop_back();
-        ++reached;
-        for (auto c : jobs_[j].children)
-            if (--unresolved[c] == 0)
-                ready.push_back(c);
-    }
-    if (reached != jobs_.size())
-        for (std::uint32_t i = 0; i < jobs_.size(); ++i)
-            if (unresolved[i] != 0)
-                throw SimConfigError("job " + std::to_string(jobs_[i].trace->id) +
-                                     " is on a dependency cycle");
-}
-
 SimResult SimRun::run()
 {
     if (jobs_.empty())
         return std::move(result_);
-    result_.first_submit = jobs_.front().trace->submit;
+    result_.first_submit = jobs_.first_submit();
     Time next_decide = result_.first_submit;
     next_priority_pass_ = result_.first_submit;
     while (true) {
@@ -527,8 +439,8 @@ void SimRun::submit(std::uint32_t j)
         Job& view = state_.snapshot.jobs[jobs_[j].snap];
         view.reason = kDependency;
         for (auto p : t.parents) {
-            auto it = by_id_.find(p);
-            if (it != by_id_.end() && jobs_[it->second].phase != Phase::Done)
+            const std::uint32_t parent = jobs_.find(p);
+            if (parent != kNone && jobs_[parent].phase != Phase::Done)
                 view.dependency += (view.dependency.empty() ? "afterany:" : ":") + std::to_string(p);
         }
         return;
@@ -1260,32 +1172,31 @@ std::string SimRun::apply(const Action& action)
     };
     std::string error;
     if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
-        auto it = by_id_.find(route->job);
+        const std::uint32_t j = jobs_.find(route->job);
         const int g = group_index(route->group);
-        if (it == by_id_.end() || g < 0 || jobs_[it->second].phase != Phase::Pending ||
-            std::uint64_t(jobs_[it->second].cpus) >
+        if (j == kNone || g < 0 || jobs_[j].phase != Phase::Pending ||
+            std::uint64_t(jobs_[j].cpus) >
                 std::uint64_t(config_.groups[std::size_t(g)].cpus) * config_.groups[std::size_t(g)].capacity()) {
             error = g < 0 ? "unknown node group"
-                    : it == by_id_.end() || jobs_[it->second].phase != Phase::Pending ? "job is not pending"
-                                                                                     : "job is wider than the group";
+                    : j == kNone || jobs_[j].phase != Phase::Pending ? "job is not pending"
+                                                                      : "job is wider than the group";
         } else {
-            SimJob& job = jobs_[it->second];
+            SimJob& job = jobs_[j];
             if (job.routed < 0)
-                add_routed(it->second);
+                add_routed(j);
             job.routed = g;
             Job& view = state_.snapshot.jobs[job.snap];
             view.partitions = local_or_group_[std::size_t(g)];
             dirty_ = true;
         }
     } else if (const auto* unroute = std::get_if<UnrouteJob>(&action.what)) {
-        auto it = by_id_.find(unroute->job);
-        if (it == by_id_.end() || jobs_[it->second].phase != Phase::Pending ||
-            jobs_[it->second].routed != group_index(unroute->group)) {
+        const std::uint32_t j = jobs_.find(unroute->job);
+        if (j == kNone || jobs_[j].phase != Phase::Pending || jobs_[j].routed != group_index(unroute->group)) {
             error = "job is not pending in the group";
         } else {
-            SimJob& job = jobs_[it->second];
+            SimJob& job = jobs_[j];
             job.routed = -1;
-            routed_.erase(std::remove(routed_.begin(), routed_.end(), it->second), routed_.end());
+            routed_.erase(std::remove(routed_.begin(), routed_.end(), j), routed_.end());
             state_.snapshot.jobs[job.snap].partitions = local_only_;
             dirty_ = true;
         }
