@@ -23,6 +23,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/engine/event_queue.hpp \
 	burstd/src/sim/engine/sim_jobs.cpp \
 	burstd/src/sim/engine/sim_jobs.hpp \
+	burstd/src/sim/engine/sim_snapshot.cpp \
+	burstd/src/sim/engine/sim_snapshot.hpp \
 	burstd/src/sim/report/reward_profit.cpp \
 	burstd/src/sim/report/reward_profit.hpp \
 	burstd/src/sim/report/sim_metrics.cpp \

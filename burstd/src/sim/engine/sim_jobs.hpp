@@ -34,7 +34,6 @@ struct SimJob {
     std::uint32_t nodes_booting = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
     std::multimap<Time, std::uint32_t>::iterator local_slot;
-    std::uint32_t snap = std::numeric_limits<std::uint32_t>::max(); // index in the snapshot's job list
     std::uint32_t waiting_parents = 0;  // parents not yet ended
     std::vector<std::uint32_t> children;
     Time eligible = 0;

@@ -7,6 +7,7 @@
 #include "sim/engine/event_queue.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/engine/sim_jobs.hpp"
+#include "sim/engine/sim_snapshot.hpp"
 #include "sim/priority/priority_model.hpp"
 #include "sim/unit_draw.hpp"
 
@@ -31,11 +32,6 @@ namespace {
 constexpr std::uint32_t kNone = SimJobs::kNone;
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
-const std::string kLocalPartition = "local";
-// The pending reasons a job's view takes, interned once, not at every
-// submit, start and requeue (model/pending_reason.hpp).
-const PendingReason kResources{"Resources"}, kDependency{"Dependency"}, kBeginTime{"BeginTime"},
-    kNoReason{"None"}, kConfiguring{"Configuring"};
 
 enum class Power { Down, Booting, Up };
 
@@ -50,7 +46,7 @@ struct CloudNode {
     std::uint64_t idle_epoch = 0; // invalidates stale suspend checks
     Time idle_since = -1;         // up with nothing allocated since then (-1: not idle)
     std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
-    std::uint32_t snap = 0;       // index in the snapshot's node list
+    std::uint32_t view = 0;       // index of its view in the snapshot's node list
     std::uint64_t life = 0;       // power-ups so far: an interruption hits one life only
     LaunchOutcome launch = LaunchOutcome::Launched; // of this life's launch
 };
@@ -163,9 +159,7 @@ private:
     Seconds cloud_run(const SimJob& job);
     double bill(const NodeGroup& g, Seconds up) const;
 
-    // Snapshot upkeep.
-    void snapshot_add(std::uint32_t j);
-    void snapshot_remove(std::uint32_t j);
+    // Node views.
     void sync_node(std::uint32_t n);
 
     SimConfig config_;
@@ -175,6 +169,7 @@ private:
     // Its own stream: adding spot groups leaves every boot time as it was.
     std::mt19937_64 interruption_rng_;
     SimJobs jobs_;
+    SimSnapshot snapshot_;
     EventQueue events_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
@@ -194,21 +189,13 @@ private:
     std::vector<std::vector<std::uint32_t>> group_nodes_;
     // Per group, its last kRecentBoots boots, oldest first (ClusterState::boots).
     std::vector<std::deque<NodeBoot>> boots_;
-    // The partition lists a job's view takes, interned once: the local
-    // partition alone; per group, its partition alone (running there) and
-    // the local one or it (routed there).
-    PartitionSet local_only_{kLocalPartition};
-    std::vector<PartitionSet> in_group_, local_or_group_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
     std::optional<GroupLaunches> launches_; // from the first submission on
-    std::uint32_t local_nodes_ = 0;
 
     std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
     Time next_priority_pass_ = 0;
     std::vector<std::uint64_t> sort_keys_;
 
-    ClusterState state_;
-    std::vector<std::uint32_t> snap_owner_;
     SuspendTimes suspend_times_;
     BudgetSpend budget_spend_;
     std::deque<BilledSpan> closed_spans_;        // powered down, in that order
@@ -219,40 +206,13 @@ private:
     SimResult result_;
 };
 
-const SimConfig& validated(const SimConfig& config)
+// The site as the replay runs it: checked, and every group with its nodes
+// named (max_count nodes "<group>-<i>" when it names none) and a provider.
+SimConfig site_of(const SimConfig& config)
 {
     validate(config);
-    return config;
-}
-
-SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
-    : config_(validated(config)), cycle_(cycle), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL),
-      jobs_(trace, config_.local_cores)
-{
-    result_.jobs_too_wide = jobs_.too_wide();
-    result_.runtimes_capped = jobs_.runtimes_capped();
-    local_free_ = config_.local_cores;
-
-    state_.snapshot.cluster = config_.cluster;
-    Partition local;
-    local.name = kLocalPartition;
-    local.is_default = true;
-    local_nodes_ = (config_.local_cores + config_.local_node_cores - 1) / config_.local_node_cores;
-    for (std::uint32_t i = 0; i < local_nodes_; ++i) {
-        Node n;
-        n.name = "local" + std::to_string(i + 1);
-        n.cpus = std::min(config_.local_node_cores, config_.local_cores - i * config_.local_node_cores);
-        n.base = NodeBaseState::Idle;
-        n.partitions = {kLocalPartition};
-        local.nodes.push_back(n.name);
-        state_.snapshot.nodes.push_back(std::move(n));
-    }
-    state_.snapshot.partitions.push_back(std::move(local));
-    group_nodes_.resize(config_.groups.size());
-    boots_.resize(config_.groups.size());
-    warm_.assign(config_.groups.size(), 0);
-    for (std::size_t g = 0; g < config_.groups.size(); ++g) {
-        NodeGroup& group = config_.groups[g];
+    SimConfig site = config;
+    for (NodeGroup& group : site.groups) {
         const std::uint32_t count = simulated_node_count(group);
         if (group.nodes.empty())
             for (std::uint32_t i = 0; i < count; ++i)
@@ -260,35 +220,37 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
         if (group.provider.empty())
             group.provider = "sim";
         group.nodes.resize(count);
-        Partition p;
-        p.name = group_partition(group);
-        p.nodes = group.nodes;
+    }
+    return site;
+}
+
+SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
+    : config_(site_of(config)), cycle_(cycle), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL),
+      jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size())
+{
+    result_.jobs_too_wide = jobs_.too_wide();
+    result_.runtimes_capped = jobs_.runtimes_capped();
+    local_free_ = config_.local_cores;
+
+    group_nodes_.resize(config_.groups.size());
+    boots_.resize(config_.groups.size());
+    warm_.assign(config_.groups.size(), 0);
+    for (std::size_t g = 0; g < config_.groups.size(); ++g) {
+        const NodeGroup& group = config_.groups[g];
         for (const auto& name : group.nodes) {
             if (node_by_name_.count(name))
                 throw SimConfigError("node " + name + " is in more than one node group");
             CloudNode cn;
             cn.group = std::uint32_t(g);
             cn.cpus = group.cpus;
-            cn.snap = std::uint32_t(state_.snapshot.nodes.size());
-            Node n;
-            n.name = name;
-            n.cpus = group.cpus;
-            n.memory_mb = group.memory_mb;
-            n.partitions = {p.name};
-            state_.snapshot.nodes.push_back(std::move(n));
+            cn.view = snapshot_.local_nodes() + std::uint32_t(nodes_.size());
             node_by_name_.emplace(name, std::uint32_t(nodes_.size()));
             group_nodes_[g].push_back(std::uint32_t(nodes_.size()));
             nodes_.push_back(std::move(cn));
             sync_node(std::uint32_t(nodes_.size() - 1));
         }
-        in_group_.push_back(PartitionSet{p.name});
-        local_or_group_.push_back(PartitionSet{kLocalPartition, p.name});
-        state_.snapshot.partitions.push_back(std::move(p));
         result_.group_names.push_back(group.name);
     }
-    state_.groups = config_.groups;
-    for (auto& g : state_.groups) // the longest boot sample_boot draws
-        g.longest_boot = g.boot_time * (1 + boot_jitter_of(config_, g));
     launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.first_submit());
     for (const auto& g : config_.groups)
         suspend_times_[g.name] = std::isinf(suspend_time_of(config_, g))
@@ -316,7 +278,7 @@ void SimRun::start_multifactor()
         users.emplace_back(key.first, key.second);
     priority_ = std::make_unique<MultifactorPriority>(config_.priority, users,
                                                       std::uint64_t(result_.provisioning.capacity),
-                                                      local_nodes_ + std::uint32_t(nodes_.size()));
+                                                      snapshot_.local_nodes() + std::uint32_t(nodes_.size()));
     for (auto& [key, a] : index)
         a = priority_->association(std::string(key.first), std::string(key.second));
     for (auto& j : jobs_)
@@ -430,19 +392,26 @@ void SimRun::handle(const Event& e)
 
 void SimRun::submit(std::uint32_t j)
 {
-    snapshot_add(j);
-    const TraceJob& t = *jobs_[j].trace;
+    SimJob& job = jobs_[j];
+    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
+    std::uint32_t priority = std::numeric_limits<std::uint32_t>::max() - j;
+    if (priority_) {
+        job.priority = priority_->priority(clock_.now(), clock_.now(), job.association, job.cpus);
+        priority = job.priority;
+    }
+    snapshot_.add(j, *job.trace, job.cpus, priority);
+    const TraceJob& t = *job.trace;
     if (t.release() > clock_.now())
         events_.push(t.release(), EventKind::Eligible, j, 0);
     if (jobs_[j].waiting_parents > 0) {
         jobs_[j].phase = Phase::Blocked;
-        Job& view = state_.snapshot.jobs[jobs_[j].snap];
-        view.reason = kDependency;
+        std::string dependency;
         for (auto p : t.parents) {
             const std::uint32_t parent = jobs_.find(p);
             if (parent != kNone && jobs_[parent].phase != Phase::Done)
-                view.dependency += (view.dependency.empty() ? "afterany:" : ":") + std::to_string(p);
+                dependency += (dependency.empty() ? "afterany:" : ":") + std::to_string(p);
         }
+        snapshot_.blocked(j, std::move(dependency));
         return;
     }
     release_or_hold(j);
@@ -457,9 +426,7 @@ void SimRun::release_or_hold(std::uint32_t j)
     // Pending as Slurm shows a job with a begin time ahead or held (its
     // Eligible event releases it).
     jobs_[j].phase = Phase::Blocked;
-    Job& view = state_.snapshot.jobs[jobs_[j].snap];
-    view.reason = kBeginTime;
-    view.dependency.clear();
+    snapshot_.held(j);
 }
 
 void SimRun::make_eligible(std::uint32_t j)
@@ -469,10 +436,7 @@ void SimRun::make_eligible(std::uint32_t j)
     job.eligible = clock_.now();
     demand_cores_ += job.cpus;
     enqueue(j);
-    Job& view = state_.snapshot.jobs[job.snap];
-    view.reason = kResources;
-    view.dependency.clear();
-    view.eligible_time = job.eligible;
+    snapshot_.eligible(j, job.eligible);
     dirty_ = true;
 }
 
@@ -512,16 +476,16 @@ void SimRun::priority_pass()
 {
     const Time now = clock_.now();
     priority_->begin_pass(now);
-    for (std::uint32_t j : snap_owner_)
+    for (std::uint32_t j : snapshot_.shown())
         if (jobs_[j].phase == Phase::Running)
             priority_->charge_running(jobs_[j].association, jobs_[j].cpus, jobs_[j].start);
     priority_->end_charges();
-    for (std::uint32_t j : snap_owner_) {
+    for (std::uint32_t j : snapshot_.shown()) {
         SimJob& job = jobs_[j];
         if (job.phase == Phase::Pending || job.phase == Phase::Blocked) {
             job.priority =
                 priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, job.association, job.cpus);
-            state_.snapshot.jobs[job.snap].priority = job.priority;
+            snapshot_.job(j).priority = job.priority;
         }
     }
     // Sorted as one 64-bit key per job (priority high first, then submit
@@ -643,8 +607,7 @@ void SimRun::start_local(std::uint32_t j)
     job.local_slot = local_ends_.emplace(now + job.estimate, job.cpus);
     job.group = -1;
     begin_running(j, job.runtime);
-    Job& view = state_.snapshot.jobs[job.snap];
-    view.partitions = local_only_;
+    snapshot_.local_only(j);
 }
 
 void SimRun::begin_running(std::uint32_t j, Seconds runtime)
@@ -654,12 +617,7 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     job.phase = Phase::Running;
     job.start = now;
     events_.push(now + runtime, EventKind::JobEnd, j, job.run_epoch);
-    Job& view = state_.snapshot.jobs[job.snap];
-    view.state = JobState::Running;
-    view.reason = kNoReason;
-    // Slurm too restarts the clock of a job whose nodes it powered up once
-    // they are (job_config_fini): its start and its limit count from now.
-    view.start_time = now;
+    snapshot_.running(j, now);
 }
 
 std::uint64_t SimRun::group_room(std::uint32_t g) const
@@ -705,20 +663,15 @@ bool SimRun::start_cloud(std::uint32_t j)
     }
     job.group = int(g);
     ++queue_dead_;
-    Job& view = state_.snapshot.jobs[job.snap];
-    view.partitions = in_group_[g];
-    view.nodes.clear();
+    std::vector<std::string> names;
     for (const auto& [n, cores] : job.cloud_alloc)
-        view.nodes.push_back(state_.snapshot.nodes[nodes_[n].snap].name);
-    view.node_count = std::uint32_t(job.cloud_alloc.size());
+        names.push_back(snapshot_.node(nodes_[n].view).name);
+    snapshot_.allocated(j, g, std::move(names));
     if (job.nodes_booting == 0) {
         begin_running(j, cloud_run(job));
     } else {
-        // Slurm shows the job RUNNING (CONFIGURING) from allocation on.
         job.phase = Phase::Configuring;
-        view.state = JobState::Running;
-        view.reason = kConfiguring;
-        view.start_time = clock_.now();
+        snapshot_.configuring(j, clock_.now());
     }
     return true;
 }
@@ -780,7 +733,7 @@ void SimRun::interrupt(std::uint32_t n)
 {
     ++result_.interruptions;
     std::vector<std::uint32_t> hit;
-    for (std::uint32_t j : snap_owner_) {
+    for (std::uint32_t j : snapshot_.shown()) {
         const SimJob& job = jobs_[j];
         if ((job.phase == Phase::Running || job.phase == Phase::Configuring) && job.group == int(nodes_[n].group) &&
             std::any_of(job.cloud_alloc.begin(), job.cloud_alloc.end(), [&](const auto& a) { return a.first == n; }))
@@ -808,7 +761,7 @@ void SimRun::launch_failed(std::uint32_t n)
         requeue(j, n);
         if (node.launch == LaunchOutcome::Refused) {
             jobs_[j].routed = -1;
-            state_.snapshot.jobs[jobs_[j].snap].partitions = local_only_;
+            snapshot_.local_only(j);
         }
     }
     result_.launch_requeues += hit.size();
@@ -830,7 +783,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
         const double cost = lost * g.price_per_cpu_second();
         attributed_cost_ += cost;
         result_.account_cost[job.trace->account] += cost;
-        state_.spend[job.trace->account] += cost;
+        snapshot_.charged(job.trace->account, cost);
     }
     ++job.run_epoch;
     const std::uint32_t taken_from = std::uint32_t(job.group);
@@ -856,13 +809,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
         enqueue(j);
     if (std::find(routed_.begin(), routed_.end(), j) == routed_.end())
         add_routed(j);
-    Job& view = state_.snapshot.jobs[job.snap];
-    view.state = JobState::Pending;
-    view.reason = kResources;
-    view.start_time = 0;
-    view.nodes.clear();
-    view.node_count = 0;
-    view.partitions = local_or_group_[taken_from];
+    snapshot_.requeued(j, taken_from);
     dirty_ = true;
 }
 
@@ -889,10 +836,10 @@ void SimRun::power_down(std::uint32_t n)
     result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, group.price_per_hour, node.launched,
                                              clock_.now(), node.power == Power::Up ? node.ready : clock_.now(),
                                              billed_until(group, node.launched, clock_.now())});
-    const BilledSpan span{state_.snapshot.nodes[node.snap].name, group.name, node.launched, clock_.now()};
+    const BilledSpan span{snapshot_.node(node.view).name, group.name, node.launched, clock_.now()};
     if (!config_.budgets.empty())
         closed_spans_.push_back(span);
-    state_.ended_but_billed.push_back(span);
+    snapshot_.instance_ended(span);
     retire(n);
 }
 
@@ -970,9 +917,9 @@ void SimRun::finish(std::uint32_t j)
         const double cost = double(job.cpus) * end.elapsed * g.price_per_cpu_second();
         attributed_cost_ += cost;
         result_.account_cost[job.trace->account] += cost;
-        state_.spend[job.trace->account] += cost;
+        snapshot_.charged(job.trace->account, cost);
         end.node_group = g.name;
-        end.nodes = state_.snapshot.jobs[job.snap].nodes;
+        end.nodes = snapshot_.job(j).nodes;
         for (const auto& [n, cores] : job.cloud_alloc) {
             nodes_[n].alloc -= cores;
             sync_node(n);
@@ -983,7 +930,7 @@ void SimRun::finish(std::uint32_t j)
     }
     result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.eligible,
                                       job.start, now, job.group});
-    snapshot_remove(j);
+    snapshot_.remove(j);
     for (auto c : job.children)
         if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
             release_or_hold(c);
@@ -993,51 +940,10 @@ void SimRun::finish(std::uint32_t j)
     dirty_ = true;
 }
 
-void SimRun::snapshot_add(std::uint32_t j)
-{
-    SimJob& job = jobs_[j];
-    const TraceJob& t = *job.trace;
-    Job view;
-    view.id = t.id;
-    view.user = t.user;
-    view.account = t.account;
-    view.partitions = local_only_;
-    view.name = t.name;
-    view.category = t.category;
-    view.reason = kResources;
-    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
-    view.priority = std::numeric_limits<std::uint32_t>::max() - std::uint32_t(j);
-    if (priority_) {
-        job.priority = priority_->priority(clock_.now(), clock_.now(), job.association, job.cpus);
-        view.priority = job.priority;
-    }
-    view.submit_time = t.submit;
-    view.eligible_time = t.release();
-    view.time_limit = t.time_limit;
-    view.cpus = job.cpus;
-    job.snap = std::uint32_t(state_.snapshot.jobs.size());
-    state_.snapshot.jobs.push_back(std::move(view));
-    snap_owner_.push_back(j);
-}
-
-void SimRun::snapshot_remove(std::uint32_t j)
-{
-    const std::uint32_t pos = jobs_[j].snap;
-    auto& list = state_.snapshot.jobs;
-    if (pos != list.size() - 1) {
-        list[pos] = std::move(list.back());
-        snap_owner_[pos] = snap_owner_.back();
-        jobs_[snap_owner_[pos]].snap = pos;
-    }
-    list.pop_back();
-    snap_owner_.pop_back();
-    jobs_[j].snap = kNone;
-}
-
 void SimRun::sync_node(std::uint32_t n)
 {
     const CloudNode& node = nodes_[n];
-    Node& view = state_.snapshot.nodes[node.snap];
+    Node& view = snapshot_.node(node.view);
     view.alloc_cpus = node.alloc;
     view.base = node.alloc == 0 ? NodeBaseState::Idle
                                 : (node.alloc < node.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
@@ -1062,22 +968,9 @@ private:
 void SimRun::decide()
 {
     const Time now = clock_.now();
-    Snapshot& snap = state_.snapshot;
-    snap.time = now;
-    ++snap.seq;
-    std::uint32_t busy = config_.local_cores - local_free_;
-    for (std::uint32_t i = 0; i < local_nodes_; ++i) {
-        Node& n = snap.nodes[i];
-        n.alloc_cpus = std::min(busy, n.cpus);
-        busy -= n.alloc_cpus;
-        n.base = n.alloc_cpus == 0 ? NodeBaseState::Idle
-                                   : (n.alloc_cpus < n.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
-    }
-    state_.instances.clear();
-    state_.ended_but_billed = spans_billed_past_end(state_.ended_but_billed, config_.groups, now);
-    state_.boots.clear();
+    ClusterState& state = snapshot_.begin_cycle(now, config_.local_cores - local_free_, config_.groups);
     for (const auto& group : boots_)
-        state_.boots.insert(state_.boots.end(), group.begin(), group.end());
+        state.boots.insert(state.boots.end(), group.begin(), group.end());
     double open_cost = 0;
     for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
         const CloudNode& node = nodes_[n];
@@ -1085,7 +978,7 @@ void SimRun::decide()
             continue;
         const NodeGroup& g = config_.groups[node.group];
         Instance inst;
-        inst.node = snap.nodes[node.snap].name;
+        inst.node = snapshot_.node(node.view).name;
         inst.node_group = g.name;
         inst.provider_id = "sim-" + inst.node;
         inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
@@ -1094,12 +987,12 @@ void SimRun::decide()
         inst.launched_at = node.launched;
         inst.running_since = node.power == Power::Up ? node.ready : 0;
         inst.spot = g.spot;
-        state_.instances.push_back(std::move(inst));
+        state.instances.push_back(std::move(inst));
         open_cost += bill(g, now - node.launched);
     }
-    state_.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+    state.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
     if (priority_)
-        priority_->fill_shares(snap.shares);
+        priority_->fill_shares(state.snapshot.shares);
 
     result_.provisioning.add(double(demand_cores_), double(config_.local_cores + cloud_up_cores_));
 
@@ -1107,7 +1000,7 @@ void SimRun::decide()
         result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,
                                                   cloud_up_nodes_});
 
-    state_.hire_limits = launches_->hire_limits(now);
+    state.hire_limits = launches_->hire_limits(now);
     // The cap sees the spend booked so far, as burstd's does.
     std::optional<CycleBudget> budget;
     if (!config_.budgets.empty()) {
@@ -1116,7 +1009,7 @@ void SimRun::decide()
             budget = CycleBudget{config_.budgets, suspend_times_, std::move(spent)};
     }
     Sink sink(*this);
-    CycleOutcome outcome = cycle_.run(state_, clock_, budget ? &*budget : nullptr, sink);
+    CycleOutcome outcome = cycle_.run(state, clock_, budget ? &*budget : nullptr, sink);
     ++result_.decisions;
     for (auto& note : outcome.notes) {
         if (!note.budget)
@@ -1140,16 +1033,17 @@ IntervalSpend SimRun::book_spend()
     for (const auto& b : config_.budgets)
         earliest = std::min(earliest, Time(std::floor(now / b.interval) * b.interval));
     const auto billed_to = [&](const BilledSpan& s) {
-        return billed_until(*state_.group(s.node_group), s.from, s.until.value_or(now));
+        return billed_until(*snapshot_.state().group(s.node_group), s.from, s.until.value_or(now));
     };
     while (!closed_spans_.empty() && billed_to(closed_spans_.front()) <= earliest)
         closed_spans_.pop_front();
     std::vector<BilledSpan> spans(closed_spans_.begin(), closed_spans_.end());
     for (const auto& node : nodes_)
         if (node.power != Power::Down)
-            spans.push_back(BilledSpan{state_.snapshot.nodes[node.snap].name, config_.groups[node.group].name,
+            spans.push_back(BilledSpan{snapshot_.node(node.view).name, config_.groups[node.group].name,
                                        node.launched, std::nullopt});
-    IntervalSpend spent = budget_spend_.update(now, config_.budgets, spans, state_.snapshot.jobs, state_.groups);
+    IntervalSpend spent =
+        budget_spend_.update(now, config_.budgets, spans, snapshot_.state().snapshot.jobs, snapshot_.state().groups);
     for (const auto& [interval, tracker] : budget_spend_.trackers()) {
         SpendView& open = open_booking_[interval];
         const SpendView& last = tracker.last();
@@ -1185,8 +1079,7 @@ std::string SimRun::apply(const Action& action)
             if (job.routed < 0)
                 add_routed(j);
             job.routed = g;
-            Job& view = state_.snapshot.jobs[job.snap];
-            view.partitions = local_or_group_[std::size_t(g)];
+            snapshot_.routed(j, std::size_t(g));
             dirty_ = true;
         }
     } else if (const auto* unroute = std::get_if<UnrouteJob>(&action.what)) {
@@ -1197,7 +1090,7 @@ std::string SimRun::apply(const Action& action)
             SimJob& job = jobs_[j];
             job.routed = -1;
             routed_.erase(std::remove(routed_.begin(), routed_.end(), j), routed_.end());
-            state_.snapshot.jobs[job.snap].partitions = local_only_;
+            snapshot_.local_only(j);
             dirty_ = true;
         }
     } else if (const auto* hire = std::get_if<HireNodes>(&action.what)) {
