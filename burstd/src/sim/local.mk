@@ -21,6 +21,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/engine/simulator.hpp \
 	burstd/src/sim/engine/event_queue.cpp \
 	burstd/src/sim/engine/event_queue.hpp \
+	burstd/src/sim/engine/cloud_fleet.cpp \
+	burstd/src/sim/engine/cloud_fleet.hpp \
 	burstd/src/sim/engine/sim_jobs.cpp \
 	burstd/src/sim/engine/sim_jobs.hpp \
 	burstd/src/sim/engine/sim_snapshot.cpp \

@@ -31,8 +31,6 @@ struct SimJob {
     int group = -1;       // group it was allocated in
     std::uint32_t priority = 0; // multifactor priority, set at submit and each calc pass
     Time start = 0;
-    std::uint32_t nodes_booting = 0;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> cloud_alloc; // (cloud node, cores)
     std::multimap<Time, std::uint32_t>::iterator local_slot;
     std::uint32_t waiting_parents = 0;  // parents not yet ended
     std::vector<std::uint32_t> children;

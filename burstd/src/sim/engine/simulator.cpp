@@ -5,6 +5,7 @@
 #include "policy/cycle/decision_cycle.hpp"
 #include "policy/site/site_view.hpp"
 #include "sim/engine/event_queue.hpp"
+#include "sim/engine/cloud_fleet.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/engine/sim_jobs.hpp"
 #include "sim/engine/sim_snapshot.hpp"
@@ -32,24 +33,6 @@ namespace {
 constexpr std::uint32_t kNone = SimJobs::kNone;
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
-
-enum class Power { Down, Booting, Up };
-
-struct CloudNode {
-    std::uint32_t group = 0;
-    std::uint32_t cpus = 0;
-    Power power = Power::Down;
-    std::uint32_t alloc = 0;
-    Time launched = 0;
-    Time ready = 0;
-    bool draining = false;        // ReleaseNodes on a busy node: no new work
-    std::uint64_t idle_epoch = 0; // invalidates stale suspend checks
-    Time idle_since = -1;         // up with nothing allocated since then (-1: not idle)
-    std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
-    std::uint32_t view = 0;       // index of its view in the snapshot's node list
-    std::uint64_t life = 0;       // power-ups so far: an interruption hits one life only
-    LaunchOutcome launch = LaunchOutcome::Launched; // of this life's launch
-};
 
 void validate(const SimConfig& c)
 {
@@ -139,44 +122,30 @@ private:
     void reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const;
 
     // Cloud nodes.
-    std::uint64_t group_room(std::uint32_t g) const;
     bool start_cloud(std::uint32_t j);
-    void power_up(std::uint32_t n);
-    // Closes the idle period of an up node that gets work or powers down.
-    void end_idle(std::uint32_t n, bool powering_down);
-    void power_down(std::uint32_t n);
     void node_ready(std::uint32_t n);
-    void node_idle(std::uint32_t n);
     void begin_running(std::uint32_t j, Seconds runtime);
     void finish(std::uint32_t j);
     void interrupt(std::uint32_t n);
     void launch_failed(std::uint32_t n);
-    void retire(std::uint32_t n);
-    void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is retired by the caller
-    Seconds sample_boot(const NodeGroup& g);
+    void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is taken down by the caller
+    // What the job's account is charged for `core_seconds` in group `g`.
+    void charge(const SimJob& job, std::uint32_t g, double core_seconds);
     // How long a job runs in the group it was allocated in (runtime_in);
     // counts the runs that slower nodes would stretch past its limit.
     Seconds cloud_run(const SimJob& job);
-    double bill(const NodeGroup& g, Seconds up) const;
-
-    // Node views.
-    void sync_node(std::uint32_t n);
 
     SimConfig config_;
     DecisionCycle& cycle_;
     ManualClock clock_;
-    std::mt19937_64 rng_;
-    // Its own stream: adding spot groups leaves every boot time as it was.
-    std::mt19937_64 interruption_rng_;
     SimJobs jobs_;
     SimSnapshot snapshot_;
     EventQueue events_;
+    CloudFleet fleet_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
     bool dirty_ = false;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
-    std::uint64_t cloud_up_cores_ = 0; // powered on (booting or up)
-    std::uint32_t cloud_up_nodes_ = 0;
 
     std::uint32_t local_free_ = 0;
     std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
@@ -184,25 +153,13 @@ private:
     std::size_t queue_dead_ = 0;      // lingering entries
     std::vector<std::uint32_t> routed_;              // routed jobs that may still be pending
 
-    std::vector<CloudNode> nodes_;
-    std::unordered_map<std::string, std::uint32_t> node_by_name_;
-    std::vector<std::vector<std::uint32_t>> group_nodes_;
-    // Per group, its last kRecentBoots boots, oldest first (ClusterState::boots).
-    std::vector<std::deque<NodeBoot>> boots_;
-    std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
-    std::optional<GroupLaunches> launches_; // from the first submission on
-
     std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
     Time next_priority_pass_ = 0;
     std::vector<std::uint64_t> sort_keys_;
 
     SuspendTimes suspend_times_;
     BudgetSpend budget_spend_;
-    std::deque<BilledSpan> closed_spans_;        // powered down, in that order
     std::map<Seconds, SpendView> open_booking_;  // interval length -> its current interval
-    bool unbooked_spend_ = false;                // cloud instances billed since the last booking
-    double closed_cost_ = 0;
-    double attributed_cost_ = 0;
     SimResult result_;
 };
 
@@ -225,41 +182,21 @@ SimConfig site_of(const SimConfig& config)
 }
 
 SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
-    : config_(site_of(config)), cycle_(cycle), rng_(config.seed), interruption_rng_(config.seed ^ 0x5eed5907ULL),
-      jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size())
+    : config_(site_of(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
+      fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_)
 {
     result_.jobs_too_wide = jobs_.too_wide();
     result_.runtimes_capped = jobs_.runtimes_capped();
     local_free_ = config_.local_cores;
 
-    group_nodes_.resize(config_.groups.size());
-    boots_.resize(config_.groups.size());
-    warm_.assign(config_.groups.size(), 0);
-    for (std::size_t g = 0; g < config_.groups.size(); ++g) {
-        const NodeGroup& group = config_.groups[g];
-        for (const auto& name : group.nodes) {
-            if (node_by_name_.count(name))
-                throw SimConfigError("node " + name + " is in more than one node group");
-            CloudNode cn;
-            cn.group = std::uint32_t(g);
-            cn.cpus = group.cpus;
-            cn.view = snapshot_.local_nodes() + std::uint32_t(nodes_.size());
-            node_by_name_.emplace(name, std::uint32_t(nodes_.size()));
-            group_nodes_[g].push_back(std::uint32_t(nodes_.size()));
-            nodes_.push_back(std::move(cn));
-            sync_node(std::uint32_t(nodes_.size() - 1));
-        }
+    for (const auto& group : config_.groups)
         result_.group_names.push_back(group.name);
-    }
-    launches_.emplace(config_.groups, config_.shortages, config_.seed, jobs_.first_submit());
     for (const auto& g : config_.groups)
         suspend_times_[g.name] = std::isinf(suspend_time_of(config_, g))
                                      ? std::nullopt
                                      : std::optional<Seconds>(suspend_time_of(config_, g));
     result_.budget_limits = config_.budgets;
-    result_.provisioning.capacity = config_.local_cores;
-    for (const auto& node : nodes_)
-        result_.provisioning.capacity += node.cpus;
+    result_.provisioning.capacity = double(config_.local_cores + fleet_.cores());
     if (config_.priority.type == PriorityType::Multifactor)
         start_multifactor();
 }
@@ -278,7 +215,7 @@ void SimRun::start_multifactor()
         users.emplace_back(key.first, key.second);
     priority_ = std::make_unique<MultifactorPriority>(config_.priority, users,
                                                       std::uint64_t(result_.provisioning.capacity),
-                                                      snapshot_.local_nodes() + std::uint32_t(nodes_.size()));
+                                                      snapshot_.local_nodes() + fleet_.size());
     for (auto& [key, a] : index)
         a = priority_->association(std::string(key.first), std::string(key.second));
     for (auto& j : jobs_)
@@ -299,7 +236,7 @@ SimResult SimRun::run()
         const bool deciding = finished_ < jobs_.size();
         // Spend is booked every cycle, past the last job until a booking
         // has seen every instance's billed time end.
-        const bool booking = !config_.budgets.empty() && unbooked_spend_;
+        const bool booking = !config_.budgets.empty() && fleet_.unbooked_spend();
         if (deciding || booking)
             t = std::min(t, next_decide);
         // Passes over an idle site (nothing eligible, no usage since the last
@@ -340,19 +277,15 @@ SimResult SimRun::run()
         result_.booked.push_back(BookedInterval{interval, view.interval_start, std::move(view.accounts)});
     std::stable_sort(result_.booked.begin(), result_.booked.end(),
                      [](const BookedInterval& a, const BookedInterval& b) { return a.interval < b.interval; });
-    result_.cloud_cost = closed_cost_;
-    result_.group_backoff = launches_->backoff(clock_.now());
-    for (auto& j : jobs_)
-        j.cloud_alloc.clear();
+    fleet_.report(result_, clock_.now());
     return std::move(result_);
 }
 
 void SimRun::handle(const Event& e)
 {
-    const Time t = e.time;
     switch (e.kind) {
     case EventKind::LaunchFailed:
-        if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
+        if (fleet_.booting(e.target, e.token))
             launch_failed(e.target);
         break;
     case EventKind::JobEnd:
@@ -360,33 +293,21 @@ void SimRun::handle(const Event& e)
             finish(e.target);
         break;
     case EventKind::Interruption:
-        if (nodes_[e.target].life == e.token && nodes_[e.target].power != Power::Down)
+        if (fleet_.powered_on(e.target, e.token))
             interrupt(e.target);
         break;
     case EventKind::NodeReady:
         // Not a boot of an earlier life, interrupted or released while booting.
-        if (nodes_[e.target].life == e.token && nodes_[e.target].power == Power::Booting)
+        if (fleet_.booting(e.target, e.token))
             node_ready(e.target);
         break;
     case EventKind::Eligible:
         if (jobs_[e.target].phase == Phase::Blocked && jobs_[e.target].waiting_parents == 0)
             make_eligible(e.target);
         break;
-    case EventKind::SuspendCheck: {
-        CloudNode& n = nodes_[e.target];
-        if (n.power != Power::Up || n.alloc != 0 || n.idle_epoch != e.token)
-            break;
-        std::uint32_t in_use = 0;
-        for (auto m : group_nodes_[n.group])
-            in_use += nodes_[m].power != Power::Down;
-        // A placeholder holds the node warm while the workload lasts.
-        if (finished_ < jobs_.size() && in_use <= warm_[n.group])
-            events_.push(t + std::max<Seconds>(suspend_time_of(config_, config_.groups[n.group]), 1),
-                         EventKind::SuspendCheck, e.target, e.token);
-        else
-            power_down(e.target);
+    case EventKind::SuspendCheck:
+        fleet_.suspend_check(e.target, e.token, finished_ < jobs_.size());
         break;
-    }
     }
 }
 
@@ -527,6 +448,8 @@ void SimRun::reservation(const SimJob& head, std::uint32_t free, Time& shadow, s
 
 void SimRun::schedule()
 {
+    if (fleet_.take_changes())
+        dirty_ = true;
     if (!dirty_)
         return;
     dirty_ = false;
@@ -571,7 +494,7 @@ void SimRun::schedule()
     // full group costs one comparison each.
     std::vector<std::uint64_t> room(config_.groups.size());
     for (std::uint32_t g = 0; g < room.size(); ++g)
-        room[g] = group_room(g);
+        room[g] = fleet_.room(g);
     std::size_t keep = 0;
     for (std::size_t i = 0; i < routed_.size(); ++i) {
         const std::uint32_t j = routed_[i];
@@ -620,54 +543,19 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     snapshot_.running(j, now);
 }
 
-std::uint64_t SimRun::group_room(std::uint32_t g) const
-{
-    std::uint64_t room = 0;
-    for (auto n : group_nodes_[g]) {
-        const CloudNode& node = nodes_[n];
-        if (!node.draining)
-            room += node.cpus - node.alloc;
-    }
-    return room;
-}
-
 bool SimRun::start_cloud(std::uint32_t j)
 {
     SimJob& job = jobs_[j];
     const auto g = std::uint32_t(job.routed);
-    if (group_room(g) < job.cpus)
+    if (!fleet_.allocate(j, g, job.cpus))
         return false;
-    std::uint32_t need = job.cpus;
-    // Like Slurm: nodes already up first, then booting ones, then resume more.
-    for (Power pass : {Power::Up, Power::Booting, Power::Down}) {
-        for (auto n : group_nodes_[g]) {
-            if (need == 0)
-                break;
-            CloudNode& node = nodes_[n];
-            if (node.power != pass || node.draining || node.alloc == node.cpus)
-                continue;
-            if (node.power == Power::Down)
-                power_up(n);
-            end_idle(n, false);
-            const std::uint32_t take = std::min(need, node.cpus - node.alloc);
-            node.alloc += take;
-            ++node.idle_epoch;
-            need -= take;
-            job.cloud_alloc.emplace_back(n, take);
-            if (node.power == Power::Booting) {
-                node.configuring.push_back(j);
-                ++job.nodes_booting;
-            }
-            sync_node(n);
-        }
-    }
     job.group = int(g);
     ++queue_dead_;
     std::vector<std::string> names;
-    for (const auto& [n, cores] : job.cloud_alloc)
-        names.push_back(snapshot_.node(nodes_[n].view).name);
+    for (const auto& [n, cores] : fleet_.allocation(j))
+        names.push_back(fleet_.name(n));
     snapshot_.allocated(j, g, std::move(names));
-    if (job.nodes_booting == 0) {
+    if (fleet_.booting_nodes(j) == 0) {
         begin_running(j, cloud_run(job));
     } else {
         job.phase = Phase::Configuring;
@@ -685,47 +573,6 @@ Seconds SimRun::cloud_run(const SimJob& job)
     return run;
 }
 
-Seconds SimRun::sample_boot(const NodeGroup& g)
-{
-    return g.boot_time * (1 + boot_jitter_of(config_, g) * (2 * unit_draw(rng_) - 1));
-}
-
-double SimRun::bill(const NodeGroup& g, Seconds up) const
-{
-    return billed_seconds(g, up) * g.price_per_hour / 3600;
-}
-
-void SimRun::power_up(std::uint32_t n)
-{
-    CloudNode& node = nodes_[n];
-    const Time now = clock_.now();
-    node.power = Power::Booting;
-    cloud_up_cores_ += node.cpus;
-    ++cloud_up_nodes_;
-    node.launched = now;
-    node.ready = 0;
-    node.draining = false;
-    ++node.idle_epoch;
-    ++node.life;
-    // Slurm has allocated the node already when burstd's launch fails: the
-    // failure lands right after, as a node that goes down.
-    node.launch = launches_->launch(node.group, now);
-    if (node.launch != LaunchOutcome::Launched) {
-        events_.push(now, EventKind::LaunchFailed, n, node.life);
-        sync_node(n);
-        return;
-    }
-    ++result_.instances_launched;
-    unbooked_spend_ = true;
-    const NodeGroup& g = config_.groups[node.group];
-    events_.push(now + sample_boot(g), EventKind::NodeReady, n, node.life);
-    if (g.spot && g.interruptions_per_hour > 0) {
-        // Poisson process: exponential time to the interruption of this life.
-        events_.push(now - std::log1p(-unit_draw(interruption_rng_)) * 3600 / g.interruptions_per_hour, EventKind::Interruption, n, node.life);
-    }
-    sync_node(n);
-}
-
 // The provider takes the instance back: every job on it is requeued (its
 // progress lost, like Slurm requeueing a job whose node failed) and the node
 // is retired; burstd powers it down and the policy hires anew.
@@ -735,15 +582,14 @@ void SimRun::interrupt(std::uint32_t n)
     std::vector<std::uint32_t> hit;
     for (std::uint32_t j : snapshot_.shown()) {
         const SimJob& job = jobs_[j];
-        if ((job.phase == Phase::Running || job.phase == Phase::Configuring) && job.group == int(nodes_[n].group) &&
-            std::any_of(job.cloud_alloc.begin(), job.cloud_alloc.end(), [&](const auto& a) { return a.first == n; }))
+        if ((job.phase == Phase::Running || job.phase == Phase::Configuring) &&
+            job.group == int(fleet_.group_of(n)) && fleet_.holds(j, n))
             hit.push_back(j);
     }
     for (std::uint32_t j : hit)
         requeue(j, n);
     result_.requeued_jobs += hit.size();
-    nodes_[n].configuring.clear();
-    power_down(n);
+    fleet_.take_back(n);
 }
 
 // burstd sets a node whose launch failed or was refused DOWN and Slurm
@@ -755,49 +601,33 @@ void SimRun::interrupt(std::uint32_t n)
 // never started costs nothing.
 void SimRun::launch_failed(std::uint32_t n)
 {
-    CloudNode& node = nodes_[n];
-    const std::vector<std::uint32_t> hit = node.configuring;
+    const std::vector<std::uint32_t> hit = fleet_.configuring(n);
     for (std::uint32_t j : hit) {
         requeue(j, n);
-        if (node.launch == LaunchOutcome::Refused) {
+        if (fleet_.launch_outcome(n) == LaunchOutcome::Refused) {
             jobs_[j].routed = -1;
             snapshot_.local_only(j);
         }
     }
     result_.launch_requeues += hit.size();
-    node.configuring.clear();
-    retire(n);
+    fleet_.launch_failed(n);
 }
 
 void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
 {
     SimJob& job = jobs_[j];
     const Time now = clock_.now();
-    const NodeGroup& g = config_.groups[std::size_t(job.group)];
+    const std::uint32_t taken_from = std::uint32_t(job.group);
     if (job.phase == Phase::Running) {
         if (priority_)
             priority_->charge_ended(job.association, job.cpus, job.start, now);
         const double lost = double(job.cpus) * (now - job.start);
         result_.lost_core_seconds += lost;
         // The account used those cores, even if the work is lost.
-        const double cost = lost * g.price_per_cpu_second();
-        attributed_cost_ += cost;
-        result_.account_cost[job.trace->account] += cost;
-        snapshot_.charged(job.trace->account, cost);
+        charge(job, taken_from, lost);
     }
     ++job.run_epoch;
-    const std::uint32_t taken_from = std::uint32_t(job.group);
-    for (const auto& [m, cores] : job.cloud_alloc) {
-        CloudNode& other = nodes_[m];
-        other.alloc -= cores;
-        other.configuring.erase(std::remove(other.configuring.begin(), other.configuring.end(), j),
-                                other.configuring.end());
-        sync_node(m);
-        if (m != lost_node && other.alloc == 0 && other.power == Power::Up)
-            node_idle(m);
-    }
-    job.cloud_alloc.clear();
-    job.nodes_booting = 0;
+    fleet_.release(j, lost_node);
     job.group = -1;
     job.phase = Phase::Pending;
     job.routed = int(taken_from);
@@ -813,82 +643,10 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     dirty_ = true;
 }
 
-void SimRun::end_idle(std::uint32_t n, bool powering_down)
-{
-    CloudNode& node = nodes_[n];
-    if (node.idle_since < 0)
-        return;
-    const double idle = double(node.cpus) * (clock_.now() - node.idle_since);
-    result_.idle_core_seconds += idle;
-    if (powering_down)
-        result_.idle_before_down_core_seconds += idle;
-    node.idle_since = -1;
-}
-
-void SimRun::power_down(std::uint32_t n)
-{
-    end_idle(n, true);
-    CloudNode& node = nodes_[n];
-    const Seconds up = clock_.now() - node.launched;
-    closed_cost_ += bill(config_.groups[node.group], up);
-    result_.instance_seconds += up;
-    const NodeGroup& group = config_.groups[node.group];
-    result_.instances.push_back(InstanceSpan{int(node.group), node.cpus, group.price_per_hour, node.launched,
-                                             clock_.now(), node.power == Power::Up ? node.ready : clock_.now(),
-                                             billed_until(group, node.launched, clock_.now())});
-    const BilledSpan span{snapshot_.node(node.view).name, group.name, node.launched, clock_.now()};
-    if (!config_.budgets.empty())
-        closed_spans_.push_back(span);
-    snapshot_.instance_ended(span);
-    retire(n);
-}
-
-void SimRun::retire(std::uint32_t n)
-{
-    CloudNode& node = nodes_[n];
-    node.power = Power::Down;
-    cloud_up_cores_ -= node.cpus;
-    --cloud_up_nodes_;
-    node.draining = false;
-    ++node.idle_epoch;
-    sync_node(n);
-    dirty_ = true;
-}
-
 void SimRun::node_ready(std::uint32_t n)
 {
-    CloudNode& node = nodes_[n];
-    node.power = Power::Up;
-    node.ready = clock_.now();
-    launches_->registered(node.group, node.ready);
-    std::deque<NodeBoot>& boots = boots_[node.group];
-    boots.push_back(NodeBoot{config_.groups[node.group].name, node.launched, node.ready});
-    if (boots.size() > kRecentBoots)
-        boots.pop_front();
-    for (auto j : node.configuring) {
-        SimJob& job = jobs_[j];
-        if (--job.nodes_booting == 0)
-            begin_running(j, cloud_run(job));
-    }
-    node.configuring.clear();
-    sync_node(n);
-    if (node.alloc == 0)
-        node_idle(n);
-    dirty_ = true;
-}
-
-void SimRun::node_idle(std::uint32_t n)
-{
-    CloudNode& node = nodes_[n];
-    node.idle_since = clock_.now();
-    if (node.draining) {
-        power_down(n);
-        return;
-    }
-    const Seconds suspend = suspend_time_of(config_, config_.groups[node.group]);
-    ++node.idle_epoch;
-    if (!std::isinf(suspend)) // else Slurm never suspends it
-        events_.push(clock_.now() + suspend, EventKind::SuspendCheck, n, node.idle_epoch);
+    for (std::uint32_t j : fleet_.node_ready(n))
+        begin_running(j, cloud_run(jobs_[j]));
 }
 
 void SimRun::finish(std::uint32_t j)
@@ -913,20 +671,10 @@ void SimRun::finish(std::uint32_t j)
         local_free_ += job.cpus;
         local_ends_.erase(job.local_slot);
     } else {
-        const NodeGroup& g = config_.groups[std::size_t(job.group)];
-        const double cost = double(job.cpus) * end.elapsed * g.price_per_cpu_second();
-        attributed_cost_ += cost;
-        result_.account_cost[job.trace->account] += cost;
-        snapshot_.charged(job.trace->account, cost);
-        end.node_group = g.name;
+        charge(job, std::uint32_t(job.group), double(job.cpus) * end.elapsed);
+        end.node_group = config_.groups[std::size_t(job.group)].name;
         end.nodes = snapshot_.job(j).nodes;
-        for (const auto& [n, cores] : job.cloud_alloc) {
-            nodes_[n].alloc -= cores;
-            sync_node(n);
-            if (nodes_[n].alloc == 0 && nodes_[n].power == Power::Up)
-                node_idle(n);
-        }
-        job.cloud_alloc.clear();
+        fleet_.release(j);
     }
     result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.eligible,
                                       job.start, now, job.group});
@@ -940,20 +688,11 @@ void SimRun::finish(std::uint32_t j)
     dirty_ = true;
 }
 
-void SimRun::sync_node(std::uint32_t n)
+void SimRun::charge(const SimJob& job, std::uint32_t g, double core_seconds)
 {
-    const CloudNode& node = nodes_[n];
-    Node& view = snapshot_.node(node.view);
-    view.alloc_cpus = node.alloc;
-    view.base = node.alloc == 0 ? NodeBaseState::Idle
-                                : (node.alloc < node.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
-    view.flags = kNodeCloud;
-    if (node.power == Power::Down)
-        view.flags |= kNodePoweredDown;
-    else if (node.power == Power::Booting)
-        view.flags |= kNodePoweringUp;
-    if (node.draining)
-        view.flags |= kNodeDrain;
+    const double cost = fleet_.charge(g, core_seconds);
+    result_.account_cost[job.trace->account] += cost;
+    snapshot_.charged(job.trace->account, cost);
 }
 
 class SimRun::Sink final : public ActionSink {
@@ -969,38 +708,17 @@ void SimRun::decide()
 {
     const Time now = clock_.now();
     ClusterState& state = snapshot_.begin_cycle(now, config_.local_cores - local_free_, config_.groups);
-    for (const auto& group : boots_)
-        state.boots.insert(state.boots.end(), group.begin(), group.end());
-    double open_cost = 0;
-    for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
-        const CloudNode& node = nodes_[n];
-        if (node.power == Power::Down)
-            continue;
-        const NodeGroup& g = config_.groups[node.group];
-        Instance inst;
-        inst.node = snapshot_.node(node.view).name;
-        inst.node_group = g.name;
-        inst.provider_id = "sim-" + inst.node;
-        inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
-        inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
-        inst.requested_at = node.launched;
-        inst.launched_at = node.launched;
-        inst.running_since = node.power == Power::Up ? node.ready : 0;
-        inst.spot = g.spot;
-        state.instances.push_back(std::move(inst));
-        open_cost += bill(g, now - node.launched);
-    }
-    state.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+    fleet_.show(state, now);
     if (priority_)
         priority_->fill_shares(state.snapshot.shares);
 
-    result_.provisioning.add(double(demand_cores_), double(config_.local_cores + cloud_up_cores_));
+    result_.provisioning.add(double(demand_cores_), double(config_.local_cores + fleet_.up_cores()));
 
     if (config_.record_timeline)
-        result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + cloud_up_cores_,
-                                                  cloud_up_nodes_});
+        result_.timeline.push_back(TimelineSample{now, demand_cores_, config_.local_cores + fleet_.up_cores(),
+                                                  fleet_.up_nodes()});
 
-    state.hire_limits = launches_->hire_limits(now);
+    state.hire_limits = fleet_.hire_limits(now);
     // The cap sees the spend booked so far, as burstd's does.
     std::optional<CycleBudget> budget;
     if (!config_.budgets.empty()) {
@@ -1026,22 +744,10 @@ void SimRun::decide()
 IntervalSpend SimRun::book_spend()
 {
     const Time now = clock_.now();
-    // A span billed to its end before every tracked interval began counts in
-    // none (spans are kept in power-down order, so one billed longer may
-    // keep a few more until it goes).
-    Time earliest = now;
+    Time earliest = now; // the start of the earliest interval tracked
     for (const auto& b : config_.budgets)
         earliest = std::min(earliest, Time(std::floor(now / b.interval) * b.interval));
-    const auto billed_to = [&](const BilledSpan& s) {
-        return billed_until(*snapshot_.state().group(s.node_group), s.from, s.until.value_or(now));
-    };
-    while (!closed_spans_.empty() && billed_to(closed_spans_.front()) <= earliest)
-        closed_spans_.pop_front();
-    std::vector<BilledSpan> spans(closed_spans_.begin(), closed_spans_.end());
-    for (const auto& node : nodes_)
-        if (node.power != Power::Down)
-            spans.push_back(BilledSpan{snapshot_.node(node.view).name, config_.groups[node.group].name,
-                                       node.launched, std::nullopt});
+    const std::vector<BilledSpan> spans = fleet_.billed_spans(now, earliest);
     IntervalSpend spent =
         budget_spend_.update(now, config_.budgets, spans, snapshot_.state().snapshot.jobs, snapshot_.state().groups);
     for (const auto& [interval, tracker] : budget_spend_.trackers()) {
@@ -1051,8 +757,6 @@ IntervalSpend SimRun::book_spend()
             result_.booked.push_back(BookedInterval{interval, open.interval_start, std::move(open.accounts)});
         open = last;
     }
-    unbooked_spend_ = cloud_up_nodes_ > 0 || std::any_of(closed_spans_.begin(), closed_spans_.end(),
-                                                         [&](const BilledSpan& s) { return billed_to(s) > now; });
     return spent;
 }
 
@@ -1098,30 +802,15 @@ std::string SimRun::apply(const Action& action)
         if (g < 0) {
             error = "unknown node group";
         } else {
-            std::uint32_t left = hire->count;
-            for (auto n : group_nodes_[std::size_t(g)])
-                if (left > 0 && nodes_[n].power == Power::Down) {
-                    power_up(n);
-                    --left;
-                }
-            result_.hire_shortfall += left;
+            result_.hire_shortfall += fleet_.hire(std::uint32_t(g), hire->count);
             dirty_ = true;
         }
     } else if (const auto* release = std::get_if<ReleaseNodes>(&action.what)) {
         // A forced power-down would kill running jobs; the simulator drains
         // instead, so a policy cannot gain by killing work.
-        for (const auto& name : release->nodes) {
-            auto it = node_by_name_.find(name);
-            if (it == node_by_name_.end() || nodes_[it->second].power == Power::Down) {
+        for (const auto& name : release->nodes)
+            if (!fleet_.drain(name))
                 error = "node " + name + " is not up";
-                continue;
-            }
-            CloudNode& node = nodes_[it->second];
-            node.draining = true;
-            sync_node(it->second);
-            if (node.power == Power::Up && node.alloc == 0)
-                power_down(it->second);
-        }
     } else if (std::get_if<SetJobThreads>(&action.what)) {
         ++result_.thread_actions_ignored;
         return "thread counts are not simulated";
@@ -1130,15 +819,7 @@ std::string SimRun::apply(const Action& action)
         if (g < 0) {
             error = "unknown node group";
         } else {
-            warm_[std::size_t(g)] = keep->count;
-            std::uint32_t in_use = 0;
-            for (auto n : group_nodes_[std::size_t(g)])
-                in_use += nodes_[n].power != Power::Down;
-            for (auto n : group_nodes_[std::size_t(g)])
-                if (in_use < keep->count && nodes_[n].power == Power::Down) {
-                    power_up(n);
-                    ++in_use;
-                }
+            fleet_.keep_warm(std::uint32_t(g), keep->count);
         }
     }
     ++(error.empty() ? result_.actions_applied : result_.actions_rejected);
