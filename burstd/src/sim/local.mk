@@ -23,6 +23,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/engine/event_queue.hpp \
 	burstd/src/sim/engine/cloud_fleet.cpp \
 	burstd/src/sim/engine/cloud_fleet.hpp \
+	burstd/src/sim/engine/local_scheduler.cpp \
+	burstd/src/sim/engine/local_scheduler.hpp \
 	burstd/src/sim/engine/sim_jobs.cpp \
 	burstd/src/sim/engine/sim_jobs.hpp \
 	burstd/src/sim/engine/sim_snapshot.cpp \

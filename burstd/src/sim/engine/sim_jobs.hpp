@@ -23,15 +23,11 @@ enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 struct SimJob {
     const TraceJob* trace = nullptr;
     std::uint32_t cpus = 0;
-    std::uint32_t association = 0; // user association in the multifactor model; here and priority below fill padding
     Seconds runtime = 0;
     Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
     Phase phase = Phase::Future;
-    int routed = -1;      // group the job may also run in
     int group = -1;       // group it was allocated in
-    std::uint32_t priority = 0; // multifactor priority, set at submit and each calc pass
     Time start = 0;
-    std::multimap<Time, std::uint32_t>::iterator local_slot;
     std::uint32_t waiting_parents = 0;  // parents not yet ended
     std::vector<std::uint32_t> children;
     Time eligible = 0;

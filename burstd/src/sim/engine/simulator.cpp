@@ -7,6 +7,7 @@
 #include "sim/engine/event_queue.hpp"
 #include "sim/engine/cloud_fleet.hpp"
 #include "sim/engine/group_launches.hpp"
+#include "sim/engine/local_scheduler.hpp"
 #include "sim/engine/sim_jobs.hpp"
 #include "sim/engine/sim_snapshot.hpp"
 #include "sim/priority/priority_model.hpp"
@@ -83,7 +84,7 @@ void validate(const SimConfig& c)
     }
 }
 
-class SimRun {
+class SimRun final : private LocalScheduler::Starts {
 public:
     SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
     SimResult run();
@@ -99,16 +100,8 @@ private:
     void schedule();
     void decide();
 
-    // The queue is in priority order, as Slurm's: multifactor priorities are
-    // recomputed every PriorityCalcPeriod; FCFS (priority/basic) fixes a
-    // job's priority at submission, so a job held by a dependency takes its
-    // submission place once eligible, the order the snapshot's priorities
-    // show the policy.
-    bool queued_before(std::uint32_t a, std::uint32_t b) const;
-    void enqueue(std::uint32_t j); // at its place in priority order
-    void add_routed(std::uint32_t j); // at its place in priority order
-    void start_multifactor();
-
+    // The scheduler's PriorityCalcPeriod pass, and the new priorities in
+    // the job views.
     void priority_pass();
     // Applies the decision cycle's actions as burstd's actuator plus Slurm would.
     class Sink;
@@ -117,12 +110,12 @@ private:
     // returns it per interval length for the cap.
     IntervalSpend book_spend();
 
-    // Local pool.
-    void start_local(std::uint32_t j);
-    void reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const;
+    // What the scheduler's passes start.
+    void started_local(std::uint32_t j) override;
+    bool start_in_group(std::uint32_t j) override;
+    std::uint64_t group_room(std::uint32_t g) const override { return fleet_.room(g); }
 
     // Cloud nodes.
-    bool start_cloud(std::uint32_t j);
     void node_ready(std::uint32_t n);
     void begin_running(std::uint32_t j, Seconds runtime);
     void finish(std::uint32_t j);
@@ -142,20 +135,10 @@ private:
     SimSnapshot snapshot_;
     EventQueue events_;
     CloudFleet fleet_;
+    LocalScheduler sched_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
-    bool dirty_ = false;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
-
-    std::uint32_t local_free_ = 0;
-    std::multimap<Time, std::uint32_t> local_ends_; // expected end → cores
-    std::deque<std::uint32_t> queue_; // pending jobs in priority order; backfilled ones linger
-    std::size_t queue_dead_ = 0;      // lingering entries
-    std::vector<std::uint32_t> routed_;              // routed jobs that may still be pending
-
-    std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
-    Time next_priority_pass_ = 0;
-    std::vector<std::uint64_t> sort_keys_;
 
     SuspendTimes suspend_times_;
     BudgetSpend budget_spend_;
@@ -183,12 +166,11 @@ SimConfig site_of(const SimConfig& config)
 
 SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
     : config_(site_of(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
-      fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_)
+      fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_),
+      sched_(config_, jobs_, config_.local_cores + fleet_.cores(), snapshot_.local_nodes() + fleet_.size())
 {
     result_.jobs_too_wide = jobs_.too_wide();
     result_.runtimes_capped = jobs_.runtimes_capped();
-    local_free_ = config_.local_cores;
-
     for (const auto& group : config_.groups)
         result_.group_names.push_back(group.name);
     for (const auto& g : config_.groups)
@@ -197,29 +179,6 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
                                      : std::optional<Seconds>(suspend_time_of(config_, g));
     result_.budget_limits = config_.budgets;
     result_.provisioning.capacity = double(config_.local_cores + fleet_.cores());
-    if (config_.priority.type == PriorityType::Multifactor)
-        start_multifactor();
-}
-
-// Every (account, user) of the trace gets a user association under its
-// account; the job-size factor counts every local and cloud core and node.
-void SimRun::start_multifactor()
-{
-    // Traces have few associations and many jobs: each distinct pair is
-    // looked up once.
-    std::map<std::pair<std::string_view, std::string_view>, std::uint32_t> index;
-    for (const auto& j : jobs_)
-        index.emplace(std::make_pair(std::string_view(j.trace->account), std::string_view(j.trace->user)), 0);
-    std::vector<std::pair<std::string, std::string>> users; // the model sorts them
-    for (const auto& [key, a] : index)
-        users.emplace_back(key.first, key.second);
-    priority_ = std::make_unique<MultifactorPriority>(config_.priority, users,
-                                                      std::uint64_t(result_.provisioning.capacity),
-                                                      snapshot_.local_nodes() + fleet_.size());
-    for (auto& [key, a] : index)
-        a = priority_->association(std::string(key.first), std::string(key.second));
-    for (auto& j : jobs_)
-        j.association = index.at({j.trace->account, j.trace->user});
 }
 
 SimResult SimRun::run()
@@ -228,7 +187,6 @@ SimResult SimRun::run()
         return std::move(result_);
     result_.first_submit = jobs_.first_submit();
     Time next_decide = result_.first_submit;
-    next_priority_pass_ = result_.first_submit;
     while (true) {
         Time t = events_.next_time();
         if (next_submit_ < jobs_.size())
@@ -239,24 +197,18 @@ SimResult SimRun::run()
         const bool booking = !config_.budgets.empty() && fleet_.unbooked_spend();
         if (deciding || booking)
             t = std::min(t, next_decide);
-        // Passes over an idle site (nothing eligible, no usage since the last
-        // pass) only decay every account alike, which leaves the factors as
-        // they are: they are skipped, and the pass grid resumes after.
-        if (priority_ && deciding && (demand_cores_ > 0 || priority_->usage_since_pass()))
-            t = std::min(t, next_priority_pass_);
+        // Multifactor priorities are recomputed on their pass grid while
+        // a pass may change them.
+        if (deciding)
+            t = std::min(t, sched_.next_priority_pass(demand_cores_ > 0));
         if (t == kNever)
             break;
-        if (priority_ && t > next_priority_pass_) {
-            const Seconds period = config_.priority.calc_period;
-            next_priority_pass_ += std::ceil((t - next_priority_pass_) / period) * period;
-        }
+        sched_.skip_priority_passes(t);
         clock_.set(t);
         while (const auto e = events_.pop_at(t))
             handle(*e);
-        if (priority_ && deciding && t == next_priority_pass_) {
+        if (deciding && sched_.priority_pass_due(t))
             priority_pass();
-            next_priority_pass_ = t + config_.priority.calc_period;
-        }
         while (next_submit_ < jobs_.size() && jobs_[next_submit_].trace->submit == t)
             submit(std::uint32_t(next_submit_++));
         schedule();
@@ -314,13 +266,7 @@ void SimRun::handle(const Event& e)
 void SimRun::submit(std::uint32_t j)
 {
     SimJob& job = jobs_[j];
-    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
-    std::uint32_t priority = std::numeric_limits<std::uint32_t>::max() - j;
-    if (priority_) {
-        job.priority = priority_->priority(clock_.now(), clock_.now(), job.association, job.cpus);
-        priority = job.priority;
-    }
-    snapshot_.add(j, *job.trace, job.cpus, priority);
+    snapshot_.add(j, *job.trace, job.cpus, sched_.submitted(j, clock_.now()));
     const TraceJob& t = *job.trace;
     if (t.release() > clock_.now())
         events_.push(t.release(), EventKind::Eligible, j, 0);
@@ -356,178 +302,29 @@ void SimRun::make_eligible(std::uint32_t j)
     job.phase = Phase::Pending;
     job.eligible = clock_.now();
     demand_cores_ += job.cpus;
-    enqueue(j);
+    sched_.enqueue(j);
     snapshot_.eligible(j, job.eligible);
-    dirty_ = true;
+    sched_.request_pass();
 }
 
-bool SimRun::queued_before(std::uint32_t a, std::uint32_t b) const
-{
-    // Slurm sorts by priority, then submit time; jobs_ is in submit order
-    // (under FCFS every priority here is 0: submission decides).
-    if (jobs_[a].priority != jobs_[b].priority)
-        return jobs_[a].priority > jobs_[b].priority;
-    return a < b;
-}
-
-void SimRun::add_routed(std::uint32_t j)
-{
-    // Slurm schedules a partition's jobs by priority, which routing leaves
-    // as it was: under FCFS (priority/basic) by submission, so a job routed
-    // late still goes ahead of later-submitted ones routed before it.
-    routed_.insert(std::upper_bound(routed_.begin(), routed_.end(), j,
-                                    [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
-                   j);
-}
-
-void SimRun::enqueue(std::uint32_t j)
-{
-    // Started jobs lingering in the queue keep their place: the queue stays
-    // sorted between passes.
-    queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), j,
-                                   [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); }),
-                  j);
-}
-
-// One PriorityCalcPeriod pass of Slurm's decay thread: decay and the running
-// jobs' new usage (classic takes its factors before, Fair Tree after them),
-// new priorities for pending jobs (and blocked ones, which accrue no age
-// yet), then the queue in the new order.
 void SimRun::priority_pass()
 {
-    const Time now = clock_.now();
-    priority_->begin_pass(now);
+    sched_.priority_pass(clock_.now(), snapshot_.shown());
     for (std::uint32_t j : snapshot_.shown())
-        if (jobs_[j].phase == Phase::Running)
-            priority_->charge_running(jobs_[j].association, jobs_[j].cpus, jobs_[j].start);
-    priority_->end_charges();
-    for (std::uint32_t j : snapshot_.shown()) {
-        SimJob& job = jobs_[j];
-        if (job.phase == Phase::Pending || job.phase == Phase::Blocked) {
-            job.priority =
-                priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, job.association, job.cpus);
-            snapshot_.job(j).priority = job.priority;
-        }
-    }
-    // Sorted as one 64-bit key per job (priority high first, then submit
-    // order), which is queued_before's order; a deep queue is re-sorted every
-    // pass, so the keys keep the comparisons out of jobs_.
-    sort_keys_.clear();
-    for (std::uint32_t j : queue_)
-        if (jobs_[j].phase == Phase::Pending)
-            sort_keys_.push_back(std::uint64_t(std::numeric_limits<std::uint32_t>::max() - jobs_[j].priority) << 32 | j);
-    if (!std::is_sorted(sort_keys_.begin(), sort_keys_.end()))
-        std::sort(sort_keys_.begin(), sort_keys_.end());
-    queue_.resize(sort_keys_.size());
-    std::transform(sort_keys_.begin(), sort_keys_.end(), queue_.begin(),
-                   [](std::uint64_t key) { return std::uint32_t(key); });
-    queue_dead_ = 0;
-    // Node-group partitions schedule their routed jobs by priority too.
-    std::sort(routed_.begin(), routed_.end(), [&](std::uint32_t a, std::uint32_t b) { return queued_before(a, b); });
-    dirty_ = true;
-}
-
-void SimRun::reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const
-{
-    std::uint64_t avail = free;
-    for (auto it = local_ends_.begin(); it != local_ends_.end(); ++it) {
-        avail += it->second;
-        if (avail >= head.cpus) {
-            // Every job ending at the shadow time frees its cores then:
-            // they are spare for backfill too, not only the first ones.
-            shadow = it->first;
-            for (auto same = std::next(it); same != local_ends_.end() && same->first == shadow; ++same)
-                avail += same->second;
-            extra = avail - head.cpus;
-            return;
-        }
-    }
-    shadow = kNever; // cannot happen: wider jobs are not replayed
-    extra = 0;
+        if (jobs_[j].phase == Phase::Pending || jobs_[j].phase == Phase::Blocked)
+            snapshot_.job(j).priority = sched_.priority(j);
 }
 
 void SimRun::schedule()
 {
     if (fleet_.take_changes())
-        dirty_ = true;
-    if (!dirty_)
-        return;
-    dirty_ = false;
-    const Time now = clock_.now();
-    std::uint32_t free = local_free_;
-    bool blocked = false;
-    Time shadow = kNever;
-    std::uint64_t extra = 0;
-    std::uint32_t tested = 0;
-    for (std::size_t i = 0; i < queue_.size(); ++i) {
-        const std::uint32_t j = queue_[i];
-        SimJob& job = jobs_[j];
-        if (job.phase != Phase::Pending)
-            continue;
-        if (!blocked) {
-            if (job.cpus <= free) {
-                start_local(j);
-                free -= job.cpus;
-                continue;
-            }
-            if (job.routed >= 0 && start_cloud(j))
-                continue;
-            blocked = true;
-            reservation(job, free, shadow, extra);
-            continue;
-        }
-        if (free == 0 || ++tested > config_.bf_max_job_test)
-            break;
-        if (job.cpus > free)
-            continue;
-        const bool ends_before = now + job.estimate <= shadow;
-        if (ends_before || job.cpus <= extra) {
-            start_local(j);
-            free -= job.cpus;
-            if (!ends_before)
-                extra -= job.cpus;
-        }
-    }
-    // Routed jobs are also queued in their group's partition, where Slurm
-    // schedules them in priority order regardless of the local queue.
-    // Room per group is counted once, so a long list of routed jobs facing a
-    // full group costs one comparison each.
-    std::vector<std::uint64_t> room(config_.groups.size());
-    for (std::uint32_t g = 0; g < room.size(); ++g)
-        room[g] = fleet_.room(g);
-    std::size_t keep = 0;
-    for (std::size_t i = 0; i < routed_.size(); ++i) {
-        const std::uint32_t j = routed_[i];
-        if (jobs_[j].phase != Phase::Pending || jobs_[j].routed < 0)
-            continue;
-        std::uint64_t& left = room[std::size_t(jobs_[j].routed)];
-        if (jobs_[j].cpus <= left && start_cloud(j))
-            left -= jobs_[j].cpus;
-        else
-            routed_[keep++] = j;
-    }
-    routed_.resize(keep);
-    // Started jobs leave the head at once; those started from deeper in the
-    // queue are swept out when they are a quarter of it (amortized O(1)).
-    while (!queue_.empty() && jobs_[queue_.front()].phase != Phase::Pending) {
-        queue_.pop_front();
-        --queue_dead_;
-    }
-    if (queue_dead_ > 64 && queue_dead_ > queue_.size() / 4) {
-        queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
-                                    [&](std::uint32_t j) { return jobs_[j].phase != Phase::Pending; }),
-                     queue_.end());
-        queue_dead_ = 0;
-    }
+        sched_.request_pass();
+    sched_.pass(clock_.now(), *this);
 }
 
-void SimRun::start_local(std::uint32_t j)
+void SimRun::started_local(std::uint32_t j)
 {
     SimJob& job = jobs_[j];
-    const Time now = clock_.now();
-    local_free_ -= job.cpus;
-    ++queue_dead_;
-    job.local_slot = local_ends_.emplace(now + job.estimate, job.cpus);
     job.group = -1;
     begin_running(j, job.runtime);
     snapshot_.local_only(j);
@@ -543,14 +340,13 @@ void SimRun::begin_running(std::uint32_t j, Seconds runtime)
     snapshot_.running(j, now);
 }
 
-bool SimRun::start_cloud(std::uint32_t j)
+bool SimRun::start_in_group(std::uint32_t j)
 {
     SimJob& job = jobs_[j];
-    const auto g = std::uint32_t(job.routed);
+    const auto g = std::uint32_t(sched_.route(j));
     if (!fleet_.allocate(j, g, job.cpus))
         return false;
     job.group = int(g);
-    ++queue_dead_;
     std::vector<std::string> names;
     for (const auto& [n, cores] : fleet_.allocation(j))
         names.push_back(fleet_.name(n));
@@ -605,7 +401,7 @@ void SimRun::launch_failed(std::uint32_t n)
     for (std::uint32_t j : hit) {
         requeue(j, n);
         if (fleet_.launch_outcome(n) == LaunchOutcome::Refused) {
-            jobs_[j].routed = -1;
+            sched_.drop_route(j);
             snapshot_.local_only(j);
         }
     }
@@ -619,8 +415,7 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     const Time now = clock_.now();
     const std::uint32_t taken_from = std::uint32_t(job.group);
     if (job.phase == Phase::Running) {
-        if (priority_)
-            priority_->charge_ended(job.association, job.cpus, job.start, now);
+        sched_.charge_ended(j, now);
         const double lost = double(job.cpus) * (now - job.start);
         result_.lost_core_seconds += lost;
         // The account used those cores, even if the work is lost.
@@ -630,17 +425,9 @@ void SimRun::requeue(std::uint32_t j, std::uint32_t lost_node)
     fleet_.release(j, lost_node);
     job.group = -1;
     job.phase = Phase::Pending;
-    job.routed = int(taken_from);
-    // Back in the queue at its priority's place: its entry may still linger
-    // there from when it started.
-    if (std::find(queue_.begin(), queue_.end(), j) != queue_.end())
-        --queue_dead_;
-    else
-        enqueue(j);
-    if (std::find(routed_.begin(), routed_.end(), j) == routed_.end())
-        add_routed(j);
+    sched_.requeue(j, taken_from);
     snapshot_.requeued(j, taken_from);
-    dirty_ = true;
+    sched_.request_pass();
 }
 
 void SimRun::node_ready(std::uint32_t n)
@@ -665,11 +452,9 @@ void SimRun::finish(std::uint32_t j)
     end.end_time = now;
     end.eligible_time = job.eligible;
     end.start_time = job.start;
-    if (priority_)
-        priority_->charge_ended(job.association, job.cpus, job.start, now);
+    sched_.charge_ended(j, now);
     if (job.group < 0) {
-        local_free_ += job.cpus;
-        local_ends_.erase(job.local_slot);
+        sched_.end_local(j);
     } else {
         charge(job, std::uint32_t(job.group), double(job.cpus) * end.elapsed);
         end.node_group = config_.groups[std::size_t(job.group)].name;
@@ -685,7 +470,7 @@ void SimRun::finish(std::uint32_t j)
     if (!config_.budgets.empty())
         budget_spend_.job_ended(end);
     cycle_.observe(end);
-    dirty_ = true;
+    sched_.request_pass();
 }
 
 void SimRun::charge(const SimJob& job, std::uint32_t g, double core_seconds)
@@ -707,10 +492,9 @@ private:
 void SimRun::decide()
 {
     const Time now = clock_.now();
-    ClusterState& state = snapshot_.begin_cycle(now, config_.local_cores - local_free_, config_.groups);
+    ClusterState& state = snapshot_.begin_cycle(now, config_.local_cores - sched_.local_free(), config_.groups);
     fleet_.show(state, now);
-    if (priority_)
-        priority_->fill_shares(state.snapshot.shares);
+    sched_.fill_shares(state.snapshot.shares);
 
     result_.provisioning.add(double(demand_cores_), double(config_.local_cores + fleet_.up_cores()));
 
@@ -779,23 +563,18 @@ std::string SimRun::apply(const Action& action)
                     : j == kNone || jobs_[j].phase != Phase::Pending ? "job is not pending"
                                                                       : "job is wider than the group";
         } else {
-            SimJob& job = jobs_[j];
-            if (job.routed < 0)
-                add_routed(j);
-            job.routed = g;
+            sched_.route_to(j, std::uint32_t(g));
             snapshot_.routed(j, std::size_t(g));
-            dirty_ = true;
+            sched_.request_pass();
         }
     } else if (const auto* unroute = std::get_if<UnrouteJob>(&action.what)) {
         const std::uint32_t j = jobs_.find(unroute->job);
-        if (j == kNone || jobs_[j].phase != Phase::Pending || jobs_[j].routed != group_index(unroute->group)) {
+        if (j == kNone || jobs_[j].phase != Phase::Pending || sched_.route(j) != group_index(unroute->group)) {
             error = "job is not pending in the group";
         } else {
-            SimJob& job = jobs_[j];
-            job.routed = -1;
-            routed_.erase(std::remove(routed_.begin(), routed_.end(), j), routed_.end());
+            sched_.unroute(j);
             snapshot_.local_only(j);
-            dirty_ = true;
+            sched_.request_pass();
         }
     } else if (const auto* hire = std::get_if<HireNodes>(&action.what)) {
         const int g = group_index(hire->group);
@@ -803,7 +582,7 @@ std::string SimRun::apply(const Action& action)
             error = "unknown node group";
         } else {
             result_.hire_shortfall += fleet_.hire(std::uint32_t(g), hire->count);
-            dirty_ = true;
+            sched_.request_pass();
         }
     } else if (const auto* release = std::get_if<ReleaseNodes>(&action.what)) {
         // A forced power-down would kill running jobs; the simulator drains
