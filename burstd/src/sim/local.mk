@@ -25,6 +25,10 @@ libburst_a_SOURCES += \
 	burstd/src/sim/engine/cloud_fleet.hpp \
 	burstd/src/sim/engine/local_scheduler.cpp \
 	burstd/src/sim/engine/local_scheduler.hpp \
+	burstd/src/sim/engine/budget_booking.cpp \
+	burstd/src/sim/engine/budget_booking.hpp \
+	burstd/src/sim/engine/sim_action_sink.cpp \
+	burstd/src/sim/engine/sim_action_sink.hpp \
 	burstd/src/sim/engine/sim_jobs.cpp \
 	burstd/src/sim/engine/sim_jobs.hpp \
 	burstd/src/sim/engine/sim_snapshot.cpp \

@@ -5,9 +5,11 @@
 #include "policy/cycle/decision_cycle.hpp"
 #include "policy/site/site_view.hpp"
 #include "sim/engine/event_queue.hpp"
+#include "sim/engine/budget_booking.hpp"
 #include "sim/engine/cloud_fleet.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/engine/local_scheduler.hpp"
+#include "sim/engine/sim_action_sink.hpp"
 #include "sim/engine/sim_jobs.hpp"
 #include "sim/engine/sim_snapshot.hpp"
 #include "sim/priority/priority_model.hpp"
@@ -103,9 +105,6 @@ private:
     // The scheduler's PriorityCalcPeriod pass, and the new priorities in
     // the job views.
     void priority_pass();
-    // Applies the decision cycle's actions as burstd's actuator plus Slurm would.
-    class Sink;
-    std::string apply(const Action& action);
     // Books spend up to now (every cycle while there are budget lines) and
     // returns it per interval length for the cap.
     IntervalSpend book_spend();
@@ -136,13 +135,13 @@ private:
     EventQueue events_;
     CloudFleet fleet_;
     LocalScheduler sched_;
+    BudgetBooking booking_;
+    SimActionSink sink_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
 
     SuspendTimes suspend_times_;
-    BudgetSpend budget_spend_;
-    std::map<Seconds, SpendView> open_booking_;  // interval length -> its current interval
     SimResult result_;
 };
 
@@ -167,7 +166,8 @@ SimConfig site_of(const SimConfig& config)
 SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
     : config_(site_of(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
       fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_),
-      sched_(config_, jobs_, config_.local_cores + fleet_.cores(), snapshot_.local_nodes() + fleet_.size())
+      sched_(config_, jobs_, config_.local_cores + fleet_.cores(), snapshot_.local_nodes() + fleet_.size()),
+      booking_(config_.budgets), sink_(config_.groups, jobs_, sched_, fleet_, snapshot_)
 {
     result_.jobs_too_wide = jobs_.too_wide();
     result_.runtimes_capped = jobs_.runtimes_capped();
@@ -225,11 +225,9 @@ SimResult SimRun::run()
             next_decide = t + config_.cycle;
         }
     }
-    for (auto& [interval, view] : open_booking_)
-        result_.booked.push_back(BookedInterval{interval, view.interval_start, std::move(view.accounts)});
-    std::stable_sort(result_.booked.begin(), result_.booked.end(),
-                     [](const BookedInterval& a, const BookedInterval& b) { return a.interval < b.interval; });
+    result_.booked = booking_.booked();
     fleet_.report(result_, clock_.now());
+    sink_.report(result_);
     return std::move(result_);
 }
 
@@ -467,8 +465,7 @@ void SimRun::finish(std::uint32_t j)
     for (auto c : job.children)
         if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
             release_or_hold(c);
-    if (!config_.budgets.empty())
-        budget_spend_.job_ended(end);
+    booking_.job_ended(end);
     cycle_.observe(end);
     sched_.request_pass();
 }
@@ -479,15 +476,6 @@ void SimRun::charge(const SimJob& job, std::uint32_t g, double core_seconds)
     result_.account_cost[job.trace->account] += cost;
     snapshot_.charged(job.trace->account, cost);
 }
-
-class SimRun::Sink final : public ActionSink {
-public:
-    explicit Sink(SimRun& run) : run_(run) {}
-    std::string apply(const Action& action, const ClusterState&) override { return run_.apply(action); }
-
-private:
-    SimRun& run_;
-};
 
 void SimRun::decide()
 {
@@ -510,8 +498,7 @@ void SimRun::decide()
         if (config_.enforce_budgets)
             budget = CycleBudget{config_.budgets, suspend_times_, std::move(spent)};
     }
-    Sink sink(*this);
-    CycleOutcome outcome = cycle_.run(state, clock_, budget ? &*budget : nullptr, sink);
+    CycleOutcome outcome = cycle_.run(state, clock_, budget ? &*budget : nullptr, sink_);
     ++result_.decisions;
     for (auto& note : outcome.notes) {
         if (!note.budget)
@@ -528,81 +515,8 @@ void SimRun::decide()
 IntervalSpend SimRun::book_spend()
 {
     const Time now = clock_.now();
-    Time earliest = now; // the start of the earliest interval tracked
-    for (const auto& b : config_.budgets)
-        earliest = std::min(earliest, Time(std::floor(now / b.interval) * b.interval));
-    const std::vector<BilledSpan> spans = fleet_.billed_spans(now, earliest);
-    IntervalSpend spent =
-        budget_spend_.update(now, config_.budgets, spans, snapshot_.state().snapshot.jobs, snapshot_.state().groups);
-    for (const auto& [interval, tracker] : budget_spend_.trackers()) {
-        SpendView& open = open_booking_[interval];
-        const SpendView& last = tracker.last();
-        if (open.interval > 0 && open.interval_start != last.interval_start)
-            result_.booked.push_back(BookedInterval{interval, open.interval_start, std::move(open.accounts)});
-        open = last;
-    }
-    return spent;
-}
-
-std::string SimRun::apply(const Action& action)
-{
-    auto group_index = [&](const std::string& name) -> int {
-        for (std::size_t g = 0; g < config_.groups.size(); ++g)
-            if (config_.groups[g].name == name)
-                return int(g);
-        return -1;
-    };
-    std::string error;
-    if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
-        const std::uint32_t j = jobs_.find(route->job);
-        const int g = group_index(route->group);
-        if (j == kNone || g < 0 || jobs_[j].phase != Phase::Pending ||
-            std::uint64_t(jobs_[j].cpus) >
-                std::uint64_t(config_.groups[std::size_t(g)].cpus) * config_.groups[std::size_t(g)].capacity()) {
-            error = g < 0 ? "unknown node group"
-                    : j == kNone || jobs_[j].phase != Phase::Pending ? "job is not pending"
-                                                                      : "job is wider than the group";
-        } else {
-            sched_.route_to(j, std::uint32_t(g));
-            snapshot_.routed(j, std::size_t(g));
-            sched_.request_pass();
-        }
-    } else if (const auto* unroute = std::get_if<UnrouteJob>(&action.what)) {
-        const std::uint32_t j = jobs_.find(unroute->job);
-        if (j == kNone || jobs_[j].phase != Phase::Pending || sched_.route(j) != group_index(unroute->group)) {
-            error = "job is not pending in the group";
-        } else {
-            sched_.unroute(j);
-            snapshot_.local_only(j);
-            sched_.request_pass();
-        }
-    } else if (const auto* hire = std::get_if<HireNodes>(&action.what)) {
-        const int g = group_index(hire->group);
-        if (g < 0) {
-            error = "unknown node group";
-        } else {
-            result_.hire_shortfall += fleet_.hire(std::uint32_t(g), hire->count);
-            sched_.request_pass();
-        }
-    } else if (const auto* release = std::get_if<ReleaseNodes>(&action.what)) {
-        // A forced power-down would kill running jobs; the simulator drains
-        // instead, so a policy cannot gain by killing work.
-        for (const auto& name : release->nodes)
-            if (!fleet_.drain(name))
-                error = "node " + name + " is not up";
-    } else if (std::get_if<SetJobThreads>(&action.what)) {
-        ++result_.thread_actions_ignored;
-        return "thread counts are not simulated";
-    } else if (const auto* keep = std::get_if<KeepPlaceholders>(&action.what)) {
-        const int g = group_index(keep->group);
-        if (g < 0) {
-            error = "unknown node group";
-        } else {
-            fleet_.keep_warm(std::uint32_t(g), keep->count);
-        }
-    }
-    ++(error.empty() ? result_.actions_applied : result_.actions_rejected);
-    return error;
+    const std::vector<BilledSpan> spans = fleet_.billed_spans(now, booking_.earliest_interval_start(now));
+    return booking_.book(now, spans, snapshot_.state().snapshot.jobs, snapshot_.state().groups);
 }
 
 } // namespace
