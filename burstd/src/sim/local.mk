@@ -33,6 +33,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/engine/sim_jobs.hpp \
 	burstd/src/sim/engine/sim_snapshot.cpp \
 	burstd/src/sim/engine/sim_snapshot.hpp \
+	burstd/src/sim/engine/sim_site.cpp \
+	burstd/src/sim/engine/sim_site.hpp \
 	burstd/src/sim/report/reward_profit.cpp \
 	burstd/src/sim/report/reward_profit.hpp \
 	burstd/src/sim/report/sim_metrics.cpp \

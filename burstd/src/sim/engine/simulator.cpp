@@ -1,90 +1,41 @@
+// The replay's orchestration.  Its parts each keep their own state: the
+// jobs and their dependencies (sim_jobs), the timed events (event_queue),
+// the snapshot the policies see (sim_snapshot), the CLOUD nodes
+// (cloud_fleet), Slurm's queue and backfill (local_scheduler), the spend
+// booked against budget lines (budget_booking) and where the decision
+// cycle's actions take effect (sim_action_sink).  SimRun runs the clock from
+// event to event, moves jobs through the transitions that touch several
+// parts (submit, eligible, start, finish, requeue) and hands each decision
+// cycle to the shared DecisionCycle.
+
 #include "sim/engine/simulator.hpp"
 
-#include "policy/cost/billing_boundary.hpp"
-#include "policy/budget/budget_spend.hpp"
+#include "policy/budget/budget_cap.hpp"
 #include "policy/cycle/decision_cycle.hpp"
-#include "policy/site/site_view.hpp"
-#include "sim/engine/event_queue.hpp"
 #include "sim/engine/budget_booking.hpp"
 #include "sim/engine/cloud_fleet.hpp"
+#include "sim/engine/event_queue.hpp"
 #include "sim/engine/group_launches.hpp"
 #include "sim/engine/local_scheduler.hpp"
 #include "sim/engine/sim_action_sink.hpp"
 #include "sim/engine/sim_jobs.hpp"
+#include "sim/engine/sim_site.hpp"
 #include "sim/engine/sim_snapshot.hpp"
-#include "sim/priority/priority_model.hpp"
-#include "sim/unit_draw.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <functional>
 #include <limits>
-#include <map>
 #include <memory>
 #include <optional>
-#include <queue>
-#include <random>
-#include <set>
+#include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 namespace burst {
 namespace {
 
-constexpr std::uint32_t kNone = SimJobs::kNone;
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
-
-void validate(const SimConfig& c)
-{
-    if (c.local_cores == 0)
-        throw SimConfigError("local cores must be at least 1");
-    if (c.local_node_cores == 0)
-        throw SimConfigError("local node cores must be at least 1");
-    if (!(c.cycle > 0))
-        throw SimConfigError("decision cycle must be > 0 s");
-    if (!(c.suspend_time >= 0))
-        throw SimConfigError("suspend time must be >= 0 s");
-    for (const auto& [group, suspend] : c.group_suspend_time)
-        if (!(suspend >= 0))
-            throw SimConfigError("node group " + group + ": suspend time must be >= 0 s");
-    if (!(c.boot_jitter >= 0 && c.boot_jitter < 1))
-        throw SimConfigError("boot jitter must be in [0, 1)");
-    for (const auto& [group, jitter] : c.group_boot_jitter)
-        if (!(jitter >= 0 && jitter < 1))
-            throw SimConfigError("node group " + group + ": boot jitter must be in [0, 1)");
-    if (c.bf_max_job_test == 0)
-        throw SimConfigError("bf_max_job_test must be at least 1");
-    std::set<std::string> names;
-    for (const auto& g : c.groups) {
-        if (g.name.empty() || !names.insert(g.name).second)
-            throw SimConfigError("node group names must be non-empty and unique ('" + g.name + "')");
-        if (g.cpus == 0)
-            throw SimConfigError("node group " + g.name + ": cpus must be at least 1");
-        if (g.nodes.empty() && g.max_count == 0)
-            throw SimConfigError("node group " + g.name + ": needs node names or max > 0");
-        if (!(g.price_per_hour >= 0) || !(g.boot_time >= 0) || !(g.min_billed >= 0) || !(g.speed > 0))
-            throw SimConfigError("node group " + g.name + ": price, boot time and min billed must be >= 0, speed > 0");
-        if (!(g.interruptions_per_hour >= 0) || !std::isfinite(g.interruptions_per_hour) ||
-            (g.interruptions_per_hour > 0 && !g.spot))
-            throw SimConfigError("node group " + g.name + ": interruptions need a spot group and a rate >= 0");
-    }
-    for (const auto& [name, shortage] : c.shortages) {
-        if (!names.count(name))
-            throw SimConfigError("capacity shortage for node group " + name + ", which is not configured");
-        if (!(shortage.rate >= 0 && shortage.rate <= 1))
-            throw SimConfigError("node group " + name + ": stock-out rate must be in [0, 1]");
-    }
-    std::set<std::string> accounts;
-    for (const auto& b : c.budgets) {
-        if (b.account.empty() || !accounts.insert(b.account).second)
-            throw SimConfigError("budget accounts must be non-empty and have one line each ('" + b.account + "')");
-        if (!(b.amount >= 0) || !std::isfinite(b.amount) || !(b.interval > 0) || !std::isfinite(b.interval))
-            throw SimConfigError("budget of " + b.account + ": amount must be >= 0 and interval > 0 s");
-    }
-}
 
 class SimRun final : private LocalScheduler::Starts {
 public:
@@ -92,16 +43,11 @@ public:
     SimResult run();
 
 private:
-    // Trace and time.
-    void submit(std::uint32_t j);
-    void make_eligible(std::uint32_t j);
-    // Its dependencies met: eligible now, or held until its release.
-    void release_or_hold(std::uint32_t j);
     // One event that is still current.
     void handle(const Event& e);
+    // A scheduling pass, if anything changed since the last.
     void schedule();
     void decide();
-
     // The scheduler's PriorityCalcPeriod pass, and the new priorities in
     // the job views.
     void priority_pass();
@@ -109,18 +55,22 @@ private:
     // returns it per interval length for the cap.
     IntervalSpend book_spend();
 
-    // What the scheduler's passes start.
+    // A job's life.
+    void submit(std::uint32_t j);
+    // Its dependencies met: eligible now, or held until its release.
+    void release_or_hold(std::uint32_t j);
+    void make_eligible(std::uint32_t j);
     void started_local(std::uint32_t j) override;
     bool start_in_group(std::uint32_t j) override;
     std::uint64_t group_room(std::uint32_t g) const override { return fleet_.room(g); }
-
-    // Cloud nodes.
-    void node_ready(std::uint32_t n);
     void begin_running(std::uint32_t j, Seconds runtime);
     void finish(std::uint32_t j);
+    void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is taken down by the caller
+
+    // What befalls a cloud node and the jobs on it.
+    void node_ready(std::uint32_t n);
     void interrupt(std::uint32_t n);
     void launch_failed(std::uint32_t n);
-    void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is taken down by the caller
     // What the job's account is charged for `core_seconds` in group `g`.
     void charge(const SimJob& job, std::uint32_t g, double core_seconds);
     // How long a job runs in the group it was allocated in (runtime_in);
@@ -145,26 +95,8 @@ private:
     SimResult result_;
 };
 
-// The site as the replay runs it: checked, and every group with its nodes
-// named (max_count nodes "<group>-<i>" when it names none) and a provider.
-SimConfig site_of(const SimConfig& config)
-{
-    validate(config);
-    SimConfig site = config;
-    for (NodeGroup& group : site.groups) {
-        const std::uint32_t count = simulated_node_count(group);
-        if (group.nodes.empty())
-            for (std::uint32_t i = 0; i < count; ++i)
-                group.nodes.push_back(group.name + "-" + std::to_string(i + 1));
-        if (group.provider.empty())
-            group.provider = "sim";
-        group.nodes.resize(count);
-    }
-    return site;
-}
-
 SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
-    : config_(site_of(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
+    : config_(replay_site(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
       fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_),
       sched_(config_, jobs_, config_.local_cores + fleet_.cores(), snapshot_.local_nodes() + fleet_.size()),
       booking_(config_.budgets), sink_(config_.groups, jobs_, sched_, fleet_, snapshot_)
@@ -273,7 +205,7 @@ void SimRun::submit(std::uint32_t j)
         std::string dependency;
         for (auto p : t.parents) {
             const std::uint32_t parent = jobs_.find(p);
-            if (parent != kNone && jobs_[parent].phase != Phase::Done)
+            if (parent != SimJobs::kNone && jobs_[parent].phase != Phase::Done)
                 dependency += (dependency.empty() ? "afterany:" : ":") + std::to_string(p);
         }
         snapshot_.blocked(j, std::move(dependency));
