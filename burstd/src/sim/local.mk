@@ -102,6 +102,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/tools/burstsim/group_spec_test.cpp \
 	tests/unit/sim/engine/simulator_stockout_test.cpp \
 	tests/unit/sim/engine/simulator_test.cpp \
+	tests/unit/sim/engine/event_queue_test.cpp \
+	tests/unit/sim/engine/local_scheduler_test.cpp \
+	tests/unit/sim/engine/cloud_fleet_test.cpp \
+	tests/unit/sim/engine/sim_snapshot_test.cpp \
 	tests/unit/sim/priority/priority_model_test.cpp \
 	tests/unit/sim/priority/fair_tree_test.cpp \
 	tests/unit/sim/priority/priority_spec_test.cpp \
