@@ -21,6 +21,22 @@ libburst_a_SOURCES += \
 	burstd/src/sim/priority/priority_spec.hpp \
 	burstd/src/sim/engine/simulator.cpp \
 	burstd/src/sim/engine/simulator.hpp \
+	burstd/src/sim/engine/event_queue.cpp \
+	burstd/src/sim/engine/event_queue.hpp \
+	burstd/src/sim/engine/cloud_fleet.cpp \
+	burstd/src/sim/engine/cloud_fleet.hpp \
+	burstd/src/sim/engine/local_scheduler.cpp \
+	burstd/src/sim/engine/local_scheduler.hpp \
+	burstd/src/sim/engine/budget_booking.cpp \
+	burstd/src/sim/engine/budget_booking.hpp \
+	burstd/src/sim/engine/sim_action_sink.cpp \
+	burstd/src/sim/engine/sim_action_sink.hpp \
+	burstd/src/sim/engine/sim_jobs.cpp \
+	burstd/src/sim/engine/sim_jobs.hpp \
+	burstd/src/sim/engine/sim_snapshot.cpp \
+	burstd/src/sim/engine/sim_snapshot.hpp \
+	burstd/src/sim/engine/sim_site.cpp \
+	burstd/src/sim/engine/sim_site.hpp \
 	burstd/src/sim/report/reward_profit.cpp \
 	burstd/src/sim/report/reward_profit.hpp \
 	burstd/src/sim/report/sim_metrics.cpp \
@@ -88,6 +104,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/tools/burstsim/group_spec_test.cpp \
 	tests/unit/sim/engine/simulator_stockout_test.cpp \
 	tests/unit/sim/engine/simulator_test.cpp \
+	tests/unit/sim/engine/event_queue_test.cpp \
+	tests/unit/sim/engine/local_scheduler_test.cpp \
+	tests/unit/sim/engine/cloud_fleet_test.cpp \
+	tests/unit/sim/engine/sim_snapshot_test.cpp \
 	tests/unit/sim/priority/priority_model_test.cpp \
 	tests/unit/sim/priority/fair_tree_test.cpp \
 	tests/unit/sim/priority/priority_spec_test.cpp \

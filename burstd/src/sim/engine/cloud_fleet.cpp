@@ -1,0 +1,399 @@
+#include "sim/engine/cloud_fleet.hpp"
+
+#include "policy/cost/billing_boundary.hpp"
+#include "sim/unit_draw.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace burst {
+
+CloudFleet::CloudFleet(const SimConfig& site, std::uint32_t jobs, Time origin, const Clock& clock,
+                       EventQueue& events, SimSnapshot& snapshot)
+    : site_(site), clock_(clock), events_(events), snapshot_(snapshot), rng_(site.seed),
+      interruption_rng_(site.seed ^ 0x5eed5907ULL), jobs_(jobs)
+{
+    group_nodes_.resize(site_.groups.size());
+    boots_.resize(site_.groups.size());
+    warm_.assign(site_.groups.size(), 0);
+    for (std::size_t g = 0; g < site_.groups.size(); ++g) {
+        const NodeGroup& group = site_.groups[g];
+        for (const auto& name : group.nodes) {
+            if (node_by_name_.count(name))
+                throw SimConfigError("node " + name + " is in more than one node group");
+            CloudNode cn;
+            cn.group = std::uint32_t(g);
+            cn.cpus = group.cpus;
+            cn.view = snapshot_.local_nodes() + std::uint32_t(nodes_.size());
+            node_by_name_.emplace(name, std::uint32_t(nodes_.size()));
+            group_nodes_[g].push_back(std::uint32_t(nodes_.size()));
+            nodes_.push_back(std::move(cn));
+            sync_node(std::uint32_t(nodes_.size() - 1));
+        }
+    }
+    launches_.emplace(site_.groups, site_.shortages, site_.seed, origin);
+}
+
+std::uint64_t CloudFleet::cores() const
+{
+    std::uint64_t cores = 0;
+    for (const auto& node : nodes_)
+        cores += node.cpus;
+    return cores;
+}
+
+bool CloudFleet::booting(std::uint32_t n, std::uint64_t life) const
+{
+    return nodes_[n].life == life && nodes_[n].power == Power::Booting;
+}
+
+bool CloudFleet::powered_on(std::uint32_t n, std::uint64_t life) const
+{
+    return nodes_[n].life == life && nodes_[n].power != Power::Down;
+}
+
+std::uint64_t CloudFleet::room(std::uint32_t g) const
+{
+    std::uint64_t room = 0;
+    for (auto n : group_nodes_[g]) {
+        const CloudNode& node = nodes_[n];
+        if (!node.draining)
+            room += node.cpus - node.alloc;
+    }
+    return room;
+}
+
+bool CloudFleet::allocate(std::uint32_t j, std::uint32_t g, std::uint32_t cpus)
+{
+    if (room(g) < cpus)
+        return false;
+    JobNodes& job = jobs_[j];
+    std::uint32_t need = cpus;
+    // Like Slurm: nodes already up first, then booting ones, then resume more.
+    for (Power pass : {Power::Up, Power::Booting, Power::Down}) {
+        for (auto n : group_nodes_[g]) {
+            if (need == 0)
+                break;
+            CloudNode& node = nodes_[n];
+            if (node.power != pass || node.draining || node.alloc == node.cpus)
+                continue;
+            if (node.power == Power::Down)
+                power_up(n);
+            end_idle(n, false);
+            const std::uint32_t take = std::min(need, node.cpus - node.alloc);
+            node.alloc += take;
+            ++node.idle_epoch;
+            need -= take;
+            job.nodes.emplace_back(n, take);
+            if (node.power == Power::Booting) {
+                node.configuring.push_back(j);
+                ++job.booting;
+            }
+            sync_node(n);
+        }
+    }
+    return true;
+}
+
+bool CloudFleet::holds(std::uint32_t j, std::uint32_t n) const
+{
+    const Allocation& a = jobs_[j].nodes;
+    return std::any_of(a.begin(), a.end(), [&](const auto& node) { return node.first == n; });
+}
+
+void CloudFleet::release(std::uint32_t j, std::uint32_t lost)
+{
+    JobNodes& job = jobs_[j];
+    for (const auto& [m, cores] : job.nodes) {
+        CloudNode& node = nodes_[m];
+        node.alloc -= cores;
+        node.configuring.erase(std::remove(node.configuring.begin(), node.configuring.end(), j),
+                               node.configuring.end());
+        sync_node(m);
+        if (m != lost && node.alloc == 0 && node.power == Power::Up)
+            node_idle(m);
+    }
+    job.nodes.clear();
+    job.booting = 0;
+}
+
+Seconds CloudFleet::sample_boot(const NodeGroup& g)
+{
+    return g.boot_time * (1 + boot_jitter_of(site_, g) * (2 * unit_draw(rng_) - 1));
+}
+
+double CloudFleet::bill(const NodeGroup& g, Seconds up) const
+{
+    return billed_seconds(g, up) * g.price_per_hour / 3600;
+}
+
+void CloudFleet::power_up(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    const Time now = clock_.now();
+    node.power = Power::Booting;
+    up_cores_ += node.cpus;
+    ++up_nodes_;
+    node.launched = now;
+    node.ready = 0;
+    node.draining = false;
+    ++node.idle_epoch;
+    ++node.life;
+    // Slurm has allocated the node already when burstd's launch fails: the
+    // failure lands right after, as a node that goes down.
+    node.launch = launches_->launch(node.group, now);
+    if (node.launch != LaunchOutcome::Launched) {
+        events_.push(now, EventKind::LaunchFailed, n, node.life);
+        sync_node(n);
+        return;
+    }
+    ++instances_launched_;
+    unbooked_spend_ = true;
+    const NodeGroup& g = site_.groups[node.group];
+    events_.push(now + sample_boot(g), EventKind::NodeReady, n, node.life);
+    if (g.spot && g.interruptions_per_hour > 0) {
+        // Poisson process: exponential time to the interruption of this life.
+        events_.push(now - std::log1p(-unit_draw(interruption_rng_)) * 3600 / g.interruptions_per_hour,
+                     EventKind::Interruption, n, node.life);
+    }
+    sync_node(n);
+}
+
+void CloudFleet::take_back(std::uint32_t n)
+{
+    nodes_[n].configuring.clear();
+    power_down(n);
+}
+
+// burstd sets a node whose launch failed or was refused DOWN; a launch that
+// never started costs nothing.
+void CloudFleet::launch_failed(std::uint32_t n)
+{
+    nodes_[n].configuring.clear();
+    retire(n);
+}
+
+void CloudFleet::end_idle(std::uint32_t n, bool powering_down)
+{
+    CloudNode& node = nodes_[n];
+    if (node.idle_since < 0)
+        return;
+    const double idle = double(node.cpus) * (clock_.now() - node.idle_since);
+    idle_core_seconds_ += idle;
+    if (powering_down)
+        idle_before_down_core_seconds_ += idle;
+    node.idle_since = -1;
+}
+
+void CloudFleet::power_down(std::uint32_t n)
+{
+    end_idle(n, true);
+    CloudNode& node = nodes_[n];
+    const Time now = clock_.now();
+    const Seconds up = now - node.launched;
+    closed_cost_ += bill(site_.groups[node.group], up);
+    instance_seconds_ += up;
+    const NodeGroup& group = site_.groups[node.group];
+    const Time billed_to = billed_until(group, node.launched, now);
+    instances_.push_back(InstanceSpan{int(node.group), node.cpus, group.price_per_hour, node.launched, now,
+                                      node.power == Power::Up ? node.ready : now, billed_to});
+    const BilledSpan span{name(n), group.name, node.launched, now};
+    if (!site_.budgets.empty())
+        closed_spans_.push_back(ClosedSpan{span, billed_to});
+    snapshot_.instance_ended(span);
+    retire(n);
+}
+
+void CloudFleet::retire(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    node.power = Power::Down;
+    up_cores_ -= node.cpus;
+    --up_nodes_;
+    node.draining = false;
+    ++node.idle_epoch;
+    sync_node(n);
+    changed_ = true;
+}
+
+std::vector<std::uint32_t> CloudFleet::node_ready(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    node.power = Power::Up;
+    node.ready = clock_.now();
+    launches_->registered(node.group, node.ready);
+    std::deque<NodeBoot>& boots = boots_[node.group];
+    boots.push_back(NodeBoot{site_.groups[node.group].name, node.launched, node.ready});
+    if (boots.size() > kRecentBoots)
+        boots.pop_front();
+    std::vector<std::uint32_t> started;
+    for (auto j : node.configuring)
+        if (--jobs_[j].booting == 0)
+            started.push_back(j);
+    node.configuring.clear();
+    sync_node(n);
+    // Jobs waiting for the node hold cores on it: a node that comes up idle
+    // starts none of them.
+    if (node.alloc == 0)
+        node_idle(n);
+    changed_ = true;
+    return started;
+}
+
+void CloudFleet::node_idle(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    node.idle_since = clock_.now();
+    if (node.draining) {
+        power_down(n);
+        return;
+    }
+    const Seconds suspend = suspend_time_of(site_, site_.groups[node.group]);
+    ++node.idle_epoch;
+    if (!std::isinf(suspend)) // else Slurm never suspends it
+        events_.push(clock_.now() + suspend, EventKind::SuspendCheck, n, node.idle_epoch);
+}
+
+std::uint32_t CloudFleet::powered_on_in(std::uint32_t g) const
+{
+    std::uint32_t in_use = 0;
+    for (auto m : group_nodes_[g])
+        in_use += nodes_[m].power != Power::Down;
+    return in_use;
+}
+
+void CloudFleet::suspend_check(std::uint32_t n, std::uint64_t token, bool workload_lasts)
+{
+    const CloudNode& node = nodes_[n];
+    if (node.power != Power::Up || node.alloc != 0 || node.idle_epoch != token)
+        return;
+    // A placeholder holds the node warm while the workload lasts.
+    if (workload_lasts && powered_on_in(node.group) <= warm_[node.group])
+        events_.push(clock_.now() + std::max<Seconds>(suspend_time_of(site_, site_.groups[node.group]), 1),
+                     EventKind::SuspendCheck, n, token);
+    else
+        power_down(n);
+}
+
+std::uint32_t CloudFleet::hire(std::uint32_t g, std::uint32_t count)
+{
+    std::uint32_t left = count;
+    for (auto n : group_nodes_[g])
+        if (left > 0 && nodes_[n].power == Power::Down) {
+            power_up(n);
+            --left;
+        }
+    return left;
+}
+
+bool CloudFleet::drain(const std::string& name)
+{
+    auto it = node_by_name_.find(name);
+    if (it == node_by_name_.end() || nodes_[it->second].power == Power::Down)
+        return false;
+    CloudNode& node = nodes_[it->second];
+    node.draining = true;
+    sync_node(it->second);
+    if (node.power == Power::Up && node.alloc == 0)
+        power_down(it->second);
+    return true;
+}
+
+void CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
+{
+    warm_[g] = count;
+    std::uint32_t in_use = powered_on_in(g);
+    for (auto n : group_nodes_[g])
+        if (in_use < count && nodes_[n].power == Power::Down) {
+            power_up(n);
+            ++in_use;
+        }
+}
+
+double CloudFleet::charge(std::uint32_t g, double core_seconds)
+{
+    const double cost = core_seconds * site_.groups[g].price_per_cpu_second();
+    attributed_cost_ += cost;
+    return cost;
+}
+
+std::vector<BilledSpan> CloudFleet::billed_spans(Time now, Time earliest)
+{
+    // A span billed to its end before every tracked interval began counts in
+    // none (spans are kept in power-down order, so one billed longer may
+    // keep a few more until it goes).
+    while (!closed_spans_.empty() && closed_spans_.front().billed_until <= earliest)
+        closed_spans_.pop_front();
+    std::vector<BilledSpan> spans;
+    spans.reserve(closed_spans_.size());
+    for (const auto& closed : closed_spans_)
+        spans.push_back(closed.span);
+    for (std::uint32_t n = 0; n < nodes_.size(); ++n)
+        if (nodes_[n].power != Power::Down)
+            spans.push_back(BilledSpan{name(n), site_.groups[nodes_[n].group].name, nodes_[n].launched, std::nullopt});
+    unbooked_spend_ = up_nodes_ > 0 || std::any_of(closed_spans_.begin(), closed_spans_.end(),
+                                                   [&](const ClosedSpan& s) { return s.billed_until > now; });
+    return spans;
+}
+
+void CloudFleet::show(ClusterState& state, Time now) const
+{
+    for (const auto& group : boots_)
+        state.boots.insert(state.boots.end(), group.begin(), group.end());
+    double open_cost = 0;
+    for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+        const CloudNode& node = nodes_[n];
+        if (node.power == Power::Down)
+            continue;
+        const NodeGroup& g = site_.groups[node.group];
+        Instance inst;
+        inst.node = name(n);
+        inst.node_group = g.name;
+        inst.provider_id = "sim-" + inst.node;
+        inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
+        inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
+        inst.requested_at = node.launched;
+        inst.launched_at = node.launched;
+        inst.running_since = node.power == Power::Up ? node.ready : 0;
+        inst.spot = g.spot;
+        state.instances.push_back(std::move(inst));
+        open_cost += bill(g, now - node.launched);
+    }
+    state.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
+}
+
+bool CloudFleet::take_changes()
+{
+    const bool changed = changed_;
+    changed_ = false;
+    return changed;
+}
+
+void CloudFleet::report(SimResult& result, Time end)
+{
+    result.cloud_cost = closed_cost_;
+    result.instance_seconds = instance_seconds_;
+    result.instances_launched = instances_launched_;
+    result.idle_core_seconds = idle_core_seconds_;
+    result.idle_before_down_core_seconds = idle_before_down_core_seconds_;
+    result.instances = std::move(instances_);
+    result.group_backoff = launches_->backoff(end);
+}
+
+void CloudFleet::sync_node(std::uint32_t n)
+{
+    const CloudNode& node = nodes_[n];
+    Node& view = snapshot_.node(node.view);
+    view.alloc_cpus = node.alloc;
+    view.base = node.alloc == 0 ? NodeBaseState::Idle
+                                : (node.alloc < node.cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated);
+    view.flags = kNodeCloud;
+    if (node.power == Power::Down)
+        view.flags |= kNodePoweredDown;
+    else if (node.power == Power::Booting)
+        view.flags |= kNodePoweringUp;
+    if (node.draining)
+        view.flags |= kNodeDrain;
+}
+
+} // namespace burst

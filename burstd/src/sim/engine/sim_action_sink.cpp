@@ -1,0 +1,103 @@
+#include "sim/engine/sim_action_sink.hpp"
+
+#include <variant>
+
+namespace burst {
+
+std::string SimActionSink::apply(const Action& action, ClusterState&)
+{
+    std::string error;
+    if (const auto* r = std::get_if<RouteToCloud>(&action.what)) {
+        error = route(*r);
+    } else if (const auto* u = std::get_if<UnrouteJob>(&action.what)) {
+        error = unroute(*u);
+    } else if (const auto* h = std::get_if<HireNodes>(&action.what)) {
+        error = hire(*h);
+    } else if (const auto* r = std::get_if<ReleaseNodes>(&action.what)) {
+        error = release(*r);
+    } else if (std::get_if<SetJobThreads>(&action.what)) {
+        ++thread_actions_ignored_;
+        return "thread counts are not simulated";
+    } else if (const auto* k = std::get_if<KeepPlaceholders>(&action.what)) {
+        error = keep(*k);
+    }
+    ++(error.empty() ? applied_ : rejected_);
+    return error;
+}
+
+void SimActionSink::report(SimResult& result) const
+{
+    result.actions_applied = applied_;
+    result.actions_rejected = rejected_;
+    result.thread_actions_ignored = thread_actions_ignored_;
+    result.hire_shortfall = hire_shortfall_;
+}
+
+int SimActionSink::group_index(const std::string& name) const
+{
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].name == name)
+            return int(g);
+    return -1;
+}
+
+std::string SimActionSink::route(const RouteToCloud& route)
+{
+    const std::uint32_t j = jobs_.find(route.job);
+    const int g = group_index(route.group);
+    if (g < 0)
+        return "unknown node group";
+    if (j == SimJobs::kNone || jobs_[j].phase != Phase::Pending)
+        return "job is not pending";
+    const NodeGroup& group = groups_[std::size_t(g)];
+    if (std::uint64_t(jobs_[j].cpus) > std::uint64_t(group.cpus) * group.capacity())
+        return "job is wider than the group";
+    scheduler_.route_to(j, std::uint32_t(g));
+    snapshot_.routed(j, std::size_t(g));
+    scheduler_.request_pass();
+    return "";
+}
+
+std::string SimActionSink::unroute(const UnrouteJob& unroute)
+{
+    const std::uint32_t j = jobs_.find(unroute.job);
+    if (j == SimJobs::kNone || jobs_[j].phase != Phase::Pending ||
+        scheduler_.route(j) != group_index(unroute.group))
+        return "job is not pending in the group";
+    scheduler_.unroute(j);
+    snapshot_.local_only(j);
+    scheduler_.request_pass();
+    return "";
+}
+
+std::string SimActionSink::hire(const HireNodes& hire)
+{
+    const int g = group_index(hire.group);
+    if (g < 0)
+        return "unknown node group";
+    hire_shortfall_ += fleet_.hire(std::uint32_t(g), hire.count);
+    scheduler_.request_pass();
+    return "";
+}
+
+std::string SimActionSink::release(const ReleaseNodes& release)
+{
+    // A forced power-down would kill running jobs; the simulator drains
+    // instead, so a policy cannot gain by killing work.
+    std::string error;
+    for (const auto& name : release.nodes)
+        if (!fleet_.drain(name))
+            error = "node " + name + " is not up";
+    return error;
+}
+
+std::string SimActionSink::keep(const KeepPlaceholders& keep)
+{
+    const int g = group_index(keep.group);
+    if (g < 0)
+        return "unknown node group";
+    fleet_.keep_warm(std::uint32_t(g), keep.count);
+    return "";
+}
+
+} // namespace burst

@@ -1,0 +1,181 @@
+#include "sim/engine/cloud_fleet.hpp"
+#include "sim/engine/event_queue.hpp"
+#include "sim/engine/sim_site.hpp"
+#include "sim/engine/sim_snapshot.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/sim_fixtures.hpp"
+
+using namespace burst;
+using namespace burst::test;
+
+namespace {
+
+// Three 2-core nodes booting in exactly 30 s, idle ones suspended after
+// 100 s; room for the allocations of 4 jobs.
+struct Fixture {
+    explicit Fixture(std::uint32_t nodes = 3)
+        : site(replay_site(config(nodes))), snapshot(site, 4), fleet(site, 4, 0, clock, events, snapshot)
+    {
+    }
+    static SimConfig config(std::uint32_t nodes)
+    {
+        SimConfig c = local_site(2, 2, 60);
+        c.suspend_time = 100;
+        c.groups = {cloud_group("g", 2, 3.6, 30, nodes, 0)};
+        return c;
+    }
+    // The events due by `until`, each at its time: (kind, node).
+    std::vector<std::pair<EventKind, std::uint32_t>> events_until(Time until)
+    {
+        std::vector<std::pair<EventKind, std::uint32_t>> out;
+        while (events.next_time() <= until) {
+            const Event e = *events.pop_at(events.next_time());
+            clock.set(e.time);
+            out.emplace_back(e.kind, e.target);
+            tokens.push_back(e.token);
+        }
+        return out;
+    }
+    const Node& view(std::uint32_t n) const { return snapshot.node(snapshot.local_nodes() + n); }
+
+    SimConfig site;
+    ManualClock clock;
+    EventQueue events;
+    SimSnapshot snapshot;
+    CloudFleet fleet;
+    std::vector<std::uint64_t> tokens;
+};
+
+using Alloc = CloudFleet::Allocation;
+using Kinds = std::vector<std::pair<EventKind, std::uint32_t>>;
+
+} // namespace
+
+TEST_GROUP(CloudFleet){};
+
+TEST(CloudFleet, ShowsItsNodesPoweredDownUntilHired)
+{
+    Fixture f;
+    LONGS_EQUAL(3, f.fleet.size());
+    LONGS_EQUAL(6, f.fleet.cores());
+    LONGS_EQUAL(6, f.fleet.room(0));
+    STRCMP_EQUAL("g-2", f.fleet.name(1).c_str());
+    CHECK(f.view(1).has(kNodeCloud) && f.view(1).has(kNodePoweredDown));
+    LONGS_EQUAL(0, f.fleet.up_nodes());
+}
+
+// Like Slurm: cores of nodes already up first, then of booting ones, then
+// more nodes are resumed.
+TEST(CloudFleet, AllocatesUpNodesFirstThenBootingOnesThenResumesMore)
+{
+    Fixture f;
+    CHECK(f.fleet.allocate(0, 0, 1));
+    CHECK((f.fleet.allocation(0) == Alloc{{0, 1}}));
+    CHECK(f.fleet.allocate(1, 0, 3));
+    CHECK((f.fleet.allocation(1) == Alloc{{0, 1}, {1, 2}}));
+    LONGS_EQUAL(2, f.fleet.booting_nodes(1));
+    LONGS_EQUAL(2, f.fleet.up_nodes());
+    CHECK(f.view(0).has(kNodePoweringUp));
+    LONGS_EQUAL(2, f.view(0).alloc_cpus);
+    CHECK(!f.fleet.allocate(2, 0, 4)); // 2 cores left
+    CHECK((f.events_until(30) == Kinds{{EventKind::NodeReady, 0}, {EventKind::NodeReady, 1}}));
+    CHECK((f.fleet.node_ready(0) == std::vector<std::uint32_t>{0})); // job 1 waits for node 1 too
+    CHECK((f.fleet.node_ready(1) == std::vector<std::uint32_t>{1}));
+    CHECK(f.fleet.allocate(2, 0, 2));
+    CHECK((f.fleet.allocation(2) == Alloc{{2, 2}})); // nodes 0 and 1 are full
+}
+
+TEST(CloudFleet, AHireBeyondThePoweredDownNodesFallsShort)
+{
+    Fixture f;
+    LONGS_EQUAL(0, f.fleet.hire(0, 2));
+    LONGS_EQUAL(1, f.fleet.hire(0, 2));
+    LONGS_EQUAL(3, f.fleet.up_nodes());
+    LONGS_EQUAL(6, f.fleet.up_cores());
+}
+
+TEST(CloudFleet, AnIdleNodePowersDownAfterSuspendTimeAndIsBilledItsUptime)
+{
+    Fixture f(1);
+    f.fleet.hire(0, 1);
+    f.events_until(30);
+    CHECK(f.fleet.booting(0, f.tokens.back()));
+    CHECK(f.fleet.node_ready(0).empty());
+    CHECK(f.fleet.take_changes());
+    CHECK(!f.fleet.take_changes());
+    CHECK((f.events_until(130) == Kinds{{EventKind::SuspendCheck, 0}}));
+    f.fleet.suspend_check(0, f.tokens.back(), true);
+    LONGS_EQUAL(0, f.fleet.up_nodes());
+    CHECK(f.view(0).has(kNodePoweredDown));
+    SimResult r;
+    f.fleet.report(r, 130);
+    LONGS_EQUAL(1, r.instances_launched);
+    DOUBLES_EQUAL(0.13, r.cloud_cost, 1e-9); // 130 s at 3.6 per hour
+    DOUBLES_EQUAL(200, r.idle_before_down_core_seconds, 1e-9);
+    LONGS_EQUAL(1, r.instances.size());
+    DOUBLES_EQUAL(30, r.instances[0].ready, 0);
+}
+
+TEST(CloudFleet, PlaceholdersKeepIdleNodesUpWhileTheWorkloadLasts)
+{
+    Fixture f(1);
+    f.fleet.keep_warm(0, 1);
+    LONGS_EQUAL(1, f.fleet.up_nodes());
+    f.events_until(30);
+    f.fleet.node_ready(0);
+    f.events_until(130);
+    f.fleet.suspend_check(0, f.tokens.back(), true);
+    LONGS_EQUAL(1, f.fleet.up_nodes());
+    CHECK((f.events_until(230) == Kinds{{EventKind::SuspendCheck, 0}})); // checked again a SuspendTime on
+    f.fleet.suspend_check(0, f.tokens.back(), false); // the last job has ended
+    LONGS_EQUAL(0, f.fleet.up_nodes());
+}
+
+TEST(CloudFleet, ADrainedNodeTakesNoWorkAndPowersDownOnceIdle)
+{
+    Fixture f(1);
+    CHECK(!f.fleet.drain("g-1")); // powered down
+    CHECK(!f.fleet.drain("nope"));
+    CHECK(f.fleet.allocate(0, 0, 1));
+    f.events_until(30);
+    CHECK((f.fleet.node_ready(0) == std::vector<std::uint32_t>{0}));
+    CHECK(f.fleet.drain("g-1"));
+    CHECK(f.view(0).has(kNodeDrain));
+    LONGS_EQUAL(0, f.fleet.room(0));
+    f.fleet.release(0);
+    LONGS_EQUAL(0, f.fleet.up_nodes());
+}
+
+TEST(CloudFleet, AJobReleasedFromABootingNodeNoLongerWaitsForIt)
+{
+    Fixture f;
+    CHECK(f.fleet.allocate(0, 0, 2));
+    CHECK(f.fleet.holds(0, 0));
+    CHECK((f.fleet.configuring(0) == std::vector<std::uint32_t>{0}));
+    f.fleet.release(0);
+    CHECK(!f.fleet.holds(0, 0));
+    CHECK(f.fleet.configuring(0).empty());
+    LONGS_EQUAL(0, f.fleet.booting_nodes(0));
+    f.events_until(30);
+    CHECK(f.fleet.node_ready(0).empty());
+}
+
+TEST(CloudFleet, ChargesJobsAtThePerCorePriceAndShowsTheRestAsNobodys)
+{
+    Fixture f(1);
+    f.fleet.hire(0, 1);
+    f.events_until(30);
+    f.fleet.node_ready(0);
+    DOUBLES_EQUAL(0.02, f.fleet.charge(0, 40), 1e-12); // 3.6 per hour for 2 cores
+    ClusterState& state = f.snapshot.begin_cycle(100, 0, f.site.groups);
+    f.fleet.show(state, 100);
+    LONGS_EQUAL(1, state.instances.size());
+    STRCMP_EQUAL("g-1", state.instances[0].node.c_str());
+    LONGS_EQUAL(1, state.boots.size());
+    DOUBLES_EQUAL(0.08, state.spend.at(""), 1e-12); // 100 s billed, 0.02 charged
+}

@@ -1,0 +1,203 @@
+#include "sim/engine/local_scheduler.hpp"
+#include "sim/engine/sim_jobs.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "sim/sim_fixtures.hpp"
+
+using namespace burst;
+using namespace burst::test;
+
+namespace {
+
+// Starts what a pass asks for: the local pool always (it has counted its
+// cores), one group while it has `room`.
+class Recorder final : public LocalScheduler::Starts {
+public:
+    explicit Recorder(SimJobs& jobs) : jobs_(jobs) {}
+    std::vector<std::uint32_t> local, cloud;
+    std::uint64_t room = 0;
+
+    void started_local(std::uint32_t j) override
+    {
+        jobs_[j].phase = Phase::Running;
+        local.push_back(j);
+    }
+    bool start_in_group(std::uint32_t j) override
+    {
+        if (room < jobs_[j].cpus)
+            return false;
+        room -= jobs_[j].cpus;
+        jobs_[j].phase = Phase::Running;
+        cloud.push_back(j);
+        return true;
+    }
+    std::uint64_t group_room(std::uint32_t) const override { return room; }
+
+private:
+    SimJobs& jobs_;
+};
+
+// `cores` local cores and one cloud group (its nodes are the Recorder's).
+SimConfig site(std::uint32_t cores)
+{
+    SimConfig c = local_site(cores, cores, 60);
+    c.groups = {cloud_group("g", 2, 1, 30, 4, 0)};
+    return c;
+}
+
+// A scheduler over `trace` with every job eligible from the start, in
+// submit order.
+struct Fixture {
+    Fixture(SimConfig config, const std::vector<TraceJob>& trace)
+        : site(std::move(config)), jobs(trace, site.local_cores), sched(site, jobs, site.local_cores, 1),
+          starts(jobs)
+    {
+        for (std::uint32_t j = 0; j < jobs.size(); ++j) {
+            sched.submitted(j, 0);
+            jobs[j].phase = Phase::Pending;
+            sched.enqueue(j);
+        }
+        sched.request_pass();
+    }
+    void pass(Time now)
+    {
+        sched.request_pass();
+        sched.pass(now, starts);
+    }
+    SimConfig site;
+    SimJobs jobs;
+    LocalScheduler sched;
+    Recorder starts;
+};
+
+using Ids = std::vector<std::uint32_t>;
+
+} // namespace
+
+TEST_GROUP(LocalScheduler){};
+
+TEST(LocalScheduler, FcfsShowsEarlierJobsHigher)
+{
+    Fixture f(site(4), {trace_job(1, 0, 1, 10), trace_job(2, 1, 1, 10)});
+    LONGS_EQUAL(std::numeric_limits<std::uint32_t>::max(), f.sched.submitted(0, 0));
+    LONGS_EQUAL(std::numeric_limits<std::uint32_t>::max() - 1, f.sched.submitted(1, 0));
+    CHECK(std::isinf(f.sched.next_priority_pass(true))); // no multifactor passes
+}
+
+TEST(LocalScheduler, APassRunsOnlyWhenOneIsDue)
+{
+    Fixture f(site(4), {trace_job(1, 0, 2, 10)});
+    f.sched.pass(0, f.starts);
+    CHECK((f.starts.local == Ids{0}));
+    LONGS_EQUAL(2, f.sched.local_free());
+    f.jobs[0].phase = Phase::Pending; // as if it were back: no pass is due
+    f.sched.enqueue(0);
+    f.sched.pass(1, f.starts);
+    CHECK((f.starts.local == Ids{0}));
+}
+
+// The head waits for job 0's cores at its limit (100 s): a job that ends
+// by then is backfilled, one that would delay the head is not.
+TEST(LocalScheduler, BackfillsJobsThatEndBeforeTheHeadsReservation)
+{
+    Fixture f(site(4), {trace_job(1, 0, 2, 100, 100), trace_job(2, 1, 4, 10, 10), trace_job(3, 2, 2, 200, 200),
+                        trace_job(4, 3, 2, 50, 50)});
+    f.pass(0);
+    CHECK((f.starts.local == Ids{0, 3}));
+    LONGS_EQUAL(0, f.sched.local_free());
+    f.sched.end_local(0);
+    f.sched.end_local(3);
+    f.jobs[0].phase = f.jobs[3].phase = Phase::Done;
+    f.pass(100);
+    CHECK((f.starts.local == Ids{0, 3, 1})); // the head, ahead of job 2
+}
+
+// Jobs 0 and 1 free 4 cores at 100 s, 2 more than the head needs: a job
+// running past then may take those, no more.
+TEST(LocalScheduler, JobsRunningPastTheReservationTakeOnlyTheCoresItLeavesSpare)
+{
+    Fixture f(site(8), {trace_job(1, 0, 2, 100, 100), trace_job(2, 0, 2, 100, 100), trace_job(3, 1, 6, 10, 10),
+                        trace_job(4, 2, 1, 1000, 1000), trace_job(5, 3, 2, 1000, 1000),
+                        trace_job(6, 4, 2, 50, 50)});
+    f.pass(0);
+    // Job 3 takes 1 spare core; job 4 would need 2 of the 1 left; job 5
+    // ends before the reservation.
+    CHECK((f.starts.local == Ids{0, 1, 3, 5}));
+}
+
+TEST(LocalScheduler, BackfillLooksAtBfMaxJobTestJobsBeyondTheHead)
+{
+    const std::vector<TraceJob> trace = {trace_job(1, 0, 2, 100, 100), trace_job(2, 1, 4, 10, 10),
+                                         trace_job(3, 2, 2, 500, 500), trace_job(4, 3, 2, 50, 50)};
+    SimConfig one = site(4);
+    one.bf_max_job_test = 1;
+    Fixture f(one, trace);
+    f.pass(0);
+    CHECK((f.starts.local == Ids{0})); // job 3 is past the one job tested
+    Fixture all(site(4), trace);
+    all.pass(0);
+    CHECK((all.starts.local == Ids{0, 3}));
+}
+
+TEST(LocalScheduler, AHeadThatCannotStartLocallyStartsInItsGroup)
+{
+    Fixture f(site(2), {trace_job(1, 0, 2, 100, 100), trace_job(2, 1, 2, 10, 10), trace_job(3, 2, 2, 10, 10)});
+    f.starts.room = 2;
+    f.sched.route_to(1, 0);
+    LONGS_EQUAL(0, f.sched.route(1));
+    LONGS_EQUAL(-1, f.sched.route(2));
+    f.pass(0);
+    CHECK((f.starts.local == Ids{0}));
+    CHECK((f.starts.cloud == Ids{1}));
+}
+
+// A group's partition schedules its jobs in priority order (submission
+// under FCFS), whatever the order they were routed in, and apart from the
+// local queue's head.
+TEST(LocalScheduler, RoutedJobsStartInTheirGroupInPriorityOrder)
+{
+    Fixture f(site(2), {trace_job(1, 0, 2, 100, 100), trace_job(2, 1, 2, 10, 10), trace_job(3, 2, 2, 10, 10),
+                        trace_job(4, 3, 2, 10, 10)});
+    f.starts.room = 2;
+    f.sched.route_to(3, 0);
+    f.sched.route_to(2, 0);
+    f.pass(0);
+    CHECK((f.starts.local == Ids{0}));
+    CHECK((f.starts.cloud == Ids{2})); // job 1, the head, is not routed
+    f.sched.unroute(3);
+    f.starts.room = 2;
+    f.pass(1);
+    CHECK((f.starts.cloud == Ids{2})); // job 3 is back to the local queue only
+}
+
+TEST(LocalScheduler, ARequeuedJobKeepsItsPlaceInTheQueue)
+{
+    Fixture f(site(2), {trace_job(1, 0, 2, 100, 100), trace_job(2, 1, 2, 10, 10), trace_job(3, 2, 2, 10, 10)});
+    f.starts.room = 2;
+    f.sched.route_to(1, 0);
+    f.pass(0);
+    CHECK((f.starts.cloud == Ids{1}));
+    // Job 1's node is taken back as job 0 ends.
+    f.jobs[1].phase = Phase::Pending;
+    f.sched.requeue(1, 0);
+    f.starts.room = 0;
+    f.jobs[0].phase = Phase::Done;
+    f.sched.end_local(0);
+    f.pass(100);
+    CHECK((f.starts.local == Ids{0, 1})); // ahead of job 2, submitted later
+    LONGS_EQUAL(0, f.sched.route(1));
+}
+
+TEST(LocalScheduler, AJobWhoseGroupMayNotLaunchLosesItsRoute)
+{
+    Fixture f(site(2), {trace_job(1, 0, 2, 100, 100), trace_job(2, 1, 2, 10, 10)});
+    f.starts.room = 2;
+    f.sched.route_to(1, 0);
+    f.sched.drop_route(1);
+    f.pass(0);
+    CHECK(f.starts.cloud.empty());
+    LONGS_EQUAL(-1, f.sched.route(1));
+}
