@@ -1,6 +1,6 @@
 #pragma once
 // A Slurm job as burstd and burstsim see it: the fields the exporter sends
-// (see DESIGN.md, snapshot protocol), in Slurm's units.
+// (see doc/protocol.md, the snapshot protocol), in Slurm's units.
 
 #include "clock.hpp"
 #include "node_needs.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// The hard budget cap that every policy's actions pass through (DESIGN.md:
-// "budget and fair-share caps" after hiring and the expander), in burstd and
+// The hard budget cap that every policy's actions pass through (burstd.conf(5),
+// BUDGETS: after every policy's hiring and expander), in burstd and
 // burstsim alike.  Budget=account Amount= Interval= lines limit what
 // SpendTracker books to an account per interval; "*" stands for every account
 // without a line of its own, including "" (capacity no job uses).
