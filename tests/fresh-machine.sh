@@ -201,9 +201,10 @@ printf '#!/bin/sh\n# fresh-machine.sh: no init system here; packages start no da
 chmod 0755 "$root/usr/sbin/policy-rc.d"
 
 # 2. The clone, in root's home.
-say "cloning $(git -C "$top" rev-parse --short HEAD) into $root/root/slurm-burst"
+commit=$(git -C "$top" rev-parse HEAD) || die "$top is not a git checkout"
+say "cloning ${commit:0:7} into $root/root/slurm-burst"
 git clone -q --no-hardlinks "$top" "$root/root/slurm-burst" &&
-    git -C "$root/root/slurm-burst" checkout -q "$(git -C "$top" rev-parse HEAD)" ||
+    git -C "$root/root/slurm-burst" checkout -q "$commit" ||
     die "git clone of $top failed"
 
 # 3. /proc, /sys, /dev, /run.
@@ -281,7 +282,7 @@ if [ -n "$left" ]; then
 fi
 
 echo
-echo "== fresh machine ($mirror, HEAD $(git -C "$top" rev-parse --short HEAD))"
+echo "== fresh machine ($mirror, commit ${commit:0:7})"
 printf '   %-22s %6d s\n' debootstrap "$t_debootstrap" install-deps+openstack "$t_install"
 ((run_demo)) && printf '   %-22s %6d s  exit %s: %s\n' scripts/demo.sh "$t_demo" "$demo_rc" "$demo_result"
 ((run_tests)) && printf '   %-22s %6d s  exit %s: %s\n' scripts/run-tests.sh "$t_tests" "$tests_rc" "${tests_result:-no result line}"
