@@ -46,7 +46,8 @@ bool parse_names(const std::string& text, std::vector<std::string>& out)
 
 const char* const kUsage =
     "usage: burst_bench [--sizes N,N,...] [--policies P,P,...] [--cold] [TRACE_DIR [SECTION...]]\n"
-    "  TRACE_DIR  SWF traces, searched recursively (default /work/shared/traces/swf)\n"
+    "  TRACE_DIR  SWF traces, searched recursively (default the source tree's\n"
+    "             tests/data/traces/swf: " BURST_BENCH_TRACE_DIR ")\n"
     "  SECTION    parse, decide, sim, learn, split, bound (default all)\n"
     "  --sizes    pending jobs of the decide section's sites (default 1000,10000,100000,1000000)\n"
     "  --policies the decide section's rows (policy names, or pfa(deps); default all),\n"

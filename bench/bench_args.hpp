@@ -5,6 +5,12 @@
 #include <string>
 #include <vector>
 
+// The build sets it to the source tree's tests/data/traces/swf (bench/local.mk);
+// without it, the same folder relative to the working directory.
+#ifndef BURST_BENCH_TRACE_DIR
+#define BURST_BENCH_TRACE_DIR "tests/data/traces/swf"
+#endif
+
 namespace burst::bench {
 
 extern const char* const kUsage;
@@ -12,7 +18,7 @@ extern const char* const kUsage;
 struct BenchArgs {
     bool help = false;
     std::string error; // non-empty: a bad command line, say it with the usage
-    std::string trace_dir = "/work/shared/traces/swf";
+    std::string trace_dir = BURST_BENCH_TRACE_DIR;
     std::vector<std::string> sections; // empty = all
     std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
     std::vector<std::string> policies; // the decide section's rows; empty = all

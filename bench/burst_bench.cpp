@@ -1,8 +1,8 @@
 // Policy decision time and burstsim throughput.  Prints numbers; asserts nothing.
 //
 //   bench/burst_bench [--sizes N,N,...] [--policies P,P,...] [--cold] [TRACE_DIR [SECTION...]]
-//   (default /work/shared/traces/swf, all sections, sizes 1000,10000,100000,1000000,
-//   every policy)
+//   (default the source tree's tests/data/traces/swf, all sections, sizes
+//   1000,10000,100000,1000000, every policy)
 //
 // Sections: parse, decide, sim, learn, split, bound.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.

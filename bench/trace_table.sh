@@ -7,7 +7,7 @@
 # bound on J of every schedule.
 #
 # usage: [ONLY="NAME..."] [CLOUD_SCALE=N] bench/trace_table.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]]
-#   defaults: ./burstsim, ../shared/traces/swf, bench/results
+#   defaults: ./burstsim, the source tree's tests/data/traces/swf, bench/results
 #   ONLY: replay just these traces (e.g. "NASA-iPSC lublin-256"); the
 #   summary still covers every OUT_DIR/<trace>.txt.
 #   CLOUD_SCALE: the cloud's cores at most, in local cores (default 1).
@@ -54,7 +54,7 @@
 set -eu
 
 BURSTSIM=${1:-./burstsim}
-TRACES=${2:-../shared/traces/swf}
+TRACES=${2:-$(cd "$(dirname "$0")/.." && pwd)/tests/data/traces/swf}
 OUT=${3:-bench/results}
 LAMBDAS=0.025,0.05,0.1,0.25
 POLICIES=never,always,threshold,boot-window,predictive,forecast,pfa

@@ -1,8 +1,11 @@
 #!/bin/bash
 # Installs every build and test dependency of slurm-burst on Debian 12 and prepares
 # a configured Slurm source tree matching the installed slurm-wlm, for the plugin's
-# internal headers (config.h, src/slurmctld/*.h).  Idempotent: a second run only
-# verifies.  Run as root.
+# internal headers (config.h, src/slurmctld/*.h).  Also installs the AWS SDK for
+# JavaScript pinned by tests/providers/aws-sdk-oracle/package-lock.json (npm ci,
+# from the npm registry).  Idempotent: a second run only verifies, and needs no
+# network.  The OpenStack test's own packages (about 730 MB) are not installed
+# here: tests/openstack installs them on first use.  Run as root.
 #
 #   scripts/install-deps.sh [SLURM_SRC_ROOT]     (default /var/cache/slurm-burst/slurm-src)
 #
@@ -20,11 +23,18 @@ packages=(
   # Slurm: daemons for the test cluster, headers and libslurm for the plugin and actuator
   slurmctld slurmd slurm-client slurmdbd munge libmunge-dev libslurm-dev
   slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev mariadb-server
-  # test tooling
-  iproute2 procps perl bc python3 sqlite3 curl
+  # test tooling: the scripts use GNU awk, the HTTPS stand-in servers
+  # (tests/providers/*.py) python3-cryptography and openssl for their test CA,
+  # the AWS SDK oracle node and npm (below)
+  iproute2 procps perl bc python3 python3-cryptography sqlite3 curl gawk openssl ca-certificates
   # the Debian packages (tests/package)
   debhelper lintian
 )
+# Debian's nodejs and npm, unless a node with its npm is installed already
+# (NodeSource's nodejs bundles npm and conflicts with Debian's npm package).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -39,6 +49,14 @@ fi
 # The package installs enable and (where systemd runs) start the system's own
 # munge/slurm/mariadb services; tests run private instances, so nothing here
 # relies on or touches those.
+
+# shellcheck source=../tests/providers/lib/aws_sdk_oracle.sh
+source "$(dirname "$0")/../tests/providers/lib/aws_sdk_oracle.sh"
+if ! aws_sdk_oracle_install; then
+  tail -n 20 /tmp/slurm-burst-npm.log >&2
+  echo "install-deps: npm ci in $AWS_SDK_ORACLE_DIR failed (log: /tmp/slurm-burst-npm.log)" >&2
+  exit 1
+fi
 
 slurm_version=$(dpkg-query -W -f='${Version}' slurmctld)
 src_dir=$src_root/$slurm_version

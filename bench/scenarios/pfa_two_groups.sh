@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 burstsim=${1:-$top/burstsim}
 seed=${2:-1}
-wf=${WORKFLOWS:-$top/../shared/traces/workflows/dax}
+wf=${WORKFLOWS:-$top/tests/data/traces/workflows/dax}
 
 common="--workflow $wf/Montage_25.xml --workflow $wf/Inspiral_30.xml --workflow $wf/Sipht_30.xml
   --workflow-rate ${RATE:-11} --workflow-count ${COUNT:-200} --workflow-accounts u1,u2 --seed $seed

@@ -9,4 +9,3 @@ tests_unit_unit_tests_SOURCES += \
 	tests/parity/cycle_parity.hpp \
 	tests/unit/parity/recorded_snapshots_parity_test.cpp \
 	tests/unit/parity/simulated_snapshots_parity_test.cpp
-EXTRA_DIST += tests/data/parity

@@ -7,7 +7,7 @@ Azure's client-credentials form is checked field by field, Keystone's
 password body likewise, and every API call must carry a bearer token (or
 X-Auth-Token) this server issued; Nova calls must also ask for microversion
 "compute 2.79".  Resource shapes come from the recorded Libcloud fixtures
-(../shared/vectors/provider-fixtures/{gce,azure_arm,openstack,openstack_v1.1});
+(tests/data/provider-fixtures/{gce,azure_arm,openstack,openstack_v1.1});
 error bodies are the documented ones.  Instances are kept in memory, so
 launch -> list -> terminate behaves like a cloud.  A node name's prefix picks
 an error:

@@ -4,7 +4,7 @@
 Every request's SigV4 signature is verified again here, independently of
 burstd's signer, with the known test key; a wrong one gets EC2's 401
 AuthFailure.  Answers come from the recorded Libcloud fixtures
-(../shared/vectors/provider-fixtures/ec2) where one exists; the error
+(tests/data/provider-fixtures/ec2) where one exists; the error
 documents are EC2's documented shapes.  The node name chosen by the test
 selects an error, so the server keeps no state:
   RunInstances for a node named capacity-*  -> 500 InsufficientInstanceCapacity

@@ -12,7 +12,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 builddir=${1:-${BURST_BUILDDIR:-$(cd "$here/../.." && pwd)}}
 check=$builddir/tests/providers/provider-conf-check
-fixtures=$here/../../../shared/vectors/provider-fixtures
+fixtures=$here/../data/provider-fixtures
 . "$here/lib/test_ca.sh"
 ok() { echo "ok - $1"; }
 not_ok() { echo "not ok - $1"; [ -z "${2:-}" ] || sed 's/^/#   /' <<<"$2"; }

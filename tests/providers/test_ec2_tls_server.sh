@@ -8,7 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 builddir=${1:-${BURST_BUILDDIR:-$(cd "$here/../.." && pwd)}}
 check=$builddir/tests/providers/ec2-provider-check
-fixtures=$here/../../../shared/vectors/provider-fixtures/ec2
+fixtures=$here/../data/provider-fixtures/ec2
 ok() { echo "ok - $1"; }
 not_ok() { echo "not ok - $1"; [ -z "${2:-}" ] || sed 's/^/#   /' <<<"$2"; }
 is() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got:      $2

@@ -98,7 +98,7 @@ ExportInterval=2
 ExportSelfCheck=yes
 Colour=blue
 CONF
-echo "optional $plugdir/spank_burst.so" >"$CLUSTER_DIR/plugstack.conf"
+echo "optional $CLUSTER_PLUGIN_DIR/spank_burst.so" >"$CLUSTER_DIR/plugstack.conf"
 set_plugins on
 if wait_for "grep -q '\"type\":\"hello\"' '$log'" 15; then
     tap_ok "plugin connected and said hello"

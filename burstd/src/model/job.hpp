@@ -1,6 +1,6 @@
 #pragma once
 // A Slurm job as burstd and burstsim see it: the fields the exporter sends
-// (see DESIGN.md, snapshot protocol), in Slurm's units.
+// (see doc/protocol.md, the snapshot protocol), in Slurm's units.
 
 #include "model/clock.hpp"
 #include "model/node_needs.hpp"

@@ -22,9 +22,13 @@
 #                           appended across restarts); burstd_start waits for the
 #                           control socket
 #   burstd_status_json      `burstctl status --json`
-#   burstd_instance_slurmds the pids of every slurmd the local provider started
-#   burstd_cleanup          stops burstd and every provider slurmd (call from the EXIT trap
-#                           before cluster_stop)
+#   burstd_instance_slurmds the pids of every instance process the local provider
+#                           started that still runs: each `slurmd -D -b -N NODE -f
+#                           $SLURM_CONF`, and each instance still in its BootDelay
+#                           (a fork of burstd that has not exec'd slurmd yet, found
+#                           through the provider's instance records)
+#   burstd_cleanup          stops burstd and every instance process (call from the EXIT
+#                           trap before cluster_stop)
 #
 # For tests, the usual set-up in two calls:
 #   burstd_test_cluster NAME [cluster_start options...]
@@ -133,8 +137,32 @@ burstd_status_json() {
     "$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" status --json
 }
 
+# An instance of the local provider exists from the moment its record
+# (BURSTD_DIR/state/local-*/ID.json: pid, kernel start time) is written, before
+# its process is let go.  For BootDelay seconds that process is a fork of
+# burstd, with burstd's command line, and only then execs slurmd: a search by
+# command line alone misses it, and it starts its slurmd after the cluster is
+# gone (a slurmd that cannot register then takes up to two minutes to obey
+# SIGTERM, sleeping between registration attempts).
+_burstd_recorded_instances() {
+    local f rec pid ticks stat
+    local -a fields
+    [ -n "$BURSTD_DIR" ] || return 0
+    for f in "$BURSTD_DIR"/state/local-*/*.json; do
+        [ -f "$f" ] || continue
+        rec=$(<"$f") || continue
+        pid=$(sed -nE 's/.*"pid": *([0-9]+).*/\1/p' <<<"$rec")
+        ticks=$(sed -nE 's/.*"start_ticks": *"([0-9]+)".*/\1/p' <<<"$rec")
+        [ -n "$pid" ] && [ -n "$ticks" ] || continue
+        stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+        read -ra fields <<<"${stat##*) }"
+        # fields[0] is stat's field 3 (state), fields[19] field 22 (start time)
+        [ "${fields[0]}" != Z ] && [ "${fields[19]}" = "$ticks" ] && echo "$pid"
+    done
+}
+
 burstd_instance_slurmds() {
-    pgrep -f -- "slurmd -D -b -N .* -f $SLURM_CONF" || true
+    { pgrep -f -- "slurmd -D -b -N .* -f $SLURM_CONF"; _burstd_recorded_instances; } | sort -un
 }
 
 burstd_cleanup() {

@@ -30,7 +30,11 @@
 #                    (stop that slurmd by its pid file).  slurmctld runs them
 #                    with SLURM_CONF as their only environment variable.
 #     --job-submit-plugins LIST   JobSubmitPlugins=LIST
-#     --plugin-dir DIR            PluginDir=DIR:/usr/lib/x86_64-linux-gnu/slurm-wlm
+#     --plugin-dir DIR            DIR's *.so are copied to CLUSTER_DIR/plugins, and
+#                                 PluginDir=CLUSTER_DIR/plugins:/usr/lib/x86_64-linux-gnu/slurm-wlm:
+#                                 commands run by any user (sbatch as nobody) read
+#                                 PluginDir, and a build tree may be in a home
+#                                 directory only root can enter
 #     --conf 'Key=Value'          replaces the generated Key= line (or appends
 #                                 it; NodeName/PartitionName/NodeSet lines are
 #                                 always appended); repeatable
@@ -53,7 +57,8 @@
 #   It exports SLURM_CONF, CLUSTER_DIR (scratch dir under ${BURST_SCRATCH:-/tmp}:
 #   slurm.conf, slurmdbd.conf (0600), log/ (slurmctld.log, slurmd-NODE.log,
 #   slurmdbd.log, power.log = every resume/suspend/prolog event), run/ (pid
-#   files), state/, spool/, munge/, mysql/), CLUSTER_NAME,
+#   files), state/, spool/, munge/, mysql/, plugins/), CLUSTER_NAME,
+#   CLUSTER_PLUGIN_DIR (the copy of --plugin-dir's plugins, or empty),
 #   CLUSTER_LOCAL_NODES / CLUSTER_CLOUD_NODES (hostlists, e.g. n[1-2]) and
 #   CLUSTER_ACCOUNTS ("alpha beta" with --dbd) and CLUSTER_START_SECONDS, and
 #   leaves the caller in CLUSTER_DIR so job output files land there.
@@ -447,6 +452,7 @@ cluster_start() {
     local local_n=2 cloud_n=2 cpus=2 cloud_cpus="" cloud_gres="" mem=1000 dbd=0 name=burst cred_expire=""
     local resume=$CLUSTER_LIB/resume_program.sh suspend=$CLUSTER_LIB/suspend_program.sh
     local resume_fail=$CLUSTER_LIB/resume_fail_program.sh job_submit="" plugin_path=$CLUSTER_SLURM_PLUGIN_DIR
+    local plugin_src=""
     local -a extra_conf=()
     while (($#)); do
         case "$1" in
@@ -474,7 +480,7 @@ cluster_start() {
         --job-submit-plugins) job_submit=$2 ;;
         --plugin-dir)
             [ -d "$2" ] || { _cluster_err "--plugin-dir: '$2' is not a directory"; return 2; }
-            plugin_path=$(cd "$2" && pwd):$CLUSTER_SLURM_PLUGIN_DIR
+            plugin_src=$(cd "$2" && pwd)
             ;;
         --conf)
             [[ $2 =~ ^[A-Za-z][A-Za-z0-9]*=. ]] || { _cluster_err "--conf expects Key=Value, got '$2'"; return 2; }
@@ -513,6 +519,17 @@ cluster_start() {
     trap 'exit 130' INT
     trap 'exit 143' TERM
     mkdir -p "$CLUSTER_DIR"/{log,run,state,spool}
+    CLUSTER_PLUGIN_DIR=""
+    if [ -n "$plugin_src" ]; then
+        CLUSTER_PLUGIN_DIR=$CLUSTER_DIR/plugins
+        if ! install -d -m 0755 "$CLUSTER_PLUGIN_DIR" || ! install -m 0644 "$plugin_src"/*.so "$CLUSTER_PLUGIN_DIR/"; then
+            _cluster_err "cannot copy the plugins of $plugin_src to $CLUSTER_PLUGIN_DIR"
+            cluster_stop 1
+            return 1
+        fi
+        plugin_path=$CLUSTER_PLUGIN_DIR:$CLUSTER_SLURM_PLUGIN_DIR
+    fi
+    export CLUSTER_PLUGIN_DIR
 
     local nports=$((1 + local_n + cloud_n + 2 * dbd)) ports
     ports=$(ports_claim "$_CLUSTER_OWNER" "${CLUSTER_DIR##*/}" "$nports") || { cluster_stop 1; return 1; }

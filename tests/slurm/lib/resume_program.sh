@@ -5,7 +5,7 @@
 # slurmctld runs it with SLURM_CONF as the only environment variable; the
 # cluster's directory is the one holding slurm.conf (see cluster.sh).
 #
-# Three traps of slurm-wlm 22.05 (the first two: /work/shared/SLURM-NOTES.md):
+# Three traps of slurm-wlm 22.05 (seen with Debian 12's 22.05.8):
 #  - slurmd must start with -b (report "booted now"), or slurmctld keeps
 #    waiting for the node's reboot and marks it DOWN at ResumeTimeout;
 #  - slurmctld runs this program with most signals blocked (SIGTERM among

@@ -2,6 +2,7 @@
 #include "decide_stats.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,16 @@ TEST(BurstBench, HelpIsNoTraceDirectory)
     CHECK_FALSE(parse_bench_args({"--sizes", "2000,100"}).error.empty());
     CHECK_FALSE(parse_bench_args({"--sizes"}).error.empty());
     CHECK_FALSE(parse_bench_args({"/traces", "decdie"}).error.empty());
+}
+
+// Without a TRACE_DIR the bench reads the repository's own traces, wherever it
+// is built.
+TEST(BurstBench, DefaultTraceDirIsTheSourceTreesTraces)
+{
+    const std::string dir = parse_bench_args({"--sizes", "100"}).trace_dir;
+    const std::string tail = "/tests/data/traces/swf";
+    CHECK_TEXT(dir.size() > tail.size() && dir.compare(dir.size() - tail.size(), tail.size(), tail) == 0, dir.c_str());
+    CHECK_TEXT(std::filesystem::is_regular_file(dir + "/KTH-SP2-1996-2.1-cln.swf"), dir.c_str());
 }
 
 TEST(BurstBench, PoliciesAreCheckedAgainstTheKnownRows)

@@ -21,7 +21,7 @@
 namespace burst {
 
 // Keys a learned map keeps: far above the kinds of every trace under
-// ../shared/traces (LCG-2005: 6,719 over 170,862 jobs), so nothing a site
+// tests/data/traces (LCG-2005: 6,719 over 170,862 jobs), so nothing a site
 // still runs is forgotten, and at most twice this many strings per map.
 inline constexpr std::size_t kRecentKeys = 32768;
 

@@ -1,5 +1,5 @@
 // Runs every case of the official AWS SigV4 test suite (aws-c-auth's
-// aws-signing-test-suite/v4, copied read-only to ../shared/vectors/sigv4)
+// aws-signing-test-suite/v4, copied to tests/data/sigv4)
 // through SigV4Signer, for both header and presigned signing, and demands a
 // byte-for-byte match of the canonical request, string to sign, signature and
 // signed request.
@@ -25,7 +25,7 @@ using namespace burst;
 
 namespace {
 
-const fs::path suite_dir = fs::path(TEST_SRCDIR) / ".." / "shared" / "vectors" / "sigv4";
+const fs::path suite_dir = fs::path(TEST_SRCDIR) / "tests" / "data" / "sigv4";
 
 std::string slurp(const fs::path& p)
 {
@@ -110,7 +110,7 @@ TEST_GROUP(SigV4Suite){};
 TEST(SigV4Suite, EveryOfficialCaseMatchesByteForByte)
 {
     if (!fs::is_directory(suite_dir))
-        FAIL(("SigV4 test suite not found at " + suite_dir.string() + " (expected /work/shared next to the source tree)").c_str());
+        FAIL(("SigV4 test suite not found at " + suite_dir.string() + " (tests/data/sigv4 of the source tree)").c_str());
     std::vector<fs::path> dirs = case_dirs();
     CHECK_TEXT(dirs.size() >= 38, ("only " + std::to_string(dirs.size()) + " cases under " + suite_dir.string()).c_str());
 

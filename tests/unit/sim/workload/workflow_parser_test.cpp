@@ -183,11 +183,11 @@ TEST(WorkflowParser, LoaderPicksTheFormatByNameAndRejectsOthers)
     CHECK_TEXT(contains(e, "unknown workflow format"), e.c_str());
 }
 
-// Every workflow shipped in ../shared/traces/workflows loads, with the task
-// counts SOURCES.md states and no task without a runtime.
+// Every workflow shipped in tests/data/traces/workflows loads, with the task
+// counts tests/data/SOURCES.md states and no task without a runtime.
 TEST(WorkflowParser, LoadsEverySharedWorkflow)
 {
-    const std::string dir = std::string(TEST_SRCDIR) + "/../shared/traces/workflows";
+    const std::string dir = std::string(TEST_SRCDIR) + "/tests/data/traces/workflows";
     const std::vector<std::pair<std::string, std::size_t>> expected = {
         {"/montage-chameleon-2mass-005d-001.json", 58}, {"/montage-chameleon-dss-05d-001.json", 58},
         {"/epigenomics-chameleon-hep-1seq-100k-001.json", 41}, {"/dax/Montage_25.xml", 25},

@@ -10,7 +10,7 @@ namespace {
 
 std::string shared(const std::string& file)
 {
-    return std::string(TEST_SRCDIR) + "/../shared/traces/workflows/" + file;
+    return std::string(TEST_SRCDIR) + "/tests/data/traces/workflows/" + file;
 }
 
 } // namespace
