@@ -142,10 +142,8 @@ void PolicyCycle::run(const CycleContext& ctx)
                       "interval's spend so far over the jobs running then): " + std::string(e.what()));
     }
     const SpendView& spend = this->spend();
-    state.spend = spend.accounts;
     run_metrics_.snapshot(state.snapshot, ctx.now);
     run_metrics_.spend(spend);
-    state.budget_interval_start = spend.interval_start;
     state.hire_limits = instances_.health().hire_limits(ctx.now);
     fence_stopped_groups(state, ctx);
     std::optional<CycleBudget> budget;

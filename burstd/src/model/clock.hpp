@@ -3,6 +3,7 @@
 // passes a SystemClock, burstsim and the tests pass a clock they advance, so a
 // decision is reproducible from (state, time).
 
+#include <atomic>
 #include <chrono>
 
 namespace burst {
@@ -28,15 +29,16 @@ public:
 };
 
 // A clock that only moves when told to: the simulator's and the tests'.
+// Atomic because a test may move it while burstd's provider workers read it.
 class ManualClock final : public Clock {
 public:
     explicit ManualClock(Time start = 0) : now_(start) {}
-    Time now() const override { return now_; }
-    void set(Time t) { now_ = t; }
-    void advance(Seconds dt) { now_ += dt; }
+    Time now() const override { return now_.load(std::memory_order_relaxed); }
+    void set(Time t) { now_.store(t, std::memory_order_relaxed); }
+    void advance(Seconds dt) { set(now() + dt); }
 
 private:
-    Time now_;
+    std::atomic<Time> now_;
 };
 
 } // namespace burst

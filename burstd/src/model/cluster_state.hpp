@@ -1,8 +1,8 @@
 #pragma once
 // Everything a policy may look at in one decision: the latest snapshot, the
-// configured node groups, burstd's own instances, and spend so far.  Built by
-// burstd from the plugin's snapshot plus its ledger, and by burstsim from its
-// simulated site; policies cannot tell the two apart.
+// configured node groups, burstd's own instances and the boots it measured.
+// Built by burstd from the plugin's snapshot plus its ledger, and by burstsim
+// from its simulated site; policies cannot tell the two apart.
 
 #include "model/billed_span.hpp"
 #include "model/clock.hpp"
@@ -30,9 +30,6 @@ struct ClusterState {
     // Instances that have ended (not in `instances`) but are still billed:
     // powered down within MinBilled or a begun hour, they cost to its end.
     std::vector<BilledSpan> ended_but_billed;
-    // Money spent in the current budget interval, per account ("" = unattributed).
-    std::map<std::string, double> spend;
-    Time budget_interval_start = 0;
     // Groups that may not hire freely now (their launches keep failing) ->
     // how many more nodes they may hire; absent groups are unlimited.
     std::map<std::string, std::uint32_t> hire_limits;
@@ -42,15 +39,6 @@ struct ClusterState {
         for (const auto& g : groups)
             if (g.name == name)
                 return &g;
-        return nullptr;
-    }
-    // The node group a CLOUD node belongs to, or nullptr for a local node.
-    const NodeGroup* group_of_node(const std::string& node) const
-    {
-        for (const auto& g : groups)
-            for (const auto& n : g.nodes)
-                if (n == node)
-                    return &g;
         return nullptr;
     }
 };

@@ -9,10 +9,12 @@
 #include "sim/engine/simulator.hpp"
 #include "slurm/slurm_actuator.hpp"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -246,6 +248,10 @@ TEST(SimulatedSnapshotsParity, BurstdTakesTheActionsTheEngineTookOnTheSameStates
         clock.set(now);
         mirror.follow(d.state, names, now);
         burstd.run(CycleContext{config, &d.state.snapshot, now, logger});
+        // The first cycle's reconcile runs on burstd's workers and reads the
+        // ledger the mirror writes: it must be done before the mirror goes on.
+        while (instances.busy() != 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
         std::vector<std::string> taken;
         for (const auto& a : burstd.last_outcome().actions)
             taken.push_back(line(a.policy, a.action));

@@ -310,11 +310,9 @@ void CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
         }
 }
 
-double CloudFleet::charge(std::uint32_t g, double core_seconds)
+double CloudFleet::charge(std::uint32_t g, double core_seconds) const
 {
-    const double cost = core_seconds * site_.groups[g].price_per_cpu_second();
-    attributed_cost_ += cost;
-    return cost;
+    return core_seconds * site_.groups[g].price_per_cpu_second();
 }
 
 std::vector<BilledSpan> CloudFleet::billed_spans(Time now, Time earliest)
@@ -336,11 +334,10 @@ std::vector<BilledSpan> CloudFleet::billed_spans(Time now, Time earliest)
     return spans;
 }
 
-void CloudFleet::show(ClusterState& state, Time now) const
+void CloudFleet::show(ClusterState& state) const
 {
     for (const auto& group : boots_)
         state.boots.insert(state.boots.end(), group.begin(), group.end());
-    double open_cost = 0;
     for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
         const CloudNode& node = nodes_[n];
         if (node.power == Power::Down)
@@ -357,9 +354,7 @@ void CloudFleet::show(ClusterState& state, Time now) const
         inst.running_since = node.power == Power::Up ? node.ready : 0;
         inst.spot = g.spot;
         state.instances.push_back(std::move(inst));
-        open_cost += bill(g, now - node.launched);
     }
-    state.spend[""] = std::max(0.0, closed_cost_ + open_cost - attributed_cost_);
 }
 
 bool CloudFleet::take_changes()

@@ -12,8 +12,7 @@
 //
 // The fleet shows its nodes in the snapshot as Slurm does (CLOUD,
 // POWERED_DOWN, POWERING_UP, DRAIN, their allocated cores) whenever they
-// change, and each decision cycle its instances, recent boots and the cost
-// no job was charged with (show()).  Random draws: boot times from the
+// change, and each decision cycle its instances and recent boots (show()).  Random draws: boot times from the
 // run's seed, interruptions from a stream of their own, launch outcomes
 // from GroupLaunches', each in the order the nodes are powered up.
 
@@ -107,16 +106,15 @@ public:
 
     // What `core_seconds` of the group's cores cost at its per-core price,
     // charged to a job's account (the rest of the bill is nobody's).
-    double charge(std::uint32_t g, double core_seconds);
+    double charge(std::uint32_t g, double core_seconds) const;
     // The spans billed in some interval that begins at `earliest` or later:
     // every powered-on instance and the ended ones billed past `earliest`.
     std::vector<BilledSpan> billed_spans(Time now, Time earliest);
     // Cloud instances were billed since the last billed_spans().
     bool unbooked_spend() const { return unbooked_spend_; }
 
-    // Each decision cycle: the instances, the recent boots and the spend no
-    // job was charged with into `state`.
-    void show(ClusterState& state, Time now) const;
+    // Each decision cycle: the instances and the recent boots into `state`.
+    void show(ClusterState& state) const;
     // Groups that may not hire freely now -> how many nodes they may.
     std::map<std::string, std::uint32_t> hire_limits(Time now) const { return launches_->hire_limits(now); }
     // Whether a node went down or came up since the last call: the
@@ -184,7 +182,6 @@ private:
     std::deque<ClosedSpan> closed_spans_; // powered down, in that order (kept with budget lines)
     bool unbooked_spend_ = false;         // cloud instances billed since the last booking
     double closed_cost_ = 0;
-    double attributed_cost_ = 0;
     double instance_seconds_ = 0;
     std::uint64_t instances_launched_ = 0;
     double idle_core_seconds_ = 0;

@@ -2,8 +2,7 @@
 // The ClusterState the policies see, kept up as the replay goes rather than
 // built anew each decision cycle: a view of every submitted job until it
 // ends, a view of every local and CLOUD node, the partitions, the node
-// groups, the spend charged to accounts and the spans of ended instances
-// still billed.  The partition lists a job's view takes are interned once.
+// groups and the spans of ended instances still billed.  The partition lists a job's view takes are interned once.
 // Each cycle begin_cycle() brings the time and the local nodes' use up to
 // date; the cloud fleet shows its nodes, instances and boots itself
 // (CloudFleet::show).
@@ -62,8 +61,6 @@ public:
     void routed(std::uint32_t j, std::size_t group);
     void allocated(std::uint32_t j, std::size_t group, std::vector<std::string> nodes);
 
-    // Cloud cost charged to an account's jobs.
-    void charged(const std::string& account, double cost) { state_.spend[account] += cost; }
     // An instance was powered down: its span may still be billed.
     void instance_ended(const BilledSpan& span) { state_.ended_but_billed.push_back(span); }
 

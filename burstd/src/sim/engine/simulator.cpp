@@ -406,14 +406,13 @@ void SimRun::charge(const SimJob& job, std::uint32_t g, double core_seconds)
 {
     const double cost = fleet_.charge(g, core_seconds);
     result_.account_cost[job.trace->account] += cost;
-    snapshot_.charged(job.trace->account, cost);
 }
 
 void SimRun::decide()
 {
     const Time now = clock_.now();
     ClusterState& state = snapshot_.begin_cycle(now, config_.local_cores - sched_.local_free(), config_.groups);
-    fleet_.show(state, now);
+    fleet_.show(state);
     sched_.fill_shares(state.snapshot.shares);
 
     result_.provisioning.add(double(demand_cores_), double(config_.local_cores + fleet_.up_cores()));
