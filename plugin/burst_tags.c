@@ -85,16 +85,33 @@ static int parse_category(const char *s, uint64_t *out, char *err, size_t errlen
 	return 0;
 }
 
-static int is_our_word(const char *w, size_t len)
+static int has_prefix(const char *w, size_t len, const char *prefix)
 {
-	static const char *const prefixes[] = { "burst:", "threads:", "category:" };
+	size_t plen = strlen(prefix);
+
+	return len >= plen && !strncmp(w, prefix, plen);
+}
+
+/* in_admin_comment: why: words are ours there, the user's in a Comment. */
+static int is_our_word(const char *w, size_t len, int in_admin_comment)
+{
+	return has_prefix(w, len, "burst:") || has_prefix(w, len, "threads:") ||
+	       has_prefix(w, len, "category:") || (in_admin_comment && has_prefix(w, len, "why:"));
+}
+
+static int parse_why(const char *s, char *out, char *err, size_t errlen)
+{
 	size_t i;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		size_t plen = strlen(prefixes[i]);
-		if (len >= plen && !strncmp(w, prefixes[i], plen))
-			return 1;
+	for (i = 0; s[i]; i++)
+		if (!isgraph((unsigned char) s[i]))
+			break;
+	if (s[i] || i > BURST_WHY_MAX) {
+		snprintf(err, errlen, "why: expected at most %d printable characters, got \"%.20s\"",
+			 BURST_WHY_MAX, s);
+		return -1;
 	}
+	memcpy(out, s, i + 1);
 	return 0;
 }
 
@@ -121,6 +138,15 @@ static int parse_word(const char *word, int allow_category, struct burst_tags *t
 			return -1;
 		}
 		t->threads = n;
+	} else if (!strncmp(word, "why:", 4)) {
+		char why[BURST_WHY_MAX + 1];
+		if (parse_why(value, why, err, errlen))
+			return -1;
+		if (t->why[0] && strcmp(t->why, why)) {
+			snprintf(err, errlen, "why: given twice with different values");
+			return -1;
+		}
+		strcpy(t->why, why);
 	} else {
 		uint64_t c;
 		if (!allow_category) {
@@ -138,7 +164,7 @@ static int parse_word(const char *word, int allow_category, struct burst_tags *t
 int burst_tags_parse(const char *text, int allow_category, struct burst_tags *out,
 		     char *err, size_t errlen)
 {
-	struct burst_tags t = { BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0 };
+	struct burst_tags t = { BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, "" };
 	char word[128];
 	const char *p = text ? text : "";
 
@@ -149,7 +175,7 @@ int burst_tags_parse(const char *text, int allow_category, struct burst_tags *ou
 		len = strcspn(p, WORD_SEPARATORS);
 		if (!len)
 			break;
-		if (is_our_word(p, len)) {
+		if (is_our_word(p, len, allow_category)) {
 			if (len >= sizeof(word)) {
 				snprintf(err, errlen, "\"%.20s...\": too long for a burst/threads value", p);
 				return -1;
@@ -167,7 +193,7 @@ int burst_tags_parse(const char *text, int allow_category, struct burst_tags *ou
 
 char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 {
-	size_t cap = 128 + (old ? strlen(old) : 0);
+	size_t cap = 128 + BURST_WHY_MAX + (old ? strlen(old) : 0);
 	char *out = malloc(cap), threads[16];
 	size_t used;
 	const char *p = old ? old : "";
@@ -181,6 +207,8 @@ char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 	if (tags->has_category)
 		used += (size_t) snprintf(out + used, cap - used, " category:%016" PRIx64,
 					  tags->category);
+	if (tags->why[0])
+		used += (size_t) snprintf(out + used, cap - used, " why:%s", tags->why);
 	while (*p) {
 		size_t len;
 
@@ -188,9 +216,29 @@ char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 		len = strcspn(p, WORD_SEPARATORS);
 		if (!len)
 			break;
-		if (!is_our_word(p, len))
+		if (!is_our_word(p, len, 1))
 			used += (size_t) snprintf(out + used, cap - used, " %.*s", (int) len, p);
 		p += len;
 	}
 	return out;
+}
+
+int burst_tags_only_why(const char *text)
+{
+	const char *p = text ? text : "";
+	int words = 0;
+
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, WORD_SEPARATORS);
+		len = strcspn(p, WORD_SEPARATORS);
+		if (!len)
+			break;
+		if (!has_prefix(p, len, "why:"))
+			return 0;
+		words++;
+		p += len;
+	}
+	return words > 0;
 }

@@ -8,6 +8,8 @@
  * or "threads:" are ours, everything else is left alone.  The plugin records
  * the outcome on the job's AdminComment in the same syntax, plus the job's
  * category:  "burst:prefer threads:auto category:0123456789abcdef".
+ * burstd adds why burst did or did not act on a pending job, as one word it
+ * replaces as its decision changes: "why:cloud:aws", "why:budget".
  */
 #ifndef BURST_TAGS_H
 #define BURST_TAGS_H
@@ -24,12 +26,14 @@ enum burst_mode { BURST_MODE_UNSET = 0, BURST_MODE_NEVER, BURST_MODE_ALLOW, BURS
 #define BURST_THREADS_UNSET 0
 #define BURST_THREADS_AUTO (-1)
 #define BURST_THREADS_MAX 1024
+#define BURST_WHY_MAX 48 /* characters of a why: value */
 
 struct burst_tags {
 	enum burst_mode mode;
 	int threads;       /* BURST_THREADS_UNSET, BURST_THREADS_AUTO or 1..MAX */
 	int has_category;
 	uint64_t category;
+	char why[BURST_WHY_MAX + 1]; /* "" = none */
 };
 
 /* 0 on success; otherwise err names the value and what was expected. */
@@ -42,9 +46,11 @@ const char *burst_mode_name(enum burst_mode mode);
 const char *burst_threads_text(int threads, char *buf, size_t buflen);
 
 /*
- * Collects our words from text (NULL is empty).  allow_category accepts
- * "category:<16 hex>" (AdminComment); users cannot set it.  A repeated word
- * with a different value is an error.  Returns 0 or -1 with err set.
+ * Collects our words from text (NULL is empty).  allow_category reads text
+ * as an AdminComment: "category:<16 hex>" is accepted (users cannot set
+ * it) and "why:" words are ours (in a Comment they are the user's).  A
+ * repeated word with a different value is an error.  Returns 0 or -1 with
+ * err set.
  */
 int burst_tags_parse(const char *text, int allow_category, struct burst_tags *out,
 		     char *err, size_t errlen);
@@ -54,6 +60,9 @@ int burst_tags_parse(const char *text, int allow_category, struct burst_tags *ou
  * old (may be NULL) that is not ours.  Returns a malloc'd string.
  */
 char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old);
+
+/* 1 when text has words and every one is a why: word (burstd's update). */
+int burst_tags_only_why(const char *text);
 
 #ifdef __cplusplus
 }

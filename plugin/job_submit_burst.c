@@ -8,6 +8,8 @@
  * ("burst:prefer threads:auto category:<16 hex>"), which the exporter reads
  * back.  --threads=N sets CPUs per task; --threads=auto takes burstd's cached
  * advice for the category when there is some.
+ * At update: a new --comment changes the burst/threads words; an
+ * AdminComment of "why:" words only is burstd's reason for a pending job.
  * At init: reads burst.conf and starts the exporter thread.
  */
 #define _GNU_SOURCE
@@ -200,6 +202,27 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t 
 		old.mode = changed.mode;
 	if (changed.threads != BURST_THREADS_UNSET)
 		old.threads = changed.threads;
+	/*
+	 * burstd's reason: an AdminComment of why: words only replaces the
+	 * job's why: word ("why:" clears it) and keeps every other word.
+	 */
+	if (burst_tags_only_why(job_desc->admin_comment)) {
+		struct burst_tags reason;
+		char *text;
+
+		if (burst_tags_parse(job_desc->admin_comment, 1, &reason, err, sizeof(err))) {
+			error(LOG_PREFIX "%pJ: update rejected: AdminComment: %s", job_ptr, err);
+			return SLURM_ERROR;
+		}
+		memcpy(old.why, reason.why, sizeof(old.why));
+		text = burst_tags_admin_comment(&old, job_ptr->admin_comment);
+		if (!text)
+			return SLURM_ERROR;
+		xfree(job_desc->admin_comment);
+		job_desc->admin_comment = xstrdup(text);
+		free(text);
+		return SLURM_SUCCESS;
+	}
 	/* An administrator replacing AdminComment keeps our words in it. */
 	if (job_desc->admin_comment)
 		return record_tags(&job_desc->admin_comment, &old) ? SLURM_ERROR : SLURM_SUCCESS;

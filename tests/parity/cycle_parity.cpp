@@ -29,6 +29,7 @@ class AgreeingActuator final : public SlurmActuator {
 public:
     ActuatorError set_job_partitions(JobId, const std::vector<std::string>&, std::string_view) override { return {}; }
     ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
+    ActuatorError set_job_why(JobId, std::string_view) override { return {}; }
     ActuatorError power(const std::vector<std::string>&, PowerAction, std::string_view) override { return {}; }
     ActuatorError set_node_address(const std::string&, const std::string&, const std::string&,
                                    std::string_view) override

@@ -62,6 +62,7 @@ class PrintingActuator final : public SlurmActuator {
 public:
     ActuatorError set_job_partitions(JobId, const std::vector<std::string>&, std::string_view) override { return {}; }
     ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
+    ActuatorError set_job_why(JobId, std::string_view) override { return {}; }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <ostream>
 #include <sstream>
 
@@ -34,14 +35,22 @@ const char* burst_name(BurstOption b)
     }
 }
 
+// NaN: the link did not work it out (left out); infinite: beyond anything
+// the forecast played, e.g. a local start it does not foresee (null).
 void set_number(json_t* o, const char* key, double v)
 {
     if (std::isfinite(v))
         json_object_set_new(o, key, json_real(v));
+    else if (std::isinf(v))
+        json_object_set_new(o, key, json_null());
 }
+
+double number(json_t* v) { return json_is_null(v) ? std::numeric_limits<double>::infinity() : json_real_value(v); }
 
 std::string money(double v)
 {
+    if (std::isinf(v))
+        return "unbounded";
     std::ostringstream s;
     s << std::fixed << std::setprecision(2) << v;
     return s.str();
@@ -120,12 +129,12 @@ std::string summary(const Job& job, const ExplanationInput& in, json_t* links)
             continue;
         std::string text = policy + ": " + string_field(v, "why");
         if (json_t* q = json_object_get(v, "local_start_in"))
-            text += "; expected local start in " + duration(json_real_value(q));
+            text += "; expected local start in " + duration(number(q));
         json_t* wait = json_object_get(v, "waiting_cost");
         json_t* cost = json_object_get(v, "cloud_cost");
         if (wait && cost)
-            text += "; waiting costs " + money(json_real_value(wait)) + ", the cloud " +
-                    money(json_real_value(cost)) + " in " + string_field(v, "group");
+            text += "; waiting costs " + money(number(wait)) + ", the cloud " +
+                    money(number(cost)) + " in " + string_field(v, "group");
         if (json_is_true(json_object_get(v, "burst")))
             text += "; its route did not go ahead (the budget cap, or Slurm said no: see the notes)";
         return text;
@@ -267,11 +276,11 @@ void write_explanation_text(std::ostream& out, json_t* e)
         if (json_t* v = json_object_get(link, "verdict")) {
             out << " " << string_field(v, "why");
             if (json_t* q = json_object_get(v, "local_start_in"))
-                out << "; local start in " << duration(json_real_value(q));
+                out << "; local start in " << duration(number(q));
             if (json_t* w = json_object_get(v, "waiting_cost"))
-                out << "; waiting " << money(json_real_value(w));
+                out << "; waiting " << money(number(w));
             if (json_t* c = json_object_get(v, "cloud_cost"))
-                out << "; cloud " << money(json_real_value(c)) << " (" << string_field(v, "group") << ")";
+                out << "; cloud " << money(number(c)) << " (" << string_field(v, "group") << ")";
             said = true;
         }
         json_t* actions = json_object_get(link, "actions");

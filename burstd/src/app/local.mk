@@ -9,6 +9,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/heap_tuning.hpp \
 	burstd/src/app/job_explanation.cpp \
 	burstd/src/app/job_explanation.hpp \
+	burstd/src/app/job_why.cpp \
+	burstd/src/app/job_why.hpp \
 	burstd/src/app/burstd_metrics.cpp \
 	burstd/src/app/burstd_metrics.hpp \
 	burstd/src/app/config_line_lexer.cpp \
@@ -82,6 +84,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/group_health_board_test.cpp \
 	tests/unit/app/instance_manager_test.cpp \
 	tests/unit/app/job_explanation_test.cpp \
+	tests/unit/app/job_why_test.cpp \
 	tests/unit/app/launch_fence_test.cpp \
 	tests/unit/app/logger_test.cpp \
 	tests/unit/app/metrics_test.cpp \

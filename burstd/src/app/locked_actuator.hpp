@@ -24,6 +24,11 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.set_job_cpus(change, reason);
     }
+    ActuatorError set_job_why(JobId job, std::string_view why) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.set_job_why(job, why);
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view reason) override
     {
         std::lock_guard<std::mutex> lock(mutex_);

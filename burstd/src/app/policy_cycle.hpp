@@ -10,6 +10,7 @@
 #include "app/burstd_config.hpp"
 #include "app/daemon_seams.hpp"
 #include "app/instance_manager.hpp"
+#include "app/job_why.hpp"
 #include "app/launch_fence.hpp"
 #include "app/run_metrics_feed.hpp"
 #include "app/slurm_conf_timeouts.hpp"
@@ -103,6 +104,7 @@ private:
     Ledger& ledger_;
     SlurmActuator& actuator_;
     InstanceManager& instances_;
+    JobWhyPublisher whys_;
     std::uint32_t reconcile_every_;
     std::uint64_t runs_ = 0; // cycles that had a snapshot
     std::deque<AppliedAction> recent_;

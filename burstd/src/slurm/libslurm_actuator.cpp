@@ -112,6 +112,21 @@ ActuatorError LibslurmActuator::set_job_cpus(const JobCpuChange& change, std::st
                    reason);
 }
 
+ActuatorError LibslurmActuator::set_job_why(JobId job, std::string_view why)
+{
+    const bool printable = std::all_of(why.begin(), why.end(), [](char c) { return c > ' ' && c < 127 && c != ','; });
+    if (!printable || why.size() > kMaxWhy)
+        return {"job " + std::to_string(job) + " why:" + std::string(why) + ": not one word of at most " +
+                std::to_string(kMaxWhy) + " printable characters"};
+    std::string text = "why:" + std::string(why);
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc);
+    desc.job_id = job;
+    desc.admin_comment = text.data();
+    return outcome(slurm_update_job(&desc), "job " + std::to_string(job) + " AdminComment " + text,
+                   "the reason users see");
+}
+
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
                                       std::string_view reason)
 {

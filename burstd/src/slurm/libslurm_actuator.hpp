@@ -27,6 +27,7 @@ public:
     ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& partitions,
                                      std::string_view reason) override;
     ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view reason) override;
+    ActuatorError set_job_why(JobId job, std::string_view why) override;
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                         std::string_view reason) override;
     ActuatorError set_node_address(const std::string& node, const std::string& address,

@@ -7,6 +7,7 @@
 #include "model/job.hpp"
 #include "slurm/job_cpu_change.hpp"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,9 @@ enum class PowerAction {
 
 std::string_view to_string(PowerAction action);
 
+// The longest why: value job_submit/burst accepts (its BURST_WHY_MAX).
+constexpr std::size_t kMaxWhy = 48;
+
 struct ActuatorError {
     std::string message; // empty = success
 
@@ -35,6 +39,10 @@ public:
     virtual ActuatorError set_job_partitions(JobId job, const std::vector<std::string>& partitions,
                                              std::string_view reason) = 0;
     virtual ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view reason) = 0;
+    // The short reason a user sees for a pending job: the why: word of its
+    // AdminComment, which job_submit/burst replaces while keeping every
+    // other word ("" removes it).
+    virtual ActuatorError set_job_why(JobId job, std::string_view why) = 0;
     virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                                 std::string_view reason) = 0;
     // Where slurmctld reaches a launched CLOUD node.

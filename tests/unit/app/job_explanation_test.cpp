@@ -3,6 +3,7 @@
 #include "common/json_fields.hpp"
 #include "common/json_ref.hpp"
 
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -96,6 +97,22 @@ TEST(JobExplanation, GivesEachLinksVerdictInNumbers)
     STRCMP_CONTAINS("budget: Budget=bio Amount=10 Interval=86400s: spent 2.50, committed 1.50, left 6.00",
                     text.str().c_str());
     STRCMP_CONTAINS("always: 1 waiting job(s) fit nowhere", text.str().c_str());
+}
+
+TEST(JobExplanation, ALocalStartNotForeseenIsNullNotMissing)
+{
+    snapshot.jobs = {pending_job(7, {"local"})};
+    const double never = std::numeric_limits<double>::infinity();
+    outcome.verdicts.push_back(CycleVerdict{
+        "forecast", JobVerdict{7, true, "aws", never, 0.01, never, "bursts: waiting is expected to cost more"}});
+    std::string error;
+    JsonRef e = explain(7, error);
+    json_t* verdict = json_object_get(json_array_get(json_object_get(e.get(), "links"), 0), "verdict");
+    CHECK(json_is_null(json_object_get(verdict, "local_start_in")));
+    CHECK(json_is_null(json_object_get(verdict, "waiting_cost")));
+    std::ostringstream text;
+    write_explanation_text(text, e.get());
+    STRCMP_CONTAINS("local start in not foreseen; waiting unbounded; cloud 0.01 (aws)", text.str().c_str());
 }
 
 TEST(JobExplanation, SaysWhatTheLastActionAboutTheJobDid)

@@ -2,6 +2,7 @@
 
 #include "common/json_ref.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
@@ -189,6 +190,8 @@ TEST(PolicyCycleBudget, RoutesOverAnAccountsBudgetAreDroppedAcrossTheChainWithAN
     CHECK(status.find("\"account\":\"bio\"") != std::string::npos);
     CHECK_EQUAL(1u, (stats.actions[{"route", "over_budget"}]));
     CHECK_EQUAL(2u, (stats.actions[{"route", "applied"}]));
+    // What users see: job 2's AdminComment says the budget held it.
+    CHECK(std::find(actuator.whys.begin(), actuator.whys.end(), "job 2 why:budget") != actuator.whys.end());
 }
 
 TEST(PolicyCycleBudget, HiresAreCappedByTheStarBudgetUsingSlurmsSuspendTimeForTheGroupsPartition)

@@ -54,6 +54,11 @@ public:
         return {};
     }
     ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
+    ActuatorError set_job_why(JobId job, std::string_view why) override
+    {
+        whys.push_back("job " + std::to_string(job) + " why:" + std::string(why));
+        return {};
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)
@@ -91,6 +96,7 @@ public:
         return {};
     }
     std::vector<std::string> calls;
+    std::vector<std::string> whys; // set_job_why, apart: most tests compare `calls` whole
     std::map<std::string, std::string> reasons; // drained node -> reason
 };
 

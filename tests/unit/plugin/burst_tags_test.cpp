@@ -65,7 +65,7 @@ TEST(BurstTags, RejectsBadValuesAndConflictsAndUserCategories)
 
 TEST(BurstTags, AdminCommentRoundTripsAndKeepsForeignWords)
 {
-    burst_tags in = {BURST_MODE_PREFER, BURST_THREADS_AUTO, 1, 0x00ab00cd00ef0012ULL};
+    burst_tags in = {BURST_MODE_PREFER, BURST_THREADS_AUTO, 1, 0x00ab00cd00ef0012ULL, ""};
     char* text = burst_tags_admin_comment(&in, "site note burst:never category:ffffffffffffffff x");
     STRCMP_EQUAL("burst:prefer threads:auto category:00ab00cd00ef0012 site note x", text);
     LONGS_EQUAL(0, burst_tags_parse(text, 1, &t, err, sizeof(err)));
@@ -77,8 +77,44 @@ TEST(BurstTags, AdminCommentRoundTripsAndKeepsForeignWords)
 
 TEST(BurstTags, UnsetModeIsRecordedAsTheDefaultAllow)
 {
-    burst_tags in = {BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0};
+    burst_tags in = {BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, ""};
     char* text = burst_tags_admin_comment(&in, nullptr);
     STRCMP_EQUAL("burst:allow", text);
     free(text);
+}
+
+TEST(BurstTags, WhyIsBurstdsWordInAdminCommentAndTheUsersInAComment)
+{
+    LONGS_EQUAL(0, burst_tags_parse("burst:allow why:cloud:aws", 1, &t, err, sizeof(err)));
+    STRCMP_EQUAL("cloud:aws", t.why);
+    LONGS_EQUAL(0, burst_tags_parse("why:me burst:prefer", 0, &t, err, sizeof(err)));
+    STRCMP_EQUAL("", t.why);
+    LONGS_EQUAL(BURST_MODE_PREFER, t.mode);
+    LONGS_EQUAL(-1, burst_tags_parse("why:a why:b", 1, &t, err, sizeof(err)));
+    STRCMP_CONTAINS("twice", err);
+    LONGS_EQUAL(-1, burst_tags_parse(("why:" + std::string(BURST_WHY_MAX + 1, 'x')).c_str(), 1, &t, err,
+                                     sizeof(err)));
+    STRCMP_CONTAINS("at most 48", err);
+    LONGS_EQUAL(0, burst_tags_parse(("why:" + std::string(BURST_WHY_MAX, 'x')).c_str(), 1, &t, err, sizeof(err)));
+}
+
+TEST(BurstTags, AReasonReplacesTheLastOneAndKeepsEveryOtherWord)
+{
+    burst_tags in = {BURST_MODE_ALLOW, BURST_THREADS_UNSET, 1, 0x1ULL, "budget"};
+    char* text = burst_tags_admin_comment(&in, "burst:allow category:0000000000000001 why:cloud:aws nhc:ok");
+    STRCMP_EQUAL("burst:allow category:0000000000000001 why:budget nhc:ok", text);
+    free(text);
+    in.why[0] = '\0';
+    text = burst_tags_admin_comment(&in, "burst:allow why:budget nhc:ok");
+    STRCMP_EQUAL("burst:allow category:0000000000000001 nhc:ok", text);
+    free(text);
+}
+
+TEST(BurstTags, OnlyAnUpdateOfWhyWordsAloneIsBurstdsReason)
+{
+    CHECK(burst_tags_only_why("why:budget"));
+    CHECK(burst_tags_only_why(" why: "));
+    CHECK(!burst_tags_only_why("why:budget nhc:ok"));
+    CHECK(!burst_tags_only_why(""));
+    CHECK(!burst_tags_only_why(nullptr));
 }

@@ -5,6 +5,18 @@
 #include <algorithm>
 
 namespace burst {
+namespace {
+
+std::vector<JobId> routed_jobs(const std::vector<Action>& actions)
+{
+    std::vector<JobId> jobs;
+    for (const auto& a : actions)
+        if (const auto* route = std::get_if<RouteToCloud>(&a.what))
+            jobs.push_back(route->job);
+    return jobs;
+}
+
+} // namespace
 
 void DecisionCycle::observe(const JobEnd& end)
 {
@@ -23,9 +35,16 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
     for (auto& policy : chain_) {
         const std::string name(policy->name());
         Decision d = policy->decide(state, clock);
-        if (cap)
+        if (cap) {
+            const std::vector<JobId> asked = routed_jobs(d.actions);
             for (auto& note : cap->filter(d))
                 out.notes.push_back(CycleNote{name, std::move(note), true});
+            std::vector<JobId> let_through = routed_jobs(d.actions);
+            std::sort(let_through.begin(), let_through.end());
+            for (JobId job : asked)
+                if (!std::binary_search(let_through.begin(), let_through.end(), job))
+                    out.held_by_budget.push_back(job);
+        }
         sink.begin_decision(name, d);
         for (auto& action : d.actions) {
             std::string error = sink.apply(action, state);

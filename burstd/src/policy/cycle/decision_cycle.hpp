@@ -62,6 +62,7 @@ struct CycleOutcome {
     std::vector<CycleVerdict> verdicts; // each link's, in chain order
     std::vector<CycleNote> notes;     // in order: a link's cap notes, then its own
     std::map<std::string, std::uint64_t> over_budget; // dropped per action kind
+    std::vector<JobId> held_by_budget;                // jobs a link routed that the cap kept local
     std::vector<BudgetStanding> standings;            // with a budget
 };
 
