@@ -8,11 +8,14 @@
 #      job_submit/burst plugin exporting to burstd, and ResumeProgram /
 #      SuspendProgram / ResumeFailProgram = `burstctl resume|suspend|resume-fail`,
 #   4. run burstd with the "local" provider (an instance is a slurmd started
-#      on this machine after a 2 s boot delay) and the "always" policy,
-#   5. fill the ordinary nodes, submit one job that may burst and one tagged
-#      burst:never, and narrate with timestamps: burstd's decision and its
-#      reason, the CLOUD node resumed and launched, the job running and done
-#      there, the node retired after SuspendTime idle; then `burstctl status`,
+#      on this machine after a 2 s boot delay) and the "forecast" policy, the
+#      one a site should start with (doc/policies.md),
+#   5. fill the ordinary nodes for five minutes, submit one job that may burst
+#      and one tagged burst:never, show `burstctl explain` for both and the
+#      why: word users see in AdminComment, and narrate with timestamps:
+#      burstd's decision and its reason, the CLOUD node resumed and launched,
+#      the job running and done there, the node retired after SuspendTime
+#      idle; then `burstctl status`,
 #   6. tear everything down (KEEP_CLUSTER=1 keeps the cluster's directory).
 #
 #   scripts/demo.sh [--skip-deps] [--skip-build]
@@ -68,7 +71,7 @@ start_cluster() {
 }
 
 start_burstd() {
-    burstd_write_conf always 2
+    burstd_write_conf forecast 2
     say "burstd.conf ($work/burstd.conf):"
     sed 's/^/            /' "$work/burstd.conf"
     burstd_start || { tail -n 20 "$work/burstd.log"; echo "demo: burstd did not start" >&2; exit 1; }
@@ -122,14 +125,20 @@ narrate() {
 
 cloud_burst() {
     local job never f1 f2
-    f1=$(sbatch --parsable -A alpha -p local -n2 -w n1 -o /dev/null --wrap 'sleep 120')
-    f2=$(sbatch --parsable -A alpha -p local -n2 -w n2 -o /dev/null --wrap 'sleep 120')
-    say "filled both ordinary nodes with jobs $f1 and $f2"
+    f1=$(sbatch --parsable -A alpha -p local -n2 -w n1 -t 5 -o /dev/null --wrap 'sleep 300')
+    f2=$(sbatch --parsable -A alpha -p local -n2 -w n2 -t 5 -o /dev/null --wrap 'sleep 300')
+    say "filled both ordinary nodes with jobs $f1 and $f2 (time limit 5 minutes)"
     never=$(sbatch --parsable -A beta -p local -n2 --comment burst:never -o /dev/null --wrap 'true')
     say "submitted job $never tagged burst:never: it must wait for the ordinary nodes"
     job=$(sbatch --parsable -A beta -p local -n2 -o "$CLUSTER_DIR/demo-%j.out" \
         --wrap 'echo "hello from $SLURMD_NODENAME"; sleep 3')
     say "submitted job $job to partition local; no ordinary node has room"
+    wait_for "scontrol show job -o $job | grep -q -e 'Partition=[^ ]*cloud' -e 'JobState=RUNNING'" 15 || true
+    say "burstctl explain $job:"
+    "$BURSTCTL_BIN" --socket "$work/control.sock" explain "$job" | sed 's/^/            /'
+    say "burstctl explain $never:"
+    "$BURSTCTL_BIN" --socket "$work/control.sock" explain "$never" | sed 's/^/            /'
+    say "what users see (scontrol show job): job $job $(scontrol show job -o "$job" | perl -ne 'print $1 if /(AdminComment=.*?) +[A-Z][\w\/:]*=/')"
     narrate "$job"
     say "job $job output: $(cat "$CLUSTER_DIR/demo-$job.out")"
     say "accounting: $(sacct -n -P -X -j "$job" -o JobID,State,ExitCode,NodeList,Partition,Account,Elapsed)"

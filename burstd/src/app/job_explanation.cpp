@@ -52,14 +52,16 @@ std::string money(double v)
     if (std::isinf(v))
         return "unbounded";
     std::ostringstream s;
-    s << std::fixed << std::setprecision(2) << v;
+    // Small sums keep two significant digits: a short burst costs 0.0017.
+    if (v != 0 && std::fabs(v) < 0.1)
+        s << std::setprecision(2) << v;
+    else
+        s << std::fixed << std::setprecision(2) << v;
     return s.str();
 }
 
 std::string duration(double seconds)
 {
-    if (!std::isfinite(seconds))
-        return "not foreseen";
     const long s = std::lround(std::max(0.0, seconds));
     if (s < 120)
         return std::to_string(s) + " s";
@@ -129,7 +131,7 @@ std::string summary(const Job& job, const ExplanationInput& in, json_t* links)
             continue;
         std::string text = policy + ": " + string_field(v, "why");
         if (json_t* q = json_object_get(v, "local_start_in"))
-            text += "; expected local start in " + duration(number(q));
+            text += json_is_null(q) ? "; no local start foreseen" : "; expected local start in " + duration(json_real_value(q));
         json_t* wait = json_object_get(v, "waiting_cost");
         json_t* cost = json_object_get(v, "cloud_cost");
         if (wait && cost)
@@ -276,7 +278,7 @@ void write_explanation_text(std::ostream& out, json_t* e)
         if (json_t* v = json_object_get(link, "verdict")) {
             out << " " << string_field(v, "why");
             if (json_t* q = json_object_get(v, "local_start_in"))
-                out << "; local start in " << duration(number(q));
+                out << (json_is_null(q) ? "; no local start foreseen" : "; local start in " + duration(json_real_value(q)));
             if (json_t* w = json_object_get(v, "waiting_cost"))
                 out << "; waiting " << money(number(w));
             if (json_t* c = json_object_get(v, "cloud_cost"))

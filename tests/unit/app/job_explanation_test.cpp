@@ -112,7 +112,8 @@ TEST(JobExplanation, ALocalStartNotForeseenIsNullNotMissing)
     CHECK(json_is_null(json_object_get(verdict, "waiting_cost")));
     std::ostringstream text;
     write_explanation_text(text, e.get());
-    STRCMP_CONTAINS("local start in not foreseen; waiting unbounded; cloud 0.01 (aws)", text.str().c_str());
+    STRCMP_CONTAINS("no local start foreseen; waiting unbounded; cloud 0.01 (aws)", text.str().c_str());
+    STRCMP_CONTAINS("; no local start foreseen;", string_field(e.get(), "summary").c_str());
 }
 
 TEST(JobExplanation, SaysWhatTheLastActionAboutTheJobDid)

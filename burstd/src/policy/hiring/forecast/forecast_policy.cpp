@@ -13,8 +13,6 @@ namespace {
 
 std::string seconds_text(Seconds s)
 {
-    if (std::isinf(s))
-        return "beyond the forecast";
     std::ostringstream out;
     out.precision(0);
     out << std::fixed << s << " s";
@@ -468,9 +466,11 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
                                                : "bursts: waiting is expected to cost more than the cloud"});
         d.add(RouteToCloud{job->id, group.group->name},
               prefer ? "job prefers the cloud"
-                     : "expected local start in " + seconds_text(q) + ": waiting costs " +
-                           (std::isinf(saved) ? std::string("more") : money(saved)) + why +
-                           " more than the cloud's " + money(cost) +
+                     : (std::isinf(q) ? std::string("no local start foreseen")
+                                      : "expected local start in " + seconds_text(q)) +
+                           ": waiting costs " +
+                           (std::isinf(saved) ? std::string("") : money(saved) + why + " ") +
+                           "more than the cloud's " + money(cost) +
                            (shared && room_was_cold ? " (its share of a node it fills with others)" : "") +
                            (slots > 0 ? " (" + money(slots) + " of it for the node slots it holds)" : ""));
     }
