@@ -17,8 +17,8 @@
 // Exit status 2 for bad arguments or configuration, 1 when any operation
 // reported an error.
 
-#include "app/config_parser.hpp"
-#include "app/instance_manager.hpp"
+#include "app/config/config_parser.hpp"
+#include "app/instances/instance_manager.hpp"
 #include "ledger/ledger.hpp"
 #include "model/clock.hpp"
 #include "provider/http/curl_multi.hpp"

@@ -1,7 +1,7 @@
 #include "app/daemon.hpp"
 
-#include "app/config_parser.hpp"
-#include "app/reload_scope.hpp"
+#include "app/config/config_parser.hpp"
+#include "app/config/reload_scope.hpp"
 #include "ingest/advice_message.hpp"
 #include "common/json_ref.hpp"
 #include "model/hostlist.hpp"

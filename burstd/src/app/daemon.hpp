@@ -3,12 +3,12 @@
 // server, the cycle timer and the signal handlers.  Deciding and acting plug
 // in through daemon_seams.hpp.
 
-#include "app/burstd_config.hpp"
-#include "app/burstd_metrics.hpp"
-#include "app/control_server.hpp"
+#include "app/config/burstd_config.hpp"
+#include "app/metrics/burstd_metrics.hpp"
+#include "app/control/control_server.hpp"
 #include "app/daemon_seams.hpp"
 #include "app/logger.hpp"
-#include "app/metrics_server.hpp"
+#include "app/metrics/metrics_server.hpp"
 #include "app/service_notifier.hpp"
 #include "common/json_ref.hpp"
 #include "ingest/snapshot_server.hpp"

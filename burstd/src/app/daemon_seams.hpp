@@ -3,8 +3,8 @@
 // owns sockets, timers, signals and configuration; these callbacks own the
 // work.  A seam nobody filled is reported as such, never papered over.
 
-#include "app/burstd_config.hpp"
-#include "app/control_request.hpp"
+#include "app/config/burstd_config.hpp"
+#include "app/control/control_request.hpp"
 #include "app/logger.hpp"
 #include "ingest/peer_credentials.hpp"
 #include "model/clock.hpp"

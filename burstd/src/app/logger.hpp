@@ -3,7 +3,7 @@
 // Under systemd (JOURNAL_STREAM set) journald stamps the time; otherwise the
 // line starts with one, as slurmctld's log does.  Callers never pass secrets.
 
-#include "app/log_level.hpp"
+#include "app/config/log_level.hpp"
 
 #include <mutex>
 #include <ostream>

@@ -2,9 +2,9 @@
 // ResumeProgram/SuspendProgram/ResumeFailProgram; admins run "burstctl status".
 // See burstctl(1).
 
-#include "app/control_client.hpp"
-#include "app/job_explanation.hpp"
-#include "app/status_text.hpp"
+#include "app/control/control_client.hpp"
+#include "app/control/job_explanation.hpp"
+#include "app/control/status_text.hpp"
 #include "common/json_ref.hpp"
 
 #include <jansson.h>

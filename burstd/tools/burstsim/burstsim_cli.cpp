@@ -1,8 +1,8 @@
 #include "tools/burstsim/burstsim_cli.hpp"
 
-#include "app/budget_conf.hpp"
-#include "app/config_parser.hpp"
-#include "app/slurm_conf_timeouts.hpp"
+#include "app/config/budget_conf.hpp"
+#include "app/config/config_parser.hpp"
+#include "app/config/slurm_conf_timeouts.hpp"
 #include "ingest/message_parser.hpp"
 #include "common/config_values.hpp"
 #include "common/plain_number.hpp"

@@ -1,5 +1,5 @@
-#include "app/config_parser.hpp"
-#include "app/control_client.hpp"
+#include "app/config/config_parser.hpp"
+#include "app/control/control_client.hpp"
 #include "app/daemon.hpp"
 #include "common/json_ref.hpp"
 

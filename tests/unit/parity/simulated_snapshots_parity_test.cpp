@@ -1,9 +1,9 @@
 // burstd's cycle, fed the states burstsim's engine decided on (the snapshot,
 // and its instances as burstd's ledger would hold them), takes the actions
 // burstsim's engine took, in the same order, with the same reasons.
-#include "app/instance_manager.hpp"
+#include "app/instances/instance_manager.hpp"
 #include "app/logger.hpp"
-#include "app/policy_cycle.hpp"
+#include "app/cycle/policy_cycle.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/policy_registry.hpp"
 #include "sim/engine/simulator.hpp"

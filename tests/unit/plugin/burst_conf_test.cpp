@@ -1,5 +1,5 @@
 #include "../../../plugin/burst_conf.h"
-#include "app/burstd_config.hpp"
+#include "app/config/burstd_config.hpp"
 
 #include <cstdio>
 #include <string>

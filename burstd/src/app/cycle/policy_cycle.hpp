@@ -1,0 +1,129 @@
+#pragma once
+// One burstd cycle: ClusterState from the latest snapshot, the configured
+// node groups and the ledger's instances; the decision cycle burstsim runs
+// too (policy/cycle/decision_cycle.hpp), whose actions this class applies
+// through the Slurm actuator and logs with their reasons.  Groups that may
+// not launch have their powered-down nodes drained first.  The last
+// decisions are kept for `burstctl status`.  Every few cycles the instance
+// manager reconciles ledger, providers and Slurm.
+
+#include "app/config/burstd_config.hpp"
+#include "app/daemon_seams.hpp"
+#include "app/instances/instance_manager.hpp"
+#include "app/cycle/job_why.hpp"
+#include "app/cycle/launch_fence.hpp"
+#include "app/metrics/run_metrics_feed.hpp"
+#include "app/config/slurm_conf_timeouts.hpp"
+#include "ledger/ledger.hpp"
+#include "policy/budget/budget_cap.hpp"
+#include "policy/budget/budget_spend.hpp"
+#include "policy/cycle/decision_cycle.hpp"
+#include "policy/budget/spend_tracker.hpp"
+#include "slurm/slurm_actuator.hpp"
+
+#include <jansson.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+struct AppliedAction {
+    Time time = 0;
+    std::string action; // "route job 12 -> cloud", "power up c1"
+    std::string reason;
+    std::string error;  // empty when Slurm accepted it
+};
+
+// What the cycles have done so far, for metrics.
+struct PolicyCycleStats {
+    std::uint64_t runs = 0;          // cycles with a snapshot (the policy chain ran)
+    double decide_seconds_sum = 0;   // time inside the policies' decide() (wall)
+    double last_decide_seconds = 0;
+    // (kind: route|hire|release|threads|placeholders, outcome: applied|failed) -> count
+    std::map<std::pair<std::string, std::string>, std::uint64_t> actions;
+};
+
+class PolicyCycle {
+public:
+    PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
+                std::uint32_t reconcile_every);
+    PolicyCycle(const PolicyCycle&) = delete; // its chain times decide() into stats_
+    PolicyCycle& operator=(const PolicyCycle&) = delete;
+
+    void run(const CycleContext& ctx);
+    void observe(const JobEnd& end);
+    // Told about every job the cycle made cloud-eligible (the allocation follower).
+    void set_route_observer(std::function<void(JobId)> observer) { routed_ = std::move(observer); }
+    // With a launcher, a routed job's nodes are powered up and launched at
+    // once: the first free powered-down nodes of its group in configuration
+    // (= slurm.conf) order, which Slurm then prefers because they are no
+    // longer powered down.  Its boot overlaps Slurm's scheduling delay (up to
+    // batch_sched_delay) instead of following it.  Skipped when the group has
+    // up or booting room for the job, or the same decision hires for the group.
+    using Launcher = std::function<void(const std::vector<std::string>& nodes)>;
+    void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
+    // A new configuration (SIGHUP) brings a new chain.
+    void replace_chain(PolicyChain chain) { cycle_.replace_chain(timed(std::move(chain))); }
+    // Adds decisions, nodes by state, instances and spend to a status object;
+    // run metrics with J at ObjectiveLambda= when it is set.
+    void report(json_t* status, std::optional<double> objective_lambda) const;
+    const PolicyCycleStats& stats() const { return stats_; }
+    // What the decision cycle did in the last cycle that had a snapshot.
+    const CycleOutcome& last_outcome() const { return last_outcome_; }
+    // The chain's policies, in order.
+    std::vector<std::string> chain_names() const;
+    // Each account's standing against its Budget= line, as of the last cycle.
+    const std::vector<BudgetStanding>& budgets() const { return last_budgets_; }
+    // Spend in the budget interval as of the last cycle.
+    const SpendView& spend() const;
+    // The per-run metrics burstsim reports, counted from `epoch` (burstd's start).
+    void start_run_metrics(Time epoch) { run_metrics_.set_epoch(epoch); }
+    const RunMetricsFeed& run_metrics() const { return run_metrics_; }
+    // slurm.conf's SuspendTime bounds what an idle cloud node costs (Budget= lines).
+    void set_slurm_timeouts(SlurmConfTimeouts timeouts) { timeouts_ = std::move(timeouts); }
+
+    static constexpr std::size_t kKeptActions = 50;
+
+private:
+    class SlurmSink;
+    PolicyChain timed(PolicyChain chain);
+    void launch_for_route(const Job& job, const NodeGroup& group, ClusterState& state, const CycleContext& ctx);
+    // Drains the resumable nodes of groups that may not launch (LaunchFence).
+    void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
+    void remember(AppliedAction a);
+
+    PolicyCycleStats stats_;
+    DecisionCycle cycle_;
+    Ledger& ledger_;
+    SlurmActuator& actuator_;
+    InstanceManager& instances_;
+    JobWhyPublisher whys_;
+    std::uint32_t reconcile_every_;
+    std::uint64_t runs_ = 0; // cycles that had a snapshot
+    std::deque<AppliedAction> recent_;
+    std::function<void(JobId)> routed_;
+    Launcher route_launcher_;
+    std::vector<std::string> picked_;     // nodes powered up by this cycle so far
+    std::vector<std::string> hiring_;     // groups the current decision hires for
+    // The interval spend() counts in: reported_spend_interval of the Budget=
+    // lines the last cycle ran with (as loaded, then as reloaded).
+    Seconds spend_interval_ = kReportedSpendIntervalWithoutBudgets;
+    BudgetSpend budget_spend_; // books spend_interval_ too, for spend()
+    SlurmConfTimeouts timeouts_;
+    std::vector<BudgetStanding> last_budgets_;
+    std::vector<std::string> last_notes_;
+    CycleOutcome last_outcome_;
+    std::vector<Node> last_nodes_;
+    std::vector<NodeGroup> last_groups_;
+    LaunchFence fence_;
+    RunMetricsFeed run_metrics_;
+};
+
+} // namespace burst

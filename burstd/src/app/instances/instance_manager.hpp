@@ -1,0 +1,146 @@
+#pragma once
+// Turns Slurm's power requests (burstctl resume|suspend|resume-fail) into
+// provider calls, with the ledger written before every call so a crash at any
+// point is repaired by reconcile():
+//   resume:  intent (token) -> provider.launch -> mark_launched -> NodeAddr;
+//            the node is marked running once a snapshot shows it up.  A launch
+//            that fails is marked failed and the node handed back
+//            (SlurmActuator::hand_back_node), so Slurm requeues its job at once
+//            instead of waiting for ResumeTimeout, and the node is idle~ again.
+//   suspend / resume-fail: terminate intent -> provider.terminate -> terminated.
+// Failures become recoveries: a throttled or transient launch is retried with
+// the same token after a jittered exponential backoff (RetryBackoff, per
+// provider); a capacity error moves on to the group's next placement
+// (instance type x zone, PlacementBackoff: type-major, placements short of
+// capacity lately last) with a new intent recording type and zone; the final outcome of each node's launch feeds its group's
+// circuit breaker (GroupHealthBoard), which refuses launches while the group
+// backs off, and which the policy cycle turns into hire limits so the
+// expander picks other groups meanwhile.  A node Slurm gives up on after its
+// instance launched counts as a boot failure (protected mode after several).
+// Provider calls block, so they run on a small worker pool, never on the
+// io_context; work for one node is serialized so a suspend never overtakes
+// the launch it undoes.
+
+#include "app/instances/group_health_board.hpp"
+#include "app/logger.hpp"
+#include "app/instances/placement_backoff.hpp"
+#include "app/instances/provider_outcomes.hpp"
+#include "app/instances/random_source.hpp"
+#include "app/instances/retry_backoff.hpp"
+#include "app/instances/sleeper.hpp"
+#include "ledger/ledger.hpp"
+#include "ledger/reconciler.hpp"
+#include "model/clock.hpp"
+#include "model/node.hpp"
+#include "model/node_group.hpp"
+#include "provider/provider.hpp"
+#include "slurm/slurm_actuator.hpp"
+
+#include <boost/asio/thread_pool.hpp>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+enum class PowerRequestKind { Resume, Suspend, ResumeFail };
+
+struct InstanceManagerSettings {
+    InstanceTags owner;               // cluster + burstd_id; the node is filled per launch
+    std::vector<NodeGroup> groups;
+    Seconds resume_timeout = 60;      // Slurm's ResumeTimeout
+    Seconds launch_grace = 60;        // see ReconcileInput::launch_grace
+    std::size_t workers = 4;
+    ProviderOutcomes* outcomes = nullptr; // counts for metrics; must outlive the manager
+    std::map<std::string, RetrySettings> retry; // by provider name; absent = RetrySettings{}
+    // Injected waits and jitter (tests); null = real sleeps, a seeded generator.
+    Sleeper* sleeper = nullptr;
+    RandomSource* random = nullptr;
+};
+
+class InstanceManager {
+public:
+    // `providers` maps a Provider= name to its implementation; every group's
+    // provider must be in it.  All references must outlive the manager.
+    InstanceManager(std::map<std::string, std::unique_ptr<Provider>> providers, Ledger& ledger,
+                    SlurmActuator& actuator, const Clock& clock, Logger& log, InstanceManagerSettings settings);
+    ~InstanceManager(); // waits for queued work
+    InstanceManager(const InstanceManager&) = delete;
+    InstanceManager& operator=(const InstanceManager&) = delete;
+
+    // Records that `job` waits for these nodes, as SLURM_RESUME_FILE does for
+    // nodes Slurm resumes itself, so a node handed back releases the job.
+    void remember_resume_jobs(JobId job, const std::vector<std::string>& nodes);
+    // Queues one unit of work per node and returns at once.  `jobs` (from
+    // SLURM_RESUME_FILE: job -> nodes resumed for it) are released along with
+    // a node handed back before it registered.
+    void request(PowerRequestKind kind, const std::vector<std::string>& nodes,
+                 const std::map<JobId, std::vector<std::string>>& jobs = {});
+    // Launching records whose node a snapshot shows up become Running.
+    void observe_nodes(const std::vector<Node>& nodes);
+    // Queues a reconcile of ledger x provider listings x `nodes` unless one is
+    // still running.  With `wait`, runs it on the caller's thread instead.
+    void reconcile(std::vector<Node> nodes, bool wait = false);
+    // Reclaims between reconciliations: when `nodes` show the node of a
+    // running instance NOT_RESPONDING, DOWN or FAILed (Slurm lost its slurmd),
+    // queues a reconcile that lists only those instances' providers.  Each
+    // instance triggers this once, so a node that is merely slow costs one
+    // list call, not one per cycle.  True when a reconcile was queued.
+    bool reconcile_lost_contact(const std::vector<Node>& nodes);
+    // Work queued or running right now (for status).
+    std::size_t busy() const { return busy_.load(); }
+    // The node groups' circuit breakers (hire limits, status, reset).
+    GroupHealthBoard& health() { return health_; }
+    const GroupHealthBoard& health() const { return health_; }
+    // Instance types and zones short of capacity lately.
+    const PlacementBackoff& placements() const { return placements_; }
+    Time now() const { return clock_.now(); }
+
+private:
+    void resume_one(const std::string& node);
+    // One launch, repeated with the same token while the error is retryable.
+    LaunchResult launch_with_retries(Provider& p, const std::string& provider_name, const LaunchRequest& req);
+    void suspend_one(const std::string& node, bool after_failure);
+    // `only` = the providers to list; empty = all.  Records of providers not
+    // listed are not judged.
+    void reconcile_now(const std::vector<Node>& nodes, const std::set<std::string>& only = {});
+    bool queue_reconcile(std::vector<Node> nodes, std::set<std::string> only);
+    // Running instances whose node Slurm has lost, not reported before:
+    // token -> node.  Marks them reported.
+    std::map<std::string, LedgerRecord> newly_lost(const std::vector<Node>& nodes);
+    void apply(const RepairAction& action);
+    void force_down(const std::string& node, const std::string& reason);
+    const NodeGroup* group_of(const std::string& node) const;
+    Provider* provider(const std::string& name) const;
+    std::mutex& node_mutex(const std::string& node);
+    std::vector<JobId> resume_jobs(const std::string& node, bool forget);
+
+    std::map<std::string, std::unique_ptr<Provider>> providers_;
+    Ledger& ledger_;
+    SlurmActuator& actuator_; // called from several workers: must be thread-safe (LockedActuator)
+    const Clock& clock_;
+    Logger& log_;
+    InstanceManagerSettings settings_;
+    ThreadSleeper thread_sleeper_;
+    SeededRandom seeded_random_;
+    Sleeper& sleeper_;
+    RandomSource& random_;
+    GroupHealthBoard health_;
+    PlacementBackoff placements_;
+    std::mutex node_mutexes_guard_;
+    std::map<std::string, std::unique_ptr<std::mutex>> node_mutexes_;
+    std::mutex resume_jobs_guard_;
+    std::map<std::string, std::vector<JobId>> resume_jobs_; // until the node registers
+    std::atomic<bool> reconciling_{false};
+    std::mutex lost_guard_;
+    std::set<std::string> lost_reported_; // tokens of open records
+    std::atomic<std::size_t> busy_{0};
+    boost::asio::thread_pool pool_; // last: joined first, while everything it uses still exists
+};
+
+} // namespace burst

@@ -1,0 +1,45 @@
+#include "app/config/slurm_conf_timeouts.hpp"
+
+#include <fstream>
+
+#include "scratch_dir.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+TEST_GROUP(SlurmConfTimeouts)
+{
+    test::ScratchDir scratch{"slurm-conf-timeouts-test"};
+
+    SlurmConfTimeouts read(const std::string& text)
+    {
+        const std::string path = scratch.file("slurm.conf");
+        std::ofstream(path) << text;
+        return read_slurm_conf_timeouts(path);
+    }
+};
+
+TEST(SlurmConfTimeouts, SuspendTimeIsGlobalUnlessAPartitionOrItsDefaultSaysOtherwise)
+{
+    auto t = read("ResumeTimeout=20 SuspendTime=600\n"
+                  "NodeName=c[1-4] State=CLOUD CPUs=4\n"
+                  "PartitionName=local Nodes=n1 ResumeTimeout=999\n"
+                  "PartitionName=cloud Nodes=c[1-2] SuspendTime=120\n"
+                  "PartitionName=DEFAULT SuspendTime=NONE\n"
+                  "PartitionName=gpu Nodes=c[3-4]\n");
+    CHECK(t.error.empty());
+    DOUBLES_EQUAL(20, t.resume_timeout, 0); // a partition's own does not count
+    DOUBLES_EQUAL(600, *t.suspend_time_of("local"), 0);
+    DOUBLES_EQUAL(120, *t.suspend_time_of("cloud"), 0);
+    CHECK(!t.suspend_time_of("gpu"));
+}
+
+TEST(SlurmConfTimeouts, WithoutSuspendTimeIdleNodesNeverPowerDown)
+{
+    CHECK(!read("ResumeTimeout=20\n").suspend_time);
+    CHECK(!read("SuspendTime=INFINITE\n").suspend_time);
+    CHECK(!read("SuspendTime=-1\n").suspend_time);
+    auto bad = read("SuspendTime=soon\n");
+    STRCMP_CONTAINS("slurm.conf:1: SuspendTime=soon: expected whole seconds, NONE, INFINITE or -1", bad.error.c_str());
+}

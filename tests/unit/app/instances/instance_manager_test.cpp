@@ -1,0 +1,655 @@
+#include <atomic>
+#include "app/instances/instance_manager.hpp"
+
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "scratch_dir.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+// Its state lives in the fixture: the manager owns (and destroys) the provider.
+struct FakeCloud {
+    bool fail = false;
+    std::map<std::string, std::string> by_token, live;
+    std::deque<ProviderError> next_errors;       // answered to the next calls, in order
+    std::set<std::string> no_capacity_types;     // always a capacity error
+    std::set<std::string> failing_nodes;         // always a capacity error
+    std::set<std::string> no_capacity_places;    // "type@zone": always a capacity error
+    std::vector<std::string> zones;              // the provider's Zones=
+    std::vector<std::string> launches;           // "node type token" per call
+    std::vector<std::string> places;             // "node type@zone" per call
+    std::atomic<int> lists{0};
+};
+
+class FakeProvider final : public Provider {
+public:
+    explicit FakeProvider(FakeCloud& cloud) : fail(cloud.fail), by_token(cloud.by_token), live(cloud.live), cloud_(cloud)
+    {
+    }
+    std::string_view name() const override { return "fake"; }
+    std::vector<std::string> zones() const override { return cloud_.zones; }
+    std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override
+    {
+        std::vector<LaunchResult> out;
+        for (const auto& r : requests) {
+            LaunchResult res{r.node, "", "", {}};
+            std::lock_guard<std::mutex> lock(mutex_);
+            cloud_.launches.push_back(r.node + " " + r.instance_type + " " + r.idempotency_token);
+            cloud_.places.push_back(r.node + " " + r.instance_type + "@" + r.zone);
+            if (fail || cloud_.no_capacity_types.count(r.instance_type) || cloud_.failing_nodes.count(r.node) ||
+                cloud_.no_capacity_places.count(r.instance_type + "@" + r.zone)) {
+                res.error = {ProviderErrorKind::Capacity, "no capacity", 0};
+            } else if (!cloud_.next_errors.empty()) {
+                res.error = cloud_.next_errors.front();
+                cloud_.next_errors.pop_front();
+            } else {
+                auto& id = by_token[r.idempotency_token];
+                if (id.empty())
+                    id = "i-" + r.node + "-" + std::to_string(by_token.size());
+                res.provider_id = id;
+                res.address = "10.0.0.1";
+                live[id] = r.node;
+            }
+            out.push_back(res);
+        }
+        return out;
+    }
+    ListResult list(const InstanceTags&) override
+    {
+        ++cloud_.lists;
+        ListResult r;
+        for (const auto& [id, node] : live)
+            r.instances.push_back(ProviderInstance{id, node, "running", "10.0.0.1", false, false, {}});
+        return r;
+    }
+    std::map<std::string, ProviderError> terminate(const std::vector<std::string>& ids) override
+    {
+        for (const auto& id : ids)
+            live.erase(id);
+        return {};
+    }
+    bool& fail;
+    std::map<std::string, std::string>& by_token;
+    std::map<std::string, std::string>& live;
+
+private:
+    FakeCloud& cloud_;
+    std::mutex mutex_; // several workers launch at once
+};
+
+// Waits without waiting: records each delay and moves the clock on.
+class RecordingSleeper final : public Sleeper {
+public:
+    explicit RecordingSleeper(ManualClock& clock) : clock_(clock) {}
+    void sleep(Seconds s) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        waits.push_back(s);
+        clock_.advance(s);
+    }
+    std::vector<Seconds> waits;
+
+private:
+    ManualClock& clock_;
+    std::mutex mutex_;
+};
+
+class HalfRandom final : public RandomSource {
+public:
+    double uniform() override { return 0.5; }
+};
+
+class FakeActuator final : public SlurmActuator {
+public:
+    ActuatorError set_job_partitions(JobId, const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
+    ActuatorError set_job_why(JobId, std::string_view) override { return {}; }
+    ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (const auto& n : nodes)
+            calls.push_back(std::string(to_string(action)) + " " + n);
+        return {};
+    }
+    ActuatorError set_node_address(const std::string& node, const std::string& address, const std::string&,
+                                   std::string_view) override
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        calls.push_back("addr " + node + " " + address);
+        return {};
+    }
+    ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>& meant_for,
+                                 std::vector<JobId>&) override
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        std::string jobs;
+        for (JobId id : meant_for)
+            jobs += " " + std::to_string(id);
+        calls.push_back("hand-back " + node + jobs);
+        return {};
+    }
+    ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
+    ActuatorError undrain_own(const std::vector<std::string>&, std::string_view, std::vector<std::string>&) override
+    {
+        return {};
+    }
+    std::mutex mutex; // several workers act at once
+    std::vector<std::string> calls;
+};
+
+struct Fixture {
+    Fixture()
+        : scratch("instance-manager-test"), ledger(scratch.file("ledger.sqlite")), log(out, LogLevel::Debug, false)
+    {
+        NodeGroup g;
+        g.name = "cloud";
+        g.provider = "fake";
+        g.nodes = {"c1", "c2", "c3"};
+        g.recovery.capacity_errors = 2;
+        g.recovery.boot_failures = 2;
+        g.recovery.cool_down = 60;
+        settings.groups = {g};
+        settings.owner = {"lab", "", "lab"};
+        settings.sleeper = &sleeper;
+        settings.random = &random;
+        settings.retry["fake"] = RetrySettings{3, 2, 60};
+        settings.workers = 1; // work runs in request order
+        settings.resume_timeout = 60;
+        settings.launch_grace = 60;
+    }
+    void run(const std::function<void(InstanceManager&)>& work)
+    {
+        std::map<std::string, std::unique_ptr<Provider>> providers;
+        providers["fake"] = std::make_unique<FakeProvider>(cloud);
+        {
+            InstanceManager m(std::move(providers), ledger, actuator, clock, log, settings);
+            work(m);
+        } // joins the workers
+    }
+    test::ScratchDir scratch;
+    Ledger ledger;
+    FakeActuator actuator;
+    ManualClock clock{1000};
+    RecordingSleeper sleeper{clock};
+    HalfRandom random;
+    std::ostringstream out;
+    Logger log;
+    InstanceManagerSettings settings;
+    FakeCloud cloud;
+};
+
+// Waits until the queued work is done (the manager stays alive for checks).
+void drain(InstanceManager& m)
+{
+    while (m.busy() > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+std::vector<InstanceState> states(Ledger& ledger, const std::string& node)
+{
+    std::vector<InstanceState> out;
+    for (const auto& r : ledger.for_node(node))
+        out.push_back(r.state);
+    return out;
+}
+
+} // namespace
+
+TEST_GROUP(InstanceManager){};
+
+TEST(InstanceManager, ResumeRecordsBeforeLaunchingAndSetsTheAddress)
+{
+    Fixture f;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    auto recs = f.ledger.for_node("c1");
+    LONGS_EQUAL(1, recs.size());
+    CHECK(recs[0].state == InstanceState::Launching);
+    STRCMP_EQUAL("i-c1-1", recs[0].provider_id.c_str());
+    CHECK(f.actuator.calls == std::vector<std::string>{"addr c1 10.0.0.1"});
+}
+
+TEST(InstanceManager, FailedLaunchIsRecordedAndTheNodeForcedDown)
+{
+    Fixture f;
+    f.cloud.fail = true;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c2"}); });
+    auto recs = f.ledger.for_node("c2");
+    LONGS_EQUAL(1, recs.size());
+    CHECK(recs[0].state == InstanceState::Failed);
+    CHECK(recs[0].last_error.find("capacity") != std::string::npos);
+    LONGS_EQUAL(1, f.actuator.calls.size());
+    CHECK(f.actuator.calls[0].find("c2") != std::string::npos);
+}
+
+TEST(InstanceManager, RepeatedResumeReusesTheTokenAndSuspendTerminates)
+{
+    Fixture f;
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        m.request(PowerRequestKind::Resume, {"c1"});
+    });
+    LONGS_EQUAL(1, f.ledger.for_node("c1").size());
+    LONGS_EQUAL(1, f.cloud.live.size());
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Suspend, {"c1"}); });
+    CHECK(f.ledger.for_node("c1")[0].state == InstanceState::Terminated);
+    LONGS_EQUAL(0, f.cloud.live.size());
+}
+
+TEST(InstanceManager, ObservedUpNodeMarksItsInstanceRunning)
+{
+    Fixture f;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    f.run([&](InstanceManager& m) { m.observe_nodes({up}); });
+    CHECK(f.ledger.for_node("c1")[0].state == InstanceState::Running);
+}
+
+TEST(InstanceManager, ThrottledAndTransientLaunchesAreRetriedWithTheSameTokenAfterJitteredBackoff)
+{
+    Fixture f;
+    f.cloud.next_errors = {{ProviderErrorKind::Throttled, "RequestLimitExceeded", 0},
+                           {ProviderErrorKind::Transient, "HTTP 503", 0}};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    LONGS_EQUAL(3, f.cloud.launches.size());
+    CHECK(f.cloud.launches[0] == f.cloud.launches[1] && f.cloud.launches[1] == f.cloud.launches[2]);
+    // Ceilings 2 s and 4 s (RetryBaseDelay 2), jitter 0.5.
+    CHECK(f.sleeper.waits == (std::vector<Seconds>{1, 2}));
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Launching});
+    CHECK(f.actuator.calls == std::vector<std::string>{"addr c1 10.0.0.1"});
+    CHECK(f.out.str().find("retry 1 in 1.0 s") != std::string::npos);
+}
+
+TEST(InstanceManager, RetryAfterIsWaitedAtLeast)
+{
+    Fixture f;
+    f.cloud.next_errors = {{ProviderErrorKind::Throttled, "429", 30}};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    CHECK(f.sleeper.waits == (std::vector<Seconds>{30}));
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Launching});
+}
+
+TEST(InstanceManager, RetriesAreBoundedAndTheNodeIsThenForcedDownWithoutTrippingTheGroup)
+{
+    Fixture f;
+    for (int i = 0; i < 5; ++i)
+        f.cloud.next_errors.push_back({ProviderErrorKind::Transient, "timeout", 0});
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        CHECK(m.health().hire_limits(f.clock.now()).empty());
+    });
+    LONGS_EQUAL(3, f.cloud.launches.size()); // LaunchAttempts=3
+    LONGS_EQUAL(2, f.sleeper.waits.size());
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(f.actuator.calls == std::vector<std::string>{"hand-back c1"});
+}
+
+TEST(InstanceManager, CapacityFallsBackToTheNextInstanceTypeWithANewToken)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a", "b", "c"};
+    f.cloud.no_capacity_types = {"a"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    LONGS_EQUAL(2, f.cloud.launches.size());
+    CHECK(f.cloud.launches[0].rfind("c1 a ", 0) == 0);
+    CHECK(f.cloud.launches[1].rfind("c1 b ", 0) == 0);
+    CHECK(f.cloud.launches[0].substr(5) != f.cloud.launches[1].substr(5));
+    auto recs = f.ledger.for_node("c1");
+    LONGS_EQUAL(2, recs.size());
+    CHECK(recs[0].state == InstanceState::Failed);
+    STRCMP_EQUAL("a", recs[0].instance_type.c_str());
+    CHECK(recs[1].state == InstanceState::Launching);
+    STRCMP_EQUAL("b", recs[1].instance_type.c_str());
+    CHECK(f.sleeper.waits.empty());
+    CHECK(f.actuator.calls == std::vector<std::string>{"addr c1 10.0.0.1"});
+}
+
+TEST(InstanceManager, ANodeWithNoCapacityInAnyTypeFailsOnceForTheBreaker)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a", "b"};
+    f.cloud.no_capacity_types = {"a", "b"};
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        auto v = m.health().view("cloud", f.clock.now());
+        LONGS_EQUAL(1, v->capacity_errors);
+        CHECK(v->state == BreakerState::Closed);
+    });
+    LONGS_EQUAL(2, f.cloud.launches.size());
+    CHECK(states(f.ledger, "c1") == (std::vector<InstanceState>{InstanceState::Failed, InstanceState::Failed}));
+    CHECK(f.actuator.calls == std::vector<std::string>{"hand-back c1"});
+}
+
+TEST(InstanceManager, AnOpenBreakerRefusesLaunchesUntilAProbeSucceeds)
+{
+    Fixture f;
+    f.cloud.fail = true;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"});
+        drain(m);
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 0}}));
+        // Refused without asking the provider: no intent, the node goes back.
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        LONGS_EQUAL(2, f.cloud.launches.size());
+        CHECK(f.ledger.for_node("c3").empty());
+        // After the cool-down one probe goes out; its success closes the breaker.
+        f.clock.advance(60);
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 1}}));
+        f.cloud.fail = false;
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        CHECK(m.health().hire_limits(f.clock.now()).empty());
+    });
+    CHECK(states(f.ledger, "c3") == std::vector<InstanceState>{InstanceState::Launching});
+    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1", "hand-back c2",
+                                                        "hand-back c3", "addr c3 10.0.0.1"}));
+    CHECK(f.out.str().find("node group cloud: hiring -> backing-off") != std::string::npos);
+    CHECK(f.out.str().find("node group cloud is not launching") != std::string::npos);
+}
+
+TEST(InstanceManager, QuotaStopsTheGroupWithoutTryingOtherTypes)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a", "b"};
+    f.cloud.next_errors = {{ProviderErrorKind::Quota, "VcpuLimitExceeded", 0}};
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        auto v = m.health().view("cloud", f.clock.now());
+        CHECK(v->cause == BreakerCause::Quota);
+        STRCMP_EQUAL("quota", v->mode.c_str());
+    });
+    LONGS_EQUAL(1, f.cloud.launches.size());
+    CHECK(f.actuator.calls == std::vector<std::string>{"hand-back c1"});
+}
+
+TEST(InstanceManager, AuthErrorsStopTheGroupUntilReload)
+{
+    Fixture f;
+    f.cloud.next_errors = {{ProviderErrorKind::Auth, "AuthFailure", 0}};
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        f.clock.advance(1e6);
+        m.request(PowerRequestKind::Resume, {"c2"});
+        drain(m);
+        LONGS_EQUAL(1, f.cloud.launches.size());
+        m.health().reload(f.settings.groups);
+        m.request(PowerRequestKind::Resume, {"c2"});
+        drain(m);
+    });
+    LONGS_EQUAL(2, f.cloud.launches.size());
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Launching});
+}
+
+TEST(InstanceManager, EachNodesLaunchOutcomeIsHandledOnItsOwn)
+{
+    Fixture f;
+    f.settings.workers = 3; // concurrently, too
+    f.cloud.failing_nodes = {"c2"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}); });
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Launching});
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(states(f.ledger, "c3") == std::vector<InstanceState>{InstanceState::Launching});
+    std::set<std::string> calls(f.actuator.calls.begin(), f.actuator.calls.end());
+    CHECK(calls == (std::set<std::string>{"addr c1 10.0.0.1", "hand-back c2", "addr c3 10.0.0.1"}));
+}
+
+TEST(InstanceManager, LaunchedNodesThatNeverRegisterPutTheGroupInProtectedMode)
+{
+    Fixture f;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"});
+        drain(m);
+        m.request(PowerRequestKind::ResumeFail, {"c1"});
+        drain(m);
+        CHECK(m.health().hire_limits(f.clock.now()).empty());
+        m.request(PowerRequestKind::ResumeFail, {"c2"});
+        drain(m);
+        auto v = m.health().view("cloud", f.clock.now());
+        STRCMP_EQUAL("protected", v->mode.c_str());
+        CHECK(v->reason.find("c2 did not register within ResumeTimeout") != std::string::npos);
+        // A resume-fail repeated for the same, now terminated, instance counts nothing more.
+        m.health().reset("cloud", f.clock.now());
+        m.request(PowerRequestKind::ResumeFail, {"c1", "c2"});
+        drain(m);
+        LONGS_EQUAL(0, m.health().view("cloud", f.clock.now())->boot_failures);
+    });
+}
+
+TEST(InstanceManager, ANodeRegisteringClearsTheBootFailureCount)
+{
+    Fixture f;
+    Node up;
+    up.name = "c2";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"});
+        drain(m);
+        m.request(PowerRequestKind::ResumeFail, {"c1"});
+        drain(m);
+        LONGS_EQUAL(1, m.health().view("cloud", f.clock.now())->boot_failures);
+        m.observe_nodes({up});
+        LONGS_EQUAL(0, m.health().view("cloud", f.clock.now())->boot_failures);
+    });
+}
+
+TEST(InstanceManager, ReconcileCountsANodeStuckPoweringUpAsABootFailure)
+{
+    Fixture f;
+    f.settings.groups[0].recovery.boot_failures = 1;
+    Node stuck;
+    stuck.name = "c1";
+    stuck.base = NodeBaseState::Idle;
+    stuck.flags = kNodeCloud | kNodePoweringUp;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        f.clock.advance(61);
+        m.reconcile({stuck}, true);
+        STRCMP_EQUAL("protected", m.health().view("cloud", f.clock.now())->mode.c_str());
+    });
+    CHECK(std::find(f.actuator.calls.begin(), f.actuator.calls.end(), "hand-back c1") != f.actuator.calls.end());
+    LONGS_EQUAL(0, f.cloud.live.size());
+}
+
+TEST(InstanceManager, AFailedNodeIsHandedBackWithTheJobsSlurmResumedItFor)
+{
+    Fixture f;
+    f.cloud.failing_nodes = {"c1"};
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1"}}, {8, {"c1", "c2"}}});
+        drain(m);
+        // Slurm's resume-fail for c2 comes after it requeued job 8 itself.
+        m.request(PowerRequestKind::ResumeFail, {"c2"});
+    });
+    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7 8", "addr c2 10.0.0.1"}));
+}
+
+TEST(InstanceManager, ANodeThatRegisteredNoLongerCarriesItsResumeJobs)
+{
+    Fixture f;
+    f.settings.groups[0].recovery.boot_failures = 5;
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    Node down = up;
+    down.base = NodeBaseState::Down;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"}, {{7, {"c1"}}});
+        drain(m);
+        m.observe_nodes({up});
+        m.reconcile({down}, true);
+    });
+    CHECK(f.actuator.calls == (std::vector<std::string>{"addr c1 10.0.0.1", "hand-back c1"}));
+}
+
+TEST(InstanceManager, AJobRememberedForANodeBurstdLaunchedItselfIsReleasedWithIt)
+{
+    Fixture f;
+    f.cloud.failing_nodes = {"c1"};
+    f.run([](InstanceManager& m) {
+        // A route-time launch: no SLURM_RESUME_FILE names the job, the
+        // allocation follower does, twice, and Slurm's own resume comes later.
+        m.remember_resume_jobs(7, {"c1"});
+        m.remember_resume_jobs(7, {"c1"});
+        m.request(PowerRequestKind::Resume, {"c1"});
+    });
+    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7"}));
+}
+
+TEST(InstanceManager, ANodeSlurmLostContactWithIsReconciledAtOnceAndOnlyOnce)
+{
+    Fixture f;
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    Node lost = up;
+    lost.flags |= kNodeNotResponding;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        m.observe_nodes({up});
+        CHECK_FALSE(m.reconcile_lost_contact({up}));
+        LONGS_EQUAL(0, f.cloud.lists.load());
+        f.cloud.live.clear(); // the provider reclaimed it
+        f.clock.advance(120); // past the launch grace that shields fresh instances
+        CHECK(m.reconcile_lost_contact({lost}));
+        drain(m);
+        LONGS_EQUAL(1, f.cloud.lists.load());
+        CHECK_FALSE(m.reconcile_lost_contact({lost})); // closed now: nothing to ask about
+    });
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Terminated});
+    CHECK(f.actuator.calls == (std::vector<std::string>{"addr c1 10.0.0.1", "hand-back c1"}));
+    STRCMP_CONTAINS("reconcile now: Slurm lost contact with c1 (i-c1-1)", f.out.str().c_str());
+}
+
+TEST(InstanceManager, ASlowNodeCostsOneListingNotOnePerCycle)
+{
+    Fixture f;
+    Node up;
+    up.name = "c1";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    Node down = up;
+    down.flags |= kNodeNotResponding;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        m.observe_nodes({up});
+        CHECK(m.reconcile_lost_contact({down}));
+        drain(m);
+        CHECK_FALSE(m.reconcile_lost_contact({down}));
+        CHECK_FALSE(m.reconcile_lost_contact({down}));
+    });
+    LONGS_EQUAL(1, f.cloud.lists.load());
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Running});
+}
+
+TEST(InstanceManager, ARestartKeepsTheBreakerOpenUntilItsCoolDownEnds)
+{
+    Fixture f;
+    f.cloud.fail = true;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2"}); });
+    const auto launches = f.cloud.launches.size();
+    f.run([&](InstanceManager& m) { // a new burstd on the same ledger
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 0}}));
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        LONGS_EQUAL(launches, f.cloud.launches.size());
+        f.clock.advance(61);
+        CHECK(m.health().hire_limits(f.clock.now()) == (std::map<std::string, std::uint32_t>{{"cloud", 1}}));
+    });
+    STRCMP_CONTAINS("node group cloud: backing-off as an earlier burstd left it (capacity: no capacity)",
+                    f.out.str().c_str());
+    f.run([&](InstanceManager& m) { m.health().reset("cloud", f.clock.now()); });
+    CHECK(f.ledger.breakers().empty());
+}
+
+TEST(InstanceManager, CapacityFallsBackZoneByZoneThenTypeByTypeAndRemembersWhereItWasShort)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a", "b"};
+    f.cloud.zones = {"z1", "z2", "z3"};
+    f.settings.groups[0].zones = {"z2", "z1"}; // the group's own order, a subset of the provider's
+    f.cloud.no_capacity_places = {"a@z2", "a@z1"};
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1"});
+        drain(m);
+        CHECK(f.cloud.places == (std::vector<std::string>{"c1 a@z2", "c1 a@z1", "c1 b@z2"}));
+        const auto recs = f.ledger.for_node("c1");
+        LONGS_EQUAL(3, recs.size());
+        STRCMP_EQUAL("z2", recs[0].zone.c_str());
+        STRCMP_EQUAL("z1", recs[1].zone.c_str());
+        CHECK(recs[1].state == InstanceState::Failed);
+        STRCMP_EQUAL("b", recs[2].instance_type.c_str());
+        STRCMP_EQUAL("z2", recs[2].zone.c_str());
+        CHECK(recs[2].state == InstanceState::Launching);
+        // One node's launch succeeded: the breaker saw a launch, no failure.
+        LONGS_EQUAL(0, m.health().view("cloud", f.clock.now())->capacity_errors);
+        const auto short_of = m.placements().views(f.clock.now());
+        LONGS_EQUAL(2, short_of.size());
+        STRCMP_EQUAL("z1", short_of[0].zone.c_str());
+        STRCMP_EQUAL("z2", short_of[1].zone.c_str());
+        CHECK(short_of[0].backing_off && short_of[1].backing_off);
+
+        // While they back off, the next node goes straight to b@z2; the short
+        // placements come last, still in their order.
+        f.cloud.places.clear();
+        f.cloud.no_capacity_places = {"a@z2", "a@z1", "b@z2", "b@z1"};
+        m.request(PowerRequestKind::Resume, {"c2"});
+        drain(m);
+        CHECK(f.cloud.places == (std::vector<std::string>{"c2 b@z2", "c2 b@z1", "c2 a@z2", "c2 a@z1"}));
+
+        // Once the cool-down is over a@z2 is first again: a probe, which
+        // succeeding forgets its shortage.
+        f.clock.advance(61);
+        f.cloud.places.clear();
+        f.cloud.no_capacity_places.clear();
+        m.request(PowerRequestKind::Resume, {"c3"});
+        drain(m);
+        CHECK(f.cloud.places == (std::vector<std::string>{"c3 a@z2"}));
+        for (const auto& v : m.placements().views(f.clock.now()))
+            CHECK(!(v.instance_type == "a" && v.zone == "z2"));
+    });
+}
+
+TEST(InstanceManager, AGroupZoneTheProviderDoesNotListIsRefused)
+{
+    Fixture f;
+    f.cloud.zones = {"z1"};
+    f.settings.groups[0].zones = {"z1", "z9"};
+    try {
+        f.run([](InstanceManager&) {});
+        FAIL("a zone outside the provider's Zones= was accepted");
+    } catch (const std::invalid_argument& e) {
+        STRCMP_CONTAINS("node group cloud: Zones=: zone z9 is not among Provider=fake's Zones=z1", e.what());
+    }
+}
+
+TEST(InstanceManager, WithoutZonesTheProviderChoosesAndTheLedgerSaysSo)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"a"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
+    CHECK(f.cloud.places == std::vector<std::string>{"c1 a@"});
+    STRCMP_EQUAL("", f.ledger.for_node("c1").at(0).zone.c_str());
+}
