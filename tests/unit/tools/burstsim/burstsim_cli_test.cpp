@@ -594,6 +594,6 @@ TEST(BurstsimCli, ConfigRunsTheShippedExample)
     TempTrace t(kTrace);
     Run r = invoke({"--trace", t.path(), "--config", std::string(TEST_SRCDIR) + "/conf/burstd.conf.example"});
     LONGS_EQUAL(0, r.status);
-    CHECK(r.out.find("boot-window ") != std::string::npos);
+    CHECK(r.out.find("forecast ") != std::string::npos);
     CHECK(r.out.find("Budget=* Amount=200 Interval=1d") != std::string::npos);
 }
