@@ -331,6 +331,10 @@ static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn exp
 	str(o, burst_mode_name(t.mode));
 	KEY(o, "threads");
 	str(o, burst_threads_text(t.threads, threads, sizeof(threads)));
+	if (t.why[0]) {
+		KEY(o, "why");
+		str(o, t.why);
+	}
 	if (j->array_job_id) {
 		KEY(o, "array_job_id");
 		integer(o, j->array_job_id);

@@ -79,6 +79,12 @@ tap_like "a why:-only update replaces that word and keeps the others" "$(admin_c
     "^burst:never category:[0-9a-f]{16} why:probe site:checked$"
 scontrol update JobId="$never" AdminComment="why:"
 tap_like "an empty why: removes it" "$(admin_comment "$never")" "^burst:never category:[0-9a-f]{16} site:checked$"
+scontrol update JobId="$held" AdminComment="why:probe"
+if wait_for "[ \"\$(why $held)\" = why:budget ]" 10; then
+    tap_ok "burstd puts its word back when someone else changed it"
+else
+    tap_fail "burstd puts its word back when someone else changed it" "$(admin_comment "$held")"
+fi
 user_why=$(sbatch --parsable -A alpha -p local -n1 -t 1 -H --comment "why:me" -o /dev/null --wrap true)
 tap_is "a user's --comment why: word is theirs, not a reason" "$(why "$user_why")" ""
 scancel "$user_why"
@@ -91,7 +97,7 @@ echo "# one AdminComment update through scontrol: $(awk -v a="$t0" -v b="$EPOCHR
 echo "# slurmctld's side (sdiag, every job update of this run): $(sdiag | grep -m1 'REQUEST_UPDATE_JOB')"
 updates=$(grep -c "AdminComment why:" "$work/burstd.log")
 echo "# burstd sent $updates why: updates while running $(( $(date +%s) - ${burstd_started:-0} )) s at CycleInterval=1"
-tap_like "burstd sent a word per change (3 to 9 here), not one per job and cycle" "$updates" '^[3-9]$'
+tap_like "burstd sent a word per change (4 to 10 here), not one per job and cycle" "$updates" '^([4-9]|10)$'
 
 scancel "$fill_long" "$fill_short" "$soon" "$burst" "$held" "$never"
 tap_finish

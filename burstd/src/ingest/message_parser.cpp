@@ -208,6 +208,7 @@ Job parse_job(const Fields& f)
     j.burst = f.word("burst", false, BurstOption::Allow,
                      {{"never", BurstOption::Never}, {"allow", BurstOption::Allow}, {"prefer", BurstOption::Prefer}});
     j.threads = parse_threads(f);
+    j.why = f.string("why", false);
     return j;
 }
 

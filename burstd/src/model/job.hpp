@@ -72,6 +72,8 @@ struct alignas(64) Job {
     std::string category;
     std::vector<std::string> nodes; // allocated nodes (running jobs)
     ThreadOption threads;
+    // The why: word of its AdminComment: the reason burstd last gave users.
+    std::string why;
 
     std::string user;
     std::string qos;

@@ -19,7 +19,7 @@ const std::string kJob =
     R"({"id":42,"array_tasks":5,"user":"ann","account":"bio","partitions":["batch","cloud"],)"
     R"("state":"PENDING","priority":100,"submit_time":1699999000,"time_limit":3600,"nodes_req":1,)"
     R"("cpus":8,"cpus_per_task":4,"mem_mb":16000,"category":"bio/align","burst":"prefer",)"
-    R"("threads":"auto","reason":"Resources","future_field":{"x":1}})";
+    R"("threads":"auto","why":"budget","reason":"Resources","future_field":{"x":1}})";
 const std::string kNode =
     R"({"name":"c1","state":"IDLE","flags":["CLOUD","POWERED_DOWN","SOMETHING_NEW"],"cpus":8,)"
     R"("alloc_cpus":0,"mem_mb":15000,"partitions":["cloud"],"addr":"10.0.0.5"})";
@@ -62,6 +62,7 @@ TEST(MessageParser, ParsesAFullSnapshot)
     CHECK(j.state == JobState::Pending);
     CHECK(j.burst == BurstOption::Prefer);
     CHECK_TRUE(j.threads.automatic);
+    STRCMP_EQUAL("budget", j.why.c_str());
     LONGS_EQUAL(4, j.cpus_per_task);
     LONGS_EQUAL(16000, j.memory_mb);
     DOUBLES_EQUAL(3600, j.time_limit, 0);

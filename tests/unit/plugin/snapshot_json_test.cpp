@@ -101,7 +101,7 @@ TEST(SnapshotJson, JobFieldsFollowTheProtocol)
     j->user = dup("alice");
     j->account = dup("physics");
     j->partitions = dup("local,cloud");
-    j->admin_comment = dup("burst:prefer threads:auto category:00000000000000aa note");
+    j->admin_comment = dup("burst:prefer threads:auto category:00000000000000aa why:budget note");
     j->node_list = dup("n1,n2");
     j->state = "PENDING";
     j->reason = "Priority";
@@ -124,6 +124,7 @@ TEST(SnapshotJson, JobFieldsFollowTheProtocol)
     STRCMP_EQUAL("prefer", str(job, "burst").c_str());
     STRCMP_EQUAL("auto", str(job, "threads").c_str());
     STRCMP_EQUAL("00000000000000aa", str(job, "category").c_str());
+    STRCMP_EQUAL("budget", str(job, "why").c_str());
     STRCMP_EQUAL("PENDING", str(job, "state").c_str());
     STRCMP_EQUAL("", str(job, "qos").c_str());
     LONGS_EQUAL(3600, num(job, "time_limit"));
@@ -146,6 +147,7 @@ TEST(SnapshotJson, UntaggedJobDefaultsToAllowWithoutCategory)
     STRCMP_EQUAL("allow", str(job, "burst").c_str());
     STRCMP_EQUAL("", str(job, "threads").c_str());
     STRCMP_EQUAL("", str(job, "category").c_str());
+    CHECK(json_object_get(job, "why") == nullptr);
     LONGS_EQUAL(1, num(job, "array_tasks"));
     json_decref(m);
 }

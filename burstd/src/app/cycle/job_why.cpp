@@ -47,36 +47,33 @@ std::unordered_map<JobId, std::string> job_whys(const CycleOutcome& outcome, con
 }
 
 std::size_t JobWhyPublisher::publish(const std::unordered_map<JobId, std::string>& whys, const Snapshot& snapshot,
-                                     SlurmActuator& actuator, Logger& log)
+                                     Time now, SlurmActuator& actuator, Logger& log)
 {
-    std::unordered_map<JobId, std::string> shown;
+    std::unordered_map<JobId, Sent> in_flight;
     std::size_t sent = 0, failed = 0;
     for (const auto& job : snapshot.jobs) {
         if (!job.pending())
             continue;
-        auto was = shown_.find(job.id);
-        const std::string before = was == shown_.end() ? "" : was->second;
-        auto now = whys.find(job.id);
-        const std::string after = now == whys.end() ? "" : now->second;
-        if (before == after || sent + failed == kMaxWhyUpdates) {
-            if (!before.empty())
-                shown.emplace(job.id, before);
-            continue;
+        std::string shown = job.why;
+        if (auto s = sent_.find(job.id); s != sent_.end() && s->second.at >= snapshot.time) {
+            shown = s->second.word; // sent after this snapshot was taken
+            in_flight.emplace(job.id, s->second);
         }
-        if (auto err = actuator.set_job_why(job.id, after)) {
+        auto wanted = whys.find(job.id);
+        const std::string word = wanted == whys.end() ? "" : wanted->second;
+        if (word == shown || sent + failed == kMaxWhyUpdates)
+            continue;
+        if (auto err = actuator.set_job_why(job.id, word)) {
             ++failed;
             log.verbose("why: " + err.message);
-            if (!before.empty())
-                shown.emplace(job.id, before);
             continue;
         }
         ++sent;
-        if (!after.empty())
-            shown.emplace(job.id, after);
+        in_flight[job.id] = Sent{word, now};
     }
     if (failed)
         log.info("why: " + std::to_string(failed) + " job(s) kept their last word (Slurm said no; see verbose log)");
-    shown_ = std::move(shown);
+    sent_ = std::move(in_flight);
     return sent;
 }
 

@@ -11,9 +11,11 @@
 //   local:no-group    a link priced it and no node group can take it
 //   (no word)         no link said anything about it, or --burst=never
 //
-// A word is sent only when it changes, one job update each, at most
-// kMaxWhyUpdates per cycle (the rest follow in the next cycles); a job that
-// leaves the queue keeps its last word, as a record of why it ran where.
+// A word is sent only when it differs from what the job shows (the snapshot
+// carries each job's why: word), one job update each, at most
+// kMaxWhyUpdates per cycle (the rest follow in the next cycles): a restart
+// of burstd resends nothing, and a word someone else changed is put right.
+// A job that leaves the queue keeps its last word.
 
 #include "app/logger.hpp"
 #include "model/job.hpp"
@@ -39,13 +41,18 @@ class JobWhyPublisher {
 public:
     static constexpr std::size_t kMaxWhyUpdates = 200;
 
-    // Sends the words that differ from what the jobs show; returns how many
-    // were sent.  Jobs no longer pending are forgotten.
-    std::size_t publish(const std::unordered_map<JobId, std::string>& whys, const Snapshot& snapshot,
+    // Sends the words that differ from what the pending jobs of `snapshot`
+    // show, at `now`; returns how many were sent.
+    std::size_t publish(const std::unordered_map<JobId, std::string>& whys, const Snapshot& snapshot, Time now,
                         SlurmActuator& actuator, Logger& log);
 
 private:
-    std::unordered_map<JobId, std::string> shown_; // what each pending job's AdminComment says
+    struct Sent {
+        std::string word;
+        Time at = 0;
+    };
+    // Words sent that a snapshot taken before them cannot show yet.
+    std::unordered_map<JobId, Sent> sent_;
 };
 
 } // namespace burst

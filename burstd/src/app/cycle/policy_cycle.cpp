@@ -166,7 +166,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     SlurmSink sink(*this, ctx);
     CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
     stats_.decide_seconds_sum += stats_.last_decide_seconds;
-    whys_.publish(job_whys(outcome, state.snapshot, state.groups), state.snapshot, actuator_, ctx.log);
+    whys_.publish(job_whys(outcome, state.snapshot, state.groups), state.snapshot, ctx.now, actuator_, ctx.log);
     for (const auto& note : outcome.notes) {
         const std::string line = note.policy + ": " + note.text;
         if (note.budget)

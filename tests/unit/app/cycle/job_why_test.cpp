@@ -86,35 +86,53 @@ TEST(JobWhy, NeverJobsAndJobsNotPendingHaveNoWord)
     CHECK(job_whys(outcome, snapshot, groups).empty());
 }
 
-TEST(JobWhy, SendsAWordOnlyWhenItChangesAndClearsOneNoLongerTrue)
+TEST(JobWhy, SendsAWordOnlyWhereTheJobShowsAnother)
 {
     RecordingActuator slurm;
     std::ostringstream text;
     Logger log(text, LogLevel::Error, false);
     JobWhyPublisher publisher;
-    snapshot.jobs = {pending_job(1, {"local"}), pending_job(2, {"local"})};
-    LONGS_EQUAL(2, publisher.publish({{1, "budget"}, {2, "local:cheaper"}}, snapshot, slurm, log));
-    LONGS_EQUAL(0, publisher.publish({{1, "budget"}, {2, "local:cheaper"}}, snapshot, slurm, log));
-    LONGS_EQUAL(2, publisher.publish({{1, "cloud:aws"}}, snapshot, slurm, log));
+    snapshot.time = 100;
+    snapshot.jobs = {pending_job(1, {"local"}), pending_job(2, {"local"}), pending_job(3, {"local"})};
+    snapshot.jobs[2].why = "budget"; // shown already, e.g. before a restart of burstd
+    LONGS_EQUAL(2, publisher.publish({{1, "budget"}, {2, "local:cheaper"}, {3, "budget"}}, snapshot, 101, slurm, log));
+    // The next snapshot was taken before the updates landed: nothing is sent twice.
+    LONGS_EQUAL(0, publisher.publish({{1, "budget"}, {2, "local:cheaper"}, {3, "budget"}}, snapshot, 102, slurm, log));
+    // A later one shows them; job 1's word changes, job 2's is no longer true.
+    snapshot.time = 103;
+    snapshot.jobs[0].why = "budget";
+    snapshot.jobs[1].why = "local:cheaper";
+    LONGS_EQUAL(2, publisher.publish({{1, "cloud:aws"}, {3, "budget"}}, snapshot, 104, slurm, log));
     std::string calls;
     for (const auto& c : slurm.whys)
         calls += c + "\n";
     STRCMP_EQUAL("job 1 why:budget\njob 2 why:local:cheaper\njob 1 why:cloud:aws\njob 2 why:\n", calls.c_str());
 }
 
-TEST(JobWhy, AJobThatLeftTheQueueKeepsItsWordAndIsForgotten)
+TEST(JobWhy, AWordSomeoneElseChangedIsPutRight)
+{
+    RecordingActuator slurm;
+    std::ostringstream text;
+    Logger log(text, LogLevel::Error, false);
+    JobWhyPublisher publisher;
+    snapshot.time = 100;
+    snapshot.jobs = {pending_job(1, {"local"})};
+    snapshot.jobs[0].why = "probe";
+    LONGS_EQUAL(1, publisher.publish({{1, "budget"}}, snapshot, 101, slurm, log));
+    STRCMP_EQUAL("job 1 why:budget", slurm.whys.back().c_str());
+}
+
+TEST(JobWhy, JobsNotPendingAreLeftWithTheirWord)
 {
     RecordingActuator slurm;
     std::ostringstream text;
     Logger log(text, LogLevel::Error, false);
     JobWhyPublisher publisher;
     snapshot.jobs = {pending_job(1, {"local", "cloud"})};
-    publisher.publish({{1, "cloud:aws"}}, snapshot, slurm, log);
     snapshot.jobs[0].state = JobState::Running;
-    LONGS_EQUAL(0, publisher.publish({}, snapshot, slurm, log));
-    snapshot.jobs[0].state = JobState::Pending; // requeued: what it shows is not known to be ours
-    LONGS_EQUAL(1, publisher.publish({{1, "budget"}}, snapshot, slurm, log));
-    LONGS_EQUAL(2, slurm.whys.size());
+    snapshot.jobs[0].why = "cloud:aws";
+    LONGS_EQUAL(0, publisher.publish({}, snapshot, 101, slurm, log));
+    CHECK(slurm.whys.empty());
 }
 
 TEST(JobWhy, SendsAtMostABoundedNumberPerCycleAndTheRestNext)
@@ -128,7 +146,8 @@ TEST(JobWhy, SendsAtMostABoundedNumberPerCycleAndTheRestNext)
         snapshot.jobs.push_back(pending_job(id, {"local"}));
         whys[id] = "local:cheaper";
     }
-    LONGS_EQUAL(JobWhyPublisher::kMaxWhyUpdates, publisher.publish(whys, snapshot, slurm, log));
-    LONGS_EQUAL(50, publisher.publish(whys, snapshot, slurm, log));
-    LONGS_EQUAL(0, publisher.publish(whys, snapshot, slurm, log));
+    snapshot.time = 100;
+    LONGS_EQUAL(JobWhyPublisher::kMaxWhyUpdates, publisher.publish(whys, snapshot, 101, slurm, log));
+    LONGS_EQUAL(50, publisher.publish(whys, snapshot, 102, slurm, log));
+    LONGS_EQUAL(0, publisher.publish(whys, snapshot, 103, slurm, log));
 }
