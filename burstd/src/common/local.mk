@@ -7,6 +7,7 @@ libburst_a_SOURCES += \
 	burstd/src/common/json_text.hpp \
 	burstd/src/common/param_map.hpp \
 	burstd/src/common/plain_number.hpp \
+	burstd/src/common/registry.hpp \
 	burstd/src/common/text.hpp
 
 tests_unit_unit_tests_SOURCES += \
