@@ -232,6 +232,8 @@ static void add_job_end(struct collect *c, job_record_t *j)
 	e->node_list = snapshot_strdup(c->snap, j->nodes, &c->oom);
 	e->state = job_state_string(j->job_state & JOB_STATE_BASE);
 	e->cpus = j->total_cpus;
+	e->cpus_per_task = (!j->details || j->details->cpus_per_task == NO_VAL16 || !j->details->cpus_per_task)
+				   ? 1 : j->details->cpus_per_task;
 	e->end_time = j->end_time;
 	e->start_time = j->start_time;
 	e->eligible_time = j->details ? j->details->begin_time : 0;

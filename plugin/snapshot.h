@@ -77,7 +77,7 @@ struct snap_job_end {
 	uint32_t id;
 	char *admin_comment, *account, *node_list;
 	const char *state;
-	uint32_t cpus;
+	uint32_t cpus, cpus_per_task;
 	int64_t elapsed, end_time;
 	/* For burstd's wait metrics: a job that starts and ends between two
 	 * snapshots is never seen running. */

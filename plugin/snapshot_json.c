@@ -579,6 +579,8 @@ char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 	str(&o, e->account);
 	KEY(&o, "cpus");
 	integer(&o, e->cpus);
+	KEY(&o, "cpus_per_task");
+	integer(&o, e->cpus_per_task ? e->cpus_per_task : 1);
 	KEY(&o, "elapsed");
 	integer(&o, e->elapsed);
 	KEY(&o, "exit_code");

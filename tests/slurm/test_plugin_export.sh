@@ -187,12 +187,13 @@ scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc" "$j_one" "$j_spr" "$j_tpn" "$j_ovc"
 # --- job_end for a job that finished
 scancel "$j_arr"
 wait_for "! squeue -h -j $j_arr | grep -q ." 20
-j_end=$(sbatch --parsable -A beta -p local -n1 -w n2 -J ender --wrap 'sleep 1; exit 3')
+j_end=$(sbatch --parsable -A beta -p local -n1 -c2 -w n2 -J ender --wrap 'sleep 1; exit 3')
 if wait_for "grep -q '\"type\":\"job_end\".*\"id\":$j_end,' '$log'" 20; then
     line=$(grep "\"type\":\"job_end\".*\"id\":$j_end," "$log")
     tap_like "job_end carries exit code, account, nodes and state" "$line" \
         '"account":"beta".*"exit_code":3.*"node_list":\["n2"\].*"state":"FAILED"'
     tap_like "job_end carries the job's category" "$line" "\"category\":\"$(admin_tag "$j_end" category)\""
+    tap_like "job_end carries its CPUs per task, the threads it ran with" "$line" '"cpus":2,"cpus_per_task":2,'
 else
     tap_fail "job_end sent for job $j_end"
 fi

@@ -300,12 +300,14 @@ JobEnd parse_job_end(const Fields& f)
     e.category = f.string("category", true);
     e.account = f.string("account", false);
     e.cpus = f.u32("cpus", true);
+    e.cpus_per_task = f.u32("cpus_per_task", false, 1, 1);
     e.elapsed = Seconds(f.integer("elapsed", true));
     e.exit_code = int(f.integer("exit_code", false, 0, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
     e.nodes = f.strings("node_list", false);
     e.end_time = f.time("end_time", false);
     e.eligible_time = f.time("eligible_time", false);
     e.start_time = f.time("start_time", false);
+    e.state = f.string("state", false);
     return e;
 }
 

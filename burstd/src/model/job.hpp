@@ -100,6 +100,7 @@ struct JobEnd {
     std::string category;
     std::string account;
     std::uint32_t cpus = 0;
+    std::uint32_t cpus_per_task = 1; // 1 from older plugins
     Seconds elapsed = 0;
     int exit_code = 0;
     std::vector<std::string> nodes;
@@ -108,6 +109,10 @@ struct JobEnd {
     // 0 when the plugin did not say (older plugins).
     Time eligible_time = 0;
     Time start_time = 0;
+    std::string state; // final state as Slurm names it ("" from older plugins)
+
+    // It ran to its end: not failed, cancelled, timed out or preempted.
+    bool completed() const { return exit_code == 0 && (state.empty() || state == "COMPLETED"); }
 };
 
 } // namespace burst

@@ -31,6 +31,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/expander/priority_expander.hpp \
 	burstd/src/policy/site/first_fit_index.cpp \
 	burstd/src/policy/site/first_fit_index.hpp \
+	burstd/src/policy/threads/scaling_book.cpp \
+	burstd/src/policy/threads/scaling_book.hpp \
 	burstd/src/policy/threads/scaling_model.cpp \
 	burstd/src/policy/threads/scaling_model.hpp \
 	burstd/src/policy/runtime/runtime_estimator.cpp \
@@ -112,6 +114,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/budget/spend_tracker_test.cpp \
 	tests/unit/policy/expander/expander_registry_test.cpp \
 	tests/unit/policy/site/first_fit_index_test.cpp \
+	tests/unit/policy/threads/scaling_book_test.cpp \
 	tests/unit/policy/threads/scaling_model_test.cpp \
 	tests/unit/policy/runtime/runtime_estimator_test.cpp \
 	tests/unit/policy/hiring/always/always_policy_test.cpp \

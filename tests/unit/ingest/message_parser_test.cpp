@@ -135,7 +135,7 @@ TEST(MessageParser, ParsesHelloAndJobEnd)
 
     auto e = parse_message(R"({"type":"job_end",)" + kHeader +
                            R"(,"id":7,"category":"c","cpus":4,"elapsed":120,"exit_code":-1,"node_list":["c1"],)"
-                           R"("eligible_time":1000,"start_time":1030})");
+                           R"("eligible_time":1000,"start_time":1030,"cpus_per_task":2,"state":"TIMEOUT"})");
     CHECK_TRUE_TEXT(e.message.has_value(), e.error.c_str());
     const JobEnd& end = std::get<JobEnd>(e.message->body);
     LONGS_EQUAL(7, end.id);
@@ -143,6 +143,9 @@ TEST(MessageParser, ParsesHelloAndJobEnd)
     LONGS_EQUAL(-1, end.exit_code);
     DOUBLES_EQUAL(1000, end.eligible_time, 0);
     DOUBLES_EQUAL(1030, end.start_time, 0);
+    LONGS_EQUAL(2, end.cpus_per_task);
+    STRCMP_EQUAL("TIMEOUT", end.state.c_str());
+    CHECK(!end.completed());
     STRCMP_EQUAL("c1", end.nodes[0].c_str());
 }
 

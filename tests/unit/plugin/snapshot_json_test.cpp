@@ -207,6 +207,7 @@ TEST(SnapshotJson, JobEnd)
     e->node_list = dup("n1");
     e->state = "COMPLETED";
     e->cpus = 2;
+    e->cpus_per_task = 2;
     e->elapsed = 61;
     e->end_time = 1000;
     e->eligible_time = 900;
@@ -218,6 +219,7 @@ TEST(SnapshotJson, JobEnd)
     LONGS_EQUAL(9, num(m, "id"));
     STRCMP_EQUAL("0000000000000bbb", str(m, "category").c_str());
     LONGS_EQUAL(61, num(m, "elapsed"));
+    LONGS_EQUAL(2, num(m, "cpus_per_task"));
     LONGS_EQUAL(0, num(m, "exit_code"));
     LONGS_EQUAL(900, num(m, "eligible_time"));
     LONGS_EQUAL(939, num(m, "start_time"));

@@ -205,6 +205,20 @@ std::string explain_job(JobId id, const ExplanationInput& in, json_t* out)
         json_array_append(links.get(), link.get());
     }
     json_object_set(out, "links", links.get());
+    if (in.scaling && !job->category.empty()) {
+        const ScalingFit f = in.scaling->fit(job->category);
+        JsonRef threads(json_object());
+        json_object_set_new(threads.get(), "category", json_string(job->category.c_str()));
+        json_object_set_new(threads.get(), "runs", json_real(f.runs));
+        json_object_set_new(threads.get(), "thread_counts", json_integer(json_int_t(f.thread_counts)));
+        json_object_set_new(threads.get(), "known", json_boolean(f.known));
+        if (f.runs > 0 && std::isfinite(f.c_error)) {
+            json_object_set_new(threads.get(), "c", json_real(f.c));
+            json_object_set_new(threads.get(), "c_error", json_real(f.c_error));
+            json_object_set_new(threads.get(), "single_threaded", json_real(f.b));
+        }
+        json_object_set(out, "threads", threads.get());
+    }
     for (const auto& a : in.outcome->actions) // the cycle's own unroutes
         if (a.policy == DecisionCycle::kCycleLink && mentions_job(a.action, id))
             json_object_set_new(out, "unrouted", json_string(a.action.reason.c_str()));
@@ -301,6 +315,21 @@ void write_explanation_text(std::ostream& out, json_t* e)
         if (!said)
             out << " nothing about this job";
         out << "\n";
+    }
+    if (json_t* t = json_object_get(e, "threads")) {
+        out << "  threads: category " << string_field(t, "category") << ": ";
+        std::ostringstream runs;
+        runs << std::setprecision(3) << json_real_value(json_object_get(t, "runs"));
+        if (json_t* c = json_object_get(t, "c")) {
+            std::ostringstream fit;
+            fit << std::fixed << std::setprecision(2) << json_real_value(c) << " +- "
+                << json_real_value(json_object_get(t, "c_error"));
+            out << "scalable share " << fit.str() << ", "
+                << duration(json_real_value(json_object_get(t, "single_threaded"))) << " single-threaded, ";
+        }
+        out << "from " << runs.str() << " completed runs at " << json_integer_value(json_object_get(t, "thread_counts"))
+            << " thread count(s)" << (json_is_true(json_object_get(t, "known")) ? " (known)" : " (not known yet)")
+            << "\n";
     }
     if (json_t* b = json_object_get(e, "budget"))
         out << "  budget: " << string_field(b, "line") << ": spent " << money(json_real_value(json_object_get(b, "spent")))

@@ -12,6 +12,7 @@
 #include "policy/budget/budget_cap.hpp"
 #include "policy/cycle/decision_cycle.hpp"
 #include "policy/health/group_health.hpp"
+#include "policy/threads/scaling_book.hpp"
 
 #include <jansson.h>
 
@@ -29,6 +30,7 @@ struct ExplanationInput {
     const std::vector<NodeGroup>* groups = nullptr;
     std::map<std::string, GroupHealthView> health;
     std::map<std::string, std::uint32_t> hire_limits;
+    const ScalingBook* scaling = nullptr; // what the job's category's runs say of its threads
     Time now = 0;
 };
 

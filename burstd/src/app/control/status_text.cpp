@@ -190,6 +190,9 @@ void write_status_text(std::ostream& out, json_t* s)
             out << "\n";
         }
     }
+    if (json_t* scaling = json_object_get(s, "thread_scaling"))
+        out << "thread scaling: " << integer(scaling, "categories")
+            << " categories learned from completed runs, " << integer(scaling, "known") << " known\n";
     json_t* notes = json_object_get(s, "notes");
     for (size_t i = 0; i < json_array_size(notes); ++i)
         out << "note: " << json_string_value(json_array_get(notes, i)) << "\n";

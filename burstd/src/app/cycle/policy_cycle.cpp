@@ -82,6 +82,7 @@ void PolicyCycle::observe(const JobEnd& end)
     run_metrics_.job_end(end);
     budget_spend_.job_ended(end);
     cycle_.observe(end);
+    scaling_.observe(end);
 }
 
 void PolicyCycle::remember(AppliedAction a)
@@ -420,6 +421,10 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
     for (const auto& n : last_notes_)
         json_array_append_new(notes.get(), json_string(n.c_str()));
     json_object_set(status, "notes", notes.get());
+    const ScalingBook::Summary scaling = scaling_.summary();
+    json_object_set_new(status, "thread_scaling",
+                        json_pack("{s:I, s:I}", "categories", json_int_t(scaling.categories), "known",
+                                  json_int_t(scaling.known)));
 
     // Cloud nodes by state, per group, as the last snapshot showed them.
     JsonRef by_state(json_object());

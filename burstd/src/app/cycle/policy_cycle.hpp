@@ -18,6 +18,7 @@
 #include "policy/budget/budget_cap.hpp"
 #include "policy/budget/budget_spend.hpp"
 #include "policy/cycle/decision_cycle.hpp"
+#include "policy/threads/scaling_book.hpp"
 #include "policy/budget/spend_tracker.hpp"
 #include "slurm/slurm_actuator.hpp"
 
@@ -77,6 +78,7 @@ public:
     const PolicyCycleStats& stats() const { return stats_; }
     // What the decision cycle did in the last cycle that had a snapshot.
     const CycleOutcome& last_outcome() const { return last_outcome_; }
+    const ScalingBook& scaling() const { return scaling_; }
     // The chain's policies, in order.
     std::vector<std::string> chain_names() const;
     // Each account's standing against its Budget= line, as of the last cycle.
@@ -105,6 +107,7 @@ private:
     SlurmActuator& actuator_;
     InstanceManager& instances_;
     JobWhyPublisher whys_;
+    ScalingBook scaling_; // each category's thread scaling, from its completed runs
     std::uint32_t reconcile_every_;
     std::uint64_t runs_ = 0; // cycles that had a snapshot
     std::deque<AppliedAction> recent_;

@@ -145,3 +145,29 @@ TEST(JobExplanation, RefusesAJobItHasNotSeen)
     STRCMP_EQUAL("explain: job 99 is not in burstd's last snapshot (it ended, or is not exported yet)",
                  error.c_str());
 }
+
+TEST(JobExplanation, SaysWhatTheCategorysRunsTellOfItsThreads)
+{
+    snapshot.jobs = {pending_job(7, {"local"})};
+    snapshot.jobs[0].category = "00000000000000aa";
+    ScalingBook book;
+    for (std::uint32_t t : {1u, 2u, 4u, 8u, 1u, 2u, 4u, 8u}) {
+        JobEnd e;
+        e.category = "00000000000000aa";
+        e.cpus_per_task = t;
+        e.elapsed = 1200 * (0.75 / t + 0.25);
+        e.state = "COMPLETED";
+        book.observe(e);
+    }
+    in.scaling = &book;
+    std::string error;
+    JsonRef e = explain(7, error);
+    json_t* threads = json_object_get(e.get(), "threads");
+    CHECK(json_is_true(json_object_get(threads, "known")));
+    DOUBLES_EQUAL(0.75, json_real_value(json_object_get(threads, "c")), 1e-9);
+    std::ostringstream text;
+    write_explanation_text(text, e.get());
+    STRCMP_CONTAINS("threads: category 00000000000000aa: scalable share 0.75 +- 0.00, 20 min single-threaded, from "
+                    "7.98 completed runs at 4 thread count(s) (known)",
+                    text.str().c_str());
+}

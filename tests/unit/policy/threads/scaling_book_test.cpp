@@ -1,0 +1,58 @@
+#include "policy/threads/scaling_book.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+
+namespace {
+
+JobEnd end_of(const std::string& category, std::uint32_t threads, Seconds elapsed, const std::string& state = "COMPLETED",
+              int exit_code = 0)
+{
+    JobEnd e;
+    e.category = category;
+    e.cpus_per_task = threads;
+    e.cpus = threads;
+    e.elapsed = elapsed;
+    e.state = state;
+    e.exit_code = exit_code;
+    return e;
+}
+
+// c = 0.5, E = 800 s
+Seconds t_of(std::uint32_t threads) { return 800 * (0.5 / threads + 0.5); }
+
+} // namespace
+
+TEST_GROUP(ScalingBook){};
+
+TEST(ScalingBook, LearnsEachCategoryFromItsCompletedRuns)
+{
+    ScalingBook book;
+    for (std::uint32_t t : {1u, 2u, 4u, 8u, 1u, 2u, 4u, 8u}) {
+        CHECK(book.observe(end_of("aaaa", t, t_of(t))));
+        CHECK(book.observe(end_of("bbbb", 4, 300)));
+    }
+    const ScalingFit a = book.fit("aaaa");
+    CHECK(a.known);
+    DOUBLES_EQUAL(0.5, a.c, 1e-9);
+    DOUBLES_EQUAL(800, a.b, 1e-6);
+    CHECK(!book.fit("bbbb").known); // always 4 threads: its scaling is unseen
+    CHECK(!book.fit("cccc").known);
+    LONGS_EQUAL(2, book.summary().categories);
+    LONGS_EQUAL(1, book.summary().known);
+}
+
+TEST(ScalingBook, RunsThatDidNotCompleteAreNotLearnedFrom)
+{
+    ScalingBook book;
+    CHECK(!book.observe(end_of("aaaa", 4, 10, "FAILED", 1)));
+    CHECK(!book.observe(end_of("aaaa", 4, 3600, "TIMEOUT")));
+    CHECK(!book.observe(end_of("aaaa", 4, 120, "CANCELLED")));
+    CHECK(!book.observe(end_of("aaaa", 4, 120, "PREEMPTED")));
+    CHECK(!book.observe(end_of("aaaa", 4, 120, "COMPLETED", 2)));
+    CHECK(!book.observe(end_of("", 4, 120)));
+    CHECK(book.observe(end_of("aaaa", 4, 120, ""))); // an older plugin: no state, exit code 0
+    LONGS_EQUAL(1, book.summary().categories);
+    DOUBLES_EQUAL(1, book.fit("aaaa").runs, 1e-9);
+}
