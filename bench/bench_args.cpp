@@ -6,7 +6,7 @@
 namespace burst::bench {
 namespace {
 
-const std::vector<std::string> kSections = {"parse", "decide", "sim", "learn", "split", "bound"};
+const std::vector<std::string> kSections = {"parse", "decide", "sim", "learn", "threads", "split", "bound"};
 
 // "1000,10000": positive counts in increasing order.
 bool parse_sizes(const std::string& text, std::vector<std::size_t>& out)
@@ -48,7 +48,7 @@ const char* const kUsage =
     "usage: burst_bench [--sizes N,N,...] [--policies P,P,...] [--cold] [TRACE_DIR [SECTION...]]\n"
     "  TRACE_DIR  SWF traces, searched recursively (default the source tree's\n"
     "             tests/data/traces/swf: " BURST_BENCH_TRACE_DIR ")\n"
-    "  SECTION    parse, decide, sim, learn, split, bound (default all)\n"
+    "  SECTION    parse, decide, sim, learn, threads, split, bound (default all)\n"
     "  --sizes    pending jobs of the decide section's sites (default 1000,10000,100000,1000000)\n"
     "  --policies the decide section's rows (policy names, or pfa(deps); default all),\n"
     "             e.g. to run one under valgrind\n"
@@ -106,7 +106,7 @@ BenchArgs parse_bench_args(const std::vector<std::string>& args)
     }
     for (const auto& s : b.sections)
         if (std::find(kSections.begin(), kSections.end(), s) == kSections.end()) {
-            b.error = "unknown section '" + s + "' (known: parse, decide, sim, learn, split, bound)";
+            b.error = "unknown section '" + s + "' (known: parse, decide, sim, learn, threads, split, bound)";
             return b;
         }
     return b;

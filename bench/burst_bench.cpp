@@ -36,6 +36,7 @@
 #include "policy/budget/budget_split.hpp"
 #include "policy/policy_registry.hpp"
 #include "policy/runtime/runtime_ratio_model.hpp"
+#include "policy/threads/scaling_book.hpp"
 #include "sim/reference/objective_bound.hpp"
 #include "sim/report/sim_metrics.hpp"
 #include "sim/engine/simulator.hpp"
@@ -187,6 +188,46 @@ void bench_learning()
         std::printf("%12zu %12zu %16.1f %20.2f\n", ended, model.learned_keys(), heap_in_use_mib() - heap_before,
                     (cpu_seconds() - cpu) / double(ended - from) * 1e6);
     }
+}
+
+// Thread-scaling learning at 100k categories: every category's runs at
+// thread counts 1, 2, 4, 8 with 5% noise, fed as job ends; then a fit of
+// every category, as burstctl status and a thread choice for every pending
+// auto job would need.
+void bench_thread_scaling()
+{
+    std::printf("\n== thread scaling: 100k categories, 20 runs each ==\n");
+    std::printf("%12s %12s %18s %16s %20s\n", "categories", "runs", "heap_bytes/categ", "us/job_end", "ms/fit_all");
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> noise(0.95, 1.05), share(0.0, 1.0);
+    constexpr std::size_t kCategories = 100000;
+    std::vector<std::string> names(kCategories);
+    std::vector<double> scalable(kCategories);
+    for (std::size_t i = 0; i < kCategories; ++i) {
+        names[i] = "category-" + std::to_string(i);
+        scalable[i] = share(rng);
+    }
+    const double heap_before = heap_in_use_mib();
+    ScalingBook book;
+    const std::uint32_t counts[] = {1, 2, 4, 8};
+    const double cpu = cpu_seconds();
+    std::size_t runs = 0;
+    for (int round = 0; round < 20; ++round)
+        for (std::size_t i = 0; i < kCategories; ++i) {
+            JobEnd e;
+            e.category = names[i];
+            e.cpus_per_task = counts[round % 4];
+            e.elapsed = 3600 * (scalable[i] / e.cpus_per_task + 1 - scalable[i]) * noise(rng);
+            e.state = "COMPLETED";
+            runs += book.observe(e) ? 1 : 0;
+        }
+    const double per_end = (cpu_seconds() - cpu) / double(runs) * 1e6;
+    const double heap = (heap_in_use_mib() - heap_before) * 1024 * 1024 / double(kCategories);
+    const double fit_cpu = cpu_seconds();
+    const ScalingBook::Summary summary = book.summary();
+    std::printf("%12zu %12zu %18.0f %16.3f %20.1f\n", summary.categories, runs, heap, per_end,
+                (cpu_seconds() - fit_cpu) * 1e3);
+    std::printf("known: %zu of %zu\n", summary.known, summary.categories);
 }
 
 // Every other pending job waits for the one submitted before it, as
@@ -486,6 +527,8 @@ int main(int argc, char** argv)
 
     if (wanted("learn"))
         bench_learning();
+    if (wanted("threads"))
+        bench_thread_scaling();
     if (wanted("split"))
         bench_budget_split();
     if (!largest.empty() && wanted("bound"))
