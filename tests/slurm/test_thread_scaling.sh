@@ -3,7 +3,8 @@
 # cluster: six runs of one category (same account, name and batch command)
 # at 1, 2 and 4 CPUs per task, each taking 2 + 4/t seconds, so E = 6 s
 # single-threaded and c = 4/6 scales.  A failed run of the category is not
-# learned from.  burstctl status counts the category; explain gives its fit.
+# learned from.  burstctl status counts the category; explain gives its fit;
+# a restart of burstd keeps it.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -35,4 +36,13 @@ tap_like "explain: the category's scalable share is about 4/6 and its single-thr
 json=$("$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" explain "$held" --json)
 tap_like "... its failed run is not counted (six runs, not seven)" "$json" '"runs": 5\.9[0-9]*'
 scancel "$held"
+
+# A restart carries on from the ledger.
+burstd_stop
+burstd_start || tap_fail "burstd restarted" "$(tail -5 "$BURSTD_DIR/burstd.log")"
+if wait_for "status | grep -q 'thread scaling: 1 categories learned from completed runs, 1 known'" 15; then
+    tap_ok "after a restart of burstd the category is still known (the ledger kept it)"
+else
+    tap_fail "after a restart the category is still known" "$(status | grep -i 'thread scaling')"
+fi
 tap_finish

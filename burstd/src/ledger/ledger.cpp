@@ -175,6 +175,14 @@ CREATE TABLE IF NOT EXISTS spend_accounts (
   PRIMARY KEY (interval, account));
 )";
 
+// Schema version 5: each job category's thread scaling.  Only a table is
+// added, as for version 4.
+constexpr std::string_view kThreadScalingTable = R"(
+CREATE TABLE IF NOT EXISTS thread_scaling (
+  category TEXT PRIMARY KEY,
+  model TEXT NOT NULL);
+)";
+
 } // namespace
 
 void Ledger::create_or_check_schema()
@@ -222,6 +230,7 @@ CREATE INDEX instances_state ON instances(state);
             db_.exec(kBreakersTable);
             db_.exec(std::string(kZoneColumn));
             db_.exec(kSpendTables);
+            db_.exec(kThreadScalingTable);
             db_.prepare("INSERT INTO schema_version(version) VALUES (?)")
                 .bind(1, std::int64_t{kSchemaVersion})
                 .run();
@@ -246,6 +255,8 @@ CREATE INDEX instances_state ON instances(state);
                 db_.exec(std::string(kZoneColumn));
             if (version < 4)
                 db_.exec(kSpendTables);
+            if (version < 5)
+                db_.exec(kThreadScalingTable);
             if (version < kSchemaVersion)
                 db_.prepare("UPDATE schema_version SET version = ?").bind(1, std::int64_t{kSchemaVersion}).run();
         }
@@ -502,6 +513,35 @@ std::vector<SpendBooking> Ledger::spend_bookings()
         if (!q.is_null(3))
             out.back().accounts[q.text(3)] = q.real(4);
     }
+    return out;
+}
+
+void Ledger::save_thread_scaling(const std::map<std::string, std::string>& by_category)
+{
+    if (by_category.empty())
+        return;
+    std::lock_guard lock(mutex_);
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+        for (const auto& [category, model] : by_category)
+            db_.prepare("INSERT OR REPLACE INTO thread_scaling(category, model) VALUES (?, ?)")
+                .bind(1, category)
+                .bind(2, model)
+                .run();
+        db_.exec("COMMIT");
+    } catch (...) {
+        db_.rollback();
+        throw;
+    }
+}
+
+std::map<std::string, std::string> Ledger::thread_scaling()
+{
+    std::lock_guard lock(mutex_);
+    std::map<std::string, std::string> out;
+    auto q = db_.prepare("SELECT category, model FROM thread_scaling");
+    while (q.step())
+        out[q.text(0)] = q.text(1);
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -95,7 +96,7 @@ class Ledger {
 public:
     // 2: group_breakers; 3: instances.zone; 4: spend_intervals and
     // spend_accounts (older ledgers are migrated on open).
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Opens or creates the ledger.  Throws naming `path` when the file is not a
     // SQLite database, not a burstd ledger, or from a newer burstd.
@@ -132,6 +133,12 @@ public:
     // Replaces the kept spend bookings with these, in one transaction.
     void save_spend_bookings(const std::vector<SpendBooking>& bookings);
     std::vector<SpendBooking> spend_bookings(); // by interval length
+
+    // What burstd learned of each job category's thread scaling, as text the
+    // model writes and reads (ScalingModel): rows are replaced or added,
+    // never removed.
+    void save_thread_scaling(const std::map<std::string, std::string>& by_category);
+    std::map<std::string, std::string> thread_scaling();
 
 private:
     void create_or_check_schema();

@@ -294,6 +294,7 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
         raw.exec("ALTER TABLE instances DROP COLUMN zone");
         raw.exec("DROP TABLE spend_accounts");
         raw.exec("DROP TABLE spend_intervals");
+        raw.exec("DROP TABLE thread_scaling");
         raw.exec("UPDATE schema_version SET version = 1");
     }
     Ledger ledger(db());
@@ -305,11 +306,28 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
     CHECK(ledger.spend_bookings().empty());
     ledger.save_spend_bookings({SpendBooking{3600, 7200, 7300, {{"bio", 0.1}}}});
     LONGS_EQUAL(1, ledger.spend_bookings().size());
+    CHECK(ledger.thread_scaling().empty());
+    ledger.save_thread_scaling({{"00000000000000aa", "model text"}});
+    LONGS_EQUAL(1, ledger.thread_scaling().size());
     SqliteConnection raw(db(), false);
     auto v = raw.prepare("SELECT version FROM schema_version");
     CHECK(v.step());
     LONGS_EQUAL(Ledger::kSchemaVersion, v.integer(0));
-    LONGS_EQUAL(4, Ledger::kSchemaVersion);
+    LONGS_EQUAL(5, Ledger::kSchemaVersion);
+}
+
+TEST(Ledger, KeepsEachCategorysThreadScalingAcrossAReopen)
+{
+    {
+        Ledger ledger(db());
+        ledger.save_thread_scaling({{"aa", "1 2 3"}, {"bb", "4 5 6"}});
+        ledger.save_thread_scaling({{"aa", "7 8 9"}});
+    }
+    Ledger ledger(db());
+    const auto kept = ledger.thread_scaling();
+    LONGS_EQUAL(2, kept.size());
+    STRCMP_EQUAL("7 8 9", kept.at("aa").c_str());
+    STRCMP_EQUAL("4 5 6", kept.at("bb").c_str());
 }
 
 TEST(Ledger, MigratesAVersionThreeLedgerToKeepSpendBookings)

@@ -68,6 +68,13 @@ PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actua
     : cycle_(timed(std::move(chain))), ledger_(ledger), actuator_(actuator), instances_(instances),
       reconcile_every_(reconcile_every ? reconcile_every : 1)
 {
+    // What the last run learned of thread scaling, before any job end of this one.
+    try {
+        scaling_errors_ = scaling_.restore(ledger_.thread_scaling());
+    } catch (const std::exception& e) {
+        scaling_errors_.push_back("thread scaling: cannot read what was learned before the restart, so it is "
+                                  "learned anew: " + std::string(e.what()));
+    }
 }
 
 PolicyChain PolicyCycle::timed(PolicyChain chain)
@@ -127,6 +134,15 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.ended_but_billed = spans_billed_past_end(billed, state.groups, ctx.now);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
     spend_interval_ = reported_spend_interval(limits);
+    for (const auto& error : scaling_errors_)
+        ctx.log.error(error);
+    scaling_errors_.clear();
+    try {
+        ledger_.save_thread_scaling(scaling_.take_changed());
+    } catch (const std::exception& e) {
+        ctx.log.error("thread scaling: cannot keep what was learned in the ledger (a restart would forget "
+                      "it): " + std::string(e.what()));
+    }
     if (runs_ == 1) // carry on from what the last run booked to the accounts
         try {
             budget_spend_.resume(ledger_.spend_bookings());

@@ -108,6 +108,7 @@ private:
     InstanceManager& instances_;
     JobWhyPublisher whys_;
     ScalingBook scaling_; // each category's thread scaling, from its completed runs
+    std::vector<std::string> scaling_errors_; // from restoring it, logged at the first cycle
     std::uint32_t reconcile_every_;
     std::uint64_t runs_ = 0; // cycles that had a snapshot
     std::deque<AppliedAction> recent_;

@@ -7,6 +7,7 @@ bool ScalingBook::observe(const JobEnd& end)
     if (end.category.empty() || !end.completed() || !(end.elapsed > 0))
         return false;
     models_[end.category].add(ScalingRun{end.cpus_per_task, end.elapsed, 0}, settings_.decay);
+    changed_.insert(end.category);
     return true;
 }
 
@@ -14,6 +15,28 @@ ScalingFit ScalingBook::fit(const std::string& category) const
 {
     auto it = models_.find(category);
     return it == models_.end() ? ScalingFit{} : it->second.fit(settings_);
+}
+
+std::map<std::string, std::string> ScalingBook::take_changed()
+{
+    std::map<std::string, std::string> out;
+    for (const auto& category : changed_)
+        out[category] = models_.at(category).to_text();
+    changed_.clear();
+    return out;
+}
+
+std::vector<std::string> ScalingBook::restore(const std::map<std::string, std::string>& kept)
+{
+    std::vector<std::string> errors;
+    for (const auto& [category, text] : kept) {
+        std::string error;
+        if (auto m = ScalingModel::from_text(text, error))
+            models_[category] = *m;
+        else
+            errors.push_back("thread scaling of category " + category + ": " + error);
+    }
+    return errors;
 }
 
 ScalingBook::Summary ScalingBook::summary() const

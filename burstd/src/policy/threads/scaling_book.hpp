@@ -9,8 +9,11 @@
 #include "policy/threads/scaling_model.hpp"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace burst {
 
@@ -29,9 +32,17 @@ public:
     };
     Summary summary() const;
 
+    // The categories learned from since the last call, as text to keep
+    // (the ledger's thread_scaling rows).
+    std::map<std::string, std::string> take_changed();
+    // Takes back what was kept; returns what could not be read, one line
+    // per category naming it.
+    std::vector<std::string> restore(const std::map<std::string, std::string>& kept);
+
 private:
     ScalingSettings settings_;
     std::unordered_map<std::string, ScalingModel> models_;
+    std::unordered_set<std::string> changed_;
 };
 
 } // namespace burst

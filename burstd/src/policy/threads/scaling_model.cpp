@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <sstream>
 
 namespace burst {
 namespace {
@@ -87,6 +89,61 @@ void ScalingModel::add(const ScalingRun& run, double decay)
     if (std::find(counts_.begin(), counts_.end(), t) == counts_.end())
         if (auto free = std::find(counts_.begin(), counts_.end(), 0); free != counts_.end())
             *free = t;
+}
+
+namespace {
+constexpr std::string_view kTextVersion = "scaling1";
+} // namespace
+
+std::string ScalingModel::to_text() const
+{
+    std::string out(kTextVersion);
+    char number[32];
+    auto put = [&](double v) {
+        std::snprintf(number, sizeof number, " %.17g", v);
+        out += number;
+    };
+    for (double v : xx_)
+        put(v);
+    for (double v : xy_)
+        put(v);
+    put(yy_);
+    put(w_);
+    put(ww_);
+    out += sized_ ? " 1" : " 0";
+    for (auto t : counts_)
+        out += " " + std::to_string(t);
+    return out;
+}
+
+std::optional<ScalingModel> ScalingModel::from_text(std::string_view text, std::string& error)
+{
+    std::istringstream in{std::string(text)};
+    std::string version;
+    in >> version;
+    if (version != kTextVersion) {
+        error = "expected a line starting with " + std::string(kTextVersion) + ", got '" + version.substr(0, 20) + "'";
+        return std::nullopt;
+    }
+    ScalingModel m;
+    for (double& v : m.xx_)
+        in >> v;
+    for (double& v : m.xy_)
+        in >> v;
+    int sized = 0;
+    in >> m.yy_ >> m.w_ >> m.ww_ >> sized;
+    for (auto& t : m.counts_) {
+        unsigned n = 0;
+        in >> n;
+        t = std::uint16_t(std::min(n, 65535u));
+    }
+    std::string rest;
+    if (in.fail() || (in >> rest, !rest.empty()) || !(m.w_ >= 0) || !(m.ww_ >= 0) || (sized != 0 && sized != 1)) {
+        error = "expected 10 + 4 + 3 numbers, a 0 or 1 and 8 thread counts after " + std::string(kTextVersion);
+        return std::nullopt;
+    }
+    m.sized_ = sized == 1;
+    return m;
 }
 
 ScalingFit ScalingModel::fit(const ScalingSettings& settings) const

@@ -15,6 +15,9 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace burst {
 
@@ -50,6 +53,11 @@ public:
     // A run is learned from only if it has a thread count and a run time.
     void add(const ScalingRun& run, double decay);
     ScalingFit fit(const ScalingSettings& settings) const;
+
+    // The sums as one line of numbers, to be kept across restarts, and back;
+    // from_text says what is wrong with a line it refuses.
+    std::string to_text() const;
+    static std::optional<ScalingModel> from_text(std::string_view text, std::string& error);
 
 private:
     // Weighted sums over runs of x xᵀ (upper triangle, row-major) and x·T,

@@ -56,3 +56,30 @@ TEST(ScalingBook, RunsThatDidNotCompleteAreNotLearnedFrom)
     LONGS_EQUAL(1, book.summary().categories);
     DOUBLES_EQUAL(1, book.fit("aaaa").runs, 1e-9);
 }
+
+TEST(ScalingBook, WhatWasLearnedIsKeptAsTextAndTakenBack)
+{
+    ScalingBook book;
+    for (std::uint32_t t : {1u, 2u, 4u, 8u, 1u, 2u, 4u, 8u})
+        book.observe(end_of("aaaa", t, t_of(t)));
+    const auto kept = book.take_changed();
+    LONGS_EQUAL(1, kept.size());
+    CHECK(book.take_changed().empty()); // nothing learned since
+    ScalingBook restarted;
+    CHECK(restarted.restore(kept).empty());
+    const ScalingFit before = book.fit("aaaa"), after = restarted.fit("aaaa");
+    CHECK(after.known);
+    DOUBLES_EQUAL(before.c, after.c, 0);
+    DOUBLES_EQUAL(before.runs, after.runs, 0);
+    LONGS_EQUAL(before.thread_counts, after.thread_counts);
+}
+
+TEST(ScalingBook, AKeptLineItCannotReadIsNamedAndSkipped)
+{
+    ScalingBook book;
+    const auto errors = book.restore({{"aaaa", "scaling1 1 2 3"}, {"bbbb", "other 1"}});
+    LONGS_EQUAL(2, errors.size());
+    STRCMP_CONTAINS("category aaaa: expected 10 + 4 + 3 numbers", errors[0].c_str());
+    STRCMP_CONTAINS("category bbbb: expected a line starting with scaling1, got 'other'", errors[1].c_str());
+    LONGS_EQUAL(0, book.summary().categories);
+}
