@@ -9,6 +9,16 @@
 
 #define WORD_SEPARATORS " \t\r\n,"
 
+/* The next word of *p (its length into *len), moving *p past it; NULL at the end. */
+static const char *next_word(const char **p, size_t *len)
+{
+	const char *word = *p + strspn(*p, WORD_SEPARATORS);
+
+	*len = strcspn(word, WORD_SEPARATORS);
+	*p = word + *len;
+	return *len ? word : NULL;
+}
+
 int burst_parse_mode(const char *s, enum burst_mode *out, char *err, size_t errlen)
 {
 	if (!strcmp(s, "never"))
@@ -166,26 +176,20 @@ int burst_tags_parse(const char *text, int allow_category, struct burst_tags *ou
 {
 	struct burst_tags t = { BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, "" };
 	char word[128];
-	const char *p = text ? text : "";
+	const char *p = text ? text : "", *w;
+	size_t len;
 
-	while (*p) {
-		size_t len;
-
-		p += strspn(p, WORD_SEPARATORS);
-		len = strcspn(p, WORD_SEPARATORS);
-		if (!len)
-			break;
-		if (is_our_word(p, len, allow_category)) {
-			if (len >= sizeof(word)) {
-				snprintf(err, errlen, "\"%.20s...\": too long for a burst/threads value", p);
-				return -1;
-			}
-			memcpy(word, p, len);
-			word[len] = '\0';
-			if (parse_word(word, allow_category, &t, err, errlen))
-				return -1;
+	while ((w = next_word(&p, &len))) {
+		if (!is_our_word(w, len, allow_category))
+			continue;
+		if (len >= sizeof(word)) {
+			snprintf(err, errlen, "\"%.20s...\": too long for a burst/threads value", w);
+			return -1;
 		}
-		p += len;
+		memcpy(word, w, len);
+		word[len] = '\0';
+		if (parse_word(word, allow_category, &t, err, errlen))
+			return -1;
 	}
 	*out = t;
 	return 0;
@@ -195,8 +199,8 @@ char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 {
 	size_t cap = 128 + BURST_WHY_MAX + (old ? strlen(old) : 0);
 	char *out = malloc(cap), threads[16];
-	size_t used;
-	const char *p = old ? old : "";
+	size_t used, len;
+	const char *p = old ? old : "", *w;
 
 	if (!out)
 		return NULL;
@@ -209,36 +213,22 @@ char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 					  tags->category);
 	if (tags->why[0])
 		used += (size_t) snprintf(out + used, cap - used, " why:%s", tags->why);
-	while (*p) {
-		size_t len;
-
-		p += strspn(p, WORD_SEPARATORS);
-		len = strcspn(p, WORD_SEPARATORS);
-		if (!len)
-			break;
-		if (!is_our_word(p, len, 1))
-			used += (size_t) snprintf(out + used, cap - used, " %.*s", (int) len, p);
-		p += len;
-	}
+	while ((w = next_word(&p, &len)))
+		if (!is_our_word(w, len, 1))
+			used += (size_t) snprintf(out + used, cap - used, " %.*s", (int) len, w);
 	return out;
 }
 
 int burst_tags_only_why(const char *text)
 {
-	const char *p = text ? text : "";
+	const char *p = text ? text : "", *w;
+	size_t len;
 	int words = 0;
 
-	while (*p) {
-		size_t len;
-
-		p += strspn(p, WORD_SEPARATORS);
-		len = strcspn(p, WORD_SEPARATORS);
-		if (!len)
-			break;
-		if (!has_prefix(p, len, "why:"))
+	while ((w = next_word(&p, &len))) {
+		if (!has_prefix(w, len, "why:"))
 			return 0;
 		words++;
-		p += len;
 	}
 	return words > 0;
 }
