@@ -257,18 +257,28 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
     done.time = ctx.now;
     done.reason = action.reason;
     std::pair<const Job*, const NodeGroup*> routed{nullptr, nullptr}; // a job Slurm accepted as cloud-eligible
+    auto find_job = [&](JobId id) -> const Job* {
+        auto it = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
+                               [&](const Job& j) { return j.id == id; });
+        return it == state.snapshot.jobs.end() ? nullptr : &*it;
+    };
+    // A route's or unroute's job and group; nulls, and why in done.error, if either is unknown.
+    auto job_in_group = [&](JobId id, const std::string& group) -> std::pair<const Job*, const NodeGroup*> {
+        const NodeGroup* g = state.group(group);
+        const Job* job = find_job(id);
+        if (g && job)
+            return {job, g};
+        done.error = !g ? "unknown node group" : "job is not in the snapshot";
+        return {nullptr, nullptr};
+    };
     std::visit(
         [&](const auto& what) {
             using T = std::decay_t<decltype(what)>;
             if constexpr (std::is_same_v<T, RouteToCloud>) {
                 done.action = "route job " + std::to_string(what.job) + " to group " + what.group;
-                const NodeGroup* g = state.group(what.group);
-                auto job = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
-                                        [&](const Job& j) { return j.id == what.job; });
-                if (!g || job == state.snapshot.jobs.end()) {
-                    done.error = !g ? "unknown node group" : "job is not in the snapshot";
+                const auto [job, g] = job_in_group(what.job, what.group);
+                if (!job)
                     return;
-                }
                 std::vector<std::string> parts = job->partitions.names();
                 if (std::find(parts.begin(), parts.end(), g->partition) != parts.end())
                     return; // already eligible: the exporter has not caught up
@@ -281,16 +291,12 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
                 }() + ")";
                 done.error = cycle_.actuator_.set_job_partitions(what.job, parts, action.reason).message;
                 if (done.error.empty())
-                    routed = {&*job, g};
+                    routed = {job, g};
             } else if constexpr (std::is_same_v<T, UnrouteJob>) {
                 done.action = "unroute job " + std::to_string(what.job) + " from group " + what.group;
-                const NodeGroup* g = state.group(what.group);
-                auto job = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
-                                        [&](const Job& j) { return j.id == what.job; });
-                if (!g || job == state.snapshot.jobs.end()) {
-                    done.error = !g ? "unknown node group" : "job is not in the snapshot";
+                const auto [job, g] = job_in_group(what.job, what.group);
+                if (!job)
                     return;
-                }
                 std::vector<std::string> parts;
                 for (const auto& p : job->partitions)
                     if (p != group_partition(*g))
@@ -322,9 +328,8 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
             } else if constexpr (std::is_same_v<T, SetJobThreads>) {
                 done.action = "job " + std::to_string(what.job) + ": " + std::to_string(what.cpus_per_task) +
                               " cpus per task, " + std::to_string(what.cpus) + " cpus";
-                auto job = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
-                                        [&](const Job& j) { return j.id == what.job; });
-                if (job == state.snapshot.jobs.end() || what.cpus_per_task == 0) {
+                const Job* job = find_job(what.job);
+                if (!job || what.cpus_per_task == 0) {
                     done.error = "job is not in the snapshot";
                     return;
                 }
