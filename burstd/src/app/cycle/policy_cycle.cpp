@@ -163,6 +163,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     run_metrics_.spend(spend);
     state.hire_limits = instances_.health().hire_limits(ctx.now);
     fence_stopped_groups(state, ctx);
+    stats_.fenced_nodes = fence_.fenced().size();
     std::optional<CycleBudget> budget;
     if (!limits.empty()) {
         budget.emplace();

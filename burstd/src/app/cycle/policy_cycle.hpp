@@ -49,6 +49,7 @@ struct PolicyCycleStats {
     double last_decide_seconds = 0;
     // (kind: route|hire|release|threads|placeholders, outcome: applied|failed) -> count
     std::map<std::pair<std::string, std::string>, std::uint64_t> actions;
+    std::size_t fenced_nodes = 0; // drained by the launch fence (launch_fence.hpp), as of the last cycle
 };
 
 class PolicyCycle {

@@ -46,16 +46,12 @@ void AllocationFollower::follow(JobId job)
     wake_.notify_all();
 }
 
-std::size_t AllocationFollower::following() const
-{
-    std::lock_guard<std::mutex> lock(mutex_);
-    return deadlines_.size();
-}
-
 AllocationFollowerCounters AllocationFollower::counters() const
 {
     std::lock_guard<std::mutex> lock(mutex_);
-    return counters_;
+    AllocationFollowerCounters now = counters_;
+    now.following = deadlines_.size();
+    return now;
 }
 
 void AllocationFollower::run()

@@ -42,6 +42,7 @@ struct AllocationFollowerCounters {
     std::uint64_t launched_nodes = 0; // nodes handed to the launcher
     std::uint64_t expired = 0;        // jobs still pending after the window
     std::uint64_t probe_errors = 0;   // failed probes (the job is dropped)
+    std::size_t following = 0;        // jobs followed now
 };
 
 class AllocationFollower {
@@ -69,7 +70,6 @@ public:
     void set_allocation_observer(AllocationObserver observer);
     // Starts following `job`; returns at once.  Following a job twice renews its window.
     void follow(JobId job);
-    std::size_t following() const;
     AllocationFollowerCounters counters() const;
 
 private:

@@ -113,6 +113,9 @@ std::string render_metrics(const BurstdMetricsInput& in)
              T::Counter);
     for (const auto& [key, n] : in.policy.actions)
         m.sample(double(n), {{"kind", key.first}, {"outcome", key.second}});
+    m.family("burstd_fenced_nodes",
+             "Powered-down cloud nodes burstd keeps drained because their node group may not launch.", T::Gauge);
+    m.sample(double(in.policy.fenced_nodes));
 
     std::map<std::pair<std::string, std::string>, std::size_t> instances;
     for (const auto& r : in.open_records)
@@ -136,6 +139,8 @@ std::string render_metrics(const BurstdMetricsInput& in)
     m.sample(double(in.early_launch.launched_jobs), {{"end", "launched"}});
     m.sample(double(in.early_launch.expired), {{"end", "still_pending"}});
     m.sample(double(in.early_launch.probe_errors), {{"end", "gone"}});
+    m.family("burstd_early_launch_following", "Routed jobs followed now, waiting for their allocation.", T::Gauge);
+    m.sample(double(in.early_launch.following));
 
     // Breaker state as one 0/1 series per possible state (the Prometheus
     // idiom for an enum), so alerts can match state="open" directly.

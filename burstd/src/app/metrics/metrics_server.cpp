@@ -53,10 +53,6 @@ private:
             MetricsHttpReply r = end == std::string::npos || end + 4 > kMaxMetricsRequestHead
                                      ? metrics_http_too_large()
                                      : metrics_http_reply(head_.substr(0, end + 4), server_.render_);
-            if (r.status == 200)
-                ++server_.scrapes_;
-            else
-                ++server_.bad_requests_;
             respond(std::move(r.text));
         });
     }

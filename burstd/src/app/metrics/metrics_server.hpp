@@ -27,8 +27,6 @@ public:
     MetricsServer& operator=(const MetricsServer&) = delete;
 
     std::uint16_t port() const { return port_; }
-    std::uint64_t scrapes() const { return scrapes_; }
-    std::uint64_t bad_requests() const { return bad_requests_; }
 
 private:
     class Session;
@@ -37,8 +35,6 @@ private:
     boost::asio::ip::tcp::acceptor acceptor_;
     Renderer render_;
     std::uint16_t port_ = 0;
-    std::uint64_t scrapes_ = 0;
-    std::uint64_t bad_requests_ = 0;
     std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 

@@ -19,7 +19,6 @@ public:
     void observe(const JobEnd& end);
     // Mean runtime of the job's category; else its time limit; else 0 (unknown).
     Seconds estimate(const Job& job) const;
-    std::size_t categories() const { return stats_.size(); }
 
 private:
     struct Stats {

@@ -66,7 +66,6 @@ public:
     std::uint32_t add_user(std::uint32_t account, std::uint32_t shares);
 
     std::size_t size() const { return nodes_.size(); }
-    std::uint32_t user_count() const { return users_; }
 
     // One decay-thread pass: U, LF and the users' factors from `usage`, one
     // value per association (index order).

@@ -61,7 +61,7 @@ TEST_GROUP(PolicyCycle)
     }
 
     // One cycle over `snapshot` with the group's breaker opened first when `stopped`.
-    void cycle(const Snapshot& snapshot, bool stopped)
+    PolicyCycleStats cycle(const Snapshot& snapshot, bool stopped)
     {
         Ledger ledger(path);
         InstanceManager instances =
@@ -71,6 +71,7 @@ TEST_GROUP(PolicyCycle)
                                              false);
         PolicyCycle pc({}, ledger, actuator, instances, 1000);
         pc.run(CycleContext{config, &snapshot, clock.now(), log});
+        return pc.stats();
     }
 };
 
@@ -99,7 +100,7 @@ TEST(PolicyCycle, AStoppedGroupsPoweredDownNodesAreDrainedWithTheBreakerStateAsR
 {
     Snapshot s;
     s.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweringUp)};
-    cycle(s, true);
+    LONGS_EQUAL(1, cycle(s, true).fenced_nodes);
     CHECK(actuator.calls == std::vector<std::string>{"drain c1"}); // c2 is already on its way up
     STRCMP_EQUAL("burstd: node group cloud backing-off (capacity): capacity: no capacity",
                  actuator.reasons["c1"].c_str());

@@ -100,7 +100,7 @@ TEST(AllocationFollower, LaunchesOwnPoweredDownNodesOnceTheJobIsAllocated)
     Fixture f;
     f.probe.script(7, {pending(), pending(), configuring({"n1", "c1", "c2", "c3"}, {"n1", "c1", "c3"})});
     f.follower->follow(7);
-    CHECK(eventually([&] { return f.follower->following() == 0; }));
+    CHECK(eventually([&] { return f.follower->counters().following == 0; }));
     // n1 is not burstd's; c2 is already up.
     LONGS_EQUAL(1, f.launches.size());
     LONGS_EQUAL(7, f.launches.calls[0].first);
@@ -119,7 +119,7 @@ TEST(AllocationFollower, LaunchesNothingForAJobThatStartedOnUpNodesOrVanished)
     f.follower->follow(1);
     f.follower->follow(2);
     f.follower->follow(3); // never scripted: the probe says it is gone
-    CHECK(eventually([&] { return f.follower->following() == 0; }));
+    CHECK(eventually([&] { return f.follower->counters().following == 0; }));
     LONGS_EQUAL(0, f.launches.size());
     LONGS_EQUAL(1, f.probe.probes(1));
     LONGS_EQUAL(1, f.probe.probes(2));
@@ -132,7 +132,7 @@ TEST(AllocationFollower, GivesUpOnAJobStillPendingAfterTheWindow)
     f.probe.script(9, {pending()});
     auto t0 = std::chrono::steady_clock::now();
     f.follower->follow(9);
-    CHECK(eventually([&] { return f.follower->following() == 0; }));
+    CHECK(eventually([&] { return f.follower->counters().following == 0; }));
     CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(50));
     CHECK(f.probe.probes(9) > 1);
     LONGS_EQUAL(0, f.launches.size());
@@ -162,7 +162,7 @@ TEST(AllocationFollower, TellsTheObserverEveryOwnAllocatedNodeWhateverItsPowerSt
     // c2 is already powering up (launched when the job was routed), c1 is still powered down.
     f.probe.script(4, {configuring({"n1", "c1", "c2"}, {"c1"})});
     f.follower->follow(4);
-    CHECK(eventually([&] { return f.follower->following() == 0; }));
+    CHECK(eventually([&] { return f.follower->counters().following == 0; }));
     std::lock_guard<std::mutex> lock(seen_guard);
     LONGS_EQUAL(1, seen.size());
     LONGS_EQUAL(4, seen[0].first);

@@ -24,7 +24,6 @@ TEST(FairTree, RanksUsersDepthFirstByLevelFairshareAndFactorIsRankOverUserCount)
     FairTree t;
     const auto A = t.add_account(FairTree::kRoot, 3), B = t.add_account(FairTree::kRoot, 1);
     const auto a1 = t.add_user(A, 1), a2 = t.add_user(A, 1), b1 = t.add_user(B, 1), b2 = t.add_user(B, 1);
-    LONGS_EQUAL(4, t.user_count());
     std::vector<double> usage(t.size());
     usage[a1] = 30, usage[a2] = 10, usage[A] = 40, usage[b2] = 60, usage[B] = 60, usage[FairTree::kRoot] = 100;
     t.rank(usage);
@@ -84,7 +83,6 @@ TEST(FairTree, AUserTiedWithASiblingAccountSharesItsRankWithTheAccountsFirstUser
     std::vector<double> usage(t.size());
     usage[b1] = 30, usage[B] = 30, usage[FairTree::kRoot] = 30;
     t.rank(usage);
-    LONGS_EQUAL(5, t.user_count());
     CHECK(std::isinf(t.level_fs(r)));
     CHECK(std::isinf(t.level_fs(A)));
     CHECK(std::isinf(t.level_fs(a1))); // parent without usage: U = 0
