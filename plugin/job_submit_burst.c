@@ -125,7 +125,11 @@ static void set_cpus_per_task(job_desc_msg_t *d, uint16_t threads)
 		d->pn_min_cpus = threads;
 }
 
-static int apply_threads(job_desc_msg_t *d, const struct burst_tags *t,
+/*
+ * An auto job whose user also gave -c keeps that count and is recorded with
+ * it (threads:N), so burstd never changes what the user chose.
+ */
+static int apply_threads(job_desc_msg_t *d, struct burst_tags *t,
 			 uint64_t category, char **err_msg)
 {
 	bool user_set_cpt = d->cpus_per_task != NO_VAL16 && d->cpus_per_task;
@@ -138,7 +142,10 @@ static int apply_threads(job_desc_msg_t *d, const struct burst_tags *t,
 			return -1;
 		}
 		set_cpus_per_task(d, (uint16_t) t->threads);
-	} else if (t->threads == BURST_THREADS_AUTO && !user_set_cpt) {
+	} else if (t->threads == BURST_THREADS_AUTO && user_set_cpt) {
+		t->threads = d->cpus_per_task <= BURST_THREADS_MAX ?
+			     (int) d->cpus_per_task : BURST_THREADS_UNSET;
+	} else if (t->threads == BURST_THREADS_AUTO) {
 		advised = burst_advice_cache_lookup(&advice_cache, category);
 		if (advised > 0) {
 			set_cpus_per_task(d, (uint16_t) advised);

@@ -4,7 +4,9 @@
  * passed to job_submit/burst as BURST_MODE= and BURST_THREADS= in the job's
  * control environment (job_desc->spank_job_env).  In the job's tasks
  * OMP_NUM_THREADS follows the CPUs per task Slurm allocated, so a job whose
- * thread count was chosen for it uses exactly that many threads.
+ * thread count was chosen for it uses exactly that many threads, and so does
+ * SRUN_CPUS_PER_TASK, because 22.05's srun inside the job does not inherit
+ * the job's CPUs per task.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +108,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 
 /*
  * Runs in each task of the job; the option values are forwarded here by
- * Slurm, so only jobs that asked for --threads get OMP_NUM_THREADS.  The
+ * Slurm, so only jobs that asked for --threads get OMP_NUM_THREADS and
+ * SRUN_CPUS_PER_TASK.  The
  * step's own CPUs per task is the truth: job_submit/burst may have set it
  * after sbatch wrote SLURM_CPUS_PER_TASK (or did not write it at all).
  */
@@ -124,8 +127,9 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 		snprintf(cpus, sizeof(cpus), "%u", (unsigned) cpus_per_task);
 	else if (spank_getenv(sp, "SLURM_CPUS_PER_TASK", cpus, sizeof(cpus)) != ESPANK_SUCCESS)
 		snprintf(cpus, sizeof(cpus), "1");
-	if (spank_setenv(sp, "OMP_NUM_THREADS", cpus, 1) != ESPANK_SUCCESS) {
-		slurm_error("spank_burst: cannot set OMP_NUM_THREADS=%s", cpus);
+	if (spank_setenv(sp, "OMP_NUM_THREADS", cpus, 1) != ESPANK_SUCCESS ||
+	    spank_setenv(sp, "SRUN_CPUS_PER_TASK", cpus, 1) != ESPANK_SUCCESS) {
+		slurm_error("spank_burst: cannot set OMP_NUM_THREADS and SRUN_CPUS_PER_TASK to %s", cpus);
 		return -1;
 	}
 	return ESPANK_SUCCESS;

@@ -17,6 +17,7 @@
 #include "provider/http/curl_multi.hpp"
 #include "common/config_values.hpp"
 #include "policy/policy_registry.hpp"
+#include "policy/threads/thread_allocator_registry.hpp"
 #include "provider/provider_registry.hpp"
 #include "slurm/libslurm_actuator.hpp"
 #include "slurm/libslurm_job_probe.hpp"
@@ -48,6 +49,7 @@ constexpr burst::Seconds kFollowPoll = 0.05;
 struct BuiltParts {
     std::map<std::string, std::unique_ptr<burst::Provider>> providers;
     std::vector<std::unique_ptr<burst::Policy>> chain;
+    std::unique_ptr<burst::ThreadStage> threads;
     std::vector<std::string> errors;
 };
 
@@ -64,6 +66,8 @@ BuiltParts build_parts(const burst::BurstdConfig& config, const burst::ProviderE
     for (auto& e : burst::node_group_zone_errors(config, parts.providers))
         parts.errors.push_back(std::move(e));
     parts.chain = burst::make_policy_chain(config.policies, parts.errors);
+    if (config.thread_policy)
+        parts.threads = burst::make_thread_stage(*config.thread_policy, parts.errors);
     return parts;
 }
 
@@ -83,7 +87,7 @@ void usage(std::ostream& out)
     out << "usage: burstd [-f FILE] [--check-config]\n"
            "  -f FILE          configuration file (default " << kDefaultConfig << ")\n"
            "  --check-config   check the configuration, report its errors and exit\n"
-           "  --list-policies  print the policies, their parameters and the expanders, and exit\n"
+           "  --list-policies  print the policies, their parameters and the expanders and thread policies, and exit\n"
            "  --list-providers print the provider types and their keys, and exit\n"
            "  -V, --version    print the version and exit\n";
 }
@@ -102,7 +106,7 @@ int main(int argc, char** argv)
         } else if (arg == "--check-config") {
             check_only = true;
         } else if (arg == "--list-policies") {
-            std::cout << burst::policy_listing();
+            std::cout << burst::policy_listing() << burst::thread_allocator_listing();
             return 0;
         } else if (arg == "--list-providers") {
             for (const auto& type : burst::provider_registry().entries())
@@ -190,7 +194,8 @@ int main(int argc, char** argv)
         for (const auto& p : config.providers)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
-        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every);
+        burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every,
+                                 std::move(parts.threads));
         cycle.set_slurm_timeouts(timeouts);
         cycle.start_run_metrics(std::floor(clock.now()));
         burst::LibslurmJobProbe probe;
@@ -221,6 +226,9 @@ int main(int argc, char** argv)
             cycle.set_route_launcher([launch](const std::vector<std::string>& nodes) { launch(0, nodes); });
         }
         burst::Daemon daemon(io, config_path, std::move(loaded.config), log, clock);
+        cycle.set_advice_sink([&daemon](const std::map<std::string, std::uint32_t>& threads) {
+            daemon.send_advice(threads);
+        });
         daemon.set_service_notifier(&notifier);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
             instances.request(power_kind(request.command), request.nodes, request.jobs);
@@ -255,7 +263,7 @@ int main(int argc, char** argv)
         daemon.set_reload_handler([&cycle, &instances, &provider_env](const burst::BurstdConfig& next) {
             BuiltParts rebuilt = build_parts(next, provider_env);
             if (rebuilt.errors.empty()) {
-                cycle.replace_chain(std::move(rebuilt.chain));
+                cycle.replace_chain(std::move(rebuilt.chain), std::move(rebuilt.threads));
                 // Fixed credentials or templates: groups stopped for auth or
                 // invalid errors may launch again.
                 instances.health().reload(next.node_groups);

@@ -35,6 +35,16 @@ libburst_a_SOURCES += \
 	burstd/src/policy/threads/scaling_book.hpp \
 	burstd/src/policy/threads/scaling_model.cpp \
 	burstd/src/policy/threads/scaling_model.hpp \
+	burstd/src/policy/threads/best_constant_allocator.cpp \
+	burstd/src/policy/threads/best_constant_allocator.hpp \
+	burstd/src/policy/threads/greedy_allocator.cpp \
+	burstd/src/policy/threads/greedy_allocator.hpp \
+	burstd/src/policy/threads/thread_allocator.cpp \
+	burstd/src/policy/threads/thread_allocator.hpp \
+	burstd/src/policy/threads/thread_allocator_registry.cpp \
+	burstd/src/policy/threads/thread_allocator_registry.hpp \
+	burstd/src/policy/threads/thread_stage.cpp \
+	burstd/src/policy/threads/thread_stage.hpp \
 	burstd/src/policy/runtime/runtime_estimator.cpp \
 	burstd/src/policy/runtime/runtime_estimator.hpp \
 	burstd/src/policy/hiring/never/never_policy.cpp \
@@ -115,6 +125,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/expander/expander_registry_test.cpp \
 	tests/unit/policy/site/first_fit_index_test.cpp \
 	tests/unit/policy/threads/scaling_book_test.cpp \
+	tests/unit/policy/threads/thread_stage_test.cpp \
 	tests/unit/policy/threads/scaling_model_test.cpp \
 	tests/unit/policy/runtime/runtime_estimator_test.cpp \
 	tests/unit/policy/hiring/always/always_policy_test.cpp \

@@ -3,6 +3,7 @@
 #include "common/config_values.hpp"
 #include "model/clock.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -98,6 +99,35 @@ std::uint32_t PolicyParams::get_uint(const std::string& key, std::uint32_t fallb
         throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected an integer in [" +
                                 std::to_string(min) + ", " + std::to_string(max) + "]");
     return std::uint32_t(value);
+}
+
+std::vector<std::uint32_t> PolicyParams::get_uint_list(const std::string& key,
+                                                      const std::vector<std::uint32_t>& fallback, std::uint32_t min,
+                                                      std::uint32_t max)
+{
+    const std::string* given = lookup(key);
+    if (!given)
+        return fallback;
+    std::vector<std::uint32_t> values;
+    std::size_t from = 0;
+    while (true) {
+        const std::size_t comma = given->find(',', from);
+        const std::string item = given->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long value = std::strtoull(item.c_str(), &end, 10);
+        if (item.empty() || item[0] == '-' || *end != '\0' || errno != 0 || value < min || value > max)
+            throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected integers in [" +
+                                    std::to_string(min) + ", " + std::to_string(max) +
+                                    "] separated by commas, got '" + item + "'");
+        values.push_back(std::uint32_t(value));
+        if (comma == std::string::npos)
+            break;
+        from = comma + 1;
+    }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
 }
 
 std::string PolicyParams::get_choice(const std::string& key, const std::string& fallback,

@@ -34,6 +34,9 @@ public:
     // common/config_values.hpp).
     double get_duration(const std::string& key, double fallback, double min, double max);
     std::uint32_t get_uint(const std::string& key, std::uint32_t fallback, std::uint32_t min, std::uint32_t max);
+    // Comma-separated integers, each in [min, max], returned ascending without repeats.
+    std::vector<std::uint32_t> get_uint_list(const std::string& key, const std::vector<std::uint32_t>& fallback,
+                                             std::uint32_t min, std::uint32_t max);
     std::string get_choice(const std::string& key, const std::string& fallback,
                            const std::vector<std::string>& allowed);
 

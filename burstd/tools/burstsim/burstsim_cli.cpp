@@ -751,6 +751,10 @@ int apply_site_config(Options& o, std::ostream& err)
         o.config.cycle = site.cycle_interval;
     if (!given("--lambda") && site.objective_lambda)
         o.lambdas = {*site.objective_lambda};
+    if (site.thread_policy)
+        warn(site.thread_policy->origin, "ThreadPolicy=" + site.thread_policy->name +
+                                             ": trace jobs carry no thread scaling, so they run with the CPUs they "
+                                             "asked for");
     if (site.early_launch == 0)
         warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
                             "EarlyLaunch above 0");

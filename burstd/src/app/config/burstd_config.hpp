@@ -54,6 +54,7 @@ struct BurstdConfig {
     std::vector<NodeGroup> node_groups;
     std::vector<std::string> node_group_origins;     // parallel to node_groups
     std::vector<PolicySpec> policies;                // the chain, in the order of the lines
+    std::optional<PolicySpec> thread_policy;         // ThreadPolicy=: CPUs per task of --threads=auto jobs
     std::vector<BudgetConfig> budgets;
 
     // What every provider shares.

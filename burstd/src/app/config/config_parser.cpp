@@ -24,7 +24,7 @@ const std::vector<std::string> kGlobalKeys = {
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
     "ReconcileEvery", "ObjectiveLambda",
 };
-const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "Budget"};
+const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "ThreadPolicy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
 const std::vector<std::string> kNodeGroupKeys = {
     "Provider", "Nodes", "Partition", "InstanceTypes", "Zones", "Cpus",  "MemoryMB", "Gres",
@@ -142,6 +142,8 @@ private:
             parse_node_group(line);
         else if (iequals(first, "Policy"))
             parse_policy(line);
+        else if (iequals(first, "ThreadPolicy"))
+            parse_thread_policy(line);
         else if (iequals(first, "Budget"))
             parse_budget(line);
         else
@@ -460,6 +462,21 @@ private:
         p.params = r.rest();
         p.origin = where(line.number);
         config_.policies.push_back(std::move(p));
+    }
+
+    void parse_thread_policy(const ConfigLine& line)
+    {
+        std::string prefix = section_prefix(line, "ThreadPolicy");
+        if (config_.thread_policy)
+            errors_.push_back(prefix + "a second ThreadPolicy line (the first is at " + config_.thread_policy->origin +
+                              "): a site has one thread policy");
+        SectionReader r(line, prefix, errors_);
+        PolicySpec p;
+        p.name = line.pairs.front().value;
+        p.params = r.rest();
+        p.origin = where(line.number);
+        if (!config_.thread_policy)
+            config_.thread_policy = std::move(p);
     }
 
     void parse_budget(const ConfigLine& line)

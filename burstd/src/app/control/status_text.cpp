@@ -190,9 +190,18 @@ void write_status_text(std::ostream& out, json_t* s)
             out << "\n";
         }
     }
-    if (json_t* scaling = json_object_get(s, "thread_scaling"))
+    if (json_t* scaling = json_object_get(s, "thread_scaling")) {
         out << "thread scaling: " << integer(scaling, "categories")
             << " categories learned from completed runs, " << integer(scaling, "known") << " known\n";
+        if (json_t* policy = json_object_get(scaling, "policy")) {
+            out << "thread policy " << json_string_value(policy) << ": CPUs per task for new --threads=auto jobs:";
+            json_t* advice = json_object_get(scaling, "advice");
+            const char* category;
+            json_t* count;
+            json_object_foreach(advice, category, count) out << " " << category << " " << json_integer_value(count);
+            out << (json_object_size(advice) ? "\n" : " none advised yet\n");
+        }
+    }
     json_t* notes = json_object_get(s, "notes");
     for (size_t i = 0; i < json_array_size(notes); ++i)
         out << "note: " << json_string_value(json_array_get(notes, i)) << "\n";

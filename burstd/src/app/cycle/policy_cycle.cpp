@@ -63,14 +63,32 @@ private:
     const CycleContext& ctx_;
 };
 
+namespace {
+
+// "3aa18d7a4625f7d9 4, 0c1f... 1" (the first kShown, then how many more).
+std::string advice_text(const std::map<std::string, std::uint32_t>& advice)
+{
+    constexpr std::size_t kShown = 8;
+    std::string text;
+    std::size_t shown = 0;
+    for (const auto& [category, count] : advice) {
+        if (shown++ == kShown)
+            return text + " and " + std::to_string(advice.size() - kShown) + " more categories";
+        text += (text.empty() ? "" : ", ") + category + " " + std::to_string(count);
+    }
+    return text.empty() ? "none known" : text;
+}
+
+} // namespace
+
 PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
-                         std::uint32_t reconcile_every)
-    : cycle_(timed(std::move(chain))), ledger_(ledger), actuator_(actuator), instances_(instances),
+                         std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads)
+    : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), actuator_(actuator), instances_(instances),
       reconcile_every_(reconcile_every ? reconcile_every : 1)
 {
     // What the last run learned of thread scaling, before any job end of this one.
     try {
-        scaling_errors_ = scaling_.restore(ledger_.thread_scaling());
+        scaling_errors_ = cycle_.scaling().restore(ledger_.thread_scaling());
     } catch (const std::exception& e) {
         scaling_errors_.push_back("thread scaling: cannot read what was learned before the restart, so it is "
                                   "learned anew: " + std::string(e.what()));
@@ -89,7 +107,6 @@ void PolicyCycle::observe(const JobEnd& end)
     run_metrics_.job_end(end);
     budget_spend_.job_ended(end);
     cycle_.observe(end);
-    scaling_.observe(end);
 }
 
 void PolicyCycle::remember(AppliedAction a)
@@ -138,7 +155,7 @@ void PolicyCycle::run(const CycleContext& ctx)
         ctx.log.error(error);
     scaling_errors_.clear();
     try {
-        ledger_.save_thread_scaling(scaling_.take_changed());
+        ledger_.save_thread_scaling(cycle_.scaling().take_changed());
     } catch (const std::exception& e) {
         ctx.log.error("thread scaling: cannot keep what was learned in the ledger (a restart would forget "
                       "it): " + std::string(e.what()));
@@ -197,6 +214,14 @@ void PolicyCycle::run(const CycleContext& ctx)
         stats_.actions[{kind, "over_budget"}] += dropped;
     last_notes_ = std::move(notes);
     last_budgets_ = outcome.standings;
+    if (outcome.advice && advice_sink_ &&
+        (*outcome.advice != advice_sent_ || stats_.runs >= advice_sent_run_ + kAdviceResendCycles)) {
+        if (*outcome.advice != advice_sent_)
+            ctx.log.info("thread advice for new --threads=auto jobs: " + advice_text(*outcome.advice));
+        advice_sink_(*outcome.advice);
+        advice_sent_ = *outcome.advice;
+        advice_sent_run_ = stats_.runs;
+    }
     last_outcome_ = std::move(outcome);
     run_metrics_.budgets(last_budgets_, ctx.now);
 }
@@ -443,10 +468,17 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
     for (const auto& n : last_notes_)
         json_array_append_new(notes.get(), json_string(n.c_str()));
     json_object_set(status, "notes", notes.get());
-    const ScalingBook::Summary scaling = scaling_.summary();
-    json_object_set_new(status, "thread_scaling",
-                        json_pack("{s:I, s:I}", "categories", json_int_t(scaling.categories), "known",
-                                  json_int_t(scaling.known)));
+    const ScalingBook::Summary scaling = cycle_.scaling().summary();
+    JsonRef thread_scaling(json_pack("{s:I, s:I}", "categories", json_int_t(scaling.categories), "known",
+                                     json_int_t(scaling.known)));
+    if (const ThreadStage* threads = cycle_.threads()) {
+        json_object_set_new(thread_scaling.get(), "policy", json_string(std::string(threads->name()).c_str()));
+        JsonRef advice(json_object());
+        for (const auto& [category, count] : advice_sent_)
+            json_object_set_new(advice.get(), category.c_str(), json_integer(count));
+        json_object_set(thread_scaling.get(), "advice", advice.get());
+    }
+    json_object_set(status, "thread_scaling", thread_scaling.get());
 
     // Cloud nodes by state, per group, as the last snapshot showed them.
     JsonRef by_state(json_object());

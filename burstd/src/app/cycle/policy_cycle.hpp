@@ -55,7 +55,7 @@ struct PolicyCycleStats {
 class PolicyCycle {
 public:
     PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
-                std::uint32_t reconcile_every);
+                std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads = nullptr);
     PolicyCycle(const PolicyCycle&) = delete; // its chain times decide() into stats_
     PolicyCycle& operator=(const PolicyCycle&) = delete;
 
@@ -71,15 +71,24 @@ public:
     // up or booting room for the job, or the same decision hires for the group.
     using Launcher = std::function<void(const std::vector<std::string>& nodes)>;
     void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
-    // A new configuration (SIGHUP) brings a new chain.
-    void replace_chain(PolicyChain chain) { cycle_.replace_chain(timed(std::move(chain))); }
+    // Told the thread advice for new --threads=auto jobs (job_submit/burst's
+    // table) when it changed, and every kAdviceResendCycles cycles so that a
+    // restarted slurmctld gets it back.
+    using AdviceSink = std::function<void(const std::map<std::string, std::uint32_t>& threads)>;
+    void set_advice_sink(AdviceSink sink) { advice_sink_ = std::move(sink); }
+    static constexpr std::uint64_t kAdviceResendCycles = 20;
+    // A new configuration (SIGHUP) brings a new chain and thread policy.
+    void replace_chain(PolicyChain chain, std::unique_ptr<ThreadStage> threads = nullptr)
+    {
+        cycle_.replace_chain(timed(std::move(chain)), std::move(threads));
+    }
     // Adds decisions, nodes by state, instances and spend to a status object;
     // run metrics with J at ObjectiveLambda= when it is set.
     void report(json_t* status, std::optional<double> objective_lambda) const;
     const PolicyCycleStats& stats() const { return stats_; }
     // What the decision cycle did in the last cycle that had a snapshot.
     const CycleOutcome& last_outcome() const { return last_outcome_; }
-    const ScalingBook& scaling() const { return scaling_; }
+    const ScalingBook& scaling() const { return cycle_.scaling(); }
     // The chain's policies, in order.
     std::vector<std::string> chain_names() const;
     // Each account's standing against its Budget= line, as of the last cycle.
@@ -108,7 +117,9 @@ private:
     SlurmActuator& actuator_;
     InstanceManager& instances_;
     JobWhyPublisher whys_;
-    ScalingBook scaling_; // each category's thread scaling, from its completed runs
+    AdviceSink advice_sink_;
+    std::map<std::string, std::uint32_t> advice_sent_;
+    std::uint64_t advice_sent_run_ = 0;
     std::vector<std::string> scaling_errors_; // from restoring it, logged at the first cycle
     std::uint32_t reconcile_every_;
     std::uint64_t runs_ = 0; // cycles that had a snapshot

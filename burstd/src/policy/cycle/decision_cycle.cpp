@@ -20,6 +20,7 @@ std::vector<JobId> routed_jobs(const std::vector<Action>& actions)
 
 void DecisionCycle::observe(const JobEnd& end)
 {
+    scaling_.observe(end);
     for (auto& policy : chain_)
         policy->observe(end);
 }
@@ -54,6 +55,18 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
             out.notes.push_back(CycleNote{name, std::move(note), false});
         for (auto& verdict : d.verdicts)
             out.verdicts.push_back(CycleVerdict{name, std::move(verdict)});
+    }
+    if (threads_) {
+        ThreadStageOutcome chosen = threads_->decide(state, scaling_);
+        const std::string name = "threads:" + std::string(threads_->name());
+        Decision d;
+        d.actions = std::move(chosen.actions);
+        sink.begin_decision(name, d);
+        for (auto& action : d.actions) {
+            std::string error = sink.apply(action, state);
+            out.actions.push_back(CycleAction{name, std::move(action), std::move(error)});
+        }
+        out.advice = std::move(chosen.advice);
     }
     if (cap) {
         out.over_budget = cap->dropped();

@@ -8,6 +8,9 @@
 //   2. Each policy of the chain decides on the state; the budget cap drops
 //      or cuts what would break a Budget= line (what one link is allowed
 //      counts against the next); the sink applies what is left, in order.
+//   3. With a thread policy, pending --threads=auto jobs get their CPUs per
+//      task for the tier the chain left them on, from the thread scaling
+//      learned of their categories (policy/threads/thread_stage.hpp).
 //
 // What a site does around the cycle stays with it: burstd builds the state
 // from the plugin's snapshot and its ledger, fences groups that may not
@@ -20,6 +23,8 @@
 #include "policy/cycle/action_sink.hpp"
 #include "policy/cycle/policy_chain.hpp"
 #include "policy/decision.hpp"
+#include "policy/threads/scaling_book.hpp"
+#include "policy/threads/thread_stage.hpp"
 
 #include <cstdint>
 #include <map>
@@ -64,22 +69,34 @@ struct CycleOutcome {
     std::map<std::string, std::uint64_t> over_budget; // dropped per action kind
     std::vector<JobId> held_by_budget;                // jobs a link routed that the cap kept local
     std::vector<BudgetStanding> standings;            // with a budget
+    std::optional<std::map<std::string, std::uint32_t>> advice; // with a thread policy: per category
 };
 
 class DecisionCycle {
 public:
-    explicit DecisionCycle(PolicyChain chain) : chain_(std::move(chain)) {}
+    explicit DecisionCycle(PolicyChain chain, std::unique_ptr<ThreadStage> threads = nullptr)
+        : chain_(std::move(chain)), threads_(std::move(threads))
+    {
+    }
 
     // The sink leaves in `state` what each applied action changed, so that
     // every link decides on the site as the earlier ones left it.  Without
     // `budget`, nothing is capped.
     CycleOutcome run(ClusterState& state, const Clock& clock, const CycleBudget* budget, ActionSink& sink);
-    // A job ended: every policy of the chain may learn from it.
+    // A job ended: every policy of the chain may learn from it, and the
+    // thread scaling of its category is.
     void observe(const JobEnd& end);
 
     // A new configuration brings a new chain.
-    void replace_chain(PolicyChain chain) { chain_ = std::move(chain); }
+    void replace_chain(PolicyChain chain, std::unique_ptr<ThreadStage> threads)
+    {
+        chain_ = std::move(chain);
+        threads_ = std::move(threads);
+    }
     const PolicyChain& chain() const { return chain_; }
+    const ThreadStage* threads() const { return threads_.get(); }
+    ScalingBook& scaling() { return scaling_; }
+    const ScalingBook& scaling() const { return scaling_; }
 
     static constexpr const char* kCycleLink = "cycle";
 
@@ -87,6 +104,8 @@ private:
     void unroute_from_stopped_groups(ClusterState& state, ActionSink& sink, CycleOutcome& out);
 
     PolicyChain chain_;
+    std::unique_ptr<ThreadStage> threads_;
+    ScalingBook scaling_; // each category's thread scaling, from its completed runs
 };
 
 } // namespace burst

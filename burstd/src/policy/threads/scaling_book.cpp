@@ -1,5 +1,7 @@
 #include "policy/threads/scaling_book.hpp"
 
+#include <algorithm>
+
 namespace burst {
 
 bool ScalingBook::observe(const JobEnd& end)
@@ -37,6 +39,18 @@ std::vector<std::string> ScalingBook::restore(const std::map<std::string, std::s
             errors.push_back("thread scaling of category " + category + ": " + error);
     }
     return errors;
+}
+
+std::vector<std::pair<std::string, ScalingFit>> ScalingBook::known() const
+{
+    std::vector<std::pair<std::string, ScalingFit>> out;
+    for (const auto& [category, model] : models_) {
+        ScalingFit f = model.fit(settings_);
+        if (f.known)
+            out.emplace_back(category, f);
+    }
+    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    return out;
 }
 
 ScalingBook::Summary ScalingBook::summary() const

@@ -31,6 +31,8 @@ public:
         std::size_t known = 0;      // whose fit is known
     };
     Summary summary() const;
+    // Every known category's fit.
+    std::vector<std::pair<std::string, ScalingFit>> known() const;
 
     // The categories learned from since the last call, as text to keep
     // (the ledger's thread_scaling rows).

@@ -372,3 +372,17 @@ TEST(ConfigParser, PolicyParametersFollowTheFilesRulesForKeysAndDurations)
     STRCMP_CONTAINS("f:2: Policy=threshold: ", errors[0].c_str());
     STRCMP_EQUAL("f:3: Policy=pfa: alpha applies only with smoothing=ewma", errors[1].c_str());
 }
+
+TEST(ConfigParser, ReadsOneThreadPolicyLine)
+{
+    auto r = parse_config("ClusterName=x\nThreadPolicy=greedy max=16 Sharing=2\n", "f");
+    CHECK_TRUE(r.ok());
+    CHECK_TRUE(bool(r.config.thread_policy));
+    STRCMP_EQUAL("greedy", r.config.thread_policy->name.c_str());
+    STRCMP_EQUAL("f:2", r.config.thread_policy->origin.c_str());
+    LONGS_EQUAL(2, r.config.thread_policy->params.size());
+    auto twice = parse_config("ClusterName=x\nThreadPolicy=greedy\nThreadPolicy=best-constant\n", "f");
+    CHECK_TRUE(has_error(twice, "f:3: ThreadPolicy=best-constant: a second ThreadPolicy line (the first is at f:2): "
+                                "a site has one thread policy"));
+    CHECK_FALSE(bool(parse_config("ClusterName=x\n", "f").config.thread_policy));
+}

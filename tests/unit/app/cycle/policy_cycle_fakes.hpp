@@ -1,8 +1,8 @@
 #pragma once
 // Stand-ins for what a PolicyCycle drives: a policy that returns scripted
 // actions, a provider with nothing behind it, and an actuator that records
-// each call to Slurm as one line ("job 7 local,cloud", "POWER_UP c2",
-// "drain c1", "undrain c1") and keeps drain reasons as Slurm would.
+// each call to Slurm as one line ("job 7 local,cloud", "job 7 2x4 cpus",
+// "POWER_UP c2", "drain c1", "undrain c1") and keeps drain reasons as Slurm would.
 
 #include "app/cycle/policy_cycle.hpp"
 
@@ -53,7 +53,12 @@ public:
         calls.push_back("job " + std::to_string(job) + " " + list);
         return {};
     }
-    ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
+    ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view) override
+    {
+        calls.push_back("job " + std::to_string(change.job()) + " " + std::to_string(change.num_tasks()) + "x" +
+                        std::to_string(change.cpus_per_task()) + " cpus");
+        return {};
+    }
     ActuatorError set_job_why(JobId job, std::string_view why) override
     {
         whys.push_back("job " + std::to_string(job) + " why:" + std::string(why));

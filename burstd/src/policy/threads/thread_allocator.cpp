@@ -1,0 +1,30 @@
+#include "policy/threads/thread_allocator.hpp"
+
+namespace burst {
+namespace {
+
+// A fit of a category that does not scale leaves c a rounding error above
+// zero; more threads must save more than that.
+constexpr double kNoise = 1e-9;
+
+} // namespace
+
+double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed)
+{
+    const double n = double(q.tasks);
+    return q.fit.time(threads) / speed * (n * double(threads) * price + q.lambda * n / 3600);
+}
+
+std::uint32_t ThreadAllocator::choose(const ThreadQuestion& q) const
+{
+    std::uint32_t best = q.counts.front();
+    double best_cost = cost(q, best);
+    for (std::uint32_t t : q.counts) {
+        const double c = cost(q, t);
+        if (c < best_cost * (1 - kNoise))
+            best = t, best_cost = c;
+    }
+    return best;
+}
+
+} // namespace burst

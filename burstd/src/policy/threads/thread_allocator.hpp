@@ -1,0 +1,46 @@
+#pragma once
+// A thread allocator picks the CPUs per task of one --threads=auto job whose
+// category's scaling is known (Smowton et al., section IV-B).  The question
+// carries everything the choice may depend on; ThreadStage asks it for every
+// such job, in priority order, and says which tier the job is on.
+//
+// Every allocator weighs the same expected cost of running with t threads,
+//     J(t) = T(t)/speed · (n·t·price(t) + λ·n/3600),
+// n tasks, T the category's fitted run time: the cores it pays for while it
+// runs, plus λ per core-hour of the time its n cores' worth of work is not
+// done.  Allocators differ in price(t); each picks the cheapest allowed
+// count, the fewest threads among equals.
+
+#include "policy/threads/scaling_model.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace burst {
+
+struct ThreadQuestion {
+    ScalingFit fit;                // the job's category's, known
+    std::uint32_t tasks = 1;
+    double lambda = 1;             // money per core-hour of work not yet done
+    double speed = 1;              // of the tier's cores, relative to local ones
+    double price = 0;              // per CPU-second of cores free now on the job's tier
+    double local_price = 0;        // per CPU-second of a free local core
+    double dear_price = 0;         // per CPU-second of cores beyond those
+    std::uint64_t free_cpus = 0;   // free now on the job's tier, less earlier choices
+    std::vector<std::uint32_t> counts; // allowed, ascending, within the tier's node size; never empty
+};
+
+// J(t) on cores of this price per CPU-second and speed.
+double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed);
+
+class ThreadAllocator {
+public:
+    virtual ~ThreadAllocator() = default;
+    virtual std::string_view name() const = 0;
+    // J of `threads` as this allocator prices it.
+    virtual double cost(const ThreadQuestion& q, std::uint32_t threads) const = 0;
+    std::uint32_t choose(const ThreadQuestion& q) const;
+};
+
+} // namespace burst

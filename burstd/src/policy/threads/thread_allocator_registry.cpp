@@ -1,0 +1,85 @@
+#include "policy/threads/thread_allocator_registry.hpp"
+
+#include "policy/threads/best_constant_allocator.hpp"
+#include "policy/threads/greedy_allocator.hpp"
+
+#include <sstream>
+
+namespace burst {
+namespace {
+
+template <class A>
+std::unique_ptr<ThreadAllocator> build(PolicyParams& params)
+{
+    return std::make_unique<A>(params);
+}
+
+} // namespace
+
+const Registry<ThreadAllocatorType>& thread_allocator_registry()
+{
+    static const Registry<ThreadAllocatorType> registry(
+        "thread policy",
+        {
+            {BestConstantAllocator::kName,
+             "one count per category, the cheapest on free local cores, whatever the tier and load",
+             build<BestConstantAllocator>,
+             {}},
+            {GreedyAllocator::kName,
+             "Smowton et al.'s greedy allocation: the cheapest count now, cores beyond the free ones at the dear price",
+             build<GreedyAllocator>,
+             {{"sharing", "1", "counts the free cores as shared by this many jobs like it"}}},
+        });
+    return registry;
+}
+
+const std::vector<ParameterDoc>& thread_stage_parameters()
+{
+    static const std::vector<ParameterDoc> parameters{
+        {"lambda", "1", "money per core-hour of work not yet done"},
+        {"local_price", "0", "money per local core-hour"},
+        {"max", "64", "most CPUs per task"},
+        {"counts", "1,2,4,8,16,32,64", "the CPUs per task allowed"},
+        {"min_gain", "0.05", "a pending job's count changes only if that saves this share of its cost"},
+    };
+    return parameters;
+}
+
+std::unique_ptr<ThreadStage> make_thread_stage(const std::string& name, PolicyParams params)
+{
+    const ThreadAllocatorType* type = thread_allocator_registry().find(name);
+    if (!type)
+        throw PolicyConfigError(thread_allocator_registry().unknown(name));
+    ThreadStageSettings settings = ThreadStageSettings::from(params);
+    auto allocator = type->build(params);
+    params.reject_unread(name);
+    return std::make_unique<ThreadStage>(std::move(allocator), std::move(settings));
+}
+
+std::unique_ptr<ThreadStage> make_thread_stage(const PolicySpec& spec, std::vector<std::string>& errors)
+{
+    try {
+        return make_thread_stage(spec.name,
+                                 PolicyParams(std::map<std::string, std::string>(spec.params.begin(), spec.params.end())));
+    } catch (const PolicyConfigError& e) {
+        errors.push_back(spec.origin + ": ThreadPolicy=" + spec.name + ": " + e.what());
+        return nullptr;
+    }
+}
+
+std::string thread_allocator_listing()
+{
+    std::ostringstream out;
+    out << "Thread policies (burstd.conf ThreadPolicy=NAME key=value ...):\n";
+    for (const auto& a : thread_allocator_registry().entries()) {
+        out << "  " << a.name << ": " << a.description << "\n";
+        for (const auto& param : a.parameters)
+            out << "      " << param.key << " (" << param.fallback << "): " << param.description << "\n";
+    }
+    out << "  every thread policy also reads:\n";
+    for (const auto& param : thread_stage_parameters())
+        out << "      " << param.key << " (" << param.fallback << "): " << param.description << "\n";
+    return out.str();
+}
+
+} // namespace burst

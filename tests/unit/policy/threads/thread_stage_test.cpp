@@ -1,0 +1,224 @@
+#include "policy/threads/thread_allocator_registry.hpp"
+#include "policy/threads/thread_stage.hpp"
+
+#include "../policy_test_state.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+// c = 0.9, E = 1000 s: T(t) = 1000 (0.9/t + 0.1).
+Seconds scalable(std::uint32_t t) { return 1000 * (0.9 / t + 0.1); }
+
+void learn(ScalingBook& book, const std::string& category, Seconds (*time)(std::uint32_t))
+{
+    for (int round = 0; round < 3; ++round)
+        for (std::uint32_t t : {1u, 2u, 4u, 8u}) {
+            JobEnd e;
+            e.category = category;
+            e.cpus_per_task = t;
+            e.cpus = t;
+            e.elapsed = time(t);
+            e.state = "COMPLETED";
+            book.observe(e);
+        }
+}
+
+Seconds flat(std::uint32_t) { return 600; }
+
+std::unique_ptr<ThreadStage> stage(const std::string& name, std::map<std::string, std::string> params = {})
+{
+    return make_thread_stage(name, PolicyParams(params));
+}
+
+// A job asking --threads=auto, one task, waiting for local nodes.
+void auto_job(StateBuilder& b, JobId id, const std::string& category, std::uint32_t cpus_per_task = 1,
+              std::uint32_t tasks = 1)
+{
+    b.pending(id, cpus_per_task * tasks, BurstOption::Allow, category);
+    Job& j = b.state.snapshot.jobs.back();
+    j.threads.automatic = true;
+    j.cpus_per_task = cpus_per_task;
+}
+
+// A 16-core local node with `busy` cores allocated; a cloud group of 8-core
+// nodes at `price` per node-hour (8: one per core-hour, λ's unit).
+StateBuilder site(std::uint32_t busy, double price = 8)
+{
+    StateBuilder b;
+    b.local("n1", 16, busy).group("cloud", 8, 2, price);
+    b.node("n1").partitions = {"local"};
+    return b;
+}
+
+std::vector<SetJobThreads> chosen(const ThreadStageOutcome& out)
+{
+    std::vector<SetJobThreads> v;
+    for (const auto& a : out.actions)
+        v.push_back(std::get<SetJobThreads>(a.what));
+    return v;
+}
+
+} // namespace
+
+TEST_GROUP(ThreadStage)
+{
+    ScalingBook book;
+    void setup() override
+    {
+        learn(book, "scal", scalable);
+        learn(book, "flat", flat);
+    }
+};
+
+TEST(ThreadStage, GreedyGivesAScalableJobEveryIdleLocalCore)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "scal");
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(1, v.size());
+    LONGS_EQUAL(1, v[0].job);
+    LONGS_EQUAL(16, v[0].cpus_per_task); // the widest local node
+    LONGS_EQUAL(16, v[0].cpus);
+}
+
+// Busy local cores: every count pays the dear price (the cloud's, one per
+// core-hour), so J(t) = T(t)(t + 1)/3600 is lowest at 4 threads.
+TEST(ThreadStage, GreedyGivesFewerThreadsOnceLocalCoresAreBusy)
+{
+    StateBuilder b = site(16);
+    auto_job(b, 1, "scal");
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(1, v.size());
+    LONGS_EQUAL(4, v[0].cpus_per_task);
+}
+
+TEST(ThreadStage, EarlierJobsTakeTheFreeCoresFirst)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "scal");
+    auto_job(b, 2, "scal");
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(2, v.size());
+    LONGS_EQUAL(16, v[0].cpus_per_task);
+    LONGS_EQUAL(4, v[1].cpus_per_task);
+}
+
+TEST(ThreadStage, AJobRoutedToADearGroupRunsSingleThreaded)
+{
+    StateBuilder b = site(16, 64); // 8 per core-hour
+    auto_job(b, 1, "scal", 4);
+    b.state.snapshot.jobs.back().partitions = {"local", "cloud"};
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(1, v.size());
+    LONGS_EQUAL(1, v[0].cpus_per_task);
+    CHECK(stage("greedy")->decide(b.state, book).actions[0].reason.find("on node group cloud") != std::string::npos);
+}
+
+TEST(ThreadStage, ATaskIsNeverWiderThanANodeOfItsTier)
+{
+    StateBuilder b = site(0, 1);
+    auto_job(b, 1, "scal");
+    b.state.snapshot.jobs.back().partitions = {"cloud"};
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(1, v.size());
+    LONGS_EQUAL(8, v[0].cpus_per_task); // cheap cloud, but 8-core nodes
+}
+
+TEST(ThreadStage, TheSiteBoundsTheCounts)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "scal");
+    LONGS_EQUAL(8, chosen(stage("greedy", {{"max", "8"}})->decide(b.state, book))[0].cpus_per_task);
+    LONGS_EQUAL(3, chosen(stage("greedy", {{"counts", "3,1"}})->decide(b.state, book))[0].cpus_per_task);
+}
+
+TEST(ThreadStage, AJobThatDoesNotScaleKeepsOneThread)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "flat");
+    CHECK(stage("greedy")->decide(b.state, book).actions.empty());
+    auto_job(b, 2, "flat", 4); // its 4 idle cores cost nothing locally, but not beyond them
+    CHECK(stage("greedy")->decide(b.state, book).actions.empty());
+    b.node("n1").alloc_cpus = 16;
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(1, v.size());
+    LONGS_EQUAL(2, v[0].job);
+    LONGS_EQUAL(1, v[0].cpus_per_task);
+}
+
+TEST(ThreadStage, UnknownCategoriesAndUsersCountsAreLeftAlone)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "never-seen");
+    b.pending(2, 4, BurstOption::Allow, "scal"); // --threads=4 or -c 4
+    b.state.snapshot.jobs.back().threads.count = 4;
+    b.state.snapshot.jobs.back().cpus_per_task = 4;
+    b.pending(3, 1, BurstOption::Allow, "scal"); // no --threads at all
+    CHECK(stage("greedy")->decide(b.state, book).actions.empty());
+}
+
+TEST(ThreadStage, APendingJobChangesOnlyForAWorthwhileGain)
+{
+    StateBuilder b = site(16);
+    auto_job(b, 1, "scal", 8); // J(8) = 1912 against J(4) = 1625: 18 % dearer
+    LONGS_EQUAL(4, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task);
+    CHECK(stage("greedy", {{"min_gain", "0.2"}})->decide(b.state, book).actions.empty());
+}
+
+TEST(ThreadStage, TheSharingFactorLeavesFreeCoresToJobsLikeIt)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "scal");
+    LONGS_EQUAL(8, chosen(stage("greedy", {{"sharing", "2"}})->decide(b.state, book))[0].cpus_per_task);
+}
+
+TEST(ThreadStage, BestConstantIgnoresLoadAndTier)
+{
+    StateBuilder b = site(16, 64);
+    auto_job(b, 1, "scal");
+    auto_job(b, 2, "scal");
+    b.state.snapshot.jobs.back().partitions = {"local", "cloud"};
+    const auto v = chosen(stage("best-constant")->decide(b.state, book));
+    LONGS_EQUAL(2, v.size());
+    LONGS_EQUAL(16, v[0].cpus_per_task);
+    LONGS_EQUAL(8, v[1].cpus_per_task); // the same plan, cut to the group's 8-core nodes
+}
+
+TEST(ThreadStage, AdvisesEachKnownCategoryForANewJobOnLocalNodesAsTheQueueLeavesThem)
+{
+    StateBuilder idle = site(0);
+    const ThreadStageOutcome out = stage("greedy")->decide(idle.state, book);
+    LONGS_EQUAL(2, out.advice.size());
+    LONGS_EQUAL(16, out.advice.at("scal"));
+    LONGS_EQUAL(1, out.advice.at("flat"));
+    StateBuilder busy = site(0);
+    busy.pending(1, 16, BurstOption::Allow, "other");
+    LONGS_EQUAL(4, stage("greedy")->decide(busy.state, book).advice.at("scal"));
+}
+
+TEST(ThreadStage, ABadThreadPolicyIsNamedWithWhatIsWrong)
+{
+    std::vector<std::string> errors;
+    PolicySpec spec{"greedy", {{"counts", "1,x"}}, "burstd.conf:7"};
+    CHECK(make_thread_stage(spec, errors) == nullptr);
+    LONGS_EQUAL(1, errors.size());
+    STRCMP_EQUAL("burstd.conf:7: ThreadPolicy=greedy: policy parameter counts='1,x': expected integers in [1, 1024] "
+                 "separated by commas, got 'x'",
+                 errors[0].c_str());
+    errors.clear();
+    spec = PolicySpec{"greed", {}, "burstd.conf:7"};
+    CHECK(make_thread_stage(spec, errors) == nullptr);
+    CHECK(errors[0].find("unknown thread policy 'greed' (did you mean greedy?)") != std::string::npos);
+    errors.clear();
+    spec = PolicySpec{"best-constant", {{"sharing", "2"}}, "burstd.conf:7"};
+    CHECK(make_thread_stage(spec, errors) == nullptr);
+    CHECK(errors[0].find("unknown parameter(s) sharing") != std::string::npos);
+    errors.clear();
+    spec = PolicySpec{"greedy", {{"max", "2"}, {"counts", "4,8"}}, "burstd.conf:7"};
+    CHECK(make_thread_stage(spec, errors) == nullptr);
+    CHECK(errors[0].find("no allowed count is at most max=2") != std::string::npos);
+}
