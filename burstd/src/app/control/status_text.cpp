@@ -199,7 +199,10 @@ void write_status_text(std::ostream& out, json_t* s)
             const char* category;
             json_t* count;
             json_object_foreach(advice, category, count) out << " " << category << " " << json_integer_value(count);
-            out << (json_object_size(advice) ? "\n" : " none advised yet\n");
+            const json_int_t all = integer(scaling, "advised_categories");
+            if (all > json_int_t(json_object_size(advice)))
+                out << " and " << all - json_int_t(json_object_size(advice)) << " more";
+            out << (all ? "\n" : " none advised yet\n");
         }
     }
     json_t* notes = json_object_get(s, "notes");

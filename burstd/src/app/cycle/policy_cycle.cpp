@@ -214,12 +214,12 @@ void PolicyCycle::run(const CycleContext& ctx)
         stats_.actions[{kind, "over_budget"}] += dropped;
     last_notes_ = std::move(notes);
     last_budgets_ = outcome.standings;
-    if (outcome.advice && advice_sink_ &&
-        (*outcome.advice != advice_sent_ || stats_.runs >= advice_sent_run_ + kAdviceResendCycles)) {
-        if (*outcome.advice != advice_sent_)
-            ctx.log.info("thread advice for new --threads=auto jobs: " + advice_text(*outcome.advice));
-        advice_sink_(*outcome.advice);
-        advice_sent_ = *outcome.advice;
+    const ThreadStage* threads = cycle_.threads();
+    if (threads && outcome.advice_changed)
+        ctx.log.info("thread advice for new --threads=auto jobs: " + advice_text(threads->advice()));
+    if (threads && advice_sink_ && !threads->advice().empty() &&
+        (outcome.advice_changed || stats_.runs >= advice_sent_run_ + kAdviceResendCycles)) {
+        advice_sink_(threads->advice());
         advice_sent_run_ = stats_.runs;
     }
     last_outcome_ = std::move(outcome);
@@ -474,9 +474,12 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
     if (const ThreadStage* threads = cycle_.threads()) {
         json_object_set_new(thread_scaling.get(), "policy", json_string(std::string(threads->name()).c_str()));
         JsonRef advice(json_object());
-        for (const auto& [category, count] : advice_sent_)
-            json_object_set_new(advice.get(), category.c_str(), json_integer(count));
+        std::size_t shown = 0;
+        for (const auto& [category, count] : threads->advice())
+            if (shown++ < kAdviceShown)
+                json_object_set_new(advice.get(), category.c_str(), json_integer(count));
         json_object_set(thread_scaling.get(), "advice", advice.get());
+        json_object_set_new(thread_scaling.get(), "advised_categories", json_integer(json_int_t(threads->advice().size())));
     }
     json_object_set(status, "thread_scaling", thread_scaling.get());
 

@@ -77,6 +77,7 @@ public:
     using AdviceSink = std::function<void(const std::map<std::string, std::uint32_t>& threads)>;
     void set_advice_sink(AdviceSink sink) { advice_sink_ = std::move(sink); }
     static constexpr std::uint64_t kAdviceResendCycles = 20;
+    static constexpr std::size_t kAdviceShown = 20; // categories whose advice status lists
     // A new configuration (SIGHUP) brings a new chain and thread policy.
     void replace_chain(PolicyChain chain, std::unique_ptr<ThreadStage> threads = nullptr)
     {
@@ -118,7 +119,6 @@ private:
     InstanceManager& instances_;
     JobWhyPublisher whys_;
     AdviceSink advice_sink_;
-    std::map<std::string, std::uint32_t> advice_sent_;
     std::uint64_t advice_sent_run_ = 0;
     std::vector<std::string> scaling_errors_; // from restoring it, logged at the first cycle
     std::uint32_t reconcile_every_;

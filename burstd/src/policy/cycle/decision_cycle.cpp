@@ -66,7 +66,7 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
             std::string error = sink.apply(action, state);
             out.actions.push_back(CycleAction{name, std::move(action), std::move(error)});
         }
-        out.advice = std::move(chosen.advice);
+        out.advice_changed = chosen.advice_changed;
     }
     if (cap) {
         out.over_budget = cap->dropped();

@@ -69,7 +69,7 @@ struct CycleOutcome {
     std::map<std::string, std::uint64_t> over_budget; // dropped per action kind
     std::vector<JobId> held_by_budget;                // jobs a link routed that the cap kept local
     std::vector<BudgetStanding> standings;            // with a budget
-    std::optional<std::map<std::string, std::uint32_t>> advice; // with a thread policy: per category
+    bool advice_changed = false;                      // the thread policy's (threads()->advice())
 };
 
 class DecisionCycle {
@@ -95,6 +95,7 @@ public:
     }
     const PolicyChain& chain() const { return chain_; }
     const ThreadStage* threads() const { return threads_.get(); }
+    ThreadStage* threads() { return threads_.get(); }
     ScalingBook& scaling() { return scaling_; }
     const ScalingBook& scaling() const { return scaling_; }
 

@@ -1,29 +1,30 @@
 #include "policy/threads/scaling_book.hpp"
 
-#include <algorithm>
-
 namespace burst {
 
 bool ScalingBook::observe(const JobEnd& end)
 {
     if (end.category.empty() || !end.completed() || !(end.elapsed > 0))
         return false;
-    models_[end.category].add(ScalingRun{end.cpus_per_task, end.elapsed, 0}, settings_.decay);
+    Entry& e = entries_[end.category];
+    e.model.add(ScalingRun{end.cpus_per_task, end.elapsed, 0}, settings_.decay);
+    e.fit = e.model.fit(settings_);
+    e.changed_at = ++version_;
     changed_.insert(end.category);
     return true;
 }
 
 ScalingFit ScalingBook::fit(const std::string& category) const
 {
-    auto it = models_.find(category);
-    return it == models_.end() ? ScalingFit{} : it->second.fit(settings_);
+    auto it = entries_.find(category);
+    return it == entries_.end() ? ScalingFit{} : it->second.fit;
 }
 
 std::map<std::string, std::string> ScalingBook::take_changed()
 {
     std::map<std::string, std::string> out;
     for (const auto& category : changed_)
-        out[category] = models_.at(category).to_text();
+        out[category] = entries_.at(category).model.to_text();
     changed_.clear();
     return out;
 }
@@ -33,32 +34,21 @@ std::vector<std::string> ScalingBook::restore(const std::map<std::string, std::s
     std::vector<std::string> errors;
     for (const auto& [category, text] : kept) {
         std::string error;
-        if (auto m = ScalingModel::from_text(text, error))
-            models_[category] = *m;
-        else
+        if (auto m = ScalingModel::from_text(text, error)) {
+            entries_[category] = Entry{*m, m->fit(settings_), ++version_};
+        } else {
             errors.push_back("thread scaling of category " + category + ": " + error);
+        }
     }
     return errors;
-}
-
-std::vector<std::pair<std::string, ScalingFit>> ScalingBook::known() const
-{
-    std::vector<std::pair<std::string, ScalingFit>> out;
-    for (const auto& [category, model] : models_) {
-        ScalingFit f = model.fit(settings_);
-        if (f.known)
-            out.emplace_back(category, f);
-    }
-    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    return out;
 }
 
 ScalingBook::Summary ScalingBook::summary() const
 {
     Summary s;
-    s.categories = models_.size();
-    for (const auto& [category, model] : models_)
-        s.known += model.fit(settings_).known ? 1 : 0;
+    s.categories = entries_.size();
+    for (const auto& [category, entry] : entries_)
+        s.known += entry.fit.known ? 1 : 0;
     return s;
 }
 

@@ -3,12 +3,15 @@
 // ScalingModel per category (the plugin's category: account, job name,
 // batch command), fed by job ends.  Only runs that completed are learned
 // from: a failed, cancelled, timed-out or preempted run's time says nothing
-// about how the category scales.
+// about how the category scales.  Each category's fit is kept beside its
+// sums and redone when it learns, so that a decision reads fits without
+// solving anything.
 
 #include "model/job.hpp"
 #include "policy/threads/scaling_model.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -25,14 +28,24 @@ public:
     bool observe(const JobEnd& end);
     // A category never seen has an empty fit, not known.
     ScalingFit fit(const std::string& category) const;
+    // Counts every run learned and every category restored: a decision's
+    // view of the fits is current while this has not moved.
+    std::uint64_t version() const { return version_; }
+    // Visit(category, fit) for every category whose fit has changed since
+    // version `since` (0: every category), known or not.
+    template <class Visit>
+    void for_each_changed_since(std::uint64_t since, Visit visit) const
+    {
+        for (const auto& [category, entry] : entries_)
+            if (entry.changed_at > since)
+                visit(category, entry.fit);
+    }
 
     struct Summary {
         std::size_t categories = 0; // with at least one run learned from
         std::size_t known = 0;      // whose fit is known
     };
     Summary summary() const;
-    // Every known category's fit.
-    std::vector<std::pair<std::string, ScalingFit>> known() const;
 
     // The categories learned from since the last call, as text to keep
     // (the ledger's thread_scaling rows).
@@ -42,9 +55,15 @@ public:
     std::vector<std::string> restore(const std::map<std::string, std::string>& kept);
 
 private:
+    struct Entry {
+        ScalingModel model;
+        ScalingFit fit;
+        std::uint64_t changed_at = 0; // version_ when it last learned
+    };
     ScalingSettings settings_;
-    std::unordered_map<std::string, ScalingModel> models_;
+    std::unordered_map<std::string, Entry> entries_;
     std::unordered_set<std::string> changed_;
+    std::uint64_t version_ = 0;
 };
 
 } // namespace burst

@@ -41,6 +41,7 @@ const std::vector<ParameterDoc>& thread_stage_parameters()
         {"max", "64", "most CPUs per task"},
         {"counts", "1,2,4,8,16,32,64", "the CPUs per task allowed"},
         {"min_gain", "0.05", "a pending job's count changes only if that saves this share of its cost"},
+        {"max_changes", "200", "pending jobs changed per cycle at most (each is a job update in slurmctld)"},
     };
     return parameters;
 }

@@ -13,12 +13,12 @@ namespace {
 
 // What a job's tier offers it: free cores, their price, and how wide a task may be.
 struct Tier {
-    std::uint64_t* free = nullptr; // shared by the jobs on it, taken in priority order
-    double price = 0;              // per CPU-second
+    const GroupView* group = nullptr; // none: local nodes
+    std::uint64_t* free = nullptr;    // shared by the jobs on it, taken in priority order
+    double price = 0;                 // per CPU-second
     double dear_price = 0;
     double speed = 1;
     std::uint32_t node_cpus = 0;
-    std::string name;
 };
 
 std::uint64_t take(std::uint64_t& free, std::uint64_t cpus)
@@ -45,6 +45,7 @@ ThreadStageSettings ThreadStageSettings::from(PolicyParams& params)
     s.max_threads = params.get_uint("max", s.max_threads, 1, 1024);
     s.counts = params.get_uint_list("counts", s.counts, 1, 1024);
     s.min_gain = params.get_double("min_gain", s.min_gain, 0, 10);
+    s.max_changes = params.get_uint("max_changes", s.max_changes, 0, 100000);
     s.counts.erase(std::remove_if(s.counts.begin(), s.counts.end(), [&](std::uint32_t t) { return t > s.max_threads; }),
                    s.counts.end());
     if (s.counts.empty())
@@ -53,7 +54,7 @@ ThreadStageSettings ThreadStageSettings::from(PolicyParams& params)
     return s;
 }
 
-ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingBook& book) const
+ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingBook& book)
 {
     ThreadStageOutcome out;
     const SiteView view = SiteView::of(state);
@@ -69,17 +70,42 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     for (const auto& g : view.groups)
         group_free.push_back(g.free_capacity());
 
-    std::unordered_map<std::string, ScalingFit> fits;
-    auto fit_of = [&](const std::string& category) -> const ScalingFit& {
-        auto it = fits.find(category);
-        if (it == fits.end())
-            it = fits.emplace(category, book.fit(category)).first;
-        return it->second;
-    };
     const double local_price = settings_.local_price / 3600;
     ThreadQuestion q;
     q.lambda = settings_.lambda;
     q.local_price = local_price;
+    // A local job's widest node and dear price depend only on its partition
+    // list and node needs, both interned: worked out once per distinct one.
+    constexpr std::uint32_t kUnknown = ~std::uint32_t(0);
+    std::vector<std::uint32_t> widest_by_partitions;
+    std::vector<double> dear_by_needs;
+    const auto widest_local = [&](const PartitionSet& partitions) {
+        if (partitions.id() >= widest_by_partitions.size())
+            widest_by_partitions.resize(partitions.id() + 1, kUnknown);
+        std::uint32_t& widest = widest_by_partitions[partitions.id()];
+        if (widest == kUnknown) {
+            widest = 0;
+            for (const auto& p : partitions) {
+                auto it = local_node_cpus.find(p);
+                widest = std::max(widest, it == local_node_cpus.end() ? 0 : it->second);
+            }
+        }
+        return widest;
+    };
+    const auto dear_local = [&](NodeNeeds needs) {
+        if (needs.id() >= dear_by_needs.size())
+            dear_by_needs.resize(needs.id() + 1, -1);
+        double& dear = dear_by_needs[needs.id()];
+        if (dear < 0) {
+            dear = settings_.lambda / 3600;
+            for (const GroupView& g : view.groups)
+                if (view.serves(needs, g))
+                    dear = std::min(dear, g.group->price_per_cpu_second() / g.group->speed);
+        }
+        return dear;
+    };
+    const std::string* fit_category = nullptr;
+    ScalingFit fit;
 
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const Job& job = *view.pending[i];
@@ -87,23 +113,16 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         Tier tier;
         if (view.pending_group[i] >= 0) {
             const GroupView& g = view.groups[std::size_t(view.pending_group[i])];
+            tier.group = &g;
             tier.free = &group_free[g.index];
             tier.speed = g.group->speed;
             tier.price = tier.dear_price = g.group->price_per_cpu_second();
             tier.node_cpus = g.group->cpus;
-            tier.name = "node group " + g.group->name;
         } else {
             tier.free = &local_free;
             tier.price = local_price;
-            tier.dear_price = settings_.lambda / 3600;
-            for (const GroupView& g : view.groups)
-                if (view.serves(job.needs, g))
-                    tier.dear_price = std::min(tier.dear_price, g.group->price_per_cpu_second() / g.group->speed);
-            for (const auto& p : job.partitions) {
-                auto it = local_node_cpus.find(p);
-                tier.node_cpus = std::max(tier.node_cpus, it == local_node_cpus.end() ? 0 : it->second);
-            }
-            tier.name = "local nodes";
+            tier.dear_price = dear_local(job.needs);
+            tier.node_cpus = widest_local(job.partitions);
         }
         const std::uint32_t per_task = std::max<std::uint32_t>(job.cpus_per_task, 1);
         const std::uint32_t tasks = std::max<std::uint32_t>(job.cpus / per_task, 1);
@@ -111,7 +130,10 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
             take(*tier.free, job.cpus * copies);
             continue;
         }
-        const ScalingFit& fit = fit_of(job.category);
+        if (!fit_category || *fit_category != job.category) {
+            fit = book.fit(job.category);
+            fit_category = &job.category;
+        }
         q.counts.clear();
         for (std::uint32_t t : settings_.counts)
             if (t <= tier.node_cpus)
@@ -127,16 +149,21 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         q.dear_price = tier.dear_price;
         q.free_cpus = *tier.free;
         const std::uint32_t chosen = allocator_->choose(q);
-        take(*tier.free, std::uint64_t(tasks) * chosen * copies);
         const double chosen_cost = allocator_->cost(q, chosen);
         const double current_cost = allocator_->cost(q, per_task);
         const bool allowed = std::find(q.counts.begin(), q.counts.end(), per_task) != q.counts.end();
-        if (chosen == per_task || (allowed && !(current_cost > chosen_cost * (1 + settings_.min_gain))))
+        // A job left as it is takes the cores it has asked for.
+        if (chosen == per_task || (allowed && !(current_cost > chosen_cost * (1 + settings_.min_gain))) ||
+            out.actions.size() >= settings_.max_changes) {
+            take(*tier.free, job.cpus * copies);
             continue;
+        }
+        take(*tier.free, std::uint64_t(tasks) * chosen * copies);
         std::ostringstream why;
         why.precision(2);
         why << "category " << job.category << " scales with c " << std::fixed << fit.c << ", E "
-            << seconds_text(fit.time(1)) << ": " << chosen << " CPUs per task on " << tier.name << " (expected "
+            << seconds_text(fit.time(1)) << ": " << chosen << " CPUs per task on "
+            << (tier.group ? "node group " + tier.group->group->name : std::string("local nodes")) << " (expected "
             << seconds_text(fit.time(chosen) / tier.speed) << ") cost " << money(chosen_cost) << ", " << per_task
             << " (" << seconds_text(fit.time(per_task) / tier.speed) << ") " << money(current_cost);
         out.actions.push_back(Action{SetJobThreads{job.id, chosen, tasks * chosen}, why.str()});
@@ -144,27 +171,52 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
 
     // A new job of a known category: one task, on local nodes as they are
     // left by the queue, as wide as the widest local node allows.
-    std::uint32_t widest_local = 0;
+    AdviceInputs inputs;
     for (const auto& [partition, cpus] : local_node_cpus)
-        widest_local = std::max(widest_local, cpus);
+        inputs.widest_node = std::max(inputs.widest_node, cpus);
+    inputs.dear_price = settings_.lambda / 3600;
+    for (const GroupView& g : view.groups)
+        inputs.dear_price = std::min(inputs.dear_price, g.group->price_per_cpu_second() / g.group->speed);
+    inputs.free_cpus = std::min<std::uint64_t>(local_free, std::uint64_t(settings_.counts.back()) * 100);
+    out.advice_changed = update_advice(book, q, inputs);
+    return out;
+}
+
+bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, const AdviceInputs& inputs)
+{
     q.counts.clear();
     for (std::uint32_t t : settings_.counts)
-        if (t <= widest_local)
+        if (t <= inputs.widest_node)
             q.counts.push_back(t);
-    if (q.counts.empty())
-        return out;
     q.tasks = 1;
     q.speed = 1;
-    q.price = local_price;
-    q.dear_price = settings_.lambda / 3600;
-    for (const GroupView& g : view.groups)
-        q.dear_price = std::min(q.dear_price, g.group->price_per_cpu_second() / g.group->speed);
-    q.free_cpus = local_free;
-    for (auto& [category, fit] : book.known()) {
+    q.price = q.local_price;
+    q.dear_price = inputs.dear_price;
+    q.free_cpus = inputs.free_cpus;
+    const bool redo = !(inputs == advice_inputs_) || advice_version_ == 0;
+    if (!redo && advice_version_ == book.version())
+        return false;
+    bool changed = false;
+    book.for_each_changed_since(redo ? 0 : advice_version_, [&](const std::string& category, const ScalingFit& fit) {
+        auto it = advice_.find(category);
+        if (!fit.known || q.counts.empty()) {
+            if (it != advice_.end())
+                advice_.erase(it), changed = true;
+            return;
+        }
         q.fit = fit;
-        out.advice[category] = allocator_->choose(q);
-    }
-    return out;
+        const std::uint32_t t = allocator_->choose(q);
+        if (it != advice_.end()) {
+            changed = changed || it->second != t;
+            it->second = t;
+        } else if (advice_.size() < kMaxAdvice) {
+            advice_.emplace(category, t);
+            changed = true;
+        }
+    });
+    advice_inputs_ = inputs;
+    advice_version_ = book.version();
+    return changed;
 }
 
 } // namespace burst

@@ -9,8 +9,14 @@
 // tier's free ones (local nodes, or its node group's room), so a job sees
 // what those before it leave.  A job is changed only when its current count
 // costs more than 1 + min_gain times the choice, so that counts do not flap
-// with every small change in free cores.  Categories that are not known,
-// and jobs whose user gave a count, keep what the user asked for.
+// with every small change in free cores, and at most max_changes jobs are
+// changed per cycle (each is a job update in slurmctld), the first in
+// priority order.  Categories that are not known, and jobs whose user gave
+// a count, keep what the user asked for.
+//
+// The advice is kept from cycle to cycle: redone for every category when
+// what a new job would see changes (the free local cores, as far as any
+// allowed count can tell), else only for the categories learned from since.
 
 #include "model/cluster_state.hpp"
 #include "policy/decision.hpp"
@@ -32,15 +38,20 @@ struct ThreadStageSettings {
     std::uint32_t max_threads = 64;
     std::vector<std::uint32_t> counts{1, 2, 4, 8, 16, 32, 64};
     double min_gain = 0.05;
+    std::uint32_t max_changes = 200;
 
-    // Reads lambda, local_price, max, counts and min_gain; throws PolicyConfigError.
+    // Reads lambda, local_price, max, counts, min_gain and max_changes;
+    // throws PolicyConfigError.
     static ThreadStageSettings from(PolicyParams& params);
 };
 
 struct ThreadStageOutcome {
-    std::vector<Action> actions;                // SetJobThreads, in priority order
-    std::map<std::string, std::uint32_t> advice; // category -> CPUs per task for a new one-task job
+    std::vector<Action> actions; // SetJobThreads, in priority order
+    bool advice_changed = false;
 };
+
+// Category -> CPUs per task for a new one-task job.
+using ThreadAdvice = std::map<std::string, std::uint32_t>;
 
 class ThreadStage {
 public:
@@ -48,12 +59,32 @@ public:
         : allocator_(std::move(allocator)), settings_(std::move(settings))
     {
     }
+    // job_submit/burst keeps at most this many categories' advice.
+    static constexpr std::size_t kMaxAdvice = 65536;
+
     std::string_view name() const { return allocator_->name(); }
-    ThreadStageOutcome decide(const ClusterState& state, const ScalingBook& book) const;
+    ThreadStageOutcome decide(const ClusterState& state, const ScalingBook& book);
+    // Up to kMaxAdvice categories, those first advised.
+    const ThreadAdvice& advice() const { return advice_; }
 
 private:
+    // What a new job's question depends on besides its category's fit.
+    struct AdviceInputs {
+        std::uint64_t free_cpus = 0; // capped where no allowed count can tell more
+        double dear_price = 0;
+        std::uint32_t widest_node = 0;
+        bool operator==(const AdviceInputs& o) const
+        {
+            return free_cpus == o.free_cpus && dear_price == o.dear_price && widest_node == o.widest_node;
+        }
+    };
+    bool update_advice(const ScalingBook& book, ThreadQuestion& q, const AdviceInputs& inputs);
+
     std::unique_ptr<ThreadAllocator> allocator_;
     ThreadStageSettings settings_;
+    ThreadAdvice advice_;
+    AdviceInputs advice_inputs_;
+    std::uint64_t advice_version_ = 0; // the book's, when advice_ was last brought up to date
 };
 
 } // namespace burst

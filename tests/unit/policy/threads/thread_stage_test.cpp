@@ -190,14 +190,47 @@ TEST(ThreadStage, BestConstantIgnoresLoadAndTier)
 
 TEST(ThreadStage, AdvisesEachKnownCategoryForANewJobOnLocalNodesAsTheQueueLeavesThem)
 {
+    auto greedy = stage("greedy");
     StateBuilder idle = site(0);
-    const ThreadStageOutcome out = stage("greedy")->decide(idle.state, book);
-    LONGS_EQUAL(2, out.advice.size());
-    LONGS_EQUAL(16, out.advice.at("scal"));
-    LONGS_EQUAL(1, out.advice.at("flat"));
+    CHECK(greedy->decide(idle.state, book).advice_changed);
+    CHECK(greedy->advice() == (ThreadAdvice{{"flat", 1}, {"scal", 16}}));
+    CHECK(!greedy->decide(idle.state, book).advice_changed);
     StateBuilder busy = site(0);
     busy.pending(1, 16, BurstOption::Allow, "other");
-    LONGS_EQUAL(4, stage("greedy")->decide(busy.state, book).advice.at("scal"));
+    CHECK(greedy->decide(busy.state, book).advice_changed);
+    CHECK(greedy->advice() == (ThreadAdvice{{"flat", 1}, {"scal", 4}}));
+}
+
+TEST(ThreadStage, AdviceFollowsWhatIsLearnedOfEachCategory)
+{
+    auto greedy = stage("greedy");
+    StateBuilder busy = site(16);
+    greedy->decide(busy.state, book);
+    learn(book, "more", scalable); // a third category becomes known
+    CHECK(greedy->decide(busy.state, book).advice_changed);
+    CHECK(greedy->advice() == (ThreadAdvice{{"flat", 1}, {"more", 4}, {"scal", 4}}));
+    for (int i = 0; i < 200; ++i) { // "more" stops scaling: its newer runs outweigh the older
+        JobEnd e;
+        e.category = "more";
+        e.cpus_per_task = 1u << (i % 4);
+        e.elapsed = 600;
+        e.state = "COMPLETED";
+        book.observe(e);
+    }
+    CHECK(greedy->decide(busy.state, book).advice_changed);
+    CHECK(greedy->advice() == (ThreadAdvice{{"flat", 1}, {"more", 1}, {"scal", 4}}));
+}
+
+TEST(ThreadStage, AtMostMaxChangesJobsChangePerCycleTheFirstInPriorityOrder)
+{
+    StateBuilder b = site(0);
+    for (JobId id = 1; id <= 3; ++id)
+        auto_job(b, id, "flat", 4);
+    b.node("n1").alloc_cpus = 16;
+    const auto v = chosen(stage("greedy", {{"max_changes", "2"}})->decide(b.state, book));
+    LONGS_EQUAL(2, v.size());
+    LONGS_EQUAL(1, v[0].job);
+    LONGS_EQUAL(2, v[1].job);
 }
 
 TEST(ThreadStage, ABadThreadPolicyIsNamedWithWhatIsWrong)
