@@ -43,7 +43,7 @@ static int validate(json_t *msg, const char *cluster, struct burst_advice *out,
 		    char *err, size_t errlen)
 {
 	json_int_t v, seq, t;
-	json_t *type, *cl, *threads, *value;
+	json_t *type, *cl, *threads, *value, *replace;
 	const char *key;
 	size_t n = 0;
 
@@ -70,6 +70,12 @@ static int validate(json_t *msg, const char *cluster, struct burst_advice *out,
 			 (long long) seq, cluster);
 		return -1;
 	}
+	replace = json_object_get(msg, "replace");
+	if (replace && !json_is_boolean(replace)) {
+		snprintf(err, errlen, "advice seq %lld: replace: expected true or false", (long long) seq);
+		return -1;
+	}
+	out->replace = replace && json_is_true(replace);
 	threads = json_object_get(msg, "threads");
 	if (!json_is_object(threads)) {
 		snprintf(err, errlen, "advice seq %lld: threads: %s", (long long) seq,
@@ -122,6 +128,7 @@ int burst_advice_parse(const char *line, size_t len, const char *cluster,
 
 	out->entries = NULL;
 	out->count = 0;
+	out->replace = 0;
 	msg = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!msg) {
 		snprintf(err, errlen, "advice: not JSON: %s at column %d", jerr.text, jerr.column);
@@ -189,6 +196,19 @@ int burst_advice_cache_merge(struct burst_advice_cache *cache,
 out:
 	pthread_mutex_unlock(&cache->mutex);
 	return rc;
+}
+
+void burst_advice_cache_replace(struct burst_advice_cache *cache, struct burst_advice *advice)
+{
+	struct burst_advice old;
+
+	pthread_mutex_lock(&cache->mutex);
+	old = cache->table;
+	cache->table = *advice;
+	pthread_mutex_unlock(&cache->mutex);
+	burst_advice_free(&old);
+	advice->entries = NULL;
+	advice->count = 0;
 }
 
 int burst_advice_cache_lookup(struct burst_advice_cache *cache, uint64_t category)

@@ -25,6 +25,7 @@ struct burst_advice_entry {
 struct burst_advice {
 	struct burst_advice_entry *entries; /* sorted by category, unique */
 	size_t count;
+	int replace; /* the message is burstd's whole table: it replaces the cache */
 };
 
 /*
@@ -49,6 +50,9 @@ void burst_advice_cache_clear(struct burst_advice_cache *cache);
  * exceed BURST_ADVICE_MAX_ENTRIES or memory runs out. */
 int burst_advice_cache_merge(struct burst_advice_cache *cache,
 			     const struct burst_advice *advice);
+
+/* The cache becomes advice (whose entries it takes over; advice is left empty). */
+void burst_advice_cache_replace(struct burst_advice_cache *cache, struct burst_advice *advice);
 
 /* Threads advised for category, or 0 if none. */
 int burst_advice_cache_lookup(struct burst_advice_cache *cache, uint64_t category);

@@ -926,7 +926,11 @@ static void on_advice(void *ctx, const char *line, size_t len, int too_long)
 			      err, suppressed);
 		return;
 	}
-	if (burst_advice_cache_merge(ex->cache, &advice)) {
+	if (advice.replace) {
+		ex->advice_ok++;
+		debug(LOG_PREFIX "advice for %zu categories replaces the cache", advice.count);
+		burst_advice_cache_replace(ex->cache, &advice);
+	} else if (burst_advice_cache_merge(ex->cache, &advice)) {
 		ex->advice_bad++;
 		error(LOG_PREFIX "advice from burstd ignored: the cache would exceed %d categories",
 		      BURST_ADVICE_MAX_ENTRIES);

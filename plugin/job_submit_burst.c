@@ -41,7 +41,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define SPANK_THREADS_VAR "BURST_THREADS="
 
 /* Static mutex: an exporter abandoned by an earlier fini() may still use it. */
-static struct burst_advice_cache advice_cache = { PTHREAD_MUTEX_INITIALIZER, { NULL, 0 } };
+static struct burst_advice_cache advice_cache = { PTHREAD_MUTEX_INITIALIZER, { NULL, 0, 0 } };
 
 static void conf_warning(void *ctx, const char *msg)
 {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <slurm/slurm.h>
 #include <slurm/spank.h>
 
 #include "burst_tags.h"
@@ -123,7 +124,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	if (!burst_threads[0])
 		return ESPANK_SUCCESS;
 	if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpus_per_task) == ESPANK_SUCCESS &&
-	    cpus_per_task > 0)
+	    cpus_per_task > 0 && cpus_per_task != NO_VAL16)
 		snprintf(cpus, sizeof(cpus), "%u", (unsigned) cpus_per_task);
 	else if (spank_getenv(sp, "SLURM_CPUS_PER_TASK", cpus, sizeof(cpus)) != ESPANK_SUCCESS)
 		snprintf(cpus, sizeof(cpus), "1");

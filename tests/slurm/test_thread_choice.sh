@@ -9,7 +9,8 @@
 #     burstd's advice, and its tasks see OMP_NUM_THREADS=4 and
 #     SRUN_CPUS_PER_TASK=4;
 #   - with every local core busy, cores cost what waiting costs, and a new
-#     auto job gets 2: J(t) = T(t)(0.05 t + 0.1) is 0.9, 0.8, 0.9 at 1, 2, 4.
+#     auto job gets 2: J(t) = T(t)(0.05 t + 0.1) is 0.9, 0.8, 0.9 at 1, 2, 4;
+#   - a reload without ThreadPolicy= withdraws the advice from slurmctld.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib/cluster.sh
@@ -81,4 +82,17 @@ fi
 busy_auto=$(submit --threads=auto)
 tap_is "a new auto job gets 2 CPUs per task at submission" "$(job_field "$busy_auto" CPUs/Task)" 2
 scancel "${fillers[@]}" "$busy_auto"
+
+# A reload without ThreadPolicy= withdraws the plugin's advice.
+sed -i '/^ThreadPolicy=/d' "$BURSTD_DIR/burstd.conf"
+kill -HUP "$BURSTD_PID"
+if wait_for "grep -q 'thread advice withdrawn' '$BURSTD_DIR/burstd.log'" 10; then
+    tap_ok "after a reload without ThreadPolicy= burstd withdrew its advice"
+else
+    tap_fail "burstd withdrew its advice" "$(tail -3 "$BURSTD_DIR/burstd.log")"
+fi
+sleep 2 # the exporter reads burstd's messages every ExportInterval (1 s here)
+withdrawn=$(submit --threads=auto)
+tap_is "a new auto job keeps one CPU per task" "$(job_field "$withdrawn" CPUs/Task)" 1
+scancel "$withdrawn"
 tap_finish

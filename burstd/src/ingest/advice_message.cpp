@@ -28,6 +28,7 @@ std::string serialize_advice(const std::string& cluster, std::uint64_t seq, Time
         throw std::invalid_argument("advice: cluster name is not valid UTF-8");
     json_object_set_new(msg.get(), "seq", json_integer(json_int_t(seq)));
     json_object_set_new(msg.get(), "time", json_integer(json_int_t(time)));
+    json_object_set_new(msg.get(), "replace", json_true());
     json_object_set(msg.get(), "threads", table.get());
     std::unique_ptr<char, decltype(&std::free)> text(json_dumps(msg.get(), JSON_COMPACT), &std::free);
     if (!text)

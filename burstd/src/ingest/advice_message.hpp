@@ -11,8 +11,10 @@ namespace burst {
 
 constexpr std::uint32_t kMaxAdvisedThreads = 1024;
 
-// One NDJSON line, newline included.  Throws std::invalid_argument for a
-// thread count outside 1..kMaxAdvisedThreads: the plugin would reject it.
+// One NDJSON line, newline included: burstd's whole table ("replace": true),
+// which takes the place of whatever the plugin held, so that advice burstd
+// no longer gives is dropped too.  Throws std::invalid_argument for a thread
+// count outside 1..kMaxAdvisedThreads: the plugin would reject it.
 std::string serialize_advice(const std::string& cluster, std::uint64_t seq, Time time,
                              const std::map<std::string, std::uint32_t>& threads);
 

@@ -149,7 +149,7 @@ TEST(Daemon, SendsAdviceToConnectedPlugins)
     io.run_for(std::chrono::milliseconds(50));
     std::string line(256, '\0');
     line.resize(plugin.read_some(boost::asio::buffer(line)));
-    STRCMP_EQUAL(R"({"v":1,"type":"advice","cluster":"lab","seq":1,"time":1000,"threads":{"bio/align":8}})" "\n",
+    STRCMP_EQUAL(R"({"v":1,"type":"advice","cluster":"lab","seq":1,"time":1000,"replace":true,"threads":{"bio/align":8}})" "\n",
                  line.c_str());
     daemon.stop();
 }

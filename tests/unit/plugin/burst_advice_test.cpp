@@ -87,3 +87,25 @@ TEST(BurstAdvice, EmptyCacheHasNoAdvice)
 {
     LONGS_EQUAL(0, burst_advice_cache_lookup(&cache, 42));
 }
+
+TEST(BurstAdvice, AWholeTableReplacesTheCacheSoWithdrawnAdviceIsDropped)
+{
+    LONGS_EQUAL(0, parse(advice(R"({"0000000000000002":4,"0000000000000001":2})")));
+    CHECK_FALSE(a.replace);
+    LONGS_EQUAL(0, burst_advice_cache_merge(&cache, &a));
+    burst_advice_free(&a);
+    const std::string whole =
+        R"({"v":1,"type":"advice","cluster":"c1","seq":4,"time":1,"replace":true,"threads":{"0000000000000003":8}})";
+    LONGS_EQUAL(0, parse(whole));
+    CHECK_TRUE(a.replace);
+    burst_advice_cache_replace(&cache, &a);
+    LONGS_EQUAL(0, a.count);
+    LONGS_EQUAL(0, burst_advice_cache_lookup(&cache, 1));
+    LONGS_EQUAL(0, burst_advice_cache_lookup(&cache, 2));
+    LONGS_EQUAL(8, burst_advice_cache_lookup(&cache, 3));
+    LONGS_EQUAL(0, parse(R"({"v":1,"type":"advice","cluster":"c1","seq":5,"time":1,"replace":true,"threads":{}})"));
+    burst_advice_cache_replace(&cache, &a);
+    LONGS_EQUAL(0, burst_advice_cache_lookup(&cache, 3));
+    LONGS_EQUAL(-1, parse(R"({"v":1,"type":"advice","cluster":"c1","seq":6,"time":1,"replace":1,"threads":{}})"));
+    STRCMP_CONTAINS("replace: expected true or false", err);
+}

@@ -217,10 +217,14 @@ void PolicyCycle::run(const CycleContext& ctx)
     const ThreadStage* threads = cycle_.threads();
     if (threads && outcome.advice_changed)
         ctx.log.info("thread advice for new --threads=auto jobs: " + advice_text(threads->advice()));
-    if (threads && advice_sink_ && !threads->advice().empty() &&
+    if (advice_sink_ && threads &&
         (outcome.advice_changed || stats_.runs >= advice_sent_run_ + kAdviceResendCycles)) {
         advice_sink_(threads->advice());
         advice_sent_run_ = stats_.runs;
+    } else if (advice_sink_ && !threads && advice_sent_run_) {
+        ctx.log.info("thread advice withdrawn from job_submit/burst: no ThreadPolicy= line any more");
+        advice_sink_({});
+        advice_sent_run_ = 0;
     }
     last_outcome_ = std::move(outcome);
     run_metrics_.budgets(last_budgets_, ctx.now);

@@ -72,14 +72,15 @@ public:
     using Launcher = std::function<void(const std::vector<std::string>& nodes)>;
     void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
     // Told the thread advice for new --threads=auto jobs (job_submit/burst's
-    // table) when it changed, and every kAdviceResendCycles cycles so that a
-    // restarted slurmctld gets it back.
+    // table, replaced whole) when it changed, and every kAdviceResendCycles
+    // cycles so that a restarted slurmctld gets it back; told an empty table
+    // once when a reload removed ThreadPolicy=.
     using AdviceSink = std::function<void(const std::map<std::string, std::uint32_t>& threads)>;
     void set_advice_sink(AdviceSink sink) { advice_sink_ = std::move(sink); }
     static constexpr std::uint64_t kAdviceResendCycles = 20;
     static constexpr std::size_t kAdviceShown = 20; // categories whose advice status lists
     // A new configuration (SIGHUP) brings a new chain and thread policy.
-    void replace_chain(PolicyChain chain, std::unique_ptr<ThreadStage> threads = nullptr)
+    void replace_chain(PolicyChain chain, std::unique_ptr<ThreadStage> threads)
     {
         cycle_.replace_chain(timed(std::move(chain)), std::move(threads));
     }

@@ -6,7 +6,7 @@ GreedyAllocator::GreedyAllocator(PolicyParams& params) : sharing_(params.get_dou
 
 double GreedyAllocator::cost(const ThreadQuestion& q, std::uint32_t threads) const
 {
-    const double cores = double(q.tasks) * double(threads) * sharing_;
+    const double cores = double(q.tasks) * double(q.copies) * double(threads) * sharing_;
     return thread_cost(q, threads, cores <= double(q.free_cpus) ? q.price : q.dear_price, q.speed);
 }
 

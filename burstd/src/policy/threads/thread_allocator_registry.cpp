@@ -40,8 +40,10 @@ const std::vector<ParameterDoc>& thread_stage_parameters()
         {"local_price", "0", "money per local core-hour"},
         {"max", "64", "most CPUs per task"},
         {"counts", "1,2,4,8,16,32,64", "the CPUs per task allowed"},
-        {"min_gain", "0.05", "a pending job's count changes only if that saves this share of its cost"},
+        {"min_gain", "0.05", "a pending job's count changes only if its current one costs 1 + this times more"},
         {"max_changes", "200", "pending jobs changed per cycle at most (each is a job update in slurmctld)"},
+        {"explore", "0.1", "share of a not-yet-known category's auto jobs run at explore_threads on idle local cores"},
+        {"explore_threads", "4", "the CPUs per task an explored run gets (at most, within counts and node size)"},
     };
     return parameters;
 }

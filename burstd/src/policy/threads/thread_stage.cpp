@@ -11,15 +11,7 @@
 namespace burst {
 namespace {
 
-// What a job's tier offers it: free cores, their price, and how wide a task may be.
-struct Tier {
-    const GroupView* group = nullptr; // none: local nodes
-    std::uint64_t* free = nullptr;    // shared by the jobs on it, taken in priority order
-    double price = 0;                 // per CPU-second
-    double dear_price = 0;
-    double speed = 1;
-    std::uint32_t node_cpus = 0;
-};
+constexpr std::uint64_t kMaxJobCpus = 0xfffffffe; // Slurm's 32-bit CPU count, NO_VAL excluded
 
 std::uint64_t take(std::uint64_t& free, std::uint64_t cpus)
 {
@@ -46,6 +38,8 @@ ThreadStageSettings ThreadStageSettings::from(PolicyParams& params)
     s.counts = params.get_uint_list("counts", s.counts, 1, 1024);
     s.min_gain = params.get_double("min_gain", s.min_gain, 0, 10);
     s.max_changes = params.get_uint("max_changes", s.max_changes, 0, 100000);
+    s.explore = params.get_double("explore", s.explore, 0, 1);
+    s.explore_threads = params.get_uint("explore_threads", s.explore_threads, 2, 1024);
     s.counts.erase(std::remove_if(s.counts.begin(), s.counts.end(), [&](std::uint32_t t) { return t > s.max_threads; }),
                    s.counts.end());
     if (s.counts.empty())
@@ -60,15 +54,19 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     const SiteView view = SiteView::of(state);
 
     // The widest local node of each partition: a task cannot be wider.
+    // Down and draining nodes run nothing new.
     std::unordered_map<std::string, std::uint32_t> local_node_cpus;
-    for (const auto& n : state.snapshot.nodes)
-        if (!n.cloud())
+    for (std::size_t i = 0; i < state.snapshot.nodes.size(); ++i) {
+        const Node& n = state.snapshot.nodes[i];
+        if (view.node_group[i] < 0 && !n.cloud() && n.base != NodeBaseState::Down && !n.has(kNodeDrain))
             for (const auto& p : n.partitions)
                 local_node_cpus[p] = std::max(local_node_cpus[p], n.cpus);
+    }
     std::uint64_t local_free = view.local_free_cpus;
+    // A group's room before the jobs routed to it take theirs, in the loop below.
     std::vector<std::uint64_t> group_free;
     for (const auto& g : view.groups)
-        group_free.push_back(g.free_capacity());
+        group_free.push_back(g.free_capacity() + g.routed_pending_cpus);
 
     const double local_price = settings_.local_price / 3600;
     ThreadQuestion q;
@@ -99,7 +97,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         if (dear < 0) {
             dear = settings_.lambda / 3600;
             for (const GroupView& g : view.groups)
-                if (view.serves(needs, g))
+                if (g.free_capacity() > 0 && view.serves(needs, g))
                     dear = std::min(dear, g.group->price_per_cpu_second() / g.group->speed);
         }
         return dear;
@@ -110,7 +108,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const Job& job = *view.pending[i];
         const std::uint64_t copies = std::max<std::uint32_t>(job.array_task_count, 1);
-        Tier tier;
+        ThreadTier tier;
         if (view.pending_group[i] >= 0) {
             const GroupView& g = view.groups[std::size_t(view.pending_group[i])];
             tier.group = &g;
@@ -121,7 +119,9 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         } else {
             tier.free = &local_free;
             tier.price = local_price;
-            tier.dear_price = dear_local(job.needs);
+            // A job that may not burst can only wait for more cores.
+            tier.dear_price =
+                view.pending_burst[i] == BurstOption::Never ? settings_.lambda / 3600 : dear_local(job.needs);
             tier.node_cpus = widest_local(job.partitions);
         }
         const std::uint32_t per_task = std::max<std::uint32_t>(job.cpus_per_task, 1);
@@ -134,16 +134,30 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
             fit = book.fit(job.category);
             fit_category = &job.category;
         }
+        // Counts its tasks fit on its node count of the tier's widest nodes
+        // (a task never spans nodes; burstd never changes the node count),
+        // within Slurm's CPU count.  A job routed to a group is never made
+        // wider: its hires and the budget cap were sized for what it asks.
+        const std::uint64_t nodes = std::max<std::uint32_t>(job.node_count, 1);
         q.counts.clear();
         for (std::uint32_t t : settings_.counts)
-            if (t <= tier.node_cpus)
+            if (t <= tier.node_cpus && nodes * (tier.node_cpus / t) >= tasks &&
+                std::uint64_t(tasks) * t <= kMaxJobCpus && (!tier.group || t <= per_task))
                 q.counts.push_back(t);
+        if (!fit.known && !q.counts.empty() && out.actions.size() < settings_.max_changes) {
+            if (std::optional<Action> a = explore(job, tier, tasks, q.counts, fit)) {
+                take(*tier.free, std::uint64_t(tasks) * std::get<SetJobThreads>(a->what).cpus_per_task * copies);
+                out.actions.push_back(std::move(*a));
+                continue;
+            }
+        }
         if (!fit.known || q.counts.empty()) {
             take(*tier.free, job.cpus * copies);
             continue;
         }
         q.fit = fit;
         q.tasks = tasks;
+        q.copies = copies;
         q.speed = tier.speed;
         q.price = tier.price;
         q.dear_price = tier.dear_price;
@@ -176,10 +190,34 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         inputs.widest_node = std::max(inputs.widest_node, cpus);
     inputs.dear_price = settings_.lambda / 3600;
     for (const GroupView& g : view.groups)
-        inputs.dear_price = std::min(inputs.dear_price, g.group->price_per_cpu_second() / g.group->speed);
+        if (g.free_capacity() > 0)
+            inputs.dear_price = std::min(inputs.dear_price, g.group->price_per_cpu_second() / g.group->speed);
     inputs.free_cpus = std::min<std::uint64_t>(local_free, std::uint64_t(settings_.counts.back()) * 100);
     out.advice_changed = update_advice(book, q, inputs);
     return out;
+}
+
+std::optional<Action> ThreadStage::explore(const Job& job, const ThreadTier& tier, std::uint32_t tasks,
+                                           const std::vector<std::uint32_t>& counts, const ScalingFit& fit) const
+{
+    // Jobs are picked by a hash of their id, so that a pending job stays
+    // picked or not from cycle to cycle.
+    const bool picked = double(std::uint32_t(job.id * 2654435761u) % 10000) < settings_.explore * 10000;
+    if (!picked || tier.group)
+        return std::nullopt;
+    std::uint32_t t = 0;
+    for (std::uint32_t c : counts)
+        if (c <= settings_.explore_threads)
+            t = c;
+    const std::uint64_t copies = std::max<std::uint32_t>(job.array_task_count, 1);
+    if (t <= 1 || t == job.cpus_per_task || std::uint64_t(tasks) * t * copies > *tier.free)
+        return std::nullopt;
+    std::ostringstream why;
+    why.precision(1);
+    why << "category " << job.category << " is not known yet (" << std::fixed << fit.runs << " runs at "
+        << fit.thread_counts << " thread count(s)): exploring at " << t
+        << " CPUs per task on idle local cores (explore=" << settings_.explore << " of its jobs)";
+    return Action{SetJobThreads{job.id, t, tasks * t}, why.str()};
 }
 
 bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, const AdviceInputs& inputs)
@@ -189,6 +227,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
         if (t <= inputs.widest_node)
             q.counts.push_back(t);
     q.tasks = 1;
+    q.copies = 1;
     q.speed = 1;
     q.price = q.local_price;
     q.dear_price = inputs.dear_price;

@@ -11,8 +11,10 @@
 // costs more than 1 + min_gain times the choice, so that counts do not flap
 // with every small change in free cores, and at most max_changes jobs are
 // changed per cycle (each is a job update in slurmctld), the first in
-// priority order.  Categories that are not known, and jobs whose user gave
-// a count, keep what the user asked for.
+// priority order.  Jobs whose user gave a count keep it.  Auto jobs of a
+// category not known yet keep one CPU per task, but for a share of them
+// (explore) that runs at explore_threads on idle local cores: without runs
+// at two counts or more its scaling could never be learned.
 //
 // The advice is kept from cycle to cycle: redone for every category when
 // what a new job would see changes (the free local cores, as far as any
@@ -22,11 +24,13 @@
 #include "policy/decision.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/threads/scaling_book.hpp"
+#include "policy/site/site_view.hpp"
 #include "policy/threads/thread_allocator.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,10 +43,22 @@ struct ThreadStageSettings {
     std::vector<std::uint32_t> counts{1, 2, 4, 8, 16, 32, 64};
     double min_gain = 0.05;
     std::uint32_t max_changes = 200;
+    double explore = 0.1;               // share of an unknown category's jobs run at explore_threads
+    std::uint32_t explore_threads = 4;
 
-    // Reads lambda, local_price, max, counts, min_gain and max_changes;
-    // throws PolicyConfigError.
+    // Reads lambda, local_price, max, counts, min_gain, max_changes,
+    // explore and explore_threads; throws PolicyConfigError.
     static ThreadStageSettings from(PolicyParams& params);
+};
+
+// What a job's tier offers it: free cores, their price, and how wide a task may be.
+struct ThreadTier {
+    const GroupView* group = nullptr; // none: local nodes
+    std::uint64_t* free = nullptr;    // shared by the jobs on it, taken in priority order
+    double price = 0;                 // per CPU-second
+    double dear_price = 0;
+    double speed = 1;
+    std::uint32_t node_cpus = 0;
 };
 
 struct ThreadStageOutcome {
@@ -59,8 +75,9 @@ public:
         : allocator_(std::move(allocator)), settings_(std::move(settings))
     {
     }
-    // job_submit/burst keeps at most this many categories' advice.
-    static constexpr std::size_t kMaxAdvice = 65536;
+    // Advised categories at most: the table goes in one line, which
+    // job_submit/burst reads up to 1 MiB of (about 24 bytes a category).
+    static constexpr std::size_t kMaxAdvice = 32768;
 
     std::string_view name() const { return allocator_->name(); }
     ThreadStageOutcome decide(const ClusterState& state, const ScalingBook& book);
@@ -79,6 +96,10 @@ private:
         }
     };
     bool update_advice(const ScalingBook& book, ThreadQuestion& q, const AdviceInputs& inputs);
+    // A run at another count for a job of a category not known yet: only
+    // a picked share of its jobs, only on idle local cores.
+    std::optional<Action> explore(const Job& job, const ThreadTier& tier, std::uint32_t tasks,
+                                  const std::vector<std::uint32_t>& counts, const ScalingFit& fit) const;
 
     std::unique_ptr<ThreadAllocator> allocator_;
     ThreadStageSettings settings_;

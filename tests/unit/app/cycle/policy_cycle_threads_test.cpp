@@ -111,3 +111,20 @@ TEST(PolicyCycleThreads, WhatWasLearnedBeforeARestartChoosesAfterIt)
     run({});
     CHECK(actuator.calls == std::vector<std::string>{"job 1 1x8 cpus"});
 }
+
+TEST(PolicyCycleThreads, AReloadWithoutThreadPolicyWithdrawsTheAdviceOnce)
+{
+    Ledger ledger(path);
+    InstanceManager instances = instances_for({}, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
+    PolicyCycle pc({}, ledger, actuator, instances, 1000, make_thread_stage("greedy", PolicyParams()));
+    pc.set_advice_sink([this](const std::map<std::string, std::uint32_t>& a) { advice.push_back(a); });
+    for (const auto& e : learning_runs())
+        pc.observe(e);
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    pc.replace_chain({}, nullptr);
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    LONGS_EQUAL(2, advice.size());
+    CHECK(advice[0] == (std::map<std::string, std::uint32_t>{{"scal", 8}}));
+    CHECK(advice[1].empty()); // the plugin's table is replaced by nothing
+}

@@ -118,14 +118,44 @@ TEST(ThreadStage, AJobRoutedToADearGroupRunsSingleThreaded)
     CHECK(stage("greedy")->decide(b.state, book).actions[0].reason.find("on node group cloud") != std::string::npos);
 }
 
-TEST(ThreadStage, ATaskIsNeverWiderThanANodeOfItsTier)
+TEST(ThreadStage, AJobRoutedToAGroupIsNeverMadeWider)
 {
-    StateBuilder b = site(0, 1);
-    auto_job(b, 1, "scal");
+    StateBuilder b = site(0, 1); // cheap cloud: more threads would pay there
+    auto_job(b, 1, "scal", 2);
     b.state.snapshot.jobs.back().partitions = {"cloud"};
+    CHECK(stage("greedy")->decide(b.state, book).actions.empty());
+}
+
+// 4 tasks on one node: 4 threads each fill the 16-core node.
+TEST(ThreadStage, ItsTasksMustFitOnTheJobsNodeCount)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "scal", 1, 4);
     const auto v = chosen(stage("greedy")->decide(b.state, book));
     LONGS_EQUAL(1, v.size());
-    LONGS_EQUAL(8, v[0].cpus_per_task); // cheap cloud, but 8-core nodes
+    LONGS_EQUAL(4, v[0].cpus_per_task);
+    LONGS_EQUAL(16, v[0].cpus);
+    b.state.snapshot.jobs.back().node_count = 2; // on two such nodes, 8 threads each fit
+    b.local("n2", 16, 0).node("n2").partitions = {"local"};
+    LONGS_EQUAL(8, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task);
+}
+
+// A 3-task array: greedy counts the cores of every task not yet started.
+TEST(ThreadStage, AnArrayTakesCoresForEachOfItsTasks)
+{
+    StateBuilder b = site(0);
+    auto_job(b, 1, "scal");
+    b.state.snapshot.jobs.back().array_task_count = 3;
+    LONGS_EQUAL(4, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task); // 3 x 4 fit in 16, 3 x 8 not
+}
+
+TEST(ThreadStage, AJobThatMayNotBurstPricesBusyCoresAsWaiting)
+{
+    StateBuilder b = site(16, 0.8); // a cloud at 0.1 per core-hour would make 8 threads worth it
+    auto_job(b, 1, "scal");
+    LONGS_EQUAL(8, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task);
+    b.state.snapshot.jobs.back().burst = BurstOption::Never;
+    LONGS_EQUAL(4, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task);
 }
 
 TEST(ThreadStage, TheSiteBoundsTheCounts)
@@ -158,7 +188,37 @@ TEST(ThreadStage, UnknownCategoriesAndUsersCountsAreLeftAlone)
     b.state.snapshot.jobs.back().threads.count = 4;
     b.state.snapshot.jobs.back().cpus_per_task = 4;
     b.pending(3, 1, BurstOption::Allow, "scal"); // no --threads at all
-    CHECK(stage("greedy")->decide(b.state, book).actions.empty());
+    CHECK(stage("greedy", {{"explore", "0"}})->decide(b.state, book).actions.empty());
+}
+
+// Jobs 15 and 23 are in the explored tenth (a hash of the id), job 2 is not.
+TEST(ThreadStage, AShareOfAnUnknownCategorysJobsIsExploredOnIdleLocalCores)
+{
+    StateBuilder b = site(0);
+    for (JobId id : {2, 15, 23})
+        auto_job(b, id, "never-seen");
+    const ThreadStageOutcome out = stage("greedy")->decide(b.state, book);
+    const auto v = chosen(out);
+    LONGS_EQUAL(2, v.size());
+    LONGS_EQUAL(15, v[0].job);
+    LONGS_EQUAL(4, v[0].cpus_per_task);
+    LONGS_EQUAL(23, v[1].job);
+    STRCMP_EQUAL("category never-seen is not known yet (0.0 runs at 0 thread count(s)): exploring at 4 CPUs per task "
+                 "on idle local cores (explore=0.1 of its jobs)",
+                 out.actions[0].reason.c_str());
+    LONGS_EQUAL(2, chosen(stage("greedy", {{"explore_threads", "2"}})->decide(b.state, book))[0].cpus_per_task);
+    CHECK(stage("greedy", {{"explore", "0"}})->decide(b.state, book).actions.empty());
+}
+
+TEST(ThreadStage, ExplorationNeverTakesBusyCoresOrTheCloud)
+{
+    StateBuilder busy = site(14); // 2 cores free: not enough for 4
+    auto_job(busy, 15, "never-seen");
+    CHECK(stage("greedy")->decide(busy.state, book).actions.empty());
+    StateBuilder routed = site(0, 1);
+    auto_job(routed, 15, "never-seen");
+    routed.state.snapshot.jobs.back().partitions = {"cloud"};
+    CHECK(stage("greedy")->decide(routed.state, book).actions.empty());
 }
 
 TEST(ThreadStage, APendingJobChangesOnlyForAWorthwhileGain)
@@ -176,16 +236,15 @@ TEST(ThreadStage, TheSharingFactorLeavesFreeCoresToJobsLikeIt)
     LONGS_EQUAL(8, chosen(stage("greedy", {{"sharing", "2"}})->decide(b.state, book))[0].cpus_per_task);
 }
 
-TEST(ThreadStage, BestConstantIgnoresLoadAndTier)
+TEST(ThreadStage, BestConstantIgnoresLoad)
 {
     StateBuilder b = site(16, 64);
     auto_job(b, 1, "scal");
     auto_job(b, 2, "scal");
-    b.state.snapshot.jobs.back().partitions = {"local", "cloud"};
     const auto v = chosen(stage("best-constant")->decide(b.state, book));
     LONGS_EQUAL(2, v.size());
     LONGS_EQUAL(16, v[0].cpus_per_task);
-    LONGS_EQUAL(8, v[1].cpus_per_task); // the same plan, cut to the group's 8-core nodes
+    LONGS_EQUAL(16, v[1].cpus_per_task); // the same plan, busy cores or not
 }
 
 TEST(ThreadStage, AdvisesEachKnownCategoryForANewJobOnLocalNodesAsTheQueueLeavesThem)
