@@ -55,6 +55,25 @@ int burst_parse_threads(const char *s, int *out, char *err, size_t errlen)
 	return 0;
 }
 
+int burst_parse_size(const char *s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	/* Digits and a point only: no signs, exponents, hex, inf or nan. */
+	if (!isdigit((unsigned char) s[0]) || *end || errno || s[strspn(s, "0123456789.")] ||
+	    strchr(s, '.') != strrchr(s, '.') || s[strlen(s) - 1] == '.' || strlen(s) > BURST_SIZE_TEXT_MAX || !(v > 0) ||
+	    v > BURST_SIZE_MAX) {
+		snprintf(err, errlen, "size: expected a positive number such as 12 or 0.5 (at most %g), got \"%s\"",
+			 BURST_SIZE_MAX, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 const char *burst_mode_name(enum burst_mode mode)
 {
 	switch (mode) {
@@ -106,7 +125,8 @@ static int has_prefix(const char *w, size_t len, const char *prefix)
 static int is_our_word(const char *w, size_t len, int in_admin_comment)
 {
 	return has_prefix(w, len, "burst:") || has_prefix(w, len, "threads:") ||
-	       has_prefix(w, len, "category:") || (in_admin_comment && has_prefix(w, len, "why:"));
+	       has_prefix(w, len, "size:") || has_prefix(w, len, "category:") ||
+	       (in_admin_comment && has_prefix(w, len, "why:"));
 }
 
 static int parse_why(const char *s, char *out, char *err, size_t errlen)
@@ -148,6 +168,15 @@ static int parse_word(const char *word, int allow_category, struct burst_tags *t
 			return -1;
 		}
 		t->threads = n;
+	} else if (!strncmp(word, "size:", 5)) {
+		double v;
+		if (burst_parse_size(value, &v, err, errlen))
+			return -1;
+		if (t->size[0] && strcmp(t->size, value)) {
+			snprintf(err, errlen, "size: given twice with different values");
+			return -1;
+		}
+		strcpy(t->size, value);
 	} else if (!strncmp(word, "why:", 4)) {
 		char why[BURST_WHY_MAX + 1];
 		if (parse_why(value, why, err, errlen))
@@ -174,7 +203,7 @@ static int parse_word(const char *word, int allow_category, struct burst_tags *t
 int burst_tags_parse(const char *text, int allow_category, struct burst_tags *out,
 		     char *err, size_t errlen)
 {
-	struct burst_tags t = { BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, "" };
+	struct burst_tags t = { BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, "", "" };
 	char word[128];
 	const char *p = text ? text : "", *w;
 	size_t len;
@@ -183,7 +212,7 @@ int burst_tags_parse(const char *text, int allow_category, struct burst_tags *ou
 		if (!is_our_word(w, len, allow_category))
 			continue;
 		if (len >= sizeof(word)) {
-			snprintf(err, errlen, "\"%.20s...\": too long for a burst/threads value", w);
+			snprintf(err, errlen, "\"%.20s...\": too long for a burst/threads/size value", w);
 			return -1;
 		}
 		memcpy(word, w, len);
@@ -197,7 +226,7 @@ int burst_tags_parse(const char *text, int allow_category, struct burst_tags *ou
 
 char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 {
-	size_t cap = 128 + BURST_WHY_MAX + (old ? strlen(old) : 0);
+	size_t cap = 128 + BURST_WHY_MAX + BURST_SIZE_TEXT_MAX + (old ? strlen(old) : 0);
 	char *out = malloc(cap), threads[16];
 	size_t used, len;
 	const char *p = old ? old : "", *w;
@@ -208,6 +237,8 @@ char *burst_tags_admin_comment(const struct burst_tags *tags, const char *old)
 	if (tags->threads != BURST_THREADS_UNSET)
 		used += (size_t) snprintf(out + used, cap - used, " threads:%s",
 					  burst_threads_text(tags->threads, threads, sizeof(threads)));
+	if (tags->size[0])
+		used += (size_t) snprintf(out + used, cap - used, " size:%s", tags->size);
 	if (tags->has_category)
 		used += (size_t) snprintf(out + used, cap - used, " category:%016" PRIx64,
 					  tags->category);

@@ -2,10 +2,13 @@
  * The user's burst and thread choices and how they are written down.
  *
  * Users give them as SPANK options (--burst=never|allow|prefer,
- * --threads=N|auto) or, on sites without SPANK, as words in --comment:
- *     --comment="burst:prefer threads:auto my own notes"
- * Words are separated by blanks or commas; only words starting with "burst:"
- * or "threads:" are ours, everything else is left alone.  The plugin records
+ * --threads=N|auto, --burst-size=X) or, on sites without SPANK, as words in
+ * --comment:
+ *     --comment="burst:prefer threads:auto size:12.5 my own notes"
+ * Words are separated by blanks or commas; only words starting with "burst:",
+ * "threads:" or "size:" are ours, everything else is left alone.  The size
+ * is the job's input size in whatever unit the user picks (GB, reads...):
+ * its category's run time is learned as a function of it.  The plugin records
  * the outcome on the job's AdminComment in the same syntax, plus the job's
  * category:  "burst:prefer threads:auto category:0123456789abcdef".
  * burstd adds why burst did or did not act on a pending job, as one word it
@@ -27,6 +30,8 @@ enum burst_mode { BURST_MODE_UNSET = 0, BURST_MODE_NEVER, BURST_MODE_ALLOW, BURS
 #define BURST_THREADS_AUTO (-1)
 #define BURST_THREADS_MAX 1024
 #define BURST_WHY_MAX 48 /* characters of a why: value */
+#define BURST_SIZE_MAX 1e15
+#define BURST_SIZE_TEXT_MAX 24 /* characters of a size: value */
 
 struct burst_tags {
 	enum burst_mode mode;
@@ -34,11 +39,15 @@ struct burst_tags {
 	int has_category;
 	uint64_t category;
 	char why[BURST_WHY_MAX + 1]; /* "" = none */
+	char size[BURST_SIZE_TEXT_MAX + 1]; /* as the user wrote it, checked; "" = none */
 };
 
 /* 0 on success; otherwise err names the value and what was expected. */
 int burst_parse_mode(const char *s, enum burst_mode *out, char *err, size_t errlen);
 int burst_parse_threads(const char *s, int *out, char *err, size_t errlen);
+/* A size as users write it: digits with at most one point, more than 0 and
+ * at most BURST_SIZE_MAX; its value into *out. */
+int burst_parse_size(const char *s, double *out, char *err, size_t errlen);
 
 /* "never", "allow", "prefer" ("allow" for UNSET, the default). */
 const char *burst_mode_name(enum burst_mode mode);

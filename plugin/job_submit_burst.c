@@ -39,6 +39,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define LOG_PREFIX "job_submit/burst: "
 #define SPANK_MODE_VAR "BURST_MODE="
 #define SPANK_THREADS_VAR "BURST_THREADS="
+#define SPANK_SIZE_VAR "BURST_SIZE="
 
 /* Static mutex: an exporter abandoned by an earlier fini() may still use it. */
 static struct burst_advice_cache advice_cache = { PTHREAD_MUTEX_INITIALIZER, { NULL, 0, 0 } };
@@ -96,7 +97,9 @@ static int user_tags(const job_desc_msg_t *d, struct burst_tags *t, char **err_m
 {
 	const char *mode = spank_value(d, SPANK_MODE_VAR);
 	const char *threads = spank_value(d, SPANK_THREADS_VAR);
+	const char *size = spank_value(d, SPANK_SIZE_VAR);
 	char err[256];
+	double value;
 
 	if (burst_tags_parse(d->comment, 0, t, err, sizeof(err))) {
 		*err_msg = xstrdup_printf("slurm-burst: --comment: %s", err);
@@ -109,6 +112,13 @@ static int user_tags(const job_desc_msg_t *d, struct burst_tags *t, char **err_m
 	if (threads && burst_parse_threads(threads, &t->threads, err, sizeof(err))) {
 		*err_msg = xstrdup_printf("slurm-burst: --%s", err);
 		return -1;
+	}
+	if (size) {
+		if (burst_parse_size(size, &value, err, sizeof(err))) {
+			*err_msg = xstrdup_printf("slurm-burst: --burst-%s", err);
+			return -1;
+		}
+		snprintf(t->size, sizeof(t->size), "%s", size);
 	}
 	return 0;
 }
@@ -187,7 +197,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_
 }
 
 /*
- * A new --comment may change the burst/threads words; the category stays
+ * A new --comment may change the burst/threads/size words; the category stays
  * (the script is not at hand) and CPU counts are left to burstd's actuator.
  * Runs with the job write lock held, so the job record is updated directly.
  */
@@ -209,6 +219,8 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t 
 		old.mode = changed.mode;
 	if (changed.threads != BURST_THREADS_UNSET)
 		old.threads = changed.threads;
+	if (changed.size[0])
+		memcpy(old.size, changed.size, sizeof(old.size));
 	/*
 	 * burstd's reason: an AdminComment of why: words only replaces the
 	 * job's why: word ("why:" clears it) and keeps every other word.

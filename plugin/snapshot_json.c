@@ -335,6 +335,10 @@ static void job_json(struct out *o, const struct snap_job *j, snap_expand_fn exp
 		KEY(o, "why");
 		str(o, t.why);
 	}
+	if (t.size[0]) {
+		KEY(o, "size");
+		real(o, strtod(t.size, NULL));
+	}
 	if (j->array_job_id) {
 		KEY(o, "array_job_id");
 		integer(o, j->array_job_id);
@@ -581,6 +585,10 @@ char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 	integer(&o, e->cpus);
 	KEY(&o, "cpus_per_task");
 	integer(&o, e->cpus_per_task ? e->cpus_per_task : 1);
+	if (t.size[0]) {
+		KEY(&o, "size");
+		real(&o, strtod(t.size, NULL));
+	}
 	KEY(&o, "elapsed");
 	integer(&o, e->elapsed);
 	KEY(&o, "exit_code");

@@ -21,6 +21,7 @@ SPANK_PLUGIN(burst, 1);
 
 static char burst_mode[16];
 static char burst_threads[16];
+static char burst_size[BURST_SIZE_TEXT_MAX + 1];
 
 static int check_burst(int val, const char *optarg, int remote)
 {
@@ -52,6 +53,21 @@ static int check_threads(int val, const char *optarg, int remote)
 	return ESPANK_SUCCESS;
 }
 
+static int check_size(int val, const char *optarg, int remote)
+{
+	char err[160];
+	double size;
+
+	(void) val;
+	(void) remote;
+	if (!optarg || burst_parse_size(optarg, &size, err, sizeof(err))) {
+		slurm_error("--burst-%s", optarg ? err : "size: expected a positive number");
+		return ESPANK_BAD_ARG;
+	}
+	snprintf(burst_size, sizeof(burst_size), "%s", optarg);
+	return ESPANK_SUCCESS;
+}
+
 /*
  * Registered from slurm_spank_init rather than exported as spank_options:
  * sbatch and salloc (allocator context) ignore a static table.
@@ -66,6 +82,10 @@ static struct spank_option burst_options[] = {
 	  "slurm-burst choose from earlier jobs of the same kind; the job's "
 	  "tasks get OMP_NUM_THREADS set to match",
 	  1, 0, check_threads },
+	{ "burst-size", "X",
+	  "This job's input size, in a unit of your choice (e.g. GB): slurm-burst "
+	  "learns how its kind of job's run time grows with it",
+	  1, 0, check_size },
 	SPANK_OPTIONS_TABLE_END
 };
 
@@ -102,7 +122,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	if (spank_context() != S_CTX_ALLOCATOR && spank_context() != S_CTX_LOCAL)
 		return ESPANK_SUCCESS;
 	if (pass_to_controller(sp, "BURST_MODE", burst_mode) ||
-	    pass_to_controller(sp, "BURST_THREADS", burst_threads))
+	    pass_to_controller(sp, "BURST_THREADS", burst_threads) ||
+	    pass_to_controller(sp, "BURST_SIZE", burst_size))
 		return -1;
 	return ESPANK_SUCCESS;
 }

@@ -119,12 +119,16 @@ out=$(sbatch -p local --burst=bogus --wrap true 2>&1)
 tap_like "--burst=bogus is refused by sbatch" "$out" "expected never, allow or prefer"
 out=$(sbatch -p local --threads=3 -c 2 --wrap true 2>&1)
 tap_like "--threads conflicting with -c is refused" "$out" "conflicts with --cpus-per-task=2"
+out=$(sbatch -p local --burst-size=12GB --wrap true 2>&1)
+tap_like "--burst-size=12GB is refused by sbatch" "$out" 'size: expected a positive number such as 12 or 0.5'
+out=$(sbatch -p local --comment "size:-1" --wrap true 2>&1)
+tap_like "--comment size:-1 is refused with a reason" "$out" 'slurm-burst: --comment: size: expected a positive number'
 
 j_run=$(sbatch --parsable -A alpha -p local -n1 -J runner -w n1 --wrap 'sleep 300')
 j_com=$(sbatch --parsable -A alpha -p local -n1 -J commented -w n1 --comment "burst:never threads:auto keep this" --wrap 'sleep 300')
 j_arr=$(sbatch --parsable -A beta -p local -n2 -J arr --array=1-6 --wrap 'sleep 300')
 j_dep=$(sbatch --parsable -A beta -p local -n1 -J dep -d "afterok:$j_run" --wrap 'sleep 10')
-j_opt=$(sbatch --parsable -A alpha -p local -J opts --burst=prefer --threads=2 --wrap 'sleep 10')
+j_opt=$(sbatch --parsable -A alpha -p local -J opts --burst=prefer --threads=2 --burst-size=2.5 --wrap 'sleep 10')
 # What a job asks of every node it gets: GPUs per node, per task and per
 # job, and a constraint (held, so that they stay in the snapshot).
 j_gpn=$(sbatch --parsable -A alpha -p cloud -J gpn --hold --gres=gpu:a100:1 --constraint=cloud --mem=500 --wrap true)
@@ -144,6 +148,7 @@ tap_is "--threads=2 sets CPUs/Task" "$(field "$j_opt" CPUs/Task)" 2
 tap_is "--threads=2 sets NumCPUs" "$(field "$j_opt" NumCPUs)" 2
 tap_is "--burst=prefer recorded" "$(admin_tag "$j_opt" burst)" prefer
 tap_is "--threads recorded" "$(admin_tag "$j_opt" threads)" 2
+tap_is "--burst-size recorded as the user wrote it" "$(admin_tag "$j_opt" size)" 2.5
 tap_is "comment burst:never recorded" "$(admin_tag "$j_com" burst)" never
 tap_is "comment threads:auto recorded" "$(admin_tag "$j_com" threads)" auto
 tap_like "job without options gets burst:allow and a category" "$(field "$j_run" AdminComment)" \
@@ -187,13 +192,14 @@ scancel "$j_gpn" "$j_gpt" "$j_gpj" "$j_mpc" "$j_one" "$j_spr" "$j_tpn" "$j_ovc"
 # --- job_end for a job that finished
 scancel "$j_arr"
 wait_for "! squeue -h -j $j_arr | grep -q ." 20
-j_end=$(sbatch --parsable -A beta -p local -n1 -c2 -w n2 -J ender --wrap 'sleep 1; exit 3')
+j_end=$(sbatch --parsable -A beta -p local -n1 -c2 -w n2 -J ender --comment size:40 --wrap 'sleep 1; exit 3')
 if wait_for "grep -q '\"type\":\"job_end\".*\"id\":$j_end,' '$log'" 20; then
     line=$(grep "\"type\":\"job_end\".*\"id\":$j_end," "$log")
     tap_like "job_end carries exit code, account, nodes and state" "$line" \
         '"account":"beta".*"exit_code":3.*"node_list":\["n2"\].*"state":"FAILED"'
     tap_like "job_end carries the job's category" "$line" "\"category\":\"$(admin_tag "$j_end" category)\""
     tap_like "job_end carries its CPUs per task, the threads it ran with" "$line" '"cpus":2,"cpus_per_task":2,'
+    tap_like "job_end carries its size hint" "$line" '"size":40(\.0)?,'
 else
     tap_fail "job_end sent for job $j_end"
 fi

@@ -3,6 +3,7 @@
 #include "common/json_ref.hpp"
 
 #include <cstdint>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -52,6 +53,14 @@ public:
     }
     Time time(const char* key, bool required) const { return Time(integer(key, required)); }
 
+    // A size hint: absent is 0, else a finite number above 0.
+    double size_hint(const char* key) const
+    {
+        const double v = number(key);
+        if (!(v >= 0) || !std::isfinite(v) || (get(key, false) && v == 0))
+            throw FieldError{at(key), "expected a number above 0"};
+        return v;
+    }
     double number(const char* key) const
     {
         json_t* v = get(key, false);
@@ -209,6 +218,7 @@ Job parse_job(const Fields& f)
                      {{"never", BurstOption::Never}, {"allow", BurstOption::Allow}, {"prefer", BurstOption::Prefer}});
     j.threads = parse_threads(f);
     j.why = f.string("why", false);
+    j.size = f.size_hint("size");
     return j;
 }
 
@@ -301,6 +311,7 @@ JobEnd parse_job_end(const Fields& f)
     e.account = f.string("account", false);
     e.cpus = f.u32("cpus", true);
     e.cpus_per_task = f.u32("cpus_per_task", false, 1, 1);
+    e.size = f.size_hint("size");
     e.elapsed = Seconds(f.integer("elapsed", true));
     e.exit_code = int(f.integer("exit_code", false, 0, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
     e.nodes = f.strings("node_list", false);

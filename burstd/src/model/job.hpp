@@ -78,6 +78,9 @@ struct alignas(64) Job {
     std::string user;
     std::string qos;
     std::string name;
+    // The user's size hint (--burst-size=, a size: word): its input size, in
+    // the user's unit; thread scaling learns E = a·size + b.  0 = none.
+    double size = 0;
 
     bool pending() const { return state == JobState::Pending; }
     bool running() const { return state == JobState::Running || state == JobState::Completing; }
@@ -101,6 +104,7 @@ struct JobEnd {
     std::string account;
     std::uint32_t cpus = 0;
     std::uint32_t cpus_per_task = 1; // 1 from older plugins
+    double size = 0;                 // its size hint, 0 = none
     Seconds elapsed = 0;
     int exit_code = 0;
     std::vector<std::string> nodes;

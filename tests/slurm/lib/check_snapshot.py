@@ -183,6 +183,7 @@ def check_jobs(snap, d):
         d.eq(f"{w} category", j["category"], tags.get("category", ""))
         d.eq(f"{w} burst", j["burst"], tags.get("burst", "allow"))
         d.eq(f"{w} threads", j["threads"], tags.get("threads", ""))
+        d.eq(f"{w} size", j.get("size"), float(tags["size"]) if "size" in tags else None)
         tasks = r.get("ArrayTaskId", "")
         if r["JobState"] == "PENDING" and tasks and not tasks.isdigit():
             d.eq(f"{w} array_tasks", j["array_tasks"], count_tasks(tasks))

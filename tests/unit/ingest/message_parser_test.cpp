@@ -246,3 +246,22 @@ TEST(MessageParser, NodeCpusAreWhatEachNodeMustHaveAndDefaultToATasksCpus)
 
     CHECK(error_of(snapshot_with("[" + job + R"(,"node_cpus":0}])")).find("node_cpus") != std::string::npos);
 }
+
+TEST(MessageParser, ReadsSizeHintsOfJobsAndJobEnds)
+{
+    auto e = parse_message(R"({"type":"job_end",)" + kHeader +
+                           R"(,"id":7,"category":"c","cpus":4,"elapsed":120,"exit_code":0,"node_list":[],)"
+                           R"("cpus_per_task":2,"size":30.25})");
+    CHECK_TRUE_TEXT(e.message.has_value(), e.error.c_str());
+    DOUBLES_EQUAL(30.25, std::get<JobEnd>(e.message->body).size, 0);
+    std::string sized = R"([{"id":1,"user":"u","account":"a","partitions":["p"],"state":"PENDING","submit_time":5,)"
+                        R"("cpus":8,"size":4}])";
+    auto s = parse_message(snapshot_with(sized));
+    CHECK_TRUE_TEXT(s.message.has_value(), s.error.c_str());
+    DOUBLES_EQUAL(4, std::get<Snapshot>(s.message->body).jobs[0].size, 0);
+    for (const char* bad : {"0", "-2", "\"4\""}) {
+        std::string job = R"([{"id":1,"user":"u","account":"a","partitions":["p"],"state":"PENDING","submit_time":5,)"
+                          R"("cpus":8,"size":)" + std::string(bad) + "}]";
+        CHECK(error_of(snapshot_with(job)).find("jobs[0].size: expected") != std::string::npos);
+    }
+}

@@ -65,7 +65,7 @@ TEST(BurstTags, RejectsBadValuesAndConflictsAndUserCategories)
 
 TEST(BurstTags, AdminCommentRoundTripsAndKeepsForeignWords)
 {
-    burst_tags in = {BURST_MODE_PREFER, BURST_THREADS_AUTO, 1, 0x00ab00cd00ef0012ULL, ""};
+    burst_tags in = {BURST_MODE_PREFER, BURST_THREADS_AUTO, 1, 0x00ab00cd00ef0012ULL, "", ""};
     char* text = burst_tags_admin_comment(&in, "site note burst:never category:ffffffffffffffff x");
     STRCMP_EQUAL("burst:prefer threads:auto category:00ab00cd00ef0012 site note x", text);
     LONGS_EQUAL(0, burst_tags_parse(text, 1, &t, err, sizeof(err)));
@@ -77,7 +77,7 @@ TEST(BurstTags, AdminCommentRoundTripsAndKeepsForeignWords)
 
 TEST(BurstTags, UnsetModeIsRecordedAsTheDefaultAllow)
 {
-    burst_tags in = {BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, ""};
+    burst_tags in = {BURST_MODE_UNSET, BURST_THREADS_UNSET, 0, 0, "", ""};
     char* text = burst_tags_admin_comment(&in, nullptr);
     STRCMP_EQUAL("burst:allow", text);
     free(text);
@@ -100,7 +100,7 @@ TEST(BurstTags, WhyIsBurstdsWordInAdminCommentAndTheUsersInAComment)
 
 TEST(BurstTags, AReasonReplacesTheLastOneAndKeepsEveryOtherWord)
 {
-    burst_tags in = {BURST_MODE_ALLOW, BURST_THREADS_UNSET, 1, 0x1ULL, "budget"};
+    burst_tags in = {BURST_MODE_ALLOW, BURST_THREADS_UNSET, 1, 0x1ULL, "budget", ""};
     char* text = burst_tags_admin_comment(&in, "burst:allow category:0000000000000001 why:cloud:aws nhc:ok");
     STRCMP_EQUAL("burst:allow category:0000000000000001 why:budget nhc:ok", text);
     free(text);
@@ -117,4 +117,29 @@ TEST(BurstTags, OnlyAnUpdateOfWhyWordsAloneIsBurstdsReason)
     CHECK(!burst_tags_only_why("why:budget nhc:ok"));
     CHECK(!burst_tags_only_why(""));
     CHECK(!burst_tags_only_why(nullptr));
+}
+
+TEST(BurstTags, ASizeIsAPositiveNumberKeptAsTheUserWroteIt)
+{
+    double v = 0;
+    LONGS_EQUAL(0, burst_parse_size("12.5", &v, err, sizeof(err)));
+    DOUBLES_EQUAL(12.5, v, 0);
+    LONGS_EQUAL(0, burst_parse_size("007", &v, err, sizeof(err)));
+    DOUBLES_EQUAL(7, v, 0);
+    for (const char* bad : {"0", "0.0", "-1", "+1", "1e3", "0x10", "inf", "nan", "1.", ".5", "1.2.3", "12GB", "",
+                            "2000000000000000", "1234567890123456789012345"}) {
+        LONGS_EQUAL(-1, burst_parse_size(bad, &v, err, sizeof(err)));
+        STRCMP_CONTAINS("size: expected a positive number such as 12 or 0.5", err);
+    }
+    LONGS_EQUAL(0, burst_tags_parse("align run, size:30.25 threads:auto", 0, &t, err, sizeof(err)));
+    STRCMP_EQUAL("30.25", t.size);
+    LONGS_EQUAL(-1, burst_tags_parse("size:3 size:4", 0, &t, err, sizeof(err)));
+    STRCMP_CONTAINS("size: given twice", err);
+    LONGS_EQUAL(-1, burst_tags_parse("size:big", 0, &t, err, sizeof(err)));
+    burst_tags in = {BURST_MODE_ALLOW, BURST_THREADS_AUTO, 1, 0x12, "", "30.25"};
+    char* text = burst_tags_admin_comment(&in, "size:1 note");
+    STRCMP_EQUAL("burst:allow threads:auto size:30.25 category:0000000000000012 note", text);
+    LONGS_EQUAL(0, burst_tags_parse(text, 1, &t, err, sizeof(err)));
+    free(text);
+    STRCMP_EQUAL("30.25", t.size);
 }

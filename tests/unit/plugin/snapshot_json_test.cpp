@@ -101,7 +101,7 @@ TEST(SnapshotJson, JobFieldsFollowTheProtocol)
     j->user = dup("alice");
     j->account = dup("physics");
     j->partitions = dup("local,cloud");
-    j->admin_comment = dup("burst:prefer threads:auto category:00000000000000aa why:budget note");
+    j->admin_comment = dup("burst:prefer threads:auto size:2.5 category:00000000000000aa why:budget note");
     j->node_list = dup("n1,n2");
     j->state = "PENDING";
     j->reason = "Priority";
@@ -125,6 +125,7 @@ TEST(SnapshotJson, JobFieldsFollowTheProtocol)
     STRCMP_EQUAL("auto", str(job, "threads").c_str());
     STRCMP_EQUAL("00000000000000aa", str(job, "category").c_str());
     STRCMP_EQUAL("budget", str(job, "why").c_str());
+    DOUBLES_EQUAL(2.5, json_number_value(json_object_get(job, "size")), 0);
     STRCMP_EQUAL("PENDING", str(job, "state").c_str());
     STRCMP_EQUAL("", str(job, "qos").c_str());
     LONGS_EQUAL(3600, num(job, "time_limit"));
@@ -148,6 +149,7 @@ TEST(SnapshotJson, UntaggedJobDefaultsToAllowWithoutCategory)
     STRCMP_EQUAL("", str(job, "threads").c_str());
     STRCMP_EQUAL("", str(job, "category").c_str());
     CHECK(json_object_get(job, "why") == nullptr);
+    CHECK(json_object_get(job, "size") == nullptr);
     LONGS_EQUAL(1, num(job, "array_tasks"));
     json_decref(m);
 }
@@ -202,7 +204,7 @@ TEST(SnapshotJson, JobEnd)
 {
     snap_job_end* e = snapshot_add_job_end(&s);
     e->id = 9;
-    e->admin_comment = dup("burst:allow category:0000000000000bbb");
+    e->admin_comment = dup("burst:allow size:7 category:0000000000000bbb");
     e->account = dup("physics");
     e->node_list = dup("n1");
     e->state = "COMPLETED";
@@ -220,6 +222,7 @@ TEST(SnapshotJson, JobEnd)
     STRCMP_EQUAL("0000000000000bbb", str(m, "category").c_str());
     LONGS_EQUAL(61, num(m, "elapsed"));
     LONGS_EQUAL(2, num(m, "cpus_per_task"));
+    DOUBLES_EQUAL(7, json_number_value(json_object_get(m, "size")), 0);
     LONGS_EQUAL(0, num(m, "exit_code"));
     LONGS_EQUAL(900, num(m, "eligible_time"));
     LONGS_EQUAL(939, num(m, "start_time"));

@@ -7,7 +7,7 @@ bool ScalingBook::observe(const JobEnd& end)
     if (end.category.empty() || !end.completed() || !(end.elapsed > 0))
         return false;
     Entry& e = entries_[end.category];
-    e.model.add(ScalingRun{end.cpus_per_task, end.elapsed, 0}, settings_.decay);
+    e.model.add(ScalingRun{end.cpus_per_task, end.elapsed, end.size}, settings_.decay);
     e.fit = e.model.fit(settings_);
     e.changed_at = ++version_;
     changed_.insert(end.category);

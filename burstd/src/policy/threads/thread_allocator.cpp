@@ -12,7 +12,7 @@ constexpr double kNoise = 1e-9;
 double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed)
 {
     const double n = double(q.tasks);
-    return q.fit.time(threads) / speed * (n * double(threads) * price + q.lambda * n / 3600);
+    return q.fit.time(threads, q.size) / speed * (n * double(threads) * price + q.lambda * n / 3600);
 }
 
 std::uint32_t ThreadAllocator::choose(const ThreadQuestion& q) const

@@ -23,6 +23,7 @@ struct ThreadQuestion {
     ScalingFit fit;                // the job's category's, known
     std::uint32_t tasks = 1;
     std::uint64_t copies = 1;      // a pending array's tasks not yet started, each a job like it
+    double size = 0;               // the job's size hint (0: none)
     double lambda = 1;             // money per core-hour of work not yet done
     double speed = 1;              // of the tier's cores, relative to local ones
     double price = 0;              // per CPU-second of cores free now on the job's tier

@@ -151,13 +151,15 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
                 continue;
             }
         }
-        if (!fit.known || q.counts.empty()) {
+        // A fit by size says nothing of a size it gives no time for.
+        if (!fit.known || q.counts.empty() || !(fit.time(1, job.size) > 0)) {
             take(*tier.free, job.cpus * copies);
             continue;
         }
         q.fit = fit;
         q.tasks = tasks;
         q.copies = copies;
+        q.size = job.size;
         q.speed = tier.speed;
         q.price = tier.price;
         q.dear_price = tier.dear_price;
@@ -176,10 +178,11 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         std::ostringstream why;
         why.precision(2);
         why << "category " << job.category << " scales with c " << std::fixed << fit.c << ", E "
-            << seconds_text(fit.time(1)) << ": " << chosen << " CPUs per task on "
+            << seconds_text(fit.time(1, job.size)) << ": " << chosen << " CPUs per task on "
             << (tier.group ? "node group " + tier.group->group->name : std::string("local nodes")) << " (expected "
-            << seconds_text(fit.time(chosen) / tier.speed) << ") cost " << money(chosen_cost) << ", " << per_task
-            << " (" << seconds_text(fit.time(per_task) / tier.speed) << ") " << money(current_cost);
+            << seconds_text(fit.time(chosen, job.size) / tier.speed) << ") cost " << money(chosen_cost) << ", "
+            << per_task << " (" << seconds_text(fit.time(per_task, job.size) / tier.speed) << ") "
+            << money(current_cost);
         out.actions.push_back(Action{SetJobThreads{job.id, chosen, tasks * chosen}, why.str()});
     }
 
@@ -228,6 +231,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
             q.counts.push_back(t);
     q.tasks = 1;
     q.copies = 1;
+    q.size = 0;
     q.speed = 1;
     q.price = q.local_price;
     q.dear_price = inputs.dear_price;
@@ -238,7 +242,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
     bool changed = false;
     book.for_each_changed_since(redo ? 0 : advice_version_, [&](const std::string& category, const ScalingFit& fit) {
         auto it = advice_.find(category);
-        if (!fit.known || q.counts.empty()) {
+        if (!fit.known || q.counts.empty() || !(fit.time(1) > 0)) { // a new job's size is not known
             if (it != advice_.end())
                 advice_.erase(it), changed = true;
             return;

@@ -314,3 +314,28 @@ TEST(ThreadStage, ABadThreadPolicyIsNamedWithWhatIsWrong)
     CHECK(make_thread_stage(spec, errors) == nullptr);
     CHECK(errors[0].find("no allowed count is at most max=2") != std::string::npos);
 }
+
+// Runs of E = 100·size seconds (c = 0.9): a job's own size sets its cost.
+TEST(ThreadStage, ASizedJobIsWeighedAtItsSize)
+{
+    for (int round = 0; round < 3; ++round)
+        for (std::uint32_t t : {1u, 2u, 4u, 8u})
+            for (double size : {1.0, 10.0}) {
+                JobEnd e;
+                e.category = "sized";
+                e.cpus_per_task = t;
+                e.size = size;
+                e.elapsed = 100 * size * (0.9 / t + 0.1);
+                e.state = "COMPLETED";
+                book.observe(e);
+            }
+    const ScalingFit fit = book.fit("sized");
+    CHECK(fit.known);
+    DOUBLES_EQUAL(100, fit.a, 1e-6);
+    StateBuilder b = site(16);
+    auto_job(b, 1, "sized");
+    b.state.snapshot.jobs.back().size = 10;
+    const ThreadStageOutcome out = stage("greedy")->decide(b.state, book);
+    LONGS_EQUAL(4, chosen(out)[0].cpus_per_task);
+    CHECK(out.actions[0].reason.find("E 1000 s") != std::string::npos);
+}
