@@ -58,6 +58,11 @@ tap_is "... with NumCPUs set with it" "$(job_field "$pending_auto" NumCPUs)" 4
 tap_like "... and burstd's reason in its log" "$(grep "decision: job $pending_auto: 4 cpus per task" "$BURSTD_DIR/burstd.log")" \
     "category [0-9a-f]{16} scales with c 0\.[5-8][0-9], E [4-8]\.[0-9]+ s: 4 CPUs per task on local nodes"
 tap_is "the job whose user gave -c 1 is left alone" "$(job_field "$pending_explicit" CPUs/Task)" 1
+explain() { "$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" explain "$1"; }
+wait_for "explain $pending_auto | grep -q 'has 4 CPU'" 10 # the next snapshot shows the change
+explained=$(explain "$pending_auto")
+tap_like "burstctl explain: what the job asked and has, and each count's expected run time" "$explained" \
+    "asked auto, has 4 CPU\(s\) per task.*expected run time by CPUs per task: 1: [5-8] s, 2: [3-5] s, 4: [2-4] s"
 scancel "$filler" "$pending_auto" "$pending_explicit"
 
 category=$(scontrol show job "$pending_auto" 2>/dev/null | grep -o 'category:[0-9a-f]*' | head -1 | cut -d: -f2)

@@ -256,6 +256,7 @@ int main(int argc, char** argv)
             in.health = instances.health().views(in.now);
             in.hire_limits = instances.health().hire_limits(in.now);
             in.scaling = &cycle.scaling();
+            in.threads = cycle.threads();
             return burst::explain_job(job, in, explanation);
         });
         daemon.set_status_reporter(

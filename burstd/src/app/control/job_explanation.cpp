@@ -212,11 +212,31 @@ std::string explain_job(JobId id, const ExplanationInput& in, json_t* out)
         json_object_set_new(threads.get(), "runs", json_real(f.runs));
         json_object_set_new(threads.get(), "thread_counts", json_integer(json_int_t(f.thread_counts)));
         json_object_set_new(threads.get(), "known", json_boolean(f.known));
+        json_object_set_new(threads.get(), "asked",
+                            json_string(job->threads.automatic ? "auto"
+                                        : job->threads.count   ? std::to_string(job->threads.count).c_str()
+                                                               : ""));
+        json_object_set_new(threads.get(), "cpus_per_task", json_integer(job->cpus_per_task));
+        if (job->size > 0)
+            json_object_set_new(threads.get(), "size", json_real(job->size));
         if (f.runs > 0 && std::isfinite(f.c_error)) {
             json_object_set_new(threads.get(), "c", json_real(f.c));
             json_object_set_new(threads.get(), "c_error", json_real(f.c_error));
-            json_object_set_new(threads.get(), "single_threaded", json_real(f.b));
+            json_object_set_new(threads.get(), "single_threaded", json_real(f.time(1, job->size)));
         }
+        // What each count the thread policy allows would take, by the fit.
+        if (f.known && in.threads) {
+            JsonRef expected(json_object());
+            for (std::uint32_t t : in.threads->settings().counts)
+                json_object_set_new(expected.get(), std::to_string(t).c_str(), json_real(f.time(t, job->size)));
+            json_object_set(threads.get(), "expected", expected.get());
+        }
+        for (const auto& a : in.outcome->actions)
+            if (std::holds_alternative<SetJobThreads>(a.action.what) && mentions_job(a.action, id))
+                json_object_set_new(threads.get(), "decision",
+                                    json_pack("{s:s, s:s, s:s, s:s}", "policy", a.policy.c_str(), "action",
+                                              action_text(a.action).c_str(), "reason", a.action.reason.c_str(),
+                                              "error", a.error.c_str()));
         json_object_set(out, "threads", threads.get());
     }
     for (const auto& a : in.outcome->actions) // the cycle's own unroutes
@@ -330,6 +350,30 @@ void write_explanation_text(std::ostream& out, json_t* e)
         out << "from " << runs.str() << " completed runs at " << json_integer_value(json_object_get(t, "thread_counts"))
             << " thread count(s)" << (json_is_true(json_object_get(t, "known")) ? " (known)" : " (not known yet)")
             << "\n";
+        const std::string asked = string_field(t, "asked");
+        out << "    asked " << (asked.empty() ? "nothing" : asked) << ", has "
+            << json_integer_value(json_object_get(t, "cpus_per_task")) << " CPU(s) per task";
+        if (json_t* size = json_object_get(t, "size"))
+            out << ", size " << json_real_value(size);
+        out << "\n";
+        if (json_t* expected = json_object_get(t, "expected")) {
+            out << "    expected run time by CPUs per task:";
+            const char* count;
+            json_t* seconds;
+            const char* separator = " ";
+            json_object_foreach(expected, count, seconds) {
+                out << separator << count << ": " << duration(json_real_value(seconds));
+                separator = ", ";
+            }
+            out << "\n";
+        }
+        if (json_t* d = json_object_get(t, "decision")) {
+            out << "    " << string_field(d, "policy") << ": " << string_field(d, "action") << ": "
+                << string_field(d, "reason");
+            if (!string_field(d, "error").empty())
+                out << " -- FAILED: " << string_field(d, "error");
+            out << "\n";
+        }
     }
     if (json_t* b = json_object_get(e, "budget"))
         out << "  budget: " << string_field(b, "line") << ": spent " << money(json_real_value(json_object_get(b, "spent")))

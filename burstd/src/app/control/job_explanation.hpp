@@ -13,6 +13,7 @@
 #include "policy/cycle/decision_cycle.hpp"
 #include "policy/health/group_health.hpp"
 #include "policy/threads/scaling_book.hpp"
+#include "policy/threads/thread_stage.hpp"
 
 #include <jansson.h>
 
@@ -31,6 +32,7 @@ struct ExplanationInput {
     std::map<std::string, GroupHealthView> health;
     std::map<std::string, std::uint32_t> hire_limits;
     const ScalingBook* scaling = nullptr; // what the job's category's runs say of its threads
+    const ThreadStage* threads = nullptr; // ThreadPolicy=, if any: its allowed counts
     Time now = 0;
 };
 

@@ -91,6 +91,7 @@ public:
     // What the decision cycle did in the last cycle that had a snapshot.
     const CycleOutcome& last_outcome() const { return last_outcome_; }
     const ScalingBook& scaling() const { return cycle_.scaling(); }
+    const ThreadStage* threads() const { return cycle_.threads(); } // none without ThreadPolicy=
     // The chain's policies, in order.
     std::vector<std::string> chain_names() const;
     // Each account's standing against its Budget= line, as of the last cycle.

@@ -80,6 +80,7 @@ public:
     static constexpr std::size_t kMaxAdvice = 32768;
 
     std::string_view name() const { return allocator_->name(); }
+    const ThreadStageSettings& settings() const { return settings_; }
     ThreadStageOutcome decide(const ClusterState& state, const ScalingBook& book);
     // Up to kMaxAdvice categories, those first advised.
     const ThreadAdvice& advice() const { return advice_; }

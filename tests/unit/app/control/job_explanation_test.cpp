@@ -2,6 +2,7 @@
 
 #include "common/json_fields.hpp"
 #include "common/json_ref.hpp"
+#include "policy/threads/thread_allocator_registry.hpp"
 
 #include <limits>
 #include <sstream>
@@ -168,6 +169,36 @@ TEST(JobExplanation, SaysWhatTheCategorysRunsTellOfItsThreads)
     std::ostringstream text;
     write_explanation_text(text, e.get());
     STRCMP_CONTAINS("threads: category 00000000000000aa: scalable share 0.75 +- 0.00, 20 min single-threaded, from "
-                    "7.98 completed runs at 4 thread count(s) (known)",
+                    "7.98 completed runs at 4 thread count(s) (known)\n"
+                    "    asked nothing, has 1 CPU(s) per task\n",
+                    text.str().c_str());
+}
+
+TEST(JobExplanation, SaysWhatTheThreadPolicyChoseAndWhatEachCountWouldTake)
+{
+    snapshot.jobs = {pending_job(7, {"local"})};
+    snapshot.jobs[0].category = "00000000000000aa";
+    snapshot.jobs[0].threads.automatic = true;
+    ScalingBook book;
+    for (std::uint32_t t : {1u, 2u, 4u, 8u, 1u, 2u, 4u, 8u}) {
+        JobEnd e;
+        e.category = "00000000000000aa";
+        e.cpus_per_task = t;
+        e.elapsed = 1200 * (0.75 / t + 0.25);
+        e.state = "COMPLETED";
+        book.observe(e);
+    }
+    const auto stage = make_thread_stage("greedy", PolicyParams(std::map<std::string, std::string>{{"counts", "1,2,4"}}));
+    outcome.actions.push_back(
+        CycleAction{"threads:greedy", Action{SetJobThreads{7, 4, 4}, "cheaper on idle local cores"}, ""});
+    in.scaling = &book;
+    in.threads = stage.get();
+    std::string error;
+    JsonRef e = explain(7, error);
+    std::ostringstream text;
+    write_explanation_text(text, e.get());
+    STRCMP_CONTAINS("    asked auto, has 1 CPU(s) per task\n"
+                    "    expected run time by CPUs per task: 1: 20 min, 2: 12 min, 4: 8 min\n"
+                    "    threads:greedy: job 7: 4 cpus per task, 4 cpus: cheaper on idle local cores\n",
                     text.str().c_str());
 }
