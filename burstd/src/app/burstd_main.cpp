@@ -229,6 +229,7 @@ int main(int argc, char** argv)
         cycle.set_advice_sink([&daemon](const std::map<std::string, std::uint32_t>& threads) {
             daemon.send_advice(threads);
         });
+        daemon.set_hello_observer([&cycle] { cycle.resend_advice(); });
         daemon.set_service_notifier(&notifier);
         daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
             instances.request(power_kind(request.command), request.nodes, request.jobs);

@@ -265,6 +265,8 @@ void Daemon::accepted(ProtocolMessage&& message)
     if (auto* hello = std::get_if<Hello>(&message.body)) {
         log_.info("plugin hello: slurm-burst " + hello->plugin_version + " on Slurm " + hello->slurm_version +
                   ", cluster " + message.cluster);
+        if (hello_observer_)
+            hello_observer_();
     } else if (auto* snapshot = std::get_if<Snapshot>(&message.body)) {
         log_.debug("snapshot seq " + std::to_string(snapshot->seq) + ": " + std::to_string(snapshot->jobs.size()) +
                    " jobs, " + std::to_string(snapshot->nodes.size()) + " nodes");

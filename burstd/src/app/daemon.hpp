@@ -45,6 +45,8 @@ public:
     void set_job_end_handler(JobEndHandler handler) { job_end_handler_ = std::move(handler); }
     void set_status_reporter(StatusReporter reporter) { status_reporter_ = std::move(reporter); }
     void set_reload_handler(ReloadHandler handler) { reload_handler_ = std::move(handler); }
+    // Told when a plugin says hello: a (re)started slurmctld holds no advice.
+    void set_hello_observer(std::function<void()> observer) { hello_observer_ = std::move(observer); }
     // Adds the acting parts' counters to a scrape (MetricsPort=).
     using MetricsCollector = std::function<void(BurstdMetricsInput&)>;
     void set_metrics_collector(MetricsCollector collector) { metrics_collector_ = std::move(collector); }
@@ -118,6 +120,7 @@ private:
     PowerHandler power_handler_;
     JobEndHandler job_end_handler_;
     StatusReporter status_reporter_;
+    std::function<void()> hello_observer_;
     ReloadHandler reload_handler_;
     MetricsCollector metrics_collector_;
     GroupResetHandler group_reset_handler_;

@@ -218,9 +218,10 @@ void PolicyCycle::run(const CycleContext& ctx)
     if (threads && outcome.advice_changed)
         ctx.log.info("thread advice for new --threads=auto jobs: " + advice_text(threads->advice()));
     if (advice_sink_ && threads &&
-        (outcome.advice_changed || stats_.runs >= advice_sent_run_ + kAdviceResendCycles)) {
+        (outcome.advice_changed || advice_resend_ || stats_.runs >= advice_sent_run_ + kAdviceResendCycles)) {
         advice_sink_(threads->advice());
         advice_sent_run_ = stats_.runs;
+        advice_resend_ = false;
     } else if (advice_sink_ && !threads && advice_sent_run_) {
         ctx.log.info("thread advice withdrawn from job_submit/burst: no ThreadPolicy= line any more");
         advice_sink_({});

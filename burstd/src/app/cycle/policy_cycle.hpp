@@ -72,11 +72,13 @@ public:
     using Launcher = std::function<void(const std::vector<std::string>& nodes)>;
     void set_route_launcher(Launcher launcher) { route_launcher_ = std::move(launcher); }
     // Told the thread advice for new --threads=auto jobs (job_submit/burst's
-    // table, replaced whole) when it changed, and every kAdviceResendCycles
-    // cycles so that a restarted slurmctld gets it back; told an empty table
-    // once when a reload removed ThreadPolicy=.
+    // table, replaced whole) when it changed, after resend_advice(), and
+    // every kAdviceResendCycles cycles; told an empty table once when a
+    // reload removed ThreadPolicy=.
     using AdviceSink = std::function<void(const std::map<std::string, std::uint32_t>& threads)>;
     void set_advice_sink(AdviceSink sink) { advice_sink_ = std::move(sink); }
+    // A plugin (re)connected: the next cycle sends the advice again.
+    void resend_advice() { advice_resend_ = true; }
     static constexpr std::uint64_t kAdviceResendCycles = 20;
     static constexpr std::size_t kAdviceShown = 20; // categories whose advice status lists
     // A new configuration (SIGHUP) brings a new chain and thread policy.
@@ -122,6 +124,7 @@ private:
     JobWhyPublisher whys_;
     AdviceSink advice_sink_;
     std::uint64_t advice_sent_run_ = 0;
+    bool advice_resend_ = false;
     std::vector<std::string> scaling_errors_; // from restoring it, logged at the first cycle
     std::uint32_t reconcile_every_;
     std::uint64_t runs_ = 0; // cycles that had a snapshot

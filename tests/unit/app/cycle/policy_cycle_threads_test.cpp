@@ -101,6 +101,23 @@ TEST(PolicyCycleThreads, AdviceIsSentWhenItChangesAndNowAndThenAgain)
     CHECK(advice[1] == advice[0]);
 }
 
+TEST(PolicyCycleThreads, APluginThatSaysHelloGetsTheAdviceAtTheNextCycle)
+{
+    Ledger ledger(path);
+    InstanceManager instances = instances_for({}, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
+    PolicyCycle pc({}, ledger, actuator, instances, 1000, make_thread_stage("greedy", PolicyParams()));
+    pc.set_advice_sink([this](const std::map<std::string, std::uint32_t>& a) { advice.push_back(a); });
+    for (const auto& e : learning_runs())
+        pc.observe(e);
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    LONGS_EQUAL(1, advice.size());
+    pc.resend_advice(); // a restarted slurmctld's plugin connected
+    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    LONGS_EQUAL(2, advice.size());
+    CHECK(advice[1] == advice[0]);
+}
+
 TEST(PolicyCycleThreads, WhatWasLearnedBeforeARestartChoosesAfterIt)
 {
     run(learning_runs()); // learned, kept in the ledger
