@@ -147,10 +147,11 @@ TEST(JobExplanation, RefusesAJobItHasNotSeen)
                  error.c_str());
 }
 
-TEST(JobExplanation, SaysWhatTheCategorysRunsTellOfItsThreads)
+namespace {
+
+// Category 00000000000000aa: c = 0.75, 20 min single-threaded, 8 runs at 1-8 threads.
+ScalingBook scaling_of_aa()
 {
-    snapshot.jobs = {pending_job(7, {"local"})};
-    snapshot.jobs[0].category = "00000000000000aa";
     ScalingBook book;
     for (std::uint32_t t : {1u, 2u, 4u, 8u, 1u, 2u, 4u, 8u}) {
         JobEnd e;
@@ -160,6 +161,16 @@ TEST(JobExplanation, SaysWhatTheCategorysRunsTellOfItsThreads)
         e.state = "COMPLETED";
         book.observe(e);
     }
+    return book;
+}
+
+} // namespace
+
+TEST(JobExplanation, SaysWhatTheCategorysRunsTellOfItsThreads)
+{
+    snapshot.jobs = {pending_job(7, {"local"})};
+    snapshot.jobs[0].category = "00000000000000aa";
+    ScalingBook book = scaling_of_aa();
     in.scaling = &book;
     std::string error;
     JsonRef e = explain(7, error);
@@ -179,15 +190,7 @@ TEST(JobExplanation, SaysWhatTheThreadPolicyChoseAndWhatEachCountWouldTake)
     snapshot.jobs = {pending_job(7, {"local"})};
     snapshot.jobs[0].category = "00000000000000aa";
     snapshot.jobs[0].threads.automatic = true;
-    ScalingBook book;
-    for (std::uint32_t t : {1u, 2u, 4u, 8u, 1u, 2u, 4u, 8u}) {
-        JobEnd e;
-        e.category = "00000000000000aa";
-        e.cpus_per_task = t;
-        e.elapsed = 1200 * (0.75 / t + 0.25);
-        e.state = "COMPLETED";
-        book.observe(e);
-    }
+    ScalingBook book = scaling_of_aa();
     const auto stage = make_thread_stage("greedy", PolicyParams(std::map<std::string, std::string>{{"counts", "1,2,4"}}));
     outcome.actions.push_back(
         CycleAction{"threads:greedy", Action{SetJobThreads{7, 4, 4}, "cheaper on idle local cores"}, ""});

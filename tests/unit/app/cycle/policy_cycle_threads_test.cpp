@@ -67,17 +67,30 @@ TEST_GROUP(PolicyCycleThreads)
         snapshot.nodes = {n};
     }
 
-    // `cycles` cycles of a burstd with ThreadPolicy=greedy, after `ends`.
+    // A burstd with ThreadPolicy=greedy (its ledger, instances and cycle),
+    // its advice kept in `advice`.
+    struct Burstd {
+        Ledger ledger;
+        InstanceManager instances;
+        PolicyCycle cycle;
+        Burstd(TEST_GROUP_CppUTestGroupPolicyCycleThreads& t)
+            : ledger(t.path),
+              instances(instances_for({}, std::make_unique<NoProvider>(), ledger, t.actuator, t.clock, t.log)),
+              cycle({}, ledger, t.actuator, instances, 1000, make_thread_stage("greedy", PolicyParams()))
+        {
+            cycle.set_advice_sink([&t](const std::map<std::string, std::uint32_t>& a) { t.advice.push_back(a); });
+        }
+    };
+    void cycle(Burstd& b) { b.cycle.run(CycleContext{config, &snapshot, clock.now(), log}); }
+
+    // `cycles` cycles of a new burstd, after `ends`.
     void run(const std::vector<JobEnd>& ends, int cycles = 1)
     {
-        Ledger ledger(path);
-        InstanceManager instances = instances_for({}, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
-        PolicyCycle pc({}, ledger, actuator, instances, 1000, make_thread_stage("greedy", PolicyParams()));
-        pc.set_advice_sink([this](const std::map<std::string, std::uint32_t>& a) { advice.push_back(a); });
+        Burstd b(*this);
         for (const auto& e : ends)
-            pc.observe(e);
+            b.cycle.observe(e);
         for (int i = 0; i < cycles; ++i)
-            pc.run(CycleContext{config, &snapshot, clock.now(), log});
+            cycle(b);
     }
 };
 
@@ -103,17 +116,14 @@ TEST(PolicyCycleThreads, AdviceIsSentWhenItChangesAndNowAndThenAgain)
 
 TEST(PolicyCycleThreads, APluginThatSaysHelloGetsTheAdviceAtTheNextCycle)
 {
-    Ledger ledger(path);
-    InstanceManager instances = instances_for({}, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
-    PolicyCycle pc({}, ledger, actuator, instances, 1000, make_thread_stage("greedy", PolicyParams()));
-    pc.set_advice_sink([this](const std::map<std::string, std::uint32_t>& a) { advice.push_back(a); });
+    Burstd b(*this);
     for (const auto& e : learning_runs())
-        pc.observe(e);
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+        b.cycle.observe(e);
+    cycle(b);
+    cycle(b);
     LONGS_EQUAL(1, advice.size());
-    pc.resend_advice(); // a restarted slurmctld's plugin connected
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    b.cycle.resend_advice(); // a restarted slurmctld's plugin connected
+    cycle(b);
     LONGS_EQUAL(2, advice.size());
     CHECK(advice[1] == advice[0]);
 }
@@ -131,16 +141,13 @@ TEST(PolicyCycleThreads, WhatWasLearnedBeforeARestartChoosesAfterIt)
 
 TEST(PolicyCycleThreads, AReloadWithoutThreadPolicyWithdrawsTheAdviceOnce)
 {
-    Ledger ledger(path);
-    InstanceManager instances = instances_for({}, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
-    PolicyCycle pc({}, ledger, actuator, instances, 1000, make_thread_stage("greedy", PolicyParams()));
-    pc.set_advice_sink([this](const std::map<std::string, std::uint32_t>& a) { advice.push_back(a); });
+    Burstd b(*this);
     for (const auto& e : learning_runs())
-        pc.observe(e);
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
-    pc.replace_chain({}, nullptr);
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
-    pc.run(CycleContext{config, &snapshot, clock.now(), log});
+        b.cycle.observe(e);
+    cycle(b);
+    b.cycle.replace_chain({}, nullptr);
+    cycle(b);
+    cycle(b);
     LONGS_EQUAL(2, advice.size());
     CHECK(advice[0] == (std::map<std::string, std::uint32_t>{{"scal", 8}}));
     CHECK(advice[1].empty()); // the plugin's table is replaced by nothing
