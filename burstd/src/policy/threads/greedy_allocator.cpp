@@ -6,8 +6,9 @@ GreedyAllocator::GreedyAllocator(PolicyParams& params) : sharing_(params.get_dou
 
 double GreedyAllocator::cost(const ThreadQuestion& q, std::uint32_t threads) const
 {
-    const double cores = double(q.tasks) * double(q.copies) * double(threads) * sharing_;
-    return thread_cost(q, threads, cores <= double(q.free_cpus) ? q.price : q.dear_price, q.speed);
+    const double tasks = double(q.tasks) * double(q.copies) * sharing_;
+    const bool fits = q.free && tasks <= double(q.free->tasks(threads));
+    return thread_cost(q, threads, fits ? q.price : q.dear_price, q.speed);
 }
 
 } // namespace burst

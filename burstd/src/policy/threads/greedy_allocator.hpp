@@ -1,9 +1,9 @@
 #pragma once
 // Smowton et al.'s greedy allocation: the count with the lowest expected cost
-// now.  A count whose cores (times the sharing factor: as if that many more
-// jobs like it were about to ask) fit in the tier's free cores pays the free
-// cores' price; one that does not pays the dear price for all of them, as it
-// would run on the next dearer capacity.  So an auto job takes many threads
+// now.  A count whose tasks (times the sharing factor: as if that many more
+// jobs like it were about to ask) fit in the tier's free cores, node by node,
+// pays the free cores' price; one that does not pays the dear price for all
+// of them, as it would run on the next dearer capacity.  So an auto job takes many threads
 // while local cores are idle and few once they are busy or it runs in a
 // dear cloud group.
 

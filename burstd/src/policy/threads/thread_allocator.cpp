@@ -9,6 +9,28 @@ constexpr double kNoise = 1e-9;
 
 } // namespace
 
+void FreeTaskSlots::add_node(std::uint64_t free_cores)
+{
+    for (std::size_t i = 0; i < widths_.size(); ++i)
+        slots_[i] += free_cores / widths_[i];
+}
+
+void FreeTaskSlots::take(std::uint64_t cores)
+{
+    for (std::size_t i = 0; i < widths_.size(); ++i) {
+        const std::uint64_t used = (cores + widths_[i] - 1) / widths_[i];
+        slots_[i] = used < slots_[i] ? slots_[i] - used : 0;
+    }
+}
+
+std::uint64_t FreeTaskSlots::tasks(std::uint32_t width) const
+{
+    for (std::size_t i = 0; i < widths_.size(); ++i)
+        if (widths_[i] == width)
+            return slots_[i];
+    return 0;
+}
+
 double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed)
 {
     const double n = double(q.tasks);

@@ -15,9 +15,28 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace burst {
+
+// A tier's free cores as the tasks of each allowed width they hold: a task
+// never spans nodes, so 16 nodes with one idle core each hold no 16-wide
+// task.  Claims are taken as if packed (a claim of c cores leaves c/w fewer
+// tasks of width w), which no node-by-node placement would beat.
+class FreeTaskSlots {
+public:
+    explicit FreeTaskSlots(std::vector<std::uint32_t> widths = {}) : widths_(std::move(widths)), slots_(widths_.size()) {}
+    void add_node(std::uint64_t free_cores);
+    void take(std::uint64_t cores);
+    // Tasks `width` wide that fit now; `width` is one of the widths.
+    std::uint64_t tasks(std::uint32_t width) const;
+    const std::vector<std::uint64_t>& slots() const { return slots_; }
+
+private:
+    std::vector<std::uint32_t> widths_;
+    std::vector<std::uint64_t> slots_; // by width
+};
 
 struct ThreadQuestion {
     ScalingFit fit;                // the job's category's, known
@@ -29,7 +48,7 @@ struct ThreadQuestion {
     double price = 0;              // per CPU-second of cores free now on the job's tier
     double local_price = 0;        // per CPU-second of a free local core
     double dear_price = 0;         // per CPU-second of cores beyond those
-    std::uint64_t free_cpus = 0;   // free now on the job's tier, less earlier choices
+    const FreeTaskSlots* free = nullptr; // the job's tier's, less earlier choices
     std::vector<std::uint32_t> counts; // allowed, ascending, within the tier's node size; never empty
 };
 

@@ -13,12 +13,6 @@ namespace {
 
 constexpr std::uint64_t kMaxJobCpus = 0xfffffffe; // Slurm's 32-bit CPU count, NO_VAL excluded
 
-std::uint64_t take(std::uint64_t& free, std::uint64_t cpus)
-{
-    free = cpus < free ? free - cpus : 0;
-    return free;
-}
-
 std::string seconds_text(double s)
 {
     std::ostringstream out;
@@ -56,17 +50,25 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     // The widest local node of each partition: a task cannot be wider.
     // Down and draining nodes run nothing new.
     std::unordered_map<std::string, std::uint32_t> local_node_cpus;
+    FreeTaskSlots local_free(settings_.counts);
     for (std::size_t i = 0; i < state.snapshot.nodes.size(); ++i) {
         const Node& n = state.snapshot.nodes[i];
-        if (view.node_group[i] < 0 && !n.cloud() && n.base != NodeBaseState::Down && !n.has(kNodeDrain))
+        if (view.node_group[i] >= 0 || n.cloud())
+            continue;
+        if (n.base != NodeBaseState::Down && !n.has(kNodeDrain))
             for (const auto& p : n.partitions)
                 local_node_cpus[p] = std::max(local_node_cpus[p], n.cpus);
+        if (n.usable())
+            local_free.add_node(n.free_cpus());
     }
-    std::uint64_t local_free = view.local_free_cpus;
-    // A group's room before the jobs routed to it take theirs, in the loop below.
-    std::vector<std::uint64_t> group_free;
-    for (const auto& g : view.groups)
-        group_free.push_back(g.free_capacity() + g.routed_pending_cpus);
+    // A group's room before the jobs routed to it take theirs, in the loop
+    // below.  Its nodes' free cores are one lump: a routed job pays the
+    // group's price whether its tasks fit or not.
+    std::vector<FreeTaskSlots> group_free;
+    for (const auto& g : view.groups) {
+        group_free.emplace_back(settings_.counts);
+        group_free.back().add_node(g.free_capacity() + g.routed_pending_cpus);
+    }
 
     const double local_price = settings_.local_price / 3600;
     ThreadQuestion q;
@@ -127,7 +129,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         const std::uint32_t per_task = std::max<std::uint32_t>(job.cpus_per_task, 1);
         const std::uint32_t tasks = std::max<std::uint32_t>(job.cpus / per_task, 1);
         if (!job.threads.automatic || job.category.empty()) {
-            take(*tier.free, job.cpus * copies);
+            tier.free->take(job.cpus * copies);
             continue;
         }
         if (!fit_category || *fit_category != job.category) {
@@ -146,14 +148,14 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
                 q.counts.push_back(t);
         if (!fit.known && !q.counts.empty() && out.actions.size() < settings_.max_changes) {
             if (std::optional<Action> a = explore(job, tier, tasks, q.counts, fit)) {
-                take(*tier.free, std::uint64_t(tasks) * std::get<SetJobThreads>(a->what).cpus_per_task * copies);
+                tier.free->take(std::uint64_t(tasks) * std::get<SetJobThreads>(a->what).cpus_per_task * copies);
                 out.actions.push_back(std::move(*a));
                 continue;
             }
         }
         // A fit by size says nothing of a size it gives no time for.
         if (!fit.known || q.counts.empty() || !(fit.time(1, job.size) > 0)) {
-            take(*tier.free, job.cpus * copies);
+            tier.free->take(job.cpus * copies);
             continue;
         }
         q.fit = fit;
@@ -163,7 +165,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         q.speed = tier.speed;
         q.price = tier.price;
         q.dear_price = tier.dear_price;
-        q.free_cpus = *tier.free;
+        q.free = tier.free;
         const std::uint32_t chosen = allocator_->choose(q);
         const double chosen_cost = allocator_->cost(q, chosen);
         const double current_cost = allocator_->cost(q, per_task);
@@ -171,10 +173,10 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         // A job left as it is takes the cores it has asked for.
         if (chosen == per_task || (allowed && !(current_cost > chosen_cost * (1 + settings_.min_gain))) ||
             out.actions.size() >= settings_.max_changes) {
-            take(*tier.free, job.cpus * copies);
+            tier.free->take(job.cpus * copies);
             continue;
         }
-        take(*tier.free, std::uint64_t(tasks) * chosen * copies);
+        tier.free->take(std::uint64_t(tasks) * chosen * copies);
         std::ostringstream why;
         why.precision(2);
         why << "category " << job.category << " scales with c " << std::fixed << fit.c << ", E "
@@ -189,14 +191,15 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     // A new job of a known category: one task, on local nodes as they are
     // left by the queue, as wide as the widest local node allows.
     AdviceInputs inputs;
+    for (std::uint64_t tasks : local_free.slots())
+        inputs.free_tasks.push_back(std::min<std::uint64_t>(tasks, 100)); // sharing's bound
     for (const auto& [partition, cpus] : local_node_cpus)
         inputs.widest_node = std::max(inputs.widest_node, cpus);
     inputs.dear_price = settings_.lambda / 3600;
     for (const GroupView& g : view.groups)
         if (g.free_capacity() > 0)
             inputs.dear_price = std::min(inputs.dear_price, g.group->price_per_cpu_second() / g.group->speed);
-    inputs.free_cpus = std::min<std::uint64_t>(local_free, std::uint64_t(settings_.counts.back()) * 100);
-    out.advice_changed = update_advice(book, q, inputs);
+    out.advice_changed = update_advice(book, q, local_free, inputs);
     return out;
 }
 
@@ -213,7 +216,7 @@ std::optional<Action> ThreadStage::explore(const Job& job, const ThreadTier& tie
         if (c <= settings_.explore_threads)
             t = c;
     const std::uint64_t copies = std::max<std::uint32_t>(job.array_task_count, 1);
-    if (t <= 1 || t == job.cpus_per_task || std::uint64_t(tasks) * t * copies > *tier.free)
+    if (t <= 1 || t == job.cpus_per_task || std::uint64_t(tasks) * copies > tier.free->tasks(t))
         return std::nullopt;
     std::ostringstream why;
     why.precision(1);
@@ -223,7 +226,8 @@ std::optional<Action> ThreadStage::explore(const Job& job, const ThreadTier& tie
     return Action{SetJobThreads{job.id, t, tasks * t}, why.str()};
 }
 
-bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, const AdviceInputs& inputs)
+bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, const FreeTaskSlots& local,
+                                const AdviceInputs& inputs)
 {
     q.counts.clear();
     for (std::uint32_t t : settings_.counts)
@@ -235,7 +239,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
     q.speed = 1;
     q.price = q.local_price;
     q.dear_price = inputs.dear_price;
-    q.free_cpus = inputs.free_cpus;
+    q.free = &local;
     const bool redo = !(inputs == advice_inputs_) || advice_version_ == 0;
     if (!redo && advice_version_ == book.version())
         return false;

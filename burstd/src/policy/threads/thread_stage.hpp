@@ -54,7 +54,7 @@ struct ThreadStageSettings {
 // What a job's tier offers it: free cores, their price, and how wide a task may be.
 struct ThreadTier {
     const GroupView* group = nullptr; // none: local nodes
-    std::uint64_t* free = nullptr;    // shared by the jobs on it, taken in priority order
+    FreeTaskSlots* free = nullptr;    // shared by the jobs on it, taken in priority order
     double price = 0;                 // per CPU-second
     double dear_price = 0;
     double speed = 1;
@@ -88,15 +88,16 @@ public:
 private:
     // What a new job's question depends on besides its category's fit.
     struct AdviceInputs {
-        std::uint64_t free_cpus = 0; // capped where no allowed count can tell more
+        std::vector<std::uint64_t> free_tasks; // by allowed count, capped where the sharing factor stops
         double dear_price = 0;
         std::uint32_t widest_node = 0;
         bool operator==(const AdviceInputs& o) const
         {
-            return free_cpus == o.free_cpus && dear_price == o.dear_price && widest_node == o.widest_node;
+            return free_tasks == o.free_tasks && dear_price == o.dear_price && widest_node == o.widest_node;
         }
     };
-    bool update_advice(const ScalingBook& book, ThreadQuestion& q, const AdviceInputs& inputs);
+    bool update_advice(const ScalingBook& book, ThreadQuestion& q, const FreeTaskSlots& local,
+                       const AdviceInputs& inputs);
     // A run at another count for a job of a category not known yet: only
     // a picked share of its jobs, only on idle local cores.
     std::optional<Action> explore(const Job& job, const ThreadTier& tier, std::uint32_t tasks,

@@ -339,3 +339,19 @@ TEST(ThreadStage, ASizedJobIsWeighedAtItsSize)
     LONGS_EQUAL(4, chosen(out)[0].cpus_per_task);
     CHECK(out.actions[0].reason.find("E 1000 s") != std::string::npos);
 }
+
+// Eight 2-core nodes with one core free each: 8 free cores, but no 2-wide task fits.
+TEST(ThreadStage, FreeCoresCountOnlyWhereATaskFitsOnOneNode)
+{
+    StateBuilder b;
+    for (int i = 1; i <= 8; ++i) {
+        const std::string name = "n" + std::to_string(i);
+        b.local(name, 2, 1).node(name).partitions = {"local"};
+    }
+    b.group("cloud", 8, 2, 8);
+    auto_job(b, 1, "scal");
+    CHECK(stage("greedy")->decide(b.state, book).actions.empty()); // 2 threads would pay the cloud's price
+    b.node("n8").alloc_cpus = 0;
+    b.node("n8").base = NodeBaseState::Idle;
+    LONGS_EQUAL(2, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task);
+}
