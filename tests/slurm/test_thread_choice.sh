@@ -4,7 +4,8 @@
 # group at 0.05 per core-hour).  One category is learned from six runs at 1,
 # 2 and 4 CPUs per task taking 2 + 4/t s (c = 4/6, E = 6 s).  Then:
 #   - an auto job pending behind a full n2 while n1 is idle is raised to 4
-#     CPUs per task (NumCPUs with it); one whose user gave -c 1 is left alone;
+#     CPUs per task (NumCPUs with it, and its --mem-per-cpu memory); one
+#     whose user gave -c 1 is left alone;
 #   - with every local core idle, a new auto job gets 4 at submission from
 #     burstd's advice, and its tasks see OMP_NUM_THREADS=4 and
 #     SRUN_CPUS_PER_TASK=4;
@@ -17,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib/cluster.sh"
 # shellcheck source=lib/burstd.sh
 source "$here/lib/burstd.sh"
-burstd_test_cluster thrchoice --local 2 --cloud 1 --cpus 4 || exit 1
+burstd_test_cluster thrchoice --local 2 --cloud 1 --cpus 4 --conf SelectTypeParameters=CR_Core_Memory || exit 1
 echo "optional ${CLUSTER_PLUGIN_DIR:-$BURSTD_PLUGIN_DIR}/spank_burst.so" >"$CLUSTER_DIR/plugstack.conf"
 echo "PlugStackConfig=$CLUSTER_DIR/plugstack.conf" >>"$SLURM_CONF"
 burstd_bring_up never 2 "ThreadPolicy=greedy lambda=0.1 counts=1,2,4" || exit 1
@@ -34,7 +35,7 @@ status() { "$BURSTCTL_BIN" --socket "$BURSTD_DIR/control.sock" status; }
 
 filler=$(sbatch --parsable -p local -n1 -c4 -w n2 -o /dev/null --wrap 'sleep 3600')
 wait_for "[ \"\$(job_field $filler JobState)\" = RUNNING ]" 15 || tap_fail "n2 filled"
-pending_auto=$(submit --threads=auto -w n2)
+pending_auto=$(submit --threads=auto -w n2 --mem-per-cpu=100)
 pending_explicit=$(submit --threads=auto -c 1 -w n2)
 tap_is "before anything is learned an auto job keeps one CPU per task" "$(job_field "$pending_auto" CPUs/Task)" 1
 tap_is "an auto job whose user gave -c 1 is recorded as threads:1" \
@@ -63,7 +64,16 @@ wait_for "explain $pending_auto | grep -q 'has 4 CPU'" 10 # the next snapshot sh
 explained=$(explain "$pending_auto")
 tap_like "burstctl explain: what the job asked and has, and each count's expected run time" "$explained" \
     "asked auto, has 4 CPU\(s\) per task.*expected run time by CPUs per task: 1: [5-8] s, 2: [3-5] s, 4: [2-4] s"
-scancel "$filler" "$pending_auto" "$pending_explicit"
+scancel "$filler" "$pending_explicit"
+# Slurm 22.05 leaves the pending job's TRES at its submitted memory; the
+# allocation is what counts.
+if wait_for "[ \"\$(job_field $pending_auto JobState)\" != PENDING ]" 15; then
+    tap_like "once it starts, its --mem-per-cpu memory follows its CPUs (100 MB a CPU)" \
+        "$(job_field "$pending_auto" TRES)" 'cpu=4,mem=400M'
+else
+    tap_fail "the raised job started once n2 was free" "$(squeue -j "$pending_auto")"
+fi
+scancel "$pending_auto"
 
 category=$(scontrol show job "$pending_auto" 2>/dev/null | grep -o 'category:[0-9a-f]*' | head -1 | cut -d: -f2)
 advised() { status | grep -q "thread policy greedy: CPUs per task for new --threads=auto jobs: $category $1"; }
