@@ -98,6 +98,10 @@ private:
     };
     bool update_advice(const ScalingBook& book, ThreadQuestion& q, const FreeTaskSlots& local,
                        const AdviceInputs& inputs);
+    // The change the allocator finds worth making to a pending auto job,
+    // if any (`q` is scratch kept across jobs).
+    std::optional<Action> weigh(const Job& job, const ThreadTier& tier, const ScalingFit& fit,
+                                ThreadQuestion& q) const;
     // A run at another count for a job of a category not known yet: only
     // a picked share of its jobs, only on idle local cores.
     std::optional<Action> explore(const Job& job, const ThreadTier& tier, std::uint32_t tasks,
