@@ -124,9 +124,10 @@ static int has_prefix(const char *w, size_t len, const char *prefix)
 /* in_admin_comment: why: words are ours there, the user's in a Comment. */
 static int is_our_word(const char *w, size_t len, int in_admin_comment)
 {
+	/* "size:large" stays the user's text: a size starts with a digit. */
 	return has_prefix(w, len, "burst:") || has_prefix(w, len, "threads:") ||
-	       has_prefix(w, len, "size:") || has_prefix(w, len, "category:") ||
-	       (in_admin_comment && has_prefix(w, len, "why:"));
+	       (has_prefix(w, len, "size:") && len > 5 && isdigit((unsigned char) w[5])) ||
+	       has_prefix(w, len, "category:") || (in_admin_comment && has_prefix(w, len, "why:"));
 }
 
 static int parse_why(const char *s, char *out, char *err, size_t errlen)

@@ -1,8 +1,8 @@
 /*
- * spank_burst: sbatch/salloc/srun options --burst=never|allow|prefer and
- * --threads=N|auto.  In the submitting command the values are checked and
- * passed to job_submit/burst as BURST_MODE= and BURST_THREADS= in the job's
- * control environment (job_desc->spank_job_env).  In the job's tasks
+ * spank_burst: sbatch/salloc/srun options --burst=never|allow|prefer,
+ * --threads=N|auto and --burst-size=X.  In the submitting command the values
+ * are checked and passed to job_submit/burst as BURST_MODE=, BURST_THREADS=
+ * and BURST_SIZE= in the job's control environment (job_desc->spank_job_env).  In the job's tasks
  * OMP_NUM_THREADS follows the CPUs per task Slurm allocated, so a job whose
  * thread count was chosen for it uses exactly that many threads, and so does
  * SRUN_CPUS_PER_TASK, because 22.05's srun inside the job does not inherit

@@ -121,8 +121,8 @@ out=$(sbatch -p local --threads=3 -c 2 --wrap true 2>&1)
 tap_like "--threads conflicting with -c is refused" "$out" "conflicts with --cpus-per-task=2"
 out=$(sbatch -p local --burst-size=12GB --wrap true 2>&1)
 tap_like "--burst-size=12GB is refused by sbatch" "$out" 'size: expected a positive number such as 12 or 0.5'
-out=$(sbatch -p local --comment "size:-1" --wrap true 2>&1)
-tap_like "--comment size:-1 is refused with a reason" "$out" 'slurm-burst: --comment: size: expected a positive number'
+out=$(sbatch -p local --comment "size:12GB" --wrap true 2>&1)
+tap_like "--comment size:12GB is refused with a reason" "$out" 'slurm-burst: --comment: size: expected a positive number'
 
 j_run=$(sbatch --parsable -A alpha -p local -n1 -J runner -w n1 --wrap 'sleep 300')
 j_com=$(sbatch --parsable -A alpha -p local -n1 -J commented -w n1 --comment "burst:never threads:auto keep this" --wrap 'sleep 300')

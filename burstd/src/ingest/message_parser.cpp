@@ -53,12 +53,13 @@ public:
     }
     Time time(const char* key, bool required) const { return Time(integer(key, required)); }
 
-    // A size hint: absent is 0, else a finite number above 0.
+    // A size hint: absent is 0, else a number above 0 and at most 1e15, as
+    // the plugin checks users' values.
     double size_hint(const char* key) const
     {
         const double v = number(key);
-        if (!(v >= 0) || !std::isfinite(v) || (get(key, false) && v == 0))
-            throw FieldError{at(key), "expected a number above 0"};
+        if (!(v >= 0 && v <= 1e15) || (get(key, false) && v == 0))
+            throw FieldError{at(key), "expected a number above 0 and at most 1e15"};
         return v;
     }
     double number(const char* key) const

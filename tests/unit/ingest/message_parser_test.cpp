@@ -259,7 +259,7 @@ TEST(MessageParser, ReadsSizeHintsOfJobsAndJobEnds)
     auto s = parse_message(snapshot_with(sized));
     CHECK_TRUE_TEXT(s.message.has_value(), s.error.c_str());
     DOUBLES_EQUAL(4, std::get<Snapshot>(s.message->body).jobs[0].size, 0);
-    for (const char* bad : {"0", "-2", "\"4\""}) {
+    for (const char* bad : {"0", "-2", "\"4\"", "1e300"}) {
         std::string job = R"([{"id":1,"user":"u","account":"a","partitions":["p"],"state":"PENDING","submit_time":5,)"
                           R"("cpus":8,"size":)" + std::string(bad) + "}]";
         CHECK(error_of(snapshot_with(job)).find("jobs[0].size: expected") != std::string::npos);

@@ -135,7 +135,9 @@ TEST(BurstTags, ASizeIsAPositiveNumberKeptAsTheUserWroteIt)
     STRCMP_EQUAL("30.25", t.size);
     LONGS_EQUAL(-1, burst_tags_parse("size:3 size:4", 0, &t, err, sizeof(err)));
     STRCMP_CONTAINS("size: given twice", err);
-    LONGS_EQUAL(-1, burst_tags_parse("size:big", 0, &t, err, sizeof(err)));
+    LONGS_EQUAL(0, burst_tags_parse("size:big size:-1 bag", 0, &t, err, sizeof(err))); // the user's own words
+    STRCMP_EQUAL("", t.size);
+    LONGS_EQUAL(-1, burst_tags_parse("size:12GB", 0, &t, err, sizeof(err)));
     burst_tags in = {BURST_MODE_ALLOW, BURST_THREADS_AUTO, 1, 0x12, "", "30.25"};
     char* text = burst_tags_admin_comment(&in, "size:1 note");
     STRCMP_EQUAL("burst:allow threads:auto size:30.25 category:0000000000000012 note", text);

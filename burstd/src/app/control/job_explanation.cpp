@@ -222,13 +222,14 @@ std::string explain_job(JobId id, const ExplanationInput& in, json_t* out)
         if (f.runs > 0 && std::isfinite(f.c_error)) {
             json_object_set_new(threads.get(), "c", json_real(f.c));
             json_object_set_new(threads.get(), "c_error", json_real(f.c_error));
-            json_object_set_new(threads.get(), "single_threaded", json_real(f.time(1, job->size)));
+            json_object_set_new(threads.get(), "single_threaded", json_real(single_threaded_time(f, job->size)));
         }
-        // What each count the thread policy allows would take, by the fit.
+        // What each count of ThreadPolicy='s counts would take on local cores, by the fit.
         if (f.known && in.threads) {
             JsonRef expected(json_object());
             for (std::uint32_t t : in.threads->settings().counts)
-                json_object_set_new(expected.get(), std::to_string(t).c_str(), json_real(f.time(t, job->size)));
+                json_object_set_new(expected.get(), std::to_string(t).c_str(),
+                                    json_real(single_threaded_time(f, job->size) * (f.c / t + 1 - f.c)));
             json_object_set(threads.get(), "expected", expected.get());
         }
         for (const auto& a : in.outcome->actions)

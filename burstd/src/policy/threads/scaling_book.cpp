@@ -7,6 +7,8 @@ bool ScalingBook::observe(const JobEnd& end)
     if (end.category.empty() || !end.completed() || !(end.elapsed > 0))
         return false;
     Entry& e = entries_[end.category];
+    if (e.model.sized() && !(end.size > 0))
+        return false; // it would be learned as a run of size 0
     e.model.add(ScalingRun{end.cpus_per_task, end.elapsed, end.size}, settings_.decay);
     e.fit = e.model.fit(settings_);
     e.changed_at = ++version_;

@@ -3,7 +3,9 @@
 // ScalingModel per category (the plugin's category: account, job name,
 // batch command), fed by job ends.  Only runs that completed are learned
 // from: a failed, cancelled, timed-out or preempted run's time says nothing
-// about how the category scales.  Each category's fit is kept beside its
+// about how the category scales.  Once a category has a run with a size
+// hint, its runs without one are not learned from (they would count as size
+// 0).  Each category's fit is kept beside its
 // sums and redone when it learns, so that a decision reads fits without
 // solving anything.
 

@@ -58,6 +58,8 @@ public:
     // from_text says what is wrong with a line it refuses.
     std::string to_text() const;
     static std::optional<ScalingModel> from_text(std::string_view text, std::string& error);
+    // Whether a run with a size hint was learned: then E is fitted as a·size + b.
+    bool sized() const { return sized_; }
 
 private:
     // Weighted sums over runs of x xᵀ (upper triangle, row-major) and x·T,

@@ -1,5 +1,7 @@
 #include "policy/threads/thread_allocator.hpp"
 
+#include <algorithm>
+
 namespace burst {
 namespace {
 
@@ -11,15 +13,23 @@ constexpr double kNoise = 1e-9;
 
 void FreeTaskSlots::add_node(std::uint64_t free_cores)
 {
-    for (std::size_t i = 0; i < widths_.size(); ++i)
+    cores_ += free_cores;
+    for (std::size_t i = 0; i < widths_.size(); ++i) {
         slots_[i] += free_cores / widths_[i];
+        spare_[i] += free_cores % widths_[i];
+    }
 }
 
 void FreeTaskSlots::take(std::uint64_t cores)
 {
+    cores_ = cores < cores_ ? cores_ - cores : 0;
     for (std::size_t i = 0; i < widths_.size(); ++i) {
-        const std::uint64_t used = (cores + widths_[i] - 1) / widths_[i];
-        slots_[i] = used < slots_[i] ? slots_[i] - used : 0;
+        const std::uint64_t from_spare = std::min(spare_[i], cores);
+        spare_[i] -= from_spare;
+        const std::uint64_t rest = cores - from_spare;
+        const std::uint64_t used = std::min(slots_[i], (rest + widths_[i] - 1) / widths_[i]);
+        slots_[i] -= used;
+        spare_[i] += used * widths_[i] > rest ? used * widths_[i] - rest : 0; // what a broken slot leaves
     }
 }
 
@@ -28,13 +38,19 @@ std::uint64_t FreeTaskSlots::tasks(std::uint32_t width) const
     for (std::size_t i = 0; i < widths_.size(); ++i)
         if (widths_[i] == width)
             return slots_[i];
-    return 0;
+    return width ? cores_ / width : 0;
+}
+
+double single_threaded_time(const ScalingFit& fit, double size)
+{
+    return std::max(fit.time(1, size), 1.0);
 }
 
 double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed)
 {
     const double n = double(q.tasks);
-    return q.fit.time(threads, q.size) / speed * (n * double(threads) * price + q.lambda * n / 3600);
+    const double t = single_threaded_time(q.fit, q.size) * (q.fit.c / double(threads) + 1 - q.fit.c);
+    return t / speed * (n * double(threads) * price + q.lambda * n / 3600);
 }
 
 std::uint32_t ThreadAllocator::choose(const ThreadQuestion& q) const

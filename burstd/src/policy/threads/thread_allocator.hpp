@@ -22,20 +22,26 @@ namespace burst {
 
 // A tier's free cores as the tasks of each allowed width they hold: a task
 // never spans nodes, so 16 nodes with one idle core each hold no 16-wide
-// task.  Claims are taken as if packed (a claim of c cores leaves c/w fewer
-// tasks of width w), which no node-by-node placement would beat.
+// task.  Claims are taken as if packed: from the cores too few to make a
+// task of that width first, then a slot at a time.
 class FreeTaskSlots {
 public:
-    explicit FreeTaskSlots(std::vector<std::uint32_t> widths = {}) : widths_(std::move(widths)), slots_(widths_.size()) {}
+    explicit FreeTaskSlots(std::vector<std::uint32_t> widths = {})
+        : widths_(std::move(widths)), slots_(widths_.size()), spare_(widths_.size())
+    {
+    }
     void add_node(std::uint64_t free_cores);
     void take(std::uint64_t cores);
-    // Tasks `width` wide that fit now; `width` is one of the widths.
+    // Tasks `width` wide that fit now; for a width not among the widths, as
+    // if the free cores were on one node.
     std::uint64_t tasks(std::uint32_t width) const;
     const std::vector<std::uint64_t>& slots() const { return slots_; }
 
 private:
     std::vector<std::uint32_t> widths_;
     std::vector<std::uint64_t> slots_; // by width
+    std::vector<std::uint64_t> spare_; // by width: free cores in no whole slot
+    std::uint64_t cores_ = 0;
 };
 
 struct ThreadQuestion {
@@ -51,6 +57,11 @@ struct ThreadQuestion {
     const FreeTaskSlots* free = nullptr; // the job's tier's, less earlier choices
     std::vector<std::uint32_t> counts; // allowed, ascending, within the tier's node size; never empty
 };
+
+// E at this size, at least a second: a fit by size gives a size it was not
+// learned near (0 for a job without a size hint) an intercept that may be
+// negative, and E scales every count's cost alike, so only its sign matters.
+double single_threaded_time(const ScalingFit& fit, double size);
 
 // J(t) on cores of this price per CPU-second and speed.
 double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed);

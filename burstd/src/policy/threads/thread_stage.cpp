@@ -160,11 +160,13 @@ std::string change_reason(const Job& job, const ThreadTier& tier, const ScalingF
 {
     std::ostringstream why;
     why.precision(2);
-    why << "category " << job.category << " scales with c " << std::fixed << fit.c << ", E "
-        << seconds_text(fit.time(1, job.size)) << ": " << chosen << " CPUs per task on "
+    const double single = single_threaded_time(fit, job.size);
+    const auto at = [&](std::uint32_t t) { return single * (fit.c / t + 1 - fit.c) / tier.speed; };
+    why << "category " << job.category << " scales with c " << std::fixed << fit.c << ", E " << seconds_text(single)
+        << ": " << chosen << " CPUs per task on "
         << (tier.group ? "node group " + tier.group->group->name : std::string("local nodes")) << " (expected "
-        << seconds_text(fit.time(chosen, job.size) / tier.speed) << ") cost " << money(chosen_cost) << ", " << current
-        << " (" << seconds_text(fit.time(current, job.size) / tier.speed) << ") " << money(current_cost);
+        << seconds_text(at(chosen)) << ") cost " << money(chosen_cost) << ", " << current << " ("
+        << seconds_text(at(current)) << ") " << money(current_cost);
     return why.str();
 }
 
@@ -227,9 +229,6 @@ std::optional<Action> ThreadStage::weigh(const Job& job, const ThreadTier& tier,
         return std::nullopt;
     if (!fit.known)
         return explore(job, tier, tasks, q.counts, fit);
-    // A fit by size says nothing of a size it gives no time for.
-    if (!(fit.time(1, job.size) > 0))
-        return std::nullopt;
     q.fit = fit;
     q.tasks = tasks;
     q.copies = std::max<std::uint32_t>(job.array_task_count, 1);
@@ -291,7 +290,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
     bool changed = false;
     book.for_each_changed_since(redo ? 0 : advice_version_, [&](const std::string& category, const ScalingFit& fit) {
         auto it = advice_.find(category);
-        if (!fit.known || q.counts.empty() || !(fit.time(1) > 0)) { // a new job's size is not known
+        if (!fit.known || q.counts.empty()) {
             if (it != advice_.end())
                 advice_.erase(it), changed = true;
             return;

@@ -355,3 +355,44 @@ TEST(ThreadStage, FreeCoresCountOnlyWhereATaskFitsOnOneNode)
     b.node("n8").base = NodeBaseState::Idle;
     LONGS_EQUAL(2, chosen(stage("greedy")->decide(b.state, book))[0].cpus_per_task);
 }
+
+TEST(ThreadStage, ClaimsUseTheCoresLeftOverBeforeWholeSlots)
+{
+    FreeTaskSlots free({1, 4});
+    free.add_node(6); // one 4-wide slot and 2 spare cores
+    free.add_node(4);
+    LONGS_EQUAL(2, free.tasks(4));
+    free.take(2); // the spare cores
+    LONGS_EQUAL(2, free.tasks(4));
+    free.take(1); // breaks a slot, leaving 3 spare
+    LONGS_EQUAL(1, free.tasks(4));
+    LONGS_EQUAL(7, free.tasks(1));
+    LONGS_EQUAL(3, free.tasks(2)); // not a width: as if on one node
+}
+
+// A category learned by size, asked about a job without one: its choice stands.
+TEST(ThreadStage, AJobWithoutASizeInASizedCategoryStillGetsAChoice)
+{
+    for (int round = 0; round < 3; ++round)
+        for (std::uint32_t t : {1u, 2u, 4u, 8u})
+            for (double size : {1.0, 10.0}) {
+                JobEnd e;
+                e.category = "sized";
+                e.cpus_per_task = t;
+                e.size = size;
+                e.elapsed = 100 * size * (0.9 / t + 0.1);
+                e.state = "COMPLETED";
+                book.observe(e);
+            }
+    JobEnd unsized;
+    unsized.category = "sized";
+    unsized.cpus_per_task = 1;
+    unsized.elapsed = 5;
+    unsized.state = "COMPLETED";
+    CHECK_FALSE(book.observe(unsized)); // would count as size 0
+    StateBuilder b = site(16);
+    auto_job(b, 1, "sized");
+    auto greedy = stage("greedy");
+    LONGS_EQUAL(4, chosen(greedy->decide(b.state, book))[0].cpus_per_task);
+    LONGS_EQUAL(4, greedy->advice().at("sized"));
+}
