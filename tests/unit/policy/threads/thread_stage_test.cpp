@@ -13,18 +13,33 @@ namespace {
 // c = 0.9, E = 1000 s: T(t) = 1000 (0.9/t + 0.1).
 Seconds scalable(std::uint32_t t) { return 1000 * (0.9 / t + 0.1); }
 
+// A completed one-task run of `category`.
+JobEnd run_of(const std::string& category, std::uint32_t threads, Seconds elapsed, double size = 0)
+{
+    JobEnd e;
+    e.category = category;
+    e.cpus_per_task = threads;
+    e.cpus = threads;
+    e.elapsed = elapsed;
+    e.size = size;
+    e.state = "COMPLETED";
+    return e;
+}
+
 void learn(ScalingBook& book, const std::string& category, Seconds (*time)(std::uint32_t))
 {
     for (int round = 0; round < 3; ++round)
-        for (std::uint32_t t : {1u, 2u, 4u, 8u}) {
-            JobEnd e;
-            e.category = category;
-            e.cpus_per_task = t;
-            e.cpus = t;
-            e.elapsed = time(t);
-            e.state = "COMPLETED";
-            book.observe(e);
-        }
+        for (std::uint32_t t : {1u, 2u, 4u, 8u})
+            book.observe(run_of(category, t, time(t)));
+}
+
+// Category "sized": E = 100·size seconds, c = 0.9, at sizes 1 and 10.
+void learn_sized(ScalingBook& book)
+{
+    for (int round = 0; round < 3; ++round)
+        for (std::uint32_t t : {1u, 2u, 4u, 8u})
+            for (double size : {1.0, 10.0})
+                book.observe(run_of("sized", t, 100 * size * (0.9 / t + 0.1), size));
 }
 
 Seconds flat(std::uint32_t) { return 600; }
@@ -268,14 +283,8 @@ TEST(ThreadStage, AdviceFollowsWhatIsLearnedOfEachCategory)
     learn(book, "more", scalable); // a third category becomes known
     CHECK(greedy->decide(busy.state, book).advice_changed);
     CHECK(greedy->advice() == (ThreadAdvice{{"flat", 1}, {"more", 4}, {"scal", 4}}));
-    for (int i = 0; i < 200; ++i) { // "more" stops scaling: its newer runs outweigh the older
-        JobEnd e;
-        e.category = "more";
-        e.cpus_per_task = 1u << (i % 4);
-        e.elapsed = 600;
-        e.state = "COMPLETED";
-        book.observe(e);
-    }
+    for (int i = 0; i < 200; ++i) // "more" stops scaling: its newer runs outweigh the older
+        book.observe(run_of("more", 1u << (i % 4), 600));
     CHECK(greedy->decide(busy.state, book).advice_changed);
     CHECK(greedy->advice() == (ThreadAdvice{{"flat", 1}, {"more", 1}, {"scal", 4}}));
 }
@@ -315,20 +324,10 @@ TEST(ThreadStage, ABadThreadPolicyIsNamedWithWhatIsWrong)
     CHECK(errors[0].find("no allowed count is at most max=2") != std::string::npos);
 }
 
-// Runs of E = 100·size seconds (c = 0.9): a job's own size sets its cost.
+// A job's own size sets its cost.
 TEST(ThreadStage, ASizedJobIsWeighedAtItsSize)
 {
-    for (int round = 0; round < 3; ++round)
-        for (std::uint32_t t : {1u, 2u, 4u, 8u})
-            for (double size : {1.0, 10.0}) {
-                JobEnd e;
-                e.category = "sized";
-                e.cpus_per_task = t;
-                e.size = size;
-                e.elapsed = 100 * size * (0.9 / t + 0.1);
-                e.state = "COMPLETED";
-                book.observe(e);
-            }
+    learn_sized(book);
     const ScalingFit fit = book.fit("sized");
     CHECK(fit.known);
     DOUBLES_EQUAL(100, fit.a, 1e-6);
@@ -373,23 +372,8 @@ TEST(ThreadStage, ClaimsUseTheCoresLeftOverBeforeWholeSlots)
 // A category learned by size, asked about a job without one: its choice stands.
 TEST(ThreadStage, AJobWithoutASizeInASizedCategoryStillGetsAChoice)
 {
-    for (int round = 0; round < 3; ++round)
-        for (std::uint32_t t : {1u, 2u, 4u, 8u})
-            for (double size : {1.0, 10.0}) {
-                JobEnd e;
-                e.category = "sized";
-                e.cpus_per_task = t;
-                e.size = size;
-                e.elapsed = 100 * size * (0.9 / t + 0.1);
-                e.state = "COMPLETED";
-                book.observe(e);
-            }
-    JobEnd unsized;
-    unsized.category = "sized";
-    unsized.cpus_per_task = 1;
-    unsized.elapsed = 5;
-    unsized.state = "COMPLETED";
-    CHECK_FALSE(book.observe(unsized)); // would count as size 0
+    learn_sized(book);
+    CHECK_FALSE(book.observe(run_of("sized", 1, 5))); // would count as size 0
     StateBuilder b = site(16);
     auto_job(b, 1, "sized");
     auto greedy = stage("greedy");
