@@ -23,7 +23,6 @@
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/uid.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
@@ -33,6 +32,7 @@
 #include "jobs_text.h"
 #include "node_cpus.h"
 #include "node_gres.h"
+#include "slurmctld_compat.h"
 #include "snapshot.h"
 #include "snapshot_json.h"
 
@@ -118,7 +118,7 @@ static bool rate_ok(struct rate_limit *rl, time_t now, unsigned *suppressed)
 
 static int expand_hostlist(const char *expr, snap_name_fn emit, void *ctx)
 {
-	hostlist_t hl = hostlist_create(expr);
+	burst_hostlist_t hl = hostlist_create(expr);
 	char *host;
 
 	if (!hl)
@@ -270,7 +270,7 @@ static int copy_job(void *x, void *arg)
 {
 	job_record_t *j = x;
 	struct collect *c = arg;
-	struct job_details *d = j->details;
+	burst_job_details_t *d = j->details;
 	const char *state = job_state(j);
 	struct snap_job *s;
 	uint64_t mem;
@@ -307,7 +307,7 @@ static int copy_job(void *x, void *arg)
 	s->gres = node_gres(c->snap, j->tres_per_node, j->tres_per_task, j->tres_per_socket, j->tres_per_job,
 			    &c->oom);
 	s->node_list = DUP(j->nodes);
-	s->reason = job_reason_string(j->state_reason);
+	s->reason = burst_job_reason_string(j->state_reason);
 	s->priority = j->priority;
 	s->start_time = j->start_time;
 	s->time_limit = (j->time_limit == NO_VAL || j->time_limit == INFINITE) ?
@@ -368,7 +368,7 @@ static void prefetch_record(const job_record_t *j)
 
 static void prefetch_pointees(const job_record_t *j)
 {
-	const struct job_details *d = j->details;
+	const burst_job_details_t *d = j->details;
 
 	__builtin_prefetch(j->account);
 	__builtin_prefetch(j->partition);
@@ -696,7 +696,7 @@ static void between_holds(void)
 }
 
 /* Copies the next jobs_per_lock jobs; true once the list is exhausted. */
-static bool copy_job_chunk(struct collect *c, ListIterator it)
+static bool copy_job_chunk(struct collect *c, burst_list_itr_t it)
 {
 	job_record_t *j = NULL;
 
@@ -726,8 +726,8 @@ static bool copy_job_chunk(struct collect *c, ListIterator it)
 static int collect(struct snapshot *snap, struct holds *holds, bool *jobs_copied)
 {
 	struct collect c = { .snap = snap, .new_watermark = ex->end_watermark };
-	ListIterator it = NULL;
-	List list = NULL;
+	burst_list_itr_t it = NULL;
+	burst_list_t list = NULL;
 	struct cost cost;
 
 	if (!ex->hold_jobs &&

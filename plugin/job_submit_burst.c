@@ -31,6 +31,7 @@
 #include "burst_conf.h"
 #include "burst_tags.h"
 #include "exporter.h"
+#include "job_submit_compat.h"
 
 const char plugin_name[] = "slurm-burst job submit plugin";
 const char plugin_type[] = "job_submit/burst";
@@ -196,12 +197,22 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_
 	return SLURM_SUCCESS;
 }
 
+/* Tells the user why an update was refused, where slurmctld asks (err_msg). */
+static void answer_update(char **err_msg, const char *what, const char *err)
+{
+	if (!err_msg)
+		return;
+	xfree(*err_msg);
+	*err_msg = xstrdup_printf("slurm-burst: %s: %s", what, err);
+}
+
 /*
  * A new --comment may change the burst/threads/size words; the category stays
  * (the script is not at hand) and CPU counts are left to burstd's actuator.
  * Runs with the job write lock held, so the job record is updated directly.
  */
-extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t submit_uid)
+static int modify_job(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t submit_uid,
+		      char **err_msg)
 {
 	struct burst_tags old, changed;
 	char err[256];
@@ -213,6 +224,7 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t 
 		memset(&old, 0, sizeof(old));
 	if (burst_tags_parse(job_desc->comment, 0, &changed, err, sizeof(err))) {
 		error(LOG_PREFIX "%pJ: update rejected: --comment: %s", job_ptr, err);
+		answer_update(err_msg, "--comment", err);
 		return SLURM_ERROR;
 	}
 	if (changed.mode != BURST_MODE_UNSET)
@@ -231,6 +243,7 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t 
 
 		if (burst_tags_parse(job_desc->admin_comment, 1, &reason, err, sizeof(err))) {
 			error(LOG_PREFIX "%pJ: update rejected: AdminComment: %s", job_ptr, err);
+			answer_update(err_msg, "AdminComment", err);
 			return SLURM_ERROR;
 		}
 		memcpy(old.why, reason.why, sizeof(old.why));
@@ -247,3 +260,5 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t 
 		return record_tags(&job_desc->admin_comment, &old) ? SLURM_ERROR : SLURM_SUCCESS;
 	return record_tags(&job_ptr->admin_comment, &old) ? SLURM_ERROR : SLURM_SUCCESS;
 }
+
+BURST_JOB_MODIFY(modify_job)

@@ -22,8 +22,8 @@ BURST_PLUGIN_PURE = plugin/burst_conf.c plugin/burst_conf.h \
 	plugin/node_gres.c plugin/node_gres.h \
 	plugin/node_cpus.c plugin/node_cpus.h
 
-plugin_job_submit_burst_la_SOURCES = plugin/job_submit_burst.c \
-	plugin/exporter.c plugin/exporter.h $(BURST_PLUGIN_PURE)
+plugin_job_submit_burst_la_SOURCES = plugin/job_submit_burst.c plugin/job_submit_compat.h \
+	plugin/exporter.c plugin/exporter.h plugin/slurmctld_compat.h $(BURST_PLUGIN_PURE)
 plugin_job_submit_burst_la_CPPFLAGS = $(BURST_PLUGIN_CPPFLAGS)
 plugin_job_submit_burst_la_CFLAGS = $(AM_CFLAGS) -pthread
 plugin_job_submit_burst_la_LDFLAGS = -module -avoid-version -shared -pthread
