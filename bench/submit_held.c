@@ -51,7 +51,7 @@ static void *submit(void *arg)
 		d.priority = 0;  /* held, like sbatch --hold */
 		if (slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS) {
 			if (!w->failed++)
-				w->first_error = slurm_get_errno();
+				w->first_error = errno;
 		}
 		slurm_free_submit_response_response_msg(resp);
 	}

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
@@ -74,7 +75,7 @@ ActuatorError LibslurmActuator::outcome(int rc, const std::string& what, std::st
         log_(what + ": done (" + std::string(reason) + ")");
         return {};
     }
-    ActuatorError err{what + ": " + slurm_strerror(slurm_get_errno())};
+    ActuatorError err{what + ": " + slurm_strerror(errno)};
     log_(err.message + " (" + std::string(reason) + ")");
     return err;
 }
@@ -176,7 +177,7 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
     std::vector<JobId> on_node;
     job_info_msg_t* loaded = nullptr;
     if (slurm_load_jobs(0, &loaded, SHOW_ALL) != SLURM_SUCCESS) {
-        log_("node " + node + ": cannot list its jobs (" + slurm_strerror(slurm_get_errno()) +
+        log_("node " + node + ": cannot list its jobs (" + slurm_strerror(errno) +
              "); they will be requeued but wait for Slurm's BeginTime");
     } else {
         std::unique_ptr<job_info_msg_t, decltype(&slurm_free_job_info_msg)> jobs(loaded, &slurm_free_job_info_msg);
@@ -246,7 +247,7 @@ ActuatorError LibslurmActuator::undrain_own(const std::vector<std::string>& node
             return {"undrain: " + bad};
     node_info_msg_t* loaded = nullptr;
     if (slurm_load_node(0, &loaded, SHOW_ALL) != SLURM_SUCCESS)
-        return {"undrain: cannot read the nodes' drain reasons: " + std::string(slurm_strerror(slurm_get_errno()))};
+        return {"undrain: cannot read the nodes' drain reasons: " + std::string(slurm_strerror(errno))};
     std::unique_ptr<node_info_msg_t, decltype(&slurm_free_node_info_msg)> info(loaded, &slurm_free_node_info_msg);
     std::vector<std::string> ours;
     for (uint32_t i = 0; i < info->record_count; ++i) {

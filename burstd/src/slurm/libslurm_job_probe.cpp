@@ -5,6 +5,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include <cerrno>
 #include <memory>
 
 namespace burst {
@@ -25,7 +26,7 @@ JobAllocation LibslurmJobProbe::probe(JobId job)
     JobAllocation out;
     job_info_msg_t* raw = nullptr;
     if (slurm_load_job(&raw, job, SHOW_ALL) != SLURM_SUCCESS) {
-        out.error = "job " + std::to_string(job) + ": " + slurm_strerror(slurm_get_errno());
+        out.error = "job " + std::to_string(job) + ": " + slurm_strerror(errno);
         return out;
     }
     std::unique_ptr<job_info_msg_t, JobInfoDeleter> jobs(raw);
