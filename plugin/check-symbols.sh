@@ -2,12 +2,15 @@
 # Every undefined symbol of the built plugins must be provided by the program
 # that loads them or a library it has: slurmctld loads plugins lazily, so an
 # unresolved function is not noticed at load time but kills it on first call.
-# Run from the build directory (make check does); SLURMCTLD and
-# SLURM_LIBDIR may override the defaults.
+# Run from the build directory (make check does, with the slurmctld configure
+# found: SLURMCTLD).  The libslurmfull checked against is the one that
+# slurmctld loads, wherever its Slurm keeps it (Debian: LIBDIR/slurm-wlm,
+# a source build: PREFIX/lib/slurm); SLURMFULL overrides it.
 set -u
 slurmctld=${SLURMCTLD:-/usr/sbin/slurmctld}
-libdir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu}
-slurmfull=$libdir/slurm-wlm/libslurmfull.so
+[ -x "$slurmctld" ] || { echo "not ok - no slurmctld at $slurmctld" >&2; exit 1; }
+slurmfull=${SLURMFULL:-$(ldd "$slurmctld" | awk '$1 == "libslurmfull.so" && $2 == "=>" {print $3; exit}')}
+[ -n "$slurmfull" ] || { echo "not ok - $slurmctld does not load libslurmfull.so (ldd); set SLURMFULL" >&2; exit 1; }
 status=0
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

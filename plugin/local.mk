@@ -30,7 +30,7 @@ plugin_job_submit_burst_la_LDFLAGS = -module -avoid-version -shared -pthread
 plugin_job_submit_burst_la_LIBADD = $(JANSSON_LIBS) -lm
 
 plugin_spank_burst_la_SOURCES = plugin/spank_burst.c plugin/burst_tags.c plugin/burst_tags.h
-plugin_spank_burst_la_CPPFLAGS = -I/usr/include/slurm
+plugin_spank_burst_la_CPPFLAGS = $(SLURM_CPPFLAGS) -I$(SLURM_INCLUDEDIR)/slurm
 plugin_spank_burst_la_LDFLAGS = -module -avoid-version -shared
 
 # Unit tests of the parts that do not need slurmctld.
@@ -47,7 +47,9 @@ tests_unit_unit_tests_SOURCES += $(BURST_PLUGIN_PURE) \
 	tests/unit/plugin/node_cpus_test.cpp
 
 # slurmctld loads plugins lazily: an unresolved function kills it on first
-# call, so every undefined symbol is checked against what the hosts export.
+# call, so every undefined symbol is checked against what the hosts export:
+# the slurmctld of the Slurm configured for, and the libslurmfull it loads.
 TESTS += plugin/check-symbols.sh
+AM_TESTS_ENVIRONMENT += SLURMCTLD='$(SLURMCTLD)'; export SLURMCTLD;
 EXTRA_DIST += plugin/check-symbols.sh
 dist_man_MANS += man/spank_burst.8
