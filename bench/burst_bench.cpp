@@ -269,6 +269,63 @@ void bench_thread_choice(const ScalingBook& book, const std::vector<std::string>
         }
 }
 
+// The thread step over dependency chains, as a pipeline site queues them:
+// chains of 7 jobs, each with its first job running on local nodes and the
+// other 6 held by afterok on the one before (every category known), so
+// that the next job is weighed on its parent's cores and every job reads
+// the rest of its chain.  ms/step is the steady state, median of 5.
+void bench_chain_choice(const ScalingBook& book, const std::vector<std::string>& categories)
+{
+    std::printf("\n== thread policies over chains of 7 (1 running, 6 held), book of %zu categories ==\n",
+                categories.size());
+    std::printf("%20s %12s %12s %14s %14s\n", "policy", "held_auto", "changed", "ms/first_step", "ms/step");
+    for (const char* policy : {"greedy", "long-term", "long-term-adaptive"})
+        for (std::size_t chains : {std::size_t(1000), std::size_t(10000)}) {
+            ClusterState s;
+            for (int i = 0; i < 1000; ++i) {
+                Node n;
+                n.name = "n" + std::to_string(i);
+                n.cpus = 64;
+                n.alloc_cpus = 32;
+                n.base = NodeBaseState::Mixed;
+                n.partitions = {"local"};
+                s.snapshot.nodes.push_back(n);
+            }
+            JobId id = 0;
+            for (std::size_t c = 0; c < chains; ++c)
+                for (std::size_t stage = 0; stage < 7; ++stage) {
+                    Job j;
+                    j.id = ++id;
+                    j.priority = std::uint32_t(10 * chains - id);
+                    j.category = categories[(c * 7 + stage) % 1000];
+                    j.threads.automatic = true;
+                    j.partitions = {"local"};
+                    if (stage == 0) {
+                        j.state = JobState::Running;
+                        j.nodes = {"n" + std::to_string(c % 1000)};
+                    } else {
+                        j.reason = "Dependency";
+                        j.dependency = "afterok:" + std::to_string(id - 1) + "(unfulfilled)";
+                    }
+                    s.snapshot.jobs.push_back(std::move(j));
+                }
+            const auto stage = make_thread_stage(
+                policy, PolicyParams(std::map<std::string, std::string>{{"max_changes", "100000"}, {"lambda", "4"}}));
+            double cpu = cpu_seconds();
+            const ThreadStageOutcome first = stage->decide(s, book);
+            const double first_ms = (cpu_seconds() - cpu) * 1e3;
+            std::vector<double> ms;
+            for (int rep = 0; rep < 5; ++rep) {
+                cpu = cpu_seconds();
+                stage->decide(s, book);
+                ms.push_back((cpu_seconds() - cpu) * 1e3);
+            }
+            std::sort(ms.begin(), ms.end());
+            std::printf("%20s %12zu %12zu %14.1f %14.1f\n", policy, chains * 6, first.actions.size(), first_ms,
+                        ms[ms.size() / 2]);
+        }
+}
+
 void bench_thread_scaling()
 {
     std::printf("\n== thread scaling: 100k categories, 20 runs each ==\n");
@@ -304,6 +361,7 @@ void bench_thread_scaling()
                 (cpu_seconds() - summary_cpu) * 1e3);
     std::printf("known: %zu of %zu\n", summary.known, summary.categories);
     bench_thread_choice(book, names);
+    bench_chain_choice(book, names);
 }
 
 // Every other pending job waits for the one submitted before it, as

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <string_view>
 
 namespace burst {
 
-std::vector<JobId> dependency_job_ids(const std::string& dependency)
+namespace {
+
+template <class KeepType>
+std::vector<JobId> job_ids(const std::string& dependency, KeepType keep)
 {
     std::vector<JobId> ids;
     std::size_t i = 0;
@@ -17,6 +21,8 @@ std::vector<JobId> dependency_job_ids(const std::string& dependency)
         if (end == std::string::npos)
             end = n;
         std::size_t colon = dependency.find(':', i);
+        if (colon != std::string::npos && colon < end && !keep(std::string_view(dependency).substr(i, colon - i)))
+            colon = std::string::npos;
         while (colon != std::string::npos && colon < end) {
             std::size_t p = colon + 1;
             std::uint64_t id = 0;
@@ -37,6 +43,20 @@ std::vector<JobId> dependency_job_ids(const std::string& dependency)
         i = end + 1;
     }
     return ids;
+}
+
+} // namespace
+
+std::vector<JobId> dependency_job_ids(const std::string& dependency)
+{
+    return job_ids(dependency, [](std::string_view) { return true; });
+}
+
+std::vector<JobId> ended_dependency_job_ids(const std::string& dependency)
+{
+    return job_ids(dependency, [](std::string_view type) {
+        return type == "afterok" || type == "afterany" || type == "aftercorr";
+    });
 }
 
 } // namespace burst

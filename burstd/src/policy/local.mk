@@ -39,6 +39,12 @@ libburst_a_SOURCES += \
 	burstd/src/policy/threads/best_constant_allocator.hpp \
 	burstd/src/policy/threads/greedy_allocator.cpp \
 	burstd/src/policy/threads/greedy_allocator.hpp \
+	burstd/src/policy/threads/chain_plan.cpp \
+	burstd/src/policy/threads/chain_plan.hpp \
+	burstd/src/policy/threads/long_term_allocator.cpp \
+	burstd/src/policy/threads/long_term_allocator.hpp \
+	burstd/src/policy/threads/long_term_adaptive_allocator.cpp \
+	burstd/src/policy/threads/long_term_adaptive_allocator.hpp \
 	burstd/src/policy/threads/thread_allocator.cpp \
 	burstd/src/policy/threads/thread_allocator.hpp \
 	burstd/src/policy/threads/thread_allocator_registry.cpp \
@@ -126,6 +132,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/site/first_fit_index_test.cpp \
 	tests/unit/policy/threads/scaling_book_test.cpp \
 	tests/unit/policy/threads/thread_stage_test.cpp \
+	tests/unit/policy/threads/chain_allocator_test.cpp \
 	tests/unit/policy/threads/scaling_model_test.cpp \
 	tests/unit/policy/runtime/runtime_estimator_test.cpp \
 	tests/unit/policy/hiring/always/always_policy_test.cpp \

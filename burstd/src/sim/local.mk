@@ -10,6 +10,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/trace/sacct_parser.cpp \
 	burstd/src/sim/trace/sacct_parser.hpp \
 	burstd/src/sim/trace/trace_loader.cpp \
+	burstd/src/sim/trace/trace_scaling.cpp \
+	burstd/src/sim/trace/trace_scaling.hpp \
 	burstd/src/sim/trace/trace_loader.hpp \
 	burstd/src/sim/engine/sim_config.hpp \
 	burstd/src/sim/priority/priority_config.hpp \
@@ -128,7 +130,9 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/workload/workflow_parser_test.cpp \
 	tests/unit/sim/workload/workflow_arrivals_test.cpp \
 	tests/unit/sim/engine/simulator_dependency_test.cpp \
+	tests/unit/sim/engine/simulator_threads_test.cpp \
 	tests/unit/tools/burstsim/burstsim_workflow_cli_test.cpp \
+	tests/unit/tools/burstsim/burstsim_threads_cli_test.cpp \
 	tests/unit/sim/workload/workload_generator_test.cpp \
 	tests/unit/sim/scenario/paper_reproduction_test.cpp \
 	tests/unit/sim/report/svg_plot_test.cpp

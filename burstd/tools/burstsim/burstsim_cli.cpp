@@ -23,6 +23,8 @@
 #include "sim/report/svg_plot.hpp"
 #include "sim/report/workflow_metrics.hpp"
 #include "sim/scenario/smowton_scenario.hpp"
+#include "sim/trace/trace_scaling.hpp"
+#include "policy/threads/thread_allocator_registry.hpp"
 #include "sim/scenario/zheng_scenario.hpp"
 #include "sim/trace/trace_loader.hpp"
 #include "sim/workload/generated_workload.hpp"
@@ -66,6 +68,7 @@ const char* const kUsage =
     "                [--config BURSTD.CONF [--uncapped]]\n"
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
+    "                [--thread-policy NAME[,key=value...]] [--auto-threads SHARE]\n"
     "       burstsim --snapshots FILE --config BURSTD.CONF [--policy NAME] [--param [policy:]key=value...]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
     "       burstsim --list-policies\n"
@@ -175,6 +178,9 @@ struct Options {
     // The chain of --config's Policy= lines, replayed as one row when neither
     // --policy nor --compare is given.
     std::vector<PolicySpec> chain;
+    // --thread-policy, else --config's ThreadPolicy=: the cycle's thread step.
+    std::optional<PolicySpec> thread_policy;
+    double auto_threads = 0; // --auto-threads: share of a trace's jobs made --threads=auto
     bool tune_delay = false;
     bool clairvoyant = false;
     unsigned clairvoyant_iterations = 3;
@@ -257,7 +263,21 @@ Options parse(const std::vector<std::string>& args)
                 throw UsageError("--compare needs at least one policy name");
         } else if (a == "--param")
             o.params.push_back(value());
-        else if (a == "--seed")
+        else if (a == "--thread-policy") {
+            const std::vector<std::string> parts = split_list(a, value());
+            PolicySpec spec{parts.front(), {}, "--thread-policy"};
+            for (std::size_t k = 1; k < parts.size(); ++k) {
+                const auto eq = parts[k].find('=');
+                if (eq == std::string::npos || eq == 0)
+                    throw UsageError("--thread-policy '" + parts[k] + "': expected key=value");
+                spec.params[parts[k].substr(0, eq)] = parts[k].substr(eq + 1);
+            }
+            o.thread_policy = std::move(spec);
+        } else if (a == "--auto-threads") {
+            o.auto_threads = parse_double(a, value(), 0);
+            if (o.auto_threads > 1)
+                throw UsageError("--auto-threads '" + plain_number(o.auto_threads) + "': expected a share in [0, 1]");
+        } else if (a == "--seed")
             o.config.seed = parse_uint(a, value(), 0, UINT64_MAX);
         else if (a == "--lambda") {
             o.lambdas = number_list(a, value(), 0);
@@ -751,10 +771,8 @@ int apply_site_config(Options& o, std::ostream& err)
         o.config.cycle = site.cycle_interval;
     if (!given("--lambda") && site.objective_lambda)
         o.lambdas = {*site.objective_lambda};
-    if (site.thread_policy)
-        warn(site.thread_policy->origin, "ThreadPolicy=" + site.thread_policy->name +
-                                             ": trace jobs carry no thread scaling, so they run with the CPUs they "
-                                             "asked for");
+    if (site.thread_policy && !given("--thread-policy"))
+        o.thread_policy = site.thread_policy;
     if (site.early_launch == 0)
         warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
                             "EarlyLaunch above 0");
@@ -901,6 +919,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         if (!o.snapshots.empty())
             return replay_recorded_snapshots(o, out, err);
         check_unscoped_params_are_read(o);
+        if (o.thread_policy) {
+            std::vector<std::string> errors;
+            make_thread_stage(*o.thread_policy, errors); // validates it up front
+            if (!errors.empty())
+                throw PolicyConfigError(joined(errors));
+        }
         if (!o.chain.empty()) {
             // The --params a link reads override its line's.
             for (auto& link : o.chain) {
@@ -990,6 +1014,18 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     if (o.default_time > 0)
         err << "default time limit " << plain_number(o.default_time) << " s given to "
             << give_default_time(trace.jobs, o.default_time) << " job(s) without one\n";
+    if (o.auto_threads > 0) {
+        const TraceScalingReport given = give_trace_scaling(trace.jobs, o.auto_threads, o.config.seed);
+        err << "auto threads: " << given.auto_jobs << " job(s) of " << given.categories
+            << " categories made --threads=auto, each category's c drawn from Beta(2, 2) and taught to the "
+               "thread policy\n";
+    }
+    if (o.thread_policy && std::none_of(trace.jobs.begin(), trace.jobs.end(), [](const TraceJob& j) {
+            return j.scaling && j.scaling->automatic;
+        }))
+        err << "burstsim: warning: " << o.thread_policy->origin << ": thread policy " << o.thread_policy->name
+            << ": no job of the trace asks for --threads=auto, so every job runs with the CPUs it asked for "
+               "(--auto-threads SHARE makes some)\n";
     o.config.local_cores = o.local_cores ? o.local_cores : std::uint32_t(trace.report.max_procs);
     if (o.config.local_cores == 0) {
         err << "burstsim: "
@@ -1024,13 +1060,16 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         return m;
     };
     auto replay = [&](const Run& run) {
-        if (!run.chain.empty()) {
-            std::vector<std::string> errors; // none: validated before the trace was read
-            DecisionCycle cycle(make_policy_chain(run.chain, errors));
-            return simulate(o.config, trace.jobs, cycle);
-        }
-        auto policy = make_policy(run.name, run.params);
-        return simulate(o.config, trace.jobs, *policy);
+        std::vector<std::string> errors; // none: validated before the trace was read
+        PolicyChain chain;
+        if (!run.chain.empty())
+            chain = make_policy_chain(run.chain, errors);
+        else
+            chain.push_back(make_policy(run.name, run.params));
+        DecisionCycle cycle(std::move(chain), o.thread_policy ? make_thread_stage(*o.thread_policy, errors) : nullptr);
+        if (o.auto_threads > 0)
+            teach_trace_scaling(cycle.scaling(), trace.jobs);
+        return simulate(o.config, trace.jobs, cycle);
     };
     // What the trace lost to the site's shape: the same in every run.
     std::string dropped;
@@ -1110,7 +1149,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << "\ninstances launched " << result.instances_launched << ", instance-hours "
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
                 << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "
-                << result.hire_shortfall << ", thread actions ignored " << result.thread_actions_ignored
+                << result.hire_shortfall << ", thread counts set " << result.threads_set << " (at submission "
+                << result.threads_advised << ")"
                 << "\nwaste core-hours " << fixed(m.waste_core_seconds / 3600, 1) << ": boot "
                 << fixed(m.waste_boot_core_seconds / 3600, 1) << ", idle " << fixed(m.waste_idle_core_seconds / 3600, 1)
                 << " (until power-down " << fixed(m.waste_idle_tail_core_seconds / 3600, 1)

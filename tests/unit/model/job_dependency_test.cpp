@@ -26,3 +26,10 @@ TEST(JobDependency, IgnoresWordsThatNameNoJobAndRepeats)
     LONGS_EQUAL(7, ids[0]);
     CHECK(dependency_job_ids("afterok:99999999999").empty()); // beyond 32-bit ids
 }
+
+TEST(JobDependency, EndedDependenciesAreTheItemsThatWaitForAnEnd)
+{
+    const auto ids = ended_dependency_job_ids("after:1,afterok:2:3(unfulfilled),afternotok:4?afterany:5,aftercorr:6_*,"
+                                              "singleton");
+    CHECK((ids == std::vector<JobId>{2, 3, 5, 6}));
+}

@@ -6,9 +6,7 @@ GreedyAllocator::GreedyAllocator(PolicyParams& params) : sharing_(params.get_dou
 
 double GreedyAllocator::cost(const ThreadQuestion& q, std::uint32_t threads) const
 {
-    const double tasks = double(q.tasks) * double(q.copies) * sharing_;
-    const bool fits = q.free && tasks <= double(q.free->tasks(threads));
-    return thread_cost(q, threads, fits ? q.price : q.dear_price, q.speed);
+    return thread_cost(q, threads, tier_price(q, threads, sharing_), q.speed, q.elapsed, single_threaded_rest(q));
 }
 
 } // namespace burst

@@ -1,11 +1,9 @@
 #pragma once
 // Smowton et al.'s greedy allocation: the count with the lowest expected cost
-// now.  A count whose tasks (times the sharing factor: as if that many more
-// jobs like it were about to ask) fit in the tier's free cores, node by node,
-// pays the free cores' price; one that does not pays the dear price for all
-// of them, as it would run on the next dearer capacity.  So an auto job takes many threads
+// now, each count at its tier_price with the sharing factor.  So an auto job takes many threads
 // while local cores are idle and few once they are busy or it runs in a
-// dear cloud group.
+// dear cloud group.  The rest of its chain it expects to run
+// single-threaded: this job is the only chance it counts on.
 
 #include "policy/policy_params.hpp"
 #include "policy/threads/thread_allocator.hpp"

@@ -1,6 +1,7 @@
 #include "policy/threads/thread_allocator.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace burst {
 namespace {
@@ -46,20 +47,59 @@ double single_threaded_time(const ScalingFit& fit, double size)
     return std::max(fit.time(1, size), 1.0);
 }
 
-double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed)
+double tier_price(const ThreadQuestion& q, std::uint32_t threads, double sharing)
 {
-    const double n = double(q.tasks);
-    const double t = single_threaded_time(q.fit, q.size) * (q.fit.c / double(threads) + 1 - q.fit.c);
-    return t / speed * (n * double(threads) * price + q.lambda * n / 3600);
+    const double tasks = double(q.tasks) * double(q.copies) * sharing;
+    const bool fits = q.free && tasks <= double(q.free->tasks(threads));
+    return fits ? q.price : q.dear_price;
 }
 
-std::uint32_t ThreadAllocator::choose(const ThreadQuestion& q) const
+Seconds stage_time(const ChainStage& stage, std::uint32_t threads)
+{
+    if (!stage.fit.known)
+        return stage.limit;
+    return single_threaded_time(stage.fit, stage.size) * (stage.fit.c / threads + 1 - stage.fit.c);
+}
+
+Seconds single_threaded_rest(const ThreadQuestion& q)
+{
+    Seconds rest = 0;
+    for (const ChainStage& s : q.rest)
+        rest += stage_time(s, s.plannable() ? 1 : s.threads);
+    return rest;
+}
+
+double waiting_price(const ThreadQuestion& q)
+{
+    if (q.reward == ThreadReward::Time)
+        return q.lambda / 3600;
+    const double x = std::max(q.elapsed + single_threaded_time(q.fit, q.size) + single_threaded_rest(q), 1.0);
+    return q.reward_scale / (x * x);
+}
+
+double chain_penalty(const ThreadQuestion& q, Seconds elapsed, Seconds seconds)
+{
+    const double n = double(q.tasks);
+    if (q.reward == ThreadReward::Time)
+        return q.lambda * n * seconds / 3600;
+    return -n * q.reward_scale / std::max(elapsed + seconds, 1.0);
+}
+
+double thread_cost(const ThreadQuestion& q, std::uint32_t threads, double price, double speed, Seconds elapsed,
+                   Seconds rest)
+{
+    const double n = double(q.tasks);
+    const double t = single_threaded_time(q.fit, q.size) * (q.fit.c / double(threads) + 1 - q.fit.c) / speed;
+    return t * n * double(threads) * price + chain_penalty(q, elapsed, t + rest);
+}
+
+std::uint32_t ThreadAllocator::choose(const ThreadQuestion& q)
 {
     std::uint32_t best = q.counts.front();
     double best_cost = cost(q, best);
     for (std::uint32_t t : q.counts) {
         const double c = cost(q, t);
-        if (c < best_cost * (1 - kNoise))
+        if (c < best_cost - std::abs(best_cost) * kNoise)
             best = t, best_cost = c;
     }
     return best;

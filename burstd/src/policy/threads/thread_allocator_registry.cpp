@@ -2,6 +2,8 @@
 
 #include "policy/threads/best_constant_allocator.hpp"
 #include "policy/threads/greedy_allocator.hpp"
+#include "policy/threads/long_term_adaptive_allocator.hpp"
+#include "policy/threads/long_term_allocator.hpp"
 
 #include <sstream>
 
@@ -29,6 +31,16 @@ const Registry<ThreadAllocatorType>& thread_allocator_registry()
              "Smowton et al.'s greedy allocation: the cheapest count now, cores beyond the free ones at the dear price",
              build<GreedyAllocator>,
              {{"sharing", "1", "counts the free cores as shared by this many jobs like it"}}},
+            {LongTermAllocator::kName,
+             "Smowton et al.'s long-term allocation: a plan for a whole dependency chain, picked when its first job "
+             "is weighed and followed after",
+             build<LongTermAllocator>,
+             {{"sharing", "1", "counts the free cores as shared by this many jobs like it"}}},
+            {LongTermAdaptiveAllocator::kName,
+             "Smowton et al.'s long-term adaptive allocation: greedy up to the ideal plan for the rest of the "
+             "chain, which it expects the chain to follow",
+             build<LongTermAdaptiveAllocator>,
+             {{"sharing", "1", "counts the free cores as shared by this many jobs like it"}}},
         });
     return registry;
 }
@@ -36,7 +48,9 @@ const Registry<ThreadAllocatorType>& thread_allocator_registry()
 const std::vector<ParameterDoc>& thread_stage_parameters()
 {
     static const std::vector<ParameterDoc> parameters{
-        {"lambda", "1", "money per core-hour of work not yet done"},
+        {"lambda", "1", "money per core-hour of work not yet done (reward=time)"},
+        {"reward", "time", "time: lose lambda per core-hour a chain takes; throughput: earn reward_scale over its time"},
+        {"reward_scale", "3600", "money x seconds per task of a whole chain (reward=throughput)"},
         {"local_price", "0", "money per local core-hour"},
         {"max", "64", "most CPUs per task"},
         {"counts", "1,2,4,8,16,32,64", "the CPUs per task allowed"},

@@ -1,12 +1,15 @@
 #include "policy/threads/thread_stage.hpp"
 
+#include "model/job_dependency.hpp"
 #include "policy/reason_text.hpp"
 #include "policy/site/site_view.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace burst {
 namespace {
@@ -27,6 +30,9 @@ ThreadStageSettings ThreadStageSettings::from(PolicyParams& params)
 {
     ThreadStageSettings s;
     s.lambda = params.get_double("lambda", s.lambda, 0, 1e9);
+    s.reward = params.get_choice("reward", "time", {"time", "throughput"}) == "time" ? ThreadReward::Time
+                                                                                    : ThreadReward::Throughput;
+    s.reward_scale = params.get_double("reward_scale", s.reward_scale, 0, 1e15);
     s.local_price = params.get_double("local_price", s.local_price, 0, 1e9);
     s.max_threads = params.get_uint("max", s.max_threads, 1, 1024);
     s.counts = params.get_uint_list("counts", s.counts, 1, 1024);
@@ -63,12 +69,14 @@ public:
             if (n.usable())
                 local_free_.add_node(n.free_cpus());
         }
-        // A group's room before the jobs routed to it take theirs.  Its
-        // nodes' free cores are one lump: a routed job pays the group's price
+        // A group's free cores on nodes up or booting that no routed job
+        // will take: what a routed job may be widened into without another
+        // hire.  They are one lump: a routed job pays the group's price
         // whether its tasks fit or not.
         for (const auto& g : view.groups) {
+            const std::uint64_t up = g.free_up_cpus + g.free_booting_cpus;
             group_free_.emplace_back(settings.counts);
-            group_free_.back().add_node(g.free_capacity() + g.routed_pending_cpus);
+            group_free_.back().add_node(up > g.routed_pending_cpus ? up - g.routed_pending_cpus : 0);
         }
     }
 
@@ -89,13 +97,22 @@ public:
         tier.free = &local_free_;
         tier.price = settings_.local_price / 3600;
         // A job that may not burst can only wait for more cores.
-        tier.dear_price =
-            view_.pending_burst[i] == BurstOption::Never ? settings_.lambda / 3600 : dear_price(job.needs);
+        tier.dear_price = view_.pending_burst[i] == BurstOption::Never ? kNoGroup : dear_price(job.needs);
         tier.node_cpus = widest_node(job.partitions);
         return tier;
     }
 
-    const FreeTaskSlots& local_free() const { return local_free_; }
+    FreeTaskSlots& local_free() { return local_free_; }
+    // Local nodes, for a job not in view.pending (held by a dependency).
+    ThreadTier local(const Job& job)
+    {
+        ThreadTier tier;
+        tier.free = &local_free_;
+        tier.price = settings_.local_price / 3600;
+        tier.dear_price = job.burst == BurstOption::Never ? kNoGroup : dear_price(job.needs);
+        tier.node_cpus = widest_node(job.partitions);
+        return tier;
+    }
     std::uint32_t widest_local_node() const
     {
         std::uint32_t widest = 0;
@@ -103,10 +120,10 @@ public:
             widest = std::max(widest, cpus);
         return widest;
     }
-    // Beyond the free local cores: the cheapest group with room, or waiting.
+    // Beyond the free local cores: the cheapest group with room (kNoGroup: none).
     double dear_price_of_any_job() const
     {
-        double dear = settings_.lambda / 3600;
+        double dear = kNoGroup;
         for (const GroupView& g : view_.groups)
             if (g.free_capacity() > 0)
                 dear = std::min(dear, g.group->price_per_cpu_second() / g.group->speed);
@@ -115,6 +132,7 @@ public:
 
 private:
     static constexpr std::uint32_t kUnknown = ~std::uint32_t(0);
+    static constexpr double kNoGroup = std::numeric_limits<double>::infinity();
 
     // A local job's widest node and dear price depend only on its partition
     // list and node needs, both interned: worked out once per distinct one.
@@ -138,7 +156,7 @@ private:
             dear_by_needs_.resize(needs.id() + 1, -1);
         double& dear = dear_by_needs_[needs.id()];
         if (dear < 0) {
-            dear = settings_.lambda / 3600;
+            dear = kNoGroup;
             for (const GroupView& g : view_.groups)
                 if (g.free_capacity() > 0 && view_.serves(needs, g))
                     dear = std::min(dear, g.group->price_per_cpu_second() / g.group->speed);
@@ -153,6 +171,91 @@ private:
     std::vector<FreeTaskSlots> group_free_;
     std::vector<std::uint32_t> widest_by_partitions_;
     std::vector<double> dear_by_needs_;
+};
+
+// The queue's dependency chains: for each job, the pending job that waits
+// for it (the first whose dependency names it), and the running jobs the
+// held auto jobs wait for.
+class ChainIndex {
+public:
+    static constexpr std::size_t kMaxStages = 16;
+
+    ChainIndex(const ClusterState& state, const SiteView& view)
+    {
+        std::unordered_set<JobId> awaited;
+        for (const Job& job : state.snapshot.jobs) {
+            if (!job.awaiting_dependency() || job.dependency.empty())
+                continue;
+            const std::vector<JobId> parents = ended_dependency_job_ids(job.dependency);
+            for (JobId p : parents)
+                next_.emplace(p, &job);
+            if (job.threads.automatic && !job.category.empty() && !parents.empty()) {
+                held_.push_back(HeldJob{&job, parents});
+                awaited.insert(parents.begin(), parents.end());
+            }
+        }
+        if (awaited.empty())
+            return;
+        for (std::size_t i = 0; i < view.running.size(); ++i)
+            if (awaited.count(view.running[i]->id))
+                running_.emplace(view.running[i]->id, RunningParent{view.running[i]->cpus, view.running_group[i]});
+        std::stable_sort(held_.begin(), held_.end(),
+                         [](const HeldJob& a, const HeldJob& b) { return a.job->priority > b.job->priority; });
+    }
+
+    // The jobs after `job` in its chain, with their categories' fits.
+    void rest_of(const Job& job, const ScalingBook& book, std::vector<ChainStage>& rest) const
+    {
+        rest.clear();
+        JobId at = job.id;
+        for (auto it = next_.find(at); it != next_.end() && rest.size() < kMaxStages; it = next_.find(at)) {
+            const Job& n = *it->second;
+            const std::uint32_t per_task = std::max<std::uint32_t>(n.cpus_per_task, 1);
+            rest.push_back(ChainStage{n.id, n.category, book.fit(n.category), std::max<std::uint32_t>(n.cpus / per_task, 1),
+                                      n.size, per_task, n.threads.automatic, n.time_limit});
+            at = n.id;
+        }
+    }
+
+    struct HeldJob {
+        const Job* job;
+        std::vector<JobId> parents;
+    };
+    // Held auto jobs, highest priority first.
+    const std::vector<HeldJob>& held() const { return held_; }
+    // The cores of `parents` no earlier held job has claimed, if every one
+    // of them is running on local nodes; none otherwise.
+    std::optional<std::uint64_t> running_parents_cores(const std::vector<JobId>& parents) const
+    {
+        std::uint64_t cores = 0;
+        for (JobId p : parents) {
+            const auto it = running_.find(p);
+            if (it == running_.end() || it->second.group >= 0)
+                return std::nullopt;
+            cores += it->second.cpus;
+        }
+        return cores;
+    }
+    // A held job will take `cores` of its parents' when they end: its
+    // siblings held on the same parents see what is left.
+    void claim_parents_cores(const std::vector<JobId>& parents, std::uint64_t cores)
+    {
+        for (JobId p : parents) {
+            std::uint32_t& left = running_.at(p).cpus;
+            const std::uint64_t taken = std::min<std::uint64_t>(left, cores);
+            left -= std::uint32_t(taken);
+            cores -= taken;
+        }
+    }
+
+private:
+    std::unordered_map<JobId, const Job*> next_; // the first job found waiting for it
+    struct RunningParent {
+        std::uint32_t cpus; // less what held jobs have claimed
+        int group;          // -1: local nodes
+    };
+    std::unordered_map<JobId, RunningParent> running_;
+    std::vector<HeldJob> held_;
 };
 
 std::string change_reason(const Job& job, const ThreadTier& tier, const ScalingFit& fit, std::uint32_t chosen,
@@ -177,9 +280,23 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     ThreadStageOutcome out;
     const SiteView view = SiteView::of(state);
     SiteTiers tiers(state, view, settings_);
+    ChainIndex chains(state, view);
     ThreadQuestion q;
     q.lambda = settings_.lambda;
+    q.reward = settings_.reward;
+    q.reward_scale = settings_.reward_scale;
     q.local_price = settings_.local_price / 3600;
+    const Time now = state.snapshot.time;
+    // Under the time reward the rest of a chain changes only a plan's choice.
+    const bool chains_matter = allocator_->plans_chains() || settings_.reward == ThreadReward::Throughput;
+    const auto ask_about = [&](const Job& job, const ScalingFit& fit) {
+        q.job = job.id;
+        q.category = job.category;
+        q.elapsed = std::max<Seconds>(0, now - job.submit_time);
+        q.rest.clear();
+        if (fit.known && chains_matter)
+            chains.rest_of(job, book, q.rest);
+    };
     const std::string* fit_category = nullptr;
     ScalingFit fit;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
@@ -191,39 +308,81 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         }
         const bool may_change = job.threads.automatic && !job.category.empty() &&
                                 out.actions.size() < settings_.max_changes;
+        if (may_change)
+            ask_about(job, fit);
         std::optional<Action> change = may_change ? weigh(job, tier, fit, q) : std::nullopt;
-        // A job left as it is takes the cores it has asked for.
+        // A job left as it is takes the cores it has asked for; a routed
+        // job's are already out of its group's free cores.
         const std::uint64_t copies = std::max<std::uint32_t>(job.array_task_count, 1);
-        tier.free->take(change ? std::uint64_t(std::get<SetJobThreads>(change->what).cpus) * copies
-                               : std::uint64_t(job.cpus) * copies);
+        const std::uint64_t cores =
+            std::uint64_t(change ? std::get<SetJobThreads>(change->what).cpus : job.cpus) * copies;
+        const std::uint64_t claimed = tier.group ? std::uint64_t(job.cpus) * copies : 0;
+        tier.free->take(cores > claimed ? cores - claimed : 0);
         if (change)
             out.actions.push_back(std::move(*change));
     }
+    // Held jobs whose parents all run locally start on the cores those
+    // leave, and on what the queue leaves.
+    FreeTaskSlots& local = tiers.local_free();
+    for (const auto& held : chains.held()) {
+        if (out.actions.size() >= settings_.max_changes)
+            break;
+        const auto parents_cores = chains.running_parents_cores(held.parents);
+        if (!parents_cores)
+            continue;
+        const Job& job = *held.job;
+        FreeTaskSlots free = local;
+        free.add_node(*parents_cores);
+        ThreadTier tier = tiers.local(job);
+        tier.free = &free;
+        const ScalingFit held_fit = book.fit(job.category);
+        ask_about(job, held_fit);
+        std::optional<Action> change = weigh(job, tier, held_fit, q);
+        const std::uint64_t cores =
+            std::uint64_t(change ? std::get<SetJobThreads>(change->what).cpus : job.cpus) *
+            std::max<std::uint32_t>(job.array_task_count, 1);
+        chains.claim_parents_cores(held.parents, cores);
+        local.take(cores > *parents_cores ? cores - *parents_cores : 0);
+        if (change)
+            out.actions.push_back(std::move(*change));
+    }
+    allocator_->forget_unless([&, pending = std::optional<std::unordered_set<JobId>>()](JobId id) mutable {
+        if (!pending) {
+            pending.emplace();
+            for (const Job& job : state.snapshot.jobs)
+                if (job.pending())
+                    pending->insert(job.id);
+        }
+        return pending->count(id) > 0;
+    });
     // A new job of a known category: one task, on local nodes as they are
     // left by the queue, as wide as the widest local node allows.
     AdviceInputs inputs;
-    for (std::uint64_t tasks : tiers.local_free().slots())
+    for (std::uint64_t tasks : local.slots())
         inputs.free_tasks.push_back(std::min<std::uint64_t>(tasks, 100)); // sharing's bound
     inputs.widest_node = tiers.widest_local_node();
     inputs.dear_price = tiers.dear_price_of_any_job();
-    out.advice_changed = update_advice(book, q, tiers.local_free(), inputs);
+    out.advice_changed = update_advice(book, q, local, inputs);
     return out;
 }
 
 std::optional<Action> ThreadStage::weigh(const Job& job, const ThreadTier& tier, const ScalingFit& fit,
-                                         ThreadQuestion& q) const
+                                         ThreadQuestion& q)
 {
     const std::uint32_t per_task = std::max<std::uint32_t>(job.cpus_per_task, 1);
     const std::uint32_t tasks = std::max<std::uint32_t>(job.cpus / per_task, 1);
     // Counts its tasks fit on its node count of the tier's widest nodes (a
     // task never spans nodes; burstd never changes the node count), within
-    // Slurm's CPU count.  A job routed to a group is never made wider: its
-    // hires and the budget cap were sized for what it asks.
+    // Slurm's CPU count.  A job routed to a group is made wider only into
+    // cores the group has up or booting and nobody claims: its hires and
+    // the budget cap were sized for what it asks.
     const std::uint64_t nodes = std::max<std::uint32_t>(job.node_count, 1);
+    const std::uint64_t copies = std::max<std::uint32_t>(job.array_task_count, 1);
     q.counts.clear();
+    const std::uint64_t own = std::uint64_t(job.cpus) * copies;
     for (std::uint32_t t : settings_.counts)
         if (t <= tier.node_cpus && nodes * (tier.node_cpus / t) >= tasks && std::uint64_t(tasks) * t <= kMaxJobCpus &&
-            (!tier.group || t <= per_task))
+            (!tier.group || t <= per_task || std::uint64_t(tasks) * t * copies <= own + tier.free->cores()))
             q.counts.push_back(t);
     if (q.counts.empty())
         return std::nullopt;
@@ -231,17 +390,22 @@ std::optional<Action> ThreadStage::weigh(const Job& job, const ThreadTier& tier,
         return explore(job, tier, tasks, q.counts, fit);
     q.fit = fit;
     q.tasks = tasks;
-    q.copies = std::max<std::uint32_t>(job.array_task_count, 1);
+    q.copies = copies;
     q.size = job.size;
     q.speed = tier.speed;
     q.price = tier.price;
-    q.dear_price = tier.dear_price;
+    // A routed job pays its group's price however wide; a local one may
+    // always wait instead of paying a group.
+    q.dear_price = tier.group ? tier.dear_price : std::min(tier.dear_price, waiting_price(q));
     q.free = tier.free;
     const std::uint32_t chosen = allocator_->choose(q);
     const double chosen_cost = allocator_->cost(q, chosen);
     const double current_cost = allocator_->cost(q, per_task);
     const bool allowed = std::find(q.counts.begin(), q.counts.end(), per_task) != q.counts.end();
-    if (chosen == per_task || (allowed && !(current_cost > chosen_cost * (1 + settings_.min_gain))))
+    // Costs may be negative (a throughput reward): the gain is measured
+    // against the choice's magnitude.
+    const bool worth_it = current_cost - chosen_cost > settings_.min_gain * std::abs(chosen_cost);
+    if (chosen == per_task || (allowed && !allocator_->committed(q) && !worth_it))
         return std::nullopt;
     return Action{SetJobThreads{job.id, chosen, tasks * chosen},
                   change_reason(job, tier, fit, chosen, chosen_cost, per_task, current_cost)};
@@ -277,12 +441,14 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
     for (std::uint32_t t : settings_.counts)
         if (t <= inputs.widest_node)
             q.counts.push_back(t);
+    q.job = 0;
+    q.rest.clear();
+    q.elapsed = 0;
     q.tasks = 1;
     q.copies = 1;
     q.size = 0;
     q.speed = 1;
     q.price = q.local_price;
-    q.dear_price = inputs.dear_price;
     q.free = &local;
     const bool redo = !(inputs == advice_inputs_) || advice_version_ == 0;
     if (!redo && advice_version_ == book.version())
@@ -296,6 +462,8 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
             return;
         }
         q.fit = fit;
+        q.category = category;
+        q.dear_price = std::min(inputs.dear_price, waiting_price(q));
         const std::uint32_t t = allocator_->choose(q);
         if (it != advice_.end()) {
             changed = changed || it->second != t;

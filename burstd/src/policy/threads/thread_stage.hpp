@@ -8,10 +8,16 @@
 // Pending jobs are taken in priority order; each takes its cores from its
 // tier's free ones (local nodes, or its node group's room), so a job sees
 // what those before it leave.  A job is changed only when its current count
-// costs more than 1 + min_gain times the choice, so that counts do not flap
-// with every small change in free cores, and at most max_changes jobs are
+// costs more than its choice by min_gain of the choice's magnitude, so that
+// counts do not flap with every small change in free cores (unless the
+// allocator follows a plan made earlier), and at most max_changes jobs are
 // changed per cycle (each is a job update in slurmctld), the first in
-// priority order.  Jobs whose user gave a count keep it.  Auto jobs of a
+// priority order.  Jobs whose user gave a count keep it.  An auto job held
+// by a dependency on jobs that are all running is weighed too, on local
+// nodes with the cores its parents will leave it: when they end it may start
+// at once, before the next cycle.  Each job is weighed with the chain of jobs
+// that wait for it (their dependencies name it), which the allocators that
+// plan over chains read.  Auto jobs of a
 // category not known yet keep one CPU per task, but for a share of them
 // (explore) that runs at explore_threads on idle local cores: without runs
 // at two counts or more its scaling could never be learned.
@@ -38,6 +44,8 @@ namespace burst {
 
 struct ThreadStageSettings {
     double lambda = 1;        // money per core-hour of work not yet done
+    ThreadReward reward = ThreadReward::Time;
+    double reward_scale = 3600; // throughput: money·s per task of a whole chain
     double local_price = 0;   // money per local core-hour
     std::uint32_t max_threads = 64;
     std::vector<std::uint32_t> counts{1, 2, 4, 8, 16, 32, 64};
@@ -46,7 +54,7 @@ struct ThreadStageSettings {
     double explore = 0.1;               // share of an unknown category's jobs run at explore_threads
     std::uint32_t explore_threads = 4;
 
-    // Reads lambda, local_price, max, counts, min_gain, max_changes,
+    // Reads lambda, reward, reward_scale, local_price, max, counts, min_gain, max_changes,
     // explore and explore_threads; throws PolicyConfigError.
     static ThreadStageSettings from(PolicyParams& params);
 };
@@ -56,7 +64,7 @@ struct ThreadTier {
     const GroupView* group = nullptr; // none: local nodes
     FreeTaskSlots* free = nullptr;    // shared by the jobs on it, taken in priority order
     double price = 0;                 // per CPU-second
-    double dear_price = 0;
+    double dear_price = 0;            // of the cheapest group that could take the job; infinity: none
     double speed = 1;
     std::uint32_t node_cpus = 0;
 };
@@ -100,8 +108,7 @@ private:
                        const AdviceInputs& inputs);
     // The change the allocator finds worth making to a pending auto job,
     // if any (`q` is scratch kept across jobs).
-    std::optional<Action> weigh(const Job& job, const ThreadTier& tier, const ScalingFit& fit,
-                                ThreadQuestion& q) const;
+    std::optional<Action> weigh(const Job& job, const ThreadTier& tier, const ScalingFit& fit, ThreadQuestion& q);
     // A run at another count for a job of a category not known yet: only
     // a picked share of its jobs, only on idle local cores.
     std::optional<Action> explore(const Job& job, const ThreadTier& tier, std::uint32_t tasks,

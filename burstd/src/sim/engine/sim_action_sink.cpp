@@ -15,9 +15,8 @@ std::string SimActionSink::apply(const Action& action, ClusterState&)
         error = hire(*h);
     } else if (const auto* r = std::get_if<ReleaseNodes>(&action.what)) {
         error = release(*r);
-    } else if (std::get_if<SetJobThreads>(&action.what)) {
-        ++thread_actions_ignored_;
-        return "thread counts are not simulated";
+    } else if (const auto* t = std::get_if<SetJobThreads>(&action.what)) {
+        error = set_threads(*t);
     } else if (const auto* k = std::get_if<KeepPlaceholders>(&action.what)) {
         error = keep(*k);
     }
@@ -29,7 +28,7 @@ void SimActionSink::report(SimResult& result) const
 {
     result.actions_applied = applied_;
     result.actions_rejected = rejected_;
-    result.thread_actions_ignored = thread_actions_ignored_;
+    result.threads_set = threads_set_;
     result.hire_shortfall = hire_shortfall_;
 }
 
@@ -88,6 +87,22 @@ std::string SimActionSink::release(const ReleaseNodes& release)
     for (const auto& name : release.nodes)
         if (!fleet_.drain(name))
             error = "node " + name + " is not up";
+    return error;
+}
+
+std::string SimActionSink::set_threads(const SetJobThreads& set)
+{
+    const std::uint32_t j = jobs_.find(set.job);
+    if (j == SimJobs::kNone)
+        return "job is not in the snapshot";
+    const SimJob& job = jobs_[j];
+    if (set.cpus_per_task == 0 || set.cpus % set.cpus_per_task != 0 ||
+        set.cpus / set.cpus_per_task != job.cpus / job.cpus_per_task)
+        return "the change would alter the job's number of tasks";
+    const bool changes = set.cpus_per_task != job.cpus_per_task;
+    std::string error = threads_.set_threads(j, set.cpus_per_task);
+    if (error.empty() && changes)
+        ++threads_set_;
     return error;
 }
 

@@ -15,6 +15,10 @@ SimJobs::SimJobs(const std::vector<TraceJob>& trace, std::uint32_t local_cores)
     for (const auto& t : trace) {
         if (!seen.insert(t.id).second)
             throw SimConfigError("trace has job id " + std::to_string(t.id) + " more than once");
+        if (t.scaling && (t.scaling->threads == 0 || t.cpus % t.scaling->threads != 0))
+            throw SimConfigError("trace job " + std::to_string(t.id) + " runs " + std::to_string(t.cpus) +
+                                 " CPUs, not a whole number of tasks of " +
+                                 std::to_string(t.scaling->threads) + " CPUs");
         if (t.cpus > local_cores) {
             ++too_wide_;
             continue;
@@ -29,6 +33,7 @@ SimJobs::SimJobs(const std::vector<TraceJob>& trace, std::uint32_t local_cores)
         SimJob& j = jobs_[i];
         j.trace = order[i];
         j.cpus = order[i]->cpus;
+        j.cpus_per_task = order[i]->scaling ? order[i]->scaling->threads : 1;
         j.runtime = std::max<Seconds>(0, order[i]->runtime);
         if (order[i]->time_limit > 0 && j.runtime > order[i]->time_limit) {
             j.runtime = order[i]->time_limit;

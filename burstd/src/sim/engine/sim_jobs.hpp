@@ -23,6 +23,7 @@ enum class Phase { Future, Blocked, Pending, Configuring, Running, Done };
 struct SimJob {
     const TraceJob* trace = nullptr;
     std::uint32_t cpus = 0;
+    std::uint32_t cpus_per_task = 1; // cpus = tasks × this
     Seconds runtime = 0;
     Seconds estimate = 0; // what the scheduler believes: the limit, else the runtime
     Phase phase = Phase::Future;
@@ -40,8 +41,8 @@ public:
 
     // Leaves out, and counts, the jobs wider than `local_cores`; cuts (and
     // counts) runtimes past their limit.  Throws SimConfigError for a job
-    // id that is there more than once, a parent that is not in the trace or
-    // a dependency cycle.
+    // id that is there more than once, a parent that is not in the trace, a
+    // dependency cycle, or a thread count that does not divide its CPUs.
     SimJobs(const std::vector<TraceJob>& trace, std::uint32_t local_cores);
 
     std::uint32_t size() const { return std::uint32_t(jobs_.size()); }

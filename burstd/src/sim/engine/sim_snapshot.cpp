@@ -63,7 +63,8 @@ SimSnapshot::SimSnapshot(const SimConfig& site, std::uint32_t jobs)
         g.longest_boot = g.boot_time * (1 + boot_jitter_of(site, g));
 }
 
-void SimSnapshot::add(std::uint32_t j, const TraceJob& t, std::uint32_t cpus, std::uint32_t priority)
+void SimSnapshot::add(std::uint32_t j, const TraceJob& t, std::uint32_t cpus, std::uint32_t cpus_per_task,
+                      std::uint32_t priority)
 {
     Job view;
     view.id = t.id;
@@ -78,6 +79,12 @@ void SimSnapshot::add(std::uint32_t j, const TraceJob& t, std::uint32_t cpus, st
     view.eligible_time = t.release();
     view.time_limit = t.time_limit;
     view.cpus = cpus;
+    view.cpus_per_task = cpus_per_task;
+    if (t.scaling) {
+        view.threads.automatic = t.scaling->automatic;
+        view.threads.count = t.scaling->automatic ? 0 : t.scaling->threads;
+        view.size = t.scaling->size;
+    }
     pos_[j] = std::uint32_t(state_.snapshot.jobs.size());
     state_.snapshot.jobs.push_back(std::move(view));
     owner_.push_back(j);
@@ -95,6 +102,13 @@ void SimSnapshot::remove(std::uint32_t j)
     list.pop_back();
     owner_.pop_back();
     pos_[j] = kNoView;
+}
+
+void SimSnapshot::rethreaded(std::uint32_t j, std::uint32_t cpus, std::uint32_t cpus_per_task)
+{
+    Job& view = job(j);
+    view.cpus = cpus;
+    view.cpus_per_task = cpus_per_task;
 }
 
 void SimSnapshot::blocked(std::uint32_t j, std::string dependency)

@@ -37,7 +37,8 @@ public:
     const Node& node(std::uint32_t view) const { return state_.snapshot.nodes[view]; }
 
     // A submitted job's view, pending (Resources) in the local partition.
-    void add(std::uint32_t j, const TraceJob& t, std::uint32_t cpus, std::uint32_t priority);
+    void add(std::uint32_t j, const TraceJob& t, std::uint32_t cpus, std::uint32_t cpus_per_task,
+             std::uint32_t priority);
     // The job ended: its view goes.
     void remove(std::uint32_t j);
     Job& job(std::uint32_t j) { return state_.snapshot.jobs[pos_[j]]; }
@@ -55,6 +56,8 @@ public:
     void running(std::uint32_t j, Time start);
     void configuring(std::uint32_t j, Time start);
     void requeued(std::uint32_t j, std::size_t group);
+    // Its CPUs per task changed, and with them its CPUs.
+    void rethreaded(std::uint32_t j, std::uint32_t cpus, std::uint32_t cpus_per_task);
     // Its partitions: the local one alone; the local one or the group's
     // (routed there); the group's, on `nodes` (allocated there).
     void local_only(std::uint32_t j);

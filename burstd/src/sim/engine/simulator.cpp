@@ -37,7 +37,7 @@ namespace {
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
 
-class SimRun final : private LocalScheduler::Starts {
+class SimRun final : private LocalScheduler::Starts, private JobThreads {
 public:
     SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
     SimResult run();
@@ -64,6 +64,10 @@ private:
     bool start_in_group(std::uint32_t j) override;
     std::uint64_t group_room(std::uint32_t g) const override { return fleet_.room(g); }
     void begin_running(std::uint32_t j, Seconds runtime);
+    std::string set_threads(std::uint32_t j, std::uint32_t cpus_per_task) override;
+    // A new --threads=auto job takes the thread policy's advice for its
+    // category, as job_submit/burst gives it at submission.
+    void take_advice(std::uint32_t j);
     void finish(std::uint32_t j);
     void requeue(std::uint32_t j, std::uint32_t lost_node); // lost_node is taken down by the caller
 
@@ -99,7 +103,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
     : config_(replay_site(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
       fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_),
       sched_(config_, jobs_, config_.local_cores + fleet_.cores(), snapshot_.local_nodes() + fleet_.size()),
-      booking_(config_.budgets), sink_(config_.groups, jobs_, sched_, fleet_, snapshot_)
+      booking_(config_.budgets), sink_(config_.groups, jobs_, sched_, fleet_, snapshot_, *this)
 {
     result_.jobs_too_wide = jobs_.too_wide();
     result_.runtimes_capped = jobs_.runtimes_capped();
@@ -196,7 +200,8 @@ void SimRun::handle(const Event& e)
 void SimRun::submit(std::uint32_t j)
 {
     SimJob& job = jobs_[j];
-    snapshot_.add(j, *job.trace, job.cpus, sched_.submitted(j, clock_.now()));
+    take_advice(j);
+    snapshot_.add(j, *job.trace, job.cpus, job.cpus_per_task, sched_.submitted(j, clock_.now()));
     const TraceJob& t = *job.trace;
     if (t.release() > clock_.now())
         events_.push(t.release(), EventKind::Eligible, j, 0);
@@ -292,11 +297,58 @@ bool SimRun::start_in_group(std::uint32_t j)
 
 Seconds SimRun::cloud_run(const SimJob& job)
 {
+    // The job's own runtime: another thread count may have changed it.
     const NodeGroup& group = config_.groups[std::size_t(job.group)];
-    const Seconds run = runtime_in(group, *job.trace);
-    if (run < job.trace->true_runtime() / group.speed)
+    const Seconds limit = job.trace->time_limit;
+    const Seconds run = job.runtime / group.speed;
+    if (limit > 0 && run > limit) {
         ++result_.cloud_runs_cut;
+        return limit;
+    }
     return run;
+}
+
+void SimRun::take_advice(std::uint32_t j)
+{
+    const SimJob& job = jobs_[j];
+    const ThreadStage* stage = cycle_.threads();
+    if (!stage || !job.trace->scaling || !job.trace->scaling->automatic)
+        return;
+    const auto it = stage->advice().find(job.trace->category);
+    if (it != stage->advice().end() && it->second != job.cpus_per_task && set_threads(j, it->second).empty())
+        ++result_.threads_advised;
+}
+
+// Slurm's job update of CPUs per task and CPUs together, for a job not
+// started yet; its run time follows the category's T(t).
+std::string SimRun::set_threads(std::uint32_t j, std::uint32_t cpus_per_task)
+{
+    SimJob& job = jobs_[j];
+    const TraceJob& trace = *job.trace;
+    if (!trace.scaling || !trace.scaling->automatic)
+        return "job did not ask for --threads=auto";
+    if (job.phase != Phase::Future && job.phase != Phase::Pending && job.phase != Phase::Blocked)
+        return "job is not pending";
+    if (cpus_per_task == 0)
+        return "a job runs with one CPU per task at least";
+    const std::uint64_t tasks = job.cpus / job.cpus_per_task;
+    const std::uint64_t cpus = tasks * cpus_per_task;
+    if (cpus > config_.local_cores)
+        return "job would be wider than the site's local cores";
+    if (job.phase == Phase::Pending) { // eligible: its cores count as demand
+        demand_cores_ += cpus;
+        demand_cores_ -= job.cpus;
+    }
+    job.cpus = std::uint32_t(cpus);
+    job.cpus_per_task = cpus_per_task;
+    job.runtime = std::max<Seconds>(0, trace.runtime) * trace.scaling->stretch(cpus_per_task);
+    if (trace.time_limit > 0)
+        job.runtime = std::min(job.runtime, trace.time_limit);
+    job.estimate = trace.time_limit > 0 ? trace.time_limit : job.runtime;
+    if (job.phase != Phase::Future)
+        snapshot_.rethreaded(j, job.cpus, cpus_per_task);
+    sched_.request_pass();
+    return "";
 }
 
 // The provider takes the instance back: every job on it is requeued (its
@@ -378,6 +430,8 @@ void SimRun::finish(std::uint32_t j)
     end.category = job.trace->category;
     end.account = job.trace->account;
     end.cpus = job.cpus;
+    end.cpus_per_task = job.cpus_per_task;
+    end.size = job.trace->scaling ? job.trace->scaling->size : 0;
     end.elapsed = now - job.start;
     end.end_time = now;
     end.eligible_time = job.eligible;

@@ -111,7 +111,8 @@ struct SimResult {
     std::uint64_t decisions = 0;
     std::uint64_t actions_applied = 0;
     std::uint64_t actions_rejected = 0; // unknown job/node/group, job no longer pending
-    std::uint64_t thread_actions_ignored = 0; // traces carry no speedup model
+    std::uint64_t threads_set = 0;      // pending --threads=auto jobs given another CPUs per task
+    std::uint64_t threads_advised = 0;  // auto jobs that took the thread policy's advice at submission
     std::uint64_t hire_shortfall = 0;   // nodes asked for beyond what was powered down
     std::uint64_t jobs_too_wide = 0;    // more cores than the local site: not replayed
     std::uint64_t runtimes_capped = 0;  // ran past their limit in the trace: killed at it

@@ -29,6 +29,19 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// How a job's run time scales with its CPUs per task (Smowton et al.'s
+// T(t) = E·(c/t + 1 − c)), for a trace that knows it: a generated workload,
+// or a site's trace given a c per category (trace_scaling.hpp).
+struct TraceScaling {
+    double c = 0;              // share of the single-threaded time that scales, in [0, 1]
+    std::uint32_t threads = 1; // CPUs per task the trace's runtime is at; cpus = tasks × threads
+    bool automatic = false;    // --threads=auto: the thread policy may change the count
+    double size = 0;           // its size hint (--burst-size=); 0 = none
+
+    // How much longer a run with `t` CPUs per task takes than one with `threads`.
+    double stretch(std::uint32_t t) const { return (c / t + 1 - c) / (c / threads + 1 - c); }
+};
+
 struct TraceJob {
     JobId id = 0;
     Time submit = 0;
@@ -48,6 +61,7 @@ struct TraceJob {
     // time or a hold (sacct's Eligible).  Until then it is pending with
     // reason BeginTime, no demand, and keeps its submission's place.
     std::optional<Time> eligible;
+    std::optional<TraceScaling> scaling; // none: it runs with what it asked for
 
     // When it may start at the earliest (its parents' ends aside).
     Time release() const { return eligible ? std::max(submit, *eligible) : submit; }

@@ -34,6 +34,7 @@ GatkWorkload generate_gatk(const GatkWorkloadSpec& spec)
                 // What a user would ask Slurm for: the prediction at the worst error.
                 job.time_limit = std::ceil(predicted * 1.9 * spec.tu_seconds) + 1;
                 job.cpus = spec.threads[s];
+                job.scaling = TraceScaling{kGatkStages[s].c, spec.threads[s], spec.automatic, pipeline.size};
                 job.user = job.account = "gatk";
                 job.partition = "local";
                 job.name = "stage" + std::to_string(s + 1);
@@ -64,6 +65,7 @@ GatkWorkloadSpec parse_gatk_spec(const std::string& text, std::uint64_t seed)
     spec.error = s.get_double("error", spec.error, 0, 10);
     const auto threads = s.get_uint_list("threads", {1, 1, 1, 1, 1, 1, 1}, 7, 7, 1, 1024);
     std::copy(threads.begin(), threads.end(), spec.threads.begin());
+    spec.automatic = s.get_uint("auto", 0, 0, 1) == 1;
     s.reject_unread();
     return spec;
 }

@@ -6,6 +6,7 @@
 // E_i(d) = a_i·d + b_i time units (TU) and with t threads for
 // T_i(t, d) = c_i·E_i/t + (1 − c_i)·E_i; the simulated runtime is that
 // prediction times an error factor ~ N(1, error) kept inside (0.1, 1.9).
+// Every stage carries its scaling (c_i, its count, d as its size hint).
 // Each stage is a job of category "gatk/stageN", submitted with its
 // pipeline and held by a dependency on the previous stage, so that a policy
 // sees the runtime left to the pipeline; under FCFS a stage keeps its
@@ -45,6 +46,9 @@ struct GatkWorkloadSpec {
     double size_mean = 5, size_variance = 1;   // input size d
     double error = 0.1;          // std. deviation of the runtime error factor
     std::array<std::uint32_t, 7> threads{{1, 1, 1, 1, 1, 1, 1}}; // constant plan
+    // --threads=auto stages: a thread policy may change each stage's count
+    // while it waits (its run time follows T_i(t, d), error factor kept).
+    bool automatic = false;
     std::uint64_t seed = 1;
 };
 
@@ -65,7 +69,7 @@ double gatk_stage_time(const GatkStage& stage, double size, std::uint32_t thread
 GatkWorkload generate_gatk(const GatkWorkloadSpec& spec);
 
 // "interval=2.5,duration=10000,tu=60,batch=3,batch_var=2,size=5,size_var=1,
-// error=0.1,threads=1:1:1:1:1:1:1" (every key optional); throws
+// error=0.1,threads=1:1:1:1:1:1:1,auto=0" (every key optional); throws
 // WorkloadSpecError naming the key and what was expected.
 GatkWorkloadSpec parse_gatk_spec(const std::string& text, std::uint64_t seed);
 

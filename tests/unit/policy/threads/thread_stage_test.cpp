@@ -133,12 +133,19 @@ TEST(ThreadStage, AJobRoutedToADearGroupRunsSingleThreaded)
     CHECK(stage("greedy")->decide(b.state, book).actions[0].reason.find("on node group cloud") != std::string::npos);
 }
 
-TEST(ThreadStage, AJobRoutedToAGroupIsNeverMadeWider)
+// Its hires were sized for what it asks: it is widened only into cores of
+// the group's nodes that are up and that no job claims.
+TEST(ThreadStage, AJobRoutedToAGroupIsMadeWiderOnlyIntoCoresAlreadyUp)
 {
     StateBuilder b = site(0, 1); // cheap cloud: more threads would pay there
     auto_job(b, 1, "scal", 2);
     b.state.snapshot.jobs.back().partitions = {"cloud"};
-    CHECK(stage("greedy")->decide(b.state, book).actions.empty());
+    CHECK(stage("greedy")->decide(b.state, book).actions.empty()); // its nodes are powered down
+
+    b.up("cloud-1", 2); // one 8-core node up, 2 of its cores running another job
+    const auto v = chosen(stage("greedy")->decide(b.state, book));
+    LONGS_EQUAL(1, v.size());
+    LONGS_EQUAL(4, v[0].cpus_per_task); // 6 idle cores: 4 fit, 8 do not
 }
 
 // 4 tasks on one node: 4 threads each fill the 16-core node.

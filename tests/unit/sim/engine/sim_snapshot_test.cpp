@@ -43,7 +43,7 @@ TEST(SimSnapshot, ARemovedJobsViewGoesAndTheOthersStayFound)
     const std::vector<TraceJob> trace = {trace_job(1, 0, 1, 10), trace_job(2, 0, 2, 10), trace_job(3, 0, 3, 10)};
     SimSnapshot snap(s, 3);
     for (std::uint32_t j = 0; j < 3; ++j)
-        snap.add(j, trace[j], trace[j].cpus, 100 - j);
+        snap.add(j, trace[j], trace[j].cpus, 1, 100 - j);
     snap.remove(0);
     LONGS_EQUAL(2, snap.state().snapshot.jobs.size());
     LONGS_EQUAL(2, snap.job(1).id);
@@ -57,7 +57,7 @@ TEST(SimSnapshot, ShowsAJobsLifeAsSlurmDoes)
     const SimConfig s = site();
     const TraceJob t = trace_job(7, 0, 4, 10);
     SimSnapshot snap(s, 1);
-    snap.add(0, t, 4, 1);
+    snap.add(0, t, 4, 1, 1);
     snap.blocked(0, "afterany:6");
     CHECK(snap.job(0).reason.is_dependency());
     STRCMP_EQUAL("afterany:6", snap.job(0).dependency.c_str());
