@@ -191,6 +191,18 @@ void bench_learning()
     }
 }
 
+// A local node of partition "local" with `alloc` of its cores allocated.
+void add_local_node(ClusterState& s, std::string name, std::uint32_t cpus, std::uint32_t alloc)
+{
+    Node n;
+    n.name = std::move(name);
+    n.cpus = cpus;
+    n.alloc_cpus = alloc;
+    n.base = alloc == 0 ? NodeBaseState::Idle : alloc < cpus ? NodeBaseState::Mixed : NodeBaseState::Allocated;
+    n.partitions = {"local"};
+    s.snapshot.nodes.push_back(std::move(n));
+}
+
 // Thread-scaling learning at 100k categories: every category's runs at
 // thread counts 1, 2, 4, 8 with 5% noise, fed as job ends; then a fit of
 // every category, as burstctl status and a thread choice for every pending
@@ -212,15 +224,8 @@ void bench_thread_choice(const ScalingBook& book, const std::vector<std::string>
             if (spread > pending)
                 continue;
             ClusterState s;
-            for (int i = 0; i < 1000; ++i) {
-                Node n;
-                n.name = "n" + std::to_string(i);
-                n.cpus = 64;
-                n.alloc_cpus = i % 2 ? 64 : 0;
-                n.base = i % 2 ? NodeBaseState::Allocated : NodeBaseState::Idle;
-                n.partitions = {"local"};
-                s.snapshot.nodes.push_back(n);
-            }
+            for (int i = 0; i < 1000; ++i)
+                add_local_node(s, "n" + std::to_string(i), 64, i % 2 ? 64 : 0);
             NodeGroup g;
             g.name = "cloud";
             g.cpus = 16;
@@ -282,15 +287,8 @@ void bench_chain_choice(const ScalingBook& book, const std::vector<std::string>&
     for (const char* policy : {"greedy", "long-term", "long-term-adaptive"})
         for (std::size_t chains : {std::size_t(1000), std::size_t(10000)}) {
             ClusterState s;
-            for (int i = 0; i < 1000; ++i) {
-                Node n;
-                n.name = "n" + std::to_string(i);
-                n.cpus = 64;
-                n.alloc_cpus = 32;
-                n.base = NodeBaseState::Mixed;
-                n.partitions = {"local"};
-                s.snapshot.nodes.push_back(n);
-            }
+            for (int i = 0; i < 1000; ++i)
+                add_local_node(s, "n" + std::to_string(i), 64, 32);
             JobId id = 0;
             for (std::size_t c = 0; c < chains; ++c)
                 for (std::size_t stage = 0; stage < 7; ++stage) {

@@ -72,9 +72,9 @@ if ((${#missing[@]})); then
 fi
 
 # A deb-src entry for $suite, derived from the apt source that provides this
-# machine's own Debian release (never a hard-coded host): that stanza/line is
-# copied with its type changed to deb-src and its suite to $suite, so Signed-By
-# and other options stay consistent.  deb-src only: no $suite binary is ever a
+# machine's own Debian release (never a hard-coded host): that deb822 stanza,
+# or sources.list line, is copied with its type changed to deb-src and its
+# suite to $suite, so Signed-By and other options stay consistent.  deb-src only: no $suite binary is ever a
 # candidate for installation.
 srclist=/etc/apt/sources.list.d/slurm-burst-$suite-src
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")

@@ -94,22 +94,19 @@ public:
             tier.node_cpus = g.group->cpus;
             return tier;
         }
-        tier.free = &local_free_;
-        tier.price = settings_.local_price / 3600;
-        // A job that may not burst can only wait for more cores.
-        tier.dear_price = view_.pending_burst[i] == BurstOption::Never ? kNoGroup : dear_price(job.needs);
-        tier.node_cpus = widest_node(job.partitions);
-        return tier;
+        return local(job, view_.pending_burst[i]);
     }
 
     FreeTaskSlots& local_free() { return local_free_; }
-    // Local nodes, for a job not in view.pending (held by a dependency).
-    ThreadTier local(const Job& job)
+    // Local nodes, for a job with this burst option (a held job's is its own:
+    // it is not in view.pending).
+    ThreadTier local(const Job& job, BurstOption burst)
     {
         ThreadTier tier;
         tier.free = &local_free_;
         tier.price = settings_.local_price / 3600;
-        tier.dear_price = job.burst == BurstOption::Never ? kNoGroup : dear_price(job.needs);
+        // A job that may not burst can only wait for more cores.
+        tier.dear_price = burst == BurstOption::Never ? kNoGroup : dear_price(job.needs);
         tier.node_cpus = widest_node(job.partitions);
         return tier;
     }
@@ -333,7 +330,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         const Job& job = *held.job;
         FreeTaskSlots free = local;
         free.add_node(*parents_cores);
-        ThreadTier tier = tiers.local(job);
+        ThreadTier tier = tiers.local(job, job.burst);
         tier.free = &free;
         const ScalingFit held_fit = book.fit(job.category);
         ask_about(job, held_fit);

@@ -58,35 +58,40 @@ SmowtonOptions parse_smowton_options(const std::string& text, std::uint64_t seed
     return o;
 }
 
-std::vector<std::string> smowton_predictive_params(const SmowtonOptions& o, const std::string& reward, double tu)
+namespace {
+
+// The paper's reward per pipeline with d at its mean, and the private price,
+// in the units burstd's parameters take (per hour, money·s).
+std::vector<std::string> reward_params(const SmowtonOptions& o, const std::string& reward, double tu)
 {
     const double d = GatkWorkloadSpec{}.size_mean;
     const double per_hour = 3600 / tu; // TU per hour
-    std::vector<std::string> p{"reward=" + reward, "benefit=queue", "late=uniform",
-                               "max_error=" + number(o.max_error),
-                               "local_price=" + number(o.private_price * per_hour)};
+    std::vector<std::string> p{"reward=" + reward, "local_price=" + number(o.private_price * per_hour)};
     if (reward == "time") // d·R_penalty per TU of delay
         p.push_back("lambda=" + number(d * o.r_penalty * per_hour));
     else // d·R_scale/T, T in TU → CU·s
         p.push_back("reward_scale=" + number(d * o.r_scale * tu));
+    return p;
+}
+
+} // namespace
+
+std::vector<std::string> smowton_predictive_params(const SmowtonOptions& o, const std::string& reward, double tu)
+{
+    std::vector<std::string> p = reward_params(o, reward, tu);
+    p.insert(p.end(), {"benefit=queue", "late=uniform", "max_error=" + number(o.max_error)});
     p.insert(p.end(), o.predictive_params.begin(), o.predictive_params.end());
     return p;
 }
 
 std::vector<std::string> smowton_thread_params(const SmowtonOptions& o, const std::string& reward, double tu)
 {
-    const double d = GatkWorkloadSpec{}.size_mean;
-    const double per_hour = 3600 / tu;
     std::string counts;
     for (std::uint32_t t : o.thread_counts)
         counts += (counts.empty() ? "" : ",") + std::to_string(t);
-    std::vector<std::string> p{"reward=" + reward, "local_price=" + number(o.private_price * per_hour),
-                               "counts=" + counts, "max=" + std::to_string(o.thread_counts.back()),
-                               "explore=0", "min_gain=0", "max_changes=100000"};
-    if (reward == "time")
-        p.push_back("lambda=" + number(d * o.r_penalty * per_hour));
-    else
-        p.push_back("reward_scale=" + number(d * o.r_scale * tu));
+    std::vector<std::string> p = reward_params(o, reward, tu);
+    p.insert(p.end(), {"counts=" + counts, "max=" + std::to_string(o.thread_counts.back()), "explore=0",
+                       "min_gain=0", "max_changes=100000"});
     return p;
 }
 
