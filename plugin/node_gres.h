@@ -15,10 +15,13 @@ extern "C" {
 #endif
 
 /*
- * Comma-joined, into s's arena: the per-node, per-task and per-socket
- * entries as Slurm writes them (a node running one task, or using one
- * socket, needs that many), then each per-job entry with its count made 1
- * (the job's GPUs may be spread one to a node).  NULL when the job asks
+ * Comma-joined, into s's arena: the per-node, per-task and per-socket gres
+ * entries (a node running one task, or using one socket, needs that many),
+ * then each per-job entry with its count made 1 (the job's GPUs may be
+ * spread one to a node), all in 22.05's form "gres:NAME[:TYPE][:COUNT]".
+ * Slurm 23.02 and later write "gres/NAME[:TYPE]:COUNT", and per task
+ * "gres/NAME[:TYPE]=COUNT" beside entries that are no generic resource
+ * ("cpu=2", "license/x=1"): those are left out.  NULL when the job asks
  * none; NULL with *oom set when the arena is out of memory.
  */
 char *node_gres(struct snapshot *s, const char *per_node, const char *per_task, const char *per_socket,

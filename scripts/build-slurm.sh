@@ -42,8 +42,28 @@ mkdir -p "$src_root" "$(dirname "$prefix")"
 exec 9>"$src_root/.build-slurm-$series.lock"
 flock 9
 
+# What is built: libslurm/libslurmfull, the daemons (slurmctld, which brings
+# slurmscriptd; slurmd with slurmstepd; slurmdbd), the headers, the client
+# commands the tests use and the plugin types a one-host test cluster loads
+# (24.11's slurmctld exits when it finds no mpi plugin at all, whatever
+# MpiDefault says).  Left out: sackd, sbcast, scrontab, strigger, scrun,
+# slurmrestd, sview, the docs and these plugin types, none of which such a
+# cluster configures (their "none" variants are built in): acct_gather_*,
+# burst_buffer, certmgr, cli_filter, data_parser (only the clients'
+# --json/--yaml), job_container, jobcomp, mcs, node_features, site_factor,
+# switch.  SLURM_BUILD_ALL=1 builds everything instead.  A prefix built with
+# another list is completed (make is incremental).
+plugin_types=(accounting_storage auth cgroup cred gpu gres hash jobacct_gather job_submit
+  mpi preempt prep priority proctrack sched select serializer task tls topology)
+commands=(sacct sacctmgr salloc sattach sbatch scancel scontrol sdiag sinfo sprio squeue
+  sreport srun sshare sstat)
+parts="plugins: ${plugin_types[*]}; commands: ${commands[*]}"
+[ "${SLURM_BUILD_ALL:-0}" != 1 ] || parts=all
+
 stamp=$prefix/.slurm-burst-built
-if [ -f "$stamp" ]; then
+if [ -f "$stamp" ] && [ "$(sed -n 's/^parts=//p' "$stamp")" != "$parts" ]; then
+  echo "build-slurm: $prefix was built with other parts than these: completing it"
+elif [ -f "$stamp" ]; then
   src_dir=$(sed -n 's/^source=//p' "$stamp")
   if [ -f "$src_dir/config.h" ] && [ -f "$src_dir/src/slurmctld/slurmctld.h" ]; then
     echo "build-slurm: Slurm $(sed -n 's/^version=//p' "$stamp") already built ($stamp)"
@@ -180,19 +200,6 @@ if [ ! -f "$src_dir/.configured" ]; then
   touch "$src_dir/.configured"
 fi
 
-# What is built: libslurm/libslurmfull, the daemons (slurmctld, which brings
-# slurmscriptd; slurmd with slurmstepd; slurmdbd), the headers, the client
-# commands the tests use and the plugin types a one-host test cluster loads.
-# Left out: sackd, sbcast, scrontab, strigger, scrun, slurmrestd, sview, the
-# docs and these plugin types, none of which such a cluster configures (their
-# "none" variants are built in): acct_gather_*, burst_buffer, certmgr,
-# cli_filter, data_parser (only the clients' --json/--yaml), job_container,
-# jobcomp, mcs, mpi (MpiDefault=none is built in), node_features, site_factor,
-# switch.  SLURM_BUILD_ALL=1 builds everything instead.
-plugin_types=(accounting_storage auth cgroup cred gpu gres hash jobacct_gather job_submit
-  preempt prep priority proctrack sched select serializer task tls topology)
-commands=(sacct sacctmgr salloc sattach sbatch scancel scontrol sdiag sinfo sprio squeue
-  sreport srun sshare sstat)
 build() { # make target, directory under the source tree
   local t0=$SECONDS
   nice -n 19 make -C "$src_dir/$2" -j"$jobs" "$1" >>"$src_dir/build.log" 2>&1 ||
@@ -216,6 +223,6 @@ for f in sbin/slurmctld sbin/slurmd sbin/slurmdbd sbin/slurmstepd bin/scontrol b
          bin/sbatch bin/srun bin/sacct bin/sacctmgr bin/sshare bin/sinfo bin/scancel bin/sdiag; do
   [ -x "$prefix/$f" ] || die "$prefix/$f was not installed (see $src_dir/build.log)"
 done
-printf 'version=%s\nsource=%s\ndebian=%s %s\n' "$version" "$src_dir" "$suite" "$deb_version" >"$stamp"
+printf 'version=%s\nsource=%s\ndebian=%s %s\nparts=%s\n' "$version" "$src_dir" "$suite" "$deb_version" "$parts" >"$stamp"
 echo "slurm-prefix: $prefix"
 echo "slurm-source: $src_dir"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The test command: installs what is missing, builds with -Werror, runs the
 # unit tests (make check), the integration tests against a real
-# slurmctld/slurmd on this machine, the Debian packages' build, install and
+# slurmctld/slurmd on this machine (Debian's Slurm 22.05, then a Slurm 24.11
+# built from Debian 13's source for the plugin, burst, crash and budget
+# tests and the wrong-release refusal), the Debian packages' build, install and
 # burst, the provider wire tests and the real OpenStack test, and closes with
 # "N passed, N failed".
 # Run as root from a clone: scripts/run-tests.sh
@@ -74,6 +76,11 @@ done
 # Plugin, actuator, local provider and burstd against a real slurmctld/slurmd.
 phase integration show tests/slurm/run-all.sh "$top"
 count_tap integration
+# The same plugin and burstd on Slurm 24.11 (Debian 13's source, built into
+# /opt/slurm-24.11 by scripts/build-slurm.sh; slurm-burst built against it in
+# /tmp/slurm-burst-24.11).
+phase slurm-24.11 show tests/slurm/run-release.sh "$top" 24.11
+count_tap slurm-24.11
 # The Debian packages: built with dpkg-buildpackage (a second full compile),
 # installed with apt, the end-to-end burst run from the installed files,
 # purged.

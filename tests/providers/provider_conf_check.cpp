@@ -69,10 +69,10 @@ public:
             say("power " + std::string(to_string(action)) + " " + n);
         return {};
     }
-    ActuatorError set_node_address(const std::string& node, const std::string& address, const std::string&,
-                                   std::string_view) override
+    ActuatorError set_node_instance(const NodeInstance& instance, std::string_view) override
     {
-        say("address " + node + " " + address);
+        if (!instance.address.empty())
+            say("address " + instance.node + " " + instance.address);
         return {};
     }
     ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>&,

@@ -94,7 +94,9 @@ int main(int argc, char** argv)
             return report(act.power(expand_hostlist(a[2]), it->second, reason));
         }
         if (a[0] == "addr" && (a.size() == 3 || a.size() == 4))
-            return report(act.set_node_address(a[1], a[2], a.size() == 4 ? a[3] : "", reason));
+            return report(act.set_node_instance(NodeInstance{a[1], a[2], a.size() == 4 ? a[3] : "", "", ""}, reason));
+        if (a[0] == "instance" && a.size() == 4)
+            return report(act.set_node_instance(NodeInstance{a[1], "", "", a[2], a[3]}, reason));
         return usage();
     } catch (const std::exception& e) {
         std::cerr << e.what() << "\n";

@@ -95,6 +95,12 @@ if wait_job_done "$job" 60; then
     tap_is "job $job completed" "$(job_field "$job" JobState)" COMPLETED
     node=$(job_field "$job" NodeList)
     tap_like "it ran on a CLOUD node" "$node" '^c[12]$'
+    # Slurm 23.11 and later keep which instance a node is; burstd tells it at launch.
+    release=$(scontrol --version | awk '{ print $2 }')
+    if [ "$(printf '%s\n' 23.11 "$release" | sort -V | head -1)" = 23.11 ]; then
+        tap_like "Slurm $release knows $node's instance" "$(scontrol show node "$node" | grep -o 'InstanceId=[^ ]*')" \
+            "^InstanceId=local-$node-"
+    fi
 else
     tap_fail "job $job completed within 60 s"
     node=c1

@@ -1,6 +1,7 @@
 #include "slurm/libslurm_actuator.hpp"
 
 #include "model/hostlist.hpp"
+#include "slurm/libslurm_compat.hpp"
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
@@ -145,27 +146,45 @@ ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, Pow
                    "nodes " + hostlist + " State=" + std::string(to_string(action)), reason);
 }
 
-ActuatorError LibslurmActuator::set_node_address(const std::string& node, const std::string& address,
-                                                 const std::string& hostname, std::string_view reason)
+ActuatorError LibslurmActuator::set_node_instance(const NodeInstance& instance, std::string_view reason)
 {
+    const std::string& node = instance.node;
     if (auto bad = check_slurm_name("node", node); !bad.empty())
-        return {"set address: " + bad};
-    if (address.empty())
-        return {"node " + node + ": empty NodeAddr"};
-    for (const std::string* s : {&address, &hostname})
+        return {"set instance: " + bad};
+    if (instance.hostname.size() && instance.address.empty())
+        return {"node " + node + ": NodeHostname " + instance.hostname + " without a NodeAddr"};
+    for (const std::string* s : {&instance.address, &instance.hostname})
         for (char c : *s)
             if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == ':'))
                 return {"node " + node + ": address or hostname '" + *s + "' contains '" + std::string(1, c) + "'"};
-    std::string name = node, addr = address, host = hostname;
+    // Provider ids and types are words (i-0abc, projects/p/zones/z/instances/n,
+    // m5.large): anything else would not survive slurm.conf-style parsing.
+    for (const std::string* s : {&instance.instance_id, &instance.instance_type})
+        for (char c : *s)
+            if (!std::isgraph(static_cast<unsigned char>(c)) || c == '=')
+                return {"node " + node + ": instance id or type '" + *s + "' contains '" + std::string(1, c) + "'"};
+    std::string name = node, addr = instance.address, host = instance.hostname, id = instance.instance_id,
+                type = instance.instance_type;
     update_node_msg_t msg;
     slurm_init_update_node_msg(&msg);
     msg.node_names = name.data();
-    msg.node_addr = addr.data();
-    if (!host.empty())
+    std::string what = "node " + node;
+    if (!addr.empty()) {
+        msg.node_addr = addr.data();
+        what += " NodeAddr=" + addr;
+    }
+    if (!host.empty()) {
         msg.node_hostname = host.data();
-    return outcome(slurm_update_node(&msg),
-                   "node " + node + " NodeAddr=" + address + (host.empty() ? "" : " NodeHostname=" + host),
-                   reason);
+        what += " NodeHostname=" + host;
+    }
+    bool instance_fields = slurm_compat::kNodesKeepInstances && (!id.empty() || !type.empty());
+    if (instance_fields) {
+        slurm_compat::set_instance(msg, id.empty() ? nullptr : id.data(), type.empty() ? nullptr : type.data());
+        what += (id.empty() ? "" : " InstanceId=" + id) + (type.empty() ? "" : " InstanceType=" + type);
+    }
+    if (addr.empty() && !instance_fields)
+        return {}; // nothing this release keeps
+    return outcome(slurm_update_node(&msg), what, reason);
 }
 
 ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::string_view reason,

@@ -30,8 +30,7 @@ public:
     ActuatorError set_job_why(JobId job, std::string_view why) override;
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                         std::string_view reason) override;
-    ActuatorError set_node_address(const std::string& node, const std::string& address,
-                                   const std::string& hostname, std::string_view reason) override;
+    ActuatorError set_node_instance(const NodeInstance& instance, std::string_view reason) override;
     ActuatorError hand_back_node(const std::string& node, std::string_view reason,
                                  const std::vector<JobId>& meant_for, std::vector<JobId>& released) override;
     ActuatorError drain(const std::vector<std::string>& nodes, std::string_view reason) override;

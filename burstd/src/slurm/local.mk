@@ -5,6 +5,7 @@ libburst_a_SOURCES += \
 	burstd/src/slurm/job_allocation_probe.hpp \
 	burstd/src/slurm/libslurm_actuator.cpp \
 	burstd/src/slurm/libslurm_actuator.hpp \
+	burstd/src/slurm/libslurm_compat.hpp \
 	burstd/src/slurm/libslurm_job_probe.cpp \
 	burstd/src/slurm/libslurm_job_probe.hpp \
 	burstd/src/slurm/slurm_actuator.hpp

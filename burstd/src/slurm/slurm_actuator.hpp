@@ -26,6 +26,15 @@ std::string_view to_string(PowerAction action);
 // The longest why: value job_submit/burst accepts (its BURST_WHY_MAX).
 constexpr std::size_t kMaxWhy = 48;
 
+// A launched CLOUD node's instance, as Slurm is told of it.
+struct NodeInstance {
+    std::string node;
+    std::string address;       // NodeAddr; "" keeps Slurm's
+    std::string hostname;      // NodeHostname; "" keeps Slurm's
+    std::string instance_id;   // the provider's id for it
+    std::string instance_type; // "" when the launch named none
+};
+
 struct ActuatorError {
     std::string message; // empty = success
 
@@ -45,9 +54,11 @@ public:
     virtual ActuatorError set_job_why(JobId job, std::string_view why) = 0;
     virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                                 std::string_view reason) = 0;
-    // Where slurmctld reaches a launched CLOUD node.
-    virtual ActuatorError set_node_address(const std::string& node, const std::string& address,
-                                           const std::string& hostname, std::string_view reason) = 0;
+    // Where slurmctld reaches a launched CLOUD node, and which instance it
+    // is: Slurm 23.11 and later keep InstanceId and InstanceType on the node
+    // (and slurmdbd, `sacctmgr show instance`) until it powers down; older
+    // releases have neither, and get the address alone, if any.
+    virtual ActuatorError set_node_instance(const NodeInstance& instance, std::string_view reason) = 0;
     // The node's instance is gone or never came: give the node and its jobs
     // back to Slurm.  Measured on 22.05: POWER_DOWN_FORCE alone leaves a job
     // whose slurmd vanished COMPLETING until SlurmdTimeout (the kill RPC

@@ -92,7 +92,7 @@ burstd_write_conf() { # POLICY BOOT_DELAY [extra lines...]
         echo "SlurmUser=root"
         echo "LogLevel=verbose"
         echo "CycleInterval=1"
-        echo "Provider=box ${BURSTD_PROVIDER:-Type=local BootDelay=$delay} ${BURSTD_PROVIDER_EXTRA:-}"
+        echo "Provider=box ${BURSTD_PROVIDER:-Type=local BootDelay=$delay${BURST_SLURM_PREFIX:+ SlurmdPath=$BURST_SLURM_PREFIX/sbin/slurmd}} ${BURSTD_PROVIDER_EXTRA:-}"
         echo "NodeGroup=cloud Provider=box Nodes=$CLUSTER_CLOUD_NODES Partition=cloud Cpus=2 MemoryMB=1000 PricePerHour=0.10 BootTime=$delay ${BURSTD_GROUP_EXTRA:-}"
         echo "Policy=$policy"
         local line

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Compares the plugin's newest snapshot with what Slurm's own tools say.
 
-    check_snapshot.py LOG SINCE jobs|nodes|shares
+    check_snapshot.py LOG SINCE jobs|nodes|shares [JOBID...]
 
 LOG is snapshot_listener.py's log; the newest snapshot whose "time" is at
 least SINCE (Unix seconds) is compared with `scontrol show job -o`,
 `scontrol show node -o` or `sshare -P -a`.  Prints one line per mismatch and
 exits 1 if there is any, 2 if there is no such snapshot.
+
+The JOBIDs of a jobs check are the pending jobs submitted with a node count
+(-N): since 23.02 (seen on 24.11) scontrol shows a pending job that asked
+none as NumNodes=LEAST-LEAST, the most it prints being at least the least, so
+only the request tells "at most LEAST" from "no most".
 """
 import json
 import re
@@ -104,15 +109,31 @@ class Diff:
             self.problems.append(f"{what}: snapshot has {got!r}, Slurm says {want!r} (tolerance {tol})")
 
 
+GRES_ENTRY = re.compile(r"(?:gres[:/])?([^:=/,]+(?::[^:=,]+)*?)(?:[:=](\d[^,]*))?")
+
+
+def gres_entry(entry, count_one):
+    """One TRES entry in 22.05's form "gres:NAME[:TYPE][:COUNT]", None for
+    one that is no gres: 23.02 and later write "gres/NAME[:TYPE]:COUNT" and
+    per task "gres/NAME[:TYPE]=COUNT" beside "cpu=2" and "license/x=1"."""
+    prefixed = entry.startswith(("gres:", "gres/"))
+    if not prefixed and re.match(r"[^:]*[=/]", entry):
+        return None
+    name, count = GRES_ENTRY.fullmatch(entry).groups()
+    text = ("gres:" if prefixed else "") + name
+    return text if count is None else f"{text}:{'1' if count_one else count}"
+
+
 def node_gres(r):
     """What every node of the job must have, as the exporter composes it
-    (plugin/node_gres.h): the per-node, per-task and per-socket requests as
-    Slurm writes them, then each per-job one at 1."""
-    parts = [null(r.get(k)) for k in ("TresPerNode", "TresPerTask", "TresPerSocket")]
-    parts = [p for p in parts if p]
-    for e in filter(None, null(r.get("TresPerJob")).split(",")):
-        head, _, last = e.rpartition(":")
-        parts.append(f"{head}:1" if head and last[:1].isdigit() else e)
+    (plugin/node_gres.h): the per-node, per-task and per-socket gres
+    requests, then each per-job one at 1."""
+    parts = []
+    for key in ("TresPerNode", "TresPerTask", "TresPerSocket", "TresPerJob"):
+        for e in filter(None, null(r.get(key)).split(",")):
+            g = gres_entry(e, key == "TresPerJob")
+            if g:
+                parts.append(g)
     return ",".join(parts)
 
 
@@ -122,6 +143,19 @@ def mib(text):
     return int(float(text[:-1]) * units[text[-1]]) if text[-1:] in units else int(text)
 
 
+BOUNDED_JOBS = set()
+
+
+def most_nodes(r):
+    """The most nodes a job may get, 0 when none is set."""
+    least, _, most = r["NumNodes"].partition("-")
+    if not most.isdigit():
+        return 0
+    if most == least and r["JobState"] == "PENDING" and r["JobId"] not in BOUNDED_JOBS:
+        return 0
+    return int(most)
+
+
 def node_cpus(r):
     """The CPUs each node of a pending job must have (plugin/node_cpus.h):
     MinCPUsNode, and when NumNodes has a most, the tasks over it, rounded
@@ -129,11 +163,10 @@ def node_cpus(r):
     job overcommits (-O: sbatch asks fewer CPUs than its tasks have)."""
     cpt = int(r["CPUs/Task"])
     cpus = max(int(r["MinCPUsNode"]), cpt)
-    most = r["NumNodes"].partition("-")[2]
+    most = most_nodes(r)
     tasks = int(r["NumTasks"]) if r.get("NumTasks", "").isdigit() else 0
     overcommit = tasks and int(r["NumCPUs"]) < tasks * cpt
-    if most.isdigit() and int(most) > 0 and not overcommit:
-        most = int(most)
+    if most > 0 and not overcommit:
         cpus = max(cpus, -(-tasks // most) * cpt if tasks else -(-int(r["NumCPUs"]) // most))
     return cpus
 
@@ -247,6 +280,7 @@ def check_shares(snap, d):
 
 def main():
     log, since, what = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    BOUNDED_JOBS.update(sys.argv[4:])
     snap = newest_snapshot(log, since)
     if snap is None:
         print(f"no snapshot with time >= {since} in {log}")

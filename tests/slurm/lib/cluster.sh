@@ -82,6 +82,12 @@
 #     the job is USER's; output discarded) and appends its id to
 #     SUBMITTED_JOBS, or reports a tap_fail with sbatch's answer.
 #
+# Slurm release: Debian's (/usr/sbin, /usr/bin, PluginDir
+# /usr/lib/x86_64-linux-gnu/slurm-wlm) unless BURST_SLURM_PREFIX names a Slurm
+# installed under its own prefix (scripts/build-slurm.sh): then its sbin and
+# bin come first in PATH, for this shell and for the power programs and the
+# PrologSlurmctld, and its PluginDir is PREFIX/lib/slurm.
+#
 # Test helpers, also available after sourcing: lib/tap.sh (tap_ok, tap_fail,
 # tap_check, tap_is, tap_like, tap_note, tap_finish) and lib/wait.sh (now,
 # elapsed, wait_for, node_state, wait_node_state, wait_job_done, job_field);
@@ -96,6 +102,16 @@ source "$CLUSTER_LIB/wait.sh"
 source "$CLUSTER_LIB/ports.sh"
 
 CLUSTER_SLURM_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+CLUSTER_SLURM_PATH=""
+if [ -n "${BURST_SLURM_PREFIX:-}" ]; then
+    if [ ! -x "$BURST_SLURM_PREFIX/sbin/slurmctld" ] || [ ! -d "$BURST_SLURM_PREFIX/lib/slurm" ]; then
+        echo "cluster.sh: BURST_SLURM_PREFIX=$BURST_SLURM_PREFIX is not a Slurm installation (no sbin/slurmctld or lib/slurm; scripts/build-slurm.sh makes one)" >&2
+        return 2
+    fi
+    CLUSTER_SLURM_PATH=$BURST_SLURM_PREFIX/sbin:$BURST_SLURM_PREFIX/bin
+    CLUSTER_SLURM_PLUGIN_DIR=$BURST_SLURM_PREFIX/lib/slurm
+    export PATH=$CLUSTER_SLURM_PATH:$PATH
+fi
 
 _cluster_err() {
     echo "cluster_start: $*" >&2
@@ -432,7 +448,7 @@ EOF
     # (a site's own slurm.conf is at the default path), and the log file
     cat >"$CLUSTER_DIR/prolog_slurmctld" <<EOF
 #!/bin/sh
-SLURM_CONF='$SLURM_CONF' BURST_PROLOG_LOG='$CLUSTER_DIR/log/power.log' exec '${CLUSTER_PROLOG_PROGRAM:-$CLUSTER_LIB/../../../conf/prolog_slurmctld_wait_nodes}'
+SLURM_CONF='$SLURM_CONF' BURST_PROLOG_LOG='$CLUSTER_DIR/log/power.log' BURST_SLURM_BINDIR='$CLUSTER_SLURM_PATH' exec '${CLUSTER_PROLOG_PROGRAM:-$CLUSTER_LIB/../../../conf/prolog_slurmctld_wait_nodes}'
 EOF
     chmod 0755 "$CLUSTER_DIR/prolog_slurmctld"
 }
@@ -519,6 +535,8 @@ cluster_start() {
     trap 'exit 130' INT
     trap 'exit 143' TERM
     mkdir -p "$CLUSTER_DIR"/{log,run,state,spool}
+    # the power programs run with SLURM_CONF only: this tells them where Slurm's commands are
+    echo "$CLUSTER_SLURM_PATH" >"$CLUSTER_DIR/slurm-path"
     CLUSTER_PLUGIN_DIR=""
     if [ -n "$plugin_src" ]; then
         CLUSTER_PLUGIN_DIR=$CLUSTER_DIR/plugins

@@ -21,8 +21,10 @@
 #    this program runs, so slurmd starts in a later second, 20 ms in, as
 #    time() is a coarse clock that can lag by a timer tick.
 set -euo pipefail
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 : "${SLURM_CONF:?resume_program: SLURM_CONF is not set (slurmctld sets it)}"
+# Slurm's commands: the cluster's own release first (cluster.sh's slurm-path)
+slurm_path=$(cat "$(dirname "$SLURM_CONF")/slurm-path" 2>/dev/null || true)
+export PATH=${slurm_path:+$slurm_path:}/usr/sbin:/usr/bin:/sbin:/bin
 [ $# = 1 ] || { echo "usage: $0 HOSTLIST" >&2; exit 2; }
 log=$(dirname "$SLURM_CONF")/log/power.log
 

@@ -4,8 +4,10 @@
 # by its pid file only.  Also serves as ResumeFailProgram (resume_fail_program.sh).
 #   suspend_program.sh HOSTLIST
 set -euo pipefail
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 : "${SLURM_CONF:?suspend_program: SLURM_CONF is not set (slurmctld sets it)}"
+# Slurm's commands: the cluster's own release first (cluster.sh's slurm-path)
+slurm_path=$(cat "$(dirname "$SLURM_CONF")/slurm-path" 2>/dev/null || true)
+export PATH=${slurm_path:+$slurm_path:}/usr/sbin:/usr/bin:/sbin:/bin
 [ $# = 1 ] || { echo "usage: $0 HOSTLIST" >&2; exit 2; }
 dir=$(dirname "$SLURM_CONF")
 log=$dir/log/power.log

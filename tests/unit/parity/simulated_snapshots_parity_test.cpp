@@ -75,11 +75,7 @@ public:
     ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
     ActuatorError set_job_why(JobId, std::string_view) override { return {}; }
     ActuatorError power(const std::vector<std::string>&, PowerAction, std::string_view) override { return {}; }
-    ActuatorError set_node_address(const std::string&, const std::string&, const std::string&,
-                                   std::string_view) override
-    {
-        return {};
-    }
+    ActuatorError set_node_instance(const NodeInstance&, std::string_view) override { return {}; }
     ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,
                                  std::vector<JobId>&) override
     {

@@ -284,11 +284,10 @@ void InstanceManager::resume_one(const std::string& node)
                       (record.zone.empty() ? "" : " in " + record.zone) +
                       (reused && i == 0 ? " (existing token " + record.token + ")" : "") +
                       (launched.address.empty() ? "" : " at " + launched.address));
-            if (!launched.address.empty()) {
-                if (auto err = actuator_.set_node_address(node, launched.address, "",
-                                                          "instance " + launched.provider_id))
-                    log_.error("node " + node + ": " + err.message);
-            }
+            if (auto err = actuator_.set_node_instance(
+                    NodeInstance{node, launched.address, "", launched.provider_id, record.instance_type},
+                    "instance " + launched.provider_id))
+                log_.error("node " + node + ": " + err.message);
             return;
         }
         last = launched.error;
@@ -375,6 +374,12 @@ void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
                 health_.registered(r.node_group, clock_.now());
                 resume_jobs(n.name, true);
                 log_.info("node " + n.name + " is up in Slurm: instance " + r.provider_id + " running");
+                // slurmd's registration set InstanceId/InstanceType to its own
+                // --instance-id/--instance-type, empty unless its image passes
+                // them, over what the launch told Slurm (23.11+).
+                if (auto err = actuator_.set_node_instance(NodeInstance{n.name, "", "", r.provider_id, r.instance_type},
+                                                           "instance " + r.provider_id + " registered"))
+                    log_.error("node " + n.name + ": " + err.message);
             }
     }
 }

@@ -34,11 +34,10 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.power(nodes, action, reason);
     }
-    ActuatorError set_node_address(const std::string& node, const std::string& address, const std::string& hostname,
-                                   std::string_view reason) override
+    ActuatorError set_node_instance(const NodeInstance& instance, std::string_view reason) override
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        return inner_.set_node_address(node, address, hostname, reason);
+        return inner_.set_node_instance(instance, reason);
     }
 
     ActuatorError hand_back_node(const std::string& node, std::string_view reason,

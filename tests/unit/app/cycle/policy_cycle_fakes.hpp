@@ -70,11 +70,7 @@ public:
             calls.push_back(std::string(to_string(action)) + " " + n);
         return {};
     }
-    ActuatorError set_node_address(const std::string&, const std::string&, const std::string&,
-                                   std::string_view) override
-    {
-        return {};
-    }
+    ActuatorError set_node_instance(const NodeInstance&, std::string_view) override { return {}; }
     ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,
                                  std::vector<JobId>&) override
     {

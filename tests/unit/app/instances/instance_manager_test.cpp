@@ -121,11 +121,12 @@ public:
             calls.push_back(std::string(to_string(action)) + " " + n);
         return {};
     }
-    ActuatorError set_node_address(const std::string& node, const std::string& address, const std::string&,
-                                   std::string_view) override
+    ActuatorError set_node_instance(const NodeInstance& instance, std::string_view) override
     {
         std::lock_guard<std::mutex> lock(mutex);
-        calls.push_back("addr " + node + " " + address);
+        if (!instance.address.empty())
+            calls.push_back("addr " + instance.node + " " + instance.address);
+        instances.push_back(instance);
         return {};
     }
     ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>& meant_for,
@@ -145,6 +146,7 @@ public:
     }
     std::mutex mutex; // several workers act at once
     std::vector<std::string> calls;
+    std::vector<NodeInstance> instances;
 };
 
 struct Fixture {
@@ -216,6 +218,36 @@ TEST(InstanceManager, ResumeRecordsBeforeLaunchingAndSetsTheAddress)
     CHECK(recs[0].state == InstanceState::Launching);
     STRCMP_EQUAL("i-c1-1", recs[0].provider_id.c_str());
     CHECK(f.actuator.calls == std::vector<std::string>{"addr c1 10.0.0.1"});
+}
+
+// Slurm 23.11+ keeps these on the node and in slurmdbd, for cost per
+// instance; a slurmd's registration overwrites them with its own (none unless
+// its image passes --instance-id), so they are told again once it is up.
+TEST(InstanceManager, SlurmIsToldWhichInstanceANodeIsAtLaunchAndOnceRegistered)
+{
+    Fixture f;
+    f.settings.groups[0].instance_types = {"m5.large"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c2"}); });
+    LONGS_EQUAL(1, f.actuator.instances.size());
+    const NodeInstance& at_launch = f.actuator.instances[0];
+    STRCMP_EQUAL("c2", at_launch.node.c_str());
+    STRCMP_EQUAL("i-c2-1", at_launch.instance_id.c_str());
+    STRCMP_EQUAL("m5.large", at_launch.instance_type.c_str());
+    STRCMP_EQUAL("10.0.0.1", at_launch.address.c_str());
+
+    Node up;
+    up.name = "c2";
+    up.base = NodeBaseState::Idle;
+    up.flags = kNodeCloud;
+    f.run([&](InstanceManager& m) {
+        m.observe_nodes({up});
+        m.observe_nodes({up}); // once per registration, not per snapshot
+    });
+    LONGS_EQUAL(2, f.actuator.instances.size());
+    const NodeInstance& registered = f.actuator.instances[1];
+    STRCMP_EQUAL("i-c2-1", registered.instance_id.c_str());
+    STRCMP_EQUAL("m5.large", registered.instance_type.c_str());
+    STRCMP_EQUAL("", registered.address.c_str());
 }
 
 TEST(InstanceManager, FailedLaunchIsRecordedAndTheNodeForcedDown)
