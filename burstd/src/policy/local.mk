@@ -111,7 +111,15 @@ libburst_a_SOURCES += \
 	burstd/src/policy/hiring/pfa/pfa_policy.cpp \
 	burstd/src/policy/reason_text.cpp \
 	burstd/src/policy/reason_text.hpp \
-	burstd/src/policy/hiring/pfa/pfa_policy.hpp
+	burstd/src/policy/hiring/pfa/pfa_policy.hpp \
+	burstd/src/policy/warm/buckets/resource_vector.cpp \
+	burstd/src/policy/warm/buckets/resource_vector.hpp \
+	burstd/src/policy/warm/buckets/bucket_embedding.cpp \
+	burstd/src/policy/warm/buckets/bucket_embedding.hpp \
+	burstd/src/policy/warm/buckets/cloud_demand_buckets.cpp \
+	burstd/src/policy/warm/buckets/cloud_demand_buckets.hpp \
+	burstd/src/policy/warm/buckets/bucket_series.cpp \
+	burstd/src/policy/warm/buckets/bucket_series.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -154,4 +162,6 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/runtime/local_start_forecast_test.cpp \
 	tests/unit/policy/hiring/forecast/forecast_policy_test.cpp \
 	tests/unit/policy/hiring/pfa/pfa_policy_test.cpp \
-	tests/unit/policy/budget/budget_split_test.cpp
+	tests/unit/policy/budget/budget_split_test.cpp \
+	tests/unit/policy/warm/buckets/bucket_embedding_test.cpp \
+	tests/unit/policy/warm/buckets/cloud_demand_buckets_test.cpp

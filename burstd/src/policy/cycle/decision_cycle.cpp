@@ -29,6 +29,8 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
 {
     CycleOutcome out;
     out.time = clock.now();
+    if (buckets_)
+        buckets_->observe(state, out.time);
     unroute_from_stopped_groups(state, sink, out);
     std::optional<BudgetCap> cap;
     if (budget && !budget->limits.empty())

@@ -1,0 +1,34 @@
+#pragma once
+// Gao et al.'s resource embedding (section 4.1, Algorithm 2): the resource
+// vectors of the work, sorted, are packed first fit increasing into the
+// buckets (one per node group, its node's vector), each vector into the
+// smallest bucket it is not greater than; a bucket's count is the sum of
+// its vectors divided by its own vector in the dominant resource, the
+// resource of which the sum needs the most nodes.  The count says how many
+// of the group's nodes the work would fill.
+//
+// As built (doc/policies.md, "Resource buckets"): a vector equal to a
+// bucket fits it (the paper's worked example needs that); vectors greater
+// than every bucket go to the largest (the paper drops them, but a Slurm
+// job may span nodes, and the division counts the nodes it needs); a
+// resource a bucket has none of (memory a group does not state, GPUs a
+// group lacks) is left out of its division.
+
+#include "policy/warm/buckets/resource_vector.hpp"
+
+#include <vector>
+
+namespace burst {
+
+// `copies` jobs of the same vector: the tasks of a pending array.
+struct ResourceDemand {
+    ResourceVector vector{};
+    double copies = 1;
+};
+
+// The fractional count of each bucket, in the order `buckets` were given.
+// Equal buckets: the first given takes the work.
+std::vector<double> embed_first_fit_increasing(std::vector<ResourceDemand> demands,
+                                               const std::vector<ResourceVector>& buckets);
+
+} // namespace burst
