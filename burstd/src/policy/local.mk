@@ -119,7 +119,19 @@ libburst_a_SOURCES += \
 	burstd/src/policy/warm/buckets/cloud_demand_buckets.cpp \
 	burstd/src/policy/warm/buckets/cloud_demand_buckets.hpp \
 	burstd/src/policy/warm/buckets/bucket_series.cpp \
-	burstd/src/policy/warm/buckets/bucket_series.hpp
+	burstd/src/policy/warm/buckets/bucket_series.hpp \
+	burstd/src/policy/warm/forecasters/forecaster.hpp \
+	burstd/src/policy/warm/forecasters/forecaster_registry.cpp \
+	burstd/src/policy/warm/forecasters/forecaster_registry.hpp \
+	burstd/src/policy/warm/forecasters/forecast_error.cpp \
+	burstd/src/policy/warm/forecasters/forecast_error.hpp \
+	burstd/src/policy/warm/forecasters/last_value_forecaster.hpp \
+	burstd/src/policy/warm/forecasters/ewma_forecaster.cpp \
+	burstd/src/policy/warm/forecasters/ewma_forecaster.hpp \
+	burstd/src/policy/warm/forecasters/holt_winters_forecaster.cpp \
+	burstd/src/policy/warm/forecasters/holt_winters_forecaster.hpp \
+	burstd/src/policy/warm/forecasters/quantile_forecaster.cpp \
+	burstd/src/policy/warm/forecasters/quantile_forecaster.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -164,4 +176,8 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/hiring/pfa/pfa_policy_test.cpp \
 	tests/unit/policy/budget/budget_split_test.cpp \
 	tests/unit/policy/warm/buckets/bucket_embedding_test.cpp \
-	tests/unit/policy/warm/buckets/cloud_demand_buckets_test.cpp
+	tests/unit/policy/warm/buckets/cloud_demand_buckets_test.cpp \
+	tests/unit/policy/warm/forecasters/forecaster_test_series.hpp \
+	tests/unit/policy/warm/forecasters/forecaster_registry_test.cpp \
+	tests/unit/policy/warm/forecasters/holt_winters_forecaster_test.cpp \
+	tests/unit/policy/warm/forecasters/quantile_forecaster_test.cpp
