@@ -1,0 +1,54 @@
+#pragma once
+// burstsim --forecast-eval: how well each forecaster would have foreseen
+// each node group's bucket counts on a replay, one measured boot time
+// ahead, judged by Gao et al.'s MSE and PMSE against two baselines: the
+// static maximum (the most the group's count ever was in the scored ticks,
+// held all the time: what a site sizing a fixed pool for its peak would
+// pay, never short) and the last value (what a reactive autoscaler
+// assumes).
+//
+// A forecast is scored as the whole nodes a warm pool would hold for it,
+// rounded up.  Every forecaster sees every tick from the first; only forecasts made in
+// the scored ticks (after `training`) count, so that Holt-Winters' first
+// week is not held against it and all are scored on the same ticks.  The
+// lead of a forecast made at a tick is the group's measured boot time then,
+// in whole ticks (at least one).
+
+#include "model/clock.hpp"
+#include "policy/warm/buckets/bucket_series.hpp"
+#include "policy/warm/forecasters/forecast_error.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace burst {
+
+class ForecastEvaluationError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+struct ForecastScore {
+    std::string forecaster; // "static-max" or the spec as given
+    ForecastError error;
+};
+
+struct GroupForecastScores {
+    std::string group;
+    std::size_t ticks = 0;  // scored
+    double mean_count = 0;  // over the scored ticks' targets
+    double max_count = 0;
+    Seconds mean_lead = 0;  // measured boot time, over the scored ticks
+    std::vector<ForecastScore> scores; // static-max, last-value, then the other specs in order
+};
+
+// The lead of a forecast made when the measured boot time was `boot`.
+std::uint32_t lead_ticks(Seconds boot, Seconds tick);
+
+// Throws PolicyConfigError for a spec that does not build, and
+// ForecastEvaluationError when no group has a tick to score after `training`.
+std::vector<GroupForecastScores> evaluate_forecasters(const BucketSeries& series,
+                                                      const std::vector<std::string>& specs, Seconds training);
+
+} // namespace burst
