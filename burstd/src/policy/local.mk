@@ -112,6 +112,7 @@ libburst_a_SOURCES += \
 	burstd/src/policy/reason_text.cpp \
 	burstd/src/policy/reason_text.hpp \
 	burstd/src/policy/hiring/pfa/pfa_policy.hpp \
+	burstd/src/policy/warm/whole_nodes.hpp \
 	burstd/src/policy/warm/buckets/resource_vector.cpp \
 	burstd/src/policy/warm/buckets/resource_vector.hpp \
 	burstd/src/policy/warm/buckets/bucket_embedding.cpp \

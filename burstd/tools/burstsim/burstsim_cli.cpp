@@ -428,6 +428,14 @@ Options parse(const std::vector<std::string>& args)
                                  option + " does not apply");
         if (o.config.groups.empty() && o.site_config.empty())
             throw UsageError("--forecast-eval counts buckets in the node groups: give --group or --config");
+        // Never left to the default: under never the whole burstable local
+        // backlog counts, under always only what has not started yet.
+        if (!have_policy && o.site_config.empty())
+            throw UsageError("--forecast-eval needs --policy (or --config's chain): what waits to burst, and so the "
+                             "bucket counts, depends on the hiring policy");
+        for (auto spec = o.forecasters.begin(); spec != o.forecasters.end(); ++spec)
+            if (std::find(o.forecasters.begin(), spec, *spec) != spec)
+                throw UsageError("--forecaster '" + *spec + "' given twice: each forecaster is scored once");
     }
     if (!have_policy && o.site_config.empty())
         o.policies = {"never"};
@@ -1185,10 +1193,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         try {
             BucketSeries buckets(o.bucket_order, o.forecast_tick);
             replay(runs.front(), &buckets);
+            const std::vector<GroupForecastScores> scores =
+                evaluate_forecasters(buckets, o.forecasters, o.forecast_training);
             out << "forecast evaluation: " << runs.front().name << " run; bucket order " << o.bucket_order.text()
                 << "; tick " << plain_number(o.forecast_tick) << " s; scored after "
                 << plain_number(o.forecast_training) << " s of training; lead = measured boot time\n";
-            print_forecast_table(out, evaluate_forecasters(buckets, o.forecasters, o.forecast_training));
+            print_forecast_table(out, scores);
         } catch (const SimConfigError& e) {
             err << "burstsim: " << e.what() << "\n";
             return 1;

@@ -1,6 +1,8 @@
 #pragma once
 // The table burstsim --forecast-eval prints: per node group, each
-// forecaster's MSE and PMSE and their ratios to the baselines'.
+// forecaster's MSE, PMSE and over-provisioning per tick on the whole nodes
+// it would hold, MSE and PMSE on its forecasts as made (raw), and ratios to
+// the baselines' (burstsim(1), FORECASTERS, names every column).
 
 #include "sim/report/forecast_evaluation.hpp"
 

@@ -25,6 +25,7 @@
 #include "policy/cycle/action_sink.hpp"
 #include "policy/cycle/policy_chain.hpp"
 #include "policy/decision.hpp"
+#include "policy/site/site_view.hpp"
 #include "policy/threads/scaling_book.hpp"
 #include "policy/threads/thread_stage.hpp"
 #include "policy/warm/buckets/bucket_series.hpp"
@@ -109,7 +110,10 @@ public:
     static constexpr const char* kCycleLink = "cycle";
 
 private:
-    void unroute_from_stopped_groups(ClusterState& state, ActionSink& sink, CycleOutcome& out);
+    // `found`: the view of the state as the cycle found it, built here if
+    // the cycle has none yet.
+    void unroute_from_stopped_groups(ClusterState& state, std::optional<SiteView>& found, ActionSink& sink,
+                                     CycleOutcome& out);
 
     PolicyChain chain_;
     std::unique_ptr<ThreadStage> threads_;

@@ -69,8 +69,24 @@ TEST(BurstsimForecastCli, ScoresEveryForecasterAgainstTheBaselinesPerGroup)
     // (the replay goes on, empty, until the long job ends).
     DOUBLES_EQUAL(1, forecast_cell(r.out, "small", "static-max", "max"), 0);
     DOUBLES_EQUAL(0.5, forecast_cell(r.out, "small", "static-max", "mean"), 0.1);
-    DOUBLES_EQUAL(1, forecast_cell(r.out, "small", "static-max", "PMSE/max"), 0);
-    DOUBLES_EQUAL(1, forecast_cell(r.out, "small", "last-value", "MSE/last"), 0);
+    // Holding the one node throughout is over by exactly one node whenever
+    // it is over (PMSE over the ticks it is over), never under, and over
+    // on the ticks without work.
+    DOUBLES_EQUAL(1, forecast_cell(r.out, "small", "static-max", "PMSE"), 1e-9);
+    DOUBLES_EQUAL(0, forecast_cell(r.out, "small", "static-max", "under"), 0);
+    DOUBLES_EQUAL(1 - forecast_cell(r.out, "small", "static-max", "mean"),
+                  forecast_cell(r.out, "small", "static-max", "PSE/tick"), 0.01);
+    // The last value misses each start and each end of the hour's job by
+    // one tick and one node: its MSE is the share of ticks it misses, as
+    // often over as under.
+    const double over = forecast_cell(r.out, "small", "last-value", "over"),
+                 under = forecast_cell(r.out, "small", "last-value", "under");
+    CHECK(over > 0.03);
+    DOUBLES_EQUAL(over, under, 0.01);
+    DOUBLES_EQUAL(over + under, forecast_cell(r.out, "small", "last-value", "MSE"), 0.002);
+    // Every forecast of ewma below one node is held as a whole node:
+    // rounded, it is over more often than as made.
+    CHECK(forecast_cell(r.out, "small", "ewma", "MSE") > forecast_cell(r.out, "small", "ewma", "raw_MSE"));
 }
 
 TEST(BurstsimForecastCli, TakesForecastersWithParameters)
@@ -89,7 +105,8 @@ TEST(BurstsimForecastCli, RejectsWhatDoesNotApplyAndNamesTheBadValue)
     TempTrace t(hourly_trace());
     const Run bad = invoke(with_site(t.path(), {"--forecast-eval", "--forecaster", "ewma,alhpa=0.2"}));
     LONGS_EQUAL(2, bad.status);
-    STRCMP_CONTAINS("forecaster 'ewma,alhpa=0.2': unknown parameter 'alhpa' (did you mean alpha?)", bad.err.c_str());
+    STRCMP_CONTAINS("forecaster 'ewma,alhpa=0.2': ewma: unknown parameter(s) alhpa (did you mean alpha?)",
+                    bad.err.c_str());
     const Run order = invoke(with_site(t.path(), {"--forecast-eval", "--bucket-order", "gpus,cpus"}));
     LONGS_EQUAL(2, order.status);
     STRCMP_CONTAINS("--bucket-order: resource order 'gpus,cpus': missing memory", order.err.c_str());
@@ -106,7 +123,18 @@ TEST(BurstsimForecastCli, RejectsWhatDoesNotApplyAndNamesTheBadValue)
     const Run training = invoke(with_site(t.path(), {"--forecast-eval", "--forecast-training", "soon"}));
     LONGS_EQUAL(2, training.status);
     STRCMP_CONTAINS("--forecast-training 'soon': expected a duration", training.err.c_str());
-    const Run too_long = invoke(with_site(t.path(), {"--forecast-eval", "--forecast-training", "4w"}));
-    LONGS_EQUAL(1, too_long.status);
-    STRCMP_CONTAINS("nothing to score", too_long.err.c_str());
+    for (const char* training : {"4w", "1e30"}) {
+        const Run too_long = invoke(with_site(t.path(), {"--forecast-eval", "--forecast-training", training}));
+        LONGS_EQUAL(1, too_long.status);
+        STRCMP_CONTAINS("nothing to score", too_long.err.c_str());
+        STRCMP_EQUAL("", too_long.out.c_str()); // no header above the error
+    }
+    const Run twice =
+        invoke(with_site(t.path(), {"--forecast-eval", "--forecaster", "ewma", "--forecaster", "ewma"}));
+    LONGS_EQUAL(2, twice.status);
+    STRCMP_CONTAINS("--forecaster 'ewma' given twice", twice.err.c_str());
+    const Run no_policy = invoke({"--trace", t.path(), "--group", "small,cpus=4,price=0.4,boot=120,max=4",
+                                  "--forecast-eval"});
+    LONGS_EQUAL(2, no_policy.status);
+    STRCMP_CONTAINS("--forecast-eval needs --policy", no_policy.err.c_str());
 }

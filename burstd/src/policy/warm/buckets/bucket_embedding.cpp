@@ -1,41 +1,70 @@
 #include "policy/warm/buckets/bucket_embedding.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
+#include <unordered_map>
 
 namespace burst {
+namespace {
 
-std::vector<double> embed_first_fit_increasing(std::vector<ResourceDemand> demands,
-                                               const std::vector<ResourceVector>& buckets)
+struct VectorHash {
+    std::size_t operator()(const ResourceVector& v) const
+    {
+        std::size_t h = 0;
+        for (double x : v) {
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, &x, sizeof bits);
+            h = (h ^ std::size_t(bits)) * 0x100000001b3ull;
+        }
+        return h;
+    }
+};
+
+// Algorithm 1's order, over the resources the bucket states: whether
+// `vector` is not greater than it.
+bool fits(const ResourceVector& vector, const ResourceBucket& bucket)
+{
+    for (std::size_t r = 0; r < vector.size(); ++r) {
+        if (!bucket.stated[r] || vector[r] == bucket.vector[r])
+            continue;
+        return vector[r] < bucket.vector[r];
+    }
+    return true;
+}
+
+} // namespace
+
+std::vector<double> embed_first_fit_increasing(const std::vector<ResourceDemand>& demands,
+                                               const std::vector<ResourceBucket>& buckets)
 {
     std::vector<double> counts(buckets.size(), 0);
     if (buckets.empty())
         return counts;
-    std::vector<std::size_t> order(buckets.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return buckets[a] < buckets[b]; });
-    std::sort(demands.begin(), demands.end(),
-              [](const ResourceDemand& a, const ResourceDemand& b) { return a.vector < b.vector; });
+    std::unordered_map<ResourceVector, double, VectorHash> copies;
+    for (const ResourceDemand& d : demands)
+        copies[d.vector] += d.copies;
 
-    std::vector<ResourceVector> sums(buckets.size(), ResourceVector{});
-    auto add = [&](std::size_t bucket, const ResourceDemand& d) {
-        for (std::size_t r = 0; r < d.vector.size(); ++r)
-            sums[bucket][r] += d.vector[r] * d.copies;
-    };
-    std::size_t next = 0;
-    for (std::size_t bucket : order)
-        for (; next < demands.size() && !(buckets[bucket] < demands[next].vector); ++next)
-            add(bucket, demands[next]);
-    // What is larger than every bucket: the first given of the largest.
-    const std::size_t largest = *std::find_if(order.begin(), order.end(), [&](std::size_t b) {
-        return !(buckets[b] < buckets[order.back()]);
+    std::vector<std::size_t> increasing(buckets.size());
+    std::iota(increasing.begin(), increasing.end(), 0);
+    std::stable_sort(increasing.begin(), increasing.end(),
+                     [&](std::size_t a, std::size_t b) { return buckets[a].vector < buckets[b].vector; });
+    // What fits no bucket: the first given of the largest.
+    const std::size_t largest = *std::find_if(increasing.begin(), increasing.end(), [&](std::size_t b) {
+        return !(buckets[b].vector < buckets[increasing.back()].vector);
     });
-    for (; next < demands.size(); ++next)
-        add(largest, demands[next]);
+    std::vector<ResourceVector> sums(buckets.size(), ResourceVector{});
+    for (const auto& [vector, n] : copies) {
+        const auto first_fit = std::find_if(increasing.begin(), increasing.end(),
+                                            [&](std::size_t b) { return fits(vector, buckets[b]); });
+        const std::size_t bucket = first_fit != increasing.end() ? *first_fit : largest;
+        for (std::size_t r = 0; r < vector.size(); ++r)
+            sums[bucket][r] += vector[r] * n;
+    }
     for (std::size_t b = 0; b < buckets.size(); ++b)
-        for (std::size_t r = 0; r < buckets[b].size(); ++r)
-            if (buckets[b][r] > 0)
-                counts[b] = std::max(counts[b], sums[b][r] / buckets[b][r]);
+        for (std::size_t r = 0; r < kResourceCount; ++r)
+            if (buckets[b].stated[r] && buckets[b].vector[r] > 0)
+                counts[b] = std::max(counts[b], sums[b][r] / buckets[b].vector[r]);
     return counts;
 }
 

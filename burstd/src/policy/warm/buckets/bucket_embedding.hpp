@@ -11,8 +11,14 @@
 // bucket fits it (the paper's worked example needs that); vectors greater
 // than every bucket go to the largest (the paper drops them, but a Slurm
 // job may span nodes, and the division counts the nodes it needs); a
-// resource a bucket has none of (memory a group does not state, GPUs a
-// group lacks) is left out of its division.
+// resource a bucket does not state (memory a group does not give) is left
+// out of both the comparison and the division, so that the group takes
+// work whatever it asks of that resource.
+//
+// Identical vectors are merged before they are placed: a queue of 100k
+// jobs holds few distinct shapes, and each shape is placed once, in the
+// first bucket, in increasing order, it fits (what the paper's walk over
+// the sorted vectors gives each of them).
 
 #include "policy/warm/buckets/resource_vector.hpp"
 
@@ -26,9 +32,17 @@ struct ResourceDemand {
     double copies = 1;
 };
 
+// A node group's node as a bucket: its vector, and which of its resources
+// the group states (Slurm lists no RealMemory, say).
+struct ResourceBucket {
+    ResourceVector vector{};
+    std::array<bool, kResourceCount> stated{true, true, true};
+};
+
 // The fractional count of each bucket, in the order `buckets` were given.
-// Equal buckets: the first given takes the work.
-std::vector<double> embed_first_fit_increasing(std::vector<ResourceDemand> demands,
-                                               const std::vector<ResourceVector>& buckets);
+// Equal buckets: the first given takes the work.  Buckets sort by their
+// whole vectors, an unstated resource as 0.
+std::vector<double> embed_first_fit_increasing(const std::vector<ResourceDemand>& demands,
+                                               const std::vector<ResourceBucket>& buckets);
 
 } // namespace burst

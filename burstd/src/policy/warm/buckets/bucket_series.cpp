@@ -24,10 +24,10 @@ GroupBucketSeries& BucketSeries::series_of(const std::string& group, std::int64_
     return groups_.back();
 }
 
-void BucketSeries::observe(const ClusterState& state, Time now)
+void BucketSeries::observe(const ClusterState& state, const SiteView& view, Time now)
 {
     const std::int64_t tick = std::int64_t(std::floor(now / tick_));
-    const std::vector<std::uint32_t> counts = cloud_demand_buckets(state, order_);
+    const std::vector<std::uint32_t> counts = cloud_demand_buckets(view, order_);
     boots_.observe(state);
     for (std::size_t g = 0; g < state.groups.size(); ++g) {
         GroupBucketSeries& s = series_of(state.groups[g].name, tick);

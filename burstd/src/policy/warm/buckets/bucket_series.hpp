@@ -13,6 +13,7 @@
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"
 #include "policy/runtime/measured_boot_times.hpp"
+#include "policy/site/site_view.hpp"
 #include "policy/warm/buckets/resource_vector.hpp"
 
 #include <cstdint>
@@ -33,11 +34,12 @@ public:
     // Throws std::invalid_argument for a tick that is not positive.
     BucketSeries(ResourceOrder order, Seconds tick);
 
-    // One decision cycle's state at `now`; cycles come in time order.
-    void observe(const ClusterState& state, Time now);
+    // One decision cycle's state at `now`, with its view (the cycle's, so
+    // that a queue of 100k jobs is not read into a second one); cycles come
+    // in time order.
+    void observe(const ClusterState& state, const SiteView& view, Time now);
 
     Seconds tick() const { return tick_; }
-    const ResourceOrder& order() const { return order_; }
     // In the order groups first appeared; the last tick may still be open.
     const std::vector<GroupBucketSeries>& groups() const { return groups_; }
 

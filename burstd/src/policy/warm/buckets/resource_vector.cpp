@@ -9,7 +9,7 @@
 namespace burst {
 namespace {
 
-constexpr std::array<Resource, 3> kResources{Resource::Gpus, Resource::Memory, Resource::Cpus};
+constexpr std::array<Resource, kResourceCount> kResources{Resource::Gpus, Resource::Memory, Resource::Cpus};
 
 std::vector<std::string> resource_names()
 {
@@ -85,6 +85,11 @@ ResourceVector ResourceOrder::vector(const ResourceAmounts& amounts) const
             break;
         }
     return v;
+}
+
+std::size_t ResourceOrder::position(Resource resource) const
+{
+    return std::size_t(std::find(order_.begin(), order_.end(), resource) - order_.begin());
 }
 
 std::string ResourceOrder::text() const

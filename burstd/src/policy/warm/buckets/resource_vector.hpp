@@ -14,6 +14,7 @@
 namespace burst {
 
 enum class Resource : std::uint8_t { Gpus, Memory, Cpus };
+constexpr std::size_t kResourceCount = 3;
 
 class ResourceOrderError : public std::invalid_argument {
 public:
@@ -28,7 +29,7 @@ struct ResourceAmounts {
 };
 
 // The amounts in an order's sequence; std::array's < is Algorithm 1.
-using ResourceVector = std::array<double, 3>;
+using ResourceVector = std::array<double, kResourceCount>;
 
 class ResourceOrder {
 public:
@@ -40,12 +41,13 @@ public:
     static ResourceOrder parse(const std::string& text);
 
     ResourceVector vector(const ResourceAmounts& amounts) const;
-    Resource at(std::size_t position) const { return order_[position]; }
+    // Where `resource` stands in the vectors.
+    std::size_t position(Resource resource) const;
     // As parse() reads it.
     std::string text() const;
 
 private:
-    std::array<Resource, 3> order_{Resource::Gpus, Resource::Memory, Resource::Cpus};
+    std::array<Resource, kResourceCount> order_{Resource::Gpus, Resource::Memory, Resource::Cpus};
 };
 
 const char* resource_name(Resource resource);

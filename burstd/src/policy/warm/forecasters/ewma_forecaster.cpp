@@ -2,11 +2,10 @@
 
 namespace burst {
 
-EwmaForecaster::EwmaForecaster(PolicyParams& params) : alpha_(params.get_double("alpha", 0.3, 0, 1))
+// At alpha 0 the forecast would never move from the first count.
+EwmaForecaster::EwmaForecaster(PolicyParams& params)
+    : alpha_(params.get_double("alpha", 0.3, NumberRange{0, 1, true, false}))
 {
-    if (alpha_ <= 0)
-        throw PolicyConfigError("policy parameter alpha='" + params.values().at("alpha") +
-                                "': expected a number in (0, 1] (at 0 the forecast never moves)");
 }
 
 void EwmaForecaster::observe(double count)

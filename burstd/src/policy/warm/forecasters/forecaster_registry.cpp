@@ -1,6 +1,7 @@
 #include "policy/warm/forecasters/forecaster_registry.hpp"
 
 #include "common/config_values.hpp"
+#include "common/text.hpp"
 #include "policy/warm/forecasters/ewma_forecaster.hpp"
 #include "policy/warm/forecasters/holt_winters_forecaster.hpp"
 #include "policy/warm/forecasters/last_value_forecaster.hpp"
@@ -26,24 +27,12 @@ std::unique_ptr<Forecaster> build_timed(PolicyParams& params, Seconds tick)
 // "NAME[,key=value...]" -> its name; the pairs go to `params`.
 std::string read_spec(const std::string& spec, PolicyParams& params)
 {
-    std::vector<std::string> items;
-    std::size_t from = 0;
-    while (true) {
-        const std::size_t comma = spec.find(',', from);
-        items.push_back(spec.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
-        if (comma == std::string::npos)
-            break;
-        from = comma + 1;
-    }
+    const std::vector<std::string_view> items = split(spec, ',');
     if (items.front().empty())
         throw PolicyConfigError("expected NAME[,key=value...] (known names: " + joined(forecaster_names()) + ")");
-    for (std::size_t i = 1; i < items.size(); ++i) {
-        const std::size_t eq = items[i].find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw PolicyConfigError("'" + items[i] + "': expected key=value");
-        params.set(items[i].substr(0, eq), items[i].substr(eq + 1));
-    }
-    return items.front();
+    for (std::size_t i = 1; i < items.size(); ++i)
+        params.set(std::string(items[i]));
+    return std::string(items.front());
 }
 
 } // namespace
@@ -67,8 +56,8 @@ const Registry<ForecasterType>& forecaster_registry()
               {"delta", "0.1", "the weekly season's smoothing, in [0, 1]"},
               {"seasons", "daily+weekly", "daily, weekly or daily+weekly"}}},
             {QuantileForecaster::kName,
-             "the last count plus a quantile of its past moves over the lead: over-provisioned about that share of "
-             "ticks",
+             "the last count plus a quantile of its past moves over the lead: the count at or below the forecast "
+             "about that share of ticks",
              build_timed<QuantileForecaster>,
              {{"quantile", "0.9", "the share of ticks the count stays at or below the forecast, in (0, 1)"},
               {"window", "7d", "how much history the moves are taken from (at least two ticks)"}}},
@@ -87,16 +76,7 @@ std::unique_ptr<Forecaster> make_forecaster(const std::string& spec, Seconds tic
         if (!type)
             throw PolicyConfigError(forecaster_registry().unknown(name));
         std::unique_ptr<Forecaster> forecaster = type->build(params, tick);
-        std::vector<std::string> known;
-        for (const auto& p : type->parameters)
-            known.emplace_back(p.key);
-        for (const auto& [key, value] : params.values())
-            if (!params.was_read(key)) {
-                const std::string hint = closest_match(key, known);
-                throw PolicyConfigError("unknown parameter '" + key + "'" +
-                                        (hint.empty() ? "" : " (did you mean " + hint + "?)") + " (" + name +
-                                        (known.empty() ? " has none" : " has " + joined(known)) + ")");
-            }
+        params.reject_unread(name);
         return forecaster;
     } catch (const PolicyConfigError& e) {
         throw PolicyConfigError("forecaster '" + spec + "': " + e.what());

@@ -9,11 +9,8 @@
 namespace burst {
 
 QuantileForecaster::QuantileForecaster(PolicyParams& params, Seconds tick)
-    : quantile_(params.get_double("quantile", 0.9, 0, 1))
+    : quantile_(params.get_double("quantile", 0.9, NumberRange{0, 1, true, true}))
 {
-    if (quantile_ <= 0 || quantile_ >= 1)
-        throw PolicyConfigError("policy parameter quantile='" + params.values().at("quantile") +
-                                "': expected a share strictly between 0 and 1");
     const Seconds window = params.get_duration("window", 7 * 86400, 0, 366 * 86400);
     if (!(tick > 0) || window < 2 * tick) {
         const auto given = params.values().find("window");

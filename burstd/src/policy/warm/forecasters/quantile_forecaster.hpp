@@ -2,11 +2,12 @@
 // Holds enough that the count comes out at or below the forecast a chosen
 // share of the time: the last count plus the `quantile` quantile of how
 // far the count moved over as many ticks ahead within the last `window`.
-// The quantile is the trade-off between the two ways to be wrong: over
-// (nodes up and idle, what PMSE measures) about `quantile` of the ticks,
-// under (work waiting for a boot) about 1 - `quantile` of them.  Where a
-// tick under by a node costs u and a tick over by a node costs o, the
-// cheapest quantile is u / (u + o) (the newsvendor's critical ratio).
+// The quantile is the trade-off between the two ways to be wrong: under
+// (work waiting for a boot) about 1 - `quantile` of the ticks, at or over
+// the rest (over: nodes up and idle, what PMSE measures; counts that stay
+// put are neither).  Where a tick under by a node costs u and a tick over
+// by a node costs o, the cheapest quantile is u / (u + o) (the
+// newsvendor's critical ratio).
 //
 // Until the window holds a pair of counts that far apart, the last count.
 

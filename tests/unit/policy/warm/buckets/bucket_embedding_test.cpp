@@ -16,6 +16,15 @@ ResourceVector gpu_cpu_memory(double gpus, double cpus, double memory_gb)
     return ResourceOrder::parse("gpus,cpus,memory").vector(ResourceAmounts{gpus, memory_gb * 1024, cpus});
 }
 
+// Buckets stating every resource.
+std::vector<ResourceBucket> stating_all(const std::vector<ResourceVector>& vectors)
+{
+    std::vector<ResourceBucket> buckets;
+    for (const auto& v : vectors)
+        buckets.push_back(ResourceBucket{v});
+    return buckets;
+}
+
 std::vector<ResourceDemand> one_each(const std::vector<ResourceVector>& vectors)
 {
     std::vector<ResourceDemand> demands;
@@ -48,7 +57,7 @@ TEST(BucketEmbedding, ReproducesThePapersWorkedExample)
 {
     const std::vector<double> counts = embed_first_fit_increasing(
         one_each({gpu_cpu_memory(1, 2, 4), gpu_cpu_memory(0, 1, 2), gpu_cpu_memory(0, 1, 1)}),
-        {gpu_cpu_memory(0, 1, 2), gpu_cpu_memory(1, 2, 4)});
+        stating_all({gpu_cpu_memory(0, 1, 2), gpu_cpu_memory(1, 2, 4)}));
     LONGS_EQUAL(2, counts.size());
     DOUBLES_EQUAL(2.0, counts[0], 1e-12);
     DOUBLES_EQUAL(1.0, counts[1], 1e-12);
@@ -67,7 +76,7 @@ TEST(BucketEmbedding, ComparesResourcesInTheConfiguredOrder)
          {std::tuple<const char*, double, double>{"gpus,cpus,memory", 0, 4}, {"cpus,gpus,memory", 2, 0}}) {
         const ResourceOrder o = ResourceOrder::parse(order);
         const std::vector<double> counts =
-            embed_first_fit_increasing({{o.vector(job), 1}}, {o.vector(cpu_node), o.vector(gpu_node)});
+            embed_first_fit_increasing({{o.vector(job), 1}}, stating_all({o.vector(cpu_node), o.vector(gpu_node)}));
         DOUBLES_EQUAL(cpu_count, counts[0], 1e-12);
         DOUBLES_EQUAL(gpu_count, counts[1], 1e-12);
     }
@@ -78,7 +87,7 @@ TEST(BucketEmbedding, FillsTheSmallestBucketAJobFitsFirst)
     const ResourceOrder o;
     const std::vector<double> counts = embed_first_fit_increasing(
         {{o.vector({0, 0, 4}), 3}, {o.vector({0, 0, 8}), 1}, {o.vector({0, 0, 20}), 1}},
-        {o.vector({0, 0, 32}), o.vector({0, 0, 8})});
+        stating_all({o.vector({0, 0, 32}), o.vector({0, 0, 8})}));
     // 3 x 4 + 8 cores on 8-core nodes, 20 on 32-core ones.
     DOUBLES_EQUAL(20.0 / 32, counts[0], 1e-12);
     DOUBLES_EQUAL(20.0 / 8, counts[1], 1e-12);
@@ -88,24 +97,41 @@ TEST(BucketEmbedding, WorkLargerThanEveryBucketCountsInTheLargestByItsDominantRe
 {
     const ResourceOrder o;
     const std::vector<double> counts =
-        embed_first_fit_increasing({{o.vector({0, 8192, 40}), 1}}, {o.vector({0, 4096, 8})});
+        embed_first_fit_increasing({{o.vector({0, 8192, 40}), 1}}, stating_all({o.vector({0, 4096, 8})}));
     DOUBLES_EQUAL(5, counts[0], 1e-12);
 }
 
-TEST(BucketEmbedding, LeavesOutOfTheDivisionWhatABucketHasNoneOf)
+TEST(BucketEmbedding, AResourceABucketDoesNotStateDecidesNeitherFitNorCount)
 {
-    // The group states no memory: its CPUs alone count.
+    // The small group states no memory, the large one 64 GB.  A 4-core
+    // job asking 2 GB fits the small one by its CPUs and fills half a
+    // node there; had the unstated memory been compared as 0, the job
+    // would be "larger" than the small node and land in the large group.
     const ResourceOrder o;
+    ResourceBucket small{o.vector({0, 0, 8})};
+    small.stated[o.position(Resource::Memory)] = false;
+    const ResourceBucket large{o.vector({0, 64 * 1024, 32})};
     const std::vector<double> counts =
-        embed_first_fit_increasing({{o.vector({0, 100000, 4}), 1}}, {o.vector({0, 0, 8})});
-    DOUBLES_EQUAL(0.5, counts[0], 1e-12);
+        embed_first_fit_increasing({{o.vector({0, 2048, 4}), 1}, {o.vector({0, 100000, 8}), 1}}, {small, large});
+    // The 8-core job asking 100 GB fits the small node too: it states no memory.
+    DOUBLES_EQUAL(1.5, counts[0], 1e-12);
+    DOUBLES_EQUAL(0, counts[1], 0);
+}
+
+TEST(BucketEmbedding, MergesIdenticalShapesAndCountsEveryCopy)
+{
+    const ResourceOrder o;
+    std::vector<ResourceDemand> demands(1000, ResourceDemand{o.vector({0, 0, 2}), 1});
+    demands.push_back(ResourceDemand{o.vector({0, 0, 2}), 3});
+    const std::vector<double> counts = embed_first_fit_increasing(demands, stating_all({o.vector({0, 0, 8})}));
+    DOUBLES_EQUAL(1003 * 2 / 8.0, counts[0], 1e-9);
 }
 
 TEST(BucketEmbedding, EqualBucketsLeaveTheWorkToTheFirstGiven)
 {
     const ResourceOrder o;
     const std::vector<double> counts =
-        embed_first_fit_increasing({{o.vector({0, 0, 16}), 1}}, {o.vector({0, 0, 8}), o.vector({0, 0, 8})});
+        embed_first_fit_increasing({{o.vector({0, 0, 16}), 1}}, stating_all({o.vector({0, 0, 8}), o.vector({0, 0, 8})}));
     DOUBLES_EQUAL(2, counts[0], 1e-12);
     DOUBLES_EQUAL(0, counts[1], 1e-12);
 }
@@ -113,7 +139,7 @@ TEST(BucketEmbedding, EqualBucketsLeaveTheWorkToTheFirstGiven)
 TEST(BucketEmbedding, NoWorkNoBuckets)
 {
     const ResourceOrder o;
-    DOUBLES_EQUAL(0, embed_first_fit_increasing({}, {o.vector({0, 0, 8})})[0], 0);
+    DOUBLES_EQUAL(0, embed_first_fit_increasing({}, stating_all({o.vector({0, 0, 8})}))[0], 0);
     CHECK_TRUE(embed_first_fit_increasing({{o.vector({0, 0, 8}), 1}}, {}).empty());
 }
 
@@ -121,6 +147,7 @@ TEST(BucketEmbedding, ResourceOrderReadsEachResourceOnceAndSaysWhatIsWrong)
 {
     STRCMP_EQUAL("gpus,memory,cpus", ResourceOrder().text().c_str());
     STRCMP_EQUAL("cpus,gpus,memory", ResourceOrder::parse("cpus,gpus,memory").text().c_str());
+    LONGS_EQUAL(2, ResourceOrder::parse("cpus,gpus,memory").position(Resource::Memory));
     STRCMP_EQUAL("resource order 'gpus,cpu,memory': unknown resource 'cpu' (did you mean cpus?) (known: gpus, "
                  "memory, cpus)",
                  order_error("gpus,cpu,memory").c_str());

@@ -65,14 +65,40 @@ TEST(HoltWintersForecaster, TheWeeklySeasonKnowsTheWeekend)
     CHECK(daily->forecast(saturday_noon) > 15);
 }
 
-TEST(HoltWintersForecaster, ForecastsTheLastCountUntilASeasonIsSeenAndNeverBelowZero)
+TEST(HoltWintersForecaster, TheWeeklySeasonAloneLearnsTheDaysToo)
+{
+    // A week of ticks holds every time of every day: on its own it knows
+    // both the weekend and the office hours.
+    const std::vector<double> s = series(office_week, 28);
+    const std::size_t friday_night = 3 * kTicksPerWeek + 5 * kTicksPerDay;
+    const std::uint32_t saturday_noon = 12 * 12 + 1, monday_noon = saturday_noon + 2 * kTicksPerDay;
+    const auto weekly = fed("holt-winters,seasons=weekly", s, friday_night);
+    DOUBLES_EQUAL(5, weekly->forecast(saturday_noon), 1.5);
+    DOUBLES_EQUAL(20, weekly->forecast(monday_noon), 1.5);
+    DOUBLES_EQUAL(2, weekly->forecast(monday_noon - 6 * 12), 1.5); // Monday 6:00
+}
+
+TEST(HoltWintersForecaster, ForecastsTheLastCountUntilASeasonIsSeen)
 {
     auto f = make_forecaster("holt-winters,seasons=daily", 3600);
     DOUBLES_EQUAL(0, f->forecast(1), 0);
     f->observe(7);
     DOUBLES_EQUAL(7, f->forecast(3), 0);
-    for (int hour = 1; hour < 24; ++hour)
-        f->observe(hour < 12 ? 0 : 10);
+    f->observe(9);
+    DOUBLES_EQUAL(9, f->forecast(3), 0);
+}
+
+TEST(HoltWintersForecaster, AFallingTrendIsNeverForecastBelowZero)
+{
+    // A flat first day starts it at 100; then the count falls by 10 an
+    // hour, which alpha = beta = 1 take up at once: level 50, trend -10.
+    auto f = make_forecaster("holt-winters,seasons=daily,alpha=1,beta=1", 3600);
     for (int hour = 0; hour < 24; ++hour)
-        CHECK(f->forecast(std::uint32_t(hour + 1)) >= 0);
+        f->observe(100);
+    for (double count : {90.0, 80.0, 70.0, 60.0, 50.0})
+        f->observe(count);
+    DOUBLES_EQUAL(40, f->forecast(1), 1e-9);
+    DOUBLES_EQUAL(0, f->forecast(5), 1e-9);
+    DOUBLES_EQUAL(0, f->forecast(6), 0);   // 50 - 60 without the floor
+    DOUBLES_EQUAL(0, f->forecast(100), 0); // 50 - 1000
 }
