@@ -6,7 +6,7 @@
 namespace burst::bench {
 namespace {
 
-const std::vector<std::string> kSections = {"parse", "decide", "sim", "learn", "threads", "split", "bound"};
+const std::vector<std::string> kSections = {"parse", "decide", "sim", "learn", "threads", "split", "bound", "buckets"};
 
 // "1000,10000": positive counts in increasing order.
 bool parse_sizes(const std::string& text, std::vector<std::size_t>& out)
@@ -48,8 +48,8 @@ const char* const kUsage =
     "usage: burst_bench [--sizes N,N,...] [--policies P,P,...] [--cold] [TRACE_DIR [SECTION...]]\n"
     "  TRACE_DIR  SWF traces, searched recursively (default the source tree's\n"
     "             tests/data/traces/swf: " BURST_BENCH_TRACE_DIR ")\n"
-    "  SECTION    parse, decide, sim, learn, threads, split, bound (default all)\n"
-    "  --sizes    pending jobs of the decide section's sites (default 1000,10000,100000,1000000)\n"
+    "  SECTION    parse, decide, sim, learn, threads, split, bound, buckets (default all)\n"
+    "  --sizes    pending jobs of the decide and buckets sections' sites (default 1000,10000,100000,1000000)\n"
     "  --policies the decide section's rows (policy names, or pfa(deps); default all),\n"
     "             e.g. to run one under valgrind\n"
     "  --cold     write 256 MB before every timed decision, so that no size's jobs\n"

@@ -4,7 +4,7 @@
 //   (default the source tree's tests/data/traces/swf, all sections, sizes
 //   1000,10000,100000,1000000, every policy)
 //
-// Sections: parse, decide, sim, learn, split, bound.  Times are CPU time of this process (and
+// Sections: parse, decide, sim, learn, threads, split, bound, buckets.  Times are CPU time of this process (and
 // wall time beside it), so that a loaded machine inflates them less.
 //
 // 1. parses every *.swf under TRACE_DIR (and its subdirectories), reporting
@@ -28,7 +28,12 @@
 //    fixed-delay and reports simulated jobs per CPU second (sim);
 // 6. works out the lower bound on J of every schedule (burstsim prints it
 //    per λ with --clairvoyant) on the largest trace at a congested and a
-//    roomier site, at λ = 0.5× and 5× the core-hour price (bound).
+//    roomier site, at λ = 0.5× and 5× the core-hour price (bound);
+// 7. times a decision cycle's resource buckets and forecasts (issue 27's
+//    target: at most 10 ms a cycle for 100k pending jobs and 50 groups):
+//    the cycle's SiteView, BucketSeries::observe on it, and every
+//    registered forecaster's update and forecast for every group, at each
+//    size of pending jobs (buckets).
 #include "bench_args.hpp"
 #include "decide_stats.hpp"
 
@@ -38,6 +43,8 @@
 #include "policy/runtime/runtime_ratio_model.hpp"
 #include "policy/threads/scaling_book.hpp"
 #include "policy/threads/thread_allocator_registry.hpp"
+#include "policy/warm/buckets/bucket_series.hpp"
+#include "policy/warm/forecasters/forecaster_registry.hpp"
 #include "sim/reference/objective_bound.hpp"
 #include "sim/report/sim_metrics.hpp"
 #include "sim/engine/simulator.hpp"
@@ -594,6 +601,105 @@ void bench_objective_bound(const std::string& path, const Trace& trace)
     }
 }
 
+// 50 groups of cloud nodes in 25 shapes (4 to 64 cores, 4 or 8 GB a core,
+// every fifth with a GPU), 20 nodes each, and `pending` burstable jobs of
+// 1 to 64 cores asking 2 or 4 GB a core, one in ten a GPU, one in five an
+// array of 4 tasks: a few hundred distinct shapes, as queues have.
+ClusterState bucket_site(std::size_t pending, std::mt19937_64& rng)
+{
+    ClusterState s;
+    add_local_node(s, "n0", 64, 64);
+    for (int g = 0; g < 50; ++g) {
+        NodeGroup group;
+        group.name = "g" + std::to_string(g);
+        group.cpus = 4u << (g % 5);
+        group.memory_mb = std::uint64_t(group.cpus) * (g % 10 < 5 ? 4096 : 8192);
+        group.gres = g % 5 == 4 ? "gpu:1" : "";
+        group.price_per_hour = 0.05 * group.cpus;
+        for (int i = 0; i < 20; ++i) {
+            Node n;
+            n.name = group.name + "-" + std::to_string(i);
+            n.cpus = group.cpus;
+            n.memory_mb = group.memory_mb;
+            n.gres = group.gres;
+            n.flags = kNodeCloud | kNodePoweredDown;
+            n.partitions = {group.name};
+            group.nodes.push_back(n.name);
+            s.snapshot.nodes.push_back(std::move(n));
+        }
+        s.groups.push_back(std::move(group));
+    }
+    std::uniform_int_distribution<std::uint32_t> cpus(1, 64);
+    for (std::size_t i = 0; i < pending; ++i) {
+        Job j;
+        j.id = JobId(i + 1);
+        j.cpus = cpus(rng);
+        j.memory_mb = std::uint64_t(j.cpus) * (rng() % 2 ? 2048 : 4096);
+        j.priority = std::uint32_t(rng() % 100000);
+        j.submit_time = double(i);
+        j.time_limit = 3600;
+        j.partitions = {"local"};
+        if (rng() % 10 == 0)
+            j.needs = NodeNeeds("gres:gpu:1", "", j.cpus);
+        if (rng() % 5 == 0)
+            j.array_task_count = 4;
+        s.snapshot.jobs.push_back(std::move(j));
+    }
+    return s;
+}
+
+void bench_buckets(const std::vector<std::size_t>& sizes)
+{
+    std::printf("\n== resource buckets and forecasts per decision cycle (50 groups of 20 nodes; every "
+                "forecaster per group) ==\n");
+    std::printf("%9s %7s %14s %14s %14s %14s %14s\n", "pending", "cycles", "site_view_ms", "observe_ms",
+                "forecast_ms", "buckets_ms", "with_view_ms");
+    for (std::size_t pending : sizes) {
+        std::mt19937_64 rng(27);
+        const ClusterState state = bucket_site(pending, rng);
+        constexpr Seconds kTick = 300;
+        BucketSeries series(ResourceOrder(), kTick);
+        // A week of history first, so that Holt-Winters has started and
+        // quantile's window is full: their steady state.
+        std::vector<std::vector<std::unique_ptr<Forecaster>>> forecasters(state.groups.size());
+        for (auto& per_group : forecasters)
+            for (const auto& name : forecaster_names()) {
+                per_group.push_back(make_forecaster(name, kTick));
+                for (std::uint32_t t = 0; t < 7 * 288; ++t)
+                    per_group.back()->observe(double(t % 288 / 12));
+            }
+        const int cycles = pending >= 1000000 ? 5 : pending >= 100000 ? 30 : 100;
+        std::vector<double> view_ms, observe_ms, forecast_ms, buckets_ms, total_ms;
+        for (int c = 0; c < cycles; ++c) {
+            const Time now = 7 * 86400 + double(c) * kTick;
+            double cpu = cpu_seconds();
+            const SiteView view = SiteView::of(state);
+            view_ms.push_back((cpu_seconds() - cpu) * 1e3);
+            cpu = cpu_seconds();
+            series.observe(state, view, now);
+            observe_ms.push_back((cpu_seconds() - cpu) * 1e3);
+            cpu = cpu_seconds();
+            for (std::size_t g = 0; g < forecasters.size(); ++g) {
+                const GroupBucketSeries& s = series.groups()[g];
+                const std::uint32_t lead = std::uint32_t(std::ceil(s.lead.back() / kTick));
+                for (auto& f : forecasters[g]) {
+                    f->observe(s.counts.back());
+                    f->forecast(lead);
+                }
+            }
+            forecast_ms.push_back((cpu_seconds() - cpu) * 1e3);
+            buckets_ms.push_back(observe_ms.back() + forecast_ms.back());
+            total_ms.push_back(view_ms.back() + buckets_ms.back());
+        }
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        std::printf("%9zu %7d %14.2f %14.2f %14.2f %14.2f %14.2f\n", pending, cycles, median(view_ms),
+                    median(observe_ms), median(forecast_ms), median(buckets_ms), median(total_ms));
+    }
+}
+
 int main(int argc, char** argv)
 {
     keep_cycle_buffers_in_heap(); // as burstd and burstsim do
@@ -663,6 +769,8 @@ int main(int argc, char** argv)
         bench_thread_scaling();
     if (wanted("split"))
         bench_budget_split();
+    if (wanted("buckets"))
+        bench_buckets(args.sizes);
     if (!largest.empty() && wanted("bound"))
         bench_objective_bound(largest, big);
     if (largest.empty() || !wanted("sim"))

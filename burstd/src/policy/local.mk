@@ -111,7 +111,28 @@ libburst_a_SOURCES += \
 	burstd/src/policy/hiring/pfa/pfa_policy.cpp \
 	burstd/src/policy/reason_text.cpp \
 	burstd/src/policy/reason_text.hpp \
-	burstd/src/policy/hiring/pfa/pfa_policy.hpp
+	burstd/src/policy/hiring/pfa/pfa_policy.hpp \
+	burstd/src/policy/warm/whole_nodes.hpp \
+	burstd/src/policy/warm/buckets/resource_vector.cpp \
+	burstd/src/policy/warm/buckets/resource_vector.hpp \
+	burstd/src/policy/warm/buckets/bucket_embedding.cpp \
+	burstd/src/policy/warm/buckets/bucket_embedding.hpp \
+	burstd/src/policy/warm/buckets/cloud_demand_buckets.cpp \
+	burstd/src/policy/warm/buckets/cloud_demand_buckets.hpp \
+	burstd/src/policy/warm/buckets/bucket_series.cpp \
+	burstd/src/policy/warm/buckets/bucket_series.hpp \
+	burstd/src/policy/warm/forecasters/forecaster.hpp \
+	burstd/src/policy/warm/forecasters/forecaster_registry.cpp \
+	burstd/src/policy/warm/forecasters/forecaster_registry.hpp \
+	burstd/src/policy/warm/forecasters/forecast_error.cpp \
+	burstd/src/policy/warm/forecasters/forecast_error.hpp \
+	burstd/src/policy/warm/forecasters/last_value_forecaster.hpp \
+	burstd/src/policy/warm/forecasters/ewma_forecaster.cpp \
+	burstd/src/policy/warm/forecasters/ewma_forecaster.hpp \
+	burstd/src/policy/warm/forecasters/holt_winters_forecaster.cpp \
+	burstd/src/policy/warm/forecasters/holt_winters_forecaster.hpp \
+	burstd/src/policy/warm/forecasters/quantile_forecaster.cpp \
+	burstd/src/policy/warm/forecasters/quantile_forecaster.hpp
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_test_state.hpp \
@@ -154,4 +175,10 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/runtime/local_start_forecast_test.cpp \
 	tests/unit/policy/hiring/forecast/forecast_policy_test.cpp \
 	tests/unit/policy/hiring/pfa/pfa_policy_test.cpp \
-	tests/unit/policy/budget/budget_split_test.cpp
+	tests/unit/policy/budget/budget_split_test.cpp \
+	tests/unit/policy/warm/buckets/bucket_embedding_test.cpp \
+	tests/unit/policy/warm/buckets/cloud_demand_buckets_test.cpp \
+	tests/unit/policy/warm/forecasters/forecaster_test_series.hpp \
+	tests/unit/policy/warm/forecasters/forecaster_registry_test.cpp \
+	tests/unit/policy/warm/forecasters/holt_winters_forecaster_test.cpp \
+	tests/unit/policy/warm/forecasters/quantile_forecaster_test.cpp

@@ -1,6 +1,7 @@
 #include "policy/policy_params.hpp"
 
 #include "common/config_values.hpp"
+#include "common/plain_number.hpp"
 #include "model/clock.hpp"
 
 #include <algorithm>
@@ -22,6 +23,11 @@ std::string lower(std::string s)
 }
 
 } // namespace
+
+std::string NumberRange::text() const
+{
+    return (min_open ? "(" : "[") + plain_number(min) + ", " + plain_number(max) + (max_open ? ")" : "]");
+}
 
 PolicyParams::PolicyParams(const std::map<std::string, std::string>& values)
 {
@@ -55,7 +61,7 @@ const std::string* PolicyParams::lookup(const std::string& key)
     return it == values_.end() ? nullptr : &it->second;
 }
 
-double PolicyParams::get_double(const std::string& key, double fallback, double min, double max)
+double PolicyParams::get_double(const std::string& key, double fallback, const NumberRange& range)
 {
     double_fallbacks_[key] = fallback;
     const std::string* given = lookup(key);
@@ -65,9 +71,9 @@ double PolicyParams::get_double(const std::string& key, double fallback, double 
     char* end = nullptr;
     errno = 0;
     double value = std::strtod(text, &end);
-    if (given->empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min || value > max)
-        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected a number in [" +
-                                std::to_string(min) + ", " + std::to_string(max) + "]");
+    if (given->empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || !range.holds(value))
+        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected a number in " +
+                                range.text());
     return value;
 }
 
@@ -79,9 +85,8 @@ double PolicyParams::get_duration(const std::string& key, double fallback, doubl
         return fallback;
     const std::optional<Seconds> value = parse_duration(*given);
     if (!value || *value < min || *value > max)
-        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected a duration in [" +
-                                std::to_string(min) + ", " + std::to_string(max) +
-                                "] seconds (e.g. 300, 300s, 5m, 1h, 1d)");
+        throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected a duration in " +
+                                NumberRange{min, max}.text() + " seconds (e.g. 300, 300s, 5m, 1h, 1d)");
     return *value;
 }
 
@@ -148,19 +153,19 @@ void PolicyParams::given_only_with(const std::string& key, bool applies, const s
         throw PolicyConfigError(key + " applies only with " + condition);
 }
 
-void PolicyParams::reject_unread(const std::string& policy) const
+void PolicyParams::reject_unread(const std::string& owner) const
 {
+    const std::vector<std::string> known(read_.begin(), read_.end());
     std::string unknown;
     for (const auto& [key, value] : values_)
-        if (!read_.count(key))
-            unknown += (unknown.empty() ? "" : ", ") + key;
+        if (!read_.count(key)) {
+            const std::string hint = closest_match(key, known);
+            unknown += (unknown.empty() ? "" : ", ") + key + (hint.empty() ? "" : " (did you mean " + hint + "?)");
+        }
     if (unknown.empty())
         return;
-    std::string known;
-    for (const auto& key : read_)
-        known += (known.empty() ? "" : ", ") + key;
-    throw PolicyConfigError("policy " + policy + ": unknown parameter(s) " + unknown + " (known: " +
-                            (known.empty() ? "none" : known) + ")");
+    throw PolicyConfigError(owner + ": unknown parameter(s) " + unknown + " (known: " +
+                            (known.empty() ? "none" : joined(known)) + ")");
 }
 
 } // namespace burst

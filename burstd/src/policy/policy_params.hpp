@@ -20,6 +20,22 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Where a number may lie: [min, max], an open end leaving its bound out
+// ("(0, 1]" for a share that must move something).
+struct NumberRange {
+    double min = 0;
+    double max = 0;
+    bool min_open = false;
+    bool max_open = false;
+
+    bool holds(double v) const
+    {
+        return (min_open ? v > min : v >= min) && (max_open ? v < max : v <= max);
+    }
+    // As a reader writes it: "(0, 1]", "[1, 100]".
+    std::string text() const;
+};
+
 class PolicyParams {
 public:
     PolicyParams() = default;
@@ -29,7 +45,11 @@ public:
     void set(const std::string& assignment);
     void set(const std::string& key, const std::string& value);
 
-    double get_double(const std::string& key, double fallback, double min, double max);
+    double get_double(const std::string& key, double fallback, double min, double max)
+    {
+        return get_double(key, fallback, NumberRange{min, max});
+    }
+    double get_double(const std::string& key, double fallback, const NumberRange& range);
     // Seconds, in burstd.conf's duration syntax ("300", "5m", "1d"; see
     // common/config_values.hpp).
     double get_duration(const std::string& key, double fallback, double min, double max);
@@ -40,8 +60,10 @@ public:
     std::string get_choice(const std::string& key, const std::string& fallback,
                            const std::vector<std::string>& allowed);
 
-    // Throws naming the policy, every key nobody read, and the known keys.
-    void reject_unread(const std::string& policy) const;
+    // Throws "OWNER: unknown parameter(s) ...", naming every key nobody
+    // read (with the known key it is likely a typo of) and the known keys.
+    // `owner` is what the parameters configure: a policy's or forecaster's name.
+    void reject_unread(const std::string& owner) const;
     // Throws if `key` was given although the other parameters make the
     // policy ignore it ("KEY applies only with CONDITION").
     void given_only_with(const std::string& key, bool applies, const std::string& condition) const;

@@ -106,7 +106,7 @@ std::unique_ptr<Policy> make_policy(const std::string& name, PolicyParams params
     if (!type)
         throw PolicyConfigError(policy_registry().unknown(name));
     auto policy = type->build(params);
-    params.reject_unread(name);
+    params.reject_unread("policy " + name);
     return policy;
 }
 

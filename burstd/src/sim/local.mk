@@ -87,8 +87,12 @@ libburst_a_SOURCES += \
 	burstd/src/sim/scenario/zheng_scenario.hpp \
 	burstd/src/sim/report/svg_plot.cpp \
 	burstd/src/sim/report/svg_plot.hpp \
+	burstd/src/sim/report/forecast_evaluation.cpp \
+	burstd/src/sim/report/forecast_evaluation.hpp \
 	burstd/tools/burstsim/burstsim_cli.cpp \
-	burstd/tools/burstsim/burstsim_cli.hpp
+	burstd/tools/burstsim/burstsim_cli.hpp \
+	burstd/tools/burstsim/forecast_table.cpp \
+	burstd/tools/burstsim/forecast_table.hpp
 
 bin_PROGRAMS += burstsim
 burstsim_SOURCES = burstd/tools/burstsim/burstsim_main.cpp
@@ -133,6 +137,8 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/engine/simulator_threads_test.cpp \
 	tests/unit/tools/burstsim/burstsim_workflow_cli_test.cpp \
 	tests/unit/tools/burstsim/burstsim_threads_cli_test.cpp \
+	tests/unit/tools/burstsim/burstsim_forecast_cli_test.cpp \
 	tests/unit/sim/workload/workload_generator_test.cpp \
 	tests/unit/sim/scenario/paper_reproduction_test.cpp \
-	tests/unit/sim/report/svg_plot_test.cpp
+	tests/unit/sim/report/svg_plot_test.cpp \
+	tests/unit/sim/report/forecast_evaluation_test.cpp

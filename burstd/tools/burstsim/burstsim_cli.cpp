@@ -25,11 +25,14 @@
 #include "sim/scenario/smowton_scenario.hpp"
 #include "sim/trace/trace_scaling.hpp"
 #include "policy/threads/thread_allocator_registry.hpp"
+#include "policy/warm/forecasters/forecaster_registry.hpp"
+#include "sim/report/forecast_evaluation.hpp"
 #include "sim/scenario/zheng_scenario.hpp"
 #include "sim/trace/trace_loader.hpp"
 #include "sim/workload/generated_workload.hpp"
 #include "sim/workload/workflow_arrivals.hpp"
 #include "sim/workload/workflow_loader.hpp"
+#include "tools/burstsim/forecast_table.hpp"
 #include "tools/burstsim/group_spec.hpp"
 
 #include <algorithm>
@@ -69,6 +72,8 @@ const char* const kUsage =
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
     "                [--thread-policy NAME[,key=value...]] [--auto-threads SHARE]\n"
+    "                [--forecast-eval [--forecaster NAME[,key=value...]...] [--forecast-tick S]\n"
+    "                 [--forecast-training S] [--bucket-order gpus,memory,cpus]]\n"
     "       burstsim --snapshots FILE --config BURSTD.CONF [--policy NAME] [--param [policy:]key=value...]\n"
     "       burstsim --scenario smowton|zheng[:key=value,...] [--seed N]\n"
     "       burstsim --list-policies\n"
@@ -189,6 +194,13 @@ struct Options {
     WorkflowArrivals arrivals;
     RewardScheme reward; // τ is set from --tau, λ per row (its run's λ)
     bool shares_given = false;
+    // --forecast-eval: score forecasters on the run's bucket counts instead
+    // of printing its metrics.
+    bool forecast_eval = false;
+    std::vector<std::string> forecasters; // empty: every registered one
+    Seconds forecast_tick = 300;
+    Seconds forecast_training = 7 * 86400;
+    ResourceOrder bucket_order;
 };
 
 Options parse(const std::vector<std::string>& args)
@@ -330,7 +342,25 @@ Options parse(const std::vector<std::string>& args)
             o.reward.reward_scale = parse_double(a, value(), 0);
         else if (a == "--local-price")
             o.reward.local_price = parse_double(a, value(), 0);
-        else if (a == "--priority" || a == "--shares") {
+        else if (a == "--forecast-eval")
+            o.forecast_eval = true;
+        else if (a == "--forecaster")
+            o.forecasters.push_back(value());
+        else if (a == "--forecast-tick")
+            o.forecast_tick = parse_double(a, value(), 1);
+        else if (a == "--forecast-training") {
+            const std::string& v = value();
+            const std::optional<double> training = parse_duration(v);
+            if (!training)
+                throw UsageError("--forecast-training '" + v + "': expected a duration (e.g. 86400, 1d, 2w)");
+            o.forecast_training = *training;
+        } else if (a == "--bucket-order") {
+            try {
+                o.bucket_order = ResourceOrder::parse(value());
+            } catch (const ResourceOrderError& e) {
+                throw UsageError(std::string("--bucket-order: ") + e.what());
+            }
+        } else if (a == "--priority" || a == "--shares") {
             const std::string& v = value();
             try {
                 if (a == "--priority") {
@@ -383,9 +413,30 @@ Options parse(const std::vector<std::string>& args)
                                         {"--workflow-accounts", "--workflow"},
                                         {"--delay-grid", "--tune-delay"},
                                         {"--clairvoyant-iterations", "--clairvoyant"},
-                                        {"--budget-interval", "--budget"}})
+                                        {"--budget-interval", "--budget"},
+                                        {"--forecaster", "--forecast-eval"},
+                                        {"--forecast-tick", "--forecast-eval"},
+                                        {"--forecast-training", "--forecast-eval"},
+                                        {"--bucket-order", "--forecast-eval"}})
         if (given(option) && !given(needs))
             throw UsageError(std::string(option) + " applies only with " + needs);
+    if (o.forecast_eval) {
+        for (const char* option : {"--compare", "--tune-delay", "--clairvoyant", "--plot"})
+            if (given(option))
+                throw UsageError(std::string("--forecast-eval scores forecasters on one run (--policy or --config's "
+                                             "chain): ") +
+                                 option + " does not apply");
+        if (o.config.groups.empty() && o.site_config.empty())
+            throw UsageError("--forecast-eval counts buckets in the node groups: give --group or --config");
+        // Never left to the default: under never the whole burstable local
+        // backlog counts, under always only what has not started yet.
+        if (!have_policy && o.site_config.empty())
+            throw UsageError("--forecast-eval needs --policy (or --config's chain): what waits to burst, and so the "
+                             "bucket counts, depends on the hiring policy");
+        for (auto spec = o.forecasters.begin(); spec != o.forecasters.end(); ++spec)
+            if (std::find(o.forecasters.begin(), spec, *spec) != spec)
+                throw UsageError("--forecaster '" + *spec + "' given twice: each forecaster is scored once");
+    }
     if (!have_policy && o.site_config.empty())
         o.policies = {"never"};
     if (o.tune_delay || o.clairvoyant)
@@ -905,7 +956,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         return 0;
     }
     if (std::find(args.begin(), args.end(), "--list-policies") != args.end()) {
-        out << policy_listing();
+        out << policy_listing() << forecaster_listing();
         return 0;
     }
     try {
@@ -953,6 +1004,15 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             } else {
                 runs.push_back(Run{name, -1, params, tuned_lambda(params).value_or(o.lambdas.front()), {}});
             }
+        }
+        if (o.forecast_eval) {
+            if (runs.size() != 1)
+                throw UsageError("--forecast-eval scores forecasters on one run: give one --lambda (" +
+                                 std::to_string(runs.size()) + " runs asked for)");
+            if (o.forecasters.empty())
+                o.forecasters = forecaster_names();
+            for (const auto& spec : o.forecasters)
+                make_forecaster(spec, o.forecast_tick); // validates it before the replay
         }
         if (o.tune_delay) {
             PolicyParams probe = params_for("fixed-delay", o.params);
@@ -1059,7 +1119,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         m.profit_throughput = profit.throughput;
         return m;
     };
-    auto replay = [&](const Run& run) {
+    // With `buckets`, the run's bucket counts are left there.
+    auto replay = [&](const Run& run, BucketSeries* buckets = nullptr) {
         std::vector<std::string> errors; // none: validated before the trace was read
         PolicyChain chain;
         if (!run.chain.empty())
@@ -1069,7 +1130,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         DecisionCycle cycle(std::move(chain), o.thread_policy ? make_thread_stage(*o.thread_policy, errors) : nullptr);
         if (o.auto_threads > 0)
             teach_trace_scaling(cycle.scaling(), trace.jobs);
-        return simulate(o.config, trace.jobs, cycle);
+        if (buckets)
+            cycle.count_buckets(BucketSeries(o.bucket_order, o.forecast_tick));
+        SimResult result = simulate(o.config, trace.jobs, cycle);
+        if (buckets)
+            *buckets = std::move(*cycle.buckets());
+        return result;
     };
     // What the trace lost to the site's shape: the same in every run.
     std::string dropped;
@@ -1123,6 +1189,25 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
     std::shared_ptr<const SimResult> always_run;
     std::vector<std::vector<KeptRun>> policy_runs(o.lambdas.size());
 
+    if (o.forecast_eval) {
+        try {
+            BucketSeries buckets(o.bucket_order, o.forecast_tick);
+            replay(runs.front(), &buckets);
+            const std::vector<GroupForecastScores> scores =
+                evaluate_forecasters(buckets, o.forecasters, o.forecast_training);
+            out << "forecast evaluation: " << runs.front().name << " run; bucket order " << o.bucket_order.text()
+                << "; tick " << plain_number(o.forecast_tick) << " s; scored after "
+                << plain_number(o.forecast_training) << " s of training; lead = measured boot time\n";
+            print_forecast_table(out, scores);
+        } catch (const SimConfigError& e) {
+            err << "burstsim: " << e.what() << "\n";
+            return 1;
+        } catch (const ForecastEvaluationError& e) {
+            err << "burstsim: " << e.what() << "\n";
+            return 1;
+        }
+        return 0;
+    }
     print_header(out, o);
     try {
         for (const auto& run : runs) {

@@ -3,6 +3,7 @@
 // added to a table and not to the manual (or the reverse) fails here.
 #include "policy/expander/expander.hpp"
 #include "policy/policy_registry.hpp"
+#include "policy/warm/forecasters/forecaster_registry.hpp"
 #include "provider/provider_registry.hpp"
 
 #include <fstream>
@@ -163,4 +164,24 @@ TEST(RegistryPages, BurstdConfHasASectionPerProviderTypeWithItsKeys)
             CHECK_TEXT(mentions(own, key) || mentions(all, key),
                        ("burstd.conf(5) does not describe key " + key + " of Type=" + std::string(type.name)).c_str());
         }
+}
+
+TEST(RegistryPages, BurstsimListsEveryForecasterAndItsParameters)
+{
+    const auto entries = tagged_entries(section(page_lines("burstsim.1"), "FORECASTERS"));
+    std::set<std::string> documented;
+    for (const auto& [name, text] : entries)
+        documented.insert(name);
+    std::set<std::string> registered;
+    for (const auto& name : forecaster_names())
+        registered.insert(name);
+    CHECK_TRUE(documented == registered);
+    for (const auto& type : forecaster_registry().entries()) {
+        const std::string& text = entries.at(std::string(type.name));
+        for (const auto& p : type.parameters)
+            CHECK_TEXT(mentions(text, std::string(p.key)) && mentions(text, std::string(p.fallback)),
+                       ("burstsim(1) does not list " + std::string(type.name) + "'s parameter " + std::string(p.key) +
+                        " with its default " + std::string(p.fallback))
+                           .c_str());
+    }
 }

@@ -29,7 +29,13 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
 {
     CycleOutcome out;
     out.time = clock.now();
-    unroute_from_stopped_groups(state, sink, out);
+    // Built once, for the stages that read the state as the cycle found it.
+    std::optional<SiteView> found;
+    if (buckets_) {
+        found.emplace(SiteView::of(state));
+        buckets_->observe(state, *found, out.time);
+    }
+    unroute_from_stopped_groups(state, found, sink, out);
     std::optional<BudgetCap> cap;
     if (budget && !budget->limits.empty())
         cap.emplace(budget->limits, budget->suspend_times, state, budget->spent, clock.now());
@@ -75,7 +81,8 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
     return out;
 }
 
-void DecisionCycle::unroute_from_stopped_groups(ClusterState& state, ActionSink& sink, CycleOutcome& out)
+void DecisionCycle::unroute_from_stopped_groups(ClusterState& state, std::optional<SiteView>& found, ActionSink& sink,
+                                                CycleOutcome& out)
 {
     bool any = false;
     for (const auto& [group, limit] : state.hire_limits)
@@ -88,7 +95,9 @@ void DecisionCycle::unroute_from_stopped_groups(ClusterState& state, ActionSink&
     // to another group.  Jobs with no other partition are left alone.
     std::vector<UnrouteJob> unroutes;
     {
-        const SiteView view = SiteView::of(state);
+        if (!found)
+            found.emplace(SiteView::of(state));
+        const SiteView& view = *found;
         for (std::size_t i = 0; i < view.pending.size(); ++i) {
             if (view.pending_group[i] < 0)
                 continue;

@@ -3,6 +3,8 @@
 // configured chain, the budget lines and the time in; ordered actions with
 // their reasons out, applied through the caller's ActionSink.
 //
+//   0. With a bucket series (count_buckets), the state as the cycle finds
+//      it is counted into it (policy/warm/buckets/bucket_series.hpp).
 //   1. Jobs routed to a node group that may not launch and has no room for
 //      them are unrouted, so that they can start elsewhere.
 //   2. Each policy of the chain decides on the state; the budget cap drops
@@ -23,8 +25,10 @@
 #include "policy/cycle/action_sink.hpp"
 #include "policy/cycle/policy_chain.hpp"
 #include "policy/decision.hpp"
+#include "policy/site/site_view.hpp"
 #include "policy/threads/scaling_book.hpp"
 #include "policy/threads/thread_stage.hpp"
+#include "policy/warm/buckets/bucket_series.hpp"
 
 #include <cstdint>
 #include <map>
@@ -98,15 +102,23 @@ public:
     ThreadStage* threads() { return threads_.get(); }
     ScalingBook& scaling() { return scaling_; }
     const ScalingBook& scaling() const { return scaling_; }
+    // Every cycle from now on adds its state's bucket counts to `series`.
+    void count_buckets(BucketSeries series) { buckets_.emplace(std::move(series)); }
+    // nullptr unless count_buckets was called.
+    BucketSeries* buckets() { return buckets_ ? &*buckets_ : nullptr; }
 
     static constexpr const char* kCycleLink = "cycle";
 
 private:
-    void unroute_from_stopped_groups(ClusterState& state, ActionSink& sink, CycleOutcome& out);
+    // `found`: the view of the state as the cycle found it, built here if
+    // the cycle has none yet.
+    void unroute_from_stopped_groups(ClusterState& state, std::optional<SiteView>& found, ActionSink& sink,
+                                     CycleOutcome& out);
 
     PolicyChain chain_;
     std::unique_ptr<ThreadStage> threads_;
     ScalingBook scaling_; // each category's thread scaling, from its completed runs
+    std::optional<BucketSeries> buckets_;
 };
 
 } // namespace burst

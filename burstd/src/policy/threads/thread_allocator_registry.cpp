@@ -69,7 +69,7 @@ std::unique_ptr<ThreadStage> make_thread_stage(const std::string& name, PolicyPa
         throw PolicyConfigError(thread_allocator_registry().unknown(name));
     ThreadStageSettings settings = ThreadStageSettings::from(params);
     auto allocator = type->build(params);
-    params.reject_unread(name);
+    params.reject_unread("policy " + name);
     return std::make_unique<ThreadStage>(std::move(allocator), std::move(settings));
 }
 
