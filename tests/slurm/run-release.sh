@@ -11,9 +11,10 @@
 # ${BURST_RELEASE_BUILDDIR:-/tmp/slurm-burst-SERIES} and reused by later runs.
 # BURST_NATIVE_BUILDDIR (default SRCDIR) is the build for Debian's Slurm.
 # The plugins' undefined symbols are checked against that slurmctld
-# (plugin/check-symbols.sh).  Default tests: the plugin's export, the end-to-end burst, the crash and the
-# budget tests; then, with no tests named, the wrong-release refusal both
-# ways (release_refuses_foreign_plugin.sh: this build's plugin in Debian's
+# (plugin/check-symbols.sh).  Default tests: the plugin's export, the
+# end-to-end burst, the crash and the budget tests, burstd's thread choice and
+# the actuator; then, with no tests named, the wrong-release refusal both ways
+# (release_refuses_foreign_plugin.sh: this build's plugin in Debian's
 # slurmctld, the native build's in this release's).  Prints TAP lines like
 # run-all.sh.
 set -uo pipefail
@@ -24,7 +25,7 @@ shift 2
 tests=("$@") both_ways=0
 if ((${#tests[@]} == 0)); then
     tests=("$here"/test_plugin_export.sh "$here"/test_burstd_burst.sh "$here"/test_burstd_crash.sh
-        "$here"/test_burstd_budget.sh)
+        "$here"/test_burstd_budget.sh "$here"/test_thread_choice.sh "$here"/test_actuator.sh)
     both_ways=1
 fi
 build=${BURST_RELEASE_BUILDDIR:-/tmp/slurm-burst-$series}
@@ -55,7 +56,8 @@ build_burst() {
     if [ ! -f Makefile ] || [ configure.ac -nt configure ]; then
         autoreconf -fi && ./configure --enable-werror --with-slurm="$prefix" || return 1
     fi
-    make -j"$jobs" plugin/job_submit_burst.la plugin/spank_burst.la burstd/burstd burstd/tools/burstctl/burstctl
+    make -j"$jobs" plugin/job_submit_burst.la plugin/spank_burst.la burstd/burstd burstd/tools/burstctl/burstctl \
+        tests/slurm/burst_actuate
 }
 
 # step runs its command in a subshell: the prefix comes from build-slurm.sh's log

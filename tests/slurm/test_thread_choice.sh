@@ -66,10 +66,10 @@ tap_like "burstctl explain: what the job asked and has, and each count's expecte
     "asked auto, has 4 CPU\(s\) per task.*expected run time by CPUs per task: 1: [5-8] s, 2: [3-5] s, 4: [2-4] s"
 scancel "$filler" "$pending_explicit"
 # Slurm 22.05 leaves the pending job's TRES at its submitted memory; the
-# allocation is what counts.
+# allocation is what counts (22.05 shows it as TRES=, 24.11 as AllocTRES=).
 if wait_for "[ \"\$(job_field $pending_auto JobState)\" != PENDING ]" 15; then
     tap_like "once it starts, its --mem-per-cpu memory follows its CPUs (100 MB a CPU)" \
-        "$(job_field "$pending_auto" TRES)" 'cpu=4,mem=400M'
+        "$(job_field "$pending_auto" TRES)$(job_field "$pending_auto" AllocTRES)" 'cpu=4,mem=400M'
 else
     tap_fail "the raised job started once n2 was free" "$(squeue -j "$pending_auto")"
 fi
