@@ -10,6 +10,7 @@
 #include "model/node_boot.hpp"
 #include "model/node_group.hpp"
 #include "model/snapshot.hpp"
+#include "model/standby_jobs.hpp"
 
 #include <cstdint>
 #include <map>
@@ -19,7 +20,8 @@
 namespace burst {
 
 struct ClusterState {
-    Snapshot snapshot;
+    Snapshot snapshot; // without standby jobs: policies see real work only
+    StandbyJobs standby;
     std::vector<NodeGroup> groups;
     std::vector<Instance> instances;
     // The last kRecentBoots plausible boots of each group, whether their

@@ -31,6 +31,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/provider_instance.hpp \
 	burstd/src/model/share.hpp \
 	burstd/src/model/snapshot.hpp \
+	burstd/src/model/standby_jobs.cpp \
+	burstd/src/model/standby_jobs.hpp \
 	burstd/src/model/spend_booking.hpp
 
 tests_unit_unit_tests_SOURCES += \
@@ -42,4 +44,5 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/node_needs_test.cpp \
 	tests/unit/model/partition_set_test.cpp \
 	tests/unit/model/pending_reason_test.cpp \
-	tests/unit/model/run_metrics_test.cpp
+	tests/unit/model/run_metrics_test.cpp \
+	tests/unit/model/standby_jobs_test.cpp

@@ -113,6 +113,8 @@ libburst_a_SOURCES += \
 	burstd/src/policy/reason_text.hpp \
 	burstd/src/policy/hiring/pfa/pfa_policy.hpp \
 	burstd/src/policy/warm/whole_nodes.hpp \
+	burstd/src/policy/warm/warm_pool_policy.cpp \
+	burstd/src/policy/warm/warm_pool_policy.hpp \
 	burstd/src/policy/warm/buckets/resource_vector.cpp \
 	burstd/src/policy/warm/buckets/resource_vector.hpp \
 	burstd/src/policy/warm/buckets/bucket_embedding.cpp \
@@ -178,6 +180,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/budget/budget_split_test.cpp \
 	tests/unit/policy/warm/buckets/bucket_embedding_test.cpp \
 	tests/unit/policy/warm/buckets/cloud_demand_buckets_test.cpp \
+	tests/unit/policy/warm/warm_pool_policy_test.cpp \
 	tests/unit/policy/warm/forecasters/forecaster_test_series.hpp \
 	tests/unit/policy/warm/forecasters/forecaster_registry_test.cpp \
 	tests/unit/policy/warm/forecasters/holt_winters_forecaster_test.cpp \

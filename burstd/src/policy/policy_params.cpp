@@ -147,6 +147,12 @@ std::string PolicyParams::get_choice(const std::string& key, const std::string& 
     throw PolicyConfigError("policy parameter " + key + "='" + *given + "': expected one of " + joined(allowed));
 }
 
+std::string PolicyParams::get_text(const std::string& key, const std::string& fallback)
+{
+    const std::string* given = lookup(key);
+    return given ? *given : fallback;
+}
+
 void PolicyParams::given_only_with(const std::string& key, bool applies, const std::string& condition) const
 {
     if (!applies && values_.count(key))

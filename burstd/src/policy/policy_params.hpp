@@ -59,6 +59,8 @@ public:
                                              std::uint32_t min, std::uint32_t max);
     std::string get_choice(const std::string& key, const std::string& fallback,
                            const std::vector<std::string>& allowed);
+    // A value another parser reads (a forecaster's NAME[,key=value...]).
+    std::string get_text(const std::string& key, const std::string& fallback);
 
     // Throws "OWNER: unknown parameter(s) ...", naming every key nobody
     // read (with the known key it is likely a typo of) and the known keys.

@@ -10,6 +10,7 @@
 #include "policy/hiring/pfa/pfa_policy.hpp"
 #include "policy/hiring/predictive/predictive_policy.hpp"
 #include "policy/hiring/threshold/threshold_policy.hpp"
+#include "policy/warm/warm_pool_policy.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -94,6 +95,12 @@ const Registry<PolicyType>& policy_registry()
               {{"expander", "least-cost", "chooses the node group"}, ""},
               {{"retention", "learned", "learned or suspend: when idle cloud nodes power down"}, ""},
               {{"slots", "blocked", "blocked, arrivals or free: what a burst's node slots cost"}, ""}}},
+            {WarmPoolPolicy::kName,
+             "Gao et al.'s warm pool: keeps each group's forecast demand, one boot ahead, powered on (placeholder jobs)",
+             build<WarmPoolPolicy>,
+             {{{"forecaster", "ewma", "NAME[,key=value...]: forecasts each group's bucket count (burstsim --list-policies)"}, ""},
+              {{"tick", "300", "seconds per count the forecaster sees"}, ""},
+              {{"order", "gpus,memory,cpus", "the resources' order of cost, for the buckets"}, ""}}},
         });
     return registry;
 }

@@ -10,6 +10,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <csignal>
+#include <cstdint>
 #include <ctime>
 #include <memory>
 #include <stdexcept>
@@ -41,6 +43,9 @@ std::string check_slurm_name(std::string_view kind, const std::string& name)
 }
 
 namespace {
+
+// The largest --nice Slurm accepts (its NICE_OFFSET - 3): the lowest priority.
+constexpr std::uint32_t kLowestNice = 2147483645;
 
 // The node_state values scontrol's update_node.c sends for each word (22.05).
 uint32_t node_state_for(PowerAction action)
@@ -127,6 +132,50 @@ ActuatorError LibslurmActuator::set_job_why(JobId job, std::string_view why)
     desc.admin_comment = text.data();
     return outcome(slurm_update_job(&desc), "job " + std::to_string(job) + " AdminComment " + text,
                    "the reason users see");
+}
+
+ActuatorError LibslurmActuator::submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id)
+{
+    for (const auto& [kind, word] : {std::pair{"partition", &job.partition}, {"QOS", &job.qos}, {"job", &job.name}})
+        if (auto bad = check_slurm_name(kind, *word); !bad.empty())
+            return {"placeholder: " + bad};
+    // What `sbatch -p P --qos Q -J NAME -N1 --exclusive --nice=<most>
+    // --no-requeue -o /dev/null` sends, with a script that only waits.
+    std::string script = "#!/bin/sh\nexec sleep infinity\n";
+    std::string partition = job.partition, qos = job.qos, name = job.name;
+    std::string work_dir = "/", out = "/dev/null";
+    std::string env_entry = "SLURM_BURST_PLACEHOLDER=1";
+    char* environment[] = {env_entry.data(), nullptr};
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc);
+    desc.script = script.data();
+    desc.partition = partition.data();
+    desc.qos = qos.data();
+    desc.name = name.data();
+    desc.min_nodes = 1;
+    desc.max_nodes = 1;
+    desc.shared = 0; // --exclusive: the whole node is warm, or none of it
+    desc.nice = NICE_OFFSET + kLowestNice;
+    desc.requeue = 0;
+    desc.user_id = ::getuid();
+    desc.group_id = ::getgid();
+    desc.work_dir = work_dir.data();
+    desc.std_out = out.data();
+    desc.std_err = out.data();
+    desc.environment = environment;
+    desc.env_size = 1;
+    submit_response_msg_t* response = nullptr;
+    const std::string what = "submit placeholder " + name + " Partition=" + partition + " QOS=" + qos;
+    ActuatorError err = outcome(slurm_submit_batch_job(&desc, &response), what, reason);
+    if (!err && response)
+        id = response->job_id;
+    slurm_free_submit_response_response_msg(response);
+    return err;
+}
+
+ActuatorError LibslurmActuator::cancel_job(JobId job, std::string_view reason)
+{
+    return outcome(slurm_kill_job(job, SIGKILL, 0), "cancel job " + std::to_string(job), reason);
 }
 
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,

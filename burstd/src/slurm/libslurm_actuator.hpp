@@ -1,7 +1,7 @@
 #pragma once
 // SlurmActuator over libslurm's RPCs (slurm_update_job, slurm_update_node,
 // slurm_load_jobs when a node is handed back, slurm_load_node before an
-// undrain):
+// undrain, slurm_submit_batch_job and slurm_kill_job for placeholders):
 // no scontrol process per change, and Slurm's own error text back.
 
 #include "slurm/slurm_actuator.hpp"
@@ -28,6 +28,8 @@ public:
                                      std::string_view reason) override;
     ActuatorError set_job_cpus(const JobCpuChange& change, std::string_view reason) override;
     ActuatorError set_job_why(JobId job, std::string_view why) override;
+    ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id) override;
+    ActuatorError cancel_job(JobId job, std::string_view reason) override;
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                         std::string_view reason) override;
     ActuatorError set_node_instance(const NodeInstance& instance, std::string_view reason) override;

@@ -35,6 +35,14 @@ struct NodeInstance {
     std::string instance_type; // "" when the launch named none
 };
 
+// A job that holds one whole node of a partition warm, doing nothing, at
+// the lowest priority, until burstd cancels it or a real job preempts it.
+struct PlaceholderJob {
+    std::string partition;
+    std::string qos;  // PlaceholderQOS=
+    std::string name; // how burstd tells its own placeholders from any other job of the QOS
+};
+
 struct ActuatorError {
     std::string message; // empty = success
 
@@ -52,6 +60,10 @@ public:
     // AdminComment, which job_submit/burst replaces while keeping every
     // other word ("" removes it).
     virtual ActuatorError set_job_why(JobId job, std::string_view why) = 0;
+    // Submits the placeholder; `id` receives its job id.
+    virtual ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id) = 0;
+    // Cancels a job as scancel does (pending or running).
+    virtual ActuatorError cancel_job(JobId job, std::string_view reason) = 0;
     virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                                 std::string_view reason) = 0;
     // Where slurmctld reaches a launched CLOUD node, and which instance it

@@ -7,6 +7,7 @@
 #include "app/instances/retry_backoff.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
+#include "model/standby_jobs.hpp"
 #include "policy/cycle/policy_chain.hpp"
 #include "provider/provider_spec.hpp"
 
@@ -49,6 +50,8 @@ struct BurstdConfig {
     std::string burstd_id;                           // default: ClusterName
     std::string slurm_conf = "/etc/slurm/slurm.conf";
     std::string slurm_user = "slurm";                // admitted on the control socket besides root
+    // PlaceholderQOS=, ScavengerQOS=: jobs of these QOS are never demand.
+    StandbyQos standby_qos;
 
     std::vector<ProviderConfig> providers;
     std::vector<NodeGroup> node_groups;

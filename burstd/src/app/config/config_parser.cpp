@@ -4,6 +4,7 @@
 #include "common/config_values.hpp"
 #include "model/hostlist.hpp"
 #include "model/gres.hpp"
+#include "policy/warm/warm_pool_policy.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -22,7 +23,7 @@ namespace {
 const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
-    "ReconcileEvery", "ObjectiveLambda",
+    "ReconcileEvery", "ObjectiveLambda", "PlaceholderQOS", "ScavengerQOS",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "ThreadPolicy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -245,6 +246,13 @@ private:
             if (!valid_name(v))
                 expected("a user name");
             config_.slurm_user = v;
+        } else if (canonical == "PlaceholderQOS" || canonical == "ScavengerQOS") {
+            std::string& qos =
+                canonical == "PlaceholderQOS" ? config_.standby_qos.placeholder : config_.standby_qos.scavenger;
+            if (!valid_name(v))
+                expected("a QOS name (letters, digits, '-', '_', '.')");
+            else
+                qos = v;
         }
     }
 
@@ -516,6 +524,14 @@ private:
         if (config_.socket_path == config_.control_socket)
             errors_.push_back(file_ + ": SocketPath and ControlSocket: expected two different paths, got " +
                               in_quotes(config_.socket_path) + " for both");
+        const StandbyQos& standby = config_.standby_qos;
+        if (!standby.placeholder.empty() && standby.placeholder == standby.scavenger)
+            errors_.push_back(file_ + ": PlaceholderQOS and ScavengerQOS: expected two different QOS, got " +
+                              in_quotes(standby.placeholder) + " for both");
+        for (const auto& policy : config_.policies)
+            if (policy.name == WarmPoolPolicy::kName && standby.placeholder.empty())
+                errors_.push_back(policy.origin + ": Policy=warm holds warm nodes with placeholder jobs: "
+                                  "PlaceholderQOS= is required (a QOS that every real job may preempt)");
 
         std::vector<std::string> provider_names;
         for (const auto& p : config_.providers)

@@ -108,6 +108,16 @@ void write_status_text(std::ostream& out, json_t* s)
         json_t* names;
         json_object_foreach(states, word, names)
             out << "  " << word << ": " << json_string_value(names) << "\n";
+        if (json_t* warm = json_object_get(json_object_get(s, "warm"), text(g, "name"))) {
+            out << "  warm pool: ";
+            if (json_t* keep = json_object_get(warm, "keep"))
+                out << "keep " << json_integer_value(keep) << " node(s) on (" << text(warm, "reason") << "); ";
+            else
+                out << "no forecast yet; ";
+            out << integer(warm, "placeholders_running") << " placeholder(s) holding nodes, "
+                << integer(warm, "placeholders_queued") << " queued, " << integer(warm, "scavengers_running")
+                << " scavenger job(s) running\n";
+        }
     }
     json_t* instances = json_object_get(s, "instances");
     if (json_is_array(instances)) {

@@ -84,7 +84,7 @@ std::string advice_text(const std::map<std::string, std::uint32_t>& advice)
 PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
                          std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads)
     : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), actuator_(actuator), instances_(instances),
-      reconcile_every_(reconcile_every ? reconcile_every : 1)
+      reconcile_every_(reconcile_every ? reconcile_every : 1), placeholders_(actuator)
 {
     // What the last run learned of thread scaling, before any job end of this one.
     try {
@@ -139,6 +139,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     // for later cycles until the next one arrives.
     ClusterState state;
     state.snapshot = *ctx.snapshot;
+    state.standby = set_aside_standby_jobs(state.snapshot, ctx.config.standby_qos);
+    placeholders_.set_qos(ctx.config.standby_qos.placeholder);
     state.groups = ctx.config.node_groups;
     for (auto& g : state.groups)
         g.longest_boot = slurm_boot_bound(timeouts_.resume_timeout, ctx.config.cycle_interval);
@@ -228,6 +230,7 @@ void PolicyCycle::run(const CycleContext& ctx)
         advice_sent_run_ = 0;
     }
     last_outcome_ = std::move(outcome);
+    last_standby_ = std::move(state.standby);
     run_metrics_.budgets(last_budgets_, ctx.now);
 }
 
@@ -314,6 +317,13 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
                 if (std::find(parts.begin(), parts.end(), g->partition) != parts.end())
                     return; // already eligible: the exporter has not caught up
                 parts.push_back(g->partition);
+                std::string freeing_error;
+                const std::string freed = cycle_.placeholders_.make_room(*job, *g, state, ctx.now, freeing_error);
+                if (!freed.empty())
+                    ctx.log.info("decision: " + freed + ": real work takes warm nodes first");
+                if (!freeing_error.empty())
+                    ctx.log.error("decision: freeing warm nodes of " + g->name + " for job " +
+                                  std::to_string(job->id) + " failed: " + freeing_error);
                 done.action += " (partitions " + [&] {
                     std::string s;
                     for (const auto& p : parts)
@@ -379,8 +389,17 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
                     done.error = e.what();
                 }
             } else if constexpr (std::is_same_v<T, KeepPlaceholders>) {
-                done.action = "keep " + std::to_string(what.count) + " placeholder job(s) for " + what.group;
-                done.error = "placeholder jobs are not supported by this burstd's actuator";
+                const NodeGroup* g = state.group(what.group);
+                const std::string kept = "keep " + std::to_string(what.count) + " node(s) of " + what.group + " on";
+                if (!g) {
+                    done.action = kept;
+                    done.error = "unknown node group";
+                    return;
+                }
+                const std::string did = cycle_.placeholders_.keep(*g, what.count, state, ctx.now, action.reason,
+                                                                  done.error);
+                if (!did.empty() || !done.error.empty()) // an unchanged pool is not news
+                    done.action = kept + (did.empty() ? "" : ": " + did);
             }
         },
         action.what);
@@ -501,6 +520,31 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
         json_object_set(by_state.get(), g.name.c_str(), group.get());
     }
     json_object_set(status, "cloud_nodes", by_state.get());
+
+    // The warm pool of each group with placeholders or a target, and the scavenger work on its nodes.
+    JsonRef warm(json_object());
+    for (const auto& g : last_groups_) {
+        const auto target = placeholders_.targets().find(g.name);
+        std::size_t running = 0, queued = 0, scavenging = 0;
+        for (const auto& p : last_standby_.placeholders)
+            if (p.name == kPlaceholderName &&
+                std::find(p.partitions.begin(), p.partitions.end(), group_partition(g)) != p.partitions.end())
+                ++(p.pending() ? queued : running);
+        for (const auto& j : last_standby_.scavengers)
+            scavenging += j.running() && std::any_of(j.nodes.begin(), j.nodes.end(), [&](const std::string& n) {
+                              return std::find(g.nodes.begin(), g.nodes.end(), n) != g.nodes.end();
+                          });
+        if (target == placeholders_.targets().end() && running + queued + scavenging == 0)
+            continue;
+        JsonRef group(json_pack("{s:I, s:I, s:I}", "placeholders_running", json_int_t(running), "placeholders_queued",
+                                json_int_t(queued), "scavengers_running", json_int_t(scavenging)));
+        if (target != placeholders_.targets().end()) {
+            json_object_set_new(group.get(), "keep", json_integer(target->second.keep));
+            json_object_set_new(group.get(), "reason", json_string(target->second.reason.c_str()));
+        }
+        json_object_set(warm.get(), g.name.c_str(), group.get());
+    }
+    json_object_set(status, "warm", warm.get());
 
     JsonRef instances(json_array());
     std::size_t closed = 0;

@@ -13,6 +13,7 @@
 #include "app/cycle/job_why.hpp"
 #include "app/cycle/launch_fence.hpp"
 #include "app/metrics/run_metrics_feed.hpp"
+#include "app/warm/placeholder_pool.hpp"
 #include "app/config/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/budget/budget_cap.hpp"
@@ -92,6 +93,7 @@ public:
     const PolicyCycleStats& stats() const { return stats_; }
     // What the decision cycle did in the last cycle that had a snapshot.
     const CycleOutcome& last_outcome() const { return last_outcome_; }
+    const PlaceholderPool& placeholders() const { return placeholders_; }
     const ScalingBook& scaling() const { return cycle_.scaling(); }
     const ThreadStage* threads() const { return cycle_.threads(); } // none without ThreadPolicy=
     // The chain's policies, in order.
@@ -145,6 +147,8 @@ private:
     std::vector<NodeGroup> last_groups_;
     LaunchFence fence_;
     RunMetricsFeed run_metrics_;
+    PlaceholderPool placeholders_;
+    StandbyJobs last_standby_; // as of the last cycle, for status
 };
 
 } // namespace burst

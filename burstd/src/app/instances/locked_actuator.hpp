@@ -29,6 +29,16 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.set_job_why(job, why);
     }
+    ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.submit_placeholder(job, reason, id);
+    }
+    ActuatorError cancel_job(JobId job, std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.cancel_job(job, reason);
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view reason) override
     {
         std::lock_guard<std::mutex> lock(mutex_);

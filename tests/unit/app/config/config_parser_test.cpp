@@ -386,3 +386,29 @@ TEST(ConfigParser, ReadsOneThreadPolicyLine)
                                 "a site has one thread policy"));
     CHECK_FALSE(bool(parse_config("ClusterName=x\n", "f").config.thread_policy));
 }
+
+TEST(ConfigParser, PlaceholderAndScavengerQosNameTheJobsThatAreNeverDemand)
+{
+    auto r = parse_config("ClusterName=lab PlaceholderQOS=warm-hold ScavengerQOS=scavenger\n"
+                          "Provider=box Type=local\n"
+                          "NodeGroup=a Provider=box Nodes=c[1-2] Partition=cloud Cpus=2 PricePerHour=1\n"
+                          "Policy=always\n"
+                          "Policy=warm forecaster=quantile,quantile=0.95,window=1d tick=5m\n",
+                          "f");
+    CHECK_TRUE(r.errors.empty());
+    STRCMP_EQUAL("warm-hold", r.config.standby_qos.placeholder.c_str());
+    STRCMP_EQUAL("scavenger", r.config.standby_qos.scavenger.c_str());
+    STRCMP_EQUAL("quantile,quantile=0.95,window=1d", r.config.policies.at(1).params.at("forecaster").c_str());
+}
+
+TEST(ConfigParser, AWarmPoolNeedsAPlaceholderQosAndItsOwn)
+{
+    auto r = parse_config("ClusterName=lab\n"
+                          "Policy=warm\n",
+                          "f");
+    CHECK_TRUE(has_error(r, "f:2: Policy=warm holds warm nodes with placeholder jobs: PlaceholderQOS= is required"));
+    r = parse_config("ClusterName=lab PlaceholderQOS=low ScavengerQOS=low\n", "f");
+    CHECK_TRUE(has_error(r, "f: PlaceholderQOS and ScavengerQOS: expected two different QOS, got \"low\" for both"));
+    r = parse_config("ClusterName=lab PlaceholderQOS=a,b\n", "f");
+    CHECK_TRUE(has_error(r, "f:1: PlaceholderQOS: expected a QOS name"));
+}

@@ -64,6 +64,18 @@ public:
         whys.push_back("job " + std::to_string(job) + " why:" + std::string(why));
         return {};
     }
+    ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view, JobId& id) override
+    {
+        id = next_job_id++;
+        calls.push_back("submit " + job.name + " partition=" + job.partition + " qos=" + job.qos + " -> " +
+                        std::to_string(id));
+        return {};
+    }
+    ActuatorError cancel_job(JobId job, std::string_view) override
+    {
+        calls.push_back("cancel " + std::to_string(job));
+        return {};
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)
@@ -97,6 +109,7 @@ public:
         return {};
     }
     std::vector<std::string> calls;
+    JobId next_job_id = 9000; // submit_placeholder's ids
     std::vector<std::string> whys; // set_job_why, apart: most tests compare `calls` whole
     std::map<std::string, std::string> reasons; // drained node -> reason
 };

@@ -114,6 +114,11 @@ public:
     ActuatorError set_job_partitions(JobId, const std::vector<std::string>&, std::string_view) override { return {}; }
     ActuatorError set_job_cpus(const JobCpuChange&, std::string_view) override { return {}; }
     ActuatorError set_job_why(JobId, std::string_view) override { return {}; }
+    ActuatorError submit_placeholder(const PlaceholderJob&, std::string_view, JobId&) override
+    {
+        return {"placeholders are not submitted here"};
+    }
+    ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         std::lock_guard<std::mutex> lock(mutex);

@@ -1,0 +1,46 @@
+#include "model/standby_jobs.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace burst {
+
+namespace {
+
+void free_node(Node& node, std::uint32_t cpus, std::uint64_t memory_mb)
+{
+    node.alloc_cpus -= std::min(node.alloc_cpus, cpus);
+    node.alloc_memory_mb -= std::min(node.alloc_memory_mb, memory_mb);
+    if (node.base == NodeBaseState::Allocated || node.base == NodeBaseState::Mixed)
+        node.base = node.alloc_cpus == 0 ? NodeBaseState::Idle : NodeBaseState::Mixed;
+}
+
+} // namespace
+
+StandbyJobs set_aside_standby_jobs(Snapshot& snapshot, const StandbyQos& qos)
+{
+    StandbyJobs standby;
+    if (qos.placeholder.empty() && qos.scavenger.empty())
+        return standby;
+    std::unordered_map<std::string, Node*> nodes;
+    for (auto& n : snapshot.nodes)
+        nodes.emplace(n.name, &n);
+    auto kept = std::stable_partition(snapshot.jobs.begin(), snapshot.jobs.end(), [&](const Job& job) {
+        return job.qos.empty() || (job.qos != qos.placeholder && job.qos != qos.scavenger);
+    });
+    for (auto it = kept; it != snapshot.jobs.end(); ++it) {
+        const bool placeholder = it->qos == qos.placeholder;
+        if (it->running() && !it->nodes.empty()) {
+            const auto share = std::uint32_t(it->nodes.size());
+            for (const auto& name : it->nodes)
+                if (auto n = nodes.find(name); n != nodes.end())
+                    free_node(*n->second, placeholder ? n->second->cpus : it->cpus / share,
+                              placeholder ? n->second->memory_mb : it->memory_mb / share);
+        }
+        (placeholder ? standby.placeholders : standby.scavengers).push_back(std::move(*it));
+    }
+    snapshot.jobs.erase(kept, snapshot.jobs.end());
+    return standby;
+}
+
+} // namespace burst

@@ -1,0 +1,198 @@
+#include "app/warm/placeholder_pool.hpp"
+
+#include "app/cycle/policy_cycle_fakes.hpp"
+#include "policy/policy_test_state.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+// Group "aws": 4 powered-down nodes of 8 cores.
+StateBuilder site()
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("aws", 8, 4, 1.0, 100);
+    return b;
+}
+
+// A placeholder of group aws, running on `node` (its node up and, with the
+// placeholder set aside, idle) or queued.
+void placeholder(StateBuilder& b, JobId id, const std::string& node = "")
+{
+    Job p;
+    p.id = id;
+    p.name = kPlaceholderName;
+    p.qos = "hold";
+    p.partitions = {"aws"};
+    if (!node.empty()) {
+        p.state = JobState::Running;
+        p.nodes = {node};
+        b.up(node, 0);
+    }
+    b.state.standby.placeholders.push_back(p);
+}
+
+void real_job_on(StateBuilder& b, JobId id, const std::string& node)
+{
+    b.running(id, 8, 0);
+    b.state.snapshot.jobs.back().partitions = {"aws"};
+    b.state.snapshot.jobs.back().nodes = {node};
+    b.up(node, 8);
+}
+
+void waiting_for_aws(StateBuilder& b, JobId id, std::uint32_t nodes = 1)
+{
+    b.pending(id, 8 * nodes);
+    b.state.snapshot.jobs.back().partitions = {"local", "aws"};
+    b.state.snapshot.jobs.back().node_count = nodes;
+}
+
+const NodeGroup& aws(const StateBuilder& b) { return b.state.groups[0]; }
+
+PlaceholderPlan plan(const StateBuilder& b, std::uint32_t keep, std::uint32_t in_flight = 0,
+                     const std::vector<JobId>& cancelled = {})
+{
+    return plan_placeholders(aws(b), keep, b.state, in_flight, cancelled);
+}
+
+} // namespace
+
+TEST_GROUP(PlaceholderPlan){};
+
+TEST(PlaceholderPlan, SubmitsOnePlaceholderPerWarmNodeNoRealWorkHolds)
+{
+    StateBuilder b = site();
+    LONGS_EQUAL(2, plan(b, 2).submit);
+    real_job_on(b, 7, "aws-1");
+    PlaceholderPlan p = plan(b, 2);
+    LONGS_EQUAL(1, p.submit);
+    CHECK(p.cancel.empty());
+    LONGS_EQUAL(0, plan(b, 1).submit);
+}
+
+TEST(PlaceholderPlan, CountsSubmissionsTheSnapshotDoesNotShowYet)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    LONGS_EQUAL(0, plan(b, 3, 2).submit);
+    LONGS_EQUAL(1, plan(b, 3, 1).submit);
+}
+
+TEST(PlaceholderPlan, ACancelledPlaceholderTheSnapshotStillShowsHoldsNothing)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    LONGS_EQUAL(0, plan(b, 1).submit);
+    LONGS_EQUAL(1, plan(b, 1, 0, {50}).submit);
+}
+
+TEST(PlaceholderPlan, AWaitingRealJobTakesARunningPlaceholdersNode)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    placeholder(b, 51, "aws-2");
+    waiting_for_aws(b, 7);
+    PlaceholderPlan p = plan(b, 2);
+    // The oldest goes; the job's node counts as real work from now on.
+    LONGS_EQUAL(1, p.cancel.size());
+    LONGS_EQUAL(50, p.cancel[0]);
+    CHECK(p.power_down.empty());
+    LONGS_EQUAL(0, p.submit);
+}
+
+TEST(PlaceholderPlan, AnIdleNodeNothingHoldsIsTheWaitingJobsFirst)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    b.up("aws-2", 0);
+    waiting_for_aws(b, 7);
+    PlaceholderPlan p = plan(b, 2);
+    CHECK(p.cancel.empty());
+    LONGS_EQUAL(0, p.submit);
+}
+
+TEST(PlaceholderPlan, AJobHeldBackByADependencyWaitsForNoNode)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    waiting_for_aws(b, 7);
+    b.state.snapshot.jobs.back().reason = PendingReason("Dependency");
+    PlaceholderPlan p = plan(b, 1);
+    CHECK(p.cancel.empty());
+    LONGS_EQUAL(0, p.submit);
+}
+
+TEST(PlaceholderPlan, AForecastDropCancelsQueuedPlaceholdersFirstThenPowersHeldNodesDown)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    placeholder(b, 51, "aws-2");
+    placeholder(b, 52);
+    placeholder(b, 53);
+    PlaceholderPlan p = plan(b, 1);
+    std::vector<JobId> expected{53, 52, 51};
+    CHECK(p.cancel == expected);
+    CHECK(p.power_down == std::vector<std::string>{"aws-2"});
+    LONGS_EQUAL(0, p.submit);
+}
+
+TEST(PlaceholderPlan, LeavesJobsOfThePlaceholderQosThatBurstdDidNotSubmitAlone)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    b.state.standby.placeholders.back().name = "someone-elses";
+    PlaceholderPlan p = plan(b, 0);
+    CHECK(p.cancel.empty());
+}
+
+TEST(PlaceholderPlan, ARoutedJobFreesAsManyHeldNodesAsItAsksBeyondIdleOnes)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    placeholder(b, 51, "aws-2");
+    placeholder(b, 52, "aws-3");
+    Job job;
+    job.id = 7;
+    job.node_count = 2;
+    CHECK(placeholders_to_free(job, aws(b), b.state, {}) == std::vector<JobId>({50, 51}));
+    b.up("aws-4", 0);
+    CHECK(placeholders_to_free(job, aws(b), b.state, {}) == std::vector<JobId>({50}));
+    // 50's cancellation frees aws-1 already.
+    CHECK(placeholders_to_free(job, aws(b), b.state, {50}).empty());
+}
+
+TEST_GROUP(PlaceholderPool){};
+
+TEST(PlaceholderPool, SubmitsThroughSlurmOnceThoughTheSnapshotLagsThenCancelsWhenTheForecastDrops)
+{
+    test::RecordingActuator slurm;
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = site();
+    std::string error;
+    STRCMP_EQUAL("submit 2 placeholder job(s)", pool.keep(aws(b), 2, b.state, 100, "warm", error).c_str());
+    STRCMP_EQUAL("", error.c_str());
+    LONGS_EQUAL(2, slurm.calls.size());
+    STRCMP_EQUAL("submit burst-placeholder partition=aws qos=hold -> 9000", slurm.calls[0].c_str());
+    // The next snapshot does not show them yet: nothing more.
+    STRCMP_EQUAL("", pool.keep(aws(b), 2, b.state, 105, "warm", error).c_str());
+    LONGS_EQUAL(2, slurm.calls.size());
+    // Now it does, one running; the forecast drops to nothing.
+    placeholder(b, 9000, "aws-1");
+    placeholder(b, 9001);
+    STRCMP_EQUAL("cancel placeholder job(s) 9001,9000, power down aws-1",
+                 pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
+    CHECK(std::find(slurm.calls.begin(), slurm.calls.end(), "cancel 9001") != slurm.calls.end());
+    // Cancelled, still in the snapshot: not cancelled twice.
+    const std::size_t calls = slurm.calls.size();
+    STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 115, "warm", error).c_str());
+    LONGS_EQUAL(calls, slurm.calls.size());
+    LONGS_EQUAL(0, pool.targets().at("aws").keep);
+}
