@@ -93,6 +93,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/cycle/policy_cycle_fakes.hpp \
 	tests/unit/app/cycle/policy_cycle_route_launch_test.cpp \
 	tests/unit/app/cycle/policy_cycle_test.cpp \
+	tests/unit/app/cycle/policy_cycle_warm_test.cpp \
 	tests/unit/app/cycle/policy_cycle_threads_test.cpp \
 	tests/unit/app/daemon_test.cpp \
 	tests/unit/app/instances/allocation_follower_test.cpp \

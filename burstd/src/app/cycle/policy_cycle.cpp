@@ -9,6 +9,7 @@
 #include "policy/cost/billing_boundary.hpp"
 #include "policy/cost/cloud_cost_bound.hpp"
 #include "policy/site/site_view.hpp"
+#include "policy/warm/warm_pool_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -202,6 +203,8 @@ void PolicyCycle::run(const CycleContext& ctx)
     ManualClock clock(ctx.now);
     SlurmSink sink(*this, ctx);
     CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
+    release_orphaned_placeholders(state, ctx);
+    count_warm_pools(state);
     stats_.decide_seconds_sum += stats_.last_decide_seconds;
     whys_.publish(job_whys(outcome, state.snapshot, state.groups), state.snapshot, ctx.now, actuator_, ctx.log);
     for (const auto& note : outcome.notes) {
@@ -230,8 +233,48 @@ void PolicyCycle::run(const CycleContext& ctx)
         advice_sent_run_ = 0;
     }
     last_outcome_ = std::move(outcome);
-    last_standby_ = std::move(state.standby);
     run_metrics_.budgets(last_budgets_, ctx.now);
+}
+
+void PolicyCycle::count_warm_pools(const ClusterState& state)
+{
+    stats_.warm.clear();
+    for (const auto& g : state.groups) {
+        WarmPoolStats pool;
+        if (auto target = placeholders_.targets().find(g.name); target != placeholders_.targets().end())
+            pool.keep = target->second.keep;
+        for (const Job* p : placeholders_of(g, state))
+            ++(p->pending() ? pool.placeholders_queued : pool.placeholders_running);
+        for (const auto& j : state.standby.scavengers)
+            pool.scavengers_running += j.running() && std::any_of(j.nodes.begin(), j.nodes.end(), [&](const auto& n) {
+                                           return std::find(g.nodes.begin(), g.nodes.end(), n) != g.nodes.end();
+                                       });
+        if (pool.keep || pool.placeholders_running + pool.placeholders_queued + pool.scavengers_running > 0)
+            stats_.warm[g.name] = pool;
+    }
+}
+
+void PolicyCycle::release_orphaned_placeholders(const ClusterState& state, const CycleContext& ctx)
+{
+    const std::vector<std::string> chain = chain_names();
+    if (std::find(chain.begin(), chain.end(), WarmPoolPolicy::kName) != chain.end())
+        return;
+    for (const auto& g : state.groups) {
+        if (placeholders_of(g, state).empty())
+            continue;
+        AppliedAction done;
+        done.time = ctx.now;
+        done.reason = "no Policy=warm line any more";
+        const std::string did = placeholders_.keep(g, 0, state, ctx.now, done.reason, done.error);
+        if (did.empty() && done.error.empty())
+            continue;
+        done.action = "keep no warm node of " + g.name + (did.empty() ? "" : ": " + did);
+        if (done.error.empty())
+            ctx.log.info("decision: " + done.action + ": " + done.reason);
+        else
+            ctx.log.error("decision: " + done.action + " (" + done.reason + ") failed: " + done.error);
+        remember(std::move(done));
+    }
 }
 
 void PolicyCycle::fence_stopped_groups(ClusterState& state, const CycleContext& ctx)
@@ -523,26 +566,15 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
 
     // The warm pool of each group with placeholders or a target, and the scavenger work on its nodes.
     JsonRef warm(json_object());
-    for (const auto& g : last_groups_) {
-        const auto target = placeholders_.targets().find(g.name);
-        std::size_t running = 0, queued = 0, scavenging = 0;
-        for (const auto& p : last_standby_.placeholders)
-            if (p.name == kPlaceholderName &&
-                std::find(p.partitions.begin(), p.partitions.end(), group_partition(g)) != p.partitions.end())
-                ++(p.pending() ? queued : running);
-        for (const auto& j : last_standby_.scavengers)
-            scavenging += j.running() && std::any_of(j.nodes.begin(), j.nodes.end(), [&](const std::string& n) {
-                              return std::find(g.nodes.begin(), g.nodes.end(), n) != g.nodes.end();
-                          });
-        if (target == placeholders_.targets().end() && running + queued + scavenging == 0)
-            continue;
-        JsonRef group(json_pack("{s:I, s:I, s:I}", "placeholders_running", json_int_t(running), "placeholders_queued",
-                                json_int_t(queued), "scavengers_running", json_int_t(scavenging)));
-        if (target != placeholders_.targets().end()) {
-            json_object_set_new(group.get(), "keep", json_integer(target->second.keep));
-            json_object_set_new(group.get(), "reason", json_string(target->second.reason.c_str()));
+    for (const auto& [name, pool] : stats_.warm) {
+        JsonRef group(json_pack("{s:I, s:I, s:I}", "placeholders_running", json_int_t(pool.placeholders_running),
+                                "placeholders_queued", json_int_t(pool.placeholders_queued), "scavengers_running",
+                                json_int_t(pool.scavengers_running)));
+        if (pool.keep) {
+            json_object_set_new(group.get(), "keep", json_integer(*pool.keep));
+            json_object_set_new(group.get(), "reason", json_string(placeholders_.targets().at(name).reason.c_str()));
         }
-        json_object_set(warm.get(), g.name.c_str(), group.get());
+        json_object_set(warm.get(), name.c_str(), group.get());
     }
     json_object_set(status, "warm", warm.get());
 

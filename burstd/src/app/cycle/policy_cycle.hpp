@@ -43,6 +43,14 @@ struct AppliedAction {
     std::string error;  // empty when Slurm accepted it
 };
 
+// A node group's warm pool as of the last cycle.
+struct WarmPoolStats {
+    std::optional<std::uint32_t> keep; // what Policy=warm last asked; none before its first forecast
+    std::size_t placeholders_running = 0;
+    std::size_t placeholders_queued = 0;
+    std::size_t scavengers_running = 0; // on the group's nodes
+};
+
 // What the cycles have done so far, for metrics.
 struct PolicyCycleStats {
     std::uint64_t runs = 0;          // cycles with a snapshot (the policy chain ran)
@@ -51,6 +59,8 @@ struct PolicyCycleStats {
     // (kind: route|hire|release|threads|placeholders, outcome: applied|failed) -> count
     std::map<std::pair<std::string, std::string>, std::uint64_t> actions;
     std::size_t fenced_nodes = 0; // drained by the launch fence (launch_fence.hpp), as of the last cycle
+    // Groups with a warm pool target, placeholders or scavenger work.
+    std::map<std::string, WarmPoolStats> warm;
 };
 
 class PolicyCycle {
@@ -114,6 +124,10 @@ private:
     class SlurmSink;
     PolicyChain timed(PolicyChain chain);
     void launch_for_route(const Job& job, const NodeGroup& group, ClusterState& state, const CycleContext& ctx);
+    // Without a warm link in the chain (a reload took it out), the
+    // placeholders burstd left are cancelled and their nodes powered down.
+    void release_orphaned_placeholders(const ClusterState& state, const CycleContext& ctx);
+    void count_warm_pools(const ClusterState& state);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
@@ -148,7 +162,6 @@ private:
     LaunchFence fence_;
     RunMetricsFeed run_metrics_;
     PlaceholderPool placeholders_;
-    StandbyJobs last_standby_; // as of the last cycle, for status
 };
 
 } // namespace burst

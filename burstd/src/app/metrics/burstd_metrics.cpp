@@ -117,6 +117,22 @@ std::string render_metrics(const BurstdMetricsInput& in)
              "Powered-down cloud nodes burstd keeps drained because their node group may not launch.", T::Gauge);
     m.sample(double(in.policy.fenced_nodes));
 
+    m.family("burstd_warm_pool_target_nodes",
+             "Nodes of the group Policy=warm asks to keep powered on (its forecast; absent before the first).",
+             T::Gauge);
+    for (const auto& [group, pool] : in.policy.warm)
+        if (pool.keep)
+            m.sample(double(*pool.keep), {{"group", group}});
+    m.family("burstd_placeholder_jobs", "burstd's placeholder jobs per group, by state (running holds a node).",
+             T::Gauge);
+    for (const auto& [group, pool] : in.policy.warm) {
+        m.sample(double(pool.placeholders_running), {{"group", group}, {"state", "running"}});
+        m.sample(double(pool.placeholders_queued), {{"group", group}, {"state", "queued"}});
+    }
+    m.family("burstd_scavenger_jobs_running", "Jobs of ScavengerQOS running on the group's nodes.", T::Gauge);
+    for (const auto& [group, pool] : in.policy.warm)
+        m.sample(double(pool.scavengers_running), {{"group", group}});
+
     std::map<std::pair<std::string, std::string>, std::size_t> instances;
     for (const auto& r : in.open_records)
         ++instances[{r.node_group, std::string(to_string(r.state))}];

@@ -373,6 +373,43 @@ std::string BudgetCap::check_hire(HireNodes& hire, std::string& reason, std::vec
     return {};
 }
 
+void BudgetCap::check_keep(KeepPlaceholders& keep, std::string& reason, std::vector<std::string>& notes)
+{
+    const NodeGroup* g = state_.group(keep.group);
+    Account* a = account("");
+    if (!g || !a)
+        return;
+    std::uint32_t on = 0, busy = 0;
+    for (const auto& n : state_.snapshot.nodes)
+        if (std::find(g->nodes.begin(), g->nodes.end(), n.name) != g->nodes.end() && !n.has(kNodePoweredDown) &&
+            !n.has(kNodePoweringDown)) {
+            ++on;
+            busy += n.alloc_cpus > 0;
+        }
+    const std::string head = "budget of " + whose("");
+    if (!within_budget(a->spent + a->committed, a->limit->amount)) {
+        if (keep.count > busy) {
+            notes.push_back(head + ": " + money(a->spent) + " spent + " + money(a->committed) + " committed of " +
+                            money(a->limit->amount) + "; the warm pool of " + g->name + " keeps no idle node on");
+            reason += "; the " + head + " is spent: no idle node kept on";
+            keep.count = busy;
+        }
+        return;
+    }
+    if (keep.count <= on)
+        return;
+    HireNodes hire{keep.group, keep.count - on};
+    std::string hire_reason;
+    const std::string why = check_hire(hire, hire_reason, notes);
+    const std::uint32_t fit = why.empty() ? hire.count : 0;
+    if (!why.empty())
+        notes.push_back(why);
+    if (fit < keep.count - on) {
+        reason += "; the " + head + " allows " + std::to_string(fit) + " more node(s) on";
+        keep.count = on + fit;
+    }
+}
+
 std::vector<std::string> BudgetCap::filter(Decision& decision)
 {
     std::vector<std::string> notes;
@@ -390,8 +427,13 @@ std::vector<std::string> BudgetCap::filter(Decision& decision)
         for (std::size_t i = 0; i < decision.actions.size(); ++i) {
             Action& action = decision.actions[i];
             auto* hire = std::get_if<HireNodes>(&action.what);
-            if ((hire != nullptr) != hires)
+            auto* pool = std::get_if<KeepPlaceholders>(&action.what);
+            if ((hire != nullptr || pool != nullptr) != hires)
                 continue;
+            if (pool) {
+                check_keep(*pool, action.reason, notes);
+                continue;
+            }
             std::string why, account;
             if (const auto* route = std::get_if<RouteToCloud>(&action.what)) {
                 why = check_route(*route);

@@ -10,7 +10,8 @@
 // within Amount; commitments do not reset at an interval boundary.
 // RouteToCloud is checked against its job's account and against "" (what
 // its nodes may cost that the job does not pay), HireNodes against "" and
-// cut to the nodes that fit; other actions pass.  Routes are checked before
+// cut to the nodes that fit, KeepPlaceholders like a hire of the nodes it
+// would power up (check_keep); other actions pass.  Routes are checked before
 // hires, and a hire of a group whose routes were all dropped is dropped
 // unless a job already waits there: nodes no job may use would idle the
 // budget away.  One BudgetCap lives for one decision cycle and recomputes
@@ -100,6 +101,11 @@ private:
     std::string check_route(const RouteToCloud& route);
     // Shrinks `hire` to what fits (saying so in `reason` and `notes`).
     std::string check_hire(HireNodes& hire, std::string& reason, std::vector<std::string>& notes);
+    // Cuts a warm pool to what "" pays for: the nodes it would power up are
+    // hires, and once "" is spent or committed to its line, no node is kept
+    // on beyond what real work holds.  Never drops the action: the pool
+    // must still shrink.
+    void check_keep(KeepPlaceholders& keep, std::string& reason, std::vector<std::string>& notes);
 
     std::vector<BudgetLimit> limits_;
     std::optional<Seconds> suspend_time(const NodeGroup& group) const;

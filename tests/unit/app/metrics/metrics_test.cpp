@@ -161,6 +161,23 @@ TEST(BurstdMetrics, RendersEveryFamilyWithItsLabels)
     CHECK(has(t, "# TYPE burstd_fenced_nodes gauge\nburstd_fenced_nodes 5\n"));
 }
 
+TEST(BurstdMetrics, RendersEachGroupsWarmPool)
+{
+    BurstdMetricsInput in;
+    WarmPoolStats pool;
+    pool.keep = 3;
+    pool.placeholders_running = 2;
+    pool.placeholders_queued = 1;
+    in.policy.warm["cloud"] = pool;
+    in.policy.warm["gpu"].scavengers_running = 4; // no forecast yet
+    const std::string t = render_metrics(in);
+    CHECK(has(t, "# TYPE burstd_warm_pool_target_nodes gauge\nburstd_warm_pool_target_nodes{group=\"cloud\"} 3\n"));
+    CHECK(!has(t, "burstd_warm_pool_target_nodes{group=\"gpu\"}"));
+    CHECK(has(t, "burstd_placeholder_jobs{group=\"cloud\",state=\"running\"} 2\n"));
+    CHECK(has(t, "burstd_placeholder_jobs{group=\"cloud\",state=\"queued\"} 1\n"));
+    CHECK(has(t, "burstd_scavenger_jobs_running{group=\"gpu\"} 4\n"));
+}
+
 TEST(BurstdMetrics, RendersTheRunMetricsAsHistogramCountersAndGauges)
 {
     BurstdMetricsInput in;

@@ -512,3 +512,30 @@ TEST(BudgetCap, AnInstanceBeingTerminatedCommitsTheRestOfItsBilledHour)
                                   "up to 3.60, dropped"));
     CHECK(d.actions.empty());
 }
+
+TEST(BudgetCap, AWarmPoolPowersUpOnlyTheNodesCapacityNoJobUsesMayStillPayFor)
+{
+    // Each node it powers up may idle its boot and SuspendTime: (100 + 300) × 0.001.
+    BudgetCap cap({{"*", 1.00, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(KeepPlaceholders{"cloud", 4}, "forecast");
+    CHECK(cap.filter(d).size() >= 1);
+    LONGS_EQUAL(1, d.actions.size());
+    LONGS_EQUAL(2, std::get<KeepPlaceholders>(d.actions[0].what).count);
+    STRCMP_CONTAINS("the budget of capacity no job uses (Budget=*) allows 2 more node(s) on", d.actions[0].reason.c_str());
+}
+
+TEST(BudgetCap, ASpentBudgetKeepsNoWarmNodeBeyondWhatRealWorkHolds)
+{
+    b.node("cloud-1").flags = kNodeCloud;
+    b.node("cloud-1").alloc_cpus = 4;
+    b.node("cloud-2").flags = kNodeCloud; // held warm: idle
+    spent[3600][""] = 2.0;
+    BudgetCap cap({{"*", 1.00, 3600}}, suspend, b.state, spent, kNow);
+    Decision d;
+    d.add(KeepPlaceholders{"cloud", 3}, "forecast");
+    const auto notes = cap.filter(d);
+    LONGS_EQUAL(1, d.actions.size()); // kept: the pool must still shrink
+    LONGS_EQUAL(1, std::get<KeepPlaceholders>(d.actions[0].what).count);
+    CHECK(contains(notes, "the warm pool of cloud keeps no idle node on"));
+}

@@ -1,0 +1,117 @@
+#include "app/cycle/policy_cycle.hpp"
+
+#include "app/cycle/policy_cycle_fakes.hpp"
+#include "scratch_dir.hpp"
+
+#include <sstream>
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using namespace burst::test;
+
+namespace {
+
+Node cloud_node(const std::string& name, std::uint32_t flags, std::uint32_t alloc = 0)
+{
+    Node n;
+    n.name = name;
+    n.base = alloc ? NodeBaseState::Allocated : NodeBaseState::Idle;
+    n.flags = kNodeCloud | flags;
+    n.cpus = 2;
+    n.alloc_cpus = alloc;
+    return n;
+}
+
+// A placeholder burstd submitted, running on `node` (which Slurm shows allocated).
+Job placeholder_on(JobId id, const std::string& node)
+{
+    Job p;
+    p.id = id;
+    p.name = kPlaceholderName;
+    p.qos = "hold";
+    p.state = JobState::Running;
+    p.partitions = {"cloud"};
+    p.nodes = {node};
+    p.cpus = 2;
+    return p;
+}
+
+} // namespace
+
+TEST_GROUP(PolicyCycleWarm)
+{
+    test::ScratchDir scratch{"policy-cycle-warm-test"};
+    std::string path = scratch.file("ledger.sqlite");
+    std::ostringstream out;
+    Logger log{out, LogLevel::Debug, false};
+    ManualClock clock{1000};
+    RecordingActuator actuator;
+    BurstdConfig config;
+
+    void setup() override
+    {
+        NodeGroup g;
+        g.name = "cloud";
+        g.provider = "none";
+        g.partition = "cloud";
+        g.cpus = 2;
+        g.nodes = {"c1", "c2"};
+        config.node_groups = {g};
+        config.standby_qos.placeholder = "hold";
+    }
+
+    void cycle(const Snapshot& snapshot, std::vector<Action> actions, const std::string& name = "scripted")
+    {
+        Ledger ledger(path);
+        InstanceManager instances =
+            instances_for(config.node_groups, std::make_unique<NoProvider>(), ledger, actuator, clock, log);
+        PolicyChain chain;
+        chain.push_back(std::make_unique<ScriptedPolicy>(std::move(actions), name));
+        PolicyCycle pc(std::move(chain), ledger, actuator, instances, 1000);
+        pc.run(CycleContext{config, &snapshot, clock.now(), log});
+    }
+};
+
+TEST(PolicyCycleWarm, APlaceholderIsCancelledBeforeAJobIsRoutedToItsNode)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", 0, 2), cloud_node("c2", kNodePoweredDown)};
+    Job job;
+    job.id = 7;
+    job.cpus = 2;
+    job.partitions = {"local"};
+    s.jobs = {job, placeholder_on(50, "c1")};
+    cycle(s, {Action{RouteToCloud{7, "cloud"}, "the queue is long"}});
+    CHECK(actuator.calls == (std::vector<std::string>{"cancel 50", "job 7 local,cloud"}));
+    CHECK(out.str().find("decision: cancel placeholder job(s) 50 for job 7: real work takes warm nodes first") !=
+          std::string::npos);
+}
+
+TEST(PolicyCycleWarm, TheWarmPoolSubmitsThroughSlurmAndAnUnchangedPoolIsNotNews)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweredDown)};
+    cycle(s, {Action{KeepPlaceholders{"cloud", 1}, "forecast 1"}}, "warm");
+    CHECK(actuator.calls == std::vector<std::string>{"submit burst-placeholder partition=cloud qos=hold -> 9000"});
+    CHECK(out.str().find("decision: keep 1 node(s) of cloud on: submit 1 placeholder job(s): forecast 1") !=
+          std::string::npos);
+    s.jobs = {placeholder_on(9000, "c1")};
+    s.jobs[0].state = JobState::Pending;
+    s.jobs[0].nodes.clear();
+    out.str("");
+    cycle(s, {Action{KeepPlaceholders{"cloud", 1}, "forecast 1"}}, "warm");
+    CHECK(actuator.calls.size() == 1);
+    CHECK(out.str().find("keep 1 node(s)") == std::string::npos);
+}
+
+TEST(PolicyCycleWarm, WithoutAWarmLinkAnyMoreBurstdsPlaceholdersAreCancelledAndTheirNodesPoweredDown)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", 0, 2), cloud_node("c2", kNodePoweredDown)};
+    s.jobs = {placeholder_on(50, "c1")};
+    cycle(s, {});
+    CHECK(actuator.calls == (std::vector<std::string>{"cancel 50", "POWER_DOWN c1"}));
+    CHECK(out.str().find("keep no warm node of cloud: cancel placeholder job(s) 50, power down c1: no Policy=warm "
+                         "line any more") != std::string::npos);
+}
