@@ -22,6 +22,7 @@ struct JobAllocation {
     std::vector<std::string> nodes;              // allocated nodes (Configuring, Started)
     std::vector<std::string> powered_down_nodes; // those of `nodes` Slurm still has to resume
     std::string error;                           // why the query failed; empty otherwise
+    std::string qos;                             // its QOS, whatever the phase but Gone
 };
 
 class JobAllocationProbe {

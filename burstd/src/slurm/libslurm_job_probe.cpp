@@ -35,6 +35,8 @@ JobAllocation LibslurmJobProbe::probe(JobId job)
         return out;
     }
     const slurm_job_info_t& info = jobs->job_array[0];
+    if (info.qos)
+        out.qos = info.qos;
     const uint32_t base = info.job_state & JOB_STATE_BASE;
     if (base == JOB_PENDING) {
         out.phase = JobAllocation::Phase::Pending;

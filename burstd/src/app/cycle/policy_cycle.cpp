@@ -16,6 +16,7 @@
 #include <exception>
 #include <map>
 #include <optional>
+#include <set>
 #include <type_traits>
 
 namespace burst {
@@ -204,6 +205,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     SlurmSink sink(*this, ctx);
     CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
     release_orphaned_placeholders(state, ctx);
+    keep_scavengers_off_cloud(state, ctx);
     count_warm_pools(state);
     stats_.decide_seconds_sum += stats_.last_decide_seconds;
     whys_.publish(job_whys(outcome, state.snapshot, state.groups), state.snapshot, ctx.now, actuator_, ctx.log);
@@ -234,6 +236,41 @@ void PolicyCycle::run(const CycleContext& ctx)
     }
     last_outcome_ = std::move(outcome);
     run_metrics_.budgets(last_budgets_, ctx.now);
+}
+
+void PolicyCycle::keep_scavengers_off_cloud(const ClusterState& state, const CycleContext& ctx)
+{
+    std::set<JobId> still_waiting;
+    for (const auto& job : state.standby.scavengers) {
+        if (!job.pending())
+            continue;
+        still_waiting.insert(job.id);
+        std::vector<std::string> kept;
+        for (const auto& p : job.partitions)
+            if (std::none_of(state.groups.begin(), state.groups.end(),
+                             [&](const NodeGroup& g) { return group_partition(g) == p; }))
+                kept.push_back(p);
+        // With no other partition it stays as it is: the resume guard refuses its nodes.
+        if (kept.empty() || kept.size() == job.partitions.size() || scavengers_moved_.count(job.id))
+            continue;
+        AppliedAction done;
+        done.time = ctx.now;
+        done.reason = "jobs of ScavengerQOS never run on cloud nodes";
+        std::string list;
+        for (const auto& p : kept)
+            list += (list.empty() ? "" : ",") + p;
+        done.action = "keep scavenger job " + std::to_string(job.id) + " off the cloud (partitions " + list + ")";
+        done.error = actuator_.set_job_partitions(job.id, kept, done.reason).message;
+        if (done.error.empty()) {
+            scavengers_moved_.insert(job.id);
+            ctx.log.info("decision: " + done.action + ": " + done.reason);
+        } else {
+            ctx.log.error("decision: " + done.action + " failed: " + done.error);
+        }
+        remember(std::move(done));
+    }
+    for (auto it = scavengers_moved_.begin(); it != scavengers_moved_.end();)
+        it = still_waiting.count(*it) ? std::next(it) : scavengers_moved_.erase(it);
 }
 
 void PolicyCycle::count_warm_pools(const ClusterState& state)

@@ -31,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,8 @@ private:
     // Without a warm link in the chain (a reload took it out), the
     // placeholders burstd left are cancelled and their nodes powered down.
     void release_orphaned_placeholders(const ClusterState& state, const CycleContext& ctx);
+    // Takes the node groups' partitions from waiting scavenger jobs that have others.
+    void keep_scavengers_off_cloud(const ClusterState& state, const CycleContext& ctx);
     void count_warm_pools(const ClusterState& state);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
@@ -162,6 +165,7 @@ private:
     LaunchFence fence_;
     RunMetricsFeed run_metrics_;
     PlaceholderPool placeholders_;
+    std::set<JobId> scavengers_moved_; // off the cloud, until the snapshot shows it
 };
 
 } // namespace burst

@@ -145,19 +145,39 @@ void InstanceManager::remember_resume_jobs(JobId job, const std::vector<std::str
     }
 }
 
+void InstanceManager::refuse(const std::vector<std::string>& nodes,
+                             const std::map<JobId, std::vector<std::string>>& jobs, const std::string& reason)
+{
+    remember_jobs_of(nodes, jobs);
+    for (const auto& node : nodes) {
+        ++busy_;
+        boost::asio::post(pool_, [this, node, reason] {
+            BusyScope scope(busy_);
+            std::lock_guard<std::mutex> lock(node_mutex(node));
+            log_.info("node " + node + ": not launched: " + reason);
+            force_down(node, reason);
+        });
+    }
+}
+
+void InstanceManager::remember_jobs_of(const std::vector<std::string>& nodes,
+                                       const std::map<JobId, std::vector<std::string>>& jobs)
+{
+    std::lock_guard<std::mutex> lock(resume_jobs_guard_);
+    for (const auto& node : nodes) {
+        std::vector<JobId>& for_node = resume_jobs_[node];
+        for_node.clear();
+        for (const auto& [id, job_nodes] : jobs)
+            if (std::find(job_nodes.begin(), job_nodes.end(), node) != job_nodes.end())
+                for_node.push_back(id);
+    }
+}
+
 void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes,
                               const std::map<JobId, std::vector<std::string>>& jobs)
 {
-    if (kind == PowerRequestKind::Resume && !jobs.empty()) {
-        std::lock_guard<std::mutex> lock(resume_jobs_guard_);
-        for (const auto& node : nodes) {
-            std::vector<JobId>& for_node = resume_jobs_[node];
-            for_node.clear();
-            for (const auto& [id, job_nodes] : jobs)
-                if (std::find(job_nodes.begin(), job_nodes.end(), node) != job_nodes.end())
-                    for_node.push_back(id);
-        }
-    }
+    if (kind == PowerRequestKind::Resume && !jobs.empty())
+        remember_jobs_of(nodes, jobs);
     for (const auto& node : nodes) {
         ++busy_;
         boost::asio::post(pool_, [this, kind, node] {

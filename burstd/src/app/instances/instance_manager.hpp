@@ -81,6 +81,11 @@ public:
     // a node handed back before it registered.
     void request(PowerRequestKind kind, const std::vector<std::string>& nodes,
                  const std::map<JobId, std::vector<std::string>>& jobs = {});
+    // Slurm resumed these nodes for work that may not cost money (scavenger
+    // jobs): no instance is launched; each node goes back to Slurm at once
+    // and the jobs of `jobs` are requeued, free to start elsewhere.
+    void refuse(const std::vector<std::string>& nodes, const std::map<JobId, std::vector<std::string>>& jobs,
+                const std::string& reason);
     // Launching records whose node a snapshot shows up become Running.
     void observe_nodes(const std::vector<Node>& nodes);
     // Queues a reconcile of ledger x provider listings x `nodes` unless one is
@@ -118,6 +123,8 @@ private:
     const NodeGroup* group_of(const std::string& node) const;
     Provider* provider(const std::string& name) const;
     std::mutex& node_mutex(const std::string& node);
+    // SLURM_RESUME_FILE's jobs of each of `nodes`, for a hand-back to release.
+    void remember_jobs_of(const std::vector<std::string>& nodes, const std::map<JobId, std::vector<std::string>>& jobs);
     std::vector<JobId> resume_jobs(const std::string& node, bool forget);
 
     std::map<std::string, std::unique_ptr<Provider>> providers_;

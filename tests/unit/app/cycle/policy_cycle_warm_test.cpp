@@ -115,3 +115,25 @@ TEST(PolicyCycleWarm, WithoutAWarmLinkAnyMoreBurstdsPlaceholdersAreCancelledAndT
     CHECK(out.str().find("keep no warm node of cloud: cancel placeholder job(s) 50, power down c1: no Policy=warm "
                          "line any more") != std::string::npos);
 }
+
+TEST(PolicyCycleWarm, AWaitingScavengerJobLosesTheCloudPartitionsOnceAndIsNeverRouted)
+{
+    config.standby_qos.scavenger = "scav";
+    Snapshot s;
+    s.nodes = {cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweredDown)};
+    Job scavenger;
+    scavenger.id = 8;
+    scavenger.qos = "scav";
+    scavenger.partitions = {"local", "cloud"};
+    Job cloud_only = scavenger;
+    cloud_only.id = 9;
+    cloud_only.partitions = {"cloud"};
+    s.jobs = {scavenger, cloud_only};
+    cycle(s, {Action{RouteToCloud{8, "cloud"}, "a policy that misread it"}});
+    // Job 8 is not a job any policy may act on: the route finds nothing.
+    CHECK(actuator.calls == std::vector<std::string>{"job 8 local"});
+    CHECK(out.str().find("keep scavenger job 8 off the cloud (partitions local): jobs of ScavengerQOS never run on "
+                         "cloud nodes") != std::string::npos);
+    CHECK(out.str().find("route job 8 to group cloud (a policy that misread it) failed: job is not in the snapshot") !=
+          std::string::npos);
+}

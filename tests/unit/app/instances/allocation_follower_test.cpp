@@ -26,7 +26,7 @@ public:
         ++probes_[job];
         auto& q = answers_[job];
         if (q.empty())
-            return JobAllocation{JobAllocation::Phase::Gone, {}, {}, "unknown job"};
+            return JobAllocation{JobAllocation::Phase::Gone, {}, {}, "unknown job", {}};
         JobAllocation a = q.front();
         if (q.size() > 1)
             q.pop_front();
@@ -44,10 +44,10 @@ private:
     std::map<JobId, int> probes_;
 };
 
-JobAllocation pending() { return {JobAllocation::Phase::Pending, {}, {}, {}}; }
+JobAllocation pending() { return {JobAllocation::Phase::Pending, {}, {}, {}, {}}; }
 JobAllocation configuring(std::vector<std::string> nodes, std::vector<std::string> down)
 {
-    return {JobAllocation::Phase::Configuring, std::move(nodes), std::move(down), {}};
+    return {JobAllocation::Phase::Configuring, std::move(nodes), std::move(down), {}, {}};
 }
 
 struct Launches {
@@ -115,7 +115,7 @@ TEST(AllocationFollower, LaunchesNothingForAJobThatStartedOnUpNodesOrVanished)
 {
     Fixture f;
     f.probe.script(1, {configuring({"c1"}, {})});
-    f.probe.script(2, {JobAllocation{JobAllocation::Phase::Started, {"c2"}, {}, {}}});
+    f.probe.script(2, {JobAllocation{JobAllocation::Phase::Started, {"c2"}, {}, {}, {}}});
     f.follower->follow(1);
     f.follower->follow(2);
     f.follower->follow(3); // never scripted: the probe says it is gone

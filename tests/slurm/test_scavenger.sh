@@ -1,0 +1,91 @@
+#!/bin/bash
+# Scavenger work on a real cluster (ScavengerQOS=): jobs of that QOS are never
+# demand and never cost money.  One asking for the cloud partition only gets
+# no instance: Slurm resumes a CLOUD node for it, burstd refuses to launch
+# one, hands the node back and the job is requeued.  One asking for
+# local,cloud while the local node is busy loses the cloud partition and
+# waits.  Once the local node is free it runs there, a real job preempts it
+# (requeue) and it finishes later.  (Submitted without --hold, Slurm may
+# schedule such a job onto a CLOUD node before burstd's next cycle; the
+# resume guard refuses that node too.)  No policy routes a scavenger job.
+# Cluster: one local node, CLOUD nodes c1 and c2 (2 CPUs), slurmdbd, a QOS
+# "scavenger" that QOS "normal" preempts (PreemptType=preempt/qos,
+# PreemptMode=REQUEUE).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/cluster.sh
+source "$here/lib/cluster.sh"
+# shellcheck source=lib/burstd.sh
+source "$here/lib/burstd.sh"
+boot_delay=2
+burstd_test_cluster scavenge --dbd --local 1 --cloud 2 --cpus 2 \
+    --conf PreemptType=preempt/qos --conf PreemptMode=REQUEUE || exit 1
+work=$BURSTD_DIR
+tap_ok "cluster started in $CLUSTER_START_SECONDS s"
+if sacctmgr -i add qos scavenger Priority=0 >/dev/null && sacctmgr -i modify qos normal set Preempt=scavenger >/dev/null &&
+    sacctmgr -i modify user root set qos+=scavenger >/dev/null; then
+    tap_ok "QOS scavenger set up, preempted by normal"
+else
+    tap_fail "QOS scavenger set up"
+    exit 1
+fi
+burstd_bring_up always "$boot_delay" "ScavengerQOS=scavenger" || exit 1
+tap_ok "burstd started with Policy=always and ScavengerQOS=scavenger"
+launches() { grep -c 'launched c[0-9]* as' "$work/burstd.log"; }
+
+filler=$(sbatch --parsable -p local -n2 -w n1 -o /dev/null --wrap 'sleep 300')
+wait_for "[ \"\$(job_field $filler JobState)\" = RUNNING ]" 15 || tap_fail "local node filled"
+
+# Cloud only: Slurm resumes a node for it; burstd launches nothing.
+cloud_only=$(sbatch --parsable -p cloud -q scavenger -n2 -o /dev/null --wrap 'sleep 5')
+if wait_for "grep -q 'not launched: resumed only for jobs of ScavengerQOS scavenger' '$work/burstd.log'" 20; then
+    tap_ok "burstd refused the node Slurm resumed for scavenger job $cloud_only"
+else
+    tap_fail "burstd refused the node resumed for scavenger job $cloud_only" "$(tail -5 "$work/burstd.log"; cat "$work/power.log")"
+fi
+sleep 5
+tap_is "no instance was launched for it" "$(launches)" 0
+tap_like "it waits again, requeued" "$(job_field "$cloud_only" JobState)" '^PENDING$'
+tap_is "the ledger has no open instance" "$(burstd_status_json | python3 -c 'import json,sys; s=json.load(sys.stdin); s=s.get("status", s); print(len(s["instances"]))')" 0
+scancel "$cloud_only"
+
+# Local or cloud: it loses the cloud partition and waits for the local node.
+# Submitted held: Slurm would otherwise schedule it onto a CLOUD node before
+# burstd's next cycle, and that node would be refused as above (no money
+# either, but the job then waits in Cleaning for the refused node).
+either=$(sbatch --parsable --hold -p local,cloud -q scavenger -n2 -o /dev/null --wrap 'sleep 20')
+if wait_for "[ \"\$(job_field $either Partition)\" = local ]" 20; then
+    tap_ok "scavenger job $either was kept off the cloud (partition local)"
+else
+    tap_fail "scavenger job $either was kept off the cloud" "$(job_field "$either" Partition; grep "$either" "$work/burstd.log" | tail -3)"
+fi
+scontrol release "$either"
+sleep 3
+tap_is "still no instance launched" "$(launches)" 0
+tap_is "no policy routed a scavenger job" "$(grep -cE "route job ($cloud_only|$either) " "$work/burstd.log")" 0
+
+# The local node frees up: the scavenger runs there until real work comes.
+scancel "$filler"
+if wait_for "[ \"\$(job_field $either JobState)\" = RUNNING ]" 30; then
+    tap_is "scavenger job $either runs on the local node" "$(job_field "$either" NodeList)" n1
+else
+    tap_fail "scavenger job $either started locally" "$(scontrol show job "$either" | grep -E 'JobState|Priority|BeginTime|Partition'; sinfo -N)"
+fi
+real=$(sbatch --parsable -p local -n2 -o /dev/null --wrap 'sleep 3')
+if wait_for "[ \"\$(job_field $real JobState)\" = RUNNING ]" 30; then
+    tap_is "a real job preempts it and runs on n1" "$(job_field "$real" NodeList)" n1
+else
+    tap_fail "the real job $real started" "$(squeue)"
+fi
+tap_like "the scavenger was requeued, not killed" "$(job_field "$either" JobState)" '^(PENDING|REQUEUED|COMPLETING)$'
+tap_like "sacct shows it preempted" "$(sacct -n -D -j "$either" -o State%20 | xargs)" 'PREEMPTED|REQUEUED'
+wait_job_done "$real" 30 >/dev/null
+# A requeued batch job may start no earlier than its BeginTime (Slurm holds it a little).
+if wait_job_done "$either" 200; then
+    tap_is "the scavenger job finished later" "$(sacct -n -X -j "$either" -o State%20 | xargs)" COMPLETED
+else
+    tap_fail "the scavenger job finished later" "$(scontrol show job "$either" | grep -E 'JobState|BeginTime|Reason')"
+fi
+tap_is "no instance was ever launched" "$(launches)" 0
+tap_is "burstd logged no failed decision" "$(grep -c 'failed:' "$work/burstd.log")" 0
+tap_finish
