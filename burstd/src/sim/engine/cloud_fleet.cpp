@@ -299,15 +299,18 @@ bool CloudFleet::drain(const std::string& name)
     return true;
 }
 
-void CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
+bool CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
 {
+    bool changed = warm_[g] != count;
     warm_[g] = count;
     std::uint32_t in_use = powered_on_in(g);
     for (auto n : group_nodes_[g])
         if (in_use < count && nodes_[n].power == Power::Down) {
             power_up(n);
             ++in_use;
+            changed = true;
         }
+    return changed;
 }
 
 double CloudFleet::charge(std::uint32_t g, double core_seconds) const

@@ -102,7 +102,8 @@ public:
     // is powered on), keep `count` of the group's nodes powered on.
     std::uint32_t hire(std::uint32_t g, std::uint32_t count);
     bool drain(const std::string& node);
-    void keep_warm(std::uint32_t g, std::uint32_t count);
+    // Whether that changed the count kept or powered a node up.
+    bool keep_warm(std::uint32_t g, std::uint32_t count);
 
     // What `core_seconds` of the group's cores cost at its per-core price,
     // charged to a job's account (the rest of the bill is nobody's).

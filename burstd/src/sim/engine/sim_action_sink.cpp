@@ -18,7 +18,10 @@ std::string SimActionSink::apply(const Action& action, ClusterState&)
     } else if (const auto* t = std::get_if<SetJobThreads>(&action.what)) {
         error = set_threads(*t);
     } else if (const auto* k = std::get_if<KeepPlaceholders>(&action.what)) {
-        error = keep(*k);
+        bool changed = false;
+        error = keep(*k, changed);
+        if (error.empty() && !changed)
+            return ""; // the pool as it was: no action, as burstd counts it
     }
     ++(error.empty() ? applied_ : rejected_);
     return error;
@@ -106,12 +109,12 @@ std::string SimActionSink::set_threads(const SetJobThreads& set)
     return error;
 }
 
-std::string SimActionSink::keep(const KeepPlaceholders& keep)
+std::string SimActionSink::keep(const KeepPlaceholders& keep, bool& changed)
 {
     const int g = group_index(keep.group);
     if (g < 0)
         return "unknown node group";
-    fleet_.keep_warm(std::uint32_t(g), keep.count);
+    changed = fleet_.keep_warm(std::uint32_t(g), keep.count);
     return "";
 }
 

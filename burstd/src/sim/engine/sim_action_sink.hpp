@@ -56,7 +56,7 @@ private:
     std::string unroute(const UnrouteJob& unroute);
     std::string hire(const HireNodes& hire);
     std::string release(const ReleaseNodes& release);
-    std::string keep(const KeepPlaceholders& keep);
+    std::string keep(const KeepPlaceholders& keep, bool& changed);
     std::string set_threads(const SetJobThreads& set);
 
     const std::vector<NodeGroup>& groups_;
