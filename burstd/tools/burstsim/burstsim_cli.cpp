@@ -1231,6 +1231,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             out << "\nlambda " << run_lambda_text(run.params, o.lambdas)
                 << " per waiting core-hour; waiting core-hours " << m.waiting_core_hours
                 << "; median wait " << hours(m.median_wait) << "; cloud core-hours " << m.cloud_core_seconds / 3600
+                << "\njobs that ran in the cloud " << m.cloud_jobs << ": wait median " << fixed(m.median_cloud_wait, 0)
+                << " s, p95 " << fixed(m.p95_cloud_wait, 0) << " s"
                 << "\ninstances launched " << result.instances_launched << ", instance-hours "
                 << result.instance_seconds / 3600 << "; decisions " << result.decisions << ", actions applied "
                 << result.actions_applied << ", rejected " << result.actions_rejected << ", hire shortfall "

@@ -37,6 +37,17 @@ std::vector<BudgetLineMetrics> budget_line_metrics(const SimResult& result)
     return lines;
 }
 
+// The nearest-rank quantile q of `values` (reordered); 0 when empty.
+double nearest_rank(std::vector<double>& values, double q)
+{
+    if (values.empty())
+        return 0;
+    const auto rank = std::size_t(std::ceil(q * double(values.size())));
+    const auto at = values.begin() + std::ptrdiff_t(std::max<std::size_t>(rank, 1) - 1);
+    std::nth_element(values.begin(), at, values.end());
+    return *at;
+}
+
 } // namespace
 
 // The SimResult replayed into RunMetrics, the accumulator burstd feeds too:
@@ -61,6 +72,7 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
     if (result.jobs.empty())
         return m;
     run.submitted(result.first_submit);
+    std::vector<double> cloud_waits;
     for (const auto& j : result.jobs) {
         const double wait = j.start - j.eligible;
         const double run_time = j.end - j.start;
@@ -69,8 +81,11 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
         if (j.group >= 0) {
             ++m.cloud_jobs;
             run.cloud_busy(double(j.cpus) * run_time);
+            cloud_waits.push_back(wait);
         }
     }
+    m.median_cloud_wait = nearest_rank(cloud_waits, 0.5);
+    m.p95_cloud_wait = nearest_rank(cloud_waits, 0.95);
     m.mean_wait = run.mean_wait();
     m.median_wait = run.wait_quantile(0.5);
     m.p95_wait = run.wait_quantile(0.95);

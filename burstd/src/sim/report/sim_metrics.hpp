@@ -39,6 +39,9 @@ struct SimMetrics {
     double mean_wait = 0;   // seconds from eligible (submit, or last parent's end) to running, boot included
     double median_wait = 0;
     double p95_wait = 0;
+    // The same of the jobs that ran in the cloud (boot waits included): what a warm pool shortens.
+    double median_cloud_wait = 0;
+    double p95_cloud_wait = 0;
     double mean_bounded_slowdown = 0; // max(1, (wait + run) / max(run, tau))
     double makespan = 0;              // last end − first submit
     double cloud_core_seconds = 0;
