@@ -63,7 +63,7 @@ const char* const kUsage =
     "                | --workload gatk|blast[:key=value,...]\n"
     "                | --workflow FILE... [--workflow-rate R] [--workflow-count N]\n"
     "                [--workflow-accounts A,B,...]) [--local-cores N]\n"
-    "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S,max=N'...]\n"
+    "                [--local-node-cores N] [--group 'name,cpus=N,price=P,boot=S[,max=N]'...]\n"
     "                [--policy NAME | --compare NAME,NAME,...] [--param [policy:]key=value...]\n"
     "                [--seed N] [--lambda X[,X...] [--lambda-gates]] [--cycle S] [--suspend-time S] [--boot-jitter F]\n"
     "                [--bf-max-job-test N] [--default-time S] [--tau S] [--budget X [--budget-interval S]]\n"

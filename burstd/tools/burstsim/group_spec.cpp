@@ -109,12 +109,12 @@ GroupSpec parse_group_spec(const std::string& spec)
                                  "stockout, stockout_rate, capacity_errors, cool_down, max_cool_down)");
     }
     // A forgotten price would replay a free cloud, a forgotten boot time one
-    // that boots in 120 s: neither has a default worth guessing.
+    // that boots in 120 s: neither has a default worth guessing.  A
+    // forgotten max= is no quota, which is what leaving it out says.
     std::string missing;
     for (const auto& [key, what] : {std::pair<const char*, const char*>{"cpus", "cores per node"},
                                     {"price", "price per instance-hour"},
-                                    {"boot", "seconds from launch to a usable node"},
-                                    {"max", "how many nodes the group may have"}})
+                                    {"boot", "seconds from launch to a usable node"}})
         if (!seen.count(key))
             missing += std::string(missing.empty() ? "" : ", ") + key + "= (" + what + ")";
     if (!missing.empty())

@@ -1,10 +1,11 @@
 #pragma once
 // A node group written on one command-line word, as burstsim takes it:
-//   name,cpus=8,price=0.40,boot=90,max=20[,billing=second|hour][,min_billed=60]
+//   name,cpus=8,price=0.40,boot=90[,max=20][,billing=second|hour][,min_billed=60]
 //   [,speed=1.0][,partition=cloud][,spot=0.05][,jitter=0.1]
 //   [,stockout=START-END;...][,stockout_rate=P]
 //   [,capacity_errors=3][,cool_down=60][,max_cool_down=1800]
-// price is per instance-hour, boot and min_billed in seconds; jitter spreads
+// price is per instance-hour, boot and min_billed in seconds; max is the
+// group's quota in nodes (none without it: max_count 0); jitter spreads
 // its boots uniformly over boot × (1 ± jitter) (else --boot-jitter's); spot makes the
 // group spot capacity interrupted that many times per instance-hour;
 // stockout and stockout_rate make its launches fail for capacity

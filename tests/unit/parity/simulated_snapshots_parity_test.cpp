@@ -9,9 +9,11 @@
 #include "sim/engine/simulator.hpp"
 #include "slurm/slurm_actuator.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -171,6 +173,31 @@ NodeGroup group(const std::string& name, std::uint32_t cpus, double price, Secon
     return g;
 }
 
+// The engine's snapshot as slurmctld would export it: burstsim lists a
+// cloud node only from its first power-up, Slurm every node slurm.conf
+// defines, the others powered down.
+Snapshot as_slurm_lists_it(const ClusterState& state, const std::vector<NodeGroup>& groups)
+{
+    Snapshot snapshot = state.snapshot;
+    std::set<std::string> listed;
+    for (const auto& n : snapshot.nodes)
+        listed.insert(n.name);
+    for (const auto& g : groups)
+        for (const auto& name : g.nodes)
+            if (!listed.count(name)) {
+                Node n;
+                n.name = name;
+                n.cpus = g.cpus;
+                n.partitions = {g.partition};
+                n.flags = kNodeCloud | kNodePoweredDown;
+                snapshot.nodes.push_back(std::move(n));
+                auto p = std::find_if(snapshot.partitions.begin(), snapshot.partitions.end(),
+                                      [&](const Partition& p) { return p.name == g.partition; });
+                p->nodes.push_back(name);
+            }
+    return snapshot;
+}
+
 // Waves of 2-8-core jobs on an 8-core site: each wave queues, some burst.
 std::vector<TraceJob> waves()
 {
@@ -249,7 +276,8 @@ TEST(SimulatedSnapshotsParity, BurstdTakesTheActionsTheEngineTookOnTheSameStates
         const Time now = d.state.snapshot.time;
         clock.set(now);
         mirror.follow(d.state, names, now);
-        burstd.run(CycleContext{config, &d.state.snapshot, now, logger});
+        const Snapshot slurms = as_slurm_lists_it(d.state, site.groups);
+        burstd.run(CycleContext{config, &slurms, now, logger});
         // The first cycle's reconcile runs on burstd's workers and reads the
         // ledger the mirror writes: it must be done before the mirror goes on.
         while (instances.busy() != 0)

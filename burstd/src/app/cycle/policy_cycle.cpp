@@ -17,7 +17,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <type_traits>
+#include <unordered_map>
 
 namespace burst {
 
@@ -587,17 +589,22 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
     }
     json_object_set(status, "thread_scaling", thread_scaling.get());
 
-    // Cloud nodes by state, per group, as the last snapshot showed them.
+    // Cloud nodes by state, per group, as the last snapshot showed them: one
+    // look-up per node, not a search of every group's Nodes= list.
+    std::unordered_map<std::string_view, std::size_t> group_of;
+    for (std::size_t g = 0; g < last_groups_.size(); ++g)
+        for (const auto& name : last_groups_[g].nodes)
+            group_of.emplace(name, g);
+    std::vector<std::map<std::string, std::vector<std::string>>> states(last_groups_.size());
+    for (const auto& n : last_nodes_)
+        if (auto it = group_of.find(n.name); it != group_of.end())
+            states[it->second][state_word(n)].push_back(n.name);
     JsonRef by_state(json_object());
-    for (const auto& g : last_groups_) {
-        std::map<std::string, std::vector<std::string>> states;
-        for (const auto& n : last_nodes_)
-            if (std::find(g.nodes.begin(), g.nodes.end(), n.name) != g.nodes.end())
-                states[state_word(n)].push_back(n.name);
+    for (std::size_t g = 0; g < last_groups_.size(); ++g) {
         JsonRef group(json_object());
-        for (const auto& [word, names] : states)
+        for (const auto& [word, names] : states[g])
             json_object_set_new(group.get(), word.c_str(), json_string(compress_hostlist(names).c_str()));
-        json_object_set(by_state.get(), g.name.c_str(), group.get());
+        json_object_set(by_state.get(), last_groups_[g].name.c_str(), group.get());
     }
     json_object_set(status, "cloud_nodes", by_state.get());
 

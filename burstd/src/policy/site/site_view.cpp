@@ -253,7 +253,11 @@ SiteView SiteView::of(const ClusterState& state)
             gv.offer.gres = readable_gres(gv.group->gres);
         const std::uint32_t in_use = gv.up_nodes + gv.booting_nodes;
         const std::uint32_t cap = gv.group->capacity();
-        gv.hireable_nodes = std::min(down[g], cap > in_use ? cap - in_use : 0);
+        // Nodes the snapshot does not list are powered down and never used:
+        // counted, not walked.
+        const auto powered_down = std::uint32_t(
+            std::min<std::uint64_t>(std::uint64_t(down[g]) + gv.group->unlisted_nodes, NodeGroup::kUnlimited));
+        gv.hireable_nodes = std::min(powered_down, cap > in_use ? cap - in_use : 0);
         if (auto limit = state.hire_limits.find(gv.group->name); limit != state.hire_limits.end())
             gv.hireable_nodes = std::min(gv.hireable_nodes, limit->second);
     }

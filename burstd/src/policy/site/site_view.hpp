@@ -1,6 +1,7 @@
 #pragma once
 // The questions every hiring policy asks of a ClusterState, answered once per
-// decision in O(jobs + nodes): how many local cores are free, which jobs wait
+// decision in O(jobs + listed nodes), a group's unlisted nodes taken as a
+// count (NodeGroup::unlisted_nodes): how many local cores are free, which jobs wait
 // in priority order, and per node group how much is up, booting, hireable and
 // already promised to routed jobs.
 

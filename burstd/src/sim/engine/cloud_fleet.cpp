@@ -5,8 +5,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 namespace burst {
+namespace {
+
+// Whether `node` is one of the nodes named "<group>-<i>" that `group`,
+// which names none, may have.
+bool named_like_one_of(const std::string& node, const NodeGroup& group)
+{
+    const std::string prefix = group.name + "-";
+    if (node.size() <= prefix.size() || node.compare(0, prefix.size(), prefix) != 0 || node[prefix.size()] == '0')
+        return false;
+    const std::string digits = node.substr(prefix.size());
+    if (digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    return std::stoull(digits) <= simulated_node_count(group);
+}
+
+} // namespace
 
 CloudFleet::CloudFleet(const SimConfig& site, std::uint32_t jobs, Time origin, const Clock& clock,
                        EventQueue& events, SimSnapshot& snapshot)
@@ -16,30 +33,41 @@ CloudFleet::CloudFleet(const SimConfig& site, std::uint32_t jobs, Time origin, c
     group_nodes_.resize(site_.groups.size());
     boots_.resize(site_.groups.size());
     warm_.assign(site_.groups.size(), 0);
-    for (std::size_t g = 0; g < site_.groups.size(); ++g) {
-        const NodeGroup& group = site_.groups[g];
-        for (const auto& name : group.nodes) {
-            if (node_by_name_.count(name))
+    // Checked here, not as nodes are first powered up: a replay stops at
+    // its start, not half-way through.
+    std::unordered_set<std::string> named;
+    for (const auto& group : site_.groups)
+        for (const auto& name : group.nodes)
+            if (!named.insert(name).second)
                 throw SimConfigError("node " + name + " is in more than one node group");
-            CloudNode cn;
-            cn.group = std::uint32_t(g);
-            cn.cpus = group.cpus;
-            cn.view = snapshot_.local_nodes() + std::uint32_t(nodes_.size());
-            node_by_name_.emplace(name, std::uint32_t(nodes_.size()));
-            group_nodes_[g].push_back(std::uint32_t(nodes_.size()));
-            nodes_.push_back(std::move(cn));
-            sync_node(std::uint32_t(nodes_.size() - 1));
-        }
-    }
+    for (const auto& group : site_.groups)
+        if (group.nodes.empty())
+            for (const auto& name : named)
+                if (named_like_one_of(name, group))
+                    throw SimConfigError("node " + name + " is in more than one node group");
     launches_.emplace(site_.groups, site_.shortages, site_.seed, origin);
 }
 
-std::uint64_t CloudFleet::cores() const
+std::uint32_t CloudFleet::never_used(std::uint32_t g) const
 {
-    std::uint64_t cores = 0;
-    for (const auto& node : nodes_)
-        cores += node.cpus;
-    return cores;
+    return snapshot_.state().groups[g].unlisted_nodes;
+}
+
+std::uint32_t CloudFleet::list_node(std::uint32_t g)
+{
+    const NodeGroup& group = site_.groups[g];
+    const std::size_t i = group_nodes_[g].size();
+    std::string name = group.nodes.empty() ? group.name + "-" + std::to_string(i + 1) : group.nodes[i];
+    CloudNode node;
+    node.group = g;
+    node.cpus = group.cpus;
+    node.view = snapshot_.list_cloud_node(g, name);
+    const auto n = std::uint32_t(nodes_.size());
+    node_by_name_.emplace(std::move(name), n);
+    group_nodes_[g].push_back(n);
+    nodes_.push_back(std::move(node));
+    sync_node(n);
+    return n;
 }
 
 bool CloudFleet::booting(std::uint32_t n, std::uint64_t life) const
@@ -54,7 +82,7 @@ bool CloudFleet::powered_on(std::uint32_t n, std::uint64_t life) const
 
 std::uint64_t CloudFleet::room(std::uint32_t g) const
 {
-    std::uint64_t room = 0;
+    std::uint64_t room = std::uint64_t(never_used(g)) * site_.groups[g].cpus;
     for (auto n : group_nodes_[g]) {
         const CloudNode& node = nodes_[n];
         if (!node.draining)
@@ -69,29 +97,34 @@ bool CloudFleet::allocate(std::uint32_t j, std::uint32_t g, std::uint32_t cpus)
         return false;
     JobNodes& job = jobs_[j];
     std::uint32_t need = cpus;
-    // Like Slurm: nodes already up first, then booting ones, then resume more.
-    for (Power pass : {Power::Up, Power::Booting, Power::Down}) {
+    auto take_cores = [&](std::uint32_t n) {
+        CloudNode& node = nodes_[n];
+        if (node.power == Power::Down)
+            power_up(n);
+        end_idle(n, false);
+        const std::uint32_t take = std::min(need, node.cpus - node.alloc);
+        node.alloc += take;
+        ++node.idle_epoch;
+        need -= take;
+        job.nodes.emplace_back(n, take);
+        if (node.power == Power::Booting) {
+            node.configuring.push_back(j);
+            ++job.booting;
+        }
+        sync_node(n);
+    };
+    // Like Slurm: nodes already up first, then booting ones, then resume
+    // more, those used before first.
+    for (Power pass : {Power::Up, Power::Booting, Power::Down})
         for (auto n : group_nodes_[g]) {
             if (need == 0)
                 break;
-            CloudNode& node = nodes_[n];
-            if (node.power != pass || node.draining || node.alloc == node.cpus)
-                continue;
-            if (node.power == Power::Down)
-                power_up(n);
-            end_idle(n, false);
-            const std::uint32_t take = std::min(need, node.cpus - node.alloc);
-            node.alloc += take;
-            ++node.idle_epoch;
-            need -= take;
-            job.nodes.emplace_back(n, take);
-            if (node.power == Power::Booting) {
-                node.configuring.push_back(j);
-                ++job.booting;
-            }
-            sync_node(n);
+            const CloudNode& node = nodes_[n];
+            if (node.power == pass && !node.draining && node.alloc < node.cpus)
+                take_cores(n);
         }
-    }
+    while (need > 0)
+        take_cores(list_node(g));
     return true;
 }
 
@@ -283,6 +316,8 @@ std::uint32_t CloudFleet::hire(std::uint32_t g, std::uint32_t count)
             power_up(n);
             --left;
         }
+    for (; left > 0 && never_used(g) > 0; --left)
+        power_up(list_node(g));
     return left;
 }
 
@@ -310,6 +345,10 @@ bool CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
             ++in_use;
             changed = true;
         }
+    for (; in_use < count && never_used(g) > 0; ++in_use) {
+        power_up(list_node(g));
+        changed = true;
+    }
     return changed;
 }
 

@@ -10,6 +10,12 @@
 // release has it draining.  Instances are billed from launch to power-down,
 // at least min_billed, per second or per started hour.
 //
+// A group's nodes are the ones ever powered up, named and shown from their
+// first power-up on, and a count of the rest (SimSnapshot::list_cloud_node),
+// so that what a replay costs grows with the nodes it uses, not with the
+// group's max_count.  Resuming a powered-down node, Slurm takes the group's
+// first in its order: nodes used before first, then the next never used.
+//
 // The fleet shows its nodes in the snapshot as Slurm does (CLOUD,
 // POWERED_DOWN, POWERING_UP, DRAIN, their allocated cores) whenever they
 // change, and each decision cycle its instances and recent boots (show()).  Random draws: boot times from the
@@ -48,14 +54,13 @@ public:
     // A job's cores on cloud nodes: (node, cores) per node.
     using Allocation = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 
-    // `site` is the replay's (every group with its nodes named); room for
-    // the allocations of `jobs` jobs; `origin` is the first submission.
-    // Throws SimConfigError when a node is in more than one group.
+    // `site` is the replay's (replay_site); room for the allocations of
+    // `jobs` jobs; `origin` is the first submission.  Throws SimConfigError
+    // when a node is in more than one group.  Nodes are numbered in the
+    // order they are first powered up.
     CloudFleet(const SimConfig& site, std::uint32_t jobs, Time origin, const Clock& clock, EventQueue& events,
                SimSnapshot& snapshot);
 
-    std::uint32_t size() const { return std::uint32_t(nodes_.size()); }
-    std::uint64_t cores() const; // of every node
     std::uint64_t up_cores() const { return up_cores_; } // powered on (booting or up)
     std::uint32_t up_nodes() const { return up_nodes_; }
     std::uint32_t group_of(std::uint32_t n) const { return nodes_[n].group; }
@@ -67,7 +72,7 @@ public:
     bool powered_on(std::uint32_t n, std::uint64_t life) const;
 
     // Free cores of the group's nodes that are not draining, powered down
-    // or not.
+    // or not, never used or not.
     std::uint64_t room(std::uint32_t g) const;
     // Allocates `cpus` cores of group `g` to job `j`, as Slurm does: nodes
     // already up first, then booting ones, then resuming more.  False when
@@ -150,6 +155,11 @@ private:
         Time billed_until = 0;
     };
 
+    // The group's nodes never powered up (NodeGroup::kUnlimited: no end).
+    std::uint32_t never_used(std::uint32_t g) const;
+    // Lists the group's next node never powered up (never_used(g) > 0);
+    // returns its number.
+    std::uint32_t list_node(std::uint32_t g);
     void power_up(std::uint32_t n);
     // Closes the idle period of an up node that gets work or powers down.
     void end_idle(std::uint32_t n, bool powering_down);
@@ -170,7 +180,7 @@ private:
     std::mt19937_64 interruption_rng_;
     std::vector<CloudNode> nodes_;
     std::unordered_map<std::string, std::uint32_t> node_by_name_;
-    std::vector<std::vector<std::uint32_t>> group_nodes_;
+    std::vector<std::vector<std::uint32_t>> group_nodes_; // the nodes ever powered up, in the group's order
     std::vector<JobNodes> jobs_;
     // Per group, its last kRecentBoots boots, oldest first (ClusterState::boots).
     std::vector<std::deque<NodeBoot>> boots_;

@@ -17,11 +17,14 @@
 
 namespace burst {
 
-// The nodes a group has in a replay: its named nodes up to max_count, or
-// max_count nodes named "<group>-<i>" when it names none.
+// The nodes a group has in a replay: its named nodes up to max_count, or,
+// when it names none, max_count nodes named "<group>-<i>" (no max_count:
+// NodeGroup::kUnlimited).
 inline std::uint32_t simulated_node_count(const NodeGroup& group)
 {
-    return group.nodes.empty() ? group.max_count : group.capacity();
+    if (!group.nodes.empty())
+        return group.capacity();
+    return group.max_count == 0 ? NodeGroup::kUnlimited : group.max_count;
 }
 
 // How long `job` runs on the group's nodes: its true runtime at their
@@ -44,7 +47,8 @@ struct SimConfig {
     // Local cores are scheduled as one pool (as SWF machines are); policies
     // see them as nodes of this many cores.
     std::uint32_t local_node_cores = 32;
-    // Groups without node names get max_count nodes named "<group>-<i>".
+    // Groups without node names get max_count nodes named "<group>-<i>",
+    // as many as the replay powers up when max_count is 0.
     std::vector<NodeGroup> groups;
     // By group name: when its launches fail for capacity (none = never).
     std::map<std::string, CapacityShortage> shortages;

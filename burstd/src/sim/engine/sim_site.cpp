@@ -35,8 +35,6 @@ void validate(const SimConfig& c)
             throw SimConfigError("node group names must be non-empty and unique ('" + g.name + "')");
         if (g.cpus == 0)
             throw SimConfigError("node group " + g.name + ": cpus must be at least 1");
-        if (g.nodes.empty() && g.max_count == 0)
-            throw SimConfigError("node group " + g.name + ": needs node names or max > 0");
         if (!(g.price_per_hour >= 0) || !(g.boot_time >= 0) || !(g.min_billed >= 0) || !(g.speed > 0))
             throw SimConfigError("node group " + g.name + ": price, boot time and min billed must be >= 0, speed > 0");
         if (!(g.interruptions_per_hour >= 0) || !std::isfinite(g.interruptions_per_hour) ||
@@ -67,11 +65,11 @@ SimConfig replay_site(const SimConfig& config)
     for (NodeGroup& group : site.groups) {
         const std::uint32_t count = simulated_node_count(group);
         if (group.nodes.empty())
-            for (std::uint32_t i = 0; i < count; ++i)
-                group.nodes.push_back(group.name + "-" + std::to_string(i + 1));
+            group.unlisted_nodes = count;
+        else
+            group.nodes.resize(count);
         if (group.provider.empty())
             group.provider = "sim";
-        group.nodes.resize(count);
     }
     return site;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The site as a replay runs it: the SimConfig checked, and every node group
-// with its nodes named (max_count nodes "<group>-<i>" when it names none)
-// and a provider ("sim" when it has none).
+// with as many nodes as it may have (simulated_node_count), named or, when
+// it names none, counted in unlisted_nodes for the fleet to name
+// "<group>-<i>" as it first powers them up, and a provider ("sim" when it
+// has none).
 
 #include "sim/engine/sim_config.hpp"
 

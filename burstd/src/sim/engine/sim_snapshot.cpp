@@ -45,22 +45,32 @@ SimSnapshot::SimSnapshot(const SimConfig& site, std::uint32_t jobs)
     for (const auto& group : site.groups) {
         Partition p;
         p.name = group_partition(group);
-        p.nodes = group.nodes;
-        for (const auto& name : group.nodes) {
-            Node n;
-            n.name = name;
-            n.cpus = group.cpus;
-            n.memory_mb = group.memory_mb;
-            n.partitions = {p.name};
-            state_.snapshot.nodes.push_back(std::move(n));
-        }
         in_group_.push_back(PartitionSet{p.name});
         local_or_group_.push_back(PartitionSet{kLocalPartition, p.name});
         state_.snapshot.partitions.push_back(std::move(p));
     }
     state_.groups = site.groups;
-    for (auto& g : state_.groups) // the longest boot the fleet draws
-        g.longest_boot = g.boot_time * (1 + boot_jitter_of(site, g));
+    for (auto& g : state_.groups) {
+        g.unlisted_nodes = g.capacity();
+        g.nodes.clear();
+        g.longest_boot = g.boot_time * (1 + boot_jitter_of(site, g)); // the longest boot the fleet draws
+    }
+}
+
+std::uint32_t SimSnapshot::list_cloud_node(std::size_t group, const std::string& name)
+{
+    NodeGroup& g = state_.groups[group];
+    Node n;
+    n.name = name;
+    n.cpus = g.cpus;
+    n.memory_mb = g.memory_mb;
+    n.partitions = {group_partition(g)};
+    state_.snapshot.nodes.push_back(std::move(n));
+    state_.snapshot.partitions[1 + group].nodes.push_back(name);
+    g.nodes.push_back(name);
+    if (g.unlisted_nodes != NodeGroup::kUnlimited)
+        --g.unlisted_nodes;
+    return std::uint32_t(state_.snapshot.nodes.size() - 1);
 }
 
 void SimSnapshot::add(std::uint32_t j, const TraceJob& t, std::uint32_t cpus, std::uint32_t cpus_per_task,

@@ -1,8 +1,11 @@
 #pragma once
 // The ClusterState the policies see, kept up as the replay goes rather than
 // built anew each decision cycle: a view of every submitted job until it
-// ends, a view of every local and CLOUD node, the partitions, the node
-// groups and the spans of ended instances still billed.  The partition lists a job's view takes are interned once.
+// ends, a view of every local node and of every CLOUD node ever powered up,
+// the partitions, the node groups and the spans of ended instances still
+// billed.  A group's nodes never powered up are a count, its
+// unlisted_nodes: a quota the replay never reaches costs nothing.  The
+// partition lists a job's view takes are interned once.
 // Each cycle begin_cycle() brings the time and the local nodes' use up to
 // date; the cloud fleet shows its nodes, instances and boots itself
 // (CloudFleet::show).
@@ -30,9 +33,13 @@ public:
     ClusterState& state() { return state_; }
     const ClusterState& state() const { return state_; }
 
-    // The local pool's nodes come first; the cloud nodes' views follow,
-    // group after group, each group's in its order.
+    // The local pool's nodes come first; the cloud nodes' views follow in
+    // the order they were first powered up.
     std::uint32_t local_nodes() const { return local_nodes_; }
+    // A node of group `group` about to be powered up for the first time:
+    // listed from now on, in the group and its partition; its state is the
+    // fleet's to show.  Returns the index of its view.
+    std::uint32_t list_cloud_node(std::size_t group, const std::string& name);
     Node& node(std::uint32_t view) { return state_.snapshot.nodes[view]; }
     const Node& node(std::uint32_t view) const { return state_.snapshot.nodes[view]; }
 

@@ -37,6 +37,35 @@ namespace {
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
 constexpr std::size_t kKeptBudgetNotes = 5;
 
+// The cloud nodes the groups may have, as slurm.conf would define them for
+// Slurm's job-size factor: an unlimited group defines none.
+std::uint32_t defined_cloud_nodes(const std::vector<NodeGroup>& groups)
+{
+    std::uint64_t nodes = 0;
+    for (const auto& g : groups)
+        if (g.capacity() != NodeGroup::kUnlimited)
+            nodes += g.capacity();
+    return std::uint32_t(std::min<std::uint64_t>(nodes, NodeGroup::kUnlimited));
+}
+
+std::uint64_t defined_cloud_cores(const std::vector<NodeGroup>& groups)
+{
+    std::uint64_t cores = 0;
+    for (const auto& g : groups)
+        if (g.capacity() != NodeGroup::kUnlimited)
+            cores += std::uint64_t(g.capacity()) * g.cpus;
+    return cores;
+}
+
+// Every local and cloud core (PFA's R): infinite with an unlimited group.
+double site_capacity(const SimConfig& site)
+{
+    for (const auto& g : site.groups)
+        if (g.capacity() == NodeGroup::kUnlimited)
+            return std::numeric_limits<double>::infinity();
+    return double(site.local_cores + defined_cloud_cores(site.groups));
+}
+
 class SimRun final : private LocalScheduler::Starts, private JobThreads {
 public:
     SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
@@ -102,7 +131,8 @@ private:
 SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle)
     : config_(replay_site(config)), cycle_(cycle), jobs_(trace, config_.local_cores), snapshot_(config_, jobs_.size()),
       fleet_(config_, jobs_.size(), jobs_.first_submit(), clock_, events_, snapshot_),
-      sched_(config_, jobs_, config_.local_cores + fleet_.cores(), snapshot_.local_nodes() + fleet_.size()),
+      sched_(config_, jobs_, config_.local_cores + defined_cloud_cores(config_.groups),
+             snapshot_.local_nodes() + defined_cloud_nodes(config_.groups)),
       booking_(config_.budgets), sink_(config_.groups, jobs_, sched_, fleet_, snapshot_, *this)
 {
     result_.jobs_too_wide = jobs_.too_wide();
@@ -114,7 +144,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
                                      ? std::nullopt
                                      : std::optional<Seconds>(suspend_time_of(config_, g));
     result_.budget_limits = config_.budgets;
-    result_.provisioning.capacity = double(config_.local_cores + fleet_.cores());
+    result_.provisioning.capacity = site_capacity(config_);
 }
 
 SimResult SimRun::run()

@@ -178,7 +178,7 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
     best.cost = std::numeric_limits<double>::infinity();
     const NodeGroup& g = config.groups[i];
     const std::uint64_t nodes = (job.cpus + g.cpus - 1) / g.cpus;
-    const std::uint64_t capacity = g.nodes.empty() ? g.max_count : g.capacity();
+    const std::uint64_t capacity = simulated_node_count(g);
     if (nodes > capacity)
         return best;
     const Seconds c = config.cycle;
@@ -398,7 +398,7 @@ void ClairvoyantPolicy::hire_and_release(const ClusterState& state, Time now, De
 
     for (std::size_t g = 0; g < groups; ++g) {
         const NodeGroup& group = config_.groups[g];
-        const std::uint32_t capacity = group.nodes.empty() ? group.max_count : group.capacity();
+        const std::uint32_t capacity = simulated_node_count(group);
         const double peak = peak_cores(now, config_.cycle, std::uint64_t(capacity) * group.cpus, running[g], waiting[g], free_up[g]);
         const auto needed = std::min(capacity, std::uint32_t(std::ceil(peak / group.cpus - 1e-9)));
         if (needed > on[g]) {

@@ -174,6 +174,17 @@ TEST(PolicyCycleBudget, WithoutBudgetLinesEveryPolicysActionsAreApplied)
     CHECK(status.find("\"budgets\":[]") != std::string::npos);
 }
 
+TEST(PolicyCycleBudget, TheStatusListsEachGroupsNodesByStateAndNoOtherNode)
+{
+    snapshot.nodes[1].flags = kNodeCloud;
+    Node local;
+    local.name = "l1";
+    local.cpus = 4;
+    snapshot.nodes.push_back(local);
+    cycle({});
+    STRCMP_CONTAINS("\"cloud_nodes\":{\"cloud\":{\"idle\":\"c2\",\"powered_down\":\"c[1,3-4]\"}}", status.c_str());
+}
+
 TEST(PolicyCycleBudget, RoutesOverAnAccountsBudgetAreDroppedAcrossTheChainWithANoteInLogsAndStatus)
 {
     config.budgets = {BudgetConfig{"bio", 0.50, 86400, "burstd.conf:9"}};

@@ -58,15 +58,71 @@ using Kinds = std::vector<std::pair<EventKind, std::uint32_t>>;
 
 TEST_GROUP(CloudFleet){};
 
-TEST(CloudFleet, ShowsItsNodesPoweredDownUntilHired)
+TEST(CloudFleet, CountsTheNodesNeverPoweredUpAndListsEachFromItsFirstPowerUp)
 {
     Fixture f;
-    LONGS_EQUAL(3, f.fleet.size());
-    LONGS_EQUAL(6, f.fleet.cores());
+    const ClusterState& state = f.snapshot.state();
     LONGS_EQUAL(6, f.fleet.room(0));
-    STRCMP_EQUAL("g-2", f.fleet.name(1).c_str());
-    CHECK(f.view(1).has(kNodeCloud) && f.view(1).has(kNodePoweredDown));
+    LONGS_EQUAL(f.snapshot.local_nodes(), state.snapshot.nodes.size());
+    LONGS_EQUAL(3, state.groups[0].unlisted_nodes);
     LONGS_EQUAL(0, f.fleet.up_nodes());
+    LONGS_EQUAL(0, f.fleet.hire(0, 2));
+    STRCMP_EQUAL("g-2", f.fleet.name(1).c_str());
+    CHECK(f.view(1).has(kNodeCloud) && f.view(1).has(kNodePoweringUp));
+    CHECK((state.groups[0].nodes == std::vector<std::string>{"g-1", "g-2"}));
+    LONGS_EQUAL(1, state.groups[0].unlisted_nodes);
+    LONGS_EQUAL(3, state.groups[0].capacity());
+}
+
+TEST(CloudFleet, ANodePoweredDownAgainStaysListedAndIsResumedBeforeANewOne)
+{
+    Fixture f;
+    f.fleet.hire(0, 1);
+    f.events_until(30);
+    f.fleet.node_ready(0);
+    f.events_until(130);
+    f.fleet.suspend_check(0, f.tokens.back(), true);
+    CHECK(f.view(0).has(kNodePoweredDown));
+    LONGS_EQUAL(1, f.snapshot.state().groups[0].nodes.size());
+    CHECK(f.fleet.allocate(0, 0, 2));
+    CHECK((f.fleet.allocation(0) == Alloc{{0, 2}}));
+    LONGS_EQUAL(2, f.snapshot.state().groups[0].unlisted_nodes);
+}
+
+TEST(CloudFleet, AnUnlimitedGroupHiresFromAPoolWithoutEnd)
+{
+    SimConfig c = Fixture::config(0);
+    const SimConfig site = replay_site(c);
+    ManualClock clock;
+    EventQueue events;
+    SimSnapshot snapshot(site, 1);
+    CloudFleet fleet(site, 1, 0, clock, events, snapshot);
+    LONGS_EQUAL(NodeGroup::kUnlimited, snapshot.state().groups[0].capacity());
+    CHECK(fleet.room(0) >= std::uint64_t(NodeGroup::kUnlimited) * 2);
+    LONGS_EQUAL(0, fleet.hire(0, 1000));
+    CHECK(fleet.allocate(0, 0, 2002)); // the 1000 booting nodes and one more
+    LONGS_EQUAL(1001, fleet.up_nodes());
+    STRCMP_EQUAL("g-1001", fleet.name(1000).c_str());
+    LONGS_EQUAL(NodeGroup::kUnlimited, snapshot.state().groups[0].unlisted_nodes);
+}
+
+TEST(CloudFleet, RefusesANamedNodeThatAnotherGroupNamesItself)
+{
+    SimConfig c = Fixture::config(3);
+    NodeGroup named = cloud_group("h", 2, 1, 30, 0, 0);
+    named.nodes = {"h-1", "g-3"};
+    c.groups.push_back(named);
+    const SimConfig site = replay_site(c);
+    ManualClock clock;
+    EventQueue events;
+    SimSnapshot snapshot(site, 1);
+    CHECK_THROWS(SimConfigError, CloudFleet(site, 1, 0, clock, events, snapshot));
+    c.groups[1].nodes = {"h-1", "g-4"}; // beyond g's three
+    const SimConfig apart = replay_site(c);
+    SimSnapshot other(apart, 1);
+    CloudFleet fleet(apart, 1, 0, clock, events, other);
+    LONGS_EQUAL(0, fleet.hire(1, 2));
+    STRCMP_EQUAL("g-4", fleet.name(1).c_str());
 }
 
 // Like Slurm: cores of nodes already up first, then of booting ones, then

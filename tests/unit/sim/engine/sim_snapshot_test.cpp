@@ -2,6 +2,7 @@
 #include "sim/engine/sim_snapshot.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/sim_fixtures.hpp"
@@ -23,18 +24,25 @@ SimConfig site()
 
 TEST_GROUP(SimSnapshot){};
 
-TEST(SimSnapshot, ShowsTheLocalPoolAsNodesThenEachGroupsNodes)
+TEST(SimSnapshot, ShowsTheLocalPoolAsNodesThenTheCloudNodesAsTheyAreListed)
 {
     const SimConfig s = site();
     SimSnapshot snap(s, 0);
     const Snapshot& view = snap.state().snapshot;
+    const NodeGroup& group = snap.state().groups.at(0);
     LONGS_EQUAL(3, snap.local_nodes());
-    LONGS_EQUAL(5, view.nodes.size());
+    LONGS_EQUAL(3, view.nodes.size());
     LONGS_EQUAL(1, view.nodes[2].cpus); // what is left of the 5 cores
-    STRCMP_EQUAL("g-2", view.nodes[4].name.c_str());
     LONGS_EQUAL(2, view.partitions.size());
     CHECK(view.partitions[0].is_default);
-    LONGS_EQUAL(1, snap.state().groups.size());
+    LONGS_EQUAL(2, group.unlisted_nodes);
+    LONGS_EQUAL(3, snap.list_cloud_node(0, "g-1"));
+    STRCMP_EQUAL("g-1", view.nodes[3].name.c_str());
+    LONGS_EQUAL(4, view.nodes[3].cpus);
+    CHECK((view.partitions[1].nodes == std::vector<std::string>{"g-1"}));
+    CHECK((group.nodes == std::vector<std::string>{"g-1"}));
+    LONGS_EQUAL(1, group.unlisted_nodes);
+    LONGS_EQUAL(2, group.capacity());
 }
 
 TEST(SimSnapshot, ARemovedJobsViewGoesAndTheOthersStayFound)

@@ -119,6 +119,33 @@ TEST(Simulator, AlwaysBootsACloudNodeForARoutedJobAndBillsUntilSuspend)
     DOUBLES_EQUAL(200, m.cloud_core_seconds, 1e-9);
 }
 
+// Nodes never powered up make no difference: not to the jobs, the bill or
+// the instances.
+TEST(Simulator, AQuotaNeverReachedReplaysAsNoQuota)
+{
+    const std::vector<TraceJob> trace = {job(1, 0, 2, 1000), job(2, 0, 2, 500), job(3, 0, 2, 300),
+                                         job(4, 0, 2, 500), job(5, 0, 2, 400), job(6, 900, 2, 10)};
+    auto replay = [&](std::uint32_t max_count) {
+        SimConfig c = site(2);
+        c.groups = {cloud()};
+        c.groups[0].max_count = max_count;
+        auto always = make_policy("always", PolicyParams{});
+        return simulate(c, trace, *always);
+    };
+    const SimResult just_enough = replay(4), high = replay(100000), unlimited = replay(0);
+    for (const SimResult* r : {&high, &unlimited}) {
+        for (const auto& job : just_enough.jobs) {
+            DOUBLES_EQUAL(job.start, outcome(*r, job.id).start, 0);
+            DOUBLES_EQUAL(job.end, outcome(*r, job.id).end, 0);
+            LONGS_EQUAL(job.group, outcome(*r, job.id).group);
+        }
+        LONGS_EQUAL(just_enough.instances_launched, r->instances_launched);
+        DOUBLES_EQUAL(just_enough.cloud_cost, r->cloud_cost, 0);
+        DOUBLES_EQUAL(just_enough.idle_core_seconds, r->idle_core_seconds, 0);
+    }
+    CHECK(just_enough.instances_launched > 4); // jobs 2-5 on four nodes at once, job 6 on another later
+}
+
 TEST(Simulator, AJobOnBootingNodesStartsWhenTheyAreUpAsSlurmResetsIt)
 {
     // `always`, noting how each decision sees job 2 once it is allocated.
@@ -264,7 +291,7 @@ TEST(Simulator, ShowsPoliciesTheSiteAndReportsFinishedJobs)
     };
     simulate(c, {job(1, 0, 4, 50), job(2, 0, 2, 10)}, p);
     LONGS_EQUAL(1, pending_seen); // job 2 waits behind job 1
-    LONGS_EQUAL(4, nodes_seen);   // two local nodes of 2 cores, two cloud nodes
+    LONGS_EQUAL(2, nodes_seen);   // two local nodes of 2 cores; no cloud node was ever powered up
     LONGS_EQUAL(2, p.ends.size());
     STRCMP_EQUAL("acct/x", p.ends[0].category.c_str());
     DOUBLES_EQUAL(50, p.ends[0].elapsed, 0);

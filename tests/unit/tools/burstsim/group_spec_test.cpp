@@ -1,5 +1,7 @@
 #include "tools/burstsim/group_spec.hpp"
 
+#include "sim/engine/sim_config.hpp"
+
 #include <string>
 
 #include <CppUTest/TestHarness.h>
@@ -24,6 +26,13 @@ TEST(GroupSpec, ReadsEveryKey)
     STRCMP_EQUAL("cloud", g.partition.c_str());
 }
 
+TEST(GroupSpec, AGroupWithoutMaxHasNoQuota)
+{
+    const NodeGroup g = parse_group_spec("aws,cpus=8,price=0.4,boot=90").group;
+    LONGS_EQUAL(0, g.max_count);
+    LONGS_EQUAL(NodeGroup::kUnlimited, simulated_node_count(g));
+}
+
 TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
 {
     auto message = [](const std::string& spec) -> std::string {
@@ -34,7 +43,7 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
         }
         return "accepted";
     };
-    CHECK(message("aws,cpus=8,price=1,boot=60").find("max= (how many nodes") != std::string::npos);
+    STRCMP_CONTAINS("max='0' is not a number >= 1", message("aws,cpus=8,price=1,boot=60,max=0").c_str());
     CHECK(message("aws,cpus=8,boot=60,max=1").find("price= (price per instance-hour) required") != std::string::npos);
     STRCMP_CONTAINS("cpus= (cores per node), price= (price per instance-hour), boot=", message("aws,max=1").c_str());
     CHECK(message("aws,cpus=8,price=1,max=1").find("boot=") != std::string::npos);

@@ -297,10 +297,10 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     ReleaseNodes release;
     release.drain_first = true;
     for (const GroupView* g : by_price) {
-        const std::unordered_set<std::string_view> members(g->group->nodes.begin(), g->group->nodes.end());
         std::vector<std::pair<std::uint64_t, const Node*>> up; // (cores freed by ready time, node)
-        for (const auto& node : state.snapshot.nodes)
-            if (node.cloud() && node.usable() && members.count(node.name)) {
+        for (std::size_t n = 0; n < state.snapshot.nodes.size(); ++n)
+            if (const Node& node = state.snapshot.nodes[n];
+                view.node_group[n] == int(g->index) && node.cloud() && node.usable()) {
                 auto it = busy_past_window.find(node.name);
                 const double busy = it == busy_past_window.end() ? 0 : std::min<double>(it->second, node.cpus);
                 up.emplace_back(node.cpus - std::uint64_t(std::floor(busy)), &node);
