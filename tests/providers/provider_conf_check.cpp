@@ -68,6 +68,7 @@ public:
         return {"placeholders are not submitted here"};
     }
     ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
+    ActuatorError hold_job(JobId, std::string_view) override { return {"jobs are not held here"}; }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)

@@ -1,13 +1,14 @@
 #!/bin/bash
 # Scavenger work on a real cluster (ScavengerQOS=): jobs of that QOS are never
 # demand and never cost money.  One asking for the cloud partition only gets
-# no instance: Slurm resumes a CLOUD node for it, burstd refuses to launch
-# one, hands the node back and the job is requeued.  One asking for
+# no instance: burstd holds it, and a CLOUD node Slurm resumed for it first
+# is refused (handed back, the job requeued).  One asking for
 # local,cloud while the local node is busy loses the cloud partition and
 # waits.  Once the local node is free it runs there, a real job preempts it
 # (requeue) and it finishes later.  (Submitted without --hold, Slurm may
 # schedule such a job onto a CLOUD node before burstd's next cycle; the
 # resume guard refuses that node too.)  No policy routes a scavenger job.
+# A job with the cloud partition alone then waits held.
 # Cluster: one local node, CLOUD nodes c1 and c2 (2 CPUs), slurmdbd, a QOS
 # "scavenger" that QOS "normal" preempts (PreemptType=preempt/qos,
 # PreemptMode=REQUEUE).
@@ -36,16 +37,21 @@ launches() { grep -c 'launched c[0-9]* as' "$work/burstd.log"; }
 filler=$(sbatch --parsable -p local -n2 -w n1 -o /dev/null --wrap 'sleep 300')
 wait_for "[ \"\$(job_field $filler JobState)\" = RUNNING ]" 15 || tap_fail "local node filled"
 
-# Cloud only: Slurm resumes a node for it; burstd launches nothing.
+# Cloud only: burstd holds it, and if Slurm resumed a node for it before
+# burstd's next cycle (timing decides), burstd launched nothing for that node.
 cloud_only=$(sbatch --parsable -p cloud -q scavenger -n2 -o /dev/null --wrap 'sleep 5')
-if wait_for "grep -q 'not launched: resumed only for jobs of ScavengerQOS scavenger' '$work/burstd.log'" 20; then
-    tap_ok "burstd refused the node Slurm resumed for scavenger job $cloud_only"
+if wait_for "[ \"\$(job_field $cloud_only Reason)\" = JobHeldAdmin ]" 20; then
+    tap_ok "scavenger job $cloud_only waits held: it has no partition of local nodes"
 else
-    tap_fail "burstd refused the node resumed for scavenger job $cloud_only" "$(tail -5 "$work/burstd.log"; cat "$work/power.log")"
+    tap_fail "scavenger job $cloud_only waits held" "$(scontrol show job "$cloud_only" | grep -E 'JobState|Reason'; tail -5 "$work/burstd.log")"
 fi
-sleep 5
+tap_like "its reason says why" "$(scontrol show job "$cloud_only" | grep -o 'why:[^ ]*')" '^why:scavenger-job-only-for-cloud-nodes$'
+sleep 3
+resumes=$(grep -c ' resume ' "$work/power.log" 2>/dev/null || true)
+refusals=$(grep -c 'no instance launched: resumed only for scavenger jobs' "$work/burstd.log")
+echo "# Slurm resumed $resumes node(s) for it before it was held; burstd refused $refusals"
+tap_is "every node Slurm resumed for it was refused" "$refusals" "${resumes:-0}"
 tap_is "no instance was launched for it" "$(launches)" 0
-tap_like "it waits again, requeued" "$(job_field "$cloud_only" JobState)" '^PENDING$'
 tap_is "the ledger has no open instance" "$(burstd_status_json | python3 -c 'import json,sys; s=json.load(sys.stdin); s=s.get("status", s); print(len(s["instances"]))')" 0
 scancel "$cloud_only"
 

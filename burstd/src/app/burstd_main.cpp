@@ -6,7 +6,6 @@
 #include "app/heap_tuning.hpp"
 #include "app/control/job_explanation.hpp"
 #include "app/instances/instance_manager.hpp"
-#include "app/warm/scavenger_guard.hpp"
 #include "app/instances/locked_actuator.hpp"
 #include "app/logger.hpp"
 #include "app/config/node_group_zones.hpp"
@@ -195,6 +194,10 @@ int main(int argc, char** argv)
         for (const auto& p : config.providers)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
+        // The workers' own probe: the allocation follower's thread has the other.
+        burst::LibslurmJobProbe qos_probe;
+        instances.set_job_qos_lookup([&qos_probe](burst::JobId job) { return qos_probe.probe(job).qos; });
+        instances.set_scavenger_qos(config.standby_qos.scavenger);
         burst::PolicyCycle cycle(std::move(parts.chain), ledger, actuator, instances, config.reconcile_every,
                                  std::move(parts.threads));
         cycle.set_slurm_timeouts(timeouts);
@@ -232,23 +235,9 @@ int main(int argc, char** argv)
         });
         daemon.set_hello_observer([&cycle] { cycle.resend_advice(); });
         daemon.set_service_notifier(&notifier);
-        daemon.set_power_handler([&instances, &daemon, &probe](const burst::ControlRequest& request,
-                                                               const burst::PeerCredentials&) {
-            const std::string& scavenger_qos = daemon.config().standby_qos.scavenger;
-            if (request.command != burst::ControlCommand::Resume || scavenger_qos.empty() || request.jobs.empty()) {
-                instances.request(power_kind(request.command), request.nodes, request.jobs);
-                return burst::PowerReply{true, "queued for " + std::to_string(request.nodes.size()) + " node(s)"};
-            }
-            const burst::ResumeSplit split =
-                burst::split_scavenger_resumes(request.nodes, request.jobs, [&](burst::JobId job) {
-                    return probe.probe(job).qos == scavenger_qos;
-                });
-            if (!split.refuse.empty())
-                instances.refuse(split.refuse, request.jobs,
-                                 "resumed only for jobs of ScavengerQOS " + scavenger_qos + ", which never cost money");
-            instances.request(burst::PowerRequestKind::Resume, split.launch, request.jobs);
-            return burst::PowerReply{true, "queued for " + std::to_string(split.launch.size()) + " node(s), " +
-                                               std::to_string(split.refuse.size()) + " refused (scavenger work)"};
+        daemon.set_power_handler([&instances](const burst::ControlRequest& request, const burst::PeerCredentials&) {
+            instances.request(power_kind(request.command), request.nodes, request.jobs);
+            return burst::PowerReply{true, "queued for " + std::to_string(request.nodes.size()) + " node(s)"};
         });
         daemon.set_group_reset_handler([&instances](const std::string& group) {
             burst::Time now = instances.now();
@@ -284,6 +273,7 @@ int main(int argc, char** argv)
                 // Fixed credentials or templates: groups stopped for auth or
                 // invalid errors may launch again.
                 instances.health().reload(next.node_groups);
+                instances.set_scavenger_qos(next.standby_qos.scavenger);
             }
             return rebuilt.errors;
         });

@@ -70,9 +70,7 @@ libburst_a_SOURCES += \
 	burstd/src/app/state_dir_lock.cpp \
 	burstd/src/app/state_dir_lock.hpp \
 	burstd/src/app/warm/placeholder_pool.cpp \
-	burstd/src/app/warm/placeholder_pool.hpp \
-	burstd/src/app/warm/scavenger_guard.cpp \
-	burstd/src/app/warm/scavenger_guard.hpp
+	burstd/src/app/warm/placeholder_pool.hpp
 
 sbin_PROGRAMS += burstd/burstd
 burstd_burstd_SOURCES = burstd/src/app/burstd_main.cpp
@@ -83,7 +81,6 @@ dist_man_MANS += man/burstd.8 man/burstd.conf.5
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/config/config_parser_test.cpp \
 	tests/unit/app/warm/placeholder_pool_test.cpp \
-	tests/unit/app/warm/scavenger_guard_test.cpp \
 	tests/unit/app/config/node_group_zones_test.cpp \
 	tests/unit/app/config/reload_scope_test.cpp \
 	tests/unit/app/config/slurm_conf_timeouts_test.cpp \

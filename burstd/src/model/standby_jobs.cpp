@@ -31,11 +31,18 @@ StandbyJobs set_aside_standby_jobs(Snapshot& snapshot, const StandbyQos& qos)
     for (auto it = kept; it != snapshot.jobs.end(); ++it) {
         const bool placeholder = it->qos == qos.placeholder;
         if (it->running() && !it->nodes.empty()) {
+            const bool whole_node = placeholder && it->name == kPlaceholderName;
             const auto share = std::uint32_t(it->nodes.size());
-            for (const auto& name : it->nodes)
-                if (auto n = nodes.find(name); n != nodes.end())
-                    free_node(*n->second, placeholder ? n->second->cpus : it->cpus / share,
-                              placeholder ? n->second->memory_mb : it->memory_mb / share);
+            for (std::uint32_t i = 0; i < share; ++i) {
+                auto n = nodes.find(it->nodes[i]);
+                if (n == nodes.end())
+                    continue;
+                // An even share, the remainder on the first nodes: all of it comes back.
+                const std::uint32_t cpus = it->cpus / share + (i < it->cpus % share ? 1 : 0);
+                const std::uint64_t memory = it->memory_mb / share + (i < it->memory_mb % share ? 1 : 0);
+                free_node(*n->second, whole_node ? n->second->cpus : cpus,
+                          whole_node ? n->second->memory_mb : memory);
+            }
         }
         (placeholder ? standby.placeholders : standby.scavengers).push_back(std::move(*it));
     }

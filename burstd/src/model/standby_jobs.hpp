@@ -14,6 +14,9 @@
 
 namespace burst {
 
+// Every placeholder burstd submits has this job name.
+inline constexpr const char* kPlaceholderName = "burst-placeholder";
+
 struct StandbyQos {
     std::string placeholder; // "" = none
     std::string scavenger;   // "" = none
@@ -25,9 +28,10 @@ struct StandbyJobs {
 };
 
 // Moves the snapshot's standby jobs out of its job list, and gives the
-// nodes they run on back what they hold: a placeholder (one whole node,
-// --exclusive) its node entirely, a scavenger its CPUs and memory shared
-// evenly over its nodes.  Every policy then sees those cores as free.
+// nodes they run on back what they hold: burstd's placeholders (one whole
+// node each, --exclusive) their node entirely, any other standby job its
+// CPUs and memory shared evenly over its nodes.  Every policy then sees
+// those cores as free.
 StandbyJobs set_aside_standby_jobs(Snapshot& snapshot, const StandbyQos& qos);
 
 } // namespace burst

@@ -50,8 +50,9 @@ struct SetJobThreads {
     std::uint32_t cpus = 1;
 };
 
-// Keep `count` placeholder jobs of a group's shape queued at lowest priority
-// so that warm capacity exists for real jobs to preempt.
+// Keep `count` nodes of a group powered on, real work's included: burstd
+// holds the ones real work leaves with placeholder jobs at the lowest
+// priority, which it cancels for real jobs (app/warm/placeholder_pool.hpp).
 struct KeepPlaceholders {
     std::string group;
     std::uint32_t count = 0;

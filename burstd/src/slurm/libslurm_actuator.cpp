@@ -178,6 +178,15 @@ ActuatorError LibslurmActuator::cancel_job(JobId job, std::string_view reason)
     return outcome(slurm_kill_job(job, SIGKILL, 0), "cancel job " + std::to_string(job), reason);
 }
 
+ActuatorError LibslurmActuator::hold_job(JobId job, std::string_view reason)
+{
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc);
+    desc.job_id = job;
+    desc.priority = 0; // what `scontrol hold` sends
+    return outcome(slurm_update_job(&desc), "hold job " + std::to_string(job), reason);
+}
+
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
                                       std::string_view reason)
 {

@@ -30,6 +30,7 @@ public:
     ActuatorError set_job_why(JobId job, std::string_view why) override;
     ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id) override;
     ActuatorError cancel_job(JobId job, std::string_view reason) override;
+    ActuatorError hold_job(JobId job, std::string_view reason) override;
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                         std::string_view reason) override;
     ActuatorError set_node_instance(const NodeInstance& instance, std::string_view reason) override;

@@ -64,6 +64,8 @@ public:
     virtual ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id) = 0;
     // Cancels a job as scancel does (pending or running).
     virtual ActuatorError cancel_job(JobId job, std::string_view reason) = 0;
+    // Holds a pending job as `scontrol hold` does (JobHeldAdmin).
+    virtual ActuatorError hold_job(JobId job, std::string_view reason) = 0;
     virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                                 std::string_view reason) = 0;
     // Where slurmctld reaches a launched CLOUD node, and which instance it

@@ -67,11 +67,31 @@ TEST(StandbyJobs, APlaceholdersNodeIsWhollyFreeWhateverItsJobRecordSays)
     s.nodes = {node("c1", 8, 8, 16000, 16000)};
     // --exclusive: Slurm allocates the whole node though the job asked one CPU.
     s.jobs = {job(7, "hold", JobState::Running, {"c1"}, 1, 100)};
+    s.jobs[0].name = kPlaceholderName;
     set_aside_standby_jobs(s, StandbyQos{"hold", ""});
     LONGS_EQUAL(0, s.nodes[0].alloc_cpus);
     LONGS_EQUAL(0, s.nodes[0].alloc_memory_mb);
     CHECK(s.nodes[0].base == NodeBaseState::Idle);
     CHECK(s.nodes[0].usable());
+}
+
+TEST(StandbyJobs, AJobOfThePlaceholderQosBurstdDidNotSubmitGivesBackOnlyItsOwnCpus)
+{
+    Snapshot s;
+    s.nodes = {node("c1", 8, 8)};
+    s.jobs = {job(7, "hold", JobState::Running, {"c1"}, 2)};
+    set_aside_standby_jobs(s, StandbyQos{"hold", ""});
+    LONGS_EQUAL(6, s.nodes[0].alloc_cpus);
+}
+
+TEST(StandbyJobs, AnUnevenShareComesBackWhole)
+{
+    Snapshot s;
+    s.nodes = {node("n1", 4, 2), node("n2", 4, 1)};
+    s.jobs = {job(8, "scav", JobState::Running, {"n1", "n2"}, 3)};
+    set_aside_standby_jobs(s, StandbyQos{"", "scav"});
+    LONGS_EQUAL(0, s.nodes[0].alloc_cpus);
+    LONGS_EQUAL(0, s.nodes[1].alloc_cpus);
 }
 
 TEST(StandbyJobs, AScavengerGivesBackItsShareOfEachNodeAndNoMore)

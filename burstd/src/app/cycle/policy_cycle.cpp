@@ -143,8 +143,10 @@ void PolicyCycle::run(const CycleContext& ctx)
     // for later cycles until the next one arrives.
     ClusterState state;
     state.snapshot = *ctx.snapshot;
-    state.standby = set_aside_standby_jobs(state.snapshot, ctx.config.standby_qos);
     placeholders_.set_qos(ctx.config.standby_qos.placeholder);
+    StandbyQos standby_qos = ctx.config.standby_qos;
+    standby_qos.placeholder = placeholders_.qos(); // the last one, should a reload have taken it out
+    state.standby = set_aside_standby_jobs(state.snapshot, standby_qos);
     state.groups = ctx.config.node_groups;
     for (auto& g : state.groups)
         g.longest_boot = slurm_boot_bound(timeouts_.resume_timeout, ctx.config.cycle_interval);
@@ -203,6 +205,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     ++stats_.runs;
     stats_.last_decide_seconds = 0;
     picked_.clear();
+    free_warm_nodes_for_waiting_jobs(state, ctx);
     ManualClock clock(ctx.now);
     SlurmSink sink(*this, ctx);
     CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
@@ -252,27 +255,37 @@ void PolicyCycle::keep_scavengers_off_cloud(const ClusterState& state, const Cyc
             if (std::none_of(state.groups.begin(), state.groups.end(),
                              [&](const NodeGroup& g) { return group_partition(g) == p; }))
                 kept.push_back(p);
-        // With no other partition it stays as it is: the resume guard refuses its nodes.
-        if (kept.empty() || kept.size() == job.partitions.size() || scavengers_moved_.count(job.id))
+        const bool held = job.reason == PendingReason("JobHeldAdmin") || job.reason == PendingReason("JobHeldUser");
+        if (kept.size() == job.partitions.size() || (kept.empty() && held) || scavengers_handled_.count(job.id))
             continue;
         AppliedAction done;
         done.time = ctx.now;
         done.reason = "jobs of ScavengerQOS never run on cloud nodes";
-        std::string list;
-        for (const auto& p : kept)
-            list += (list.empty() ? "" : ",") + p;
-        done.action = "keep scavenger job " + std::to_string(job.id) + " off the cloud (partitions " + list + ")";
-        done.error = actuator_.set_job_partitions(job.id, kept, done.reason).message;
+        if (kept.empty()) {
+            // Each node Slurm resumed for it would be refused and the job
+            // requeued, again and again: it waits for someone to give it a
+            // partition of local nodes.
+            done.action = "hold scavenger job " + std::to_string(job.id) + " (only node groups' partitions)";
+            done.error = actuator_.hold_job(job.id, done.reason).message;
+            if (done.error.empty())
+                actuator_.set_job_why(job.id, "scavenger-job-only-for-cloud-nodes");
+        } else {
+            std::string list;
+            for (const auto& p : kept)
+                list += (list.empty() ? "" : ",") + p;
+            done.action = "keep scavenger job " + std::to_string(job.id) + " off the cloud (partitions " + list + ")";
+            done.error = actuator_.set_job_partitions(job.id, kept, done.reason).message;
+        }
         if (done.error.empty()) {
-            scavengers_moved_.insert(job.id);
+            scavengers_handled_.insert(job.id);
             ctx.log.info("decision: " + done.action + ": " + done.reason);
         } else {
             ctx.log.error("decision: " + done.action + " failed: " + done.error);
         }
         remember(std::move(done));
     }
-    for (auto it = scavengers_moved_.begin(); it != scavengers_moved_.end();)
-        it = still_waiting.count(*it) ? std::next(it) : scavengers_moved_.erase(it);
+    for (auto it = scavengers_handled_.begin(); it != scavengers_handled_.end();)
+        it = still_waiting.count(*it) ? std::next(it) : scavengers_handled_.erase(it);
 }
 
 void PolicyCycle::count_warm_pools(const ClusterState& state)
@@ -283,7 +296,8 @@ void PolicyCycle::count_warm_pools(const ClusterState& state)
         if (auto target = placeholders_.targets().find(g.name); target != placeholders_.targets().end())
             pool.keep = target->second.keep;
         for (const Job* p : placeholders_of(g, state))
-            ++(p->pending() ? pool.placeholders_queued : pool.placeholders_running);
+            if (!placeholders_.cancelled(p->id))
+                ++(p->pending() ? pool.placeholders_queued : pool.placeholders_running);
         for (const auto& j : state.standby.scavengers)
             pool.scavengers_running += j.running() && std::any_of(j.nodes.begin(), j.nodes.end(), [&](const auto& n) {
                                            return std::find(g.nodes.begin(), g.nodes.end(), n) != g.nodes.end();
@@ -293,11 +307,33 @@ void PolicyCycle::count_warm_pools(const ClusterState& state)
     }
 }
 
+void PolicyCycle::free_warm_nodes_for_waiting_jobs(const ClusterState& state, const CycleContext& ctx)
+{
+    for (const auto& g : state.groups) {
+        if (placeholders_of(g, state).empty())
+            continue;
+        AppliedAction done;
+        done.time = ctx.now;
+        done.reason = "real work takes warm nodes first";
+        done.action = placeholders_.free_for_waiting(g, state, ctx.now, done.error);
+        if (done.action.empty() && done.error.empty())
+            continue;
+        if (done.error.empty()) {
+            ctx.log.info("decision: " + done.action + ": real jobs wait in " + group_partition(g) + "; " + done.reason);
+        } else {
+            done.action = "free warm nodes of " + g.name + (done.action.empty() ? "" : ": " + done.action);
+            ctx.log.error("decision: " + done.action + " failed: " + done.error);
+        }
+        remember(std::move(done));
+    }
+}
+
 void PolicyCycle::release_orphaned_placeholders(const ClusterState& state, const CycleContext& ctx)
 {
     const std::vector<std::string> chain = chain_names();
     if (std::find(chain.begin(), chain.end(), WarmPoolPolicy::kName) != chain.end())
         return;
+    placeholders_.forget_targets();
     for (const auto& g : state.groups) {
         if (placeholders_of(g, state).empty())
             continue;
@@ -373,6 +409,7 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
     done.time = ctx.now;
     done.reason = action.reason;
     std::pair<const Job*, const NodeGroup*> routed{nullptr, nullptr}; // a job Slurm accepted as cloud-eligible
+    std::optional<Action> reflected; // what took effect, where it is less than the action
     auto find_job = [&](JobId id) -> const Job* {
         auto it = std::find_if(state.snapshot.jobs.begin(), state.snapshot.jobs.end(),
                                [&](const Job& j) { return j.id == id; });
@@ -442,10 +479,23 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
                     reflect_applied(action, state, picked);
                 }
             } else if constexpr (std::is_same_v<T, ReleaseNodes>) {
+                // A node a placeholder holds looks idle to the policies, but
+                // stays up while the warm pool wants it: drained under a
+                // placeholder that never ends, it would be neither warm nor
+                // released.  The pool itself powers it down when it lets go.
+                const std::vector<std::string> held = held_nodes(state);
+                std::vector<std::string> nodes;
+                for (const auto& n : what.nodes)
+                    if (std::find(held.begin(), held.end(), n) == held.end())
+                        nodes.push_back(n);
+                if (nodes.empty())
+                    return;
+                if (nodes.size() < what.nodes.size())
+                    reflected = Action{ReleaseNodes{nodes, what.drain_first}, action.reason};
                 done.action = std::string(what.drain_first ? "drain and power down " : "power down ") +
-                              compress_hostlist(what.nodes);
+                              compress_hostlist(nodes);
                 done.error = cycle_.actuator_
-                                 .power(what.nodes, what.drain_first ? PowerAction::DownAsap : PowerAction::Down,
+                                 .power(nodes, what.drain_first ? PowerAction::DownAsap : PowerAction::Down,
                                         action.reason)
                                  .message;
             } else if constexpr (std::is_same_v<T, SetJobThreads>) {
@@ -489,7 +539,7 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
         return "";
     std::string error = done.error;
     if (error.empty() && !std::holds_alternative<HireNodes>(action.what))
-        reflect_applied(action, state);
+        reflect_applied(reflected ? *reflected : action, state);
     ++cycle_.stats_.actions[{action_kind(action), done.error.empty() ? "applied" : "failed"}];
     if (done.error.empty())
         ctx.log.info("decision: " + done.action + ": " + done.reason);

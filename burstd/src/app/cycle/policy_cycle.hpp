@@ -125,10 +125,15 @@ private:
     class SlurmSink;
     PolicyChain timed(PolicyChain chain);
     void launch_for_route(const Job& job, const NodeGroup& group, ClusterState& state, const CycleContext& ctx);
+    // Cancels running placeholders whose nodes real jobs waiting in a
+    // group's partition can take (before the chain: the warm pool may ask
+    // nothing for a tick after a start).
+    void free_warm_nodes_for_waiting_jobs(const ClusterState& state, const CycleContext& ctx);
     // Without a warm link in the chain (a reload took it out), the
     // placeholders burstd left are cancelled and their nodes powered down.
     void release_orphaned_placeholders(const ClusterState& state, const CycleContext& ctx);
-    // Takes the node groups' partitions from waiting scavenger jobs that have others.
+    // Takes the node groups' partitions from waiting scavenger jobs that
+    // have others, and holds those that have none.
     void keep_scavengers_off_cloud(const ClusterState& state, const CycleContext& ctx);
     void count_warm_pools(const ClusterState& state);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
@@ -165,7 +170,7 @@ private:
     LaunchFence fence_;
     RunMetricsFeed run_metrics_;
     PlaceholderPool placeholders_;
-    std::set<JobId> scavengers_moved_; // off the cloud, until the snapshot shows it
+    std::set<JobId> scavengers_handled_; // moved off the cloud or held, while they wait
 };
 
 } // namespace burst

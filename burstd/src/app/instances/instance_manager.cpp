@@ -145,19 +145,31 @@ void InstanceManager::remember_resume_jobs(JobId job, const std::vector<std::str
     }
 }
 
-void InstanceManager::refuse(const std::vector<std::string>& nodes,
-                             const std::map<JobId, std::vector<std::string>>& jobs, const std::string& reason)
+void InstanceManager::set_scavenger_qos(const std::string& qos)
 {
-    remember_jobs_of(nodes, jobs);
-    for (const auto& node : nodes) {
-        ++busy_;
-        boost::asio::post(pool_, [this, node, reason] {
-            BusyScope scope(busy_);
-            std::lock_guard<std::mutex> lock(node_mutex(node));
-            log_.info("node " + node + ": not launched: " + reason);
-            force_down(node, reason);
-        });
+    std::lock_guard<std::mutex> lock(scavenger_guard_);
+    scavenger_qos_ = qos;
+}
+
+void InstanceManager::set_job_qos_lookup(std::function<std::string(JobId)> job_qos)
+{
+    std::lock_guard<std::mutex> lock(scavenger_guard_);
+    job_qos_ = std::move(job_qos);
+}
+
+bool InstanceManager::resumed_for_scavengers_only(const std::string& node)
+{
+    std::string qos;
+    std::function<std::string(JobId)> job_qos;
+    {
+        std::lock_guard<std::mutex> lock(scavenger_guard_);
+        qos = scavenger_qos_;
+        job_qos = job_qos_;
     }
+    const std::vector<JobId> jobs = resume_jobs(node, false);
+    // A node no job is listed for (an early launch, a manual power up) is launched.
+    return !qos.empty() && job_qos && !jobs.empty() &&
+           std::all_of(jobs.begin(), jobs.end(), [&](JobId job) { return job_qos(job) == qos; });
 }
 
 void InstanceManager::remember_jobs_of(const std::vector<std::string>& nodes,
@@ -184,10 +196,15 @@ void InstanceManager::request(PowerRequestKind kind, const std::vector<std::stri
             BusyScope scope(busy_);
             std::lock_guard<std::mutex> lock(node_mutex(node));
             try {
-                if (kind == PowerRequestKind::Resume)
+                if (kind == PowerRequestKind::Resume && resumed_for_scavengers_only(node)) {
+                    const std::string reason = "resumed only for scavenger jobs (ScavengerQOS), which never cost money";
+                    log_.info("node " + node + ": no instance launched: " + reason);
+                    force_down(node, reason);
+                } else if (kind == PowerRequestKind::Resume) {
                     resume_one(node);
-                else
+                } else {
                     suspend_one(node, kind == PowerRequestKind::ResumeFail);
+                }
             } catch (const std::exception& e) {
                 // The ledger itself failed: reconcile repairs what it can later.
                 log_.error("node " + node + ": " + e.what());

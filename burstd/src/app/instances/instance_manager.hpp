@@ -39,6 +39,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -81,11 +82,12 @@ public:
     // a node handed back before it registered.
     void request(PowerRequestKind kind, const std::vector<std::string>& nodes,
                  const std::map<JobId, std::vector<std::string>>& jobs = {});
-    // Slurm resumed these nodes for work that may not cost money (scavenger
-    // jobs): no instance is launched; each node goes back to Slurm at once
-    // and the jobs of `jobs` are requeued, free to start elsewhere.
-    void refuse(const std::vector<std::string>& nodes, const std::map<JobId, std::vector<std::string>>& jobs,
-                const std::string& reason);
+    // Scavenger work never costs money: a node Slurm resumes only for jobs
+    // of this QOS (ScavengerQOS=; "" = none) gets no instance; it goes back
+    // to Slurm at once, its jobs requeued.  `job_qos` asks slurmctld for a
+    // job's QOS; it is called by the workers, never on the caller's thread.
+    void set_scavenger_qos(const std::string& qos);
+    void set_job_qos_lookup(std::function<std::string(JobId)> job_qos);
     // Launching records whose node a snapshot shows up become Running.
     void observe_nodes(const std::vector<Node>& nodes);
     // Queues a reconcile of ledger x provider listings x `nodes` unless one is
@@ -125,6 +127,8 @@ private:
     std::mutex& node_mutex(const std::string& node);
     // SLURM_RESUME_FILE's jobs of each of `nodes`, for a hand-back to release.
     void remember_jobs_of(const std::vector<std::string>& nodes, const std::map<JobId, std::vector<std::string>>& jobs);
+    // Every job the node was resumed for is scavenger work.
+    bool resumed_for_scavengers_only(const std::string& node);
     std::vector<JobId> resume_jobs(const std::string& node, bool forget);
 
     std::map<std::string, std::unique_ptr<Provider>> providers_;
@@ -142,6 +146,9 @@ private:
     std::mutex node_mutexes_guard_;
     std::map<std::string, std::unique_ptr<std::mutex>> node_mutexes_;
     std::mutex resume_jobs_guard_;
+    std::mutex scavenger_guard_; // the two below: set by the io thread, read by workers
+    std::string scavenger_qos_;
+    std::function<std::string(JobId)> job_qos_;
     std::map<std::string, std::vector<JobId>> resume_jobs_; // until the node registers
     std::atomic<bool> reconciling_{false};
     std::mutex lost_guard_;

@@ -39,6 +39,11 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.cancel_job(job, reason);
     }
+    ActuatorError hold_job(JobId job, std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.hold_job(job, reason);
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view reason) override
     {
         std::lock_guard<std::mutex> lock(mutex_);

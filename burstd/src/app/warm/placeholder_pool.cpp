@@ -4,6 +4,7 @@
 #include "policy/site/site_view.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace burst {
@@ -17,8 +18,9 @@ bool in_partition(const Job& job, const std::string& partition)
     return std::find(job.partitions.begin(), job.partitions.end(), partition) != job.partitions.end();
 }
 
-// The group's placeholders still standing, running ones first (oldest
-// first), then queued ones (newest first: the last asked for go first).
+// The group's placeholders still standing: running ones, those on nodes
+// that are up first, then by age; queued ones newest first (the last asked
+// for go first).
 struct Standing {
     std::vector<const Job*> running;
     std::vector<const Job*> queued;
@@ -26,12 +28,25 @@ struct Standing {
 
 Standing standing(const NodeGroup& group, const ClusterState& state, const std::vector<JobId>& cancelled)
 {
+    std::unordered_map<std::string, const Node*> nodes;
+    for (const auto& n : state.snapshot.nodes)
+        nodes.emplace(n.name, &n);
+    const auto up = [&](const Job* p) {
+        return std::all_of(p->nodes.begin(), p->nodes.end(), [&](const std::string& name) {
+            auto n = nodes.find(name);
+            return n != nodes.end() && n->second->usable();
+        });
+    };
     Standing s;
     for (const Job* p : placeholders_of(group, state)) {
         if (listed(cancelled, p->id) || p->state == JobState::Completing)
             continue;
         (p->pending() ? s.queued : s.running).push_back(p);
     }
+    std::sort(s.running.begin(), s.running.end(), [&](const Job* a, const Job* b) {
+        const bool a_up = up(a), b_up = up(b);
+        return a_up != b_up ? a_up : a->id < b->id;
+    });
     std::sort(s.queued.begin(), s.queued.end(), [](const Job* a, const Job* b) { return a->id > b->id; });
     return s;
 }
@@ -61,15 +76,12 @@ GroupNodes group_nodes(const NodeGroup& group, const ClusterState& state, const 
     return out;
 }
 
-// Nodes the group's real jobs wait for now (not held back by a dependency,
-// a hold or a limit).
-std::uint32_t waiting_nodes(const NodeGroup& group, const ClusterState& state)
+std::string ids_text(const std::vector<JobId>& ids)
 {
-    std::uint32_t nodes = 0;
-    for (const auto& job : state.snapshot.jobs)
-        if (job.pending() && !job.blocked() && in_partition(job, group_partition(group)))
-            nodes += job.node_count * job.array_task_count;
-    return nodes;
+    std::string text;
+    for (JobId id : ids)
+        text += (text.empty() ? "" : ",") + std::to_string(id);
+    return text;
 }
 
 } // namespace
@@ -83,13 +95,38 @@ std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterSta
     return found;
 }
 
+std::vector<std::string> held_nodes(const ClusterState& state)
+{
+    std::vector<std::string> nodes;
+    for (const auto& job : state.standby.placeholders)
+        if (job.name == kPlaceholderName && job.running())
+            nodes.insert(nodes.end(), job.nodes.begin(), job.nodes.end());
+    return nodes;
+}
+
+std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state)
+{
+    std::uint64_t nodes = 0, narrow_cpus = 0;
+    for (const auto& job : state.snapshot.jobs) {
+        if (!job.pending() || job.blocked() || !in_partition(job, group_partition(group)))
+            continue;
+        if (job.node_count > 1 || group.cpus == 0)
+            nodes += std::uint64_t(job.node_count) * job.array_task_count;
+        else
+            narrow_cpus += job.total_cpus();
+    }
+    if (group.cpus > 0)
+        nodes += (narrow_cpus + group.cpus - 1) / group.cpus;
+    return std::uint32_t(std::min<std::uint64_t>(nodes, UINT32_MAX));
+}
+
 PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, const ClusterState& state,
                                   std::uint32_t in_flight, const std::vector<JobId>& cancelled)
 {
     PlaceholderPlan plan;
     const Standing s = standing(group, state, cancelled);
     const GroupNodes nodes = group_nodes(group, state, s);
-    const std::uint32_t waiting = waiting_nodes(group, state);
+    const std::uint32_t waiting = nodes_waited_for(group, state);
     // Real work first: what waits beyond the idle nodes takes held ones.
     const std::uint32_t wanted_by_real = waiting > nodes.idle_free ? waiting - nodes.idle_free : 0;
     const std::size_t freed = std::min<std::size_t>(s.running.size(), wanted_by_real);
@@ -116,64 +153,75 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
     return plan;
 }
 
-std::vector<JobId> placeholders_to_free(const Job& job, const NodeGroup& group, const ClusterState& state,
+std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& group, const ClusterState& state,
                                         const std::vector<JobId>& cancelled)
 {
     const Standing s = standing(group, state, cancelled);
-    const GroupNodes nodes = group_nodes(group, state, s);
-    const std::uint32_t wanted = job.node_count > nodes.idle_free ? job.node_count - nodes.idle_free : 0;
+    const GroupNodes free = group_nodes(group, state, s);
+    const std::uint32_t wanted = nodes > free.idle_free ? nodes - free.idle_free : 0;
     std::vector<JobId> ids;
     for (std::size_t i = 0; i < s.running.size() && ids.size() < wanted; ++i)
         ids.push_back(s.running[i]->id);
     return ids;
 }
 
-void PlaceholderPool::forget_settled(const ClusterState& state, Time now)
+void PlaceholderPool::set_qos(const std::string& qos)
+{
+    if (!qos.empty())
+        qos_ = qos;
+}
+
+void PlaceholderPool::forget_settled(const ClusterState& state)
 {
     std::unordered_set<JobId> shown;
     for (const auto& p : state.standby.placeholders)
         shown.insert(p.id);
+    const Time taken = state.snapshot.time;
+    // Settled: shown, or a snapshot taken after the submission does not
+    // show it (it ran and ended already).  A snapshot from before shows
+    // nothing either way.
     for (auto it = submitted_.begin(); it != submitted_.end();)
-        it = shown.count(it->first) || now - it->second.second > kRemembered ? submitted_.erase(it) : std::next(it);
+        it = shown.count(it->first) || taken > it->second.second + kSettleMargin ? submitted_.erase(it)
+                                                                                 : std::next(it);
     for (auto it = cancelled_.begin(); it != cancelled_.end();)
-        it = !shown.count(it->first) || now - it->second > kRemembered ? cancelled_.erase(it) : std::next(it);
+        it = !shown.count(it->first) || taken > it->second + kCancelRetry ? cancelled_.erase(it) : std::next(it);
 }
 
-bool PlaceholderPool::cancel(JobId id, Time now, std::string_view reason, std::string& error)
+std::vector<JobId> PlaceholderPool::cancelled_ids() const
 {
-    if (ActuatorError e = actuator_.cancel_job(id, reason)) {
-        error = e.message;
-        return false;
+    std::vector<JobId> ids;
+    for (const auto& [id, when] : cancelled_)
+        ids.push_back(id);
+    return ids;
+}
+
+std::string PlaceholderPool::cancel(const std::vector<JobId>& ids, Time now, std::string_view reason,
+                                    std::string& error)
+{
+    std::vector<JobId> done;
+    for (JobId id : ids) {
+        if (ActuatorError e = actuator_.cancel_job(id, reason)) {
+            error = e.message;
+            break;
+        }
+        cancelled_[id] = now;
+        done.push_back(id);
     }
-    cancelled_[id] = now;
-    return true;
+    return done.empty() ? "" : "cancel placeholder job(s) " + ids_text(done);
 }
 
 std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, const ClusterState& state, Time now,
                                   std::string_view reason, std::string& error)
 {
     targets_[group.name] = Target{keep, std::string(reason)};
-    forget_settled(state, now);
+    forget_settled(state);
     std::uint32_t in_flight = 0;
     for (const auto& [id, sent] : submitted_)
         in_flight += sent.first == group.name;
-    std::vector<JobId> cancelled;
-    for (const auto& [id, when] : cancelled_)
-        cancelled.push_back(id);
-    const PlaceholderPlan plan = plan_placeholders(group, keep, state, in_flight, cancelled);
+    const PlaceholderPlan plan = plan_placeholders(group, keep, state, in_flight, cancelled_ids());
     std::vector<std::string> done;
-    std::vector<JobId> gone;
-    for (JobId id : plan.cancel)
-        if (cancel(id, now, reason, error))
-            gone.push_back(id);
-        else
-            break;
-    if (!gone.empty()) {
-        std::string ids;
-        for (JobId id : gone)
-            ids += (ids.empty() ? "" : ",") + std::to_string(id);
-        done.push_back("cancel placeholder job(s) " + ids);
-    }
+    if (std::string cancelled = cancel(plan.cancel, now, reason, error); !cancelled.empty())
+        done.push_back(cancelled);
     if (error.empty() && !plan.power_down.empty()) {
         if (ActuatorError e = actuator_.power(plan.power_down, PowerAction::Down, reason))
             error = e.message;
@@ -199,20 +247,27 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
     return text;
 }
 
+std::string PlaceholderPool::free_for_waiting(const NodeGroup& group, const ClusterState& state, Time now,
+                                              std::string& error)
+{
+    forget_settled(state);
+    const std::uint32_t waiting = nodes_waited_for(group, state);
+    if (waiting == 0)
+        return "";
+    return cancel(placeholders_to_free(waiting, group, state, cancelled_ids()), now,
+                  "real jobs wait in " + group_partition(group), error);
+}
+
 std::string PlaceholderPool::make_room(const Job& job, const NodeGroup& group, const ClusterState& state, Time now,
                                        std::string& error)
 {
-    forget_settled(state, now);
-    std::vector<JobId> cancelled;
-    for (const auto& [id, when] : cancelled_)
-        cancelled.push_back(id);
-    std::string ids;
-    for (JobId id : placeholders_to_free(job, group, state, cancelled)) {
-        if (!cancel(id, now, "job " + std::to_string(job.id) + " takes its warm node", error))
-            break;
-        ids += (ids.empty() ? "" : ",") + std::to_string(id);
-    }
-    return ids.empty() ? "" : "cancel placeholder job(s) " + ids + " for job " + std::to_string(job.id);
+    forget_settled(state);
+    const std::uint32_t nodes = job.node_count > 1 || group.cpus == 0
+                                    ? job.node_count
+                                    : std::uint32_t((job.cpus + group.cpus - 1) / group.cpus);
+    const std::string done = cancel(placeholders_to_free(nodes, group, state, cancelled_ids()), now,
+                                    "job " + std::to_string(job.id) + " takes its warm node", error);
+    return done.empty() ? "" : done + " for job " + std::to_string(job.id);
 }
 
 } // namespace burst

@@ -3,17 +3,19 @@
 // what the warm pool asks for (KeepPlaceholders: keep that many nodes of
 // the group powered on).  Nodes real work holds count first; a placeholder
 // holds each further one, and Slurm powers its node up for it through
-// ResumeProgram like for any job.  Real work always comes first: before a
-// job is routed to a group, and whenever real jobs wait in its partition,
-// running placeholders of the group are cancelled to give them their nodes
-// at once (Slurm 22.05 powers up another node rather than preempt one;
-// bench/results/warm_node_start.txt).  When the forecast drops, queued
-// placeholders go first, then running ones, whose nodes are powered down.
+// ResumeProgram like for any job.  Real work always comes first: every
+// cycle, before a job is routed to a group, and whenever real jobs wait in
+// its partition, running placeholders of the group are cancelled to give
+// them their nodes at once (Slurm 22.05 powers up another node rather than
+// preempt one; bench/results/warm_node_start.txt).  When the forecast
+// drops, queued placeholders go first, then running ones, whose nodes are
+// powered down.
 //
 // Placeholders are found in each snapshot by QOS and name
 // (model/standby_jobs.hpp), so a restart of burstd picks up the ones it
-// left; submissions and cancellations the snapshot does not show yet are
-// remembered for a while, so that none is done twice.
+// left.  A submission or cancellation stays in mind until a snapshot taken
+// after it shows it took effect, so that a lagging or stalled snapshot
+// stream never makes the pool do it twice.
 
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"
@@ -26,9 +28,6 @@
 #include <vector>
 
 namespace burst {
-
-// Every placeholder burstd submits has this job name.
-inline constexpr const char* kPlaceholderName = "burst-placeholder";
 
 // What keeps a group's pool at its count.
 struct PlaceholderPlan {
@@ -44,41 +43,64 @@ struct PlaceholderPlan {
 PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, const ClusterState& state,
                                   std::uint32_t in_flight, const std::vector<JobId>& cancelled);
 
-// The running placeholders of `group` to cancel so that `job` (about to be
-// routed there) starts on their nodes now: as many as it asks nodes.
-std::vector<JobId> placeholders_to_free(const Job& job, const NodeGroup& group, const ClusterState& state,
+// The running placeholders of `group` to cancel so that `nodes` more nodes
+// are free for real work now, beyond the group's idle ones: those on nodes
+// that are up first (a node still booting would make the job wait).
+std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& group, const ClusterState& state,
                                         const std::vector<JobId>& cancelled);
+
+// The nodes real jobs wait for in the group's partition now (not held back
+// by a dependency, a hold or a limit): single-node work packed into the
+// group's nodes by its CPUs, multi-node jobs at their node count.
+std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state);
 
 // The placeholders burstd submitted, in `state`, of `group`.
 std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterState& state);
+
+// The nodes burstd's running placeholders hold, in `state`.
+std::vector<std::string> held_nodes(const ClusterState& state);
 
 class PlaceholderPool {
 public:
     explicit PlaceholderPool(SlurmActuator& actuator) : actuator_(actuator) {}
 
-    // QOS of the placeholders it submits (burstd.conf PlaceholderQOS=).
-    void set_qos(std::string qos) { qos_ = std::move(qos); }
+    // QOS of the placeholders it submits (burstd.conf PlaceholderQOS=);
+    // an empty one (a reload took the key out) leaves the last one, by
+    // which the placeholders left are still found.
+    void set_qos(const std::string& qos);
+    const std::string& qos() const { return qos_; }
     // Keeps `keep` nodes of `group` powered on.  Returns what it did in
     // words ("" when nothing), or why it could not (`error`).
     std::string keep(const NodeGroup& group, std::uint32_t keep, const ClusterState& state, Time now,
                      std::string_view reason, std::string& error);
+    // Frees nodes of `group` held by placeholders for the real jobs waiting
+    // in its partition (every cycle, whatever the warm pool asks).
+    std::string free_for_waiting(const NodeGroup& group, const ClusterState& state, Time now, std::string& error);
     // Frees nodes of `group` held by placeholders for `job`, before its route.
     std::string make_room(const Job& job, const NodeGroup& group, const ClusterState& state, Time now,
                           std::string& error);
+    // Cancelled, though a snapshot may still show it.
+    bool cancelled(JobId job) const { return cancelled_.count(job) != 0; }
     // What the warm pool last asked of each group, and why.
     struct Target {
         std::uint32_t keep = 0;
         std::string reason;
     };
     const std::map<std::string, Target>& targets() const { return targets_; }
+    // No warm pool any more: no target either.
+    void forget_targets() { targets_.clear(); }
 
-    // How long a submission or cancellation is remembered while the
-    // snapshot does not show it: a few export intervals.
-    static constexpr Seconds kRemembered = 60;
+    // How much later than a submission or cancellation a snapshot must be
+    // taken to show it (slurmctld's and burstd's clocks may differ a little).
+    static constexpr Seconds kSettleMargin = 2;
+    // A cancellation a snapshot this much later still shows is tried again.
+    static constexpr Seconds kCancelRetry = 60;
 
 private:
-    void forget_settled(const ClusterState& state, Time now);
-    bool cancel(JobId id, Time now, std::string_view reason, std::string& error);
+    void forget_settled(const ClusterState& state);
+    std::vector<JobId> cancelled_ids() const;
+    // Cancels `ids` in order; the ones done in words, "" for none.
+    std::string cancel(const std::vector<JobId>& ids, Time now, std::string_view reason, std::string& error);
 
     SlurmActuator& actuator_;
     std::string qos_;

@@ -76,6 +76,11 @@ public:
         calls.push_back("cancel " + std::to_string(job));
         return {};
     }
+    ActuatorError hold_job(JobId job, std::string_view) override
+    {
+        calls.push_back("hold " + std::to_string(job));
+        return {};
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)

@@ -3,6 +3,7 @@
 #include "app/cycle/policy_cycle_fakes.hpp"
 #include "scratch_dir.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include <CppUTest/TestHarness.h>
@@ -130,10 +131,37 @@ TEST(PolicyCycleWarm, AWaitingScavengerJobLosesTheCloudPartitionsOnceAndIsNeverR
     cloud_only.partitions = {"cloud"};
     s.jobs = {scavenger, cloud_only};
     cycle(s, {Action{RouteToCloud{8, "cloud"}, "a policy that misread it"}});
-    // Job 8 is not a job any policy may act on: the route finds nothing.
-    CHECK(actuator.calls == std::vector<std::string>{"job 8 local"});
+    // Job 8 is not a job any policy may act on: the route finds nothing;
+    // job 9, with the cloud alone, waits held.
+    CHECK(actuator.calls == (std::vector<std::string>{"job 8 local", "hold 9"}));
+    CHECK(std::find(actuator.whys.begin(), actuator.whys.end(), "job 9 why:scavenger-job-only-for-cloud-nodes") !=
+          actuator.whys.end());
     CHECK(out.str().find("keep scavenger job 8 off the cloud (partitions local): jobs of ScavengerQOS never run on "
                          "cloud nodes") != std::string::npos);
     CHECK(out.str().find("route job 8 to group cloud (a policy that misread it) failed: job is not in the snapshot") !=
           std::string::npos);
+}
+
+TEST(PolicyCycleWarm, APolicyReleasingIdleNodesLeavesTheOnesPlaceholdersHold)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", 0, 2), cloud_node("c2", 0)};
+    s.jobs = {placeholder_on(50, "c1")};
+    cycle(s, {Action{ReleaseNodes{{"c1", "c2"}, true}, "idle"}, Action{KeepPlaceholders{"cloud", 1}, "forecast 1"}},
+          "warm");
+    CHECK(actuator.calls == std::vector<std::string>{"POWER_DOWN_ASAP c2"});
+}
+
+TEST(PolicyCycleWarm, RealJobsWaitingInTheGroupsPartitionTakeWarmNodesBeforeAnyForecast)
+{
+    Snapshot s;
+    s.nodes = {cloud_node("c1", 0, 2), cloud_node("c2", kNodePoweredDown)};
+    Job waiting;
+    waiting.id = 7;
+    waiting.cpus = 2;
+    waiting.partitions = {"cloud"};
+    s.jobs = {waiting, placeholder_on(50, "c1")};
+    cycle(s, {}, "warm"); // the warm pool's first tick: it asks nothing yet
+    CHECK(actuator.calls == std::vector<std::string>{"cancel 50"});
+    CHECK(out.str().find("decision: cancel placeholder job(s) 50: real jobs wait in cloud") != std::string::npos);
 }

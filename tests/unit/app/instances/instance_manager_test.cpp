@@ -119,6 +119,7 @@ public:
         return {"placeholders are not submitted here"};
     }
     ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
+    ActuatorError hold_job(JobId, std::string_view) override { return {"jobs are not held here"}; }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -689,4 +690,39 @@ TEST(InstanceManager, WithoutZonesTheProviderChoosesAndTheLedgerSaysSo)
     f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1"}); });
     CHECK(f.cloud.places == std::vector<std::string>{"c1 a@"});
     STRCMP_EQUAL("", f.ledger.for_node("c1").at(0).zone.c_str());
+}
+
+TEST(InstanceManager, ANodeResumedOnlyForScavengerJobsGetsNoInstanceAndGoesBackToSlurm)
+{
+    Fixture f;
+    std::vector<JobId> asked;
+    f.run([&](InstanceManager& m) {
+        m.set_scavenger_qos("scav");
+        m.set_job_qos_lookup([&](JobId job) {
+            asked.push_back(job);
+            return job == 7 || job == 8 ? std::string("scav") : std::string("normal");
+        });
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2"}}, {8, {"c1"}}, {9, {"c2"}}});
+    });
+    // c1 is only for scavengers; c2 for a real job too; c3 for no job listed.
+    CHECK(f.ledger.for_node("c1").empty());
+    LONGS_EQUAL(1, f.ledger.for_node("c2").size());
+    LONGS_EQUAL(1, f.ledger.for_node("c3").size());
+    CHECK(std::find(f.actuator.calls.begin(), f.actuator.calls.end(), "hand-back c1 7 8") != f.actuator.calls.end());
+    CHECK(f.out.str().find("node c1: no instance launched: resumed only for scavenger jobs") != std::string::npos);
+}
+
+TEST(InstanceManager, WithoutScavengerQosNoJobIsAskedAbout)
+{
+    Fixture f;
+    bool asked = false;
+    f.run([&](InstanceManager& m) {
+        m.set_job_qos_lookup([&](JobId) {
+            asked = true;
+            return std::string("scav");
+        });
+        m.request(PowerRequestKind::Resume, {"c1"}, {{7, {"c1"}}});
+    });
+    CHECK(!asked);
+    LONGS_EQUAL(1, f.ledger.for_node("c1").size());
 }

@@ -158,17 +158,60 @@ TEST(PlaceholderPlan, ARoutedJobFreesAsManyHeldNodesAsItAsksBeyondIdleOnes)
     placeholder(b, 50, "aws-1");
     placeholder(b, 51, "aws-2");
     placeholder(b, 52, "aws-3");
-    Job job;
-    job.id = 7;
-    job.node_count = 2;
-    CHECK(placeholders_to_free(job, aws(b), b.state, {}) == std::vector<JobId>({50, 51}));
+    CHECK(placeholders_to_free(2, aws(b), b.state, {}) == std::vector<JobId>({50, 51}));
     b.up("aws-4", 0);
-    CHECK(placeholders_to_free(job, aws(b), b.state, {}) == std::vector<JobId>({50}));
+    CHECK(placeholders_to_free(2, aws(b), b.state, {}) == std::vector<JobId>({50}));
     // 50's cancellation frees aws-1 already.
-    CHECK(placeholders_to_free(job, aws(b), b.state, {50}).empty());
+    CHECK(placeholders_to_free(2, aws(b), b.state, {50}).empty());
+}
+
+TEST(PlaceholderPlan, APlaceholderOnANodeThatIsUpIsFreedBeforeOneOnANodeStillBooting)
+{
+    StateBuilder b = site();
+    placeholder(b, 50, "aws-1");
+    b.node("aws-1").flags |= kNodePoweringUp;
+    placeholder(b, 51, "aws-2");
+    CHECK(placeholders_to_free(1, aws(b), b.state, {}) == std::vector<JobId>({51}));
+}
+
+TEST(PlaceholderPlan, WaitingNarrowJobsArePackedIntoTheGroupsNodes)
+{
+    StateBuilder b = site();
+    for (JobId id = 1; id <= 5; ++id)
+        waiting_for_aws(b, id);
+    for (auto& job : b.state.snapshot.jobs)
+        job.cpus = 2; // five 2-core jobs: two 8-core nodes
+    waiting_for_aws(b, 9, 3); // and a 3-node job
+    LONGS_EQUAL(5, nodes_waited_for(aws(b), b.state));
 }
 
 TEST_GROUP(PlaceholderPool){};
+
+TEST(PlaceholderPool, AStalledSnapshotNeverMakesItSubmitTwice)
+{
+    test::RecordingActuator slurm;
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = site();
+    b.state.snapshot.time = 90; // taken before the submission, and never renewed
+    std::string error;
+    pool.keep(aws(b), 1, b.state, 100, "warm", error);
+    for (Time now = 110; now < 1000; now += 30)
+        STRCMP_EQUAL("", pool.keep(aws(b), 1, b.state, now, "warm", error).c_str());
+    LONGS_EQUAL(1, slurm.calls.size());
+    // A snapshot taken well after it without the placeholder: it ended; another is due.
+    b.state.snapshot.time = 1000;
+    STRCMP_EQUAL("submit 1 placeholder job(s)", pool.keep(aws(b), 1, b.state, 1001, "warm", error).c_str());
+}
+
+TEST(PlaceholderPool, ReloadWithoutAQosKeepsTheLastOne)
+{
+    test::RecordingActuator slurm;
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    pool.set_qos("");
+    STRCMP_EQUAL("hold", pool.qos().c_str());
+}
 
 TEST(PlaceholderPool, SubmitsThroughSlurmOnceThoughTheSnapshotLagsThenCancelsWhenTheForecastDrops)
 {
