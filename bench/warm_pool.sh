@@ -9,7 +9,9 @@
 # waiting core-hours, the median and p95 wait of the jobs that ran in the
 # cloud (s; boots included), idle core-hours of cloud nodes; then against
 # the same base without the pool: the cost it added, the waiting cost it
-# saved (λ × core-hours), and ΔJ (negative: the pool pays).
+# saved (λ × core-hours), ΔJ (negative: the pool pays) and λ*, the price of
+# a waiting core-hour above which it would pay (cost added / core-hours
+# saved; "never" where it saved none).
 # Also writes OUT_DIR/warm_pool.svg: waiting cost saved against cost added,
 # one point per trace × base × forecaster; above the diagonal the pool pays.
 #
@@ -44,7 +46,7 @@ replay() {
         /^policy / { header = 1; next }
         header == 1 && NF > 10 { cost = $4; header = 2 }
         /^lambda .* waiting core-hours/ { split($0, a, "waiting core-hours "); split(a[2], b, ";"); waiting = b[1] }
-        /^jobs that ran in the cloud/ { median = $(NF - 3); p95 = $(NF - 1) }
+        /^jobs that ran in the cloud/ { median = $(NF - 4); p95 = $(NF - 1) }
         /^waste core-hours/ { for (i = 1; i <= NF; i++) if ($i == "idle") { idle = $(i + 1); sub(/,/, "", idle) } }
         END {
             printf "  %-36s %10.2f %10.1f %10.2f %7d %7d %10.1f", label, cost, waiting, cost + lambda * waiting, median, p95, idle
@@ -57,8 +59,8 @@ run() {
     name=$1 file=$2 cores=$3
     case " ${ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
     echo "== $name: $cores local cores, λ $LAMBDA"
-    printf "  %-36s %10s %10s %10s %7s %7s %10s %10s %10s %10s\n" chain cost wait_ch J burst_med burst_p95 idle_ch \
-        +cost saved ΔJ
+    printf "  %-36s %10s %10s %10s %7s %7s %10s %10s %10s %10s %8s\n" chain cost wait_ch J burst_med burst_p95 idle_ch \
+        +cost saved ΔJ λ*
     start=$(date +%s)
     for base in always "forecast lambda=$LAMBDA"; do
         base_name=${base%% *}
@@ -69,7 +71,8 @@ run() {
             replay "$name" "$file" "$cores" "$base_name+warm $f" "$base" "warm forecaster=$f"
             read -r cost wait <"$work/row"
             awk -v c="$cost" -v w="$wait" -v bc="$base_cost" -v bw="$base_wait" -v l="$LAMBDA" \
-                'BEGIN { printf " %10.2f %10.2f %10.2f\n", c - bc, l * (bw - w), (c + l * w) - (bc + l * bw) }'
+                'BEGIN { printf " %10.2f %10.2f %10.2f", c - bc, l * (bw - w), (c + l * w) - (bc + l * bw)
+                         if (bw > w) printf " %8.2f\n", (c - bc) / (bw - w); else printf " %8s\n", "never" }'
             awk -v c="$cost" -v w="$wait" -v bc="$base_cost" -v bw="$base_wait" -v l="$LAMBDA" \
                 -v label="$name $base_name $f" 'BEGIN { printf "%s\t%.4f\t%.4f\n", label, c - bc, l * (bw - w) }' >>"$points"
         done

@@ -12,8 +12,8 @@
 # BURST_NATIVE_BUILDDIR (default SRCDIR) is the build for Debian's Slurm.
 # The plugins' undefined symbols are checked against that slurmctld
 # (plugin/check-symbols.sh).  Default tests: the plugin's export, the
-# end-to-end burst, the crash and the budget tests, burstd's thread choice and
-# the actuator; then, with no tests named, the wrong-release refusal both ways
+# end-to-end burst, the crash and the budget tests, burstd's thread choice,
+# the actuator and the warm pool (24.11 preempts placeholders itself); then, with no tests named, the wrong-release refusal both ways
 # (release_refuses_foreign_plugin.sh: this build's plugin in Debian's
 # slurmctld, the native build's in this release's).  Prints TAP lines like
 # run-all.sh.
@@ -25,7 +25,8 @@ shift 2
 tests=("$@") both_ways=0
 if ((${#tests[@]} == 0)); then
     tests=("$here"/test_plugin_export.sh "$here"/test_burstd_burst.sh "$here"/test_burstd_crash.sh
-        "$here"/test_burstd_budget.sh "$here"/test_thread_choice.sh "$here"/test_actuator.sh)
+        "$here"/test_burstd_budget.sh "$here"/test_thread_choice.sh "$here"/test_actuator.sh
+        "$here"/test_warm_pool.sh)
     both_ways=1
 fi
 build=${BURST_RELEASE_BUILDDIR:-/tmp/slurm-burst-$series}
