@@ -8,23 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 namespace burst {
 
 namespace {
 
 constexpr Seconds kDefaultTick = 300; // Gao et al.'s aggregation, about one cloud boot
-
-// Nodes of the group that are up or on their way up (whatever runs there).
-std::uint32_t powered_on(const NodeGroup& group, const std::vector<Node>& nodes)
-{
-    const std::unordered_set<std::string> members(group.nodes.begin(), group.nodes.end());
-    std::uint32_t on = 0;
-    for (const auto& n : nodes)
-        on += members.count(n.name) && !n.has(kNodePoweredDown) && !n.has(kNodePoweringDown);
-    return on;
-}
 
 } // namespace
 
@@ -76,15 +65,14 @@ Decision WarmPoolPolicy::decide(const ClusterState& state, const Clock& clock)
         const Seconds lead = boots_.expected(group);
         const auto steps = std::uint32_t(std::max(1.0, std::ceil(lead / tick_)));
         const double forecast = f.forecaster->forecast(steps);
-        std::uint32_t keep = std::uint32_t(std::min<double>(whole_nodes(forecast), group.capacity()));
-        std::string limit;
-        if (auto hire = state.hire_limits.find(group.name); hire != state.hire_limits.end()) {
-            const std::uint32_t reachable = powered_on(group, state.snapshot.nodes) + hire->second;
-            if (keep > reachable) {
-                keep = reachable;
-                limit = "; the group may not hire freely now";
-            }
-        }
+        // What the group can have on: up, booting, and what it may still
+        // hire (within its capacity and, while it backs off, its hire limit).
+        const GroupView& seen = view.groups[g];
+        const std::uint32_t reachable = seen.up_nodes + seen.booting_nodes + seen.hireable_nodes;
+        std::uint32_t keep = std::uint32_t(std::min<double>(whole_nodes(forecast), reachable));
+        const std::string limit = keep < whole_nodes(forecast) && state.hire_limits.count(group.name)
+                                      ? "; the group may not hire freely now"
+                                      : "";
         d.add(KeepPlaceholders{group.name, keep},
               "warm pool: " + std::string(f.forecaster->name()) + " forecasts " +
                   plain_number(std::round(forecast * 100) / 100) + " node(s) of demand one boot (" +

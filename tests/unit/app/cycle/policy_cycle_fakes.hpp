@@ -14,6 +14,18 @@
 
 namespace burst::test {
 
+// A CLOUD node of 2 CPUs with `flags` (power state) and `alloc` CPUs in use.
+inline Node cloud_node(const std::string& name, std::uint32_t flags, std::uint32_t alloc = 0)
+{
+    Node n;
+    n.name = name;
+    n.base = alloc ? NodeBaseState::Allocated : NodeBaseState::Idle;
+    n.flags = kNodeCloud | flags;
+    n.cpus = 2;
+    n.alloc_cpus = alloc;
+    return n;
+}
+
 // Returns the same actions every cycle.
 class ScriptedPolicy final : public Policy {
 public:

@@ -25,17 +25,6 @@ Job pending(JobId id, std::vector<std::string> partitions, std::uint32_t cpus = 
     return j;
 }
 
-Node cloud_node(const std::string& name, std::uint32_t flags, std::uint32_t alloc = 0)
-{
-    Node n;
-    n.name = name;
-    n.base = alloc ? NodeBaseState::Allocated : NodeBaseState::Idle;
-    n.flags = kNodeCloud | flags;
-    n.cpus = 2;
-    n.alloc_cpus = alloc;
-    return n;
-}
-
 } // namespace
 
 TEST_GROUP(PolicyCycle)

@@ -13,17 +13,6 @@ using namespace burst::test;
 
 namespace {
 
-Node cloud_node(const std::string& name, std::uint32_t flags, std::uint32_t alloc = 0)
-{
-    Node n;
-    n.name = name;
-    n.base = alloc ? NodeBaseState::Allocated : NodeBaseState::Idle;
-    n.flags = kNodeCloud | flags;
-    n.cpus = 2;
-    n.alloc_cpus = alloc;
-    return n;
-}
-
 // A placeholder burstd submitted, running on `node` (which Slurm shows allocated).
 Job placeholder_on(JobId id, const std::string& node)
 {
