@@ -139,6 +139,45 @@ int burst_advice_parse(const char *line, size_t len, const char *cluster,
 	return rc;
 }
 
+static int validate_resync(json_t *msg, const char *cluster, char *reason, size_t reasonlen,
+			   char *err, size_t errlen)
+{
+	json_t *v = json_object_get(msg, "v"), *cl = json_object_get(msg, "cluster");
+	json_t *why = json_object_get(msg, "reason");
+
+	if (!json_is_integer(v) || json_integer_value(v) != 2) {
+		snprintf(err, errlen, "resync: v: expected 2");
+		return -1;
+	}
+	if (!json_is_integer(json_object_get(msg, "seq")) || !json_is_integer(json_object_get(msg, "time"))) {
+		snprintf(err, errlen, "resync: seq and time: expected integers");
+		return -1;
+	}
+	if (!json_is_string(cl) || strcmp(json_string_value(cl), cluster)) {
+		snprintf(err, errlen, "resync: cluster: expected \"%s\"", cluster);
+		return -1;
+	}
+	if (why && !json_is_string(why)) {
+		snprintf(err, errlen, "resync: reason: expected string");
+		return -1;
+	}
+	snprintf(reason, reasonlen, "%s", why ? json_string_value(why) : "");
+	return 1;
+}
+
+int burst_resync_parse(const char *line, size_t len, const char *cluster, char *reason,
+		       size_t reasonlen, char *err, size_t errlen)
+{
+	json_t *msg = json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL), *type;
+	int rc = 0;
+
+	type = json_is_object(msg) ? json_object_get(msg, "type") : NULL;
+	if (json_is_string(type) && !strcmp(json_string_value(type), "resync"))
+		rc = validate_resync(msg, cluster, reason, reasonlen, err, errlen);
+	json_decref(msg);
+	return rc;
+}
+
 void burst_advice_free(struct burst_advice *advice)
 {
 	free(advice->entries);

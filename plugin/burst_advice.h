@@ -1,6 +1,7 @@
 /*
  * Thread-count advice from burstd ("advice" messages, doc/protocol.md) and
- * the cache job_submit consults for --threads=auto jobs.  A message is
+ * the cache job_submit consults for --threads=auto jobs; and burstd's
+ * requests for a whole snapshot ("resync"), which come on the same line.  A message is
  * validated whole before anything is cached: one bad entry rejects it.
  */
 #ifndef BURST_ADVICE_H
@@ -37,6 +38,16 @@ int burst_advice_parse(const char *line, size_t len, const char *cluster,
 		       struct burst_advice *out, char *err, size_t errlen);
 
 void burst_advice_free(struct burst_advice *advice);
+
+/*
+ * burstd's other message on the same connection: a request for a whole
+ * snapshot (doc/protocol.md, resync).  Returns 1 for a well-formed resync
+ * for cluster (its reason, truncated, in reason), 0 for a line that is no
+ * resync (take it as advice), -1 for a resync with a bad field (err says
+ * which).
+ */
+int burst_resync_parse(const char *line, size_t len, const char *cluster, char *reason,
+		       size_t reasonlen, char *err, size_t errlen);
 
 struct burst_advice_cache {
 	pthread_mutex_t mutex;

@@ -30,6 +30,26 @@ void burst_conf_defaults(struct burst_conf *conf)
 	strcpy(conf->socket_path, BURST_CONF_DEFAULT_SOCKET);
 	conf->export_interval = BURST_CONF_DEFAULT_INTERVAL;
 	conf->jobs_per_lock = BURST_CONF_DEFAULT_JOBS_PER_LOCK;
+	conf->full_snapshot_every = BURST_CONF_DEFAULT_DELTAS;
+}
+
+/* A whole number in min..max into *out; 0, or 1 after a warning. */
+static int parse_count(const char *value, const char *key, const char *unit, unsigned min,
+		       unsigned max, unsigned *out, const char *path, int lineno,
+		       burst_warn_fn warn, void *ctx)
+{
+	char *endp;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(value, &endp, 10);
+	if (!isdigit((unsigned char) value[0]) || *endp || errno || n < min || n > max) {
+		warnf(warn, ctx, "%s:%d: %s: expected %s %u..%u, got \"%s\"", path, lineno, key,
+		      unit, min, max, value);
+		return 1;
+	}
+	*out = (unsigned) n;
+	return 0;
 }
 
 static char *trim(char *s)
@@ -48,8 +68,7 @@ static int parse_line(char *line, const char *path, int lineno,
 		      struct burst_conf *conf, burst_warn_fn warn, void *ctx)
 {
 	char *hash = strchr(line, '#');
-	char *key, *value, *eq, *endp;
-	unsigned long n;
+	char *key, *value, *eq;
 
 	if (hash)
 		*hash = '\0';
@@ -80,30 +99,15 @@ static int parse_line(char *line, const char *path, int lineno,
 		strcpy(conf->socket_path, value);
 		return 0;
 	}
-	if (!strcasecmp(key, "ExportInterval")) {
-		errno = 0;
-		n = strtoul(value, &endp, 10);
-		if (!isdigit((unsigned char) value[0]) || *endp || errno ||
-		    n < 1 || n > BURST_CONF_MAX_INTERVAL) {
-			warnf(warn, ctx, "%s:%d: ExportInterval: expected seconds 1..%d, got \"%s\"",
-			      path, lineno, BURST_CONF_MAX_INTERVAL, value);
-			return 1;
-		}
-		conf->export_interval = (unsigned) n;
-		return 0;
-	}
-	if (!strcasecmp(key, "ExportJobsPerLock")) {
-		errno = 0;
-		n = strtoul(value, &endp, 10);
-		if (!isdigit((unsigned char) value[0]) || *endp || errno ||
-		    n < 1 || n > BURST_CONF_MAX_JOBS_PER_LOCK) {
-			warnf(warn, ctx, "%s:%d: ExportJobsPerLock: expected jobs 1..%d, got \"%s\"",
-			      path, lineno, BURST_CONF_MAX_JOBS_PER_LOCK, value);
-			return 1;
-		}
-		conf->jobs_per_lock = (unsigned) n;
-		return 0;
-	}
+	if (!strcasecmp(key, "ExportInterval"))
+		return parse_count(value, "ExportInterval", "seconds", 1, BURST_CONF_MAX_INTERVAL,
+				   &conf->export_interval, path, lineno, warn, ctx);
+	if (!strcasecmp(key, "ExportJobsPerLock"))
+		return parse_count(value, "ExportJobsPerLock", "jobs", 1, BURST_CONF_MAX_JOBS_PER_LOCK,
+				   &conf->jobs_per_lock, path, lineno, warn, ctx);
+	if (!strcasecmp(key, "FullSnapshotEvery"))
+		return parse_count(value, "FullSnapshotEvery", "deltas", 0, BURST_CONF_MAX_DELTAS,
+				   &conf->full_snapshot_every, path, lineno, warn, ctx);
 	if (!strcasecmp(key, "ExportSelfCheck")) {
 		if (!strcasecmp(value, "yes"))
 			conf->self_check = 1;
@@ -116,7 +120,7 @@ static int parse_line(char *line, const char *path, int lineno,
 		}
 		return 0;
 	}
-	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock, ExportSelfCheck)",
+	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock, ExportSelfCheck, FullSnapshotEvery)",
 	      path, lineno, key);
 	return 1;
 }

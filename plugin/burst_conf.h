@@ -20,12 +20,17 @@ extern "C" {
 /* About half a millisecond of copying per hold on the test machine. */
 #define BURST_CONF_DEFAULT_JOBS_PER_LOCK 1000
 #define BURST_CONF_MAX_JOBS_PER_LOCK 1000000
+/* Deltas between whole snapshots: one whole every 5 minutes at the default
+ * interval, so that a state burstd got wrong some unforeseen way heals. */
+#define BURST_CONF_DEFAULT_DELTAS 60
+#define BURST_CONF_MAX_DELTAS 1000000
 
 struct burst_conf {
 	char socket_path[sizeof(((struct sockaddr_un *) 0)->sun_path)];
 	unsigned export_interval; /* seconds, 1..BURST_CONF_MAX_INTERVAL */
 	unsigned jobs_per_lock;   /* jobs copied per read-lock hold */
 	int self_check;           /* compare kept job texts with a fresh dump */
+	unsigned full_snapshot_every; /* deltas between whole snapshots; 0 = no deltas */
 };
 
 /* Receives one complete diagnostic line (already naming file:line). */

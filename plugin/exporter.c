@@ -35,6 +35,7 @@
 #include "slurmctld_compat.h"
 #include "snapshot.h"
 #include "snapshot_json.h"
+#include "state_stream.h"
 
 #define LOG_PREFIX "job_submit/burst: "
 /* Job changes are noticed at most this often between regular exports. */
@@ -75,22 +76,12 @@ struct exporter {
 	struct snapshot snap;
 	/* One hold's job records (conf.jobs_per_lock of them). */
 	job_record_t **hold_jobs;
-	/*
-	 * The jobs array of the last snapshot (jobs_text, written from the
-	 * jobs of jobs_snap), sent again as long as slurmctld reports no job
-	 * change since the copy began (jobs_copied_at), and the source of the
-	 * next array's unchanged jobs.  jobs_valid is false while the last
-	 * copy failed.  next_text is where the next array is written.  With
-	 * them, the CPUs and memory the jobs hold per node index, which the
-	 * node records do not carry.
-	 */
-	struct jobs_text jobs_text, next_text;
-	struct snapshot jobs_snap;
-	bool jobs_valid;
-	/* The snapshot message, written into a buffer that alternates with
-	 * the link's own (burst_link_queue_buffer), so that megabytes are
-	 * neither copied again nor written into fresh pages every pass. */
-	struct snap_text msg;
+	/* The state messages: whole snapshots and deltas, and the jobs of
+	 * the last one, sent again as long as slurmctld reports no job change
+	 * since the copy began (jobs_copied_at).  With them, the CPUs and
+	 * memory the jobs hold per node index, which the node records do not
+	 * carry. */
+	struct state_stream stream;
 	time_t jobs_copied_at;
 	uint32_t *alloc_cpus;
 	uint64_t *alloc_mem;
@@ -736,11 +727,11 @@ static int collect(struct snapshot *snap, struct holds *holds, bool *jobs_copied
 	c.jobs = ex->hold_jobs;
 	hold_begin(&cost);
 	/* A clock stepped back could make later changes look older. */
-	*jobs_copied = !ex->jobs_valid || last_job_update >= ex->jobs_copied_at ||
+	*jobs_copied = !ex->stream.jobs_valid || last_job_update >= ex->jobs_copied_at ||
 		       time(NULL) < ex->jobs_copied_at ||
 		       node_record_count != ex->alloc_count;
 	if (*jobs_copied) {
-		ex->jobs_valid = false;
+		ex->stream.jobs_valid = false;
 		ex->jobs_copied_at = time(NULL);
 		list = job_list;
 		if (reset_allocations() ||
@@ -806,31 +797,13 @@ static void check_jobs_text(const struct snapshot *snap, const struct jobs_text 
 	free(fresh);
 }
 
-/*
- * Makes the array just built (next_text, from snap's jobs) the kept one:
- * snap and jobs_snap trade places, so the next pass copies into the older
- * one's memory.
- */
-static void keep_jobs(struct snapshot *snap)
-{
-	struct snapshot older = ex->jobs_snap;
-	struct jobs_text t = ex->jobs_text;
-
-	ex->jobs_text = ex->next_text;
-	ex->next_text = t;
-	ex->jobs_snap = *snap;
-	*snap = older;
-	ex->jobs_valid = true;
-}
-
 static void flush_link(time_t now);
 
 static void export_once(time_t now)
 {
 	struct snapshot *snap = &ex->snap;
-	struct jobs_text_stats reuse = { 0 };
-	struct jobs_text *jobs;
-	size_t i, len = 0, njobs;
+	struct state_stream_stats stats;
+	size_t i, len = 0;
 	char *line;
 	uint64_t dropped = ex->link.dropped;
 	unsigned suppressed;
@@ -855,39 +828,30 @@ static void export_once(time_t now)
 	if (snap->nends)
 		flush_link(now);
 	cost_start(&serialize_cost);
-	jobs = ex->jobs_valid ? &ex->jobs_text : NULL;
-	if (jobs_copied) {
-		jobs = NULL;
-		if (!jobs_text_build(&ex->next_text, snap, &ex->jobs_text, &ex->jobs_snap,
-				     expand_hostlist, &reuse)) {
-			jobs = &ex->next_text;
-			if (ex->conf.self_check)
-				check_jobs_text(snap, jobs);
-		}
-	}
-	len = 0;
-	if (jobs && !snapshot_json_snapshot_into(&ex->msg, snap, jobs->text.buf, jobs->text.len,
-						 ex->cluster, ++ex->link.seq, now,
-						 expand_hostlist))
-		len = ex->msg.len;
+	len = state_stream_write(&ex->stream, snap, jobs_copied, ex->cluster, ex->link.seq + 1, now,
+				 expand_hostlist, &stats);
 	cost_stop(&serialize_cost);
-	njobs = jobs_copied ? snap->njobs : ex->jobs_snap.njobs;
-	if (jobs_copied && jobs)
-		keep_jobs(snap);
+	if (stats.jobs_text_built && ex->conf.self_check)
+		check_jobs_text(&ex->stream.jobs_snap, &ex->stream.jobs_text);
 	if (holds.max_wall_ms > ex->max_lock_ms)
 		ex->max_lock_ms = holds.max_wall_ms;
-	if (len)
-		burst_link_queue_buffer(&ex->link, &ex->msg.buf, len, &ex->msg.cap, 1);
-	else
+	if (len) {
+		ex->link.seq++;
+		burst_link_queue_buffer(&ex->link, &ex->stream.msg.buf, len, &ex->stream.msg.cap, 1);
+	} else {
 		ex->link.dropped++;
+	}
+	state_stream_sent(&ex->stream, ex->link.seq, ex->link.dropped == dropped);
 	cost_stop(&pass_cost);
 	/* The numbers bench/plugin_snapshot.sh reads (SlurmctldDebug=debug). */
-	debug(LOG_PREFIX "snapshot seq %" PRIu64 ": %zu jobs %s, %zu nodes, %zu shares; locks held %u times, longest %.3f ms (cpu %.3f ms), in all %.3f ms (cpu %.3f ms); serialized %zu bytes in %.3f ms (cpu %.3f ms); pass cpu %.3f ms; socket writes since the last pass cpu %.3f ms; %zu job texts reused, %zu serialized",
-	      ex->link.seq, njobs, jobs_copied ? "copied" : "unchanged",
+	debug(LOG_PREFIX "%s seq %" PRIu64 ": %zu jobs %s, %zu nodes, %zu shares; locks held %u times, longest %.3f ms (cpu %.3f ms), in all %.3f ms (cpu %.3f ms); serialized %zu bytes in %.3f ms (cpu %.3f ms); pass cpu %.3f ms; socket writes since the last pass cpu %.3f ms; %zu job texts reused, %zu serialized; delta: %zu jobs, %zu priorities, %zu jobs removed, %zu records, %zu records removed",
+	      stats.kind, ex->link.seq, stats.njobs, jobs_copied ? "copied" : "unchanged",
 	      snap->nnodes, snap->nshares, holds.count, holds.max_wall_ms,
 	      holds.max_cpu_ms, holds.wall_ms, holds.cpu_ms, len,
 	      serialize_cost.wall_ms, serialize_cost.cpu_ms, pass_cost.cpu_ms,
-	      ex->write_cpu_ms, reuse.reused, reuse.serialized);
+	      ex->write_cpu_ms, stats.reuse.reused, stats.reuse.serialized, stats.changes.jobs,
+	      stats.changes.priorities, stats.changes.jobs_removed, stats.changes.records,
+	      stats.changes.records_removed);
 	ex->write_cpu_ms = 0;
 	if (ex->link.dropped != dropped && rate_ok(&ex->rl_drop, now, &suppressed))
 		info(LOG_PREFIX "burstd is not keeping up; %" PRIu64 " messages dropped so far",
@@ -909,9 +873,28 @@ static void on_advice(void *ctx, const char *line, size_t len, int too_long)
 {
 	time_t now = *(time_t *) ctx;
 	struct burst_advice advice;
-	char err[256];
+	char err[256], reason[256];
 	unsigned suppressed;
+	int resync;
 
+	if (!too_long && (resync = burst_resync_parse(line, len, ex->cluster, reason, sizeof(reason),
+						      err, sizeof(err)))) {
+		if (resync < 0) {
+			if (rate_ok(&ex->rl_advice, now, &suppressed))
+				error(LOG_PREFIX "message from burstd ignored: %s (%u similar messages suppressed)",
+				      err, suppressed);
+			return;
+		}
+		if (ex->stream.deltas)
+			info(LOG_PREFIX "burstd asks for a whole snapshot: %s", reason);
+		else if (ex->conf.full_snapshot_every)
+			info(LOG_PREFIX "burstd reads deltas: a whole snapshot every %u deltas (FullSnapshotEvery)",
+			     ex->conf.full_snapshot_every);
+		else
+			info(LOG_PREFIX "burstd reads deltas, but FullSnapshotEvery=0: whole snapshots only");
+		state_stream_resync(&ex->stream);
+		return;
+	}
 	if (too_long) {
 		ex->advice_bad++;
 		if (rate_ok(&ex->rl_advice, now, &suppressed))
@@ -951,6 +934,7 @@ static void on_tick(time_t now)
 	case BURST_LINK_CONNECTED:
 		info(LOG_PREFIX "connected to burstd at %s", ex->conf.socket_path);
 		ex->rl_connect.last = 0;
+		state_stream_connected(&ex->stream);
 		line = snapshot_json_hello(ex->cluster, ++ex->link.seq, now,
 					   BURST_VERSION, SLURM_VERSION_STRING, &len);
 		queue_line(line, len, 0);
@@ -972,10 +956,7 @@ static void exporter_free(struct exporter *e)
 		close(e->wake_fd);
 	free(e->ends_at_watermark);
 	free(e->hold_jobs);
-	jobs_text_clear(&e->jobs_text);
-	jobs_text_clear(&e->next_text);
-	snapshot_clear(&e->jobs_snap);
-	free(e->msg.buf);
+	state_stream_clear(&e->stream);
 	free(e->alloc_cpus);
 	free(e->alloc_mem);
 	snapshot_clear(&e->snap);
@@ -1055,6 +1036,7 @@ int exporter_start(const struct burst_conf *conf, const char *cluster,
 	e->wake_fd = -1;
 	pthread_mutex_init(&e->mutex, NULL);
 	e->conf = *conf;
+	e->stream.full_snapshot_every = conf->full_snapshot_every;
 	snprintf(e->cluster, sizeof(e->cluster), "%s", cluster ? cluster : "");
 	e->cache = cache;
 	/* Only jobs that end from now on are reported; older ends were

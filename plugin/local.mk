@@ -19,6 +19,8 @@ BURST_PLUGIN_PURE = plugin/burst_conf.c plugin/burst_conf.h \
 	plugin/snapshot.c plugin/snapshot.h \
 	plugin/snapshot_json.c plugin/snapshot_json.h \
 	plugin/jobs_text.c plugin/jobs_text.h \
+	plugin/snapshot_delta.c plugin/snapshot_delta.h \
+	plugin/state_stream.c plugin/state_stream.h \
 	plugin/node_gres.c plugin/node_gres.h \
 	plugin/node_cpus.c plugin/node_cpus.h
 
@@ -43,6 +45,7 @@ tests_unit_unit_tests_SOURCES += $(BURST_PLUGIN_PURE) \
 	tests/unit/plugin/snapshot_json_test.cpp \
 	tests/unit/plugin/hostlist_stand_ins.hpp \
 	tests/unit/plugin/jobs_text_test.cpp \
+	tests/unit/plugin/state_stream_test.cpp \
 	tests/unit/plugin/node_gres_test.cpp \
 	tests/unit/plugin/node_cpus_test.cpp
 

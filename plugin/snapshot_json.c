@@ -222,11 +222,11 @@ static void hosts(struct out *o, const char *hostlist, snap_expand_fn expand)
 }
 
 /* Opens the message object and writes its envelope. */
-static void header(struct out *o, const char *type, const char *cluster,
-		   uint64_t seq, int64_t now)
+static void header_v(struct out *o, const char *type, int version, const char *cluster,
+		     uint64_t seq, int64_t now)
 {
 	FIRST_KEY(o, "v");
-	integer(o, BURST_PROTOCOL_VERSION);
+	integer(o, version);
 	KEY(o, "type");
 	str(o, type);
 	KEY(o, "cluster");
@@ -235,6 +235,12 @@ static void header(struct out *o, const char *type, const char *cluster,
 	integer(o, (int64_t) seq);
 	KEY(o, "time");
 	integer(o, now);
+}
+
+static void header(struct out *o, const char *type, const char *cluster,
+		   uint64_t seq, int64_t now)
+{
+	header_v(o, type, BURST_PROTOCOL_VERSION, cluster, seq, now);
 }
 
 static char *finish(struct out *o, size_t *len)
@@ -460,6 +466,12 @@ char *snapshot_json_hello(const char *cluster, uint64_t seq, int64_t now,
 	str(&o, plugin_version);
 	KEY(&o, "slurm_version");
 	str(&o, slurm_version);
+	KEY(&o, "versions");
+	PUT(&o, "[");
+	integer(&o, BURST_PROTOCOL_VERSION);
+	PUT(&o, ",");
+	integer(&o, BURST_PROTOCOL_DELTA_VERSION);
+	PUT(&o, "]");
 	return finish(&o, len);
 }
 
@@ -628,4 +640,31 @@ void snapshot_json_job(struct snap_text *t, const struct snap_job *j, snap_expan
 		       size_t *prio, size_t *prio_end)
 {
 	job_json(t, j, expand, prio, prio_end);
+}
+
+void snap_text_string(struct snap_text *t, const char *s)
+{
+	str(t, s);
+}
+
+void snapshot_json_header(struct snap_text *t, const char *type, int version,
+			  const char *cluster, uint64_t seq, int64_t now)
+{
+	header_v(t, type, version, cluster, seq, now);
+}
+
+void snapshot_json_node(struct snap_text *t, const struct snap_node *n)
+{
+	node_json(t, n);
+}
+
+void snapshot_json_partition(struct snap_text *t, const struct snap_partition *p,
+			     snap_expand_fn expand)
+{
+	partition_json(t, p, expand);
+}
+
+void snapshot_json_share(struct snap_text *t, const struct snap_share *s)
+{
+	share_json(t, s);
 }

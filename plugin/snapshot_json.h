@@ -21,7 +21,9 @@
 extern "C" {
 #endif
 
+/* The version of hello, snapshot and job_end; deltas came with the next. */
 #define BURST_PROTOCOL_VERSION 1
+#define BURST_PROTOCOL_DELTA_VERSION 2
 
 /* A growing text buffer; once oom is set every write is a no-op. */
 struct snap_text {
@@ -32,6 +34,8 @@ struct snap_text {
 
 void snap_text_put(struct snap_text *t, const char *s, size_t n);
 void snap_text_integer(struct snap_text *t, int64_t v);
+/* A JSON string (NULL writes ""). */
+void snap_text_string(struct snap_text *t, const char *s);
 /* NUL after the text (not counted in len); 0 unless out of memory. */
 int snap_text_terminate(struct snap_text *t);
 
@@ -71,6 +75,17 @@ int snapshot_json_snapshot_into(struct snap_text *t, const struct snapshot *s,
  * *prio_end get where the digits of its priority begin and end in t. */
 void snapshot_json_job(struct snap_text *t, const struct snap_job *j, snap_expand_fn expand,
 		       size_t *prio, size_t *prio_end);
+
+/* Opens a message object of type with its envelope (v, type, cluster, seq,
+ * time); the caller writes the rest and closes it. */
+void snapshot_json_header(struct snap_text *t, const char *type, int version,
+			  const char *cluster, uint64_t seq, int64_t now);
+
+/* One node, partition or share object as snapshots write them. */
+void snapshot_json_node(struct snap_text *t, const struct snap_node *n);
+void snapshot_json_partition(struct snap_text *t, const struct snap_partition *p,
+			     snap_expand_fn expand);
+void snapshot_json_share(struct snap_text *t, const struct snap_share *s);
 
 char *snapshot_json_job_end(const struct snap_job_end *e, const char *cluster,
 			    uint64_t seq, int64_t now, snap_expand_fn expand,

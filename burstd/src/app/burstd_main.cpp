@@ -252,7 +252,7 @@ int main(int argc, char** argv)
             if (cycle.stats().runs == 0 || !daemon.latest_snapshot())
                 return "explain: burstd has not decided yet (no snapshot from the plugin so far)";
             burst::ExplanationInput in;
-            in.snapshot = &*daemon.latest_snapshot();
+            in.snapshot = daemon.latest_snapshot();
             in.outcome = &cycle.last_outcome();
             in.chain = cycle.chain_names();
             in.budgets = &cycle.budgets();

@@ -2,7 +2,7 @@
 
 #include "app/config/config_parser.hpp"
 #include "app/config/reload_scope.hpp"
-#include "ingest/advice_message.hpp"
+#include "ingest/plugin_message.hpp"
 #include "common/json_ref.hpp"
 #include "model/hostlist.hpp"
 
@@ -230,7 +230,7 @@ void Daemon::run_cycle()
     if (!cycle_runner_)
         return;
     try {
-        cycle_runner_(CycleContext{config_, latest_ ? &*latest_ : nullptr, clock_.now(), log_});
+        cycle_runner_(CycleContext{config_, state_.state(), clock_.now(), log_});
     } catch (const std::exception& e) {
         log_.error("cycle " + std::to_string(cycles_) + " failed: " + e.what());
     }
@@ -265,15 +265,20 @@ void Daemon::accepted(ProtocolMessage&& message)
     if (auto* hello = std::get_if<Hello>(&message.body)) {
         log_.info("plugin hello: slurm-burst " + hello->plugin_version + " on Slurm " + hello->slurm_version +
                   ", cluster " + message.cluster);
+        if (hello->sends_deltas)
+            ask_for_snapshot(message.connection, "hello");
         if (hello_observer_)
             hello_observer_();
     } else if (auto* snapshot = std::get_if<Snapshot>(&message.body)) {
         log_.debug("snapshot seq " + std::to_string(snapshot->seq) + ": " + std::to_string(snapshot->jobs.size()) +
                    " jobs, " + std::to_string(snapshot->nodes.size()) + " nodes");
-        if (!latest_)
+        if (whole_snapshots_++ == 0)
             notify("STATUS=receiving snapshots from cluster " + message.cluster);
-        latest_ = std::move(*snapshot);
+        state_.replace(std::move(*snapshot), message.connection);
+        resync_connection_ = 0; // the request, if any, was answered
         latest_received_ = clock_.now();
+    } else if (std::holds_alternative<SnapshotDelta>(message.body)) {
+        apply_delta(message);
     } else if (auto* end = std::get_if<JobEnd>(&message.body)) {
         ++job_ends_;
         for (const auto& g : config_.node_groups)
@@ -283,6 +288,39 @@ void Daemon::accepted(ProtocolMessage&& message)
         if (job_end_handler_)
             job_end_handler_(*end);
     }
+}
+
+void Daemon::apply_delta(ProtocolMessage& message)
+{
+    auto& delta = std::get<SnapshotDelta>(message.body);
+    const std::string what = "delta seq " + std::to_string(message.seq) + " (base " + std::to_string(delta.base) + ")";
+    const std::size_t changed = delta.jobs.size(), priorities = delta.priorities.size(),
+                      removed = delta.removed_jobs.size();
+    const std::string why = state_.apply(std::move(delta), message.seq, message.time, message.connection);
+    if (!why.empty()) {
+        ++refused_deltas_;
+        log_.error(what + " not applied: " + why + "; no decisions until the plugin sends a whole snapshot");
+        ask_for_snapshot(message.connection, why);
+        return;
+    }
+    ++deltas_;
+    latest_received_ = clock_.now();
+    log_.debug(what + ": " + std::to_string(changed) + " jobs new or changed, " + std::to_string(priorities) +
+               " priorities, " + std::to_string(removed) + " removed");
+}
+
+void Daemon::ask_for_snapshot(std::uint64_t connection, const std::string& reason)
+{
+    // Until the plugin answers, every delta it sends fails; one request per
+    // connection every few seconds is enough (a resync can be lost too).
+    constexpr Seconds kRepeatAfter = 10;
+    const Time now = clock_.now();
+    if (!snapshots_ || (connection == resync_connection_ && now - resync_sent_at_ < kRepeatAfter))
+        return;
+    snapshots_->send(connection, serialize_resync(config_.cluster_name, ++resync_seq_, now, reason));
+    ++resyncs_sent_;
+    resync_connection_ = connection;
+    resync_sent_at_ = now;
 }
 
 std::string Daemon::handle_control(const std::string& line, const PeerCredentials& peer)
@@ -366,6 +404,10 @@ std::string Daemon::metrics_text() const
     BurstdMetricsInput in;
     in.ingest = ingest_counters();
     in.job_ends = job_ends_;
+    in.whole_snapshots = whole_snapshots_;
+    in.deltas = deltas_;
+    in.refused_deltas = refused_deltas_;
+    in.resyncs = resyncs_sent_;
     in.cycles = cycles_;
     for (const auto& g : config_.node_groups)
         in.groups.push_back(g.name);
@@ -388,23 +430,24 @@ JsonRef Daemon::status_object() const
     json_object_set_new(s.get(), "reloads", json_integer(json_int_t(reloads_)));
     json_object_set_new(s.get(), "failed_reloads", json_integer(json_int_t(failed_reloads_)));
 
-    if (latest_) {
+    if (const Snapshot* latest = state_.state()) {
         std::size_t pending = 0, running = 0, powered_up_cloud = 0;
-        for (const auto& j : latest_->jobs) {
+        for (const auto& j : latest->jobs) {
             pending += j.pending() ? j.array_task_count : 0;
             running += j.running() ? 1 : 0;
         }
-        for (const auto& n : latest_->nodes)
+        for (const auto& n : latest->nodes)
             if (n.cloud() && !n.has(kNodePoweredDown))
                 ++powered_up_cloud;
         json_object_set_new(s.get(), "snapshot",
-                            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "seq", json_int_t(latest_->seq), "time",
-                                      json_int_t(latest_->time), "age", json_int_t(now - latest_received_),
+                            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "seq", json_int_t(latest->seq), "time",
+                                      json_int_t(latest->time), "age", json_int_t(now - latest_received_),
                                       "pending_jobs", json_int_t(pending), "running_jobs", json_int_t(running),
-                                      "nodes", json_int_t(latest_->nodes.size()), "cloud_nodes_up",
+                                      "nodes", json_int_t(latest->nodes.size()), "cloud_nodes_up",
                                       json_int_t(powered_up_cloud)));
     } else {
         json_object_set_new(s.get(), "snapshot", json_null());
+        json_object_set_new(s.get(), "awaiting_whole_snapshot", json_boolean(whole_snapshots_ > 0));
     }
 
     const IngestCounters& c = ingest_counters();
@@ -414,6 +457,11 @@ JsonRef Daemon::status_object() const
                                   "refused_peers", json_int_t(c.refused_peers), "messages", json_int_t(c.messages),
                                   "bad_messages", json_int_t(c.bad_messages), "oversized", json_int_t(c.oversized),
                                   "job_ends", json_int_t(job_ends_), "advice_sent", json_int_t(c.advice_sent)));
+    json_t* ingest = json_object_get(s.get(), "ingest");
+    json_object_set_new(ingest, "whole_snapshots", json_integer(json_int_t(whole_snapshots_)));
+    json_object_set_new(ingest, "deltas", json_integer(json_int_t(deltas_)));
+    json_object_set_new(ingest, "refused_deltas", json_integer(json_int_t(refused_deltas_)));
+    json_object_set_new(ingest, "resyncs", json_integer(json_int_t(resyncs_sent_)));
 
     JsonRef groups(json_array());
     for (const auto& g : config_.node_groups)

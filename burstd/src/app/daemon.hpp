@@ -11,6 +11,7 @@
 #include "app/metrics/metrics_server.hpp"
 #include "app/service_notifier.hpp"
 #include "common/json_ref.hpp"
+#include "ingest/snapshot_assembler.hpp"
 #include "ingest/snapshot_server.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -72,7 +73,9 @@ public:
     std::string status_json() const;
 
     const BurstdConfig& config() const { return config_; }
-    const std::optional<Snapshot>& latest_snapshot() const { return latest_; }
+    // The state the cycle decides on; null before the first whole snapshot
+    // and after a delta that did not fit, until the next whole one.
+    const Snapshot* latest_snapshot() const { return state_.state(); }
     const IngestCounters& ingest_counters() const;
     std::uint64_t cycles() const { return cycles_; }
     std::uint64_t job_ends() const { return job_ends_; }
@@ -108,8 +111,18 @@ private:
     boost::asio::steady_timer watchdog_timer_;
     const ServiceNotifier* notifier_ = nullptr;
     bool notify_failing_ = false;
-    std::optional<Snapshot> latest_;
+    void apply_delta(ProtocolMessage& message);
+    void ask_for_snapshot(std::uint64_t connection, const std::string& reason);
+
+    SnapshotAssembler state_;
     Time latest_received_ = 0;
+    std::uint64_t deltas_ = 0;        // applied
+    std::uint64_t refused_deltas_ = 0;
+    std::uint64_t whole_snapshots_ = 0;
+    std::uint64_t resyncs_sent_ = 0;
+    std::uint64_t resync_seq_ = 0;
+    std::uint64_t resync_connection_ = 0; // the last resync's, with its time
+    Time resync_sent_at_ = 0;
     Time started_ = 0;
     std::uint64_t cycles_ = 0;
     std::uint64_t job_ends_ = 0;

@@ -304,6 +304,104 @@ Snapshot parse_snapshot(const Fields& f, const ProtocolMessage& header)
     return s;
 }
 
+template <class Each>
+void arrays(const Fields& f, const char* key, Each each)
+{
+    json_t* v = f.get(key, false);
+    if (!v)
+        return;
+    if (!json_is_array(v))
+        throw FieldError{f.at(key), "expected array"};
+    for (std::size_t i = 0; i < json_array_size(v); ++i) {
+        json_t* pair = json_array_get(v, i);
+        const std::string path = f.at(key) + "[" + std::to_string(i) + "]";
+        if (!json_is_array(pair) || json_array_size(pair) != 2)
+            throw FieldError{path, "expected an array of two elements"};
+        each(path, json_array_get(pair, 0), json_array_get(pair, 1));
+    }
+}
+
+std::uint32_t pair_u32(const std::string& path, json_t* v)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+        json_integer_value(v) > json_int_t(std::numeric_limits<std::uint32_t>::max()))
+        throw FieldError{path, "expected integer in 0..4294967295"};
+    return std::uint32_t(json_integer_value(v));
+}
+
+std::string pair_string(const std::string& path, json_t* v)
+{
+    if (!json_is_string(v))
+        throw FieldError{path, "expected string"};
+    return std::string(json_string_value(v), json_string_length(v));
+}
+
+SnapshotCheck parse_check(const Fields& f)
+{
+    json_t* v = f.get("check", true);
+    if (!json_is_object(v))
+        throw FieldError{f.at("check"), "expected object"};
+    const Fields c(v, f.at("check"));
+    SnapshotCheck check;
+    check.jobs = std::uint64_t(c.integer("jobs", true));
+    check.nodes = std::uint64_t(c.integer("nodes", true));
+    check.partitions = std::uint64_t(c.integer("partitions", true));
+    check.shares = std::uint64_t(c.integer("shares", true));
+    check.job_sum = std::uint64_t(c.integer("job_sum", true));
+    return check;
+}
+
+SnapshotDelta parse_delta(const Fields& f)
+{
+    SnapshotDelta d;
+    d.base = std::uint64_t(f.integer("base", true));
+    f.objects("jobs", false, [&](const Fields& j) { d.jobs.push_back(parse_job(j)); });
+    arrays(f, "priorities", [&](const std::string& path, json_t* id, json_t* priority) {
+        d.priorities.emplace_back(pair_u32(path + "[0]", id), pair_u32(path + "[1]", priority));
+    });
+    json_t* removed = f.get("jobs_removed", false);
+    if (removed && !json_is_array(removed))
+        throw FieldError{f.at("jobs_removed"), "expected array of integers"};
+    for (std::size_t i = 0; removed && i < json_array_size(removed); ++i)
+        d.removed_jobs.push_back(
+            pair_u32(f.at("jobs_removed") + "[" + std::to_string(i) + "]", json_array_get(removed, i)));
+    f.objects("nodes", false, [&](const Fields& n) { d.nodes.push_back(parse_node(n)); });
+    d.removed_nodes = f.strings("nodes_removed", false);
+    f.objects("partitions", false, [&](const Fields& p) { d.partitions.push_back(parse_partition(p)); });
+    d.removed_partitions = f.strings("partitions_removed", false);
+    f.objects("shares", false, [&](const Fields& sh) { d.shares.push_back(parse_share(sh)); });
+    arrays(f, "shares_removed", [&](const std::string& path, json_t* account, json_t* user) {
+        d.removed_shares.emplace_back(pair_string(path + "[0]", account), pair_string(path + "[1]", user));
+    });
+    d.check = parse_check(f);
+    return d;
+}
+
+// The protocol version that brought each message type.
+int version_of(const std::string& type)
+{
+    if (type == "hello" || type == "snapshot" || type == "job_end")
+        return 1;
+    if (type == "delta")
+        return kDeltaProtocolVersion;
+    return 0;
+}
+
+bool lists_version(const Fields& f, const char* key, int version)
+{
+    json_t* v = f.get(key, false);
+    if (v && !json_is_array(v))
+        throw FieldError{f.at(key), "expected array of integers"};
+    bool found = false;
+    for (std::size_t i = 0; v && i < json_array_size(v); ++i) {
+        json_t* e = json_array_get(v, i);
+        if (!json_is_integer(e))
+            throw FieldError{f.at(key) + "[" + std::to_string(i) + "]", "expected integer"};
+        found = found || json_integer_value(e) == version;
+    }
+    return found;
+}
+
 JobEnd parse_job_end(const Fields& f)
 {
     JobEnd e;
@@ -348,21 +446,28 @@ ParsedMessage parse_message(std::string_view line)
     try {
         Fields f(root.get(), "");
         std::int64_t v = f.integer("v", true, 0, std::numeric_limits<std::int64_t>::min());
-        if (v != kProtocolVersion)
-            throw FieldError{"v", "unsupported protocol version " + std::to_string(v) + " (this burstd speaks " +
+        if (v < 1 || v > kProtocolVersion)
+            throw FieldError{"v", "unsupported protocol version " + std::to_string(v) + " (this burstd speaks 1 to " +
                                       std::to_string(kProtocolVersion) + ")"};
         msg.type = f.string("type", true);
-        if (msg.type != "hello" && msg.type != "snapshot" && msg.type != "job_end")
-            throw FieldError{"type", "expected one of hello, snapshot, job_end, got \"" + msg.type + "\""};
+        const int introduced = version_of(msg.type);
+        if (introduced == 0)
+            throw FieldError{"type", "expected one of hello, snapshot, delta, job_end, got \"" + msg.type + "\""};
+        if (v < introduced)
+            throw FieldError{"v", msg.type + " needs protocol version " + std::to_string(introduced) + ", got " +
+                                      std::to_string(v)};
         context = msg.type + ": ";
         msg.cluster = f.string("cluster", true);
         msg.seq = std::uint64_t(f.integer("seq", true));
         context = msg.type + " seq " + std::to_string(msg.seq) + ": ";
         msg.time = f.time("time", true);
         if (msg.type == "hello")
-            msg.body = Hello{f.string("plugin_version", false), f.string("slurm_version", false)};
+            msg.body = Hello{f.string("plugin_version", false), f.string("slurm_version", false),
+                             lists_version(f, "versions", kDeltaProtocolVersion)};
         else if (msg.type == "snapshot")
             msg.body = parse_snapshot(f, msg);
+        else if (msg.type == "delta")
+            msg.body = parse_delta(f);
         else
             msg.body = parse_job_end(f);
     } catch (const FieldError& e) {

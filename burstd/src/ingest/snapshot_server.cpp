@@ -23,10 +23,12 @@ constexpr std::size_t kMaxQueuedAdvice = 16;
 
 class SnapshotServer::Session : public std::enable_shared_from_this<Session> {
 public:
-    Session(SnapshotServer& server, stream_protocol::socket socket)
-        : server_(server), alive_(server.alive_), socket_(std::move(socket)), framer_(server.options_.max_line)
+    Session(SnapshotServer& server, stream_protocol::socket socket, std::uint64_t id)
+        : server_(server), alive_(server.alive_), socket_(std::move(socket)), framer_(server.options_.max_line), id_(id)
     {
     }
+
+    std::uint64_t id() const { return id_; }
 
     void start() { read(); }
 
@@ -111,6 +113,7 @@ private:
         }
         seen_seq_ = true;
         last_seq_ = m.seq;
+        m.connection = id_;
         ++server_.counters_.messages;
         server_.observer_.accepted(std::move(m));
     }
@@ -121,6 +124,7 @@ private:
     LineFramer framer_;
     std::array<char, 64 * 1024> chunk_;
     std::deque<std::string> queue_;
+    const std::uint64_t id_;
     bool seen_seq_ = false;
     std::uint64_t last_seq_ = 0;
 };
@@ -160,6 +164,13 @@ void SnapshotServer::broadcast(const std::string& line)
             s->send(line);
 }
 
+void SnapshotServer::send(std::uint64_t connection, const std::string& line)
+{
+    for (auto& weak : sessions_)
+        if (auto s = weak.lock(); s && s->id() == connection)
+            s->send(line);
+}
+
 void SnapshotServer::accept()
 {
     std::weak_ptr<int> alive = alive_;
@@ -175,7 +186,7 @@ void SnapshotServer::accept()
                 ++counters_.connections;
                 observer_.connected(*peer);
                 sessions_.remove_if([](const std::weak_ptr<Session>& w) { return w.expired(); });
-                auto session = std::make_shared<Session>(*this, std::move(socket));
+                auto session = std::make_shared<Session>(*this, std::move(socket), counters_.connections);
                 sessions_.push_back(session);
                 session->start();
             }

@@ -25,7 +25,7 @@ struct IngestCounters {
     std::uint64_t messages = 0;      // accepted messages of any type
     std::uint64_t bad_messages = 0;  // rejected lines, oversized ones included
     std::uint64_t oversized = 0;
-    std::uint64_t advice_sent = 0;
+    std::uint64_t advice_sent = 0; // advice and resync lines
     std::uint64_t advice_dropped = 0; // the connection's send queue was full
 };
 
@@ -56,6 +56,9 @@ public:
 
     // Queues one advice line to every connected plugin.
     void broadcast(const std::string& line);
+    // Queues one line to the plugin on `connection` (ProtocolMessage::connection);
+    // nothing if it has gone.
+    void send(std::uint64_t connection, const std::string& line);
     void set_cluster(const std::string& cluster) { options_.cluster = cluster; }
     const IngestCounters& counters() const { return counters_; }
     std::size_t open_connections() const;

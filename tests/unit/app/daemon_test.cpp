@@ -6,6 +6,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/buffers_iterator.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
 #include <jansson.h>
@@ -95,6 +98,67 @@ TEST_GROUP(Daemon)
     }
 };
 
+// One line from burstd on the plugin's socket, or "" after two seconds.
+std::string read_line(stream_protocol::socket& plugin, boost::asio::streambuf& in)
+{
+    pollfd ready{plugin.native_handle(), POLLIN, 0};
+    if (in.size() == 0 && ::poll(&ready, 1, 2000) != 1)
+        return "";
+    boost::system::error_code ec;
+    const std::size_t n = boost::asio::read_until(plugin, in, '\n', ec);
+    if (ec)
+        return "";
+    std::string line(boost::asio::buffers_begin(in.data()), boost::asio::buffers_begin(in.data()) + n);
+    in.consume(n);
+    return line;
+}
+
+TEST(Daemon, AsksForAWholeSnapshotOnHelloAndDecidesOnNothingAfterADeltaThatDoesNotFit)
+{
+    Daemon daemon(io, config_path, load(), log, clock);
+    daemon.start(false);
+    std::thread runner([this] { io.run(); });
+
+    stream_protocol::socket plugin(io);
+    plugin.connect(stream_protocol::endpoint(dir + "/snap.sock"));
+    boost::asio::streambuf in;
+    const std::string hello = R"({"v":1,"type":"hello","cluster":"lab","seq":1,"time":100,"versions":[1,2]})";
+    boost::asio::write(plugin, boost::asio::buffer(hello + "\n"));
+    const std::string resync = read_line(plugin, in);
+    CHECK_TEXT(resync.find(R"("type":"resync")") != std::string::npos, resync.c_str());
+    CHECK_TEXT(resync.find(R"("reason":"hello")") != std::string::npos, resync.c_str());
+
+    // The snapshot's one job leaves: no jobs, one node.
+    const std::string fits = R"({"v":2,"type":"delta","cluster":"lab","seq":4,"time":205,"base":3,"jobs_removed":[5],)"
+                             R"("check":{"jobs":0,"nodes":1,"partitions":0,"shares":0,"job_sum":0}})";
+    const std::string gap = R"({"v":2,"type":"delta","cluster":"lab","seq":6,"time":210,"base":5,)"
+                            R"("check":{"jobs":0,"nodes":1,"partitions":0,"shares":0,"job_sum":0}})";
+    boost::asio::write(plugin, boost::asio::buffer(snapshot(3) + "\n" + fits + "\n"));
+    JsonRef s;
+    for (int i = 0; i < 500 && field(s.get(), "ingest", "deltas") < 1; ++i) {
+        s = status();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    LONGS_EQUAL(4, field(s.get(), "snapshot", "seq"));
+    LONGS_EQUAL(0, field(s.get(), "snapshot", "pending_jobs"));
+    LONGS_EQUAL(1, field(s.get(), "ingest", "whole_snapshots"));
+
+    boost::asio::write(plugin, boost::asio::buffer(gap + "\n"));
+    const std::string asked = read_line(plugin, in);
+    CHECK_TEXT(asked.find(R"("reason":"base 5 is not the state's last message 4")") != std::string::npos, asked.c_str());
+    s = status();
+    CHECK(json_is_null(json_object_get(s.get(), "snapshot")));
+    CHECK(json_is_true(json_object_get(s.get(), "awaiting_whole_snapshot")));
+    LONGS_EQUAL(1, field(s.get(), "ingest", "refused_deltas"));
+    LONGS_EQUAL(2, field(s.get(), "ingest", "resyncs"));
+
+    boost::asio::post(io, [&] { daemon.stop(); });
+    runner.join();
+    CHECK(daemon.latest_snapshot() == nullptr);
+    CHECK(log_text.str().find("delta seq 6 (base 5) not applied: base 5 is not the state's last message 4") !=
+          std::string::npos);
+}
+
 TEST(Daemon, KeepsTheLatestSnapshotAndCountsBadLinesWithoutDroppingTheConnection)
 {
     Daemon daemon(io, config_path, load(), log, clock);
@@ -104,7 +168,7 @@ TEST(Daemon, KeepsTheLatestSnapshotAndCountsBadLinesWithoutDroppingTheConnection
     stream_protocol::socket plugin(io);
     plugin.connect(stream_protocol::endpoint(dir + "/snap.sock"));
     std::string lines = std::string(kHello) + "\n" + "garbage\n" +
-                        R"({"v":2,"type":"hello","cluster":"lab","seq":2,"time":1})" "\n" + snapshot(3, "other") +
+                        R"({"v":3,"type":"hello","cluster":"lab","seq":2,"time":1})" "\n" + snapshot(3, "other") +
                         "\n" + snapshot(4) + "\n" + snapshot(4) + "\n";
     boost::asio::write(plugin, boost::asio::buffer(lines));
 
@@ -123,12 +187,12 @@ TEST(Daemon, KeepsTheLatestSnapshotAndCountsBadLinesWithoutDroppingTheConnection
 
     boost::asio::post(io, [&] { daemon.stop(); });
     runner.join();
-    CHECK_TRUE(daemon.latest_snapshot().has_value());
+    CHECK_TRUE(daemon.latest_snapshot() != nullptr);
     LONGS_EQUAL(5, daemon.latest_snapshot()->jobs[0].id);
     std::string text = log_text.str();
     CHECK_TRUE(text.find("plugin hello: slurm-burst 0.1.0 on Slurm 22.05.8") != std::string::npos);
     CHECK_TRUE(text.find("error: rejected message: invalid JSON") != std::string::npos);
-    CHECK_TRUE(text.find("v: unsupported protocol version 2") != std::string::npos);
+    CHECK_TRUE(text.find("v: unsupported protocol version 3") != std::string::npos);
     CHECK_TRUE(text.find("cluster: expected \"lab\"") != std::string::npos);
     CHECK_TRUE(text.find("seq: expected more than 4") != std::string::npos);
     CHECK_EQUAL(-1, access((dir + "/snap.sock").c_str(), F_OK));

@@ -149,6 +149,69 @@ TEST(MessageParser, ParsesHelloAndJobEnd)
     STRCMP_EQUAL("c1", end.nodes[0].c_str());
 }
 
+TEST(MessageParser, AHelloSaysWhetherThePluginSendsDeltas)
+{
+    auto hello = [](const std::string& versions) {
+        auto h = parse_message(R"({"type":"hello",)" + kHeader + versions + "}");
+        CHECK_TRUE_TEXT(h.message.has_value(), h.error.c_str());
+        return std::get<Hello>(h.message->body).sends_deltas;
+    };
+    CHECK_FALSE(hello(""));
+    CHECK_FALSE(hello(R"(,"versions":[1])"));
+    CHECK_TRUE(hello(R"(,"versions":[1,2,3])"));
+    STRCMP_EQUAL("hello seq 12: versions[1]: expected integer",
+                 error_of(R"({"type":"hello",)" + kHeader + R"(,"versions":[1,"2"]})").c_str());
+}
+
+TEST(MessageParser, ParsesADelta)
+{
+    auto r = parse_message(R"({"v":2,"type":"delta","cluster":"lab","seq":13,"time":1700000005,"base":12,"jobs":[)" +
+                           kJob + R"(],"priorities":[[7,900],[8,0]],"jobs_removed":[3,4],"nodes":[)" + kNode +
+                           R"(],"nodes_removed":["c9"],"partitions_removed":["old"],"shares":[)" + kShare +
+                           R"(],"shares_removed":[["bio","bob"]],)"
+                           R"("check":{"jobs":5,"nodes":2,"partitions":1,"shares":3,"job_sum":123456789}})");
+    CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
+    const auto& d = std::get<SnapshotDelta>(r.message->body);
+    LONGS_EQUAL(12, d.base);
+    LONGS_EQUAL(42, d.jobs.at(0).id);
+    CHECK((d.priorities == std::vector<std::pair<JobId, std::uint32_t>>{{7, 900}, {8, 0}}));
+    CHECK((d.removed_jobs == std::vector<JobId>{3, 4}));
+    STRCMP_EQUAL("c1", d.nodes.at(0).name.c_str());
+    STRCMP_EQUAL("c9", d.removed_nodes.at(0).c_str());
+    CHECK(d.partitions.empty());
+    STRCMP_EQUAL("old", d.removed_partitions.at(0).c_str());
+    LONGS_EQUAL(2, d.shares.size());
+    STRCMP_EQUAL("bob", d.removed_shares.at(0).second.c_str());
+    LONGS_EQUAL(5, d.check.jobs);
+    LONGS_EQUAL(123456789, d.check.job_sum);
+
+    auto empty = parse_message(R"({"v":2,"type":"delta","cluster":"lab","seq":14,"time":1,"base":13,)"
+                               R"("check":{"jobs":0,"nodes":0,"partitions":0,"shares":0,"job_sum":0}})");
+    CHECK_TRUE_TEXT(empty.message.has_value(), empty.error.c_str());
+}
+
+TEST(MessageParser, NamesWhatIsWrongInADelta)
+{
+    auto delta = [](const std::string& fields) {
+        return error_of(R"({"v":2,"type":"delta","cluster":"lab","seq":13,"time":1,)" + fields + "}");
+    };
+    const std::string check = R"("check":{"jobs":0,"nodes":0,"partitions":0,"shares":0,"job_sum":0})";
+    STRCMP_EQUAL("delta seq 13: base: required field missing", delta(check).c_str());
+    STRCMP_EQUAL("delta seq 13: check: required field missing", delta(R"("base":12)").c_str());
+    STRCMP_EQUAL("delta seq 13: check.job_sum: required field missing",
+                 delta(R"("base":12,"check":{"jobs":0,"nodes":0,"partitions":0,"shares":0})").c_str());
+    STRCMP_EQUAL("delta seq 13: priorities[1]: expected an array of two elements",
+                 delta(R"("base":12,"priorities":[[1,2],[3]],)" + check).c_str());
+    STRCMP_EQUAL("delta seq 13: priorities[0][1]: expected integer in 0..4294967295",
+                 delta(R"("base":12,"priorities":[[1,-2]],)" + check).c_str());
+    STRCMP_EQUAL("delta seq 13: jobs_removed[0]: expected integer in 0..4294967295",
+                 delta(R"("base":12,"jobs_removed":["7"],)" + check).c_str());
+    STRCMP_EQUAL("delta seq 13: shares_removed[0][1]: expected string",
+                 delta(R"("base":12,"shares_removed":[["a",null]],)" + check).c_str());
+    STRCMP_EQUAL("delta seq 13: jobs[0].user: required field missing",
+                 delta(R"("base":12,"jobs":[{"id":1}],)" + check).c_str());
+}
+
 TEST(MessageParser, NamesTheFieldPathOfAWrongType)
 {
     std::string jobs = "[" + kJob + "," + kJob + "," + kJob + R"(,{"id":9,"cpus":"many"}])";
@@ -198,11 +261,13 @@ TEST(MessageParser, RequiresEverySnapshotArray)
 
 TEST(MessageParser, RejectsBadHeaders)
 {
-    STRCMP_EQUAL("v: unsupported protocol version 2 (this burstd speaks 1)",
-                 error_of(R"({"v":2,"type":"hello","cluster":"c","seq":1,"time":1})").c_str());
+    STRCMP_EQUAL("v: unsupported protocol version 3 (this burstd speaks 1 to 2)",
+                 error_of(R"({"v":3,"type":"hello","cluster":"c","seq":1,"time":1})").c_str());
+    STRCMP_EQUAL("v: delta needs protocol version 2, got 1",
+                 error_of(R"({"v":1,"type":"delta","cluster":"c","seq":1,"time":1})").c_str());
     STRCMP_EQUAL("v: required field missing", error_of(R"({"type":"hello"})").c_str());
     STRCMP_EQUAL("v: expected integer", error_of(R"({"v":"1","type":"hello"})").c_str());
-    STRCMP_EQUAL("type: expected one of hello, snapshot, job_end, got \"advice\"",
+    STRCMP_EQUAL("type: expected one of hello, snapshot, delta, job_end, got \"advice\"",
                  error_of(R"({"v":1,"type":"advice","cluster":"c","seq":1,"time":1})").c_str());
     STRCMP_EQUAL("hello: seq: required field missing", error_of(R"({"v":1,"type":"hello","cluster":"c","time":1})").c_str());
     STRCMP_EQUAL("job_end seq 4: time: expected integer",

@@ -53,13 +53,17 @@ void write_status_text(std::ostream& out, json_t* s)
                   << integer(snap, "pending_jobs") << " pending jobs, " << integer(snap, "running_jobs")
                   << " running, " << integer(snap, "nodes") << " nodes, " << integer(snap, "cloud_nodes_up")
                   << " cloud nodes up\n";
+    else if (json_is_true(json_object_get(s, "awaiting_whole_snapshot")))
+        out << "snapshot: none — a delta did not fit; no decisions until the plugin's next whole snapshot\n";
     else
         out << "snapshot: none received yet (is the job_submit/burst plugin loaded?)\n";
     json_t* in = json_object_get(s, "ingest");
     out << "plugin connections: " << integer(in, "open_connections") << " open, " << integer(in, "connections")
               << " total, " << integer(in, "refused_peers") << " refused; messages: " << integer(in, "messages")
               << " accepted, " << integer(in, "bad_messages") << " rejected (" << integer(in, "oversized")
-              << " oversized), " << integer(in, "job_ends") << " job ends\n";
+              << " oversized), " << integer(in, "job_ends") << " job ends; states: "
+              << integer(in, "whole_snapshots") << " whole, " << integer(in, "deltas") << " deltas, "
+              << integer(in, "refused_deltas") << " deltas refused, " << integer(in, "resyncs") << " resyncs asked\n";
     out << "policy chain:";
     json_t* policies = json_object_get(s, "policies");
     for (size_t i = 0; i < json_array_size(policies); ++i)

@@ -96,6 +96,16 @@ std::string render_metrics(const BurstdMetricsInput& in)
     m.sample(double(c.bad_messages), {{"result", "rejected"}});
     m.family("burstd_snapshot_oversized_total", "Rejected plugin messages that exceeded the size limit.", T::Counter);
     m.sample(double(c.oversized));
+    m.family("burstd_snapshot_states_total", "Plugin state messages applied, by kind.", T::Counter);
+    m.sample(double(in.whole_snapshots), {{"kind", "whole"}});
+    m.sample(double(in.deltas), {{"kind", "delta"}});
+    m.family("burstd_snapshot_deltas_refused_total",
+             "Deltas that did not fit burstd's state (a lost message, a failed check); each left burstd without a "
+             "state until the next whole snapshot.",
+             T::Counter);
+    m.sample(double(in.refused_deltas));
+    m.family("burstd_snapshot_resyncs_total", "Whole snapshots burstd asked the plugin for.", T::Counter);
+    m.sample(double(in.resyncs));
     m.family("burstd_plugin_connections_total", "Plugin connections, by outcome.", T::Counter);
     m.sample(double(c.connections), {{"outcome", "accepted"}});
     m.sample(double(c.refused_peers), {{"outcome", "refused"}});

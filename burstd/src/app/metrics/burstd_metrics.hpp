@@ -20,6 +20,11 @@ namespace burst {
 
 struct BurstdMetricsInput {
     IngestCounters ingest;
+    // The state messages burstd applied, and the deltas it could not.
+    std::uint64_t whole_snapshots = 0;
+    std::uint64_t deltas = 0;
+    std::uint64_t refused_deltas = 0;
+    std::uint64_t resyncs = 0;
     std::uint64_t job_ends = 0;
     std::uint64_t cycles = 0;
     PolicyCycleStats policy;

@@ -1,4 +1,4 @@
-#include "ingest/advice_message.hpp"
+#include "ingest/plugin_message.hpp"
 
 #include "../../../plugin/burst_link.h"
 #include "policy/threads/thread_stage.hpp"
