@@ -1,7 +1,6 @@
 #include "provider/aws/ec2_client.hpp"
 
 #include "provider/aws/ec2_error_classifier.hpp"
-#include "provider/aws/ec2_responses.hpp"
 
 #include <stdexcept>
 #include <utility>
@@ -17,14 +16,6 @@ std::string host_of(const std::string& endpoint)
         throw std::invalid_argument("EC2 endpoint '" + endpoint + "' has no scheme (expected https://host)");
     start += 3;
     return endpoint.substr(start, endpoint.find('/', start) - start);
-}
-
-Seconds retry_after(const HttpResponse& r)
-{
-    std::string v = r.header("Retry-After");
-    if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos)
-        return 0;
-    return std::stod(v);
 }
 
 } // namespace
@@ -68,19 +59,7 @@ Ec2Reply Ec2Client::call(const Ec2Params& params)
         reply.body = std::move(resp.body);
         return reply;
     }
-    std::string code;
-    std::string message;
-    try {
-        auto errors = parse_error_response(resp.body);
-        code = errors.front().code;
-        message = errors.front().message;
-    } catch (const XmlError&) {
-        message = "no EC2 error document in the response";
-    }
-    reply.error.kind = classify_ec2_error(code, resp.status);
-    reply.error.message = "EC2 " + action + ": HTTP " + std::to_string(resp.status) +
-                          (code.empty() ? "" : " " + code) + (message.empty() ? "" : ": " + message);
-    reply.error.retry_after = retry_after(resp);
+    reply.error = classify_ec2_response(resp, action);
     return reply;
 }
 

@@ -37,6 +37,11 @@ struct HttpResponse {
 
 bool header_name_equals(std::string_view a, std::string_view b);
 
+// The response's Retry-After in seconds; 0 when absent or not a number of
+// seconds (an HTTP-date is rare from cloud APIs, and unknown is safe: the
+// caller backs off on its own schedule).
+double retry_after_seconds(const HttpResponse& response);
+
 // The request as HTTP/1.1 text: request line, "Name:value" lines, blank line,
 // body.  The inverse of parse_http_request.
 std::string to_text(const HttpRequest& request);
