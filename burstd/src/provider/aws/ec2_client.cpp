@@ -49,6 +49,16 @@ Ec2Reply Ec2Client::call(const Ec2Params& params)
     req.headers = {{"Host", host_}, {"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}};
     req.body = ec2_form_body(params);
     signer_.sign(req, creds, clock_.now());
+    // Credentials from the chain may have been renewed meanwhile; the ones
+    // signed with first still serve if the chain fails now.
+    req.sign_again = [this, creds](HttpRequest& r) {
+        AwsCredentials now_creds = creds;
+        try {
+            now_creds = credentials_.get();
+        } catch (const CredentialError&) {
+        }
+        signer_.sign(r, now_creds, clock_.now());
+    };
 
     HttpResponse resp = transport_.perform(req);
     if (!resp.transport_error.empty()) {

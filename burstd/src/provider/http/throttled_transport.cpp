@@ -49,6 +49,7 @@ HttpResponse ThrottledTransport::perform(const HttpRequest& request)
 {
     const RequestKind kind = rules_.kind(request);
     const RequestLimits& limits = budget_->limits();
+    HttpRequest sent = request;
     bool backing_off = false;
     for (int attempt = 0;; ++attempt) {
         // After a throttle, the drained bucket makes this the back-off.
@@ -56,8 +57,10 @@ HttpResponse ThrottledTransport::perform(const HttpRequest& request)
         if (wait > 0) {
             sleep_(wait);
             budget_->waited(wait, backing_off);
+            if (sent.sign_again)
+                sent.sign_again(sent);
         }
-        HttpResponse response = inner_.perform(request);
+        HttpResponse response = inner_.perform(sent);
         const ProviderError error = rules_.classify(response);
         if (error.kind != ProviderErrorKind::Throttled)
             return response;

@@ -231,6 +231,21 @@ TEST(ThrottledTransport, AThrottleHoldsBackTheProvidersOtherCallsOfThatKind)
     DOUBLES_EQUAL(0.1, h.sleeps[0], 1e-9);
 }
 
+TEST(ThrottledTransport, ARequestThatWaitedIsSignedAgainBeforeItGoes)
+{
+    Harness h(limits({100, 100}, {1, 1}), gce_throttle_rules());
+    h.inner.answer(200, "{}").answer(200, "{}");
+    auto stamped = [&h](HttpRequest& r) { r.headers = {{"Date", std::to_string(h.clock.now())}}; };
+    HttpRequest first = post("{}");
+    first.sign_again = stamped;
+    first.headers = {{"Date", "signed"}};
+    HttpRequest second = first;
+    h.transport.perform(first);
+    h.transport.perform(second);
+    STRCMP_EQUAL("signed", h.inner.sent[0].header("Date").c_str());
+    STRCMP_EQUAL(std::to_string(1001.0).c_str(), h.inner.sent[1].header("Date").c_str());
+}
+
 TEST(ThrottledTransport, BackoffIsCappedByTheLongestWait)
 {
     Harness h(limits({1, 1}, {1, 1}, 10, 5), gce_throttle_rules(), {1, 1});
