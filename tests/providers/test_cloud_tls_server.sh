@@ -97,6 +97,8 @@ NodeGroup=az Provider=azure-zones Nodes=az-[1-2] Partition=cloud InstanceTypes=S
 Provider=gcp-md Type=gcp TokenSource=metadata MetadataEndpoint=$metadata Project=p \
     Zones=us-central1-a,us-central1-b Template=global/instanceTemplates/burst OperationWait=10 PollInterval=0.05 \
     Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp-paced Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys BulkInsert=no Endpoint=$origin \
+    CaFile=$work/ca.pem WriteRequestRate=10 WriteRequestBurst=2
 EOF
 pc() { "$check" -f "$work/burstd.conf" -p "$@" 2>&1; }
 kinds() { cut -d' ' -f1-3 <<<"$1"; }
@@ -139,6 +141,19 @@ is "gcp: an insert refused with 403 userRateLimitExceeded is sent again after a 
 is "... the insert went out twice" "$(grep -c '^POST /compute/v1/projects/p/zones/us-central1-a/instances[? ].*"once-g1"' \
     "$work/wire.log")" 2
 is "gcp: the retried instance is terminated" "$(pc gcp-one terminate $gid/once-g1)" "$gid/once-g1 terminated"
+# Six inserts against a write bucket of 2 refilled at 10/s: the sixth cannot
+# go before 0.4 s, however fast the server answers.
+: >"$work/wire.log"
+start=$(date +%s.%N)
+out=$(pc gcp-paced launch hpc1 burstd-7 - p-1:tp1 p-2:tp2 p-3:tp3 p-4:tp4 p-5:tp5 p-6:tp6); all_out+=$out
+took=$(awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN { printf "%.3f", end - start }')
+is "gcp: six launches paced by WriteRequestRate=10 WriteRequestBurst=2 all succeed" \
+    "$(cut -d' ' -f2 <<<"$out" | sort -u)" "launched"
+is "... and take at least 0.4 s (took $took s)" "$(awk -v t="$took" 'BEGIN { print (t >= 0.4) }')" 1
+is "... six inserts on the wire" "$(grep -c '^POST /compute/v1/projects/p/zones/us-central1-a/instances[? ]' \
+    "$work/wire.log")" 6
+pc gcp-paced terminate $gid/p-1 $gid/p-2 $gid/p-3 $gid/p-4 $gid/p-5 $gid/p-6 >/dev/null
+is "gcp: the paced instances are terminated" "$(pc gcp list hpc1 burstd-7)" ""
 out=$(pc gcp-wrong list hpc1 burstd-7); all_out+=$out
 is "gcp: a JWT signed with another key is refused by the server, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" \
     "error auth"
