@@ -43,7 +43,6 @@ public:
     RequestBudget(std::string provider, std::string region, const RequestLimits& limits, const Clock& clock);
 
     const RequestLimits& limits() const { return limits_; }
-    const Clock& clock() const { return clock_; }
 
     // Takes a token and counts the request; returns how long to wait first.
     Seconds reserve(RequestKind kind);
