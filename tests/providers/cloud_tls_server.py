@@ -17,6 +17,8 @@ an error:
   quota-*     GCE: operation error QUOTA_EXCEEDED; Azure: 409 OperationNotAllowed
               (quota); Nova: 403 "Quota exceeded for instances"
   throttle-*  GCE: 403 rateLimitExceeded; Azure: 429 + Retry-After: 7; Nova: 429 + Retry-After: 7
+  once-*      the first create is throttled (GCE: 403 userRateLimitExceeded; Azure and
+              Nova: 429 + Retry-After: 1), the next one succeeds
   flaky-*     503 from every API
   invalid-*   GCE: 400 invalid; Azure: 400 InvalidParameter; Nova: 400 badRequest
 Azure zone "1" has no capacity (ZonalAllocationFailed), and a deleted Azure
@@ -70,6 +72,14 @@ class State:
         self.azure_ops = {}  # id -> [polls left, final status document, what happens when it ends (or None)]
         self.nova = {}  # id -> server
         self.metadata_mode = "normal"  # normal | short (expires_in 30) | down (503)
+        self.throttled_once = set()  # once-* names already throttled
+
+    def throttle_first(self, name):
+        """True for a once-* name's first create: the client must retry it.  Called under self.lock."""
+        if not name.startswith("once") or name in self.throttled_once:
+            return False
+        self.throttled_once.add(name)
+        return True
 
     def fixture(self, path):
         with open(os.path.join(self.cfg.fixtures, path)) as f:
@@ -223,6 +233,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         """An operation (or an error reply already sent: None)."""
         if name.startswith("throttle"):
             self.gce_error(403, "rateLimitExceeded", "Rate Limit Exceeded")
+            return None
+        if self.state.throttle_first(name):
+            self.gce_error(403, "userRateLimitExceeded", "User Rate Limit Exceeded")
             return None
         if name.startswith("flaky"):
             self.gce_error(503, "backendError", "Backend Error")
@@ -400,6 +413,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     if name.startswith("throttle"):
                         return self.arm_error(429, "TooManyRequests", "The request is being throttled.",
                                               [("Retry-After", "7")])
+                    if self.state.throttle_first(name):
+                        return self.arm_error(429, "TooManyRequests", "The request is being throttled.",
+                                              [("Retry-After", "1")])
                     if name.startswith("flaky"):
                         return self.arm_error(503, "ServiceUnavailable", "The service is unavailable.")
                     if name.startswith("quota"):
@@ -491,6 +507,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                            "used 10 of 10 instances")
                 if name.startswith("throttle"):
                     return self.nova_error(429, "overLimit", "This request was rate-limited.", [("Retry-After", "7")])
+                if self.state.throttle_first(name):
+                    return self.nova_error(429, "overLimit", "This request was rate-limited.", [("Retry-After", "1")])
                 if name.startswith("flaky"):
                     return self.nova_error(503, "computeFault", "The server is currently unavailable.")
                 if name.startswith("invalid"):

@@ -147,9 +147,10 @@ int main(int argc, char** argv)
 
     Loop loop;
     SystemClock clock;
-    const ProviderEnvironment env{loop.http(), clock, [](Seconds s) {
-                                      std::this_thread::sleep_for(std::chrono::duration<double>(s));
-                                  }};
+    RequestBudgets budgets;
+    const ProviderEnvironment env{
+        loop.http(), clock, [](Seconds s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); },
+        budgets};
     std::unique_ptr<Provider> provider;
     try {
         provider = make_provider(*section, loaded.config.provider_site(), env);

@@ -72,15 +72,17 @@ cat >"$work/burstd.conf" <<EOF
 ClusterName=hpc1
 StateDir=$work/state
 Provider=gcp Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys Endpoint=$origin CaFile=$work/ca.pem
-Provider=gcp-one Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys BulkInsert=no Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp-one Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys BulkInsert=no Endpoint=$origin CaFile=$work/ca.pem \
+    ThrottleRetries=1
 Provider=gcp-wrong Type=gcp CredentialsFile=$work/gcp-wrong-key.json $gcp_keys Endpoint=$origin CaFile=$work/ca.pem
 Provider=gcp-noca Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys Endpoint=$origin
 Provider=azure Type=azure CredentialsFile=$work/azure.cred $azure_keys Endpoint=$origin LoginEndpoint=$origin \
-    CaFile=$work/ca.pem ConnectTimeout=5 RequestTimeout=20
+    CaFile=$work/ca.pem ConnectTimeout=5 RequestTimeout=20 ThrottleMaxWait=5
 Provider=azure-wrong Type=azure CredentialsFile=$work/azure-wrong.cred $azure_keys Endpoint=$origin \
     LoginEndpoint=$origin CaFile=$work/ca.pem
 Provider=openstack Type=openstack CredentialsFile=$work/openstack.cred Region=RegionOne \
-    Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PageSize=1 ScheduleWait=5 PollInterval=0.05 CaFile=$work/ca.pem
+    Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PageSize=1 ScheduleWait=5 PollInterval=0.05 CaFile=$work/ca.pem \
+    ThrottleMaxWait=5
 Provider=openstack-wrong Type=openstack CredentialsFile=$work/openstack-wrong.cred Region=RegionOne \
     Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 CaFile=$work/ca.pem
 Provider=gcp-zones Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=full-central1-a,us-central1-b \
@@ -95,6 +97,8 @@ NodeGroup=az Provider=azure-zones Nodes=az-[1-2] Partition=cloud InstanceTypes=S
 Provider=gcp-md Type=gcp TokenSource=metadata MetadataEndpoint=$metadata Project=p \
     Zones=us-central1-a,us-central1-b Template=global/instanceTemplates/burst OperationWait=10 PollInterval=0.05 \
     Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp-paced Type=gcp CredentialsFile=$work/gcp-key.json $gcp_keys BulkInsert=no Endpoint=$origin \
+    CaFile=$work/ca.pem WriteRequestRate=10 WriteRequestBurst=2
 EOF
 pc() { "$check" -f "$work/burstd.conf" -p "$@" 2>&1; }
 kinds() { cut -d' ' -f1-3 <<<"$1"; }
@@ -130,6 +134,26 @@ is "gcp: delete polls each operation; an instance already gone counts as deleted
 $gid/g-2 terminated
 $gid/gone-1 terminated"
 is "gcp: nothing is left" "$(pc gcp list hpc1 burstd-7)" ""
+: >"$work/wire.log"
+out=$(pc gcp-one launch hpc1 burstd-7 - once-g1:tok-once); all_out+=$out
+is "gcp: an insert refused with 403 userRateLimitExceeded is sent again after a back-off and succeeds" \
+    "$(kinds "$out")" "once-g1 launched $gid/once-g1"
+is "... the insert went out twice" "$(grep -c '^POST /compute/v1/projects/p/zones/us-central1-a/instances[? ].*"once-g1"' \
+    "$work/wire.log")" 2
+is "gcp: the retried instance is terminated" "$(pc gcp-one terminate $gid/once-g1)" "$gid/once-g1 terminated"
+# Six inserts against a write bucket of 2 refilled at 10/s: the sixth cannot
+# go before 0.4 s, however fast the server answers.
+: >"$work/wire.log"
+start=$(date +%s.%N)
+out=$(pc gcp-paced launch hpc1 burstd-7 - p-1:tp1 p-2:tp2 p-3:tp3 p-4:tp4 p-5:tp5 p-6:tp6); all_out+=$out
+took=$(awk -v start="$start" -v end="$(date +%s.%N)" 'BEGIN { printf "%.3f", end - start }')
+is "gcp: six launches paced by WriteRequestRate=10 WriteRequestBurst=2 all succeed" \
+    "$(cut -d' ' -f2 <<<"$out" | sort -u)" "launched"
+is "... and take at least 0.4 s (took $took s)" "$(awk -v t="$took" 'BEGIN { print (t >= 0.4) }')" 1
+is "... six inserts on the wire" "$(grep -c '^POST /compute/v1/projects/p/zones/us-central1-a/instances[? ]' \
+    "$work/wire.log")" 6
+pc gcp-paced terminate $gid/p-1 $gid/p-2 $gid/p-3 $gid/p-4 $gid/p-5 $gid/p-6 >/dev/null
+is "gcp: the paced instances are terminated" "$(pc gcp list hpc1 burstd-7)" ""
 out=$(pc gcp-wrong list hpc1 burstd-7); all_out+=$out
 is "gcp: a JWT signed with another key is refused by the server, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" \
     "error auth"
@@ -244,6 +268,12 @@ is "azure: delete follows each Azure-AsyncOperation; a VM already gone counts as
 $vid/a-2 terminated
 $vid/gone-a terminated"
 is "azure: nothing is left" "$(pc azure list hpc1 burstd-7)" ""
+: >"$work/wire.log"
+out=$(pc azure launch hpc1 burstd-7 - once-a1:tok-once); all_out+=$out
+is "azure: a PUT refused with 429 and Retry-After: 1 is sent again after it and succeeds" "$(kinds "$out")" \
+    "once-a1 launched $vid/once-a1"
+is "... the PUT went out twice" "$(grep -c "^PUT $vid/once-a1?" "$work/wire.log")" 2
+is "azure: the retried VM is terminated" "$(pc azure terminate $vid/once-a1)" "$vid/once-a1 terminated"
 # -- Azure zones: the VM whose allocation failed is gone before the next zone --
 # Zone "1" has no capacity on the test server, and a deleted VM stays visible
 # as Deleting for two polls of its delete operation: the relaunch in zone "2"
@@ -322,6 +352,13 @@ is "openstack: DELETE each server; one already gone counts as deleted" "$out" "$
 $o2 terminated
 00000000-0000-4000-8000-000000000000 terminated"
 is "openstack: nothing is left" "$(pc openstack list hpc1 burstd-7)" ""
+: >"$work/wire.log"
+out=$(pc openstack launch hpc1 burstd-7 m1.small once-o1:tok-once); all_out+=$out
+is "openstack: a POST /servers refused with 429 and Retry-After: 1 is sent again after it and succeeds" \
+    "$(cut -d' ' -f1-2 <<<"$out")" "once-o1 launched"
+is "... the POST went out twice" "$(grep -c '^POST /compute/v2.1/servers .*"once-o1"' "$work/wire.log")" 2
+once_id=$(awk '$1 == "once-o1" { print $3 }' <<<"$out")
+is "openstack: the retried server is terminated" "$(pc openstack terminate "$once_id")" "$once_id terminated"
 out=$(pc openstack-wrong list hpc1 burstd-7); all_out+=$out
 is "openstack: a wrong password gets Keystone's 401, classified auth" "$(cut -d' ' -f1-2 <<<"$out")" "error auth"
 

@@ -144,8 +144,10 @@ int main(int argc, char** argv)
     boost::asio::io_context io;
     burst::CurlMulti http(io);
     burst::SystemClock clock;
+    burst::RequestBudgets request_budgets;
     const burst::ProviderEnvironment provider_env{
-        http, clock, [](burst::Seconds s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }};
+        http, clock, [](burst::Seconds s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); },
+        request_budgets};
     BuiltParts parts = build_parts(loaded.config, provider_env);
     for (const auto& e : parts.errors)
         std::cerr << e << "\n";
@@ -280,6 +282,7 @@ int main(int argc, char** argv)
         daemon.set_metrics_collector([&](burst::BurstdMetricsInput& in) {
             in.policy = cycle.stats();
             in.provider_calls = outcomes.calls();
+            in.request_budgets = request_budgets.views();
             in.repairs = outcomes.repairs();
             in.open_records = ledger.open_records();
             in.spend = cycle.spend();

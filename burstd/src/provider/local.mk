@@ -1,6 +1,14 @@
 # build rules for burstd/src/provider (appends to the variables declared in Makefile.am)
 # What every provider type shares; each type's own files are in its folder's local.mk.
 libburst_a_SOURCES += \
+	burstd/src/provider/budgeted_transport.cpp \
+	burstd/src/provider/budgeted_transport.hpp \
+	burstd/src/provider/http/request_budget.cpp \
+	burstd/src/provider/http/request_budget.hpp \
+	burstd/src/provider/http/throttled_transport.cpp \
+	burstd/src/provider/http/throttled_transport.hpp \
+	burstd/src/provider/http/token_bucket.cpp \
+	burstd/src/provider/http/token_bucket.hpp \
 	burstd/src/provider/owning_provider.hpp \
 	burstd/src/provider/provider.hpp \
 	burstd/src/provider/provider_builder.hpp \
@@ -23,4 +31,6 @@ libburst_a_SOURCES += \
 	burstd/src/provider/cloud/uri_encoding.hpp
 
 tests_unit_unit_tests_SOURCES += \
+	tests/unit/provider/http/throttled_transport_test.cpp \
+	tests/unit/provider/http/token_bucket_test.cpp \
 	tests/unit/provider/provider_registry_test.cpp

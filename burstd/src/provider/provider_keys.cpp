@@ -8,7 +8,12 @@
 namespace burst {
 namespace {
 
-const std::vector<std::string> kTransportKeys = {"CaFile", "ConnectTimeout", "RequestTimeout"};
+const std::vector<std::string> kTransportKeys = {
+    "CaFile",           "ConnectTimeout",    "RequestTimeout",  "ReadRequestRate", "ReadRequestBurst",
+    "WriteRequestRate", "WriteRequestBurst", "ThrottleRetries", "ThrottleMaxWait"};
+
+// More retries than this only hides a budget set above the account's limit.
+constexpr std::uint64_t kMostThrottleRetries = 20;
 
 bool is_transport_key(const std::string& key)
 {
@@ -88,6 +93,26 @@ CurlRequestOptions ProviderKeys::transport_options() const
     return o;
 }
 
+RequestLimits ProviderKeys::request_limits(RequestLimits defaults) const
+{
+    RequestLimits l = defaults;
+    l.read.rate = positive_number("ReadRequestRate", l.read.rate, 0);
+    l.read.burst = positive_number("ReadRequestBurst", l.read.burst, 1);
+    l.write.rate = positive_number("WriteRequestRate", l.write.rate, 0);
+    l.write.burst = positive_number("WriteRequestBurst", l.write.burst, 1);
+    if (const auto* v = get("ThrottleRetries")) {
+        auto n = parse_unsigned(*v, kMostThrottleRetries);
+        if (!n)
+            fail("ThrottleRetries=" + *v + ": expected a whole number from 0 to " +
+                 std::to_string(kMostThrottleRetries));
+        l.throttle_retries = static_cast<int>(*n);
+    }
+    l.max_throttle_wait = duration("ThrottleMaxWait", l.max_throttle_wait);
+    if (l.max_throttle_wait <= 0)
+        fail("ThrottleMaxWait=" + *get("ThrottleMaxWait") + ": expected a duration above 0");
+    return l;
+}
+
 void ProviderKeys::forbid_region() const
 {
     if (spec_.region.empty())
@@ -107,6 +132,19 @@ void ProviderKeys::require_credentials_file() const
 void ProviderKeys::fail(const std::string& what) const
 {
     throw ProviderConfigError(spec_.origin + ": Provider=" + spec_.name + ": " + what);
+}
+
+// A rate (`least` 0: above it) or a burst (`least` 1: at least it).
+double ProviderKeys::positive_number(const std::string& key, double fallback, double least) const
+{
+    const std::string* v = get(key);
+    if (!v)
+        return fallback;
+    auto n = parse_non_negative_number(*v);
+    if (!n || (least == 0 ? *n <= 0 : *n < least))
+        fail(key + "=" + *v + (least == 0 ? ": expected a number of requests per second above 0"
+                                          : ": expected a number of requests, at least 1"));
+    return *n;
 }
 
 long ProviderKeys::whole_seconds(const std::string& key, long fallback) const

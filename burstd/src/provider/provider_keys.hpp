@@ -5,6 +5,7 @@
 
 #include "model/clock.hpp"
 #include "provider/http/curl_multi.hpp"
+#include "provider/http/request_budget.hpp"
 #include "provider/cloud/provider_params.hpp"
 #include "provider/provider_spec.hpp"
 
@@ -20,7 +21,9 @@ public:
 };
 
 // `keys` plus the keys of every cloud type's HTTPS connections (CaFile=,
-// ConnectTimeout=, RequestTimeout=).
+// ConnectTimeout=, RequestTimeout=) and request budget (ReadRequestRate=,
+// ReadRequestBurst=, WriteRequestRate=, WriteRequestBurst=,
+// ThrottleRetries=, ThrottleMaxWait=).
 std::vector<std::string> with_transport_keys(std::vector<std::string> keys);
 
 class ProviderKeys {
@@ -34,12 +37,16 @@ public:
     ProviderParams cloud_params() const;
     // CaFile=, ConnectTimeout=, RequestTimeout=.
     CurlRequestOptions transport_options() const;
+    // The request budget keys over the type's documented `defaults`.
+    RequestLimits request_limits(RequestLimits defaults) const;
+    const ProviderSpec& spec() const { return spec_; }
     void forbid_region() const;
     void require_credentials_file() const;
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
     long whole_seconds(const std::string& key, long fallback) const;
+    double positive_number(const std::string& key, double fallback, double least) const;
 
     const ProviderSpec& spec_;
     std::vector<std::string> known_;

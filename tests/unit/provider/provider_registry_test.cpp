@@ -43,7 +43,8 @@ struct Env {
     boost::asio::io_context io;
     CurlMulti http{io};
     ManualClock clock{1'700'000'000};
-    ProviderEnvironment env{http, clock, [](Seconds) {}};
+    RequestBudgets budgets;
+    ProviderEnvironment env{http, clock, [](Seconds) {}, budgets};
 };
 
 const ProviderEnvironment& env()
@@ -224,4 +225,83 @@ TEST(ProviderRegistry, CredentialsFilesOthersMayReadAreRefusedTheSameWayForEvery
         CHECK_TEXT(has(errors[i], "(group/others may access it); refusing it: chmod 600 it"), errors[i].c_str());
         CHECK(!has(errors[i], "hush"));
     }
+}
+
+namespace {
+
+// Builds `spec` against budgets of its own and returns the one it registered.
+RequestBudgetView budget_of(const ProviderSpec& spec)
+{
+    Env own;
+    make_provider(spec, site(), own.env);
+    const auto views = own.budgets.views();
+    if (views.size() != 1)
+        FAIL("expected one request budget");
+    return views.front();
+}
+
+void check_limits(const RequestBudgetView& v, double read_rate, double read_burst, double write_rate,
+                  double write_burst)
+{
+    DOUBLES_EQUAL(read_rate, v.limits.read.rate, 1e-9);
+    DOUBLES_EQUAL(read_burst, v.limits.read.burst, 1e-9);
+    DOUBLES_EQUAL(write_rate, v.limits.write.rate, 1e-9);
+    DOUBLES_EQUAL(write_burst, v.limits.write.burst, 1e-9);
+}
+
+} // namespace
+
+TEST(ProviderRegistry, EveryCloudGetsARequestBudgetWithItsDocumentedDefaults)
+{
+    const std::string aws_file = file_with("aws-credentials", "[default]\naws_access_key_id=AK\naws_secret_access_key=S\n", 0600);
+    const std::string az = file_with("azure.cred", kAzureCredentials, 0600);
+    const std::string os = file_with("openstack.cred", kOpenStackCredentials, 0600);
+    RequestBudgetView v = budget_of(cloud("aws", aws_keys(), aws_file, "eu-west-1"));
+    STRCMP_EQUAL("box", v.provider.c_str());
+    STRCMP_EQUAL("eu-west-1", v.region.c_str());
+    check_limits(v, 20, 100, 5, 50);
+    LONGS_EQUAL(4, v.limits.throttle_retries);
+    DOUBLES_EQUAL(30, v.limits.max_throttle_wait, 1e-9);
+    v = budget_of(cloud("gcp", gcp_keys()));
+    STRCMP_EQUAL("global", v.region.c_str());
+    check_limits(v, 20, 300, 20, 300);
+    v = budget_of(cloud("azure", azure_keys(), az));
+    STRCMP_EQUAL("eastus", v.region.c_str());
+    check_limits(v, 25, 250, 10, 200);
+    v = budget_of(cloud("openstack", openstack_keys(), os, "RegionOne"));
+    STRCMP_EQUAL("RegionOne", v.region.c_str());
+    check_limits(v, 10, 20, 2, 10);
+}
+
+TEST(ProviderRegistry, RequestBudgetKeysOverrideTheDefaults)
+{
+    const std::string os = file_with("openstack.cred", kOpenStackCredentials, 0600);
+    ParamMap o = openstack_keys();
+    o["ReadRequestRate"] = "2.5";
+    o["ReadRequestBurst"] = "5";
+    o["WriteRequestRate"] = "0.5";
+    o["WriteRequestBurst"] = "1";
+    o["ThrottleRetries"] = "0";
+    o["ThrottleMaxWait"] = "2m";
+    const RequestBudgetView v = budget_of(cloud("openstack", o, os));
+    check_limits(v, 2.5, 5, 0.5, 1);
+    LONGS_EQUAL(0, v.limits.throttle_retries);
+    DOUBLES_EQUAL(120, v.limits.max_throttle_wait, 1e-9);
+}
+
+TEST(ProviderRegistry, BadRequestBudgetValuesAreNamed)
+{
+    const std::string os = file_with("openstack.cred", kOpenStackCredentials, 0600);
+    const std::pair<const char*, const char*> bad[] = {
+        {"ReadRequestRate", "0"}, {"WriteRequestRate", "fast"}, {"ReadRequestBurst", "0.5"},
+        {"ThrottleRetries", "21"}, {"ThrottleRetries", "-1"}, {"ThrottleMaxWait", "0"}};
+    for (const auto& [key, value] : bad) {
+        ParamMap o = openstack_keys();
+        o[key] = value;
+        const std::string e = error_of(cloud("openstack", o, os));
+        CHECK_TEXT(has(e, std::string("burstd.conf:7: Provider=box: ") + key + "=" + value + ": expected"), e.c_str());
+    }
+    ParamMap g = gcp_keys();
+    g["WriteRequestBurst"] = "none";
+    CHECK(has(error_of(cloud("gcp", g)), "WriteRequestBurst=none: expected a number of requests, at least 1"));
 }

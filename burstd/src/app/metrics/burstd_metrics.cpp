@@ -84,6 +84,54 @@ void render_run_metrics(PrometheusText& m, const BurstdMetricsInput& in)
     m.sample(double(r.budget_violations()));
 }
 
+// Each cloud provider's HTTP requests to its API, as its request budget saw
+// them (provider/http/throttled_transport.hpp).
+void render_request_budgets(PrometheusText& m, const std::vector<RequestBudgetView>& budgets)
+{
+    using T = PrometheusText::Type;
+    auto where = [](const RequestBudgetView& b) {
+        return PrometheusText::Labels{{"provider", b.provider}, {"region", b.region}};
+    };
+    m.family("burstd_provider_request_rate_limit",
+             "The provider's request budget: tokens per second (ReadRequestRate=, WriteRequestRate=).", T::Gauge);
+    for (const auto& b : budgets) {
+        m.sample(b.limits.read.rate, {{"provider", b.provider}, {"region", b.region}, {"kind", "read"}});
+        m.sample(b.limits.write.rate, {{"provider", b.provider}, {"region", b.region}, {"kind", "write"}});
+    }
+    m.family("burstd_provider_request_burst_limit",
+             "The provider's request budget: bucket size (ReadRequestBurst=, WriteRequestBurst=).", T::Gauge);
+    for (const auto& b : budgets) {
+        m.sample(b.limits.read.burst, {{"provider", b.provider}, {"region", b.region}, {"kind", "read"}});
+        m.sample(b.limits.write.burst, {{"provider", b.provider}, {"region", b.region}, {"kind", "write"}});
+    }
+    m.family("burstd_provider_requests_total",
+             "HTTP requests to a cloud provider's API (retries included), by the bucket they spent: read or write.",
+             T::Counter);
+    for (const auto& b : budgets) {
+        m.sample(double(b.reads), {{"provider", b.provider}, {"region", b.region}, {"kind", "read"}});
+        m.sample(double(b.writes), {{"provider", b.provider}, {"region", b.region}, {"kind", "write"}});
+    }
+    m.family("burstd_provider_throttled_total",
+             "Answers by which the cloud throttled a request (RequestLimitExceeded, HTTP 429, rateLimitExceeded).",
+             T::Counter);
+    for (const auto& b : budgets)
+        m.sample(double(b.throttled), where(b));
+    m.family("burstd_provider_throttle_gave_up_total",
+             "Throttled requests not retried any more (ThrottleRetries= spent, or a Retry-After above "
+             "ThrottleMaxWait=): the call failed as throttled.",
+             T::Counter);
+    for (const auto& b : budgets)
+        m.sample(double(b.gave_up), where(b));
+    m.family("burstd_provider_budget_wait_seconds_total",
+             "Time provider calls waited for a token of the provider's request budget.", T::Counter);
+    for (const auto& b : budgets)
+        m.sample(b.bucket_wait, where(b));
+    m.family("burstd_provider_throttle_backoff_seconds_total",
+             "Time provider calls backed off after the cloud throttled them.", T::Counter);
+    for (const auto& b : budgets)
+        m.sample(b.backoff_wait, where(b));
+}
+
 } // namespace
 
 std::string render_metrics(const BurstdMetricsInput& in)
@@ -153,6 +201,7 @@ std::string render_metrics(const BurstdMetricsInput& in)
              "Provider launch and terminate calls per node group, by outcome (ok or the error kind).", T::Counter);
     for (const auto& [key, n] : in.provider_calls)
         m.sample(double(n), {{"call", std::get<0>(key)}, {"group", std::get<1>(key)}, {"outcome", std::get<2>(key)}});
+    render_request_budgets(m, in.request_budgets);
     m.family("burstd_provider_work_in_flight", "Provider calls queued or running.", T::Gauge);
     m.sample(double(in.provider_work_in_flight));
     m.family("burstd_reconcile_repairs_total", "Repairs reconciliation applied, by kind.", T::Counter);

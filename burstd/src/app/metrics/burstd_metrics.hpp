@@ -11,6 +11,7 @@
 #include "ingest/snapshot_server.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/budget/spend_tracker.hpp"
+#include "provider/http/request_budget.hpp"
 
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ struct BurstdMetricsInput {
     std::uint64_t cycles = 0;
     PolicyCycleStats policy;
     ProviderOutcomes::CallCounts provider_calls;
+    std::vector<RequestBudgetView> request_budgets; // each cloud provider's API requests and throttling
     std::map<std::string, std::uint64_t> repairs;
     std::vector<std::string> groups;         // every configured group gets its series, zeros included
     std::vector<LedgerRecord> open_records;  // instances by group and state

@@ -2,14 +2,31 @@
 
 #include "provider/aws/credential_chain.hpp"
 #include "provider/aws/ec2_client.hpp"
+#include "provider/aws/ec2_error_classifier.hpp"
 #include "provider/aws/ec2_provider.hpp"
 #include "provider/aws/ec2_provider_settings.hpp"
 #include "provider/aws/environment_lookup.hpp"
+#include "provider/budgeted_transport.hpp"
 #include "provider/cloud/secret_file.hpp"
 #include "provider/http/curl_transport.hpp"
 #include "provider/owning_provider.hpp"
 
 namespace burst {
+
+namespace {
+
+// docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html, per
+// account and region: non-mutating actions 100 tokens refilled at 20/s,
+// mutating actions 50 refilled at 5/s.
+RequestLimits ec2_request_limits()
+{
+    RequestLimits l;
+    l.read = {20, 100};
+    l.write = {5, 50};
+    return l;
+}
+
+} // namespace
 
 std::vector<std::string> aws_provider_keys() { return with_transport_keys(ec2_provider_keys()); }
 
@@ -34,10 +51,11 @@ std::unique_ptr<Provider> build_aws_provider(const ProviderSpec& spec, const Pro
     auto imds = std::make_shared<CurlTransport>(env.http, CurlTimeouts{1, 3});
     auto chain = std::make_shared<CredentialChain>(
         default_credential_sources(s.credential_environment(process_environment()), *imds), env.clock);
-    auto client = std::make_shared<Ec2Client>(*api, *chain, env.clock, s.region, s.endpoint);
+    auto budgeted = budgeted_transport(*api, keys, s.region, ec2_request_limits(), ec2_throttle_rules(), env);
+    auto client = std::make_shared<Ec2Client>(*budgeted, *chain, env.clock, s.region, s.endpoint);
     auto ec2 = std::make_unique<Ec2Provider>(*client, s.provider);
-    return std::make_unique<OwningProvider>(std::vector<std::shared_ptr<void>>{api, imds, chain, client},
-                                            std::move(ec2));
+    return std::make_unique<OwningProvider>(
+        std::vector<std::shared_ptr<void>>{api, budgeted, imds, chain, client}, std::move(ec2));
 }
 
 } // namespace burst

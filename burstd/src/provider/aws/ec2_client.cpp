@@ -1,7 +1,6 @@
 #include "provider/aws/ec2_client.hpp"
 
 #include "provider/aws/ec2_error_classifier.hpp"
-#include "provider/aws/ec2_responses.hpp"
 
 #include <stdexcept>
 #include <utility>
@@ -17,14 +16,6 @@ std::string host_of(const std::string& endpoint)
         throw std::invalid_argument("EC2 endpoint '" + endpoint + "' has no scheme (expected https://host)");
     start += 3;
     return endpoint.substr(start, endpoint.find('/', start) - start);
-}
-
-Seconds retry_after(const HttpResponse& r)
-{
-    std::string v = r.header("Retry-After");
-    if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos)
-        return 0;
-    return std::stod(v);
 }
 
 } // namespace
@@ -58,6 +49,16 @@ Ec2Reply Ec2Client::call(const Ec2Params& params)
     req.headers = {{"Host", host_}, {"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}};
     req.body = ec2_form_body(params);
     signer_.sign(req, creds, clock_.now());
+    // Credentials from the chain may have been renewed meanwhile; the ones
+    // signed with first still serve if the chain fails now.
+    req.sign_again = [this, creds](HttpRequest& r) {
+        AwsCredentials now_creds = creds;
+        try {
+            now_creds = credentials_.get();
+        } catch (const CredentialError&) {
+        }
+        signer_.sign(r, now_creds, clock_.now());
+    };
 
     HttpResponse resp = transport_.perform(req);
     if (!resp.transport_error.empty()) {
@@ -68,19 +69,7 @@ Ec2Reply Ec2Client::call(const Ec2Params& params)
         reply.body = std::move(resp.body);
         return reply;
     }
-    std::string code;
-    std::string message;
-    try {
-        auto errors = parse_error_response(resp.body);
-        code = errors.front().code;
-        message = errors.front().message;
-    } catch (const XmlError&) {
-        message = "no EC2 error document in the response";
-    }
-    reply.error.kind = classify_ec2_error(code, resp.status);
-    reply.error.message = "EC2 " + action + ": HTTP " + std::to_string(resp.status) +
-                          (code.empty() ? "" : " " + code) + (message.empty() ? "" : ": " + message);
-    reply.error.retry_after = retry_after(resp);
+    reply.error = classify_ec2_response(resp, action);
     return reply;
 }
 

@@ -43,14 +43,6 @@ ProviderErrorKind error_kind(const json_t* error, std::string& codes, std::strin
     return kind;
 }
 
-Seconds retry_after(const HttpResponse& r)
-{
-    const std::string v = r.header("Retry-After");
-    if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])))
-        return 0;
-    return std::strtod(v.c_str(), nullptr);
-}
-
 } // namespace
 
 ProviderError classify_arm_operation_error(const json_t* error, const std::string& status, const std::string& what)
@@ -83,7 +75,7 @@ ProviderError classify_arm_response(const HttpResponse& r, const std::string& wh
     const ProviderErrorKind by_code = json_is_object(error) ? error_kind(error, codes, message) : ProviderErrorKind::None;
     e.message = what + ": HTTP " + std::to_string(r.status) + (codes.empty() ? "" : " " + codes) +
                 (message.empty() ? "" : ": " + message);
-    e.retry_after = retry_after(r);
+    e.retry_after = retry_after_seconds(r);
     if (r.status == 429)
         e.kind = ProviderErrorKind::Throttled;
     else if (by_code != ProviderErrorKind::None)
@@ -95,6 +87,13 @@ ProviderError classify_arm_response(const HttpResponse& r, const std::string& wh
     else
         e.kind = ProviderErrorKind::Invalid;
     return e;
+}
+
+ThrottleRules arm_throttle_rules()
+{
+    ThrottleRules r;
+    r.classify = [](const HttpResponse& response) { return classify_arm_response(response, "ARM"); };
+    return r;
 }
 
 } // namespace burst

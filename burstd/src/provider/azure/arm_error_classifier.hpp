@@ -15,6 +15,7 @@
 // The code found in error.details wins when the top-level code is generic.
 
 #include "provider/http/http_message.hpp"
+#include "provider/http/throttled_transport.hpp"
 #include "provider/provider.hpp"
 
 #include <jansson.h>
@@ -27,5 +28,8 @@ ProviderError classify_arm_response(const HttpResponse& response, const std::str
 
 // `error` is a Failed/Canceled operation's "error" object (may be null).
 ProviderError classify_arm_operation_error(const json_t* error, const std::string& status, const std::string& what);
+
+// How ThrottledTransport tells a throttled ARM answer.
+ThrottleRules arm_throttle_rules();
 
 } // namespace burst

@@ -10,14 +10,6 @@ namespace burst {
 
 namespace {
 
-Seconds retry_after(const HttpResponse& r)
-{
-    const std::string v = r.header("Retry-After");
-    if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])))
-        return 0;
-    return std::strtod(v.c_str(), nullptr);
-}
-
 ProviderErrorKind operation_code_kind(const std::string& code)
 {
     if (code == "ZONE_RESOURCE_POOL_EXHAUSTED" || code == "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS")
@@ -93,7 +85,7 @@ ProviderError classify_gce_response(const HttpResponse& r, const std::string& wh
     }
     e.message = what + ": HTTP " + std::to_string(r.status) + (reasons.empty() ? "" : " " + reasons) +
                 (message.empty() ? "" : ": " + message);
-    e.retry_after = retry_after(r);
+    e.retry_after = retry_after_seconds(r);
     if (r.status == 429 || (r.status == 403 && rate_limited))
         e.kind = ProviderErrorKind::Throttled;
     else if (quota)
@@ -105,6 +97,13 @@ ProviderError classify_gce_response(const HttpResponse& r, const std::string& wh
     else
         e.kind = ProviderErrorKind::Invalid;
     return e;
+}
+
+ThrottleRules gce_throttle_rules()
+{
+    ThrottleRules r;
+    r.classify = [](const HttpResponse& response) { return classify_gce_response(response, "compute"); };
+    return r;
 }
 
 } // namespace burst

@@ -15,6 +15,7 @@
 // Messages carry the codes and the API's text, never the request.
 
 #include "provider/http/http_message.hpp"
+#include "provider/http/throttled_transport.hpp"
 #include "provider/provider.hpp"
 
 #include <jansson.h>
@@ -27,5 +28,8 @@ ProviderError classify_gce_response(const HttpResponse& response, const std::str
 
 // `error` is an operation's "error" object; kind None if it has no errors.
 ProviderError classify_gce_operation_error(const json_t* error, const std::string& what);
+
+// How ThrottledTransport tells a throttled Compute Engine answer.
+ThrottleRules gce_throttle_rules();
 
 } // namespace burst

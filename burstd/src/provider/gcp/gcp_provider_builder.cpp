@@ -1,5 +1,7 @@
 #include "provider/gcp/gcp_provider_builder.hpp"
 
+#include "provider/budgeted_transport.hpp"
+#include "provider/gcp/gce_error_classifier.hpp"
 #include "provider/gcp/gce_provider.hpp"
 #include "provider/gcp/gcp_config.hpp"
 #include "provider/gcp/gcp_token_source_factory.hpp"
@@ -7,6 +9,22 @@
 #include "provider/owning_provider.hpp"
 
 namespace burst {
+
+namespace {
+
+// cloud.google.com/compute/api-quota: per project, 1,500 requests a minute
+// in each group (mutating "Queries", read, list, operation read), counted
+// in whole minutes.  A burst of 300 plus 20/s (1,200 a minute) stays within
+// 1,500 in any minute.
+RequestLimits gce_request_limits()
+{
+    RequestLimits l;
+    l.read = {20, 300};
+    l.write = {20, 300};
+    return l;
+}
+
+} // namespace
 
 std::vector<std::string> gcp_provider_keys() { return with_transport_keys(GcpProviderConfig::keys()); }
 
@@ -19,9 +37,13 @@ std::unique_ptr<Provider> build_gcp_provider(const ProviderSpec& spec, const Pro
     try {
         GcpProviderConfig c = GcpProviderConfig::from_params(keys.cloud_params());
         auto transport = std::make_shared<CurlTransport>(env.http, http.timeouts, http.ca_file);
+        // OAuth tokens come from another service with limits of its own.
         auto tokens = make_gcp_token_source(*transport, c, spec.credentials_file, env.clock);
-        auto gce = std::make_unique<GceProvider>(*transport, std::move(tokens), std::move(c), env.clock, env.sleep);
-        return std::make_unique<OwningProvider>(std::vector<std::shared_ptr<void>>{transport}, std::move(gce));
+        // Rate quotas are per project, not per region.
+        auto budgeted = budgeted_transport(*transport, keys, "global", gce_request_limits(), gce_throttle_rules(), env);
+        auto gce = std::make_unique<GceProvider>(*budgeted, std::move(tokens), std::move(c), env.clock, env.sleep);
+        return std::make_unique<OwningProvider>(std::vector<std::shared_ptr<void>>{transport, budgeted},
+                                                std::move(gce));
     } catch (const GcpConfigError& e) {
         keys.fail(e.what());
     }

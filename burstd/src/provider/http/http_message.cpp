@@ -1,6 +1,7 @@
 #include "provider/http/http_message.hpp"
 
 #include <cctype>
+#include <cstdlib>
 
 namespace burst {
 
@@ -27,6 +28,14 @@ std::string first_header(const std::vector<HttpHeader>& headers, std::string_vie
 }
 
 } // namespace
+
+double retry_after_seconds(const HttpResponse& response)
+{
+    const std::string v = response.header("Retry-After");
+    if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
+        return 0;
+    return std::strtod(v.c_str(), nullptr);
+}
 
 std::string HttpRequest::header(std::string_view name) const { return first_header(headers, name); }
 

@@ -14,14 +14,6 @@ bool contains(std::string_view haystack, std::string_view needle)
     return haystack.find(needle) != std::string_view::npos;
 }
 
-Seconds retry_after_seconds(const HttpResponse& r)
-{
-    const std::string v = r.header("Retry-After");
-    if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])))
-        return 0; // an HTTP-date is rare here; unknown is safe
-    return std::strtod(v.c_str(), nullptr);
-}
-
 } // namespace
 
 std::string openstack_error_message(const std::string& body)
@@ -78,6 +70,13 @@ ProviderError classify_openstack_response(const HttpResponse& r, std::string_vie
     else
         e.kind = ProviderErrorKind::Invalid;
     return e;
+}
+
+ThrottleRules nova_throttle_rules()
+{
+    ThrottleRules r;
+    r.classify = [](const HttpResponse& response) { return classify_openstack_response(response, "OpenStack"); };
+    return r;
 }
 
 } // namespace burst

@@ -10,6 +10,7 @@
 // the request (which may hold a password).
 
 #include "provider/http/http_message.hpp"
+#include "provider/http/throttled_transport.hpp"
 #include "provider/provider.hpp"
 
 #include <string_view>
@@ -24,5 +25,8 @@ std::string openstack_error_message(const std::string& body);
 
 // "No valid host was found" in a server's fault: the cloud has no room.
 bool is_no_valid_host(std::string_view fault_message);
+
+// How ThrottledTransport tells a throttled OpenStack answer.
+ThrottleRules nova_throttle_rules();
 
 } // namespace burst

@@ -24,7 +24,8 @@ struct Built {
     boost::asio::io_context io;
     CurlMulti http{io};
     ManualClock clock{1'700'000'000};
-    ProviderEnvironment env{http, clock, [](Seconds) {}};
+    RequestBudgets budgets;
+    ProviderEnvironment env{http, clock, [](Seconds) {}, budgets};
     BurstdConfig config;
     std::map<std::string, std::unique_ptr<Provider>> providers;
 

@@ -161,6 +161,33 @@ TEST(BurstdMetrics, RendersEveryFamilyWithItsLabels)
     CHECK(has(t, "# TYPE burstd_fenced_nodes gauge\nburstd_fenced_nodes 5\n"));
 }
 
+TEST(BurstdMetrics, RendersEachProvidersRequestsAndThrottling)
+{
+    BurstdMetricsInput in;
+    RequestBudgetView b;
+    b.provider = "aws-east";
+    b.region = "us-east-1";
+    b.limits.read = {20, 100};
+    b.limits.write = {5, 50};
+    b.reads = 40;
+    b.writes = 12;
+    b.throttled = 3;
+    b.gave_up = 1;
+    b.bucket_wait = 2.5;
+    b.backoff_wait = 4.25;
+    in.request_budgets.push_back(b);
+    const std::string t = render_metrics(in);
+    const std::string where = "provider=\"aws-east\",region=\"us-east-1\"";
+    CHECK(has(t, "burstd_provider_request_rate_limit{" + where + ",kind=\"write\"} 5\n"));
+    CHECK(has(t, "burstd_provider_request_burst_limit{" + where + ",kind=\"read\"} 100\n"));
+    CHECK(has(t, "burstd_provider_requests_total{" + where + ",kind=\"read\"} 40\n"));
+    CHECK(has(t, "burstd_provider_requests_total{" + where + ",kind=\"write\"} 12\n"));
+    CHECK(has(t, "# TYPE burstd_provider_throttled_total counter\nburstd_provider_throttled_total{" + where + "} 3\n"));
+    CHECK(has(t, "burstd_provider_throttle_gave_up_total{" + where + "} 1\n"));
+    CHECK(has(t, "burstd_provider_budget_wait_seconds_total{" + where + "} 2.5\n"));
+    CHECK(has(t, "burstd_provider_throttle_backoff_seconds_total{" + where + "} 4.25\n"));
+}
+
 TEST(BurstdMetrics, RendersEachGroupsWarmPool)
 {
     BurstdMetricsInput in;

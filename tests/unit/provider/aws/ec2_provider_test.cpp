@@ -1,5 +1,7 @@
 #include "provider/aws/ec2_provider.hpp"
+#include "provider/aws/ec2_error_classifier.hpp"
 #include "provider/aws/environment_credentials.hpp"
+#include "provider/http/throttled_transport.hpp"
 #include "fixture.hpp"
 #include "scripted_transport.hpp"
 
@@ -170,4 +172,70 @@ TEST(Ec2Provider, TerminateReportsIdsMissingFromTheAnswerAndWholeBatchFailures)
     errors = provider->terminate({"i-1", "i-2"});
     LONGS_EQUAL(2, errors.size());
     CHECK(errors.at("i-2").kind == ProviderErrorKind::Throttled);
+}
+
+TEST_GROUP(Ec2ProviderBudget)
+{
+    ManualClock clock{1440938160.5}; // the back-off below crosses into the next second
+    ScriptedTransport wire;
+    CredentialChain credentials =
+        chain_with({{"AWS_ACCESS_KEY_ID", "AKIDEXAMPLE"}, {"AWS_SECRET_ACCESS_KEY", secret}}, clock);
+    std::shared_ptr<RequestBudget> budget;
+    std::unique_ptr<ThrottledTransport> throttled;
+    std::unique_ptr<Ec2Client> client;
+    std::unique_ptr<Ec2Provider> provider;
+    std::vector<Seconds> sleeps;
+    void setup() override
+    {
+        RequestLimits limits;
+        limits.read = {20, 100};
+        limits.write = {5, 50};
+        budget = std::make_shared<RequestBudget>("aws", "us-east-1", limits, clock);
+        throttled = std::make_unique<ThrottledTransport>(
+            wire, budget, ec2_throttle_rules(),
+            [this](Seconds s) {
+                sleeps.push_back(s);
+                clock.advance(s);
+            },
+            [] { return 0.5; });
+        client = std::make_unique<Ec2Client>(*throttled, credentials, clock, "us-east-1",
+                                             "https://ec2.us-east-1.amazonaws.com");
+        provider = std::make_unique<Ec2Provider>(*client, Ec2ProviderConfig{{"lt-0abc", "", ""}, "subnet-1", {}, {}});
+    }
+};
+
+TEST(Ec2ProviderBudget, AThrottledListIsSignedAgainAndCompletesOverEveryPage)
+{
+    const char throttled_answer[] = "<Response><Errors><Error><Code>RequestLimitExceeded</Code>"
+                                    "<Message>Request limit exceeded.</Message></Error></Errors></Response>";
+    wire.answer(503, throttled_answer);
+    wire.answer(200, provider_fixture("ec2/describe_instances.xml"));
+    const ListResult r = provider->list({"hpc1", "", "burstd-7"});
+    CHECK_TEXT(!r.error, r.error.message.c_str());
+    CHECK(!r.instances.empty());
+    LONGS_EQUAL(2, wire.sent.size());
+    // A back-off of 0.75 s (half to all of 1 s) plus a read token's 1/20 s.
+    LONGS_EQUAL(1, sleeps.size());
+    DOUBLES_EQUAL(0.8, sleeps[0], 1e-9);
+    // The retry carries a fresh signature, not the throttled request's.
+    CHECK(wire.sent[0].header("Authorization") != wire.sent[1].header("Authorization"));
+    CHECK(wire.sent[0].body == wire.sent[1].body);
+    LONGS_EQUAL(2, budget->view().reads);
+    LONGS_EQUAL(1, budget->view().throttled);
+}
+
+TEST(Ec2ProviderBudget, LaunchesSpendTheWriteBucketAndWaitOnceItIsEmpty)
+{
+    for (int i = 0; i < 51; ++i)
+        wire.answer(200, provider_fixture("ec2/run_instances.xml"));
+    std::vector<LaunchRequest> requests;
+    for (int i = 0; i < 51; ++i)
+        requests.push_back(launch_request("cloud-" + std::to_string(i), "ledger-" + std::to_string(i)));
+    const auto results = provider->launch(requests);
+    LONGS_EQUAL(51, results.size());
+    // 50 go at once; the 51st waits for a token refilled at 5/s.
+    LONGS_EQUAL(1, sleeps.size());
+    DOUBLES_EQUAL(0.2, sleeps[0], 1e-9);
+    LONGS_EQUAL(51, budget->view().writes);
+    DOUBLES_EQUAL(0.2, budget->view().bucket_wait, 1e-9);
 }
