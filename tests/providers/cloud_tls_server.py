@@ -11,7 +11,8 @@ X-Auth-Token) this server issued; Nova calls must also ask for microversion
 error bodies are the documented ones.  Instances are kept in memory, so
 launch -> list -> terminate behaves like a cloud.  A node name's prefix picks
 an error:
-  capacity-*  GCE: operation error ZONE_RESOURCE_POOL_EXHAUSTED; bulkInsert skips it
+  capacity-*  GCE: operation error ZONE_RESOURCE_POOL_EXHAUSTED; bulkInsert skips it, or creates
+              nothing when that leaves it short of minCount
               Azure: async operation Failed with AllocationFailed
               Nova: server goes ERROR with fault "No valid host was found."
   quota-*     GCE: operation error QUOTA_EXCEEDED; Azure: 409 OperationNotAllowed
@@ -279,10 +280,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if tail == ["instances", "bulkInsert"] and method == "POST":
                 doc = json.loads(body)
                 names = sorted(doc["perInstanceProperties"])
-                if doc.get("minCount") != 1 or doc.get("count") != len(names) or not q.get("requestId"):
+                minimum = doc.get("minCount")
+                if not isinstance(minimum, int) or not 1 <= minimum <= len(names) or \
+                        doc.get("count") != len(names) or not q.get("requestId"):
                     return self.gce_error(400, "invalid", "count/minCount/requestId")
                 labels = doc["instanceProperties"].get("labels", {})
                 made = [n for n in names if not n.startswith("capacity") and not zone_is_full(zone)]
+                if len(made) < minimum:  # GCE deletes what it made short of minCount
+                    made = []
                 for n in made:
                     self.state.gce[zone + "/instances/" + n] = \
                         self.gce_instance(zone, n, dict(labels, **{"slurm-burst-node": n}))

@@ -1024,3 +1024,22 @@ TEST(InstanceManager, AJobLeftShortByAnotherJobsWithdrawalIsWithdrawnToo)
     const std::set<std::string> calls = all_calls(f.actuator);
     CHECK(calls.count("hand-back c1 7") && calls.count("hand-back c3 8"));
 }
+
+// The scale the batching is for: 1,000 nodes, one call, each node its own instance.
+TEST(InstanceManager, AThousandNodeResumeIsOneProviderCall)
+{
+    Fixture f;
+    f.cloud.batch_limit = 1000;
+    std::vector<std::string> nodes;
+    for (int i = 1; i <= 1000; ++i)
+        nodes.push_back("b" + std::to_string(i));
+    f.settings.groups[0].nodes = nodes;
+    f.run([&](InstanceManager& m) { m.request(PowerRequestKind::Resume, nodes); });
+    LONGS_EQUAL(1, f.cloud.calls.size());
+    LONGS_EQUAL(1000, f.cloud.live.size());
+    LONGS_EQUAL(1000, f.ledger.in_state(InstanceState::Launching).size());
+    std::set<std::string> ids;
+    for (const auto& r : f.ledger.in_state(InstanceState::Launching))
+        ids.insert(r.provider_id);
+    LONGS_EQUAL(1000, ids.size());
+}
