@@ -286,6 +286,7 @@ int main(int argc, char** argv)
         daemon.set_metrics_collector([&](burst::BurstdMetricsInput& in) {
             in.policy = cycle.stats();
             in.provider_calls = outcomes.calls();
+            in.launch_requests = outcomes.launch_requests();
             in.repairs = outcomes.repairs();
             in.open_records = ledger.open_records();
             in.spend = cycle.spend();

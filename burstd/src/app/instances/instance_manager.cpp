@@ -373,6 +373,7 @@ void InstanceManager::force_down(const std::string& node, const std::string& rea
 }
 
 std::vector<LaunchResult> InstanceManager::launch_with_retries(Provider& p, const std::string& provider_name,
+                                                               const std::string& group,
                                                                const std::vector<LaunchRequest>& requests)
 {
     auto it = settings_.retry.find(provider_name);
@@ -385,6 +386,8 @@ std::vector<LaunchResult> InstanceManager::launch_with_retries(Provider& p, cons
         std::vector<LaunchRequest> call;
         for (std::size_t i : asking)
             call.push_back(requests[i]);
+        if (settings_.outcomes)
+            settings_.outcomes->launch_request(group);
         const std::vector<LaunchResult> answered = p.launch(call);
         std::vector<std::size_t> again;
         std::vector<std::string> again_nodes;
@@ -509,7 +512,7 @@ void InstanceManager::launch_all(std::vector<NodeLaunch>& launches)
             log_.verbose("launch " + describe_nodes(names) + " via " + provider_name + " in one call" +
                          describe_placement(Placement{std::get<1>(key), std::get<2>(key)}) +
                          (std::get<4>(key) ? ", all or none for job " + std::to_string(std::get<4>(key)) : ""));
-        const std::vector<LaunchResult> results = launch_with_retries(p, provider_name, requests);
+        const std::vector<LaunchResult> results = launch_with_retries(p, provider_name, std::get<0>(key), requests);
         for (std::size_t k = 0; k < batch.size(); ++k) {
             if (settings_.outcomes)
                 settings_.outcomes->launch(batch[k]->group->name, results[k].error);

@@ -157,7 +157,7 @@ private:
     void launch_all(std::vector<NodeLaunch>& launches);
     // One batch, each node repeated with its same token while its error is retryable.
     std::vector<LaunchResult> launch_with_retries(Provider& p, const std::string& provider_name,
-                                                  const std::vector<LaunchRequest>& requests);
+                                                  const std::string& group, const std::vector<LaunchRequest>& requests);
     void record_launched(NodeLaunch& launch, const LaunchResult& launched);
     // Moves to the next placement when the error allows one, else ends the launch as failed.
     void record_launch_error(NodeLaunch& launch, const ProviderError& error);

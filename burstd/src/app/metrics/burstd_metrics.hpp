@@ -24,6 +24,7 @@ struct BurstdMetricsInput {
     std::uint64_t cycles = 0;
     PolicyCycleStats policy;
     ProviderOutcomes::CallCounts provider_calls;
+    std::map<std::string, std::uint64_t> launch_requests; // by group
     std::map<std::string, std::uint64_t> repairs;
     std::vector<std::string> groups;         // every configured group gets its series, zeros included
     std::vector<LedgerRecord> open_records;  // instances by group and state

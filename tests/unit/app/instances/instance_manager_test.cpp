@@ -790,6 +790,8 @@ std::set<std::string> all_calls(const FakeActuator& actuator)
 TEST(InstanceManager, OneResumeBecomesOneLaunchCallPerGroupTypeAndZoneWithResultsMappedBackToNodes)
 {
     BatchFixture f;
+    ProviderOutcomes outcomes;
+    f.settings.outcomes = &outcomes;
     f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "g1", "c2", "c3", "g2"}); });
     LONGS_EQUAL(2, f.cloud.calls.size());
     std::set<std::vector<std::string>> calls;
@@ -805,6 +807,8 @@ TEST(InstanceManager, OneResumeBecomesOneLaunchCallPerGroupTypeAndZoneWithResult
         CHECK(recs[0].provider_id.rfind(std::string("i-") + node + "-", 0) == 0);
     }
     STRCMP_EQUAL("p3", f.ledger.for_node("g1")[0].instance_type.c_str());
+    CHECK(outcomes.launch_requests() == (std::map<std::string, std::uint64_t>{{"cloud", 1}, {"gpu", 1}}));
+    LONGS_EQUAL(3, (outcomes.calls()[{"launch", "cloud", "ok"}]));
     CHECK(all_calls(f.actuator) == (std::set<std::string>{"addr c1 10.0.0.1", "addr c2 10.0.0.1", "addr c3 10.0.0.1",
                                                           "addr g1 10.0.0.1", "addr g2 10.0.0.1"}));
 }
