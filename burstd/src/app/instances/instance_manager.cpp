@@ -459,10 +459,9 @@ std::optional<InstanceManager::NodeLaunch> InstanceManager::prepare_launch(const
     // Placements (instance type x zone) to try, in order (PlacementBackoff);
     // a reused record's own placement first, the ones before it in the
     // order were tried already.
-    launch.places = placements_.order(
-        group.name,
-        PlacementBackoff::candidates(group.instance_types, group.zones.empty() ? launch.provider->zones() : group.zones),
-        clock_.now());
+    const std::vector<std::string> zones = group.zones.empty() ? launch.provider->zones() : group.zones;
+    launch.places =
+        placements_.order(group.name, PlacementBackoff::candidates(group.instance_types, zones), clock_.now());
     if (launch.reused) {
         const Placement own{launch.record.instance_type, launch.record.zone};
         auto at = std::find(launch.places.begin(), launch.places.end(), own);
@@ -476,8 +475,37 @@ std::optional<InstanceManager::NodeLaunch> InstanceManager::prepare_launch(const
     return launch;
 }
 
+void InstanceManager::adopt_existing_instances(std::vector<NodeLaunch>& launches)
+{
+    std::map<Provider*, std::vector<NodeLaunch*>> unanswered;
+    for (auto& l : launches) {
+        if (l.outcome != NodeLaunch::Outcome::Pending || !l.reused)
+            continue;
+        if (!l.record.provider_id.empty())
+            record_launched(l, LaunchResult{l.node, l.record.provider_id, l.record.address, {}});
+        else
+            unanswered[l.provider].push_back(&l);
+    }
+    for (auto& [p, of_provider] : unanswered) {
+        const ListResult listed = p->list(settings_.owner);
+        if (listed.error) {
+            // Launched again with their tokens, as a crash-free retry would be.
+            log_.error("resume: listing " + of_provider.front()->group->provider + " for instances a crash may have " +
+                       "left failed (" + describe(listed.error) + "); launching with the recorded tokens");
+            continue;
+        }
+        for (NodeLaunch* l : of_provider)
+            for (const auto& inst : listed.instances)
+                if (inst.node == l->node && !inst.gone && !inst.reclaimed && !inst.error) {
+                    record_launched(*l, LaunchResult{l->node, inst.provider_id, inst.address, {}});
+                    break;
+                }
+    }
+}
+
 void InstanceManager::launch_all(std::vector<NodeLaunch>& launches)
 {
+    adopt_existing_instances(launches);
     using BatchKey = std::tuple<std::string, std::string, std::string, bool, JobId>; // group, type, zone, spot, job
     auto key_of = [](const NodeLaunch& l) {
         return BatchKey{l.group->name, l.record.instance_type, l.record.zone, l.record.spot, l.job};
@@ -617,12 +645,14 @@ void InstanceManager::undo_partial_job(JobId job, const std::vector<NodeLaunch*>
             terminated.push_back(l->node);
     const bool hold = partial_job_.load() == PartialJobLaunch::Hold;
     log_.error("job " + std::to_string(job) + ": not all of its nodes got an instance; " +
-               (terminated.empty() ? std::string("none launched") : "terminated those of " + describe_nodes(terminated)) +
+               (terminated.empty() ? std::string("none launched")
+                                   : "terminated those of " + describe_nodes(terminated)) +
                "; handing back " + (names.empty() ? std::string("no node") : describe_nodes(names)) + " and " +
                (hold ? "holding" : "requeueing") + " the job");
     for (NodeLaunch* l : nodes)
         if (!l->handed_back) {
-            force_down(l->node, l->outcome == NodeLaunch::Outcome::Failed ? "launch failed: " + describe(l->last) : reason);
+            const bool failed = l->outcome == NodeLaunch::Outcome::Failed;
+            force_down(l->node, failed ? "launch failed: " + describe(l->last) : reason);
             l->handed_back = true;
         }
     // Held once its nodes went down and Slurm requeued it: a running job cannot be held.

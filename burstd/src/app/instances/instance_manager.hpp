@@ -27,8 +27,8 @@
 // All or nothing per job: the nodes SLURM_RESUME_FILE names for one job are
 // launched together, in a call of their own that asks the provider for all or
 // none of them where its API can; when one of them still gets no instance,
-// the instances of the others are terminated at once, every node goes back to Slurm and the job is
-// requeued or held (PartialJobLaunch).
+// the instances of the others are terminated at once, every node goes back
+// to Slurm and the job is requeued or held (PartialJobLaunch).
 // Provider calls block, so they run on a small worker pool, never on the
 // io_context; work for one node is serialized so a suspend never overtakes
 // the launch it undoes.
@@ -153,6 +153,13 @@ private:
     // The node's intent in the ledger, or nothing when it is not to be
     // launched (no group, scavenger work, its group refusing launches).
     std::optional<NodeLaunch> prepare_launch(const std::string& node);
+    // Pending nodes whose reused record already has its instance: known from
+    // the record, or, when a crash lost the answer, from the provider's
+    // listing by node tag.  A batch is one idempotent request only as a
+    // whole (CreateFleet's ClientToken covers all its nodes' tokens), so a
+    // node is never sent again in a batch of another composition while its
+    // instance may exist.
+    void adopt_existing_instances(std::vector<NodeLaunch>& launches);
     // Launches every pending node, batch by batch, until each is launched or failed.
     void launch_all(std::vector<NodeLaunch>& launches);
     // One batch, each node repeated with its same token while its error is retryable.

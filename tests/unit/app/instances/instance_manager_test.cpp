@@ -60,8 +60,8 @@ public:
         if (cloud_.honours_minimum && !requests.empty() && requests.front().all_or_nothing &&
             std::any_of(requests.begin(), requests.end(),
                         [&](const LaunchRequest& r) { return cloud_.failing_nodes.count(r.node) > 0; }))
-            return std::vector<LaunchResult>(requests.size(),
-                                             LaunchResult{"", "", "", {ProviderErrorKind::Capacity, "minimum not met", 0}});
+            return std::vector<LaunchResult>(
+                requests.size(), LaunchResult{"", "", "", {ProviderErrorKind::Capacity, "minimum not met", 0}});
         std::vector<LaunchResult> out;
         for (const auto& r : requests) {
             LaunchResult res{r.node, "", "", {}};
@@ -853,8 +853,9 @@ TEST(InstanceManager, EveryNodeOfABatchIsInTheLedgerWithItsTokenBeforeTheCall)
 }
 
 // A crash after the intents were written and the batch call went out, before
-// any answer was recorded: the next resume sends every node's own token
-// again, so what the provider created is adopted and nothing is made twice.
+// any answer was recorded: the next resume adopts what the provider's
+// listing shows for those nodes and sends only the rest, with their own
+// tokens, so nothing is made twice however the batch is composed now.
 TEST(InstanceManager, ABatchRepeatedAfterACrashLaunchesNothingTwice)
 {
     BatchFixture f;
@@ -871,8 +872,9 @@ TEST(InstanceManager, ABatchRepeatedAfterACrashLaunchesNothingTwice)
             tokens.push_back(r.idempotency_token);
     };
     f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}); });
-    LONGS_EQUAL(1, f.cloud.calls.size());
-    CHECK(tokens == (std::vector<std::string>{token_of["c1"], token_of["c2"], token_of["c3"]}));
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c3"}}));
+    CHECK(tokens == (std::vector<std::string>{token_of["c3"]}));
+    LONGS_EQUAL(1, f.cloud.lists.load());
     LONGS_EQUAL(3, f.cloud.live.size());
     STRCMP_EQUAL("i-before-1", f.ledger.for_node("c1").at(0).provider_id.c_str());
     STRCMP_EQUAL("i-before-2", f.ledger.for_node("c2").at(0).provider_id.c_str());
@@ -962,7 +964,9 @@ TEST(InstanceManager, AllOrNothingHoldsForProvidersThatLaunchNodeByNode)
     Fixture f;
     f.settings.workers = 3;
     f.cloud.failing_nodes = {"c3"};
-    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2", "c3"}}}); });
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2", "c3"}}});
+    });
     CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1"}, {"c2"}, {"c3"}}));
     LONGS_EQUAL(0, f.cloud.live.size());
     CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Terminated});
@@ -1046,4 +1050,19 @@ TEST(InstanceManager, AThousandNodeResumeIsOneProviderCall)
     for (const auto& r : f.ledger.in_state(InstanceState::Launching))
         ids.insert(r.provider_id);
     LONGS_EQUAL(1000, ids.size());
+}
+
+// A node launched early (EarlyLaunch) and then resumed by Slurm, in another
+// batch: its instance is known, so no call can start a second one.
+TEST(InstanceManager, ANodeWhoseInstanceIsKnownIsNotSentAgain)
+{
+    BatchFixture f;
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"});
+        drain(m);
+        m.request(PowerRequestKind::Resume, {"c2", "c3"}, {{7, {"c2", "c3"}}});
+    });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2", "c3"}}));
+    LONGS_EQUAL(3, f.cloud.live.size());
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Launching});
 }
