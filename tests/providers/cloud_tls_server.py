@@ -265,9 +265,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 items = sorted((i for key, i in self.state.gce.items() if key.startswith(zone + "/instances/")
                                 and all(i["labels"].get(k) == v for k, v in labels.items())), key=lambda i: i["name"])
                 start = int(q.get("pageToken", "0"))
-                page = {"kind": "compute#instanceList", "items": items[start:start + 1]}
-                if start + 1 < len(items):  # one per page: the client must follow nextPageToken
-                    page["nextPageToken"] = str(start + 1)
+                # One per page by default, so the client must follow nextPageToken.
+                size = min(int(q.get("maxResults", "500")), self.state.cfg.gce_page_size)
+                page = {"kind": "compute#instanceList", "items": items[start:start + size]}
+                if start + size < len(items):
+                    page["nextPageToken"] = str(start + size)
                 return self.reply(200, page)
             if tail == ["instances"] and method == "POST":
                 doc = json.loads(body)
@@ -582,6 +584,8 @@ def main():
                  "azure-secret", "azure-subscription", "os-user", "os-password", "os-project"):
         p.add_argument("--" + name, required=True)
     p.add_argument("--wire", help="append every request (method, path?query, body) to this file")
+    p.add_argument("--gce-page-size", type=int, default=1,
+                   help="most instances per GCE list page (the client's maxResults caps it too)")
     p.add_argument("--metadata-port-file", help="also serve a GCE metadata server over plain HTTP on loopback")
     cfg = p.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
