@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <future>
 #include <random>
 #include <set>
 #include <tuple>
@@ -517,12 +518,21 @@ void InstanceManager::launch_all(std::vector<NodeLaunch>& launches)
         Provider& p = *first->provider;
         const std::string& provider_name = first->group->provider;
         const std::size_t limit = std::max<std::size_t>(1, p.launch_batch_limit());
-        std::vector<NodeLaunch*> batch;
-        std::vector<LaunchRequest> requests;
-        std::vector<std::string> names;
-        for (auto it = first; it != launches.end() && batch.size() < limit; ++it) {
+        // A provider that calls its API once per node gets as many calls at
+        // once as it would from that many workers; a batching one gets one
+        // batch at a time.
+        const std::size_t parallel = limit == 1 ? std::max<std::size_t>(1, settings_.workers) : 1;
+        std::vector<std::vector<NodeLaunch*>> batches;
+        std::vector<std::vector<LaunchRequest>> requests;
+        for (auto it = first; it != launches.end(); ++it) {
             if (!pending(*it) || key_of(*it) != key)
                 continue;
+            if (batches.empty() || batches.back().size() == limit) {
+                if (batches.size() == parallel)
+                    break;
+                batches.emplace_back();
+                requests.emplace_back();
+            }
             LaunchRequest req;
             req.node = it->node;
             req.instance_type = it->record.instance_type;
@@ -532,23 +542,39 @@ void InstanceManager::launch_all(std::vector<NodeLaunch>& launches)
             req.tags.node = it->node;
             req.spot = it->record.spot;
             req.all_or_nothing = it->job != 0;
-            requests.push_back(std::move(req));
-            batch.push_back(&*it);
-            names.push_back(it->node);
+            requests.back().push_back(std::move(req));
+            batches.back().push_back(&*it);
         }
-        if (batch.size() > 1)
+        if (batches.front().size() > 1) {
+            std::vector<std::string> names;
+            for (const NodeLaunch* l : batches.front())
+                names.push_back(l->node);
             log_.verbose("launch " + describe_nodes(names) + " via " + provider_name + " in one call" +
                          describe_placement(Placement{std::get<1>(key), std::get<2>(key)}) +
                          (std::get<4>(key) ? ", all or none for job " + std::to_string(std::get<4>(key)) : ""));
-        const std::vector<LaunchResult> results = launch_with_retries(p, provider_name, std::get<0>(key), requests);
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-            if (settings_.outcomes)
-                settings_.outcomes->launch(batch[k]->group->name, results[k].error);
-            if (results[k].error)
-                record_launch_error(*batch[k], results[k].error);
-            else
-                record_launched(*batch[k], results[k]);
         }
+        std::vector<std::vector<LaunchResult>> results(batches.size());
+        if (batches.size() == 1) {
+            results[0] = launch_with_retries(p, provider_name, std::get<0>(key), requests[0]);
+        } else {
+            std::vector<std::future<std::vector<LaunchResult>>> calls;
+            for (const auto& reqs : requests)
+                calls.push_back(std::async(std::launch::async, [&, reqs] {
+                    return launch_with_retries(p, provider_name, std::get<0>(key), reqs);
+                }));
+            for (std::size_t b = 0; b < calls.size(); ++b)
+                results[b] = calls[b].get();
+        }
+        for (std::size_t b = 0; b < batches.size(); ++b)
+            for (std::size_t k = 0; k < batches[b].size(); ++k) {
+                NodeLaunch& l = *batches[b][k];
+                if (settings_.outcomes)
+                    settings_.outcomes->launch(l.group->name, results[b][k].error);
+                if (results[b][k].error)
+                    record_launch_error(l, results[b][k].error);
+                else
+                    record_launched(l, results[b][k]);
+            }
     }
 }
 
