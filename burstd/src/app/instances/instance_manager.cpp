@@ -198,13 +198,18 @@ void InstanceManager::request(PowerRequestKind kind, const std::vector<std::stri
         if (!jobs.empty())
             remember_jobs_of(nodes, jobs);
         for (auto& unit : resume_units(nodes, jobs)) {
-            // The unit's own multi-node jobs: each is in one unit as a whole.
+            // The unit's own jobs of several nodes resumed now (each job is in
+            // one unit as a whole); a node of the job that is up already is no
+            // part of what must launch together.
             std::map<JobId, std::vector<std::string>> unit_jobs;
-            for (const auto& [job, job_nodes] : jobs)
-                if (job_nodes.size() > 1 && std::any_of(job_nodes.begin(), job_nodes.end(), [&](const std::string& n) {
-                        return std::find(unit.begin(), unit.end(), n) != unit.end();
-                    }))
-                    unit_jobs.emplace(job, job_nodes);
+            for (const auto& [job, job_nodes] : jobs) {
+                std::vector<std::string> resumed;
+                for (const auto& n : job_nodes)
+                    if (std::find(unit.begin(), unit.end(), n) != unit.end())
+                        resumed.push_back(n);
+                if (resumed.size() > 1)
+                    unit_jobs.emplace(job, std::move(resumed));
+            }
             ++busy_;
             boost::asio::post(pool_, [this, unit = std::move(unit), unit_jobs = std::move(unit_jobs)] {
                 BusyScope scope(busy_);

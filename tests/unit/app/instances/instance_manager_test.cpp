@@ -1091,3 +1091,16 @@ TEST(InstanceManager, AJobsNodeByNodeCallsRunAtOnceAsManyAsThereAreWorkers)
     LONGS_EQUAL(3, most);
     LONGS_EQUAL(3, f.cloud.live.size());
 }
+
+// SLURM_RESUME_FILE may name a job's node that is not resumed now (it is up
+// already): only the nodes launched together are all or nothing.
+TEST(InstanceManager, AJobsNodeNotInTheResumeDoesNotCountAsMissing)
+{
+    BatchFixture f;
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1", "c2", "c3"}}});
+    });
+    CHECK(f.cloud.all_or_nothing_calls == (std::vector<bool>{true}));
+    LONGS_EQUAL(2, f.cloud.live.size());
+    CHECK(f.cloud.terminations.empty());
+}
