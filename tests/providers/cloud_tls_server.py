@@ -11,7 +11,8 @@ X-Auth-Token) this server issued; Nova calls must also ask for microversion
 error bodies are the documented ones.  Instances are kept in memory, so
 launch -> list -> terminate behaves like a cloud.  A node name's prefix picks
 an error:
-  capacity-*  GCE: operation error ZONE_RESOURCE_POOL_EXHAUSTED; bulkInsert skips it
+  capacity-*  GCE: operation error ZONE_RESOURCE_POOL_EXHAUSTED; bulkInsert skips it, or creates
+              nothing when that leaves it short of minCount
               Azure: async operation Failed with AllocationFailed
               Nova: server goes ERROR with fault "No valid host was found."
   quota-*     GCE: operation error QUOTA_EXCEEDED; Azure: 409 OperationNotAllowed
@@ -277,9 +278,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 items = sorted((i for key, i in self.state.gce.items() if key.startswith(zone + "/instances/")
                                 and all(i["labels"].get(k) == v for k, v in labels.items())), key=lambda i: i["name"])
                 start = int(q.get("pageToken", "0"))
-                page = {"kind": "compute#instanceList", "items": items[start:start + 1]}
-                if start + 1 < len(items):  # one per page: the client must follow nextPageToken
-                    page["nextPageToken"] = str(start + 1)
+                # One per page by default, so the client must follow nextPageToken.
+                size = min(int(q.get("maxResults", "500")), self.state.cfg.gce_page_size)
+                page = {"kind": "compute#instanceList", "items": items[start:start + size]}
+                if start + size < len(items):
+                    page["nextPageToken"] = str(start + size)
                 return self.reply(200, page)
             if tail == ["instances"] and method == "POST":
                 doc = json.loads(body)
@@ -292,10 +295,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if tail == ["instances", "bulkInsert"] and method == "POST":
                 doc = json.loads(body)
                 names = sorted(doc["perInstanceProperties"])
-                if doc.get("minCount") != 1 or doc.get("count") != len(names) or not q.get("requestId"):
+                minimum = doc.get("minCount")
+                if not isinstance(minimum, int) or not 1 <= minimum <= len(names) or \
+                        doc.get("count") != len(names) or not q.get("requestId"):
                     return self.gce_error(400, "invalid", "count/minCount/requestId")
                 labels = doc["instanceProperties"].get("labels", {})
                 made = [n for n in names if not n.startswith("capacity") and not zone_is_full(zone)]
+                if len(made) < minimum:  # GCE deletes what it made short of minCount
+                    made = []
                 for n in made:
                     self.state.gce[zone + "/instances/" + n] = \
                         self.gce_instance(zone, n, dict(labels, **{"slurm-burst-node": n}))
@@ -595,6 +602,8 @@ def main():
                  "azure-secret", "azure-subscription", "os-user", "os-password", "os-project"):
         p.add_argument("--" + name, required=True)
     p.add_argument("--wire", help="append every request (method, path?query, body) to this file")
+    p.add_argument("--gce-page-size", type=int, default=1,
+                   help="most instances per GCE list page (the client's maxResults caps it too)")
     p.add_argument("--metadata-port-file", help="also serve a GCE metadata server over plain HTTP on loopback")
     cfg = p.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -5,7 +5,7 @@
 // instance metadata, which is not on loopback.
 //
 //   ec2-provider-check --endpoint URL --region R [--ca-file PEM]
-//       [--subnet S]... [--fallback-type T]... [--spot] COMMAND ...
+//       [--subnet S]... [--fallback-type T]... [--spot] [--all-or-nothing] COMMAND ...
 //   launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...   "NODE launched ID ADDRESS" | "NODE error KIND MESSAGE"
 //   list CLUSTER BURSTD_ID                        "NODE ID STATE"
 //   terminate ID...                               "ID terminated" | "ID error KIND MESSAGE"
@@ -40,6 +40,7 @@ int main(int argc, char** argv)
 {
     std::string endpoint, region, ca_file;
     bool spot = false;
+    bool all_or_nothing = false; // the launch's nodes are one job's
     Ec2ProviderConfig config;
     config.launch_template = {"lt-0123456789abcdef0", "", ""};
     int i = 1;
@@ -47,6 +48,10 @@ int main(int argc, char** argv)
         const std::string opt = argv[i];
         if (opt == "--spot") {
             spot = true;
+            continue;
+        }
+        if (opt == "--all-or-nothing") {
+            all_or_nothing = true;
             continue;
         }
         if (i + 1 >= argc)
@@ -93,6 +98,7 @@ int main(int argc, char** argv)
             r.instance_type = args[2];
             r.tags = {args[0], r.node, args[1]};
             r.spot = spot;
+            r.all_or_nothing = all_or_nothing;
             requests.push_back(r);
         }
         for (const auto& r : provider.launch(requests)) {

@@ -11,6 +11,11 @@ selects an error, so the server keeps no state:
                                  limit-*     -> 400 InstanceLimitExceeded
                                  throttle-*  -> 503 RequestLimitExceeded
   CreateFleet whose first override type ends in ".short" -> 500 InsufficientInstanceCapacity
+                                              ".half"  -> half the target capacity (rounded down) and an
+                                                          InsufficientInstanceCapacity entry in errorSet;
+                                                          none when that is below MinTargetCapacity, as EC2 does
+  CreateFleet with a MinTargetCapacity but neither SingleInstanceType nor SingleAvailabilityZone, or a
+  minimum above the target                                 -> 400 InvalidParameterCombination
 Each handled request is logged as "Action verdict" to --log.
 """
 import argparse
@@ -147,12 +152,26 @@ class Ec2Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(500, error_document("InsufficientInstanceCapacity",
                                                   "We currently do not have sufficient %s capacity." % itype))
         count = int(form.get("TargetCapacitySpecification.TotalTargetCapacity", "0"))
+        market = "SpotOptions." if form.get("TargetCapacitySpecification.DefaultTargetCapacityType") == "spot" \
+            else "OnDemandOptions."
+        minimum = int(form.get(market + "MinTargetCapacity", "0"))
+        if minimum and (minimum > count or "true" not in (form.get(market + "SingleInstanceType"),
+                                                          form.get(market + "SingleAvailabilityZone"))):
+            return self.reply(400, error_document("InvalidParameterCombination", "MinTargetCapacity needs "
+                                                  "SingleInstanceType or SingleAvailabilityZone and at most "
+                                                  "the target capacity"))
+        errors = ""
+        if itype.endswith(".half"):
+            count = count // 2 if count // 2 >= minimum else 0
+            errors = ("<item><errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>We currently do "
+                      "not have sufficient %s capacity.</errorMessage><lifecycle>on-demand</lifecycle></item>"
+                      % itype)
         ids = "".join("<item>i-f%07d</item>" % n for n in range(1, count + 1))
+        instances = ("<item><instanceIds>%s</instanceIds><instanceType>%s</instanceType>"
+                     "<lifecycle>on-demand</lifecycle></item>" % (ids, itype)) if count else ""
         return self.reply(200, "<CreateFleetResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
-                          "<requestId>r-f</requestId><fleetId>fleet-0a1b</fleetId><errorSet/><fleetInstanceSet>"
-                          "<item><instanceIds>%s</instanceIds><instanceType>%s</instanceType>"
-                          "<lifecycle>on-demand</lifecycle></item></fleetInstanceSet></CreateFleetResponse>"
-                          % (ids, itype))
+                          "<requestId>r-f</requestId><fleetId>fleet-0a1b</fleetId><errorSet>%s</errorSet>"
+                          "<fleetInstanceSet>%s</fleetInstanceSet></CreateFleetResponse>" % (errors, instances))
 
     def action_CreateTags(self, form):
         return self.reply(200, self.fixture("create_tags.xml"))

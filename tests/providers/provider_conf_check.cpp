@@ -7,9 +7,11 @@
 //   launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...   "NODE launched ID ADDRESS" | "NODE error KIND MESSAGE"
 //   list CLUSTER BURSTD_ID                        "NODE ID STATE" [" error KIND MESSAGE"] | "error KIND MESSAGE"
 //   terminate ID...                               "ID terminated" | "ID error KIND MESSAGE"
-//   resume LEDGER NODE...   burstd's InstanceManager resumes the nodes (of the
+//   resume LEDGER [JOB=NODE,...]... NODE...
+//                           burstd's InstanceManager resumes the nodes (of the
 //                           conf's NodeGroups on this provider) with a ledger at
-//                           LEDGER and no Slurm; prints what it asked Slurm for
+//                           LEDGER and no Slurm, JOB=NODE,... standing for
+//                           SLURM_RESUME_FILE's jobs; prints what it asked Slurm for
 //                           ("slurm ..."), then every ledger record of the nodes:
 //                           "NODE TYPE ZONE STATE PROVIDER_ID" (- for empty), and
 //                           the placements short of capacity: "short TYPE ZONE"
@@ -30,6 +32,7 @@
 #include <chrono>
 #include <iostream>
 #include <sstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -43,7 +46,7 @@ int usage(const std::string& why)
 {
     std::cerr << "provider-conf-check: " << why << "\n"
               << "usage: provider-conf-check -f BURSTD_CONF -p PROVIDER launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...\n"
-                 "       | list CLUSTER BURSTD_ID | terminate ID... | resume LEDGER NODE...\n";
+                 "       | list CLUSTER BURSTD_ID | terminate ID... | resume LEDGER [JOB=NODE,...]... NODE...\n";
     return 2;
 }
 
@@ -81,10 +84,13 @@ public:
             say("address " + instance.node + " " + instance.address);
         return {};
     }
-    ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>&,
+    ActuatorError hand_back_node(const std::string& node, std::string_view, const std::vector<JobId>& meant_for,
                                  std::vector<JobId>&) override
     {
-        say("hand-back " + node);
+        std::string jobs;
+        for (JobId id : meant_for)
+            jobs += " " + std::to_string(id);
+        say("hand-back " + node + jobs);
         return {};
     }
     ActuatorError drain(const std::vector<std::string>&, std::string_view) override { return {}; }
@@ -202,7 +208,7 @@ int main(int argc, char** argv)
         }
     } else if (command == "resume") {
         if (rest.size() < 2)
-            return usage("resume LEDGER NODE...");
+            return usage("resume LEDGER [JOB=NODE,...]... NODE...");
         Ledger ledger(rest[0]);
         PrintingActuator slurm;
         std::ostringstream log_text;
@@ -215,10 +221,22 @@ int main(int argc, char** argv)
         settings.workers = 1;
         std::map<std::string, std::unique_ptr<Provider>> providers;
         providers[name] = std::move(provider);
-        const std::vector<std::string> nodes(rest.begin() + 1, rest.end());
+        std::vector<std::string> nodes;
+        std::map<JobId, std::vector<std::string>> jobs;
+        for (auto a = rest.begin() + 1; a != rest.end(); ++a) {
+            const auto equals = a->find('=');
+            if (equals == std::string::npos) {
+                nodes.push_back(*a);
+                continue;
+            }
+            std::vector<std::string>& of_job = jobs[JobId(std::stoul(a->substr(0, equals)))];
+            std::istringstream names(a->substr(equals + 1));
+            for (std::string n; std::getline(names, n, ',');)
+                of_job.push_back(n);
+        }
         try {
             InstanceManager manager(std::move(providers), ledger, slurm, clock, log, settings);
-            manager.request(PowerRequestKind::Resume, nodes);
+            manager.request(PowerRequestKind::Resume, nodes, jobs);
             while (manager.busy() > 0)
                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
             for (const auto& node : nodes) {

@@ -94,6 +94,10 @@ Provider=azure-zones Type=azure CredentialsFile=$work/azure.cred $azure_keys Zon
     LoginEndpoint=$origin CaFile=$work/ca.pem
 NodeGroup=az Provider=azure-zones Nodes=az-[1-2] Partition=cloud InstanceTypes=Standard_D4s_v5 Cpus=2 \
     PricePerHour=0.1
+Provider=gcp-batch Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=us-central1-b \
+    Template=global/instanceTemplates/burst OperationWait=10 PollInterval=0.05 Endpoint=$origin CaFile=$work/ca.pem
+NodeGroup=gb Provider=gcp-batch Nodes=gb-[1-5],capacity-gb-1 Partition=cloud InstanceTypes=n2-standard-2 Cpus=2 \
+    PricePerHour=0.1
 Provider=gcp-md Type=gcp TokenSource=metadata MetadataEndpoint=$metadata Project=p \
     Zones=us-central1-a,us-central1-b Template=global/instanceTemplates/burst OperationWait=10 PollInterval=0.05 \
     Endpoint=$origin CaFile=$work/ca.pem
@@ -220,6 +224,41 @@ is "gcp zones: delete goes to the zone in the instance's id, and so does its ope
 DELETE us-central1-b/instances/gz-2
 GET us-central1-b/operations
 GET us-central1-b/operations"
+
+# -- GCP batches: one resume, one bulkInsert; one job's nodes, all or none ----
+bulk_min_counts() { # minCount of every bulkInsert the server saw
+    python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    method, target, body = (line.rstrip("\n").split(" ", 2) + [""])[:3]
+    if target.partition("?")[0].endswith("/instances/bulkInsert"):
+        doc = json.loads(body)
+        print(doc["count"], doc["minCount"])' "$work/wire.log"
+}
+zid_b=projects/p/zones/us-central1-b/instances
+: >"$work/wire.log"
+out=$("$check" -f "$work/burstd.conf" -p gcp-batch resume "$work/batch.sqlite" gb-1 gb-2 gb-3 2>"$work/batch.err")
+all_out+=$out$(cat "$work/batch.err")
+is "gcp batch: a resume of three nodes is one bulkInsert (count, minCount)" "$(bulk_min_counts)" "3 1"
+is "gcp batch: ... each node's own instance in the ledger" "$(grep -v '^slurm ' <<<"$out")" \
+    "gb-1 n2-standard-2 us-central1-b launching $zid_b/gb-1
+gb-2 n2-standard-2 us-central1-b launching $zid_b/gb-2
+gb-3 n2-standard-2 us-central1-b launching $zid_b/gb-3"
+: >"$work/wire.log"
+out=$("$check" -f "$work/burstd.conf" -p gcp-batch resume "$work/batch.sqlite" 7=gb-4,capacity-gb-1 8=gb-5 \
+    gb-4 capacity-gb-1 gb-5 2>"$work/batch.err")
+all_out+=$out$(cat "$work/batch.err")
+is "gcp batch: job 7's two nodes are a bulkInsert of their own with minCount 2 (job 8's one node an insert)" \
+    "$(bulk_min_counts)" "2 2"
+is "gcp batch: short of job 7's minimum GCE creates neither; job 8's node launches" \
+    "$(grep -v '^slurm ' <<<"$out" | cut -d' ' -f1,4)" "gb-4 failed
+capacity-gb-1 failed
+gb-5 launching"
+is "gcp batch: both of job 7's nodes go back to Slurm with the job" "$(grep '^slurm hand-back' <<<"$out" | sort)" \
+    "slurm hand-back capacity-gb-1 7
+slurm hand-back gb-4 7"
+is "gcp batch: no instance of job 7 exists" "$(pc gcp-batch list hpc1 hpc1 | cut -d' ' -f1 | sort | tr '\n' ' ')" \
+    "gb-1 gb-2 gb-3 gb-5 "
+pc gcp-batch terminate $zid_b/gb-1 $zid_b/gb-2 $zid_b/gb-3 $zid_b/gb-5 >/dev/null
 
 # -- GCP metadata-server token ------------------------------------------------
 mcount() { grep -c "^metadata token verified$" "$work/requests.log"; }

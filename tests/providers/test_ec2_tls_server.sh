@@ -62,6 +62,23 @@ is "... as CreateFleet x1.short, CreateFleet c5a.large, then one CreateTags per 
     "$(tail -n 4 "$work/requests.log" | tr '\n' ' ')" \
     "CreateFleet verified CreateFleet verified CreateTags verified CreateTags verified "
 
+out=$(pc --subnet subnet-a --subnet subnet-b launch hpc1 burstd-7 x1.half h-1:ht1 h-2:ht2 h-3:ht3 h-4:ht4)
+is "one CreateFleet for four nodes that delivers two: the first two nodes get them, the rest the capacity error" \
+    "$(cut -d' ' -f1-3 <<<"$out")" "h-1 launched i-f0000001
+h-2 launched i-f0000002
+h-3 error capacity
+h-4 error capacity"
+out=$(pc --subnet subnet-a --subnet subnet-b --all-or-nothing launch hpc1 burstd-7 x1.half j-1:jt1 j-2:jt2 j-3:jt3)
+is "one job's nodes ask for a minimum of all of them: short of it, EC2 launches none" \
+    "$(cut -d' ' -f1-3 <<<"$out")" "j-1 error capacity
+j-2 error capacity
+j-3 error capacity"
+is "... in one CreateFleet the server accepted (MinTargetCapacity with SingleInstanceType/AZ), nothing tagged" \
+    "$(tail -n 1 "$work/requests.log")" "CreateFleet verified"
+out=$(pc --subnet subnet-a --subnet subnet-b --all-or-nothing launch hpc1 burstd-7 c5.large k-1:kt1 k-2:kt2)
+is "... and with capacity for all of them, all are launched and tagged" "$out" "k-1 launched i-f0000001 
+k-2 launched i-f0000002 "
+
 out=$(pc list hpc1 burstd-7)
 is "list follows NextToken across two pages of DescribeInstances" "$(awk '{ print $2, $3 }' <<<"$out" | tr '\n' ' ')" \
     "i-4382922a stopped i-8474834a stopped i-4382922a stopped i-8474834a stopped "

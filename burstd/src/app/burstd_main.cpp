@@ -193,6 +193,7 @@ int main(int argc, char** argv)
         settings.workers = kProviderWorkers;
         burst::ProviderOutcomes outcomes;
         settings.outcomes = &outcomes;
+        settings.partial_job = config.partial_job_launch;
         for (const auto& p : config.providers)
             settings.retry[p.name] = p.retry;
         burst::InstanceManager instances(std::move(parts.providers), ledger, actuator, clock, log, settings);
@@ -213,14 +214,18 @@ int main(int argc, char** argv)
                 });
             };
             // A node with an open record already has (or is getting) its instance.
-            auto launch = [&instances, &ledger](burst::JobId, const std::vector<std::string>& nodes) {
+            auto launch = [&instances, &ledger](burst::JobId job, const std::vector<std::string>& nodes) {
                 std::vector<std::string> fresh;
                 for (const auto& n : nodes) {
                     auto records = ledger.for_node(n);
                     if (std::none_of(records.begin(), records.end(), [](const auto& r) { return r.open(); }))
                         fresh.push_back(n);
                 }
-                instances.request(burst::PowerRequestKind::Resume, fresh);
+                // A followed job's nodes launch all or nothing, as ResumeProgram's would.
+                std::map<burst::JobId, std::vector<std::string>> jobs;
+                if (job != 0)
+                    jobs.emplace(job, fresh);
+                instances.request(burst::PowerRequestKind::Resume, fresh, jobs);
                 return fresh;
             };
             follower = std::make_unique<burst::AllocationFollower>(
@@ -276,6 +281,7 @@ int main(int argc, char** argv)
                 // invalid errors may launch again.
                 instances.health().reload(next.node_groups);
                 instances.set_scavenger_qos(next.standby_qos.scavenger);
+                instances.set_partial_job_launch(next.partial_job_launch);
             }
             return rebuilt.errors;
         });
@@ -283,6 +289,7 @@ int main(int argc, char** argv)
             in.policy = cycle.stats();
             in.provider_calls = outcomes.calls();
             in.request_budgets = request_budgets.views();
+            in.launch_requests = outcomes.launch_requests();
             in.repairs = outcomes.repairs();
             in.open_records = ledger.open_records();
             in.spend = cycle.spend();

@@ -44,6 +44,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/instances/instance_manager.cpp \
 	burstd/src/app/instances/instance_manager.hpp \
 	burstd/src/app/instances/locked_actuator.hpp \
+	burstd/src/app/instances/partial_job_launch.cpp \
+	burstd/src/app/instances/partial_job_launch.hpp \
 	burstd/src/app/instances/placement_backoff.cpp \
 	burstd/src/app/instances/placement_backoff.hpp \
 	burstd/src/app/instances/provider_outcomes.hpp \

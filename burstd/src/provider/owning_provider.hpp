@@ -22,6 +22,7 @@ public:
     {
         return inner_->launch(requests);
     }
+    std::size_t launch_batch_limit() const override { return inner_->launch_batch_limit(); }
     ListResult list(const InstanceTags& owner) override { return inner_->list(owner); }
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override
     {

@@ -8,6 +8,7 @@
 #include "model/provider_instance.hpp"
 #include "model/provider_error.hpp"
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
@@ -32,6 +33,12 @@ struct LaunchRequest {
     // availability zone, OpenStack availability zone); empty = the provider's
     // own default.  A capacity error is about this type in this zone.
     std::string zone;
+    // Set on every request of a launch() call for one job's nodes: the call
+    // creates all of them or none.  Where the API takes a minimum count
+    // (CreateFleet MinTargetCapacity, bulkInsert minCount) the provider asks
+    // for that; elsewhere it launches as usual and the caller terminates
+    // what a partial success created.
+    bool all_or_nothing = false;
 };
 
 struct LaunchResult {
@@ -58,6 +65,11 @@ public:
     // Launch one instance per request; results are per node, in request order,
     // so a partial success is visible.
     virtual std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) = 0;
+    // How many requests of one instance type, zone and market one launch()
+    // carries in a single API call (CreateFleet, bulkInsert): burstd sends
+    // batches of up to this many.  1: the provider calls its API once per
+    // node anyway, so burstd launches its nodes in parallel instead.
+    virtual std::size_t launch_batch_limit() const { return 1; }
     // Every instance carrying these cluster and burstd_id tags, not yet gone.
     virtual ListResult list(const InstanceTags& owner) = 0;
     // Terminate by provider id; per-id errors in the result map (absent = ok).

@@ -4,6 +4,7 @@
 // policy factories — can point the admin at the right line.
 
 #include "app/config/log_level.hpp"
+#include "app/instances/partial_job_launch.hpp"
 #include "app/instances/retry_backoff.hpp"
 #include "model/clock.hpp"
 #include "model/node_group.hpp"
@@ -52,6 +53,8 @@ struct BurstdConfig {
     std::string slurm_user = "slurm";                // admitted on the control socket besides root
     // PlaceholderQOS=, ScavengerQOS=: jobs of these QOS are never demand.
     StandbyQos standby_qos;
+    // A multi-node job not all of whose nodes got an instance: requeued or held.
+    PartialJobLaunch partial_job_launch = PartialJobLaunch::Requeue;
 
     std::vector<ProviderConfig> providers;
     std::vector<NodeGroup> node_groups;

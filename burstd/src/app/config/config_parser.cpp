@@ -23,7 +23,7 @@ namespace {
 const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
-    "ReconcileEvery", "ObjectiveLambda", "PlaceholderQOS", "ScavengerQOS",
+    "ReconcileEvery", "ObjectiveLambda", "PlaceholderQOS", "ScavengerQOS", "PartialJobLaunch",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "ThreadPolicy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -246,6 +246,11 @@ private:
             if (!valid_name(v))
                 expected("a user name");
             config_.slurm_user = v;
+        } else if (canonical == "PartialJobLaunch") {
+            if (auto what = parse_partial_job_launch(v))
+                config_.partial_job_launch = *what;
+            else
+                expected("requeue or hold");
         } else if (canonical == "PlaceholderQOS" || canonical == "ScavengerQOS") {
             std::string& qos =
                 canonical == "PlaceholderQOS" ? config_.standby_qos.placeholder : config_.standby_qos.scavenger;

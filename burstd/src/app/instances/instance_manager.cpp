@@ -1,12 +1,15 @@
 #include "app/instances/instance_manager.hpp"
 #include "app/config/node_group_zones.hpp"
+#include "model/hostlist.hpp"
 
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <future>
 #include <random>
 #include <set>
+#include <tuple>
 
 namespace burst {
 
@@ -39,6 +42,9 @@ std::string describe_placement(const Placement& p)
     return (p.instance_type.empty() ? "" : " as " + p.instance_type) + (p.zone.empty() ? "" : " in " + p.zone);
 }
 
+// Slurm's own hostlist form, short however many nodes a batch carries.
+std::string describe_nodes(const std::vector<std::string>& nodes) { return compress_hostlist(nodes); }
+
 std::vector<LedgerRecord> open_for(Ledger& ledger, const std::string& node)
 {
     std::vector<LedgerRecord> open;
@@ -58,7 +64,7 @@ InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>
       sleeper_(settings_.sleeper ? *settings_.sleeper : thread_sleeper_),
       random_(settings_.random ? *settings_.random : seeded_random_),
       health_(settings_.groups, settings_.resume_timeout + settings_.launch_grace, log),
-      pool_(settings_.workers ? settings_.workers : 1)
+      partial_job_(settings_.partial_job), pool_(settings_.workers ? settings_.workers : 1)
 {
     for (const auto& g : settings_.groups) {
         const Provider* p = provider(g.provider);
@@ -188,28 +194,175 @@ void InstanceManager::remember_jobs_of(const std::vector<std::string>& nodes,
 void InstanceManager::request(PowerRequestKind kind, const std::vector<std::string>& nodes,
                               const std::map<JobId, std::vector<std::string>>& jobs)
 {
-    if (kind == PowerRequestKind::Resume && !jobs.empty())
-        remember_jobs_of(nodes, jobs);
+    if (kind == PowerRequestKind::Resume) {
+        if (!jobs.empty())
+            remember_jobs_of(nodes, jobs);
+        for (auto& unit : resume_units(nodes, jobs)) {
+            // The unit's own jobs of several nodes resumed now (each job is in
+            // one unit as a whole); a node of the job that is up already is no
+            // part of what must launch together.
+            std::map<JobId, std::vector<std::string>> unit_jobs;
+            for (const auto& [job, job_nodes] : jobs) {
+                std::vector<std::string> resumed;
+                for (const auto& n : job_nodes)
+                    if (std::find(unit.begin(), unit.end(), n) != unit.end())
+                        resumed.push_back(n);
+                if (resumed.size() > 1)
+                    unit_jobs.emplace(job, std::move(resumed));
+            }
+            ++busy_;
+            boost::asio::post(pool_, [this, unit = std::move(unit), unit_jobs = std::move(unit_jobs)] {
+                BusyScope scope(busy_);
+                try {
+                    resume_unit(unit, unit_jobs);
+                } catch (const std::exception& e) {
+                    // The ledger itself failed: reconcile repairs what it can later.
+                    log_.error("resume " + describe_nodes(unit) + ": " + e.what());
+                }
+            });
+        }
+        return;
+    }
     for (const auto& node : nodes) {
         ++busy_;
         boost::asio::post(pool_, [this, kind, node] {
             BusyScope scope(busy_);
             std::lock_guard<std::mutex> lock(node_mutex(node));
             try {
-                if (kind == PowerRequestKind::Resume && resumed_for_scavengers_only(node)) {
-                    const std::string reason = "resumed only for scavenger jobs (ScavengerQOS), which never cost money";
-                    log_.info("node " + node + ": no instance launched: " + reason);
-                    force_down(node, reason);
-                } else if (kind == PowerRequestKind::Resume) {
-                    resume_one(node);
-                } else {
-                    suspend_one(node, kind == PowerRequestKind::ResumeFail);
-                }
+                suspend_one(node, kind == PowerRequestKind::ResumeFail);
             } catch (const std::exception& e) {
                 // The ledger itself failed: reconcile repairs what it can later.
                 log_.error("node " + node + ": " + e.what());
             }
         });
+    }
+}
+
+std::vector<std::vector<std::string>> InstanceManager::resume_units(
+    const std::vector<std::string>& nodes, const std::map<JobId, std::vector<std::string>>& jobs) const
+{
+    // Union-find over the request's nodes.
+    std::map<std::string, std::string> parent;
+    for (const auto& n : nodes)
+        parent.emplace(n, n);
+    std::function<std::string(const std::string&)> root = [&](const std::string& n) {
+        std::string& up = parent[n];
+        if (up != n)
+            up = root(up);
+        return up;
+    };
+    auto join = [&](const std::string& a, const std::string& b) {
+        if (parent.count(a) && parent.count(b))
+            parent[root(a)] = root(b);
+    };
+    std::map<std::string, std::string> first_of_batching_group;
+    for (const auto& n : nodes) {
+        const NodeGroup* g = group_of(n);
+        const Provider* p = g ? provider(g->provider) : nullptr;
+        if (!p || p->launch_batch_limit() <= 1)
+            continue;
+        auto [it, fresh] = first_of_batching_group.emplace(g->name, n);
+        if (!fresh)
+            join(n, it->second);
+    }
+    for (const auto& [job, job_nodes] : jobs)
+        for (std::size_t i = 1; i < job_nodes.size(); ++i)
+            join(job_nodes[i], job_nodes.front());
+    std::map<std::string, std::vector<std::string>> by_root;
+    std::vector<std::string> order;
+    for (const auto& n : nodes) {
+        const std::string r = root(n);
+        auto& unit = by_root[r];
+        if (unit.empty())
+            order.push_back(r);
+        if (std::find(unit.begin(), unit.end(), n) == unit.end())
+            unit.push_back(n);
+    }
+    std::vector<std::vector<std::string>> units;
+    for (const auto& r : order)
+        units.push_back(std::move(by_root[r]));
+    return units;
+}
+
+std::vector<std::unique_lock<std::mutex>> InstanceManager::lock_nodes(const std::vector<std::string>& nodes)
+{
+    // The node groups' order, as reconcile_now takes them all; nodes of no
+    // group (locked by nothing else for long) last.
+    std::set<std::string> wanted(nodes.begin(), nodes.end());
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (const auto& g : settings_.groups)
+        for (const auto& n : g.nodes)
+            if (wanted.erase(n))
+                locks.emplace_back(node_mutex(n));
+    for (const auto& n : wanted)
+        locks.emplace_back(node_mutex(n));
+    return locks;
+}
+
+void InstanceManager::resume_unit(const std::vector<std::string>& nodes,
+                                  const std::map<JobId, std::vector<std::string>>& jobs)
+{
+    std::vector<std::unique_lock<std::mutex>> locks = lock_nodes(nodes);
+    std::vector<NodeLaunch> launches;
+    for (const auto& node : nodes) {
+        if (resumed_for_scavengers_only(node)) {
+            const std::string reason = "resumed only for scavenger jobs (ScavengerQOS), which never cost money";
+            log_.info("node " + node + ": no instance launched: " + reason);
+            force_down(node, reason);
+            continue;
+        }
+        if (std::optional<NodeLaunch> launch = prepare_launch(node))
+            launches.push_back(std::move(*launch));
+    }
+    std::map<std::string, NodeLaunch*> by_node;
+    for (auto& l : launches)
+        by_node[l.node] = &l;
+    for (const auto& [job, job_nodes] : jobs)
+        for (const auto& n : job_nodes)
+            if (auto it = by_node.find(n); it != by_node.end() && it->second->job == 0)
+                it->second->job = job;
+    // A job one of whose nodes is not launched at all (refused, scavenger
+    // work, no group) launches none of the others; then, after the calls, a
+    // job one of whose nodes got no instance gives back what the others got.
+    std::set<JobId> withdrawn;
+    withdraw_incomplete_jobs(jobs, by_node, withdrawn);
+    launch_all(launches);
+    withdraw_incomplete_jobs(jobs, by_node, withdrawn);
+    for (auto& l : launches) {
+        if (l.outcome == NodeLaunch::Outcome::Failed && !l.handed_back)
+            force_down(l.node, "launch failed: " + describe(l.last));
+        if (l.outcome == NodeLaunch::Outcome::Launched && l.job != 0)
+            health_.launched(l.group->name, clock_.now(), l.admission.probe());
+    }
+}
+
+void InstanceManager::withdraw_incomplete_jobs(const std::map<JobId, std::vector<std::string>>& jobs,
+                                               const std::map<std::string, NodeLaunch*>& by_node,
+                                               std::set<JobId>& withdrawn)
+{
+    // Until nothing changes: withdrawing one job's nodes can leave another
+    // job that shares a node incomplete.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& [job, job_nodes] : jobs) {
+            if (withdrawn.count(job))
+                continue;
+            std::vector<NodeLaunch*> of_job;
+            bool incomplete = false;
+            for (const auto& n : job_nodes) {
+                auto it = by_node.find(n);
+                incomplete = incomplete || it == by_node.end() ||
+                             it->second->outcome == NodeLaunch::Outcome::Failed ||
+                             it->second->outcome == NodeLaunch::Outcome::Withdrawn;
+                if (it != by_node.end())
+                    of_job.push_back(it->second);
+            }
+            if (!incomplete)
+                continue;
+            withdrawn.insert(job);
+            undo_partial_job(job, of_job);
+            changed = true;
+        }
     }
 }
 
@@ -225,57 +378,84 @@ void InstanceManager::force_down(const std::string& node, const std::string& rea
         log_.info("node " + node + " handed back to Slurm: job(s) " + ids + " requeued and free to start again now");
 }
 
-LaunchResult InstanceManager::launch_with_retries(Provider& p, const std::string& provider_name,
-                                                  const LaunchRequest& req)
+std::vector<LaunchResult> InstanceManager::launch_with_retries(Provider& p, const std::string& provider_name,
+                                                               const std::string& group,
+                                                               const std::vector<LaunchRequest>& requests)
 {
     auto it = settings_.retry.find(provider_name);
     RetryBackoff backoff(it == settings_.retry.end() ? RetrySettings{} : it->second, random_);
+    std::vector<LaunchResult> results(requests.size());
+    std::vector<std::size_t> asking(requests.size()); // indexes into `requests` still to launch
+    for (std::size_t i = 0; i < asking.size(); ++i)
+        asking[i] = i;
     for (std::uint32_t attempt = 1;; ++attempt) {
-        std::vector<LaunchResult> results = p.launch({req});
-        LaunchResult r = results.size() == 1 ? results.front() : LaunchResult{};
-        if (results.size() != 1)
-            r.error = {ProviderErrorKind::Invalid, "the provider answered " + std::to_string(results.size()) +
-                                                       " results for one request", 0};
-        else if (!r.error && r.provider_id.empty())
-            r.error = {ProviderErrorKind::Invalid, "the provider answered no instance id", 0};
-        r.node = req.node;
-        if (!r.error || !backoff.should_retry(r.error, attempt))
-            return r;
-        const Seconds wait = backoff.delay(attempt, r.error.retry_after);
-        log_.info("launch " + req.node + " via " + provider_name + ": " + describe(r.error) + "; retry " +
-                  std::to_string(attempt) + " in " + secs(wait) +
-                  (r.error.retry_after > 0 ? " (provider asked for " + secs(r.error.retry_after) + ")" : ""));
+        std::vector<LaunchRequest> call;
+        for (std::size_t i : asking)
+            call.push_back(requests[i]);
+        if (settings_.outcomes)
+            settings_.outcomes->launch_request(group);
+        const std::vector<LaunchResult> answered = p.launch(call);
+        std::vector<std::size_t> again;
+        std::vector<std::string> again_nodes;
+        ProviderError again_error;
+        for (std::size_t k = 0; k < asking.size(); ++k) {
+            const LaunchRequest& req = requests[asking[k]];
+            LaunchResult r = answered.size() == asking.size() ? answered[k] : LaunchResult{};
+            if (answered.size() != asking.size())
+                r.error = {ProviderErrorKind::Invalid,
+                           "the provider answered " + std::to_string(answered.size()) + " results for " +
+                               std::to_string(asking.size()) + " request(s)",
+                           0};
+            else if (!r.error && r.provider_id.empty())
+                r.error = {ProviderErrorKind::Invalid, "the provider answered no instance id", 0};
+            r.node = req.node;
+            if (r.error && backoff.should_retry(r.error, attempt)) {
+                again.push_back(asking[k]);
+                again_nodes.push_back(req.node);
+                if (!again_error || r.error.retry_after > again_error.retry_after)
+                    again_error = r.error;
+            }
+            results[asking[k]] = std::move(r);
+        }
+        if (again.empty())
+            return results;
+        // One wait for the batch: its nodes to retry are asked for again in one call.
+        const Seconds wait = backoff.delay(attempt, again_error.retry_after);
+        log_.info("launch " + describe_nodes(again_nodes) + " via " + provider_name + ": " + describe(again_error) +
+                  "; retry " + std::to_string(attempt) + " in " + secs(wait) +
+                  (again_error.retry_after > 0 ? " (provider asked for " + secs(again_error.retry_after) + ")" : ""));
         sleeper_.sleep(wait);
+        asking = std::move(again);
     }
 }
 
-void InstanceManager::resume_one(const std::string& node)
+std::optional<InstanceManager::NodeLaunch> InstanceManager::prepare_launch(const std::string& node)
 {
-    const NodeGroup* group = group_of(node);
-    if (!group) {
+    NodeLaunch launch;
+    launch.node = node;
+    launch.group = group_of(node);
+    if (!launch.group) {
         log_.error("resume " + node + ": belongs to no node group");
-        return;
+        return std::nullopt;
     }
-    Provider* p = provider(group->provider);
+    const NodeGroup& group = *launch.group;
+    launch.provider = provider(group.provider);
     // An open record means an earlier request (perhaps before a crash) already
     // holds a token: launching with that same token cannot start a second one.
     std::vector<LedgerRecord> open = open_for(ledger_, node);
-    LedgerRecord record;
-    bool reused = false;
     for (const auto& r : open)
         if (r.state != InstanceState::Terminating) {
-            record = r;
-            reused = true;
+            launch.record = r;
+            launch.reused = true;
         }
     // A repeated token repeats a launch that was admitted already.
-    Admission admission;
-    if (!reused) {
-        admission = health_.admit(group->name, clock_.now());
-        if (admission.refused()) {
-            log_.error("resume " + node + ": node group " + group->name + " is not launching (" + admission.reason +
-                       "); powering the node down so Slurm requeues its job elsewhere");
-            force_down(node, "node group " + group->name + " is backing off");
-            return;
+    if (!launch.reused) {
+        launch.admission = health_.admit(group.name, clock_.now());
+        if (launch.admission.refused()) {
+            log_.error("resume " + node + ": node group " + group.name + " is not launching (" +
+                       launch.admission.reason + "); powering the node down so Slurm requeues its job elsewhere");
+            force_down(node, "node group " + group.name + " is backing off");
+            return std::nullopt;
         }
         if (!open.empty()) {
             log_.info("resume " + node + ": finishing the termination of its previous instance first");
@@ -285,63 +465,231 @@ void InstanceManager::resume_one(const std::string& node)
     // Placements (instance type x zone) to try, in order (PlacementBackoff);
     // a reused record's own placement first, the ones before it in the
     // order were tried already.
-    std::vector<Placement> places = placements_.order(
-        group->name, PlacementBackoff::candidates(group->instance_types, group->zones.empty() ? p->zones() : group->zones),
-        clock_.now());
-    if (reused) {
-        const Placement own{record.instance_type, record.zone};
-        auto at = std::find(places.begin(), places.end(), own);
-        places.erase(places.begin(), at == places.end() ? places.end() : at + 1);
-        places.insert(places.begin(), own);
+    const std::vector<std::string> zones = group.zones.empty() ? launch.provider->zones() : group.zones;
+    launch.places =
+        placements_.order(group.name, PlacementBackoff::candidates(group.instance_types, zones), clock_.now());
+    if (launch.reused) {
+        const Placement own{launch.record.instance_type, launch.record.zone};
+        auto at = std::find(launch.places.begin(), launch.places.end(), own);
+        launch.places.erase(launch.places.begin(), at == launch.places.end() ? launch.places.end() : at + 1);
+        launch.places.insert(launch.places.begin(), own);
+    } else {
+        const Placement& first = launch.places.front();
+        launch.record = ledger_.record_launch_intent(
+            LaunchIntent{node, group.name, group.provider, first.instance_type, group.spot, first.zone}, clock_.now());
     }
-    ProviderError last;
-    for (std::size_t i = 0; i < places.size(); ++i) {
-        if (i > 0 || !reused)
-            record = ledger_.record_launch_intent(LaunchIntent{node, group->name, group->provider,
-                                                               places[i].instance_type, group->spot, places[i].zone},
-                                                  clock_.now());
-        LaunchRequest req;
-        req.node = node;
-        req.instance_type = record.instance_type;
-        req.zone = record.zone;
-        req.idempotency_token = record.token;
-        req.tags = settings_.owner;
-        req.tags.node = node;
-        req.spot = record.spot;
-        LaunchResult launched = launch_with_retries(*p, group->provider, req);
-        if (settings_.outcomes)
-            settings_.outcomes->launch(group->name, launched.error);
-        if (!launched.error) {
-            if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
-                ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
-            health_.launched(group->name, clock_.now(), admission.probe());
-            placements_.launched(group->name, places[i]);
-            log_.info("launched " + node + " as " + launched.provider_id + " via " + group->provider +
-                      (record.instance_type.empty() ? "" : " (" + record.instance_type + ")") +
-                      (record.zone.empty() ? "" : " in " + record.zone) +
-                      (reused && i == 0 ? " (existing token " + record.token + ")" : "") +
-                      (launched.address.empty() ? "" : " at " + launched.address));
-            if (auto err = actuator_.set_node_instance(
-                    NodeInstance{node, launched.address, "", launched.provider_id, record.instance_type},
-                    "instance " + launched.provider_id))
-                log_.error("node " + node + ": " + err.message);
+    return launch;
+}
+
+void InstanceManager::adopt_existing_instances(std::vector<NodeLaunch>& launches)
+{
+    std::map<Provider*, std::vector<NodeLaunch*>> unanswered;
+    for (auto& l : launches) {
+        if (l.outcome != NodeLaunch::Outcome::Pending || !l.reused)
+            continue;
+        if (!l.record.provider_id.empty())
+            record_launched(l, LaunchResult{l.node, l.record.provider_id, l.record.address, {}});
+        else
+            unanswered[l.provider].push_back(&l);
+    }
+    for (auto& [p, of_provider] : unanswered) {
+        const ListResult listed = p->list(settings_.owner);
+        if (listed.error) {
+            // Launched again with their tokens, as a crash-free retry would be.
+            log_.error("resume: listing " + of_provider.front()->group->provider + " for instances a crash may have " +
+                       "left failed (" + describe(listed.error) + "); launching with the recorded tokens");
+            continue;
+        }
+        for (NodeLaunch* l : of_provider)
+            for (const auto& inst : listed.instances)
+                if (inst.node == l->node && !inst.gone && !inst.reclaimed && !inst.error) {
+                    record_launched(*l, LaunchResult{l->node, inst.provider_id, inst.address, {}});
+                    break;
+                }
+    }
+}
+
+void InstanceManager::launch_all(std::vector<NodeLaunch>& launches)
+{
+    adopt_existing_instances(launches);
+    using BatchKey = std::tuple<std::string, std::string, std::string, bool, JobId>; // group, type, zone, spot, job
+    auto key_of = [](const NodeLaunch& l) {
+        return BatchKey{l.group->name, l.record.instance_type, l.record.zone, l.record.spot, l.job};
+    };
+    auto pending = [](const NodeLaunch& l) { return l.outcome == NodeLaunch::Outcome::Pending; };
+    for (auto first = std::find_if(launches.begin(), launches.end(), pending); first != launches.end();
+         first = std::find_if(launches.begin(), launches.end(), pending)) {
+        const BatchKey key = key_of(*first);
+        Provider& p = *first->provider;
+        const std::string& provider_name = first->group->provider;
+        const std::size_t limit = std::max<std::size_t>(1, p.launch_batch_limit());
+        // A provider that calls its API once per node gets as many calls at
+        // once as it would from that many workers; a batching one gets one
+        // batch at a time.
+        const std::size_t parallel = limit == 1 ? std::max<std::size_t>(1, settings_.workers) : 1;
+        std::vector<std::vector<NodeLaunch*>> batches;
+        std::vector<std::vector<LaunchRequest>> requests;
+        for (auto it = first; it != launches.end(); ++it) {
+            if (!pending(*it) || key_of(*it) != key)
+                continue;
+            if (batches.empty() || batches.back().size() == limit) {
+                if (batches.size() == parallel)
+                    break;
+                batches.emplace_back();
+                requests.emplace_back();
+            }
+            LaunchRequest req;
+            req.node = it->node;
+            req.instance_type = it->record.instance_type;
+            req.zone = it->record.zone;
+            req.idempotency_token = it->record.token;
+            req.tags = settings_.owner;
+            req.tags.node = it->node;
+            req.spot = it->record.spot;
+            req.all_or_nothing = it->job != 0;
+            requests.back().push_back(std::move(req));
+            batches.back().push_back(&*it);
+        }
+        if (batches.front().size() > 1) {
+            std::vector<std::string> names;
+            for (const NodeLaunch* l : batches.front())
+                names.push_back(l->node);
+            log_.verbose("launch " + describe_nodes(names) + " via " + provider_name + " in one call" +
+                         describe_placement(Placement{std::get<1>(key), std::get<2>(key)}) +
+                         (std::get<4>(key) ? ", all or none for job " + std::to_string(std::get<4>(key)) : ""));
+        }
+        std::vector<std::vector<LaunchResult>> results(batches.size());
+        if (batches.size() == 1) {
+            results[0] = launch_with_retries(p, provider_name, std::get<0>(key), requests[0]);
+        } else {
+            std::vector<std::future<std::vector<LaunchResult>>> calls;
+            for (const auto& reqs : requests)
+                calls.push_back(std::async(std::launch::async, [&, reqs] {
+                    return launch_with_retries(p, provider_name, std::get<0>(key), reqs);
+                }));
+            for (std::size_t b = 0; b < calls.size(); ++b)
+                results[b] = calls[b].get();
+        }
+        for (std::size_t b = 0; b < batches.size(); ++b)
+            for (std::size_t k = 0; k < batches[b].size(); ++k) {
+                NodeLaunch& l = *batches[b][k];
+                if (settings_.outcomes)
+                    settings_.outcomes->launch(l.group->name, results[b][k].error);
+                if (results[b][k].error)
+                    record_launch_error(l, results[b][k].error);
+                else
+                    record_launched(l, results[b][k]);
+            }
+    }
+}
+
+void InstanceManager::record_launched(NodeLaunch& launch, const LaunchResult& launched)
+{
+    const NodeGroup& group = *launch.group;
+    LedgerRecord& record = launch.record;
+    if (record.state == InstanceState::Requested || record.state == InstanceState::Launching)
+        ledger_.mark_launched(record.token, launched.provider_id, launched.address, clock_.now());
+    record.provider_id = launched.provider_id;
+    // A job's node counts once the job has all its nodes: an instance
+    // terminated because a sibling got none must not clear that shortage.
+    if (launch.job == 0)
+        health_.launched(group.name, clock_.now(), launch.admission.probe());
+    placements_.launched(group.name, launch.places[launch.place]);
+    log_.info("launched " + launch.node + " as " + launched.provider_id + " via " + group.provider +
+              (record.instance_type.empty() ? "" : " (" + record.instance_type + ")") +
+              (record.zone.empty() ? "" : " in " + record.zone) +
+              (launch.reused && launch.place == 0 ? " (existing token " + record.token + ")" : "") +
+              (launched.address.empty() ? "" : " at " + launched.address));
+    if (auto err = actuator_.set_node_instance(
+            NodeInstance{launch.node, launched.address, "", launched.provider_id, record.instance_type},
+            "instance " + launched.provider_id))
+        log_.error("node " + launch.node + ": " + err.message);
+    launch.outcome = NodeLaunch::Outcome::Launched;
+}
+
+void InstanceManager::record_launch_error(NodeLaunch& launch, const ProviderError& error)
+{
+    const NodeGroup& group = *launch.group;
+    launch.last = error;
+    ledger_.mark_failed(launch.record.token, describe(error), clock_.now());
+    // Only a shortage is specific to the type and zone; quota, credentials
+    // and exhausted retries would fail the next placement the same way.
+    if (error.kind == ProviderErrorKind::Capacity) {
+        const Placement here = launch.places[launch.place];
+        placements_.short_of_capacity(group.name, here, group.recovery, clock_.now());
+        if (launch.place + 1 < launch.places.size()) {
+            const Placement& next = launch.places[++launch.place];
+            log_.info("launch " + launch.node + describe_placement(here) + " via " + group.provider + ": " +
+                      describe(error) + "; trying" + describe_placement(next));
+            launch.record = ledger_.record_launch_intent(
+                LaunchIntent{launch.node, group.name, group.provider, next.instance_type, group.spot, next.zone},
+                clock_.now());
             return;
         }
-        last = launched.error;
-        ledger_.mark_failed(record.token, describe(last), clock_.now());
-        // Only a shortage is specific to the type and zone; quota, credentials
-        // and exhausted retries would fail the next placement the same way.
-        if (last.kind != ProviderErrorKind::Capacity)
-            break;
-        placements_.short_of_capacity(group->name, places[i], group->recovery, clock_.now());
-        if (i + 1 == places.size())
-            break;
-        log_.info("launch " + node + describe_placement(places[i]) + " via " + group->provider + ": " +
-                  describe(last) + "; trying" + describe_placement(places[i + 1]));
     }
-    log_.error("launch " + node + " via " + group->provider + " failed (" + describe(last) + ")");
-    health_.launch_failed(group->name, last, clock_.now(), admission.probe());
-    force_down(node, "launch failed: " + describe(last));
+    log_.error("launch " + launch.node + " via " + group.provider + " failed (" + describe(error) + ")");
+    health_.launch_failed(group.name, error, clock_.now(), launch.admission.probe());
+    launch.outcome = NodeLaunch::Outcome::Failed;
+}
+
+void InstanceManager::undo_partial_job(JobId job, const std::vector<NodeLaunch*>& nodes)
+{
+    const std::string reason = "job " + std::to_string(job) + " did not get all its nodes";
+    // Nodes not launched yet never will be; the instances that did launch
+    // end at once, one terminate call per provider: none of them bills on
+    // for a job that cannot start.
+    std::map<Provider*, std::vector<NodeLaunch*>> launched;
+    for (NodeLaunch* l : nodes) {
+        // A pending node reusing an earlier launch's record may have its instance already.
+        const bool has_instance = l->outcome == NodeLaunch::Outcome::Launched ||
+                                  (l->outcome == NodeLaunch::Outcome::Pending && !l->record.provider_id.empty());
+        if (l->outcome == NodeLaunch::Outcome::Pending && !has_instance) {
+            ledger_.mark_failed(l->record.token, reason, clock_.now());
+            l->outcome = NodeLaunch::Outcome::Withdrawn;
+        } else if (has_instance) {
+            ledger_.record_terminate_intent(l->record.token, reason, clock_.now());
+            launched[l->provider].push_back(l);
+            l->outcome = NodeLaunch::Outcome::Withdrawn;
+        }
+    }
+    for (auto& [p, of_provider] : launched) {
+        std::vector<std::string> ids;
+        for (const NodeLaunch* l : of_provider)
+            ids.push_back(l->record.provider_id);
+        const std::map<std::string, ProviderError> errors = p->terminate(ids);
+        for (const NodeLaunch* l : of_provider) {
+            auto e = errors.find(l->record.provider_id);
+            if (settings_.outcomes)
+                settings_.outcomes->terminate(l->group->name, e == errors.end() ? ProviderError{} : e->second);
+            if (e == errors.end())
+                ledger_.mark_terminated(l->record.token, clock_.now());
+            else
+                log_.error("terminate " + l->record.provider_id + " (" + l->node + ") failed (" +
+                           describe(e->second) + "); reconcile retries it");
+        }
+    }
+    std::vector<std::string> names, terminated;
+    for (const NodeLaunch* l : nodes)
+        names.push_back(l->node);
+    for (const auto& [p, of_provider] : launched)
+        for (const NodeLaunch* l : of_provider)
+            terminated.push_back(l->node);
+    const bool hold = partial_job_.load() == PartialJobLaunch::Hold;
+    log_.error("job " + std::to_string(job) + ": not all of its nodes got an instance; " +
+               (terminated.empty() ? std::string("none launched")
+                                   : "terminated those of " + describe_nodes(terminated)) +
+               "; handing back " + (names.empty() ? std::string("no node") : describe_nodes(names)) + " and " +
+               (hold ? "holding" : "requeueing") + " the job");
+    for (NodeLaunch* l : nodes)
+        if (!l->handed_back) {
+            const bool failed = l->outcome == NodeLaunch::Outcome::Failed;
+            force_down(l->node, failed ? "launch failed: " + describe(l->last) : reason);
+            l->handed_back = true;
+        }
+    // Held once its nodes went down and Slurm requeued it: a running job cannot be held.
+    if (hold)
+        if (auto err = actuator_.hold_job(job, reason))
+            log_.error("job " + std::to_string(job) + ": cannot hold it: " + err.message);
 }
 
 void InstanceManager::suspend_one(const std::string& node, bool after_failure)

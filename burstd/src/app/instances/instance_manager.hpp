@@ -17,12 +17,25 @@
 // backs off, and which the policy cycle turns into hire limits so the
 // expander picks other groups meanwhile.  A node Slurm gives up on after its
 // instance launched counts as a boot failure (protected mode after several).
+// Batched launches: one resume request becomes as few provider calls as the
+// provider's API allows (Provider::launch_batch_limit): its nodes are grouped
+// by node group, instance type, zone and market, every node's intent is in the
+// ledger before the call that carries it, and each node's result is handled
+// as a launch of its own (retries, next placement, breaker, hand-back).
+// Nodes of a provider that makes one call per node anyway are launched in
+// parallel, one unit of work each, as before.
+// All or nothing per job: the nodes SLURM_RESUME_FILE names for one job are
+// launched together, in a call of their own that asks the provider for all or
+// none of them where its API can; when one of them still gets no instance,
+// the instances of the others are terminated at once, every node goes back
+// to Slurm and the job is requeued or held (PartialJobLaunch).
 // Provider calls block, so they run on a small worker pool, never on the
 // io_context; work for one node is serialized so a suspend never overtakes
 // the launch it undoes.
 
 #include "app/instances/group_health_board.hpp"
 #include "app/logger.hpp"
+#include "app/instances/partial_job_launch.hpp"
 #include "app/instances/placement_backoff.hpp"
 #include "app/instances/provider_outcomes.hpp"
 #include "app/instances/random_source.hpp"
@@ -43,6 +56,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -59,6 +73,7 @@ struct InstanceManagerSettings {
     std::size_t workers = 4;
     ProviderOutcomes* outcomes = nullptr; // counts for metrics; must outlive the manager
     std::map<std::string, RetrySettings> retry; // by provider name; absent = RetrySettings{}
+    PartialJobLaunch partial_job = PartialJobLaunch::Requeue;
     // Injected waits and jitter (tests); null = real sleeps, a seeded generator.
     Sleeper* sleeper = nullptr;
     RandomSource* random = nullptr;
@@ -88,6 +103,8 @@ public:
     // job's QOS; it is called by the workers, never on the caller's thread.
     void set_scavenger_qos(const std::string& qos);
     void set_job_qos_lookup(std::function<std::string(JobId)> job_qos);
+    // PartialJobLaunch= after a reload.
+    void set_partial_job_launch(PartialJobLaunch what) { partial_job_ = what; }
     // Launching records whose node a snapshot shows up become Running.
     void observe_nodes(const std::vector<Node>& nodes);
     // Queues a reconcile of ledger x provider listings x `nodes` unless one is
@@ -109,9 +126,58 @@ public:
     Time now() const { return clock_.now(); }
 
 private:
-    void resume_one(const std::string& node);
-    // One launch, repeated with the same token while the error is retryable.
-    LaunchResult launch_with_retries(Provider& p, const std::string& provider_name, const LaunchRequest& req);
+    // One node's launch through its placements (instance type x zone).
+    struct NodeLaunch {
+        // Withdrawn: never launched, or its instance terminated, because its job cannot get all its nodes.
+        enum class Outcome { Pending, Launched, Failed, Withdrawn };
+        std::string node;
+        const NodeGroup* group = nullptr;
+        Provider* provider = nullptr;
+        Admission admission;
+        std::vector<Placement> places; // to try, in order
+        std::size_t place = 0;         // places[place] is the one `record` holds
+        bool reused = false;           // `record` is an earlier request's, its token reused
+        LedgerRecord record;
+        // The multi-node job the node is launched for (0 = none): its nodes
+        // are a batch of their own, asked for all or nothing.
+        JobId job = 0;
+        ProviderError last;
+        Outcome outcome = Outcome::Pending;
+        bool handed_back = false; // to Slurm, with its jobs
+    };
+    // Nodes whose launches must share work units: a node group whose
+    // provider batches, and every job's nodes.  Each unit runs on one worker.
+    std::vector<std::vector<std::string>> resume_units(const std::vector<std::string>& nodes,
+                                                       const std::map<JobId, std::vector<std::string>>& jobs) const;
+    void resume_unit(const std::vector<std::string>& nodes, const std::map<JobId, std::vector<std::string>>& jobs);
+    // The node's intent in the ledger, or nothing when it is not to be
+    // launched (no group, scavenger work, its group refusing launches).
+    std::optional<NodeLaunch> prepare_launch(const std::string& node);
+    // Pending nodes whose reused record already has its instance: known from
+    // the record, or, when a crash lost the answer, from the provider's
+    // listing by node tag.  A batch is one idempotent request only as a
+    // whole (CreateFleet's ClientToken covers all its nodes' tokens), so a
+    // node is never sent again in a batch of another composition while its
+    // instance may exist.
+    void adopt_existing_instances(std::vector<NodeLaunch>& launches);
+    // Launches every pending node, batch by batch, until each is launched or failed.
+    void launch_all(std::vector<NodeLaunch>& launches);
+    // One batch, each node repeated with its same token while its error is retryable.
+    std::vector<LaunchResult> launch_with_retries(Provider& p, const std::string& provider_name,
+                                                  const std::string& group, const std::vector<LaunchRequest>& requests);
+    void record_launched(NodeLaunch& launch, const LaunchResult& launched);
+    // Moves to the next placement when the error allows one, else ends the launch as failed.
+    void record_launch_error(NodeLaunch& launch, const ProviderError& error);
+    // Withdraws every job of `jobs` not in `withdrawn` that lacks a node
+    // (not launched, failed, or withdrawn for another job), and adds it there.
+    void withdraw_incomplete_jobs(const std::map<JobId, std::vector<std::string>>& jobs,
+                                  const std::map<std::string, NodeLaunch*>& by_node, std::set<JobId>& withdrawn);
+    // A job with a node that gets no instance: its nodes not launched yet are
+    // not launched, its instances are terminated, every node not handed back
+    // yet goes back to Slurm, and the job is requeued or held.
+    void undo_partial_job(JobId job, const std::vector<NodeLaunch*>& nodes);
+    // Locks the nodes' mutexes in the one order every multi-node lock uses.
+    std::vector<std::unique_lock<std::mutex>> lock_nodes(const std::vector<std::string>& nodes);
     void suspend_one(const std::string& node, bool after_failure);
     // `only` = the providers to list; empty = all.  Records of providers not
     // listed are not judged.
@@ -150,6 +216,7 @@ private:
     std::string scavenger_qos_;
     std::function<std::string(JobId)> job_qos_;
     std::map<std::string, std::vector<JobId>> resume_jobs_; // until the node registers
+    std::atomic<PartialJobLaunch> partial_job_;
     std::atomic<bool> reconciling_{false};
     std::mutex lost_guard_;
     std::set<std::string> lost_reported_; // tokens of open records

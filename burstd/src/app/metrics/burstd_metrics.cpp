@@ -198,10 +198,17 @@ std::string render_metrics(const BurstdMetricsInput& in)
     for (const auto& [key, n] : instances)
         m.sample(double(n), {{"group", key.first}, {"state", key.second}});
     m.family("burstd_provider_calls_total",
-             "Provider launch and terminate calls per node group, by outcome (ok or the error kind).", T::Counter);
+             "Provider launches (per node and placement tried) and terminations (per instance) per node group, "
+             "by outcome (ok or the error kind).",
+             T::Counter);
     for (const auto& [key, n] : in.provider_calls)
         m.sample(double(n), {{"call", std::get<0>(key)}, {"group", std::get<1>(key)}, {"outcome", std::get<2>(key)}});
     render_request_budgets(m, in.request_budgets);
+    m.family("burstd_provider_launch_requests_total",
+             "Launch requests sent to the provider per node group: one per batch of nodes, retries included.",
+             T::Counter);
+    for (const auto& [group, n] : in.launch_requests)
+        m.sample(double(n), {{"group", group}});
     m.family("burstd_provider_work_in_flight", "Provider calls queued or running.", T::Gauge);
     m.sample(double(in.provider_work_in_flight));
     m.family("burstd_reconcile_repairs_total", "Repairs reconciliation applied, by kind.", T::Counter);

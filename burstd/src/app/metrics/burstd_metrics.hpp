@@ -31,6 +31,7 @@ struct BurstdMetricsInput {
     PolicyCycleStats policy;
     ProviderOutcomes::CallCounts provider_calls;
     std::vector<RequestBudgetView> request_budgets; // each cloud provider's API requests and throttling
+    std::map<std::string, std::uint64_t> launch_requests; // by group
     std::map<std::string, std::uint64_t> repairs;
     std::vector<std::string> groups;         // every configured group gets its series, zeros included
     std::vector<LedgerRecord> open_records;  // instances by group and state

@@ -54,12 +54,13 @@ std::vector<LaunchResult> Ec2FleetLauncher::launch(const std::vector<LaunchReque
 {
     std::vector<LaunchResult> results(requests.size());
     // Owner tags go on the fleet request itself, so they must agree within a batch.
-    std::map<std::tuple<std::string, bool, std::string, std::string>, std::vector<size_t>> batches;
-    std::vector<std::tuple<std::string, bool, std::string, std::string>> order;
+    using BatchKey = std::tuple<std::string, bool, bool, std::string, std::string>;
+    std::map<BatchKey, std::vector<size_t>> batches;
+    std::vector<BatchKey> order;
     for (size_t i = 0; i < requests.size(); ++i) {
         const auto& r = requests[i];
         results[i].node = r.node;
-        auto key = std::make_tuple(r.instance_type, r.spot, r.tags.cluster, r.tags.burstd_id);
+        auto key = std::make_tuple(r.instance_type, r.spot, r.all_or_nothing, r.tags.cluster, r.tags.burstd_id);
         auto& batch = batches[key];
         if (batch.empty())
             order.push_back(key);
@@ -89,6 +90,8 @@ void Ec2FleetLauncher::launch_batch(const std::vector<LaunchRequest>& requests, 
         spec.instance_types = {type};
         spec.subnet_ids = config_.fleet_subnets();
         spec.target_capacity = static_cast<int>(waiting.size());
+        if (first.all_or_nothing)
+            spec.min_target_capacity = spec.target_capacity;
         spec.spot = first.spot;
         spec.tags = first.tags;
         std::vector<std::string> tokens;

@@ -5,14 +5,23 @@
 // per node with CreateTags; when EC2 delivers fewer instances than nodes
 // because of a capacity shortage, the nodes left over are retried with the
 // next fallback type, and whatever is still left gets the classified error.
+// One job's nodes (LaunchRequest::all_or_nothing) are a fleet of their own
+// with MinTargetCapacity = all of them, in one type and Availability Zone:
+// EC2 launches them all or none.
 
 #include "provider/aws/ec2_client.hpp"
 #include "provider/aws/ec2_provider_config.hpp"
 #include "provider/provider.hpp"
 
+#include <cstddef>
 #include <vector>
 
 namespace burst {
+
+// Instances burstd asks one CreateFleet for: EC2 caps an instant fleet's
+// MinTargetCapacity at 1000, and one fleet per 1000 nodes keeps a reply (and
+// the CreateTags that follow it) a size EC2 answers within its timeouts.
+constexpr std::size_t ec2_fleet_batch_limit = 1000;
 
 class Ec2FleetLauncher {
 public:

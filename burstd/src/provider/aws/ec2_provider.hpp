@@ -6,6 +6,7 @@
 // batches of up to 1000.
 
 #include "provider/aws/ec2_client.hpp"
+#include "provider/aws/ec2_fleet_launcher.hpp"
 #include "provider/aws/ec2_provider_config.hpp"
 #include "provider/aws/ec2_query.hpp"
 #include "provider/provider.hpp"
@@ -21,6 +22,9 @@ public:
 
     std::string_view name() const override { return "aws"; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
+    // CreateFleet (type instant) takes a batch; RunInstances is one call per
+    // node, each with its own node tag and client token.
+    std::size_t launch_batch_limit() const override { return config_.uses_fleet() ? ec2_fleet_batch_limit : 1; }
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
 

@@ -101,6 +101,9 @@ Ec2Params create_fleet_params(const CreateFleetSpec& spec)
     require_owner(spec.tags, "CreateFleet");
     require(spec.target_capacity >= 1, "CreateFleet: target capacity must be at least 1");
     require(!spec.instance_types.empty(), "CreateFleet: at least one instance type is required");
+    require(spec.min_target_capacity >= 0 && spec.min_target_capacity <= spec.target_capacity &&
+                spec.min_target_capacity <= 1000,
+            "CreateFleet: minimum target capacity must be between 0 and the target capacity, at most 1000");
     Ec2Params p = action("CreateFleet");
     p.emplace_back("Type", "instant");
     add_launch_template(p, "LaunchTemplateConfigs.1.LaunchTemplateSpecification.", spec.launch_template,
@@ -128,6 +131,12 @@ Ec2Params create_fleet_params(const CreateFleetSpec& spec)
         p.emplace_back("TargetCapacitySpecification.OnDemandTargetCapacity", total);
         p.emplace_back("TargetCapacitySpecification.DefaultTargetCapacityType", "on-demand");
         p.emplace_back("OnDemandOptions.AllocationStrategy", "lowest-price");
+    }
+    if (spec.min_target_capacity > 0) {
+        const std::string options = spec.spot ? "SpotOptions." : "OnDemandOptions.";
+        p.emplace_back(options + "MinTargetCapacity", std::to_string(spec.min_target_capacity));
+        p.emplace_back(options + "SingleInstanceType", "true");
+        p.emplace_back(options + "SingleAvailabilityZone", "true");
     }
     add_client_token(p, spec.client_token, "CreateFleet");
     add_tag_specification(p, 1, "instance", owner_tags(spec.tags));

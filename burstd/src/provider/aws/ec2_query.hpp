@@ -47,6 +47,9 @@ struct CreateFleetSpec {
     std::vector<std::string> instance_types; // overrides: every type in every subnet
     std::vector<std::string> subnet_ids;     // empty = the template's
     int target_capacity = 0;
+    // When set, EC2 launches nothing unless it can launch this many, all of
+    // one type in one Availability Zone (at most 1000; 0 = no minimum).
+    int min_target_capacity = 0;
     bool spot = false;
     InstanceTags tags; // node tags are set per instance afterwards (CreateTags)
     std::string client_token;

@@ -313,7 +313,9 @@ void GceProvider::bulk_insert(const std::vector<LaunchRequest>& requests, std::v
     const std::string zone = zone_of(first);
     JsonRef body(json_object());
     json_object_set_new(body.get(), "count", json_integer(static_cast<json_int_t>(batch.size())));
-    json_object_set_new(body.get(), "minCount", json_integer(1));
+    // One job's nodes: GCE creates them all or, deleting what it made, none.
+    const json_int_t min_count = first.all_or_nothing ? static_cast<json_int_t>(batch.size()) : 1;
+    json_object_set_new(body.get(), "minCount", json_integer(min_count));
     json_t* per_instance = json_object();
     for (const auto* r : batch)
         json_object_set_new(per_instance, r->node.c_str(), json_object());
@@ -392,7 +394,8 @@ std::vector<LaunchResult> GceProvider::launch(const std::vector<LaunchRequest>& 
         const LaunchRequest& a = requests[valid[0]];
         const LaunchRequest& b = requests[valid[k]];
         uniform = machine_type(a) == machine_type(b) && zone_of(a) == zone_of(b) && a.spot == b.spot &&
-                  a.tags.cluster == b.tags.cluster && a.tags.burstd_id == b.tags.burstd_id;
+                  a.all_or_nothing == b.all_or_nothing && a.tags.cluster == b.tags.cluster &&
+                  a.tags.burstd_id == b.tags.burstd_id;
     }
     if (uniform) {
         std::vector<LaunchRequest> batch;

@@ -10,8 +10,9 @@
 // node and burstd id (label-safe encoded, see gce_labels.hpp).  A launch of
 // several nodes of one machine type is one instances.bulkInsert with
 // perInstanceProperties naming every node and minCount 1, so GCE creates as
-// many as it can; afterwards the labelled instances are listed to tell, node
-// by node, which exist.  Otherwise each node is one instances.insert.  Both
+// many as it can (one job's nodes, LaunchRequest::all_or_nothing: minCount
+// = all of them, so GCE creates all or none); afterwards the labelled
+// instances are listed to tell, node by node, which exist.  Otherwise each node is one instances.insert.  Both
 // carry a requestId derived from the idempotency token, and an insert that
 // meets an existing instance with our labels adopts it.  launch() and
 // terminate() poll the zonal operations (up to OperationWait) so capacity and
@@ -43,6 +44,8 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> zones() const override { return config_.zones; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
+    // instances.bulkInsert creates at most 1000 instances per request.
+    std::size_t launch_batch_limit() const override { return config_.bulk_insert ? 1000 : 1; }
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
 

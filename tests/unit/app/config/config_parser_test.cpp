@@ -401,6 +401,16 @@ TEST(ConfigParser, PlaceholderAndScavengerQosNameTheJobsThatAreNeverDemand)
     STRCMP_EQUAL("quantile,quantile=0.95,window=1d", r.config.policies.at(1).params.at("forecaster").c_str());
 }
 
+TEST(ConfigParser, PartialJobLaunchRequeuesByDefaultOrHolds)
+{
+    CHECK(parse_config("ClusterName=lab\n", "f").config.partial_job_launch == PartialJobLaunch::Requeue);
+    auto r = parse_config("ClusterName=lab PartialJobLaunch=hold\n", "f");
+    CHECK_TRUE(r.errors.empty());
+    CHECK(r.config.partial_job_launch == PartialJobLaunch::Hold);
+    r = parse_config("ClusterName=lab PartialJobLaunch=cancel\n", "f");
+    CHECK_TRUE(has_error(r, "f:1: PartialJobLaunch: expected requeue or hold, got \"cancel\""));
+}
+
 TEST(ConfigParser, AWarmPoolNeedsAPlaceholderQosAndItsOwn)
 {
     auto r = parse_config("ClusterName=lab\n"

@@ -1,8 +1,10 @@
 #include <atomic>
 #include "app/instances/instance_manager.hpp"
 
+#include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -29,6 +31,12 @@ struct FakeCloud {
     std::vector<std::string> launches;           // "node type token" per call
     std::vector<std::string> places;             // "node type@zone" per call
     std::atomic<int> lists{0};
+    std::size_t batch_limit = 1;                 // launch_batch_limit()
+    std::vector<std::vector<std::string>> calls; // the nodes of each launch() call
+    std::vector<std::vector<std::string>> terminations; // the ids of each terminate() call
+    std::function<void(const std::vector<LaunchRequest>&)> before_launch; // sees each call first
+    std::vector<bool> all_or_nothing_calls;      // per launch() call: its requests asked for all or none
+    bool honours_minimum = false;                // such a call creates nothing when a node would fail
 };
 
 class FakeProvider final : public Provider {
@@ -38,8 +46,23 @@ public:
     }
     std::string_view name() const override { return "fake"; }
     std::vector<std::string> zones() const override { return cloud_.zones; }
+    std::size_t launch_batch_limit() const override { return cloud_.batch_limit; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override
     {
+        if (cloud_.before_launch)
+            cloud_.before_launch(requests);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            cloud_.calls.emplace_back();
+            for (const auto& r : requests)
+                cloud_.calls.back().push_back(r.node);
+            cloud_.all_or_nothing_calls.push_back(!requests.empty() && requests.front().all_or_nothing);
+        }
+        if (cloud_.honours_minimum && !requests.empty() && requests.front().all_or_nothing &&
+            std::any_of(requests.begin(), requests.end(),
+                        [&](const LaunchRequest& r) { return cloud_.failing_nodes.count(r.node) > 0; }))
+            return std::vector<LaunchResult>(
+                requests.size(), LaunchResult{"", "", "", {ProviderErrorKind::Capacity, "minimum not met", 0}});
         std::vector<LaunchResult> out;
         for (const auto& r : requests) {
             LaunchResult res{r.node, "", "", {}};
@@ -74,6 +97,8 @@ public:
     }
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& ids) override
     {
+        std::lock_guard<std::mutex> lock(mutex_);
+        cloud_.terminations.push_back(ids);
         for (const auto& id : ids)
             live.erase(id);
         return {};
@@ -119,7 +144,12 @@ public:
         return {"placeholders are not submitted here"};
     }
     ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
-    ActuatorError hold_job(JobId, std::string_view) override { return {"jobs are not held here"}; }
+    ActuatorError hold_job(JobId job, std::string_view) override
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        calls.push_back("hold " + std::to_string(job));
+        return {};
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -512,12 +542,12 @@ TEST(InstanceManager, AFailedNodeIsHandedBackWithTheJobsSlurmResumedItFor)
     Fixture f;
     f.cloud.failing_nodes = {"c1"};
     f.run([](InstanceManager& m) {
-        m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1"}}, {8, {"c1", "c2"}}});
+        m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1"}}, {8, {"c2"}}});
         drain(m);
         // Slurm's resume-fail for c2 comes after it requeued job 8 itself.
         m.request(PowerRequestKind::ResumeFail, {"c2"});
     });
-    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7 8", "addr c2 10.0.0.1"}));
+    CHECK(f.actuator.calls == (std::vector<std::string>{"hand-back c1 7", "addr c2 10.0.0.1"}));
 }
 
 TEST(InstanceManager, ANodeThatRegisteredNoLongerCarriesItsResumeJobs)
@@ -725,4 +755,352 @@ TEST(InstanceManager, WithoutScavengerQosNoJobIsAskedAbout)
     });
     CHECK(!asked);
     LONGS_EQUAL(1, f.ledger.for_node("c1").size());
+}
+
+// Batched launches: a provider that takes several nodes per API call gets
+// them in as few calls as its limit allows, one per node group, instance
+// type and zone.
+namespace {
+
+struct BatchFixture : Fixture {
+    BatchFixture()
+    {
+        cloud.batch_limit = 100;
+        NodeGroup gpu = settings.groups[0];
+        gpu.name = "gpu";
+        gpu.nodes = {"g1", "g2"};
+        gpu.instance_types = {"p3"};
+        settings.groups.push_back(gpu);
+        settings.workers = 2;
+    }
+};
+
+std::vector<std::string> sorted(std::vector<std::string> v)
+{
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::set<std::string> all_calls(const FakeActuator& actuator)
+{
+    return std::set<std::string>(actuator.calls.begin(), actuator.calls.end());
+}
+
+} // namespace
+
+TEST(InstanceManager, OneResumeBecomesOneLaunchCallPerGroupTypeAndZoneWithResultsMappedBackToNodes)
+{
+    BatchFixture f;
+    ProviderOutcomes outcomes;
+    f.settings.outcomes = &outcomes;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "g1", "c2", "c3", "g2"}); });
+    LONGS_EQUAL(2, f.cloud.calls.size());
+    std::set<std::vector<std::string>> calls;
+    for (const auto& c : f.cloud.calls)
+        calls.insert(sorted(c));
+    CHECK(calls == (std::set<std::vector<std::string>>{{"c1", "c2", "c3"}, {"g1", "g2"}}));
+    for (const char* node : {"c1", "c2", "c3", "g1", "g2"}) {
+        auto recs = f.ledger.for_node(node);
+        LONGS_EQUAL(1, recs.size());
+        CHECK(recs[0].state == InstanceState::Launching);
+        // The instance the provider created for this node's token, not a neighbour's.
+        STRCMP_EQUAL(f.cloud.by_token.at(recs[0].token).c_str(), recs[0].provider_id.c_str());
+        CHECK(recs[0].provider_id.rfind(std::string("i-") + node + "-", 0) == 0);
+    }
+    STRCMP_EQUAL("p3", f.ledger.for_node("g1")[0].instance_type.c_str());
+    CHECK(outcomes.launch_requests() == (std::map<std::string, std::uint64_t>{{"cloud", 1}, {"gpu", 1}}));
+    LONGS_EQUAL(3, (outcomes.calls()[{"launch", "cloud", "ok"}]));
+    CHECK(all_calls(f.actuator) == (std::set<std::string>{"addr c1 10.0.0.1", "addr c2 10.0.0.1", "addr c3 10.0.0.1",
+                                                          "addr g1 10.0.0.1", "addr g2 10.0.0.1"}));
+}
+
+TEST(InstanceManager, BatchesRespectTheProvidersLimit)
+{
+    BatchFixture f;
+    f.cloud.batch_limit = 2;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}); });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2"}, {"c3"}}));
+}
+
+TEST(InstanceManager, ZonesSplitABatch)
+{
+    BatchFixture f;
+    f.settings.groups[0].zones = {"z1", "z2"};
+    f.cloud.zones = {"z1", "z2"};
+    f.cloud.no_capacity_places = {"@z1"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2"}); });
+    // Both short in z1 together, then both to z2 in one call again.
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2"}, {"c1", "c2"}}));
+    CHECK(f.cloud.places == (std::vector<std::string>{"c1 @z1", "c2 @z1", "c1 @z2", "c2 @z2"}));
+    STRCMP_EQUAL("z2", f.ledger.for_node("c2").back().zone.c_str());
+}
+
+TEST(InstanceManager, EveryNodeOfABatchIsInTheLedgerWithItsTokenBeforeTheCall)
+{
+    BatchFixture f;
+    std::vector<std::string> unrecorded;
+    std::size_t seen = 0;
+    f.cloud.before_launch = [&](const std::vector<LaunchRequest>& requests) {
+        for (const auto& r : requests) {
+            ++seen;
+            auto rec = f.ledger.find(r.idempotency_token);
+            if (!rec || rec->state != InstanceState::Requested || rec->node != r.node)
+                unrecorded.push_back(r.node);
+        }
+    };
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}); });
+    LONGS_EQUAL(3, seen);
+    CHECK(unrecorded.empty());
+}
+
+// A crash after the intents were written and the batch call went out, before
+// any answer was recorded: the next resume adopts what the provider's
+// listing shows for those nodes and sends only the rest, with their own
+// tokens, so nothing is made twice however the batch is composed now.
+TEST(InstanceManager, ABatchRepeatedAfterACrashLaunchesNothingTwice)
+{
+    BatchFixture f;
+    std::map<std::string, std::string> token_of;
+    for (const char* node : {"c1", "c2", "c3"})
+        token_of[node] = f.ledger.record_launch_intent(LaunchIntent{node, "cloud", "fake", "", false, ""}, 900).token;
+    // The provider had created c1 and c2 when burstd died.
+    f.cloud.by_token[token_of["c1"]] = "i-before-1";
+    f.cloud.by_token[token_of["c2"]] = "i-before-2";
+    f.cloud.live = {{"i-before-1", "c1"}, {"i-before-2", "c2"}};
+    std::vector<std::string> tokens;
+    f.cloud.before_launch = [&](const std::vector<LaunchRequest>& requests) {
+        for (const auto& r : requests)
+            tokens.push_back(r.idempotency_token);
+    };
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}); });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c3"}}));
+    CHECK(tokens == (std::vector<std::string>{token_of["c3"]}));
+    LONGS_EQUAL(1, f.cloud.lists.load());
+    LONGS_EQUAL(3, f.cloud.live.size());
+    STRCMP_EQUAL("i-before-1", f.ledger.for_node("c1").at(0).provider_id.c_str());
+    STRCMP_EQUAL("i-before-2", f.ledger.for_node("c2").at(0).provider_id.c_str());
+    for (const char* node : {"c1", "c2", "c3"})
+        CHECK(states(f.ledger, node) == std::vector<InstanceState>{InstanceState::Launching});
+}
+
+// A 5xx or timeout answers the nodes it hit; only they are asked for again,
+// together, with their same tokens, after one backoff.
+TEST(InstanceManager, ABatchRetriesOnlyTheNodesWhoseLaunchFailedTransiently)
+{
+    BatchFixture f;
+    f.cloud.next_errors = {{ProviderErrorKind::Transient, "HTTP 503", 0}};
+    std::vector<std::string> tokens;
+    f.cloud.before_launch = [&](const std::vector<LaunchRequest>& requests) {
+        for (const auto& r : requests)
+            tokens.push_back(r.node + " " + r.idempotency_token);
+    };
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}); });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2", "c3"}, {"c1"}}));
+    STRCMP_EQUAL(tokens[0].c_str(), tokens[3].c_str());
+    CHECK(f.sleeper.waits == (std::vector<Seconds>{1}));
+    for (const char* node : {"c1", "c2", "c3"})
+        CHECK(states(f.ledger, node) == std::vector<InstanceState>{InstanceState::Launching});
+}
+
+// Exhausted retries fail each node of the batch as one launch failure of its own.
+TEST(InstanceManager, ABatchThatKeepsTimingOutFailsEachNodeLikeASingleLaunch)
+{
+    BatchFixture f;
+    f.settings.retry["fake"] = RetrySettings{2, 2, 60};
+    for (int i = 0; i < 4; ++i)
+        f.cloud.next_errors.push_back({ProviderErrorKind::Transient, "timeout", 0});
+    ProviderOutcomes outcomes;
+    f.settings.outcomes = &outcomes;
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2"}); });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2"}, {"c1", "c2"}}));
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(all_calls(f.actuator) == (std::set<std::string>{"hand-back c1", "hand-back c2"}));
+    LONGS_EQUAL(2, (outcomes.calls()[{"launch", "cloud", "transient"}]));
+}
+
+// All or nothing per job: one node without an instance ends the instances
+// of the job's other nodes at once, in one terminate call, and the job goes
+// back to the queue.
+TEST(InstanceManager, AJobWithANodeLeftWithoutAnInstanceHasItsOtherInstancesTerminatedAndIsRequeued)
+{
+    BatchFixture f;
+    f.cloud.failing_nodes = {"c2"};
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3", "g1"}, {{7, {"c1", "c2", "c3"}}, {8, {"g1"}}});
+        drain(m);
+        // The shortage counts for the group's backoff like any failed launch.
+        LONGS_EQUAL(1, m.health().view("cloud", f.clock.now())->capacity_errors);
+    });
+    LONGS_EQUAL(1, f.cloud.terminations.size());
+    CHECK(sorted(f.cloud.terminations[0]) ==
+          sorted({f.ledger.for_node("c1").at(0).provider_id, f.ledger.for_node("c3").at(0).provider_id}));
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Terminated});
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(states(f.ledger, "c3") == std::vector<InstanceState>{InstanceState::Terminated});
+    CHECK(states(f.ledger, "g1") == std::vector<InstanceState>{InstanceState::Launching});
+    CHECK(f.cloud.live.size() == 1 && f.cloud.live.begin()->second == "g1");
+    const std::set<std::string> calls = all_calls(f.actuator);
+    for (const char* expected : {"hand-back c1 7", "hand-back c2 7", "hand-back c3 7", "addr g1 10.0.0.1"})
+        CHECK_TEXT(calls.count(expected), expected);
+    CHECK(!calls.count("hold 7"));
+    CHECK(f.out.str().find("job 7: not all of its nodes got an instance") != std::string::npos);
+}
+
+TEST(InstanceManager, PartialJobLaunchHoldHoldsTheJobAfterItsNodesWentBack)
+{
+    BatchFixture f;
+    f.settings.partial_job = PartialJobLaunch::Hold;
+    f.cloud.failing_nodes = {"c1"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1", "c2"}}}); });
+    CHECK(f.actuator.calls.back() == "hold 7");
+    CHECK(all_calls(f.actuator).count("hand-back c2 7"));
+    LONGS_EQUAL(0, f.cloud.live.size());
+}
+
+// A provider without batches launches a job's nodes one call each, as many
+// at once as there are workers, in one unit of work, so the rule holds there too.
+TEST(InstanceManager, AllOrNothingHoldsForProvidersThatLaunchNodeByNode)
+{
+    Fixture f;
+    f.settings.workers = 3;
+    f.cloud.failing_nodes = {"c3"};
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2", "c3"}}});
+    });
+    std::vector<std::vector<std::string>> calls = f.cloud.calls;
+    std::sort(calls.begin(), calls.end());
+    CHECK(calls == (std::vector<std::vector<std::string>>{{"c1"}, {"c2"}, {"c3"}}));
+    LONGS_EQUAL(0, f.cloud.live.size());
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Terminated});
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Terminated});
+}
+
+TEST(InstanceManager, AJobWithANodeItsBackingOffGroupRefusesLaunchesNoneOfItsNodes)
+{
+    BatchFixture f;
+    f.cloud.fail = true;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"});
+        drain(m); // two capacity errors open the breaker of "cloud"
+        f.cloud.fail = false;
+        m.request(PowerRequestKind::Resume, {"c3", "g1"}, {{9, {"c3", "g1"}}});
+    });
+    // g1 is not even launched: its intent is closed and it goes back with the job.
+    CHECK(states(f.ledger, "g1") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(f.ledger.for_node("c3").empty());
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2"}}));
+    CHECK(all_calls(f.actuator).count("hand-back g1 9"));
+    LONGS_EQUAL(0, f.cloud.live.size());
+}
+
+TEST(InstanceManager, CompleteJobsKeepTheirInstances)
+{
+    BatchFixture f;
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2"}}, {8, {"c3"}}});
+    });
+    LONGS_EQUAL(3, f.cloud.live.size());
+    CHECK(f.cloud.terminations.empty());
+}
+
+// Where the API takes a minimum count, a job's nodes are one call of their
+// own asking for all of them; a shortfall then creates nothing to terminate.
+TEST(InstanceManager, AJobsNodesAreOneCallAskingForAllOrNone)
+{
+    BatchFixture f;
+    f.cloud.honours_minimum = true;
+    f.cloud.failing_nodes = {"c2"};
+    f.run([](InstanceManager& m) { m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2"}}}); });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2"}, {"c3"}}));
+    CHECK(f.cloud.all_or_nothing_calls == (std::vector<bool>{true, false}));
+    CHECK(f.cloud.terminations.empty());
+    CHECK(states(f.ledger, "c1") == std::vector<InstanceState>{InstanceState::Failed});
+    CHECK(states(f.ledger, "c3") == std::vector<InstanceState>{InstanceState::Launching});
+    const std::set<std::string> calls = all_calls(f.actuator);
+    CHECK(calls.count("hand-back c1 7") && calls.count("hand-back c2 7") && calls.count("addr c3 10.0.0.1"));
+}
+
+// Jobs sharing a node: withdrawing one job's nodes leaves the other short too.
+TEST(InstanceManager, AJobLeftShortByAnotherJobsWithdrawalIsWithdrawnToo)
+{
+    BatchFixture f;
+    f.cloud.failing_nodes = {"c3"};
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2"}}, {8, {"c2", "c3"}}});
+    });
+    LONGS_EQUAL(0, f.cloud.live.size());
+    for (const char* node : {"c1", "c2"})
+        CHECK(states(f.ledger, node) == std::vector<InstanceState>{InstanceState::Terminated});
+    const std::set<std::string> calls = all_calls(f.actuator);
+    CHECK(calls.count("hand-back c1 7") && calls.count("hand-back c3 8"));
+}
+
+// The scale the batching is for: 1,000 nodes, one call, each node its own instance.
+TEST(InstanceManager, AThousandNodeResumeIsOneProviderCall)
+{
+    Fixture f;
+    f.cloud.batch_limit = 1000;
+    std::vector<std::string> nodes;
+    for (int i = 1; i <= 1000; ++i)
+        nodes.push_back("b" + std::to_string(i));
+    f.settings.groups[0].nodes = nodes;
+    f.run([&](InstanceManager& m) { m.request(PowerRequestKind::Resume, nodes); });
+    LONGS_EQUAL(1, f.cloud.calls.size());
+    LONGS_EQUAL(1000, f.cloud.live.size());
+    LONGS_EQUAL(1000, f.ledger.in_state(InstanceState::Launching).size());
+    std::set<std::string> ids;
+    for (const auto& r : f.ledger.in_state(InstanceState::Launching))
+        ids.insert(r.provider_id);
+    LONGS_EQUAL(1000, ids.size());
+}
+
+// A node launched early (EarlyLaunch) and then resumed by Slurm, in another
+// batch: its instance is known, so no call can start a second one.
+TEST(InstanceManager, ANodeWhoseInstanceIsKnownIsNotSentAgain)
+{
+    BatchFixture f;
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"});
+        drain(m);
+        m.request(PowerRequestKind::Resume, {"c2", "c3"}, {{7, {"c2", "c3"}}});
+    });
+    CHECK(f.cloud.calls == (std::vector<std::vector<std::string>>{{"c1", "c2", "c3"}}));
+    LONGS_EQUAL(3, f.cloud.live.size());
+    CHECK(states(f.ledger, "c2") == std::vector<InstanceState>{InstanceState::Launching});
+}
+
+TEST(InstanceManager, AJobsNodeByNodeCallsRunAtOnceAsManyAsThereAreWorkers)
+{
+    Fixture f;
+    f.settings.workers = 3;
+    std::mutex m;
+    std::condition_variable all_in;
+    int in_flight = 0, most = 0;
+    f.cloud.before_launch = [&](const std::vector<LaunchRequest>&) {
+        std::unique_lock<std::mutex> lock(m);
+        most = std::max(most, ++in_flight);
+        all_in.notify_all();
+        // Sequential calls would each wait the whole second here.
+        all_in.wait_for(lock, std::chrono::seconds(1), [&] { return most == 3; });
+        --in_flight;
+    };
+    f.run([](InstanceManager& mgr) {
+        mgr.request(PowerRequestKind::Resume, {"c1", "c2", "c3"}, {{7, {"c1", "c2", "c3"}}});
+    });
+    LONGS_EQUAL(3, most);
+    LONGS_EQUAL(3, f.cloud.live.size());
+}
+
+// SLURM_RESUME_FILE may name a job's node that is not resumed now (it is up
+// already): only the nodes launched together are all or nothing.
+TEST(InstanceManager, AJobsNodeNotInTheResumeDoesNotCountAsMissing)
+{
+    BatchFixture f;
+    f.run([](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2"}, {{7, {"c1", "c2", "c3"}}});
+    });
+    CHECK(f.cloud.all_or_nothing_calls == (std::vector<bool>{true}));
+    LONGS_EQUAL(2, f.cloud.live.size());
+    CHECK(f.cloud.terminations.empty());
 }

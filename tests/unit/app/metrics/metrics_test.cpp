@@ -131,6 +131,7 @@ TEST(BurstdMetrics, RendersEveryFamilyWithItsLabels)
     in.policy.fenced_nodes = 5;
     in.provider_calls[{"launch", "cloud", "capacity"}] = 1;
     in.provider_calls[{"launch", "cloud", "ok"}] = 2;
+    in.launch_requests["cloud"] = 1;
     in.repairs["adopt"] = 1;
     in.groups = {"cloud", "gpu"};
     LedgerRecord r;
@@ -151,6 +152,7 @@ TEST(BurstdMetrics, RendersEveryFamilyWithItsLabels)
     CHECK(has(t, "burstd_actions_total{kind=\"route\",outcome=\"applied\"} 3\n"));
     CHECK(has(t, "burstd_instances{group=\"cloud\",state=\"running\"} 2\n"));
     CHECK(has(t, "burstd_provider_calls_total{call=\"launch\",group=\"cloud\",outcome=\"capacity\"} 1\n"));
+    CHECK(has(t, "burstd_provider_launch_requests_total{group=\"cloud\"} 1\n"));
     CHECK(has(t, "burstd_reconcile_repairs_total{kind=\"adopt\"} 1\n"));
     CHECK(has(t, "burstd_spend_group{group=\"cloud\"} 1.5\n"));
     CHECK(has(t, "burstd_spend_group{group=\"gpu\"} 0\n"));

@@ -182,6 +182,44 @@ TEST(Ec2FleetLauncher, SpotAndOnDemandNodesGoInSeparateFleets)
                                            "TargetCapacitySpecification.DefaultTargetCapacityType=on-demand&"));
 }
 
+// One job's nodes: EC2 launches all of them, of one type in one zone, or none.
+TEST(Ec2FleetLauncher, AJobsNodesAskForAMinimumOfAllOfThemInOneTypeAndZone)
+{
+    LaunchRequest a = node("cloud-1"), b = node("cloud-2"), alone = node("cloud-3");
+    a.all_or_nothing = b.all_or_nothing = true;
+    transport.answer(200, fleet_response({}, "c5.large", {{"InsufficientInstanceCapacity", "subnet-a"}}));
+    transport.answer(200, fleet_response({"i-0aaa", "i-0bbb"}, "c5a.large"));
+    transport.answer(200, create_tags_ok);
+    transport.answer(200, create_tags_ok);
+    transport.answer(200, fleet_response({"i-0ccc"}, "c5.large"));
+    transport.answer(200, create_tags_ok);
+    auto results = provider->launch({a, b, alone});
+    CHECK(transport.exhausted());
+    STRCMP_EQUAL("i-0aaa", results[0].provider_id.c_str());
+    STRCMP_EQUAL("i-0bbb", results[1].provider_id.c_str());
+    STRCMP_EQUAL("i-0ccc", results[2].provider_id.c_str());
+    // Short of the minimum in the first type, the whole job moves to the fallback type.
+    for (int call : {0, 1}) {
+        CHECK(contains(transport.sent[call].body, "TargetCapacitySpecification.TotalTargetCapacity=2&"));
+        CHECK(contains(transport.sent[call].body, "OnDemandOptions.MinTargetCapacity=2&"
+                                                  "OnDemandOptions.SingleInstanceType=true&"
+                                                  "OnDemandOptions.SingleAvailabilityZone=true&"));
+    }
+    CHECK(contains(transport.sent[1].body, "Overrides.1.InstanceType=c5a.large&"));
+    CHECK(!contains(transport.sent[4].body, "MinTargetCapacity"));
+}
+
+TEST(Ec2FleetLauncher, ASpotJobsMinimumIsASpotOption)
+{
+    LaunchRequest a = node("cloud-1", true), b = node("cloud-2", true);
+    a.all_or_nothing = b.all_or_nothing = true;
+    transport.answer(200, fleet_response({"i-0aaa", "i-0bbb"}, "c5.large"));
+    transport.answer(200, create_tags_ok);
+    transport.answer(200, create_tags_ok);
+    provider->launch({a, b});
+    CHECK(contains(transport.sent[0].body, "SpotOptions.MinTargetCapacity=2&"));
+}
+
 TEST(Ec2FleetLauncher, AnInstanceThatCannotBeTaggedIsTerminatedAndItsNodeGetsTheError)
 {
     transport.answer(200, fleet_response({"i-0aaa"}, "c5.large"));

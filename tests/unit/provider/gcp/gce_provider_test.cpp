@@ -265,6 +265,20 @@ TEST(GceProvider, BulkInsertNamesEveryNodeAndReportsPartialSuccess)
     check_call(2, "GET", std::string(kZone) + "/instances");
 }
 
+TEST(GceProvider, AJobsNodesAreOneBulkInsertWithMinCountAllOfThem)
+{
+    transport.answer(200, operation("op-bulk", "DONE", "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS"))
+        .answer(200, R"({"items": []})");
+    LaunchRequest a = request("cloud-1"), b = request("cloud-2");
+    a.all_or_nothing = b.all_or_nothing = true;
+    const auto results = provider()->launch({a, b});
+    JsonRef body = parse(transport.sent[0].body);
+    LONGS_EQUAL(2, json_integer_value(json_object_get(body.get(), "count")));
+    LONGS_EQUAL(2, json_integer_value(json_object_get(body.get(), "minCount")));
+    CHECK(results[0].error.kind == ProviderErrorKind::Capacity);
+    CHECK(results[1].error.kind == ProviderErrorKind::Capacity);
+}
+
 TEST(GceProvider, BulkInsertDoneWithoutErrorButMissingNodeIsCapacity)
 {
     transport.answer(200, operation("op-bulk", "DONE")).answer(200, R"({"items": []})");
