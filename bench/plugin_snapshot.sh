@@ -19,6 +19,11 @@
 #  steady  no job changed (last_job_update unmoved): only nodes, partitions
 #          and shares are copied and the kept jobs array is sent again.
 #
+# With DELTAS=1 the stand-in listener asks for deltas as burstd does
+# (doc/protocol.md, version 2; FullSnapshotEvery=1000000): "full" and
+# "steady" are then deltas, whose serialization writes only the changed job
+# (full) or nothing but the check (steady), and MB is a delta's size.
+#
 # Columns (ms unless named otherwise; wall and CPU of the exporter thread
 # from its own debug line, SlurmctldDebug=debug):
 #   holds      read-lock holds in one full snapshot (median)
@@ -59,10 +64,14 @@ source "$top/tests/slurm/lib/cluster.sh"
 
 cluster_start --local 2 --cloud 0 --plugin-dir "$plugdir" --name plugbench \
     --conf SlurmctldDebug=debug --conf MaxJobCount=100000 --conf MaxArraySize=100001 || exit 1
-python3 "$top/tests/slurm/lib/snapshot_listener.py" "$CLUSTER_DIR/burst.sock" /dev/null "$CLUSTER_DIR/outbox" &
+deltas=${DELTAS:-0}
+listener_args=()
+((deltas)) && listener_args=(--deltas)
+python3 "$top/tests/slurm/lib/snapshot_listener.py" "$CLUSTER_DIR/burst.sock" /dev/null "$CLUSTER_DIR/outbox" \
+    "${listener_args[@]}" &
 listener=$!
 trap 'kill $listener 2>/dev/null; cluster_stop' EXIT
-printf 'SocketPath=%s\nExportInterval=1\n' "$CLUSTER_DIR/burst.sock" >"$CLUSTER_DIR/burst.conf"
+printf 'SocketPath=%s\nExportInterval=1\nFullSnapshotEvery=1000000\n' "$CLUSTER_DIR/burst.sock" >"$CLUSTER_DIR/burst.conf"
 echo "JobSubmitPlugins=burst" >>"$SLURM_CONF"
 scontrol reconfigure
 ctld_log=$CLUSTER_DIR/log/slurmctld.log
@@ -89,7 +98,9 @@ threads_cpu() {
 }
 # the exporter thread's run time in seconds (ns precision)
 exp_cpu() { awk '{ printf "%.6f", $1 / 1e9 }' "/proc/$ctld_pid/task/$tid/schedstat"; }
-snap_lines() { tail -n +"$1" "$ctld_log" | grep "snapshot seq .*: $have jobs"; }
+snap_kind=snapshot
+((deltas)) && snap_kind=delta
+snap_lines() { tail -n +"$1" "$ctld_log" | grep "$snap_kind seq .*: $have jobs"; }
 field() { sed -n "s/.*$1.*/\\1/p"; }
 calc() { awk "BEGIN { printf \"%.${1}f\", $2 }"; }
 

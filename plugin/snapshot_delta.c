@@ -36,7 +36,9 @@ uint64_t snapshot_job_sum(const struct snapshot *s)
 
 	for (i = 0; i < s->njobs; i++) {
 		const struct snap_job *j = &s->jobs[i];
-		const uint64_t values[] = { j->id, j->priority, j->array_tasks, state_code(j->state) };
+		/* The task count as snapshot_json writes it. */
+		const uint64_t values[] = { j->id, j->priority, j->array_tasks ? j->array_tasks : 1,
+					    state_code(j->state) };
 		uint64_t h = FNV_OFFSET;
 
 		for (k = 0; k < sizeof(values) / sizeof(values[0]); k++)
@@ -203,8 +205,33 @@ static void lazy_close(struct lazy_array *a)
 static const char *const kind_keys[DELTA_KINDS][2] = {
 	{ "nodes", "nodes_removed" },
 	{ "partitions", "partitions_removed" },
-	{ "shares", "shares_removed" },
+	{ "shares", NULL },
 };
+
+/* Shares are not keyed: a user with associations in several partitions has
+ * several with the same account and user.  Any change sends them all. */
+static int write_shares(struct snap_text *t, struct delta_state *st, const struct snapshot *s,
+			snap_expand_fn expand, struct delta_stats *stats)
+{
+	const struct record_texts *sent = &st->sent[DELTA_SHARES];
+	struct record_texts *next = &st->next[DELTA_SHARES];
+	size_t i;
+
+	if (build_records(next, s, DELTA_SHARES, expand))
+		return -1;
+	if (next->n == sent->n && next->text.len == sent->text.len &&
+	    !memcmp(next->text.buf, sent->text.buf, next->text.len))
+		return 0;
+	snap_text_put(t, ",\"shares\":[", 11);
+	for (i = 0; i < next->n; i++) {
+		if (i)
+			snap_text_put(t, ",", 1);
+		snap_text_put(t, next->text.buf + next->spans[i].rec, next->spans[i].rec_len);
+	}
+	snap_text_put(t, "]", 1);
+	stats->records += next->n;
+	return 0;
+}
 
 static int write_record_changes(struct snap_text *t, struct delta_state *st, const struct snapshot *s,
 				enum delta_record_kind kind, snap_expand_fn expand,
@@ -215,6 +242,8 @@ static int write_record_changes(struct snap_text *t, struct delta_state *st, con
 	struct lazy_array changed = { t, kind_keys[kind][0], 0 }, removed = { t, kind_keys[kind][1], 0 };
 	size_t i;
 
+	if (kind == DELTA_SHARES)
+		return write_shares(t, st, s, expand, stats);
 	if (build_records(next, s, kind, expand) || reserve_seen(st, sent->n ? sent->n : 1))
 		return -1;
 	for (i = 0; i < next->n; i++) {

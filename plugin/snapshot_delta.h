@@ -2,9 +2,9 @@
  * Deltas (doc/protocol.md, protocol version 2): one message with only what
  * changed since the state the plugin last sent.  Jobs, which can be a
  * hundred thousand, are compared field by field with the kept copy of the
- * last jobs (jobs_text_same_but_priority); nodes, partitions and shares,
- * copied whole every pass and few, by their serialized text, kept per record
- * from the last message.
+ * last jobs (jobs_text_same_but_priority); nodes and partitions, copied
+ * whole every pass and few, by their serialized text, kept per record from
+ * the last message; shares as one text, all sent again when one changed.
  */
 #ifndef BURST_SNAPSHOT_DELTA_H
 #define BURST_SNAPSHOT_DELTA_H
@@ -19,8 +19,9 @@
 extern "C" {
 #endif
 
-/* Where one record's key (its JSON text: "name", or ["account","user"])
- * and its object lie in a record_texts' text. */
+/* Where one record's key (its JSON text: "name", or ["account","user"],
+ * which shares do not keep unique) and its object lie in a record_texts'
+ * text. */
 struct record_span {
 	size_t key, key_len, rec, rec_len;
 };

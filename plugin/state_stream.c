@@ -104,7 +104,7 @@ size_t state_stream_write(struct state_stream *st, struct snapshot *snap, int jo
 	if (snapshot_json_snapshot_into(&st->msg, rest, jobs->text.buf, jobs->text.len, cluster, seq,
 					now, expand))
 		return 0;
-	if (st->deltas && snapshot_delta_note_whole(&st->delta, rest, expand))
+	if (st->deltas && st->full_snapshot_every && snapshot_delta_note_whole(&st->delta, rest, expand))
 		return 0;
 	st->wrote_whole = 1;
 	return st->msg.len;

@@ -165,6 +165,13 @@ echo "$status" | sed 's/^/# /'
 metrics=$(curl -sS --max-time 5 "http://127.0.0.1:$metrics_port/metrics")
 metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$metrics"; }
 tap_check "metrics: snapshots were accepted" awk -v v="$(metric 'burstd_snapshot_messages_total{result="accepted"}')" 'BEGIN { exit !(v > 0) }'
+# The plugin offers deltas, burstd asks for them: a whole snapshot, then
+# deltas (a whole one every FullSnapshotEvery=60), none refused.
+tap_check "metrics: burstd got whole snapshots and, far more, deltas" awk \
+    -v w="$(metric 'burstd_snapshot_states_total{kind="whole"}')" -v d="$(metric 'burstd_snapshot_states_total{kind="delta"}')" \
+    'BEGIN { exit !(w >= 1 && d >= 10 && d > 5 * w) }'
+tap_is "metrics: no delta was refused" "$(metric burstd_snapshot_deltas_refused_total)" 0
+tap_is "metrics: one resync, on hello" "$(metric burstd_snapshot_resyncs_total)" 1
 # The early launch and ResumeProgram's call each make one (idempotent) launch call.
 tap_check "metrics: launch calls of group cloud succeeded" awk -v v="$(metric 'burstd_provider_calls_total{call="launch",group="cloud",outcome="ok"}')" 'BEGIN { exit !(v >= 1 && v <= 2) }'
 tap_is "metrics: no launch call failed" "$(grep -c '^burstd_provider_calls_total{call="launch",.*outcome="[^o]' <<<"$metrics")" 0

@@ -317,7 +317,7 @@ void Daemon::ask_for_snapshot(std::uint64_t connection, const std::string& reaso
     const Time now = clock_.now();
     if (!snapshots_ || (connection == resync_connection_ && now - resync_sent_at_ < kRepeatAfter))
         return;
-    snapshots_->send(connection, serialize_resync(config_.cluster_name, ++resync_seq_, now, reason));
+    snapshots_->send(connection, serialize_resync(config_.cluster_name, ++advice_seq_, now, reason));
     ++resyncs_sent_;
     resync_connection_ = connection;
     resync_sent_at_ = now;

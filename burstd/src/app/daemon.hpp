@@ -120,14 +120,13 @@ private:
     std::uint64_t refused_deltas_ = 0;
     std::uint64_t whole_snapshots_ = 0;
     std::uint64_t resyncs_sent_ = 0;
-    std::uint64_t resync_seq_ = 0;
     std::uint64_t resync_connection_ = 0; // the last resync's, with its time
     Time resync_sent_at_ = 0;
     Time started_ = 0;
     std::uint64_t cycles_ = 0;
     std::uint64_t job_ends_ = 0;
     std::uint64_t reloads_ = 0;
-    std::uint64_t advice_seq_ = 0;
+    std::uint64_t advice_seq_ = 0; // of every line to the plugin: advice and resync
     std::uint64_t failed_reloads_ = 0;
     CycleRunner cycle_runner_;
     PowerHandler power_handler_;

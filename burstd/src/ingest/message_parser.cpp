@@ -329,13 +329,6 @@ std::uint32_t pair_u32(const std::string& path, json_t* v)
     return std::uint32_t(json_integer_value(v));
 }
 
-std::string pair_string(const std::string& path, json_t* v)
-{
-    if (!json_is_string(v))
-        throw FieldError{path, "expected string"};
-    return std::string(json_string_value(v), json_string_length(v));
-}
-
 SnapshotCheck parse_check(const Fields& f)
 {
     json_t* v = f.get("check", true);
@@ -369,10 +362,10 @@ SnapshotDelta parse_delta(const Fields& f)
     d.removed_nodes = f.strings("nodes_removed", false);
     f.objects("partitions", false, [&](const Fields& p) { d.partitions.push_back(parse_partition(p)); });
     d.removed_partitions = f.strings("partitions_removed", false);
-    f.objects("shares", false, [&](const Fields& sh) { d.shares.push_back(parse_share(sh)); });
-    arrays(f, "shares_removed", [&](const std::string& path, json_t* account, json_t* user) {
-        d.removed_shares.emplace_back(pair_string(path + "[0]", account), pair_string(path + "[1]", user));
-    });
+    if (f.get("shares", false)) {
+        d.shares.emplace();
+        f.objects("shares", false, [&](const Fields& sh) { d.shares->push_back(parse_share(sh)); });
+    }
     d.check = parse_check(f);
     return d;
 }

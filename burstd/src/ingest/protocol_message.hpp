@@ -49,8 +49,9 @@ struct SnapshotDelta {
     std::vector<std::string> removed_nodes;
     std::vector<Partition> partitions;
     std::vector<std::string> removed_partitions;
-    std::vector<Share> shares;
-    std::vector<std::pair<std::string, std::string>> removed_shares; // account, user
+    // Shares are not keyed (a user's associations in several partitions share
+    // account and user): when any changed, all of them, replacing the state's.
+    std::optional<std::vector<Share>> shares;
     SnapshotCheck check;
 };
 

@@ -1,5 +1,7 @@
 #include "ingest/snapshot_assembler.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace burst {
@@ -24,8 +26,6 @@ std::uint64_t state_code(JobState s)
     return 0;
 }
 
-std::string share_key(const std::string& account, const std::string& user) { return account + '\n' + user; }
-
 // Replaces the record with the same key, or appends it.
 template <class Record, class Key>
 void upsert(std::vector<Record>& records, std::unordered_map<Key, std::size_t>& at, const Key& key, Record&& r)
@@ -37,23 +37,36 @@ void upsert(std::vector<Record>& records, std::unordered_map<Key, std::size_t>& 
         records[it->second] = std::move(r);
 }
 
-// Removes the record with key by moving the last one into its place; false
-// when there is none.  Order is not part of the state: every policy orders
-// jobs itself (priority, submit time, id).
+// Removes the records with these keys and keeps the others in their order:
+// slurmctld's, by which SiteView finds equal priorities already in submit
+// order and skips sorting them.  Returns the first key the state lacks.
 template <class Record, class Key, class KeyOf>
-bool erase(std::vector<Record>& records, std::unordered_map<Key, std::size_t>& at, const Key& key, KeyOf key_of)
+std::optional<Key> erase_all(std::vector<Record>& records, std::unordered_map<Key, std::size_t>& at,
+                             const std::vector<Key>& keys, KeyOf key_of)
 {
-    auto it = at.find(key);
-    if (it == at.end())
-        return false;
-    const std::size_t i = it->second;
-    at.erase(it);
-    if (i + 1 != records.size()) {
-        records[i] = std::move(records.back());
-        at[key_of(records[i])] = i;
+    if (keys.empty())
+        return std::nullopt;
+    std::vector<bool> gone(records.size());
+    std::size_t first = records.size();
+    for (const Key& key : keys) {
+        auto it = at.find(key);
+        if (it == at.end())
+            return key;
+        gone[it->second] = true;
+        first = std::min(first, it->second);
+        at.erase(it);
     }
-    records.pop_back();
-    return true;
+    std::size_t kept = first;
+    for (std::size_t i = first; i < records.size(); ++i) {
+        if (gone[i])
+            continue;
+        if (kept != i)
+            records[kept] = std::move(records[i]);
+        at[key_of(records[kept])] = kept;
+        ++kept;
+    }
+    records.resize(kept);
+    return std::nullopt;
 }
 
 std::string mismatch(const char* what, std::uint64_t expected, std::uint64_t got)
@@ -90,7 +103,6 @@ void SnapshotAssembler::index()
     job_at_.clear();
     node_at_.clear();
     partition_at_.clear();
-    share_at_.clear();
     job_at_.reserve(state_.jobs.size());
     for (std::size_t i = 0; i < state_.jobs.size(); ++i)
         job_at_[state_.jobs[i].id] = i;
@@ -98,8 +110,6 @@ void SnapshotAssembler::index()
         node_at_[state_.nodes[i].name] = i;
     for (std::size_t i = 0; i < state_.partitions.size(); ++i)
         partition_at_[state_.partitions[i].name] = i;
-    for (std::size_t i = 0; i < state_.shares.size(); ++i)
-        share_at_[share_key(state_.shares[i].account, state_.shares[i].user)] = i;
 }
 
 void SnapshotAssembler::drop()
@@ -111,11 +121,13 @@ void SnapshotAssembler::drop()
 
 std::string SnapshotAssembler::apply(SnapshotDelta&& delta, std::uint64_t seq, Time time, std::uint64_t connection)
 {
+    if (complete_ && connection < connection_)
+        return "from an older connection than the state's, which it leaves alone";
     std::string why;
     if (!complete_)
         why = "no whole snapshot to apply it to";
     else if (connection != connection_)
-        why = "the state was built on another plugin connection";
+        why = "the state was built on an older plugin connection";
     else if (delta.base != state_.seq)
         why = "base " + std::to_string(delta.base) + " is not the state's last message " + std::to_string(state_.seq);
     else
@@ -132,9 +144,8 @@ std::string SnapshotAssembler::apply(SnapshotDelta&& delta, std::uint64_t seq, T
 std::string SnapshotAssembler::apply_in_place(SnapshotDelta& d)
 {
     const auto job_id = [](const Job& j) { return j.id; };
-    for (JobId id : d.removed_jobs)
-        if (!erase(state_.jobs, job_at_, id, job_id))
-            return "jobs_removed names job " + std::to_string(id) + ", which the state does not hold";
+    if (auto missing = erase_all(state_.jobs, job_at_, d.removed_jobs, job_id))
+        return "jobs_removed names job " + std::to_string(*missing) + ", which the state does not hold";
     for (Job& j : d.jobs) {
         const JobId id = j.id;
         upsert(state_.jobs, job_at_, id, std::move(j));
@@ -147,31 +158,23 @@ std::string SnapshotAssembler::apply_in_place(SnapshotDelta& d)
     }
 
     const auto node_name = [](const Node& n) { return n.name; };
-    for (const auto& name : d.removed_nodes)
-        if (!erase(state_.nodes, node_at_, name, node_name))
-            return "nodes_removed names node " + name + ", which the state does not hold";
+    if (auto missing = erase_all(state_.nodes, node_at_, d.removed_nodes, node_name))
+        return "nodes_removed names node " + *missing + ", which the state does not hold";
     for (Node& n : d.nodes) {
         const std::string name = n.name;
         upsert(state_.nodes, node_at_, name, std::move(n));
     }
 
     const auto partition_name = [](const Partition& p) { return p.name; };
-    for (const auto& name : d.removed_partitions)
-        if (!erase(state_.partitions, partition_at_, name, partition_name))
-            return "partitions_removed names partition " + name + ", which the state does not hold";
+    if (auto missing = erase_all(state_.partitions, partition_at_, d.removed_partitions, partition_name))
+        return "partitions_removed names partition " + *missing + ", which the state does not hold";
     for (Partition& p : d.partitions) {
         const std::string name = p.name;
         upsert(state_.partitions, partition_at_, name, std::move(p));
     }
 
-    const auto share_of = [](const Share& s) { return share_key(s.account, s.user); };
-    for (const auto& [account, user] : d.removed_shares)
-        if (!erase(state_.shares, share_at_, share_key(account, user), share_of))
-            return "shares_removed names " + account + "/" + user + ", which the state does not hold";
-    for (Share& s : d.shares) {
-        const std::string key = share_of(s);
-        upsert(state_.shares, share_at_, key, std::move(s));
-    }
+    if (d.shares)
+        state_.shares = std::move(*d.shares);
 
     const SnapshotCheck& c = d.check;
     if (c.jobs != state_.jobs.size())

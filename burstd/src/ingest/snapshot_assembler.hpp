@@ -27,8 +27,10 @@ public:
 
     // Applies the delta of message `seq` from `connection` to the state.
     // Returns "" when it fits; otherwise drops the state and returns why
-    // ("base 41 is not the state's last message 40").  A delta from another
-    // connection than the state's drops it too: a newer state exists.
+    // ("base 41 is not the state's last message 40").  A delta from a newer
+    // connection than the state's drops it too (a newer state exists); one
+    // from an older connection, still buffered when the plugin reconnected,
+    // is refused and leaves the state alone.
     std::string apply(SnapshotDelta&& delta, std::uint64_t seq, Time time, std::uint64_t connection);
 
     // Null while there is no complete state.
@@ -46,7 +48,6 @@ private:
     std::unordered_map<JobId, std::size_t> job_at_;
     std::unordered_map<std::string, std::size_t> node_at_;
     std::unordered_map<std::string, std::size_t> partition_at_;
-    std::unordered_map<std::string, std::size_t> share_at_; // account '\n' user
 };
 
 } // namespace burst

@@ -5,9 +5,11 @@ Listens on a UNIX socket like burstd and appends every line the plugin sends
 to LOG (one JSON document per line, as received), preceded by a line
 {"listener": "connect", "n": N} for every accepted connection.  Whatever a
 test writes to OUTBOX (a file path) is sent verbatim to the connected plugin
-and the file is removed, which is how tests inject advice.
+and the file is removed, which is how tests inject advice.  With --deltas it
+answers each hello that offers protocol version 2 with a resync, as burstd
+does, so that the plugin sends deltas (and applies none of them: it only logs).
 
-    snapshot_listener.py SOCKET LOG OUTBOX
+    snapshot_listener.py SOCKET LOG OUTBOX [--deltas]
 """
 import json
 import os
@@ -19,6 +21,7 @@ import time
 
 def main():
     path, log_path, outbox = sys.argv[1:4]
+    deltas = "--deltas" in sys.argv[4:]
     if os.path.exists(path):
         os.unlink(path)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -58,6 +61,12 @@ def main():
                     *lines, pending = pending.split(b"\n")
                     for line in lines:
                         log.write(line + b"\n")
+                        if deltas and b'"type":"hello"' in line and 2 in json.loads(line).get("versions", []):
+                            resync = {"v": 2, "type": "resync", "cluster": json.loads(line)["cluster"],
+                                      "seq": connects, "time": int(time.time()), "reason": "hello"}
+                            client.setblocking(True)
+                            client.sendall(json.dumps(resync).encode() + b"\n")
+                            client.setblocking(False)
             if client is not None and os.path.exists(outbox):
                 with open(outbox, "rb") as f:
                     data = f.read()

@@ -167,8 +167,7 @@ TEST(MessageParser, ParsesADelta)
 {
     auto r = parse_message(R"({"v":2,"type":"delta","cluster":"lab","seq":13,"time":1700000005,"base":12,"jobs":[)" +
                            kJob + R"(],"priorities":[[7,900],[8,0]],"jobs_removed":[3,4],"nodes":[)" + kNode +
-                           R"(],"nodes_removed":["c9"],"partitions_removed":["old"],"shares":[)" + kShare +
-                           R"(],"shares_removed":[["bio","bob"]],)"
+                           R"(],"nodes_removed":["c9"],"partitions_removed":["old"],"shares":[)" + kShare + R"(],)"
                            R"("check":{"jobs":5,"nodes":2,"partitions":1,"shares":3,"job_sum":123456789}})");
     CHECK_TRUE_TEXT(r.message.has_value(), r.error.c_str());
     const auto& d = std::get<SnapshotDelta>(r.message->body);
@@ -180,14 +179,14 @@ TEST(MessageParser, ParsesADelta)
     STRCMP_EQUAL("c9", d.removed_nodes.at(0).c_str());
     CHECK(d.partitions.empty());
     STRCMP_EQUAL("old", d.removed_partitions.at(0).c_str());
-    LONGS_EQUAL(2, d.shares.size());
-    STRCMP_EQUAL("bob", d.removed_shares.at(0).second.c_str());
+    LONGS_EQUAL(2, d.shares->size());
     LONGS_EQUAL(5, d.check.jobs);
     LONGS_EQUAL(123456789, d.check.job_sum);
 
     auto empty = parse_message(R"({"v":2,"type":"delta","cluster":"lab","seq":14,"time":1,"base":13,)"
                                R"("check":{"jobs":0,"nodes":0,"partitions":0,"shares":0,"job_sum":0}})");
     CHECK_TRUE_TEXT(empty.message.has_value(), empty.error.c_str());
+    CHECK_FALSE(std::get<SnapshotDelta>(empty.message->body).shares.has_value());
 }
 
 TEST(MessageParser, NamesWhatIsWrongInADelta)
@@ -206,8 +205,7 @@ TEST(MessageParser, NamesWhatIsWrongInADelta)
                  delta(R"("base":12,"priorities":[[1,-2]],)" + check).c_str());
     STRCMP_EQUAL("delta seq 13: jobs_removed[0]: expected integer in 0..4294967295",
                  delta(R"("base":12,"jobs_removed":["7"],)" + check).c_str());
-    STRCMP_EQUAL("delta seq 13: shares_removed[0][1]: expected string",
-                 delta(R"("base":12,"shares_removed":[["a",null]],)" + check).c_str());
+    STRCMP_EQUAL("delta seq 13: shares: expected array", delta(R"("base":12,"shares":{},)" + check).c_str());
     STRCMP_EQUAL("delta seq 13: jobs[0].user: required field missing",
                  delta(R"("base":12,"jobs":[{"id":1}],)" + check).c_str());
 }

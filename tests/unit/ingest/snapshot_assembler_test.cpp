@@ -82,7 +82,7 @@ TEST(SnapshotAssembler, AppliesChangesRemovalsAndPrioritiesInPlace)
     d.priorities = {{2, 25}};
     d.removed_jobs = {1};
     d.nodes = {node("n1", 8), node("n3", 0)};
-    d.removed_shares = {{"bio", "ann"}};
+    d.shares = std::vector<Share>{share("bio", "", 1)};
     d.check = check_of(expected);
     STRCMP_EQUAL("", a.apply(std::move(d), 43, 1700000005, 1).c_str());
 
@@ -92,13 +92,17 @@ TEST(SnapshotAssembler, AppliesChangesRemovalsAndPrioritiesInPlace)
     LONGS_EQUAL(1700000005, s->time);
     LONGS_EQUAL(3, s->jobs.size());
     CHECK(find_job(*s, 1) == nullptr);
+    // The others keep their order; new ones come last.
+    LONGS_EQUAL(2, s->jobs[0].id);
+    LONGS_EQUAL(3, s->jobs[1].id);
+    LONGS_EQUAL(4, s->jobs[2].id);
     LONGS_EQUAL(25, find_job(*s, 2)->priority);
     LONGS_EQUAL(40, find_job(*s, 4)->priority);
     LONGS_EQUAL(3, s->nodes.size());
     LONGS_EQUAL(8, s->nodes[0].alloc_cpus);
     LONGS_EQUAL(1, s->shares.size());
 
-    // The next delta builds on this one: remove the job moved into slot 0.
+    // The next delta builds on this one.
     SnapshotDelta next;
     next.base = 43;
     next.removed_jobs = {s->jobs[0].id};
@@ -146,9 +150,9 @@ TEST(SnapshotAssembler, ADeltaNamingJobsOrRecordsItDoesNotHoldDropsTheState)
     SnapshotDelta node_gone;
     node_gone.removed_nodes = {"n9"};
     STRCMP_EQUAL("nodes_removed names node n9, which the state does not hold", refused(node_gone).c_str());
-    SnapshotDelta share_gone;
-    share_gone.removed_shares = {{"chem", ""}};
-    STRCMP_EQUAL("shares_removed names chem/, which the state does not hold", refused(share_gone).c_str());
+    SnapshotDelta twice;
+    twice.removed_jobs = {1, 1};
+    STRCMP_EQUAL("jobs_removed names job 1, which the state does not hold", refused(twice).c_str());
 }
 
 TEST(SnapshotAssembler, AFailedCheckDropsTheState)
@@ -171,14 +175,21 @@ TEST(SnapshotAssembler, AFailedCheckDropsTheState)
     STRCMP_EQUAL("check.nodes is 3, the state after the delta has 2", a.apply(std::move(lost), 41, 0, 1).c_str());
 }
 
-TEST(SnapshotAssembler, ADeltaFromAnotherConnectionDropsTheState)
+TEST(SnapshotAssembler, ADeltaFromANewerConnectionDropsTheStateAndOneFromAnOlderIsIgnored)
 {
     SnapshotAssembler a;
-    a.replace(whole(40), 1);
+    a.replace(whole(40), 2);
+    SnapshotDelta late;
+    late.base = 40;
+    late.check = check_of(whole(40));
+    STRCMP_EQUAL("from an older connection than the state's, which it leaves alone",
+                 a.apply(std::move(late), 41, 0, 1).c_str());
+    CHECK(a.state() != nullptr);
+
     SnapshotDelta d;
     d.base = 40;
     d.check = check_of(whole(40));
-    STRCMP_EQUAL("the state was built on another plugin connection", a.apply(std::move(d), 41, 0, 2).c_str());
+    STRCMP_EQUAL("the state was built on an older plugin connection", a.apply(std::move(d), 41, 0, 3).c_str());
     CHECK(a.state() == nullptr);
 }
 

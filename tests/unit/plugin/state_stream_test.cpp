@@ -25,6 +25,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -55,7 +56,9 @@ struct ModelNode {
 struct Cluster {
     std::map<std::uint32_t, ModelJob> jobs;
     std::vector<ModelNode> nodes;
-    std::map<std::pair<std::string, std::string>, double> usage;
+    // account, user, partition: a user's associations in several partitions
+    // have the same account and user in the snapshot.
+    std::map<std::tuple<std::string, std::string, std::string>, double> usage;
     std::uint32_t next_id = 100, next_node = 1;
     std::uint32_t max_time = 0;
 };
@@ -109,8 +112,8 @@ void copy(const Cluster& c, snapshot* s, bool with_jobs)
     }
     for (const auto& [key, usage] : c.usage) {
         snap_share* sh = snapshot_add_share(s);
-        sh->account = dup(key.first);
-        sh->user = dup(key.second);
+        sh->account = dup(std::get<0>(key));
+        sh->user = dup(std::get<1>(key));
         sh->raw_shares = 1;
         sh->raw_usage = usage;
         sh->fs_factor = 1 / (1 + usage);
@@ -167,7 +170,7 @@ bool churn(Cluster& c, std::mt19937& rng)
         if (chance(30))
             usage = usage * 0.9 + double(rng() % 100);
     if (chance(4))
-        c.usage[{"bio", "u" + std::to_string(rng() % 20)}] = 0;
+        c.usage[{"bio", "u" + std::to_string(rng() % 20), chance(50) ? "batch" : "cloud"}] = 0;
     if (chance(3) && c.usage.size() > 1)
         c.usage.erase(std::next(c.usage.begin(), long(rng() % c.usage.size())));
     return changed;
@@ -206,7 +209,9 @@ std::string text_of(const Snapshot& s)
     }
     auto shares = s.shares;
     std::sort(shares.begin(), shares.end(),
-              [](const Share& a, const Share& b) { return std::tie(a.account, a.user) < std::tie(b.account, b.user); });
+              [](const Share& a, const Share& b) {
+                  return std::tie(a.account, a.user, a.raw_usage) < std::tie(b.account, b.user, b.raw_usage);
+              });
     char usage[64];
     for (const auto& sh : shares) {
         std::snprintf(usage, sizeof(usage), "%.17g %.17g", sh.raw_usage, sh.fairshare_factor);
@@ -309,8 +314,9 @@ Run replay(std::uint32_t seed, int passes, unsigned full_snapshot_every)
     Cluster cluster;
     for (int i = 1; i <= 6; ++i)
         cluster.nodes.push_back({"n" + std::to_string(cluster.next_node++), 0, i > 3});
-    cluster.usage[{"bio", ""}] = 10;
-    cluster.usage[{"bio", "ann"}] = 5;
+    cluster.usage[{"bio", "", ""}] = 10;
+    cluster.usage[{"bio", "ann", "batch"}] = 5;
+    cluster.usage[{"bio", "ann", "cloud"}] = 7;
     Run run;
 
     auto pump_until = [&](int messages) {
@@ -339,6 +345,7 @@ Run replay(std::uint32_t seed, int passes, unsigned full_snapshot_every)
         sock.connect(stream_protocol::endpoint(path));
         state_stream_connected(&plugin.stream);
         plugin.inbox.clear();
+        plugin.seq = 0; // as burst_link: seq counts per connection
         std::size_t len = 0;
         char* hello = snapshot_json_hello("lab", ++plugin.seq, 1700000000, "test", "22.05", &len);
         boost::asio::write(sock, boost::asio::buffer(hello, len));
@@ -363,6 +370,8 @@ Run replay(std::uint32_t seed, int passes, unsigned full_snapshot_every)
         // As the exporter: jobs are copied when they changed, and when no
         // copy is kept; at times without a change too (a clock step).
         const bool jobs_copied = jobs_changed || !plugin.stream.jobs_valid || rng() % 4 == 0;
+        if (jobs_copied)
+            plugin.stream.jobs_valid = 0; // the exporter clears it as it starts a copy
         snapshot_reset(&plugin.snap);
         copy(cluster, &plugin.snap, jobs_copied);
         state_stream_stats stats;
