@@ -7,6 +7,7 @@
 #include "app/cycle/policy_cycle.hpp"
 #include "app/config/slurm_conf_timeouts.hpp"
 #include "ingest/message_parser.hpp"
+#include "ingest/recorded_stream.hpp"
 #include "ledger/ledger.hpp"
 #include "policy/site/site_view.hpp"
 #include "sim/replay/snapshot_replay.hpp"
@@ -83,6 +84,7 @@ Report compare_recording(const std::string& recording, const std::string& burstd
         return report;
     }
     std::vector<RecordedMessage> messages;
+    RecordedStream recorded;
     std::size_t number = 0;
     for (std::string text; std::getline(in, text);) {
         ++number;
@@ -91,12 +93,15 @@ Report compare_recording(const std::string& recording, const std::string& burstd
             report.error = recording + ":" + std::to_string(number) + ": " + parsed.error;
             return report;
         }
-        if (auto* s = std::get_if<Snapshot>(&parsed.message->body)) {
-            messages.emplace_back(std::move(*s));
-            ++report.snapshots;
-        } else if (auto* e = std::get_if<JobEnd>(&parsed.message->body)) {
+        if (auto* e = std::get_if<JobEnd>(&parsed.message->body)) {
             messages.emplace_back(std::move(*e));
             ++report.job_ends;
+        } else if (const Snapshot* state = recorded.feed(*parsed.message)) {
+            messages.emplace_back(*state);
+            ++report.snapshots;
+        } else if (!recorded.refused().empty()) {
+            report.error = recording + ":" + std::to_string(number) + ": delta not applied: " + recorded.refused();
+            return report;
         }
     }
     const SlurmConfTimeouts timeouts = read_slurm_conf_timeouts(config.slurm_conf);

@@ -16,7 +16,7 @@ int main(int argc, char** argv)
         std::cout << "not ok - the recording replays: " << r.error << "\n";
         return 1;
     }
-    std::cout << "ok - " << r.snapshots << " snapshots and " << r.job_ends << " job ends replayed\n";
+    std::cout << "ok - " << r.snapshots << " states (whole snapshots and deltas) and " << r.job_ends << " job ends replayed\n";
     const bool acted = !r.burstd.empty();
     std::cout << (acted ? "ok" : "not ok") << " - burstd's cycle took " << r.burstd.size() << " actions\n";
     const std::string diff = burst::parity::first_difference(r);

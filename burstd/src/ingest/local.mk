@@ -10,6 +10,8 @@ libburst_a_SOURCES += \
 	burstd/src/ingest/plugin_message.cpp \
 	burstd/src/ingest/plugin_message.hpp \
 	burstd/src/ingest/protocol_message.hpp \
+	burstd/src/ingest/recorded_stream.cpp \
+	burstd/src/ingest/recorded_stream.hpp \
 	burstd/src/ingest/snapshot_assembler.cpp \
 	burstd/src/ingest/snapshot_assembler.hpp \
 	burstd/src/ingest/snapshot_server.cpp \
@@ -21,6 +23,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/ingest/line_framer_test.cpp \
 	tests/unit/ingest/message_parser_test.cpp \
 	tests/unit/ingest/plugin_message_test.cpp \
+	tests/unit/ingest/recorded_stream_test.cpp \
 	tests/unit/ingest/snapshot_assembler_test.cpp \
 	tests/unit/ingest/snapshot_server_test.cpp \
 	tests/unit/ingest/unix_listener_test.cpp

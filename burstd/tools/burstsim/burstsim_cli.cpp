@@ -4,6 +4,7 @@
 #include "app/config/config_parser.hpp"
 #include "app/config/slurm_conf_timeouts.hpp"
 #include "ingest/message_parser.hpp"
+#include "ingest/recorded_stream.hpp"
 #include "common/config_values.hpp"
 #include "common/plain_number.hpp"
 #include "policy/cycle/decision_cycle.hpp"
@@ -873,6 +874,7 @@ int replay_recorded_snapshots(const Options& o, std::ostream& out, std::ostream&
         return 1;
     }
     std::vector<RecordedMessage> messages;
+    RecordedStream recorded;
     std::size_t line_number = 0, other_cluster = 0;
     for (std::string line; std::getline(in, line);) {
         ++line_number;
@@ -887,10 +889,13 @@ int replay_recorded_snapshots(const Options& o, std::ostream& out, std::ostream&
             ++other_cluster;
             continue;
         }
-        if (auto* s = std::get_if<Snapshot>(&parsed.message->body))
-            messages.emplace_back(std::move(*s));
-        else if (auto* e = std::get_if<JobEnd>(&parsed.message->body))
+        if (auto* e = std::get_if<JobEnd>(&parsed.message->body))
             messages.emplace_back(std::move(*e));
+        else if (const Snapshot* state = recorded.feed(*parsed.message))
+            messages.emplace_back(*state);
+        else if (!recorded.refused().empty())
+            err << "burstsim: warning: " << o.snapshots << ":" << line_number << ": delta not applied: "
+                << recorded.refused() << "; no cycle until the next whole snapshot, as burstd\n";
     }
     if (other_cluster)
         err << "burstsim: warning: " << o.snapshots << ": " << other_cluster << " message(s) of a cluster other than "
