@@ -36,49 +36,62 @@ static size_t slot_of(uint32_t id, size_t nslots)
 	return (size_t) ((id * 2654435761u) & (nslots - 1));
 }
 
-static int index_jobs(struct jobs_text *t, const struct snapshot *jobs)
+int job_index_build(struct job_index *x, const struct snapshot *s)
 {
 	size_t n = 16, i;
 
-	while (n < 2 * jobs->njobs)
+	while (n < 2 * s->njobs)
 		n *= 2;
-	if (n > t->nslots) {
-		uint32_t *slots = realloc(t->slots, n * sizeof(*slots));
+	if (n > x->nslots || !x->slots) {
+		uint32_t *slots = realloc(x->slots, n * sizeof(*slots));
 		if (!slots)
 			return -1;
-		t->slots = slots;
+		x->slots = slots;
 	}
-	t->nslots = n;
-	memset(t->slots, 0, n * sizeof(*t->slots));
-	for (i = 0; i < jobs->njobs; i++) {
-		size_t k = slot_of(jobs->jobs[i].id, n);
-		while (t->slots[k])
+	x->nslots = n;
+	memset(x->slots, 0, n * sizeof(*x->slots));
+	for (i = 0; i < s->njobs; i++) {
+		size_t k = slot_of(s->jobs[i].id, n);
+		while (x->slots[k])
 			k = (k + 1) & (n - 1);
-		t->slots[k] = (uint32_t) i + 1;
+		x->slots[k] = (uint32_t) i + 1;
 	}
 	return 0;
 }
 
-/* Index in prev_jobs of the job with id, or -1.  Jobs keep their order in
- * slurmctld's list, so the one after the last found is tried first. */
-static long find(struct jobs_text *t, const struct snapshot *prev_jobs, uint32_t id,
-		 size_t hint, int *indexed, int *oom)
+long job_index_find(const struct job_index *x, const struct snapshot *s, uint32_t id, size_t hint)
 {
 	size_t k;
 
+	if (hint < s->njobs && s->jobs[hint].id == id)
+		return (long) hint;
+	for (k = slot_of(id, x->nslots); x->slots[k]; k = (k + 1) & (x->nslots - 1))
+		if (s->jobs[x->slots[k] - 1].id == id)
+			return (long) x->slots[k] - 1;
+	return -1;
+}
+
+void job_index_clear(struct job_index *x)
+{
+	free(x->slots);
+	x->slots = NULL;
+	x->nslots = 0;
+}
+
+/* job_index_find, indexing prev_jobs at the first job not at its hint. */
+static long find(struct jobs_text *t, const struct snapshot *prev_jobs, uint32_t id,
+		 size_t hint, int *indexed, int *oom)
+{
 	if (hint < prev_jobs->njobs && prev_jobs->jobs[hint].id == id)
 		return (long) hint;
 	if (!*indexed) {
-		if (index_jobs(t, prev_jobs)) {
+		if (job_index_build(&t->index, prev_jobs)) {
 			*oom = 1;
 			return -1;
 		}
 		*indexed = 1;
 	}
-	for (k = slot_of(id, t->nslots); t->slots[k]; k = (k + 1) & (t->nslots - 1))
-		if (prev_jobs->jobs[t->slots[k] - 1].id == id)
-			return (long) t->slots[k] - 1;
-	return -1;
+	return job_index_find(&t->index, prev_jobs, id, hint);
 }
 
 static int reserve_spans(struct jobs_text *t, size_t n)
@@ -152,6 +165,6 @@ void jobs_text_clear(struct jobs_text *t)
 {
 	free(t->text.buf);
 	free(t->spans);
-	free(t->slots);
+	job_index_clear(&t->index);
 	memset(t, 0, sizeof(*t));
 }

@@ -32,14 +32,29 @@ struct job_span {
 	size_t start, prio, prio_end, end;
 };
 
+/* A copy's jobs by id: open addressing over their index + 1 (0 = empty). */
+struct job_index {
+	uint32_t *slots;
+	size_t nslots;
+};
+
+/* Indexes the jobs of s; 0, or -1 when out of memory. */
+int job_index_build(struct job_index *x, const struct snapshot *s);
+
+/* Index in s (which x indexes) of the job with id, or -1.  Jobs keep their
+ * order in slurmctld's list, so hint (the one after the last found) is
+ * tried first. */
+long job_index_find(const struct job_index *x, const struct snapshot *s, uint32_t id, size_t hint);
+
+void job_index_clear(struct job_index *x);
+
 struct jobs_text {
 	struct snap_text text;   /* "[...]", NUL terminated */
 	struct job_span *spans;  /* one per job of the copy it was written from */
 	size_t nspans, cap_spans;
-	/* Scratch: the previous copy's job index by id (open addressing,
-	 * index + 1, 0 = empty), built only when jobs moved in the list. */
-	uint32_t *slots;
-	size_t nslots;
+	/* Scratch: the previous copy's jobs by id, built only when jobs
+	 * moved in the list. */
+	struct job_index index;
 };
 
 struct jobs_text_stats {

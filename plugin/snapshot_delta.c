@@ -298,42 +298,22 @@ int snapshot_delta_note_whole(struct delta_state *st, const struct snapshot *s,
 
 /* ---- jobs, compared with the kept copy of the last ones ---- */
 
-static long find_job(struct delta_state *st, const struct snapshot *before, uint32_t id, size_t hint)
-{
-	size_t k;
-
-	/* Jobs keep their order in slurmctld's list. */
-	if (hint < before->njobs && before->jobs[hint].id == id)
-		return (long) hint;
-	for (k = (id * 2654435761u) & (st->njob_slots - 1); st->job_slots[k];
-	     k = (k + 1) & (st->njob_slots - 1))
-		if (before->jobs[st->job_slots[k] - 1].id == id)
-			return (long) st->job_slots[k] - 1;
-	return -1;
-}
-
 static int write_job_changes(struct snap_text *t, struct delta_state *st, const struct snapshot *now,
 			     const struct snapshot *before, snap_expand_fn expand,
 			     struct delta_stats *stats)
 {
 	struct lazy_array changed = { t, "jobs", 0 }, removed = { t, "jobs_removed", 0 };
 	struct snap_text *pairs = &st->priorities;
-	size_t i, k, hint = 0, prio, prio_end;
+	size_t i, hint = 0, prio, prio_end;
 
-	if (size_slots(&st->job_slots, &st->njob_slots, before->njobs) ||
+	if (job_index_build(&st->jobs_before, before) ||
 	    reserve_seen(st, before->njobs ? before->njobs : 1))
 		return -1;
-	for (i = 0; i < before->njobs; i++) {
-		k = (before->jobs[i].id * 2654435761u) & (st->njob_slots - 1);
-		while (st->job_slots[k])
-			k = (k + 1) & (st->njob_slots - 1);
-		st->job_slots[k] = (uint32_t) i + 1;
-	}
 	pairs->len = 0;
 	pairs->oom = 0;
 	for (i = 0; i < now->njobs; i++) {
 		const struct snap_job *j = &now->jobs[i];
-		long p = find_job(st, before, j->id, hint);
+		long p = job_index_find(&st->jobs_before, before, j->id, hint);
 
 		if (p >= 0) {
 			hint = (size_t) p + 1;
@@ -429,7 +409,7 @@ void snapshot_delta_clear(struct delta_state *st)
 		records_clear(&st->next[k]);
 	}
 	free(st->seen);
-	free(st->job_slots);
+	job_index_clear(&st->jobs_before);
 	free(st->priorities.buf);
 	memset(st, 0, sizeof(*st));
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jobs_text.h"
 #include "snapshot.h"
 #include "snapshot_json.h"
 
@@ -44,8 +45,7 @@ struct delta_state {
 	/* Scratch: which records (or jobs) of the last state the new one still has. */
 	unsigned char *seen;
 	size_t cap_seen;
-	uint32_t *job_slots;
-	size_t njob_slots;
+	struct job_index jobs_before;
 	struct snap_text priorities; /* scratch: the [id, priority] pairs */
 };
 

@@ -18,13 +18,7 @@ namespace {
 // docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html, per
 // account and region: non-mutating actions 100 tokens refilled at 20/s,
 // mutating actions 50 refilled at 5/s.
-RequestLimits ec2_request_limits()
-{
-    RequestLimits l;
-    l.read = {20, 100};
-    l.write = {5, 50};
-    return l;
-}
+const RequestLimits kEc2RequestLimits{{20, 100}, {5, 50}};
 
 } // namespace
 
@@ -51,7 +45,7 @@ std::unique_ptr<Provider> build_aws_provider(const ProviderSpec& spec, const Pro
     auto imds = std::make_shared<CurlTransport>(env.http, CurlTimeouts{1, 3});
     auto chain = std::make_shared<CredentialChain>(
         default_credential_sources(s.credential_environment(process_environment()), *imds), env.clock);
-    auto budgeted = budgeted_transport(*api, keys, s.region, ec2_request_limits(), ec2_throttle_rules(), env);
+    auto budgeted = budgeted_transport(*api, keys, s.region, kEc2RequestLimits, ec2_throttle_rules(), env);
     auto client = std::make_shared<Ec2Client>(*budgeted, *chain, env.clock, s.region, s.endpoint);
     auto ec2 = std::make_unique<Ec2Provider>(*client, s.provider);
     return std::make_unique<OwningProvider>(

@@ -16,13 +16,7 @@ namespace {
 // learn.microsoft.com/azure/azure-resource-manager/management/
 // request-limits-and-throttling: per subscription and region, reads 250
 // tokens refilled at 25/s, writes and deletes 200 refilled at 10/s each.
-RequestLimits arm_request_limits()
-{
-    RequestLimits l;
-    l.read = {25, 250};
-    l.write = {10, 200};
-    return l;
-}
+const RequestLimits kArmRequestLimits{{25, 250}, {10, 200}};
 
 } // namespace
 
@@ -43,7 +37,7 @@ std::unique_ptr<Provider> build_azure_provider(const ProviderSpec& spec, const P
                                                                      c.login_origin);
         // Tokens come from Entra ID, which ARM's limits do not cover.
         auto budgeted =
-            budgeted_transport(*transport, keys, c.location, arm_request_limits(), arm_throttle_rules(), env);
+            budgeted_transport(*transport, keys, c.location, kArmRequestLimits, arm_throttle_rules(), env);
         auto azure =
             std::make_unique<AzureProvider>(*budgeted, std::move(tokens), std::move(c), env.clock, env.sleep);
         return std::make_unique<OwningProvider>(std::vector<std::shared_ptr<void>>{transport, budgeted},

@@ -16,13 +16,7 @@ namespace {
 // in each group (mutating "Queries", read, list, operation read), counted
 // in whole minutes.  A burst of 300 plus 20/s (1,200 a minute) stays within
 // 1,500 in any minute.
-RequestLimits gce_request_limits()
-{
-    RequestLimits l;
-    l.read = {20, 300};
-    l.write = {20, 300};
-    return l;
-}
+const RequestLimits kGceRequestLimits{{20, 300}, {20, 300}};
 
 } // namespace
 
@@ -40,7 +34,7 @@ std::unique_ptr<Provider> build_gcp_provider(const ProviderSpec& spec, const Pro
         // OAuth tokens come from another service with limits of its own.
         auto tokens = make_gcp_token_source(*transport, c, spec.credentials_file, env.clock);
         // Rate quotas are per project, not per region.
-        auto budgeted = budgeted_transport(*transport, keys, "global", gce_request_limits(), gce_throttle_rules(), env);
+        auto budgeted = budgeted_transport(*transport, keys, "global", kGceRequestLimits, gce_throttle_rules(), env);
         auto gce = std::make_unique<GceProvider>(*budgeted, std::move(tokens), std::move(c), env.clock, env.sleep);
         return std::make_unique<OwningProvider>(std::vector<std::shared_ptr<void>>{transport, budgeted},
                                                 std::move(gce));

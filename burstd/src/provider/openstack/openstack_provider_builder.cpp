@@ -15,13 +15,7 @@ namespace {
 // Nova documents no request limit of its own (clouds put one in front of
 // the API, if any): a default that a small cloud's API servers take in
 // their stride, to be raised to the operator's published limits.
-RequestLimits nova_request_limits()
-{
-    RequestLimits l;
-    l.read = {10, 20};
-    l.write = {2, 10};
-    return l;
-}
+const RequestLimits kNovaRequestLimits{{10, 20}, {2, 10}};
 
 } // namespace
 
@@ -41,7 +35,7 @@ std::unique_ptr<Provider> build_openstack_provider(const ProviderSpec& spec, con
         // Keystone's token requests go through the budget too: one per token
         // lifetime, against the same cloud.
         auto budgeted =
-            budgeted_transport(*transport, keys, region, nova_request_limits(), nova_throttle_rules(), env);
+            budgeted_transport(*transport, keys, region, kNovaRequestLimits, nova_throttle_rules(), env);
         auto nova = std::make_unique<OpenStackProvider>(*budgeted, std::move(credentials), std::move(s), env.clock,
                                                         env.sleep);
         return std::make_unique<OwningProvider>(std::vector<std::shared_ptr<void>>{transport, budgeted},
