@@ -17,3 +17,8 @@ bench_submit_held_LDADD = $(SLURM_LIBS) -lpthread
 tests_unit_unit_tests_SOURCES += bench/bench_args.cpp bench/bench_args.hpp bench/decide_stats.cpp \
 	bench/decide_stats.hpp tests/unit/bench/burst_bench_test.cpp
 tests_unit_unit_tests_CPPFLAGS += -I$(top_srcdir)/bench $(BENCH_TRACE_DIR_FLAG)
+
+# burstd's ingest and decision cycle on a recorded plugin stream (issue 29).
+noinst_PROGRAMS += bench/ingest_cycle
+bench_ingest_cycle_SOURCES = bench/ingest_cycle.cpp
+bench_ingest_cycle_LDADD = $(BURST_LIBS)

@@ -24,6 +24,17 @@
 # "steady" are then deltas, whose serialization writes only the changed job
 # (full) or nothing but the check (steady), and MB is a delta's size.
 #
+# With CYCLE=1 (implies DELTAS=1) the cluster also has 64 CLOUD nodes, the
+# listener records the stream, and at each size, after the phases above:
+#  1%      TimeLimit of 1% of the jobs changes in one scontrol call; a line
+#          reports the deltas that carried them (jobs each, the exporter's
+#          pass CPU and lock holds);
+#  burstd  bench/ingest_cycle replays that size's recording (from a whole
+#          snapshot the listener asks for with a resync) and prints burstd's
+#          parse and apply time per message kind and one decision cycle
+#          (ingest -> decide -> act) under bench/ingest_cycle.conf, with the
+#          held jobs released and the local nodes busy (its header says how).
+#
 # Columns (ms unless named otherwise; wall and CPU of the exporter thread
 # from its own debug line, SlurmctldDebug=debug):
 #   holds      read-lock holds in one full snapshot (median)
@@ -62,12 +73,17 @@ submit=$builddir/bench/submit_held
 # shellcheck source=../tests/slurm/lib/cluster.sh
 source "$top/tests/slurm/lib/cluster.sh"
 
-cluster_start --local 2 --cloud 0 --plugin-dir "$plugdir" --name plugbench \
-    --conf SlurmctldDebug=debug --conf MaxJobCount=100000 --conf MaxArraySize=100001 || exit 1
-deltas=${DELTAS:-0}
+cycle=${CYCLE:-0}
+deltas=${DELTAS:-$cycle}
+((cycle)) && [ ! -x "$builddir/bench/ingest_cycle" ] &&
+    { echo "$builddir/bench/ingest_cycle not built (make bench/ingest_cycle)" >&2; exit 1; }
+cluster_start --local 2 --cloud $((cycle ? 64 : 0)) --plugin-dir "$plugdir" --name plugbench \
+    --conf SlurmctldDebug=debug --conf MaxJobCount=200000 --conf MaxArraySize=100001 || exit 1
 listener_args=()
 ((deltas)) && listener_args=(--deltas)
-python3 "$top/tests/slurm/lib/snapshot_listener.py" "$CLUSTER_DIR/burst.sock" /dev/null "$CLUSTER_DIR/outbox" \
+record=/dev/null
+((cycle)) && record=$CLUSTER_DIR/stream.ndjson
+python3 "$top/tests/slurm/lib/snapshot_listener.py" "$CLUSTER_DIR/burst.sock" "$record" "$CLUSTER_DIR/outbox" \
     "${listener_args[@]}" &
 listener=$!
 trap 'kill $listener 2>/dev/null; cluster_stop' EXIT
@@ -119,6 +135,15 @@ for n in "${sizes[@]}"; do
     fi
     have=$(squeue -h -r -t PD | wc -l)
     [ -n "$held_job" ] || held_job=$(squeue -h -t PD -o %i | head -1)
+    if ((cycle)); then
+        # this size's recording starts from a whole snapshot
+        : >"$record"
+        mark=$(($(wc -l <"$ctld_log") + 1))
+        printf '{"v":2,"type":"resync","cluster":"plugbench","seq":%d,"time":%d,"reason":"bench size %d"}\n' \
+            "$((1000 + have))" "$(date +%s)" "$have" >"$CLUSTER_DIR/outbox"
+        wait_for "tail -n +$mark \"\$ctld_log\" | grep -q 'snapshot seq .*: $have jobs'" 300 ||
+            { echo "no whole snapshot of $have jobs after the resync" >&2; exit 1; }
+    fi
 
     # full: change one job, wait for the snapshot that copied everything
     mark=$(($(wc -l <"$ctld_log") + 1))
@@ -186,4 +211,22 @@ for n in "${sizes[@]}"; do
         "$full_cpu" "$steady_cpu" "$steady_hold" "$sq_cpu" "${sq_wall}s" \
         "$(calc 0 "$sq_cpu / $full_cpu")" "$(calc 0 "$sq_cpu / $steady_cpu")"
     echo "#   ($n_full full + $n_unch steady snapshots in the full phase, $n_steady steady; a full one serialized ${reser:-?} jobs afresh; $runs squeues, in which slurmctld's long-lived threads used $(calc 0 "$kept * 1000") ms)"
+    ((cycle)) || continue
+
+    # 1%: one scontrol call changes TimeLimit of 1% of the jobs
+    want=$(((have + 99) / 100))
+    ids=$(squeue -h -t PD -o %i | awk -v n="$want" 'NR % 100 == 1 && c < n { print; c++ }' | paste -sd,)
+    mark=$(($(wc -l <"$ctld_log") + 1))
+    scontrol update JobId="$ids" TimeLimit=$((10 + ${#have})) >/dev/null ||
+        { echo "changing $want jobs' TimeLimit failed" >&2; exit 1; }
+    pct_jobs() { snap_lines "$mark" | field 'delta: \([0-9]*\) jobs.*' | awk '{ s += $1 } END { print s + 0 }'; }
+    wait_for "[ \$(pct_jobs) -ge $want ]" 120 || echo "warning: deltas carried $(pct_jobs) of the $want changed jobs" >&2
+    pct=$(snap_lines "$mark" | grep -v 'delta: 0 jobs')
+    echo "#   1%: $want jobs changed, carried by $(wc -l <<<"$pct") deltas: jobs $(field 'delta: \([0-9]*\) jobs.*' <<<"$pct" | paste -sd' '); pass cpu ms $(field 'pass cpu \([0-9.]*\) ms.*' <<<"$pct" | paste -sd' '); lock holds cpu ms $(field 'in all [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$pct" | paste -sd' '); bytes $(field 'serialized \([0-9]*\) bytes.*' <<<"$pct" | paste -sd' ')"
+    # burstd's side of this size's stream
+    sleep 2
+    cp "$record" "$CLUSTER_DIR/stream-$have.ndjson"
+    "$builddir/bench/ingest_cycle" --release-held --busy-local "$CLUSTER_DIR/stream-$have.ndjson" \
+        "$top/bench/ingest_cycle.conf" | sed 's/^/#   /'
+    rm -f "$CLUSTER_DIR/stream-$have.ndjson"
 done

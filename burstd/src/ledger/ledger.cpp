@@ -1,6 +1,8 @@
 #include "ledger/ledger.hpp"
 
+#include <algorithm>
 #include <array>
+#include <set>
 #include <random>
 
 namespace burst {
@@ -123,7 +125,8 @@ Instance LedgerRecord::to_instance() const
     return i;
 }
 
-Ledger::Ledger(const std::string& path) : db_(open_ledger_file(path))
+Ledger::Ledger(const std::string& path, std::size_t change_memory)
+    : db_(open_ledger_file(path)), change_memory_(change_memory)
 {
     try {
         db_.exec("PRAGMA busy_timeout=5000");
@@ -181,6 +184,14 @@ constexpr std::string_view kThreadScalingTable = R"(
 CREATE TABLE IF NOT EXISTS thread_scaling (
   category TEXT PRIMARY KEY,
   model TEXT NOT NULL);
+)";
+
+// Indexes for reading a window of the history instead of all of it (the
+// records that ended lately, those of the instances a provider lists).  Any
+// schema version may have them; a burstd that does not use them ignores them.
+constexpr std::string_view kHistoryIndexes = R"(
+CREATE INDEX IF NOT EXISTS instances_ended ON instances(terminated_at);
+CREATE INDEX IF NOT EXISTS instances_provider_id ON instances(provider_id);
 )";
 
 } // namespace
@@ -260,6 +271,7 @@ CREATE INDEX instances_state ON instances(state);
             if (version < kSchemaVersion)
                 db_.prepare("UPDATE schema_version SET version = ?").bind(1, std::int64_t{kSchemaVersion}).run();
         }
+        db_.exec(kHistoryIndexes);
         db_.exec("COMMIT");
     } catch (...) {
         db_.rollback();
@@ -295,6 +307,7 @@ LedgerRecord Ledger::record_launch_intent(const LaunchIntent& intent, Time now)
         .bind(10, r.zone)
         .run();
     r.id = db_.last_insert_rowid();
+    note_change(r.token);
     return r;
 }
 
@@ -310,8 +323,10 @@ void Ledger::transition(const std::string& token, std::string_view what, std::st
     update.bind(1, token);
     bind_set(update);
     update.run();
-    if (db_.changes() == 1)
+    if (db_.changes() == 1) {
+        note_change(token);
         return;
+    }
     auto current = db_.prepare("SELECT state, provider_id FROM instances WHERE token = ?");
     current.bind(1, token);
     if (!current.step())
@@ -420,6 +435,92 @@ std::vector<LedgerRecord> Ledger::select(std::string_view where, const std::stri
     while (stmt.step())
         out.push_back(row(stmt));
     return out;
+}
+
+void Ledger::note_change(const std::string& token)
+{
+    ++changes_;
+    changed_tokens_.push_back(token);
+    if (changed_tokens_.size() > change_memory_)
+        changed_tokens_.pop_front();
+}
+
+std::uint64_t Ledger::change_count()
+{
+    std::lock_guard lock(mutex_);
+    return changes_;
+}
+
+std::optional<std::vector<LedgerRecord>> Ledger::changed_since(std::uint64_t cursor)
+{
+    std::set<std::string> tokens;
+    {
+        std::lock_guard lock(mutex_);
+        if (cursor > changes_ || changes_ - cursor > changed_tokens_.size())
+            return std::nullopt;
+        tokens.insert(changed_tokens_.end() - std::ptrdiff_t(changes_ - cursor), changed_tokens_.end());
+    }
+    std::vector<LedgerRecord> out;
+    for (const auto& token : tokens)
+        if (auto r = find(token))
+            out.push_back(std::move(*r));
+    std::sort(out.begin(), out.end(), [](const LedgerRecord& a, const LedgerRecord& b) { return a.id < b.id; });
+    return out;
+}
+
+std::vector<LedgerRecord> Ledger::open_or_ended_since(Time since)
+{
+    std::lock_guard lock(mutex_);
+    auto stmt = db_.prepare("SELECT " + std::string(kColumns) +
+                            " FROM instances WHERE state NOT IN ('terminated', 'failed') UNION SELECT " +
+                            std::string(kColumns) + " FROM instances WHERE terminated_at >= ?1 ORDER BY id");
+    stmt.bind(1, since);
+    std::vector<LedgerRecord> out;
+    while (stmt.step())
+        out.push_back(row(stmt));
+    return out;
+}
+
+std::vector<LedgerBoot> Ledger::latest_boots(std::size_t per_group)
+{
+    std::lock_guard lock(mutex_);
+    // NodeBoot::plausible() in SQL, then latest_boots()'s choice: the last
+    // per_group to come up in each group (the later record on a tie).
+    auto stmt = db_.prepare("SELECT id, node_group, requested_at, running_since FROM ("
+                            "SELECT id, node_group, requested_at, running_since, ROW_NUMBER() OVER ("
+                            "PARTITION BY node_group ORDER BY running_since DESC, id DESC) AS latest "
+                            "FROM instances WHERE running_since > 0 AND running_since >= requested_at) "
+                            "WHERE latest <= ?1 ORDER BY id");
+    stmt.bind(1, std::int64_t(per_group));
+    std::vector<LedgerBoot> out;
+    while (stmt.step())
+        out.push_back({stmt.integer(0), NodeBoot{stmt.text(1), stmt.real(2), stmt.real(3)}});
+    return out;
+}
+
+std::vector<LedgerRecord> Ledger::with_provider_ids(const std::vector<std::string>& ids)
+{
+    std::vector<LedgerRecord> out;
+    std::lock_guard lock(mutex_);
+    auto stmt = db_.prepare("SELECT " + std::string(kColumns) + " FROM instances WHERE provider_id = ?1");
+    for (const auto& id : std::set<std::string>(ids.begin(), ids.end())) {
+        if (id.empty())
+            continue;
+        stmt.reset();
+        stmt.bind(1, id);
+        while (stmt.step())
+            out.push_back(row(stmt));
+    }
+    std::sort(out.begin(), out.end(), [](const LedgerRecord& a, const LedgerRecord& b) { return a.id < b.id; });
+    return out;
+}
+
+std::size_t Ledger::closed_count()
+{
+    std::lock_guard lock(mutex_);
+    auto stmt = db_.prepare("SELECT COUNT(*) FROM instances WHERE state IN ('terminated', 'failed')");
+    stmt.step();
+    return std::size_t(stmt.integer(0));
 }
 
 std::optional<LedgerRecord> Ledger::find(const std::string& token)

@@ -14,6 +14,7 @@
 #include "model/spend_booking.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -79,6 +80,12 @@ std::vector<BilledSpan> billed_spans(const std::vector<LedgerRecord>& records);
 // (latest_boots).
 std::vector<NodeBoot> recent_boots(const std::vector<LedgerRecord>& records, std::size_t per_group);
 
+// A boot and the record it was measured on.
+struct LedgerBoot {
+    std::int64_t record = 0;
+    NodeBoot boot;
+};
+
 // A node group's circuit breaker as last changed, so that a restart does not
 // launch straight into a provider that just refused (see GroupHealth).
 struct BreakerRecord {
@@ -100,7 +107,8 @@ public:
 
     // Opens or creates the ledger.  Throws naming `path` when the file is not a
     // SQLite database, not a burstd ledger, or from a newer burstd.
-    explicit Ledger(const std::string& path);
+    // `change_memory`: how many writes changed_since() looks back over.
+    explicit Ledger(const std::string& path, std::size_t change_memory = kChangeMemory);
 
     const std::string& path() const { return db_.path(); }
 
@@ -124,6 +132,22 @@ public:
     std::vector<LedgerRecord> in_state(InstanceState state);
     std::vector<LedgerRecord> open_records();
     std::vector<LedgerRecord> all();
+    // Every open record and every closed one that ended at or after `since`,
+    // by id: a window of the history whose cost does not grow with its age.
+    std::vector<LedgerRecord> open_or_ended_since(Time since);
+    // latest_boots(per_group) over every record, with the records' ids.
+    std::vector<LedgerBoot> latest_boots(std::size_t per_group);
+    // The records, in any state, of instances with these provider ids, by id.
+    std::vector<LedgerRecord> with_provider_ids(const std::vector<std::string>& ids);
+    std::size_t closed_count();
+
+    // Writes so far through this Ledger (its process is the ledger's only
+    // writer): a cursor for changed_since().
+    std::uint64_t change_count();
+    // The records written after `cursor` as they are now, by id; nullopt when
+    // that is more than change_memory writes ago (read the window afresh).
+    std::optional<std::vector<LedgerRecord>> changed_since(std::uint64_t cursor);
+    static constexpr std::size_t kChangeMemory = 65536;
 
     // Replaces the group's breaker record; state closed (or disabled, which
     // a restart's fresh configuration ends anyway) removes it.
@@ -150,8 +174,13 @@ private:
     std::vector<LedgerRecord> select(std::string_view where, const std::string& arg);
     LedgerRecord row(const SqliteStatement& stmt) const;
 
+    void note_change(const std::string& token); // under mutex_
+
     std::mutex mutex_;
     SqliteConnection db_;
+    std::uint64_t changes_ = 0;
+    const std::size_t change_memory_;
+    std::deque<std::string> changed_tokens_; // the last change_memory_ writes' records
 };
 
 } // namespace burst

@@ -2,6 +2,8 @@
 libburst_a_SOURCES += \
 	burstd/src/ledger/ledger.cpp \
 	burstd/src/ledger/ledger.hpp \
+	burstd/src/ledger/ledger_window.cpp \
+	burstd/src/ledger/ledger_window.hpp \
 	burstd/src/ledger/reconciler.cpp \
 	burstd/src/ledger/reconciler.hpp \
 	burstd/src/ledger/sqlite_connection.cpp \
@@ -9,4 +11,5 @@ libburst_a_SOURCES += \
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/ledger/ledger_test.cpp \
+	tests/unit/ledger/ledger_window_test.cpp \
 	tests/unit/ledger/reconciler_test.cpp

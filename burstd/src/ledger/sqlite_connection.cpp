@@ -94,6 +94,11 @@ bool SqliteStatement::step()
     conn_->fail("cannot run \"" + std::string(sqlite3_sql(stmt_.get())).substr(0, 60) + "\"");
 }
 
+void SqliteStatement::reset()
+{
+    sqlite3_reset(stmt_.get());
+}
+
 void SqliteStatement::run()
 {
     while (step()) {

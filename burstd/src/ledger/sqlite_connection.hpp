@@ -55,6 +55,8 @@ public:
     bool step();
     // Runs a statement that returns no rows.
     void run();
+    // Back to before the first step, for new binds (the old ones stay until rebound).
+    void reset();
 
     std::string text(int column) const;
     std::int64_t integer(int column) const;

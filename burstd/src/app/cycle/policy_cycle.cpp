@@ -87,8 +87,8 @@ std::string advice_text(const std::map<std::string, std::uint32_t>& advice)
 
 PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
                          std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads)
-    : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), actuator_(actuator), instances_(instances),
-      reconcile_every_(reconcile_every ? reconcile_every : 1), placeholders_(actuator)
+    : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), ledger_window_(ledger, kRecentBoots),
+      actuator_(actuator), instances_(instances), reconcile_every_(reconcile_every ? reconcile_every : 1), placeholders_(actuator)
 {
     // What the last run learned of thread scaling, before any job end of this one.
     try {
@@ -150,15 +150,23 @@ void PolicyCycle::run(const CycleContext& ctx)
     state.groups = ctx.config.node_groups;
     for (auto& g : state.groups)
         g.longest_boot = slurm_boot_bound(timeouts_.resume_timeout, ctx.config.cycle_interval);
-    std::vector<LedgerRecord> records = ledger_.all();
+    const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
+    spend_interval_ = reported_spend_interval(limits);
+    // The spend trackers book from their interval's start at the latest;
+    // ended instances are billed to a billing boundary at the latest.
+    Seconds history = spend_interval_;
+    for (const auto& l : limits)
+        history = std::max(history, l.interval);
+    for (const auto& g : state.groups)
+        history = std::max(history, g.billing == Billing::PerHour ? Seconds(3600) : g.min_billed);
+    ledger_window_.refresh(ctx.now - history);
+    const std::vector<LedgerRecord>& records = ledger_window_.records();
     for (const auto& r : records)
         if (r.open())
             state.instances.push_back(r.to_instance());
-    state.boots = recent_boots(records, kRecentBoots);
+    state.boots = ledger_window_.boots();
     const std::vector<BilledSpan> billed = billed_spans(records);
     state.ended_but_billed = spans_billed_past_end(billed, state.groups, ctx.now);
-    const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
-    spend_interval_ = reported_spend_interval(limits);
     for (const auto& error : scaling_errors_)
         ctx.log.error(error);
     scaling_errors_.clear();
@@ -673,12 +681,7 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
     json_object_set(status, "warm", warm.get());
 
     JsonRef instances(json_array());
-    std::size_t closed = 0;
-    for (const auto& r : ledger_.all()) {
-        if (!r.open()) {
-            ++closed;
-            continue;
-        }
+    for (const auto& r : ledger_.open_records()) {
         json_array_append_new(instances.get(),
                               json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:s}", "node", r.node.c_str(), "group",
                                         r.node_group.c_str(), "provider_id", r.provider_id.c_str(), "state",
@@ -687,7 +690,7 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
                                         "zone", r.zone.c_str()));
     }
     json_object_set(status, "instances", instances.get());
-    json_object_set_new(status, "closed_instances", json_integer(json_int_t(closed)));
+    json_object_set_new(status, "closed_instances", json_integer(json_int_t(ledger_.closed_count())));
     json_object_set_new(status, "provider_work_in_flight", json_integer(json_int_t(instances_.busy())));
 
     const SpendView& spend = this->spend();

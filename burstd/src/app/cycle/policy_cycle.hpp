@@ -16,6 +16,7 @@
 #include "app/warm/placeholder_pool.hpp"
 #include "app/config/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
+#include "ledger/ledger_window.hpp"
 #include "policy/budget/budget_cap.hpp"
 #include "policy/budget/budget_spend.hpp"
 #include "policy/cycle/decision_cycle.hpp"
@@ -143,6 +144,7 @@ private:
     PolicyCycleStats stats_;
     DecisionCycle cycle_;
     Ledger& ledger_;
+    LedgerWindow ledger_window_;
     SlurmActuator& actuator_;
     InstanceManager& instances_;
     JobWhyPublisher whys_;

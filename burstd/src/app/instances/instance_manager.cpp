@@ -750,22 +750,29 @@ void InstanceManager::suspend_one(const std::string& node, bool after_failure)
 
 void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
 {
+    std::map<std::string, std::vector<LedgerRecord>> launching;
+    for (auto& r : ledger_.in_state(InstanceState::Launching))
+        launching[r.node].push_back(std::move(r));
+    if (launching.empty())
+        return;
     for (const auto& n : nodes) {
         if (!n.cloud() || !n.usable())
             continue;
-        for (const auto& r : ledger_.for_node(n.name))
-            if (r.state == InstanceState::Launching) {
-                ledger_.mark_running(r.token, clock_.now());
-                health_.registered(r.node_group, clock_.now());
-                resume_jobs(n.name, true);
-                log_.info("node " + n.name + " is up in Slurm: instance " + r.provider_id + " running");
-                // slurmd's registration set InstanceId/InstanceType to its own
-                // --instance-id/--instance-type, empty unless its image passes
-                // them, over what the launch told Slurm (23.11+).
-                if (auto err = actuator_.set_node_instance(NodeInstance{n.name, "", "", r.provider_id, r.instance_type},
-                                                           "instance " + r.provider_id + " registered"))
-                    log_.error("node " + n.name + ": " + err.message);
-            }
+        auto it = launching.find(n.name);
+        if (it == launching.end())
+            continue;
+        for (const auto& r : it->second) {
+            ledger_.mark_running(r.token, clock_.now());
+            health_.registered(r.node_group, clock_.now());
+            resume_jobs(n.name, true);
+            log_.info("node " + n.name + " is up in Slurm: instance " + r.provider_id + " running");
+            // slurmd's registration set InstanceId/InstanceType to its own
+            // --instance-id/--instance-type, empty unless its image passes
+            // them, over what the launch told Slurm (23.11+).
+            if (auto err = actuator_.set_node_instance(NodeInstance{n.name, "", "", r.provider_id, r.instance_type},
+                                                       "instance " + r.provider_id + " registered"))
+                log_.error("node " + n.name + ": " + err.message);
+        }
     }
 }
 
@@ -850,7 +857,6 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes, const std::s
         for (const auto& n : g.nodes)
             locks.emplace_back(node_mutex(n));
     ReconcileInput input;
-    input.records = ledger_.all();
     for (const auto& [name, p] : providers_) {
         if (!only.empty() && !only.count(name))
             continue;
@@ -860,6 +866,18 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes, const std::s
                        ": " + listed.error.message + "); its records are left as they are");
         input.listings.push_back(ProviderListing{name, std::move(listed.instances), !listed.error});
     }
+    // The open records, and the closed ones of instances still listed: not
+    // the whole history, which grows with every launch.
+    input.records = ledger_.open_records();
+    std::vector<std::string> listed;
+    for (const auto& l : input.listings)
+        for (const auto& inst : l.instances)
+            listed.push_back(inst.provider_id);
+    for (auto& r : ledger_.with_provider_ids(listed))
+        if (!r.open())
+            input.records.push_back(std::move(r));
+    std::sort(input.records.begin(), input.records.end(),
+              [](const LedgerRecord& a, const LedgerRecord& b) { return a.id < b.id; });
     input.nodes = nodes;
     input.now = clock_.now();
     input.resume_timeout = settings_.resume_timeout;
