@@ -25,8 +25,9 @@ an error:
 Azure zone "1" has no capacity (ZonalAllocationFailed), and a deleted Azure
 VM stays visible as Deleting until its delete operation has been polled to
 its end; a PUT on it meanwhile is a 409 Conflict.
-Each handled request is logged as "API what verdict" to --log; a verdict
-other than "verified" means the request was refused.
+Each handled request is logged as "API what verdict" to --log (and with its
+time to --stamps); a verdict other than "verified" means the request was
+refused.  --latency delays every answer.
 """
 import argparse
 import base64
@@ -109,8 +110,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log(self, api, what, verdict):
         with self.state.lock, open(self.state.cfg.log, "a") as f:
             f.write("%s %s %s\n" % (api, what, verdict))
+        if self.state.cfg.stamps:
+            with self.state.lock, open(self.state.cfg.stamps, "a") as f:
+                f.write("%.6f %s %s\n" % (time.monotonic(), api, what))
 
     def reply(self, status, doc=None, headers=()):
+        if self.state.cfg.latency:
+            time.sleep(self.state.cfg.latency)
         data = b"" if doc is None else (doc if isinstance(doc, bytes) else json.dumps(doc).encode())
         self.send_response(status)
         for k, v in headers:
@@ -605,6 +611,8 @@ def main():
     p.add_argument("--gce-page-size", type=int, default=1,
                    help="most instances per GCE list page (the client's maxResults caps it too)")
     p.add_argument("--metadata-port-file", help="also serve a GCE metadata server over plain HTTP on loopback")
+    p.add_argument("--latency", type=float, default=0, help="seconds every answer waits (a cloud's own latency)")
+    p.add_argument("--stamps", help="append 'MONOTONIC_TIME API WHAT' per request to this file")
     cfg = p.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True

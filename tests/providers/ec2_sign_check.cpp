@@ -9,7 +9,8 @@
 //       --node N --cluster C --burstd-id B --token K
 //   ec2-sign-check ... describe-instances --cluster C --burstd-id B [--next-token T]
 //   ec2-sign-check ... terminate-instances ID...
-//   ec2-sign-check ... create-tags --resource ID... --tag KEY=VALUE...
+//   ec2-sign-check ... create-fleet --lt-id ID --lt-version V --type T... [--subnet S...]
+//       --capacity N [--min N] [--spot] --cluster C --burstd-id B [--node N] --token K
 //   ec2-sign-check --time UNIX --region R resign FILE
 //       re-signs a captured request over exactly the headers its own
 //       Authorization lists (x-amz-content-sha256 included when listed) and
@@ -131,18 +132,19 @@ Ec2Params build(const std::string& command, const Args& a)
             usage("terminate-instances: give 1..1000 instance ids");
         return batches.front();
     }
-    if (command == "create-tags") {
-        std::vector<std::pair<std::string, std::string>> tags;
-        auto it = a.options.find("tag");
-        if (it != a.options.end())
-            for (const auto& kv : it->second) {
-                const auto eq = kv.find('=');
-                if (eq == std::string::npos)
-                    usage("--tag: expected KEY=VALUE, got '" + kv + "'");
-                tags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-            }
-        auto r = a.options.find("resource");
-        return create_tags_params(r == a.options.end() ? std::vector<std::string>{} : r->second, tags);
+    if (command == "create-fleet") {
+        CreateFleetSpec spec;
+        spec.launch_template = {a.optional("lt-id"), a.optional("lt-name"), a.optional("lt-version")};
+        if (auto it = a.options.find("type"); it != a.options.end())
+            spec.instance_types = it->second;
+        if (auto it = a.options.find("subnet"); it != a.options.end())
+            spec.subnet_ids = it->second;
+        spec.target_capacity = std::atoi(a.one("capacity").c_str());
+        spec.min_target_capacity = a.flag("min") ? std::atoi(a.one("min").c_str()) : 0;
+        spec.spot = a.flag("spot");
+        spec.tags = {a.one("cluster"), a.optional("node"), a.one("burstd-id")};
+        spec.client_token = a.one("token");
+        return create_fleet_params(spec);
     }
     usage("unknown command '" + command + "'");
 }

@@ -16,7 +16,8 @@ selects an error, so the server keeps no state:
                                                           none when that is below MinTargetCapacity, as EC2 does
   CreateFleet with a MinTargetCapacity but neither SingleInstanceType nor SingleAvailabilityZone, or a
   minimum above the target                                 -> 400 InvalidParameterCombination
-Each handled request is logged as "Action verdict" to --log.
+Each handled request is logged as "Action verdict" to --log (and with its
+time to --stamps); --latency delays every answer.
 """
 import argparse
 import datetime
@@ -26,6 +27,7 @@ import http.server
 import os
 import ssl
 import sys
+import time
 import urllib.parse
 
 ALGORITHM = "AWS4-HMAC-SHA256"
@@ -98,6 +100,8 @@ class Ec2Handler(http.server.BaseHTTPRequestHandler):
         return None
 
     def reply(self, status, text):
+        if self.server.cfg.latency:
+            time.sleep(self.server.cfg.latency)
         data = text.encode()
         self.send_response(status)
         self.send_header("Content-Type", "text/xml;charset=UTF-8")
@@ -108,6 +112,9 @@ class Ec2Handler(http.server.BaseHTTPRequestHandler):
     def log(self, action, verdict):
         with open(self.server.cfg.log, "a") as f:
             f.write("%s %s\n" % (action, verdict))
+        if self.server.cfg.stamps:
+            with open(self.server.cfg.stamps, "a") as f:
+                f.write("%.6f %s\n" % (time.monotonic(), action))
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -173,9 +180,6 @@ class Ec2Handler(http.server.BaseHTTPRequestHandler):
                           "<requestId>r-f</requestId><fleetId>fleet-0a1b</fleetId><errorSet>%s</errorSet>"
                           "<fleetInstanceSet>%s</fleetInstanceSet></CreateFleetResponse>" % (errors, instances))
 
-    def action_CreateTags(self, form):
-        return self.reply(200, self.fixture("create_tags.xml"))
-
     def action_DescribeInstances(self, form):
         cfg_filters = {form.get("Filter.%d.Name" % n): form.get("Filter.%d.Value.1" % n) for n in (1, 2, 3)}
         if "tag:slurm-burst:cluster" not in cfg_filters or "tag:slurm-burst:burstd-id" not in cfg_filters:
@@ -198,8 +202,11 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name in ("cert", "key", "fixtures", "port-file", "log", "access-key", "secret", "region"):
         p.add_argument("--" + name, required=True)
+    p.add_argument("--latency", type=float, default=0, help="seconds every answer waits (a cloud's own latency)")
+    p.add_argument("--stamps", help="append 'MONOTONIC_TIME ACTION' per request to this file")
     cfg = p.parse_args()
-    server = http.server.HTTPServer(("127.0.0.1", 0), Ec2Handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Ec2Handler)
+    server.daemon_threads = True
     server.cfg = cfg
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cfg.cert, cfg.key)

@@ -3,14 +3,15 @@
 // a CurlMulti on an io_context thread — and drives it from the shell, for
 // tests/providers/test_cloud_tls_server.sh and the OpenStack tests.
 //
-//   provider-conf-check -f BURSTD_CONF -p PROVIDER COMMAND ...
+//   provider-conf-check -f BURSTD_CONF -p PROVIDER [-w WORKERS] COMMAND ...
 //   launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...   "NODE launched ID ADDRESS" | "NODE error KIND MESSAGE"
 //   list CLUSTER BURSTD_ID                        "NODE ID STATE" [" error KIND MESSAGE"] | "error KIND MESSAGE"
 //   terminate ID...                               "ID terminated" | "ID error KIND MESSAGE"
 //   resume LEDGER [JOB=NODE,...]... NODE...
 //                           burstd's InstanceManager resumes the nodes (of the
 //                           conf's NodeGroups on this provider) with a ledger at
-//                           LEDGER and no Slurm, JOB=NODE,... standing for
+//                           LEDGER and no Slurm (-w: its provider workers,
+//                           default 1, burstd's 4), JOB=NODE,... standing for
 //                           SLURM_RESUME_FILE's jobs; prints what it asked Slurm for
 //                           ("slurm ..."), then every ledger record of the nodes:
 //                           "NODE TYPE ZONE STATE PROVIDER_ID" (- for empty), and
@@ -29,7 +30,9 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <map>
@@ -133,10 +136,10 @@ private:
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
-    std::string conf, name;
+    std::string conf, name, workers = "1";
     std::size_t i = 0;
-    for (; i + 1 < args.size() && (args[i] == "-f" || args[i] == "-p"); i += 2)
-        (args[i] == "-f" ? conf : name) = args[i + 1];
+    for (; i + 1 < args.size() && (args[i] == "-f" || args[i] == "-p" || args[i] == "-w"); i += 2)
+        (args[i] == "-f" ? conf : args[i] == "-p" ? name : workers) = args[i + 1];
     if (conf.empty() || name.empty() || i >= args.size())
         return usage("-f, -p and a command are required");
     const std::string command = args[i++];
@@ -218,7 +221,7 @@ int main(int argc, char** argv)
         for (const auto& g : loaded.config.node_groups)
             if (g.provider == name)
                 settings.groups.push_back(g);
-        settings.workers = 1;
+        settings.workers = std::size_t(std::max(1, std::atoi(workers.c_str())));
         std::map<std::string, std::unique_ptr<Provider>> providers;
         providers[name] = std::move(provider);
         std::vector<std::string> nodes;

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
-    EC2Client, RunInstancesCommand, DescribeInstancesCommand, TerminateInstancesCommand, CreateTagsCommand,
+    EC2Client, RunInstancesCommand, DescribeInstancesCommand, TerminateInstancesCommand, CreateFleetCommand,
 } from '@aws-sdk/client-ec2';
 import { SignatureV4 } from '@smithy/signature-v4';
 
@@ -87,10 +87,58 @@ const scenarios = [
         ours: ['terminate-instances', 'i-0abc', 'i-0def'],
     },
     {
-        name: 'CreateTags (per-node tags after CreateFleet)',
-        sdk: new CreateTagsCommand({ Resources: ['i-0abc'], Tags: [{ Key: 'slurm-burst:node', Value: node },
-            { Key: 'Name', Value: node }] }),
-        ours: ['create-tags', '--resource', 'i-0abc', '--tag', `slurm-burst:node=${node}`, '--tag', `Name=${node}`],
+        name: 'CreateFleet (instant, 1000 nodes, types x subnets, owner tags only, client token)',
+        sdk: new CreateFleetCommand({
+            Type: 'instant',
+            LaunchTemplateConfigs: [{
+                LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0123456789abcdef0', Version: '$Latest' },
+                Overrides: [{ InstanceType: 'c5.large', SubnetId: 'subnet-a' }, { InstanceType: 'c5.large', SubnetId: 'subnet-b' },
+                    { InstanceType: 'c5a.large', SubnetId: 'subnet-a' }, { InstanceType: 'c5a.large', SubnetId: 'subnet-b' }],
+            }],
+            TargetCapacitySpecification: { TotalTargetCapacity: 1000, OnDemandTargetCapacity: 1000,
+                DefaultTargetCapacityType: 'on-demand' },
+            OnDemandOptions: { AllocationStrategy: 'lowest-price' },
+            ClientToken: 'f00d',
+            TagSpecifications: [{ ResourceType: 'instance', Tags: tags(cluster, burstdId, node).slice(0, 2) }],
+        }),
+        ours: ['create-fleet', '--lt-id', 'lt-0123456789abcdef0', '--lt-version', '$Latest', '--type', 'c5.large',
+            '--type', 'c5a.large', '--subnet', 'subnet-a', '--subnet', 'subnet-b', '--capacity', '1000',
+            '--cluster', cluster, '--burstd-id', burstdId, '--token', 'f00d'],
+    },
+    {
+        name: "CreateFleet (one job's nodes: spot, minimum of all, one type and zone)",
+        sdk: new CreateFleetCommand({
+            Type: 'instant',
+            LaunchTemplateConfigs: [{
+                LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0123456789abcdef0', Version: '3' },
+                Overrides: [{ InstanceType: 'c5.large' }],
+            }],
+            TargetCapacitySpecification: { TotalTargetCapacity: 4, SpotTargetCapacity: 4,
+                DefaultTargetCapacityType: 'spot' },
+            SpotOptions: { AllocationStrategy: 'price-capacity-optimized', MinTargetCapacity: 4,
+                SingleInstanceType: true, SingleAvailabilityZone: true },
+            ClientToken: 'job-17',
+            TagSpecifications: [{ ResourceType: 'instance', Tags: tags('c1', 'b1', 'n1').slice(0, 2) }],
+        }),
+        ours: ['create-fleet', '--lt-id', 'lt-0123456789abcdef0', '--lt-version', '3', '--type', 'c5.large',
+            '--capacity', '4', '--min', '4', '--spot', '--cluster', 'c1', '--burstd-id', 'b1', '--token', 'job-17'],
+    },
+    {
+        name: 'CreateFleet (a fleet of one carries its node tags)',
+        sdk: new CreateFleetCommand({
+            Type: 'instant',
+            LaunchTemplateConfigs: [{
+                LaunchTemplateSpecification: { LaunchTemplateId: 'lt-0123456789abcdef0', Version: '$Latest' },
+                Overrides: [{ InstanceType: 'c5.large' }],
+            }],
+            TargetCapacitySpecification: { TotalTargetCapacity: 1, OnDemandTargetCapacity: 1,
+                DefaultTargetCapacityType: 'on-demand' },
+            OnDemandOptions: { AllocationStrategy: 'lowest-price' },
+            ClientToken: 'one',
+            TagSpecifications: [{ ResourceType: 'instance', Tags: tags(cluster, burstdId, node) }],
+        }),
+        ours: ['create-fleet', '--lt-id', 'lt-0123456789abcdef0', '--lt-version', '$Latest', '--type', 'c5.large',
+            '--capacity', '1', '--cluster', cluster, '--burstd-id', burstdId, '--node', node, '--token', 'one'],
     },
 ];
 

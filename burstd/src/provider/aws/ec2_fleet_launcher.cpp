@@ -93,7 +93,12 @@ void Ec2FleetLauncher::launch_batch(const std::vector<LaunchRequest>& requests, 
         if (first.all_or_nothing)
             spec.min_target_capacity = spec.target_capacity;
         spec.spot = first.spot;
+        // EC2 tags a fleet's instances alike, and a tag call per node would
+        // make a 1,000-node burst 1,001 calls: a fleet of one carries its
+        // node's tags, a larger one only the owner's, and its instances are
+        // known by their ids, which the ledger holds from the answer on.
         spec.tags = first.tags;
+        spec.tags.node = waiting.size() == 1 ? requests[waiting.front()].node : "";
         std::vector<std::string> tokens;
         for (size_t i : waiting)
             tokens.push_back(requests[i].idempotency_token);
@@ -130,12 +135,7 @@ void Ec2FleetLauncher::launch_batch(const std::vector<LaunchRequest>& requests, 
                 left.push_back(i);
                 continue;
             }
-            const std::string& id = ids[next_id++];
-            if (ProviderError tag_error = tag_for_node(id, requests[i])) {
-                results[i].error = tag_error;
-                continue;
-            }
-            results[i].provider_id = id;
+            results[i].provider_id = ids[next_id++];
         }
         waiting = std::move(left);
         if (waiting.empty())
@@ -151,21 +151,6 @@ void Ec2FleetLauncher::launch_batch(const std::vector<LaunchRequest>& requests, 
     }
     for (size_t i : waiting)
         results[i].error = last_error;
-}
-
-ProviderError Ec2FleetLauncher::tag_for_node(const std::string& instance_id, const LaunchRequest& request)
-{
-    Ec2Reply reply = client_.call(create_tags_params({instance_id}, {{ec2_tag_node, request.node}, {"Name", request.node}}));
-    if (!reply.error)
-        return {};
-    ProviderError e = reply.error;
-    Ec2Reply terminated = client_.call(terminate_instances_params({instance_id}).front());
-    // Still carrying the owner tags, an instance whose termination fails here
-    // is found by the reconciler as an orphan and terminated then.
-    e.message += terminated.error ? " (instance " + instance_id + " left untagged, termination failed: " +
-                                        terminated.error.message + ")"
-                                  : " (instance " + instance_id + " terminated)";
-    return e;
 }
 
 } // namespace burst

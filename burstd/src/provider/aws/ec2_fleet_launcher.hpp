@@ -1,10 +1,11 @@
 #pragma once
 // Launches nodes with CreateFleet (type instant): one fleet per batch of
 // nodes that share an instance type and market, spread over the configured
-// subnets.  Instances are handed out to the batch's nodes in order and tagged
-// per node with CreateTags; when EC2 delivers fewer instances than nodes
-// because of a capacity shortage, the nodes left over are retried with the
-// next fallback type, and whatever is still left gets the classified error.
+// subnets, in one call: instances are handed out to the batch's nodes in
+// order (a fleet of one node is tagged with it).  When EC2 delivers fewer
+// instances than nodes because of a capacity shortage, the nodes left over
+// are retried with the next fallback type, and whatever is still left gets
+// the classified error.
 // One job's nodes (LaunchRequest::all_or_nothing) are a fleet of their own
 // with MinTargetCapacity = all of them, in one type and Availability Zone:
 // EC2 launches them all or none.
@@ -19,8 +20,8 @@
 namespace burst {
 
 // Instances burstd asks one CreateFleet for: EC2 caps an instant fleet's
-// MinTargetCapacity at 1000, and one fleet per 1000 nodes keeps a reply (and
-// the CreateTags that follow it) a size EC2 answers within its timeouts.
+// MinTargetCapacity at 1000, and one fleet per 1000 nodes keeps a reply a
+// size EC2 answers within its timeouts.
 constexpr std::size_t ec2_fleet_batch_limit = 1000;
 
 class Ec2FleetLauncher {
@@ -34,9 +35,6 @@ private:
     // Fills results[i] for every index in `batch` (same type and market).
     void launch_batch(const std::vector<LaunchRequest>& requests, const std::vector<size_t>& batch,
                       std::vector<LaunchResult>& results);
-    // Tags the instance with its node; on failure terminates it, so no
-    // instance runs under the wrong (or no) node name, and returns the error.
-    ProviderError tag_for_node(const std::string& instance_id, const LaunchRequest& request);
 
     Ec2Client& client_;
     const Ec2ProviderConfig& config_;

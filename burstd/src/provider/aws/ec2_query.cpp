@@ -139,7 +139,12 @@ Ec2Params create_fleet_params(const CreateFleetSpec& spec)
         p.emplace_back(options + "SingleAvailabilityZone", "true");
     }
     add_client_token(p, spec.client_token, "CreateFleet");
-    add_tag_specification(p, 1, "instance", owner_tags(spec.tags));
+    auto tags = owner_tags(spec.tags);
+    if (!spec.tags.node.empty()) {
+        tags.emplace_back(ec2_tag_node, spec.tags.node);
+        tags.emplace_back("Name", spec.tags.node);
+    }
+    add_tag_specification(p, 1, "instance", tags);
     return p;
 }
 
@@ -176,20 +181,6 @@ std::vector<Ec2Params> terminate_instances_params(const std::vector<std::string>
         out.push_back(std::move(p));
     }
     return out;
-}
-
-Ec2Params create_tags_params(const std::vector<std::string>& resource_ids,
-                             const std::vector<std::pair<std::string, std::string>>& tags)
-{
-    require(!resource_ids.empty() && !tags.empty(), "CreateTags: needs at least one resource and one tag");
-    Ec2Params p = action("CreateTags");
-    for (size_t i = 0; i < resource_ids.size(); ++i)
-        p.emplace_back("ResourceId." + std::to_string(i + 1), resource_ids[i]);
-    for (size_t i = 0; i < tags.size(); ++i) {
-        p.emplace_back("Tag." + std::to_string(i + 1) + ".Key", tags[i].first);
-        p.emplace_back("Tag." + std::to_string(i + 1) + ".Value", tags[i].second);
-    }
-    return p;
 }
 
 std::string ec2_form_body(const Ec2Params& params)

@@ -51,7 +51,7 @@ struct CreateFleetSpec {
     // one type in one Availability Zone (at most 1000; 0 = no minimum).
     int min_target_capacity = 0;
     bool spot = false;
-    InstanceTags tags; // node tags are set per instance afterwards (CreateTags)
+    InstanceTags tags; // the owner's, and the node's when set (a fleet of one)
     std::string client_token;
 };
 
@@ -62,8 +62,6 @@ Ec2Params describe_instances_params(const InstanceTags& owner, const std::string
 // One request per at most `batch` ids (EC2 accepts up to 1000).
 std::vector<Ec2Params> terminate_instances_params(const std::vector<std::string>& instance_ids,
                                                   size_t batch = 1000);
-Ec2Params create_tags_params(const std::vector<std::string>& resource_ids,
-                             const std::vector<std::pair<std::string, std::string>>& tags);
 
 // "Action=...&Version=2016-11-15&..." with SigV4's percent-encoding.
 std::string ec2_form_body(const Ec2Params& params);

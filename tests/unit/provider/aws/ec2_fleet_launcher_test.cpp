@@ -37,9 +37,6 @@ std::string fleet_response(const std::vector<std::string>& ids, const std::strin
     return xml + "</fleetInstanceSet></CreateFleetResponse>";
 }
 
-const char create_tags_ok[] = "<CreateTagsResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
-                              "<requestId>r-2</requestId><return>true</return></CreateTagsResponse>";
-
 std::string error_document(const std::string& code)
 {
     return "<Response><Errors><Error><Code>" + code + "</Code><Message>m</Message></Error></Errors>"
@@ -92,15 +89,12 @@ TEST_GROUP(Ec2FleetLauncher)
     }
 };
 
-TEST(Ec2FleetLauncher, PartialFleetTagsEachNodeAndFallsBackToTheNextTypeForTheRest)
+TEST(Ec2FleetLauncher, APartialFleetServesNodesInOrderAndTheRestFallBackToTheNextType)
 {
     transport.answer(200, fleet_response({"i-0aaa", "i-0bbb"}, "c5.large", {{"InsufficientInstanceCapacity", "subnet-a"}}));
-    transport.answer(200, create_tags_ok);
-    transport.answer(200, create_tags_ok);
     transport.answer(200, fleet_response({"i-0ccc"}, "c5a.large"));
-    transport.answer(200, create_tags_ok);
     auto results = provider->launch({node("cloud-1"), node("cloud-2"), node("cloud-3")});
-    CHECK(transport.exhausted());
+    CHECK(transport.exhausted()); // two calls for three nodes: no call per node
     LONGS_EQUAL(3, results.size());
     STRCMP_EQUAL("i-0aaa", results[0].provider_id.c_str());
     STRCMP_EQUAL("i-0bbb", results[1].provider_id.c_str());
@@ -119,22 +113,23 @@ TEST(Ec2FleetLauncher, PartialFleetTagsEachNodeAndFallsBackToTheNextTypeForTheRe
     CHECK(contains(fleet1, "DefaultTargetCapacityType=on-demand"));
     CHECK(contains(fleet1, "&ClientToken=" + fleet_client_token({"tok-cloud-1", "tok-cloud-2", "tok-cloud-3"},
                                                                  "c5.large") + "&"));
-    CHECK(contains(fleet1, "TagSpecification.1.Tag.1.Key=slurm-burst%3Acluster&TagSpecification.1.Tag.1.Value=hpc1"));
-    CHECK(contains(transport.sent[1].body, "Action=CreateTags&Version=2016-11-15&ResourceId.1=i-0aaa&"
-                                           "Tag.1.Key=slurm-burst%3Anode&Tag.1.Value=cloud-1&Tag.2.Key=Name&"
-                                           "Tag.2.Value=cloud-1"));
-    CHECK(contains(transport.sent[2].body, "ResourceId.1=i-0bbb&Tag.1.Key=slurm-burst%3Anode&Tag.1.Value=cloud-2"));
-    const std::string& fleet2 = transport.sent[3].body;
+    // EC2 tags a fleet's instances alike: three nodes, so only the owner's tags.
+    CHECK(contains(fleet1, "TagSpecification.1.Tag.1.Key=slurm-burst%3Acluster&TagSpecification.1.Tag.1.Value=hpc1&"
+                           "TagSpecification.1.Tag.2.Key=slurm-burst%3Aburstd-id&"
+                           "TagSpecification.1.Tag.2.Value=burstd-7"));
+    CHECK(!contains(fleet1, "slurm-burst%3Anode"));
+    const std::string& fleet2 = transport.sent[1].body;
     CHECK(contains(fleet2, "Overrides.1.InstanceType=c5a.large&"));
     CHECK(contains(fleet2, "TotalTargetCapacity=1&"));
     CHECK(contains(fleet2, "&ClientToken=" + fleet_client_token({"tok-cloud-3"}, "c5a.large") + "&"));
-    CHECK(contains(transport.sent[4].body, "ResourceId.1=i-0ccc&Tag.1.Key=slurm-burst%3Anode&Tag.1.Value=cloud-3"));
+    // A fleet of one node carries that node's tags.
+    CHECK(contains(fleet2, "TagSpecification.1.Tag.3.Key=slurm-burst%3Anode&TagSpecification.1.Tag.3.Value=cloud-3&"
+                           "TagSpecification.1.Tag.4.Key=Name&TagSpecification.1.Tag.4.Value=cloud-3"));
 }
 
 TEST(Ec2FleetLauncher, NodesLeftWhenEveryTypeIsShortGetTheCapacityError)
 {
     transport.answer(200, fleet_response({"i-0aaa"}, "c5.large", {{"InsufficientInstanceCapacity", "subnet-a"}}));
-    transport.answer(200, create_tags_ok);
     transport.answer(500, error_document("InsufficientInstanceCapacity"));
     auto results = provider->launch({node("cloud-1"), node("cloud-2"), node("cloud-3")});
     CHECK(transport.exhausted());
@@ -169,16 +164,14 @@ TEST(Ec2FleetLauncher, AWholeCallQuotaErrorIsNotRetriedWithAnotherType)
 TEST(Ec2FleetLauncher, SpotAndOnDemandNodesGoInSeparateFleets)
 {
     transport.answer(200, fleet_response({"i-0aaa"}, "c5.large"));
-    transport.answer(200, create_tags_ok);
     transport.answer(200, fleet_response({"i-0bbb"}, "c5.large"));
-    transport.answer(200, create_tags_ok);
     auto results = provider->launch({node("cloud-1", true), node("cloud-2", false)});
     CHECK(transport.exhausted());
     STRCMP_EQUAL("i-0aaa", results[0].provider_id.c_str());
     STRCMP_EQUAL("i-0bbb", results[1].provider_id.c_str());
     CHECK(contains(transport.sent[0].body, "TargetCapacitySpecification.SpotTargetCapacity=1&"
                                            "TargetCapacitySpecification.DefaultTargetCapacityType=spot&"));
-    CHECK(contains(transport.sent[2].body, "TargetCapacitySpecification.OnDemandTargetCapacity=1&"
+    CHECK(contains(transport.sent[1].body, "TargetCapacitySpecification.OnDemandTargetCapacity=1&"
                                            "TargetCapacitySpecification.DefaultTargetCapacityType=on-demand&"));
 }
 
@@ -189,10 +182,7 @@ TEST(Ec2FleetLauncher, AJobsNodesAskForAMinimumOfAllOfThemInOneTypeAndZone)
     a.all_or_nothing = b.all_or_nothing = true;
     transport.answer(200, fleet_response({}, "c5.large", {{"InsufficientInstanceCapacity", "subnet-a"}}));
     transport.answer(200, fleet_response({"i-0aaa", "i-0bbb"}, "c5a.large"));
-    transport.answer(200, create_tags_ok);
-    transport.answer(200, create_tags_ok);
     transport.answer(200, fleet_response({"i-0ccc"}, "c5.large"));
-    transport.answer(200, create_tags_ok);
     auto results = provider->launch({a, b, alone});
     CHECK(transport.exhausted());
     STRCMP_EQUAL("i-0aaa", results[0].provider_id.c_str());
@@ -206,7 +196,7 @@ TEST(Ec2FleetLauncher, AJobsNodesAskForAMinimumOfAllOfThemInOneTypeAndZone)
                                                   "OnDemandOptions.SingleAvailabilityZone=true&"));
     }
     CHECK(contains(transport.sent[1].body, "Overrides.1.InstanceType=c5a.large&"));
-    CHECK(!contains(transport.sent[4].body, "MinTargetCapacity"));
+    CHECK(!contains(transport.sent[2].body, "MinTargetCapacity"));
 }
 
 TEST(Ec2FleetLauncher, ASpotJobsMinimumIsASpotOption)
@@ -214,31 +204,13 @@ TEST(Ec2FleetLauncher, ASpotJobsMinimumIsASpotOption)
     LaunchRequest a = node("cloud-1", true), b = node("cloud-2", true);
     a.all_or_nothing = b.all_or_nothing = true;
     transport.answer(200, fleet_response({"i-0aaa", "i-0bbb"}, "c5.large"));
-    transport.answer(200, create_tags_ok);
-    transport.answer(200, create_tags_ok);
     provider->launch({a, b});
     CHECK(contains(transport.sent[0].body, "SpotOptions.MinTargetCapacity=2&"));
-}
-
-TEST(Ec2FleetLauncher, AnInstanceThatCannotBeTaggedIsTerminatedAndItsNodeGetsTheError)
-{
-    transport.answer(200, fleet_response({"i-0aaa"}, "c5.large"));
-    transport.answer(503, error_document("RequestLimitExceeded"));
-    transport.answer(200, "<TerminateInstancesResponse><instancesSet><item><instanceId>i-0aaa</instanceId>"
-                          "<currentState><name>shutting-down</name></currentState></item></instancesSet>"
-                          "</TerminateInstancesResponse>");
-    auto results = provider->launch({node("cloud-1")});
-    CHECK(transport.exhausted());
-    STRCMP_EQUAL("", results[0].provider_id.c_str());
-    CHECK(results[0].error.kind == ProviderErrorKind::Throttled);
-    CHECK(contains(results[0].error.message, "(instance i-0aaa terminated)"));
-    CHECK(contains(transport.sent[2].body, "Action=TerminateInstances&Version=2016-11-15&InstanceId.1=i-0aaa"));
 }
 
 TEST(Ec2FleetLauncher, FewerInstancesWithoutAnErrorAreATransientFailure)
 {
     transport.answer(200, fleet_response({"i-0aaa"}, "c5.large"));
-    transport.answer(200, create_tags_ok);
     auto results = provider->launch({node("cloud-1"), node("cloud-2")});
     CHECK(transport.exhausted());
     CHECK(results[1].error.kind == ProviderErrorKind::Transient);

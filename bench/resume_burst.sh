@@ -1,0 +1,114 @@
+#!/bin/bash
+# A burst of NODES nodes (default 1000) resumed at once, per cloud: the
+# provider calls it takes, the time until every launch is answered, and the
+# peak request rate the cloud sees.  Prints numbers; asserts nothing.
+#
+#   bench/resume_burst.sh BUILDDIR [NODES] [LATENCY]
+#   (PROVIDERS="aws gcp openstack azure" by default)
+#
+# Each cloud is the test servers' (tests/providers/ec2_tls_server.py, which
+# checks every SigV4 signature, and cloud_tls_server.py for GCE, Nova and
+# Azure), over HTTPS on loopback, with every answer delayed by LATENCY seconds
+# (default 0.2: a cloud API's own latency).  burstd's InstanceManager does
+# the resume, as `burstctl resume` makes it do (tests/providers/
+# provider-conf-check resume, with burstd's 4 workers, a fresh ledger and
+# Slurm left out): batched by group, type and zone, each instance in the
+# ledger before its call, every call through the provider's request budget
+# (the cloud's default limits, doc/rate-limits.md).
+#
+# Columns: nodes launched (of NODES), API calls the cloud answered (token
+# requests included), calls per node in %, seconds from the start of the
+# resume to every launch answered (wall, the command's own start-up
+# included), and the most requests the cloud saw in any one second.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+builddir=$(cd "${1:?usage: $0 BUILDDIR [NODES] [LATENCY]}" && pwd) || exit 1
+nodes=${2:-1000}
+latency=${3:-0.2}
+check=$builddir/tests/providers/provider-conf-check
+[ -x "$check" ] || { echo "$check not built (make tests/providers/provider-conf-check)" >&2; exit 1; }
+fixtures=$top/tests/data/provider-fixtures
+# shellcheck source=../tests/providers/lib/test_ca.sh
+. "$top/tests/providers/lib/test_ca.sh"
+
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+umask 077
+make_test_ca "$work" || { echo "openssl failed: $(cat "$work/openssl.log")" >&2; exit 1; }
+wait_port() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "server did not start: $(cat "$2")" >&2; exit 1; }
+
+key_id=AKIDEXAMPLE
+secret=wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY
+python3 "$top/tests/providers/ec2_tls_server.py" --cert "$work/server.pem" --key "$work/server.key" \
+    --fixtures "$fixtures" --port-file "$work/ec2-port" --log "$work/ec2.log" --access-key "$key_id" \
+    --secret "$secret" --region us-east-1 --latency "$latency" --stamps "$work/ec2.stamps" 2>"$work/ec2.err" &
+pids+=($!)
+wait_port "$work/ec2-port" "$work/ec2.err"
+
+az_tenant=77777777-7777-7777-7777-777777777777 az_client=11111111-2222-3333-4444-555555555555
+az_secret='az-Secret~value.1' az_sub=99999999-9999-9999-9999-999999999999 os_password='os-Secret-pass'
+sa_key() { # PEM-FILE TOKEN-URI
+    python3 -c 'import json,sys; print(json.dumps({"type": "service_account", "project_id": "p",
+        "private_key_id": "kid-bench-1", "private_key": open(sys.argv[1]).read(),
+        "client_email": "burstd@p.iam.gserviceaccount.com", "client_id": "1", "token_uri": sys.argv[2]}))' "$1" "$2"
+}
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/sa.pem" 2>/dev/null || exit 1
+sa_key "$work/sa.pem" https://unknown/token >"$work/server-key.json"
+python3 "$top/tests/providers/cloud_tls_server.py" --cert "$work/server.pem" --key "$work/server.key" \
+    --fixtures "$fixtures" --port-file "$work/cloud-port" --log "$work/cloud.log" --gcp-key "$work/server-key.json" \
+    --azure-tenant $az_tenant --azure-client $az_client --azure-secret "$az_secret" --azure-subscription $az_sub \
+    --os-user burstd --os-password "$os_password" --os-project hpc --gce-page-size 500 \
+    --latency "$latency" --stamps "$work/cloud.stamps" 2>"$work/cloud.err" &
+pids+=($!)
+wait_port "$work/cloud-port" "$work/cloud.err"
+ec2=https://127.0.0.1:$(cat "$work/ec2-port")
+origin=https://127.0.0.1:$(cat "$work/cloud-port")
+sa_key "$work/sa.pem" "$origin/token" >"$work/gcp-key.json"
+printf 'TenantId=%s\nClientId=%s\nClientSecret=%s\n' $az_tenant $az_client "$az_secret" >"$work/azure.cred"
+printf 'AuthUrl=%s/v3\nUsername=burstd\nUserDomainName=Default\nPassword=%s\nProjectName=hpc\nProjectDomainName=Default\n' \
+    "$origin" "$os_password" >"$work/openstack.cred"
+subnet=/subscriptions/$az_sub/resourceGroups/hpc/providers/Microsoft.Network/virtualNetworks/v/subnets/burst
+cat >"$work/burstd.conf" <<EOF
+ClusterName=hpc1
+StateDir=$work/state
+Provider=aws Type=aws Region=us-east-1 Endpoint=$ec2 CaFile=$work/ca.pem LaunchTemplateId=lt-0123456789abcdef0 \
+    SubnetIds=subnet-a,subnet-b
+NodeGroup=aws Provider=aws Nodes=e-[1-$nodes] Partition=cloud InstanceTypes=c5.large Cpus=2 PricePerHour=0.1
+Provider=gcp Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=us-central1-a \
+    Template=global/instanceTemplates/burst OperationWait=600 PollInterval=0.5 Endpoint=$origin CaFile=$work/ca.pem
+NodeGroup=gcp Provider=gcp Nodes=g-[1-$nodes] Partition=cloud InstanceTypes=n2-standard-2 Cpus=2 PricePerHour=0.1
+Provider=openstack Type=openstack CredentialsFile=$work/openstack.cred Region=RegionOne \
+    Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PollInterval=0.5 CaFile=$work/ca.pem
+NodeGroup=openstack Provider=openstack Nodes=n-[1-$nodes] Partition=cloud InstanceTypes=m1.small Cpus=2 PricePerHour=0.1
+Provider=azure Type=azure CredentialsFile=$work/azure.cred Subscription=$az_sub ResourceGroup=hpc Location=eastus \
+    Image=Canonical:ubuntu:22_04-lts:latest Subnet=$subnet VmSize=Standard_D4s_v5 \
+    SshPublicKey="ssh-ed25519 AAAAC3Nza burstd" OperationWait=600 PollInterval=0.5 Endpoint=$origin \
+    LoginEndpoint=$origin CaFile=$work/ca.pem
+NodeGroup=azure Provider=azure Nodes=a-[1-$nodes] Partition=cloud InstanceTypes=Standard_D4s_v5 Cpus=2 PricePerHour=0.1
+EOF
+
+echo "# $nodes nodes per cloud, every answer after $latency s; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+printf '%-10s %8s %7s %8s %9s %8s\n' cloud launched calls calls_% seconds peak_rps
+prefix() { case $1 in aws) echo e ;; gcp) echo g ;; openstack) echo n ;; azure) echo a ;; esac; }
+for p in ${PROVIDERS:-aws gcp openstack azure}; do
+    stamps=$work/cloud.stamps
+    [ "$p" = aws ] && stamps=$work/ec2.stamps
+    : >"$stamps"
+    names=()
+    for i in $(seq "$nodes"); do names+=("$(prefix "$p")-$i"); done
+    start=$EPOCHREALTIME
+    AWS_ACCESS_KEY_ID=$key_id AWS_SECRET_ACCESS_KEY=$secret AWS_SESSION_TOKEN= \
+        "$check" -f "$work/burstd.conf" -p "$p" -w 4 resume "$work/$p.sqlite" "${names[@]}" \
+        >"$work/$p.out" 2>"$work/$p.err"
+    seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+    launched=$(grep -c " launching \| running " "$work/$p.out")
+    calls=$(wc -l <"$stamps")
+    peak=$(awk '{ n[int($1)]++ } END { for (s in n) if (n[s] > m) m = n[s]; print m + 0 }' "$stamps")
+    printf '%-10s %8s %7s %8s %9s %8s\n' "$p" "$launched" "$calls" \
+        "$(awk -v c="$calls" -v n="$nodes" 'BEGIN { printf "%.1f", 100 * c / n }')" "$seconds" "$peak"
+    ((launched == nodes)) || { echo "#   $p: $(grep -v ' launching \| running ' "$work/$p.out" | head -3)"; tail -3 "$work/$p.err" | sed 's/^/#   /'; }
+    echo "#   $p calls: $(cut -d' ' -f2- "$stamps" | sed 's/[0-9a-f-]*$//; s/ *$//' | sort | uniq -c | sort -rn | head -5 | awk '{ c = $1; $1 = ""; printf "%s x%s;", $0, c }')"
+done
