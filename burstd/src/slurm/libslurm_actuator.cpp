@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <csignal>
 #include <cstdint>
 #include <ctime>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include <unistd.h>
 #include <vector>
@@ -59,6 +61,50 @@ uint32_t node_state_for(PowerAction action)
     return NO_VAL;
 }
 
+// The RPC failed on the way to or from slurmctld, not in it: slurmctld
+// restarting (scontrol reconfigure re-executes it from 23.11 on) or busy.
+// A failed libslurm call can leave a stale errno from a retried poll
+// (EINTR) where the transport failed without setting its own.
+bool transport_failure(int err)
+{
+    switch (err) {
+    case EINTR:
+    case EAGAIN:
+    case ECONNREFUSED:
+    case ECONNRESET:
+    case ETIMEDOUT:
+    case EPIPE:
+    case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
+    case SLURM_COMMUNICATIONS_SEND_ERROR:
+    case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
+    case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
+    case SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR:
+    case SLURMCTLD_COMMUNICATIONS_SEND_ERROR:
+    case SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR:
+    case SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR:
+    case SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// Runs an update RPC, which asks for a state (the same twice is the same),
+// again after a transport failure: twice more, 0.2 and 1 s later.  Slurm's
+// refusals come back at once.
+template <class Rpc>
+int retry_transient(Rpc rpc)
+{
+    int rc = rpc();
+    for (double wait : {0.2, 1.0}) {
+        if (rc == SLURM_SUCCESS || !transport_failure(errno))
+            break;
+        std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+        rc = rpc();
+    }
+    return rc;
+}
+
 } // namespace
 
 LibslurmActuator::LibslurmActuator(const std::string& slurm_conf, ActuatorLog log) : log_(std::move(log))
@@ -101,7 +147,7 @@ ActuatorError LibslurmActuator::set_job_partitions(JobId job, const std::vector<
     slurm_init_job_desc_msg(&desc); // every field NO_VAL/NULL = unchanged
     desc.job_id = job;
     desc.partition = list.data();
-    return outcome(slurm_update_job(&desc), "job " + std::to_string(job) + " Partition=" + list, reason);
+    return outcome(retry_transient([&] { return slurm_update_job(&desc); }), "job " + std::to_string(job) + " Partition=" + list, reason);
 }
 
 ActuatorError LibslurmActuator::set_job_cpus(const JobCpuChange& change, std::string_view reason)
@@ -112,7 +158,7 @@ ActuatorError LibslurmActuator::set_job_cpus(const JobCpuChange& change, std::st
     desc.min_cpus = change.min_cpus();
     desc.cpus_per_task = static_cast<uint16_t>(change.cpus_per_task());
     desc.num_tasks = change.num_tasks();
-    return outcome(slurm_update_job(&desc),
+    return outcome(retry_transient([&] { return slurm_update_job(&desc); }),
                    "job " + std::to_string(change.job()) + " NumCPUs=" + std::to_string(change.min_cpus()) +
                        " CPUsPerTask=" + std::to_string(change.cpus_per_task()) +
                        " NumTasks=" + std::to_string(change.num_tasks()),
@@ -130,7 +176,7 @@ ActuatorError LibslurmActuator::set_job_why(JobId job, std::string_view why)
     slurm_init_job_desc_msg(&desc);
     desc.job_id = job;
     desc.admin_comment = text.data();
-    return outcome(slurm_update_job(&desc), "job " + std::to_string(job) + " AdminComment " + text,
+    return outcome(retry_transient([&] { return slurm_update_job(&desc); }), "job " + std::to_string(job) + " AdminComment " + text,
                    "the reason users see");
 }
 
@@ -184,7 +230,7 @@ ActuatorError LibslurmActuator::hold_job(JobId job, std::string_view reason)
     slurm_init_job_desc_msg(&desc);
     desc.job_id = job;
     desc.priority = 0; // what `scontrol hold` sends
-    return outcome(slurm_update_job(&desc), "hold job " + std::to_string(job), reason);
+    return outcome(retry_transient([&] { return slurm_update_job(&desc); }), "hold job " + std::to_string(job), reason);
 }
 
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
@@ -200,7 +246,7 @@ ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, Pow
     slurm_init_update_node_msg(&msg);
     msg.node_names = hostlist.data();
     msg.node_state = node_state_for(action);
-    return outcome(slurm_update_node(&msg),
+    return outcome(retry_transient([&] { return slurm_update_node(&msg); }),
                    "nodes " + hostlist + " State=" + std::string(to_string(action)), reason);
 }
 
@@ -242,7 +288,7 @@ ActuatorError LibslurmActuator::set_node_instance(const NodeInstance& instance, 
     }
     if (addr.empty() && !instance_fields)
         return {}; // nothing this release keeps
-    return outcome(slurm_update_node(&msg), what, reason);
+    return outcome(retry_transient([&] { return slurm_update_node(&msg); }), what, reason);
 }
 
 ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::string_view reason,
@@ -279,7 +325,7 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
     msg.reason = why.data();
     msg.reason_uid = ::getuid();
     // DOWN on a node already powered down is refused; the power-down still matters.
-    (void)outcome(slurm_update_node(&msg), "node " + node + " State=DOWN", reason);
+    (void)outcome(retry_transient([&] { return slurm_update_node(&msg); }), "node " + node + " State=DOWN", reason);
     if (auto err = power({node}, PowerAction::DownForce, reason))
         return err;
     for (JobId id : meant_for)
@@ -290,7 +336,7 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
         slurm_init_job_desc_msg(&desc);
         desc.job_id = id;
         desc.begin_time = ::time(nullptr);
-        if (!outcome(slurm_update_job(&desc), "job " + std::to_string(id) + " StartTime=now (requeued from " + node + ")",
+        if (!outcome(retry_transient([&] { return slurm_update_job(&desc); }), "job " + std::to_string(id) + " StartTime=now (requeued from " + node + ")",
                      reason))
             released.push_back(id);
     }
@@ -311,7 +357,7 @@ ActuatorError LibslurmActuator::drain(const std::vector<std::string>& nodes, std
     msg.node_state = NODE_STATE_DRAIN;
     msg.reason = why.data();
     msg.reason_uid = ::getuid();
-    return outcome(slurm_update_node(&msg), "nodes " + hostlist + " State=DRAIN", reason);
+    return outcome(retry_transient([&] { return slurm_update_node(&msg); }), "nodes " + hostlist + " State=DRAIN", reason);
 }
 
 ActuatorError LibslurmActuator::undrain_own(const std::vector<std::string>& nodes, std::string_view reason_prefix,
@@ -342,7 +388,7 @@ ActuatorError LibslurmActuator::undrain_own(const std::vector<std::string>& node
     slurm_init_update_node_msg(&msg);
     msg.node_names = hostlist.data();
     msg.node_state = NODE_STATE_UNDRAIN;
-    if (auto err = outcome(slurm_update_node(&msg), "nodes " + hostlist + " State=UNDRAIN",
+    if (auto err = outcome(retry_transient([&] { return slurm_update_node(&msg); }), "nodes " + hostlist + " State=UNDRAIN",
                            "drained by burstd; their node group may launch again"))
         return err;
     cleared = std::move(ours);
