@@ -16,10 +16,15 @@
 # ledger before its call, every call through the provider's request budget
 # (the cloud's default limits, doc/rate-limits.md).
 #
-# Columns: nodes launched (of NODES), API calls the cloud answered (token
-# requests included), calls per node in %, seconds from the start of the
-# resume to every launch answered (wall, the command's own start-up
-# included), and the most requests the cloud saw in any one second.
+# Then the same nodes are suspended (Slurm powering them down): one listing
+# and one terminate call per provider (per worker for one that does not
+# batch), each cloud's own terminate API underneath.
+#
+# Columns: nodes launched (resume: ledger record launching) or ended
+# (suspend: terminated), of NODES; API calls the cloud answered (token
+# requests included); calls per node in %; seconds from the start of the
+# command to every call answered (wall, the command's own start-up
+# included); the most requests the cloud saw in any one second.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -36,6 +41,7 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
+[ -n "${KEEP_WORK:-}" ] && trap "for p in \"\${pids[@]}\"; do kill \$p; done; echo work: $work" EXIT
 umask 077
 make_test_ca "$work" || { echo "openssl failed: $(cat "$work/openssl.log")" >&2; exit 1; }
 wait_port() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "server did not start: $(cat "$2")" >&2; exit 1; }
@@ -43,7 +49,7 @@ wait_port() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; 
 key_id=AKIDEXAMPLE
 secret=wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY
 python3 "$top/tests/providers/ec2_tls_server.py" --cert "$work/server.pem" --key "$work/server.key" \
-    --fixtures "$fixtures" --port-file "$work/ec2-port" --log "$work/ec2.log" --access-key "$key_id" \
+    --fixtures "$fixtures/ec2" --port-file "$work/ec2-port" --log "$work/ec2.log" --access-key "$key_id" \
     --secret "$secret" --region us-east-1 --latency "$latency" --stamps "$work/ec2.stamps" 2>"$work/ec2.err" &
 pids+=($!)
 wait_port "$work/ec2-port" "$work/ec2.err"
@@ -91,24 +97,30 @@ NodeGroup=azure Provider=azure Nodes=a-[1-$nodes] Partition=cloud InstanceTypes=
 EOF
 
 echo "# $nodes nodes per cloud, every answer after $latency s; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-10s %8s %7s %8s %9s %8s\n' cloud launched calls calls_% seconds peak_rps
+printf '%-10s %-7s %8s %7s %8s %9s %8s\n' cloud command nodes calls calls_% seconds peak_rps
 prefix() { case $1 in aws) echo e ;; gcp) echo g ;; openstack) echo n ;; azure) echo a ;; esac; }
-for p in ${PROVIDERS:-aws gcp openstack azure}; do
-    stamps=$work/cloud.stamps
+# CLOUD COMMAND STATE: runs the command on every node, then counts the nodes
+# whose ledger record ends in STATE
+phase() {
+    local p=$1 command=$2 state=$3 stamps=$work/cloud.stamps start seconds done calls peak
     [ "$p" = aws ] && stamps=$work/ec2.stamps
     : >"$stamps"
-    names=()
-    for i in $(seq "$nodes"); do names+=("$(prefix "$p")-$i"); done
     start=$EPOCHREALTIME
     AWS_ACCESS_KEY_ID=$key_id AWS_SECRET_ACCESS_KEY=$secret AWS_SESSION_TOKEN= \
-        "$check" -f "$work/burstd.conf" -p "$p" -w 4 resume "$work/$p.sqlite" "${names[@]}" \
+        "$check" -f "$work/burstd.conf" -p "$p" -w 4 "$command" "$work/$p.sqlite" "${names[@]}" \
         >"$work/$p.out" 2>"$work/$p.err"
     seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-    launched=$(grep -c " launching \| running " "$work/$p.out")
+    done=$(awk -v s="$state" '{ last[$1] = $4 } END { for (n in last) c += last[n] == s; print c + 0 }' "$work/$p.out")
     calls=$(wc -l <"$stamps")
     peak=$(awk '{ n[int($1)]++ } END { for (s in n) if (n[s] > m) m = n[s]; print m + 0 }' "$stamps")
-    printf '%-10s %8s %7s %8s %9s %8s\n' "$p" "$launched" "$calls" \
+    printf '%-10s %-7s %8s %7s %8s %9s %8s\n' "$p" "$command" "$done" "$calls" \
         "$(awk -v c="$calls" -v n="$nodes" 'BEGIN { printf "%.1f", 100 * c / n }')" "$seconds" "$peak"
-    ((launched == nodes)) || { echo "#   $p: $(grep -v ' launching \| running ' "$work/$p.out" | head -3)"; tail -3 "$work/$p.err" | sed 's/^/#   /'; }
-    echo "#   $p calls: $(cut -d' ' -f2- "$stamps" | sed 's/[0-9a-f-]*$//; s/ *$//' | sort | uniq -c | sort -rn | head -5 | awk '{ c = $1; $1 = ""; printf "%s x%s;", $0, c }')"
+    ((done == nodes)) || { echo "#   $p $command: $(grep -v " $state " "$work/$p.out" | head -3)"; tail -3 "$work/$p.err" | sed 's/^/#   /'; }
+    echo "#   $p $command calls: $(cut -d' ' -f2- "$stamps" | sed 's/[0-9a-f-]*$//; s/ *$//' | sort | uniq -c | sort -rn | head -5 | awk '{ c = $1; $1 = ""; printf "%s x%s;", $0, c }')"
+}
+for p in ${PROVIDERS:-aws gcp openstack azure}; do
+    names=()
+    for i in $(seq "$nodes"); do names+=("$(prefix "$p")-$i"); done
+    phase "$p" resume launching
+    phase "$p" suspend terminated
 done

@@ -16,6 +16,7 @@
 //                           ("slurm ..."), then every ledger record of the nodes:
 //                           "NODE TYPE ZONE STATE PROVIDER_ID" (- for empty), and
 //                           the placements short of capacity: "short TYPE ZONE"
+//   suspend LEDGER NODE...  the same for Slurm powering the nodes down
 // A TYPE of "-" leaves the instance type to the provider's default.
 // Exit status 2 for bad arguments or configuration, 1 when any operation
 // reported an error.
@@ -49,7 +50,8 @@ int usage(const std::string& why)
 {
     std::cerr << "provider-conf-check: " << why << "\n"
               << "usage: provider-conf-check -f BURSTD_CONF -p PROVIDER launch CLUSTER BURSTD_ID TYPE NODE:TOKEN...\n"
-                 "       | list CLUSTER BURSTD_ID | terminate ID... | resume LEDGER [JOB=NODE,...]... NODE...\n";
+                 "       | list CLUSTER BURSTD_ID | terminate ID... | resume LEDGER [JOB=NODE,...]... NODE...\n"
+                 "       | suspend LEDGER NODE...\n";
     return 2;
 }
 
@@ -209,9 +211,9 @@ int main(int argc, char** argv)
             failed = failed || e != errors.end();
             std::cout << id << " " << (e == errors.end() ? "terminated" : describe(e->second)) << "\n";
         }
-    } else if (command == "resume") {
+    } else if (command == "resume" || command == "suspend") {
         if (rest.size() < 2)
-            return usage("resume LEDGER [JOB=NODE,...]... NODE...");
+            return usage(command == "resume" ? "resume LEDGER [JOB=NODE,...]... NODE..." : "suspend LEDGER NODE...");
         Ledger ledger(rest[0]);
         PrintingActuator slurm;
         std::ostringstream log_text;
@@ -239,7 +241,7 @@ int main(int argc, char** argv)
         }
         try {
             InstanceManager manager(std::move(providers), ledger, slurm, clock, log, settings);
-            manager.request(PowerRequestKind::Resume, nodes, jobs);
+            manager.request(command == "resume" ? PowerRequestKind::Resume : PowerRequestKind::Suspend, nodes, jobs);
             while (manager.busy() > 0)
                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
             for (const auto& node : nodes) {
@@ -257,7 +259,7 @@ int main(int argc, char** argv)
         }
         std::cerr << log_text.str();
     } else {
-        return usage("unknown command '" + command + "' (known: launch, list, terminate, resume)");
+        return usage("unknown command '" + command + "' (known: launch, list, terminate, resume, suspend)");
     }
     return failed ? 1 : 0;
 }

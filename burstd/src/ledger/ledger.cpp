@@ -536,6 +536,11 @@ std::vector<LedgerRecord> Ledger::for_node(const std::string& node)
     return select("node = ?1", node);
 }
 
+std::vector<LedgerRecord> Ledger::open_for_node(const std::string& node)
+{
+    return select("node = ?1 AND state NOT IN ('terminated', 'failed')", node);
+}
+
 std::vector<LedgerRecord> Ledger::in_state(InstanceState state)
 {
     return select("state = ?1", std::string(to_string(state)));

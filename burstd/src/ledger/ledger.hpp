@@ -129,6 +129,7 @@ public:
 
     std::optional<LedgerRecord> find(const std::string& token);
     std::vector<LedgerRecord> for_node(const std::string& node); // oldest first
+    std::vector<LedgerRecord> open_for_node(const std::string& node); // oldest first
     std::vector<LedgerRecord> in_state(InstanceState state);
     std::vector<LedgerRecord> open_records();
     std::vector<LedgerRecord> all();

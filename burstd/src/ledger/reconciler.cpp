@@ -147,6 +147,10 @@ private:
                         break;
                     }
             }
+            // Perhaps a batch's whose answer a crash lost: relaunched with
+            // its tokens, the batch gets the same instances back.
+            if (!rec && inst.node.empty() && answer_awaited(listing.provider))
+                continue;
             if (!rec) {
                 plan_.terminate(listing.provider, inst, nullptr,
                                 "instance " + inst.provider_id + " tagged for node " + inst.node +
@@ -178,6 +182,17 @@ private:
         for (const LedgerRecord* r : records)
             if (r->open() && !claimed.count(r->token))
                 judge_missing_instance(*r, listing.provider);
+    }
+
+    // A launch of this provider asked for within the launch grace has no
+    // answer recorded yet.  An EC2 fleet's instances carry no node tag, so
+    // one of them listed without a record may be that launch's.
+    bool answer_awaited(const std::string& provider) const
+    {
+        return std::any_of(in_.records.begin(), in_.records.end(), [&](const LedgerRecord& r) {
+            return r.provider == provider && r.state == InstanceState::Requested && r.provider_id.empty() &&
+                   in_.now - r.requested_at < in_.launch_grace;
+        });
     }
 
     // Ends the instance (idempotent when already gone) and powers the node

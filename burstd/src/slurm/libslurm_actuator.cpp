@@ -61,48 +61,25 @@ uint32_t node_state_for(PowerAction action)
     return NO_VAL;
 }
 
-// The RPC failed on the way to or from slurmctld, not in it: slurmctld
-// restarting (scontrol reconfigure re-executes it from 23.11 on) or busy.
-// A failed libslurm call can leave a stale errno from a retried poll
-// (EINTR) where the transport failed without setting its own.
-bool transport_failure(int err)
+// The RPC did not reach slurmctld (refused connection, failed send): it
+// changed nothing, so it may be sent again.  slurmctld restarting (scontrol
+// reconfigure re-executes it from 23.11 on) does this.  A failed libslurm
+// call can also leave a stale errno (EINTR from a poll it retried) where the
+// transport failed without setting its own.
+bool unsent(int err)
 {
     switch (err) {
     case EINTR:
     case EAGAIN:
     case ECONNREFUSED:
-    case ECONNRESET:
-    case ETIMEDOUT:
-    case EPIPE:
     case SLURM_COMMUNICATIONS_CONNECTION_ERROR:
     case SLURM_COMMUNICATIONS_SEND_ERROR:
-    case SLURM_COMMUNICATIONS_RECEIVE_ERROR:
-    case SLURM_COMMUNICATIONS_SHUTDOWN_ERROR:
     case SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR:
     case SLURMCTLD_COMMUNICATIONS_SEND_ERROR:
-    case SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR:
-    case SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR:
-    case SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT:
         return true;
     default:
         return false;
     }
-}
-
-// Runs an update RPC, which asks for a state (the same twice is the same),
-// again after a transport failure: twice more, 0.2 and 1 s later.  Slurm's
-// refusals come back at once.
-template <class Rpc>
-int retry_transient(Rpc rpc)
-{
-    int rc = rpc();
-    for (double wait : {0.2, 1.0}) {
-        if (rc == SLURM_SUCCESS || !transport_failure(errno))
-            break;
-        std::this_thread::sleep_for(std::chrono::duration<double>(wait));
-        rc = rpc();
-    }
-    return rc;
 }
 
 } // namespace
@@ -119,6 +96,30 @@ LibslurmActuator::LibslurmActuator(const std::string& slurm_conf, ActuatorLog lo
 LibslurmActuator::~LibslurmActuator()
 {
     slurm_fini();
+}
+
+int LibslurmActuator::repeat_unsent(const std::function<int()>& rpc)
+{
+    const int rc = rpc();
+    if (rc == SLURM_SUCCESS || !unsent(errno))
+        return rc;
+    const int first_errno = errno;
+    {
+        std::lock_guard<std::mutex> lock(repeat_guard_);
+        if (std::chrono::steady_clock::now() < no_repeat_until_) {
+            errno = first_errno;
+            return rc;
+        }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const int again = rpc();
+    const int again_errno = errno;
+    if (again != SLURM_SUCCESS && unsent(again_errno)) {
+        std::lock_guard<std::mutex> lock(repeat_guard_);
+        no_repeat_until_ = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    }
+    errno = again_errno;
+    return again;
 }
 
 ActuatorError LibslurmActuator::outcome(int rc, const std::string& what, std::string_view reason)
@@ -147,7 +148,8 @@ ActuatorError LibslurmActuator::set_job_partitions(JobId job, const std::vector<
     slurm_init_job_desc_msg(&desc); // every field NO_VAL/NULL = unchanged
     desc.job_id = job;
     desc.partition = list.data();
-    return outcome(retry_transient([&] { return slurm_update_job(&desc); }), "job " + std::to_string(job) + " Partition=" + list, reason);
+    return outcome(repeat_unsent([&] { return slurm_update_job(&desc); }),
+                   "job " + std::to_string(job) + " Partition=" + list, reason);
 }
 
 ActuatorError LibslurmActuator::set_job_cpus(const JobCpuChange& change, std::string_view reason)
@@ -158,7 +160,7 @@ ActuatorError LibslurmActuator::set_job_cpus(const JobCpuChange& change, std::st
     desc.min_cpus = change.min_cpus();
     desc.cpus_per_task = static_cast<uint16_t>(change.cpus_per_task());
     desc.num_tasks = change.num_tasks();
-    return outcome(retry_transient([&] { return slurm_update_job(&desc); }),
+    return outcome(repeat_unsent([&] { return slurm_update_job(&desc); }),
                    "job " + std::to_string(change.job()) + " NumCPUs=" + std::to_string(change.min_cpus()) +
                        " CPUsPerTask=" + std::to_string(change.cpus_per_task()) +
                        " NumTasks=" + std::to_string(change.num_tasks()),
@@ -176,8 +178,8 @@ ActuatorError LibslurmActuator::set_job_why(JobId job, std::string_view why)
     slurm_init_job_desc_msg(&desc);
     desc.job_id = job;
     desc.admin_comment = text.data();
-    return outcome(retry_transient([&] { return slurm_update_job(&desc); }), "job " + std::to_string(job) + " AdminComment " + text,
-                   "the reason users see");
+    return outcome(repeat_unsent([&] { return slurm_update_job(&desc); }),
+                   "job " + std::to_string(job) + " AdminComment " + text, "the reason users see");
 }
 
 ActuatorError LibslurmActuator::submit_placeholder(const PlaceholderJob& job, std::string_view reason, JobId& id)
@@ -230,7 +232,7 @@ ActuatorError LibslurmActuator::hold_job(JobId job, std::string_view reason)
     slurm_init_job_desc_msg(&desc);
     desc.job_id = job;
     desc.priority = 0; // what `scontrol hold` sends
-    return outcome(retry_transient([&] { return slurm_update_job(&desc); }), "hold job " + std::to_string(job), reason);
+    return outcome(repeat_unsent([&] { return slurm_update_job(&desc); }), "hold job " + std::to_string(job), reason);
 }
 
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
@@ -246,7 +248,7 @@ ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, Pow
     slurm_init_update_node_msg(&msg);
     msg.node_names = hostlist.data();
     msg.node_state = node_state_for(action);
-    return outcome(retry_transient([&] { return slurm_update_node(&msg); }),
+    return outcome(repeat_unsent([&] { return slurm_update_node(&msg); }),
                    "nodes " + hostlist + " State=" + std::string(to_string(action)), reason);
 }
 
@@ -288,7 +290,7 @@ ActuatorError LibslurmActuator::set_node_instance(const NodeInstance& instance, 
     }
     if (addr.empty() && !instance_fields)
         return {}; // nothing this release keeps
-    return outcome(retry_transient([&] { return slurm_update_node(&msg); }), what, reason);
+    return outcome(repeat_unsent([&] { return slurm_update_node(&msg); }), what, reason);
 }
 
 ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::string_view reason,
@@ -325,7 +327,7 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
     msg.reason = why.data();
     msg.reason_uid = ::getuid();
     // DOWN on a node already powered down is refused; the power-down still matters.
-    (void)outcome(retry_transient([&] { return slurm_update_node(&msg); }), "node " + node + " State=DOWN", reason);
+    (void)outcome(repeat_unsent([&] { return slurm_update_node(&msg); }), "node " + node + " State=DOWN", reason);
     if (auto err = power({node}, PowerAction::DownForce, reason))
         return err;
     for (JobId id : meant_for)
@@ -336,8 +338,8 @@ ActuatorError LibslurmActuator::hand_back_node(const std::string& node, std::str
         slurm_init_job_desc_msg(&desc);
         desc.job_id = id;
         desc.begin_time = ::time(nullptr);
-        if (!outcome(retry_transient([&] { return slurm_update_job(&desc); }), "job " + std::to_string(id) + " StartTime=now (requeued from " + node + ")",
-                     reason))
+        if (!outcome(repeat_unsent([&] { return slurm_update_job(&desc); }),
+                     "job " + std::to_string(id) + " StartTime=now (requeued from " + node + ")", reason))
             released.push_back(id);
     }
     return {};
@@ -357,7 +359,8 @@ ActuatorError LibslurmActuator::drain(const std::vector<std::string>& nodes, std
     msg.node_state = NODE_STATE_DRAIN;
     msg.reason = why.data();
     msg.reason_uid = ::getuid();
-    return outcome(retry_transient([&] { return slurm_update_node(&msg); }), "nodes " + hostlist + " State=DRAIN", reason);
+    return outcome(repeat_unsent([&] { return slurm_update_node(&msg); }), "nodes " + hostlist + " State=DRAIN",
+                   reason);
 }
 
 ActuatorError LibslurmActuator::undrain_own(const std::vector<std::string>& nodes, std::string_view reason_prefix,
@@ -388,8 +391,9 @@ ActuatorError LibslurmActuator::undrain_own(const std::vector<std::string>& node
     slurm_init_update_node_msg(&msg);
     msg.node_names = hostlist.data();
     msg.node_state = NODE_STATE_UNDRAIN;
-    if (auto err = outcome(retry_transient([&] { return slurm_update_node(&msg); }), "nodes " + hostlist + " State=UNDRAIN",
-                           "drained by burstd; their node group may launch again"))
+    if (auto err =
+            outcome(repeat_unsent([&] { return slurm_update_node(&msg); }), "nodes " + hostlist + " State=UNDRAIN",
+                    "drained by burstd; their node group may launch again"))
         return err;
     cleared = std::move(ours);
     return {};

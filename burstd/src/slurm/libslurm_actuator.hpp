@@ -6,7 +6,9 @@
 
 #include "slurm/slurm_actuator.hpp"
 
+#include <chrono>
 #include <functional>
+#include <mutex>
 #include <string>
 
 namespace burst {
@@ -42,7 +44,14 @@ public:
 
 private:
     ActuatorError outcome(int rc, const std::string& what, std::string_view reason);
+    // Runs an update RPC (it asks for a state: the same twice is the same)
+    // once more, 0.2 s later, when it did not reach slurmctld; not while an
+    // earlier repeat failed in the last 30 s, so that an unreachable
+    // slurmctld costs a cycle's many calls one timeout each, not more.
+    int repeat_unsent(const std::function<int()>& rpc);
     ActuatorLog log_;
+    std::mutex repeat_guard_;
+    std::chrono::steady_clock::time_point no_repeat_until_{};
 };
 
 // Validation shared with tests: a partition or node word Slurm would parse as

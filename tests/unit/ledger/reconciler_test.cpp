@@ -116,6 +116,32 @@ TEST(Reconciler, TerminatesAnInstanceTheLedgerNeverHeardOf)
     CHECK(mentions(actions[0], "not in the ledger"));
 }
 
+// An EC2 fleet's instances carry no node tag: one listed without a record
+// may be a batch's whose answer a crash lost, which a relaunch with the
+// same tokens gets back; it is an orphan only once no such launch waits.
+TEST(Reconciler, SparesAnUntaggedUnknownInstanceWhileALaunchOfItsProviderAwaitsItsAnswer)
+{
+    auto waiting = Scenario()
+                       .with(record(1, "c1", InstanceState::Requested, "", kNow - 30))
+                       .listed(instance("i-9", ""))
+                       .run();
+    CHECK(waiting.empty());
+    auto tagged = Scenario()
+                      .with(record(1, "c1", InstanceState::Requested, "", kNow - 30))
+                      .listed(instance("i-9", "c7"))
+                      .run();
+    LONGS_EQUAL(1, tagged.size()); // its node tag says it is no launch of c1's
+    CHECK(tagged[0].kind == RepairKind::TerminateInstance);
+    auto late = Scenario()
+                    .with(record(1, "c1", InstanceState::Requested, "", kNow - 500))
+                    .listed(instance("i-9", ""))
+                    .node(cloud_node("c1", NodeBaseState::Idle, kNodePoweredDown))
+                    .run();
+    CHECK(std::any_of(late.begin(), late.end(), [](const RepairAction& a) {
+        return a.kind == RepairKind::TerminateInstance && a.provider_id == "i-9";
+    }));
+}
+
 TEST(Reconciler, TerminatesAnInstanceTheLedgerSaysIsTerminatedOrFailed)
 {
     for (InstanceState closed : {InstanceState::Terminated, InstanceState::Failed}) {

@@ -88,7 +88,8 @@ std::string advice_text(const std::map<std::string, std::uint32_t>& advice)
 PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actuator, InstanceManager& instances,
                          std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads)
     : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), ledger_window_(ledger, kRecentBoots),
-      actuator_(actuator), instances_(instances), reconcile_every_(reconcile_every ? reconcile_every : 1), placeholders_(actuator)
+      actuator_(actuator), instances_(instances), reconcile_every_(reconcile_every ? reconcile_every : 1),
+      placeholders_(actuator)
 {
     // What the last run learned of thread scaling, before any job end of this one.
     try {
@@ -152,14 +153,15 @@ void PolicyCycle::run(const CycleContext& ctx)
         g.longest_boot = slurm_boot_bound(timeouts_.resume_timeout, ctx.config.cycle_interval);
     const std::vector<BudgetLimit> limits = budget_limits(ctx.config.budgets);
     spend_interval_ = reported_spend_interval(limits);
-    // The spend trackers book from their interval's start at the latest;
-    // ended instances are billed to a billing boundary at the latest.
-    Seconds history = spend_interval_;
+    // The spend trackers book from their interval's start at the latest
+    // what every instance billed since; one that ended is billed for up to
+    // its group's longest bill past an end (billing_boundary.hpp) more.
+    Seconds interval = spend_interval_, tail = 0;
     for (const auto& l : limits)
-        history = std::max(history, l.interval);
+        interval = std::max(interval, l.interval);
     for (const auto& g : state.groups)
-        history = std::max(history, g.billing == Billing::PerHour ? Seconds(3600) : g.min_billed);
-    ledger_window_.refresh(ctx.now - history);
+        tail = std::max(tail, billed_seconds(g, 0));
+    ledger_window_.refresh(ctx.now - interval - tail);
     const std::vector<LedgerRecord>& records = ledger_window_.records();
     for (const auto& r : records)
         if (r.open())

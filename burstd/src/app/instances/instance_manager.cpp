@@ -45,15 +45,6 @@ std::string describe_placement(const Placement& p)
 // Slurm's own hostlist form, short however many nodes a batch carries.
 std::string describe_nodes(const std::vector<std::string>& nodes) { return compress_hostlist(nodes); }
 
-std::vector<LedgerRecord> open_for(Ledger& ledger, const std::string& node)
-{
-    std::vector<LedgerRecord> open;
-    for (auto& r : ledger.for_node(node))
-        if (r.open())
-            open.push_back(std::move(r));
-    return open;
-}
-
 } // namespace
 
 InstanceManager::InstanceManager(std::map<std::string, std::unique_ptr<Provider>> providers, Ledger& ledger,
@@ -223,19 +214,48 @@ void InstanceManager::request(PowerRequestKind kind, const std::vector<std::stri
         }
         return;
     }
-    for (const auto& node : nodes) {
+    for (auto& unit : suspend_units(nodes)) {
         ++busy_;
-        boost::asio::post(pool_, [this, kind, node] {
+        boost::asio::post(pool_, [this, kind, unit = std::move(unit)] {
             BusyScope scope(busy_);
-            std::lock_guard<std::mutex> lock(node_mutex(node));
+            std::vector<std::unique_lock<std::mutex>> locks = lock_nodes(unit);
             try {
-                suspend_one(node, kind == PowerRequestKind::ResumeFail);
+                suspend_nodes(unit, kind == PowerRequestKind::ResumeFail);
             } catch (const std::exception& e) {
                 // The ledger itself failed: reconcile repairs what it can later.
-                log_.error("node " + node + ": " + e.what());
+                log_.error("suspend " + describe_nodes(unit) + ": " + e.what());
             }
         });
     }
+}
+
+std::vector<std::vector<std::string>> InstanceManager::suspend_units(const std::vector<std::string>& nodes) const
+{
+    // One provider's nodes list it once and terminate in one call: a
+    // provider that batches launches (its terminate batches too, or runs
+    // one at a time anyway) takes them as one unit; another in up to
+    // `workers` units, which run side by side.  Nodes of no group alone.
+    std::map<std::string, std::vector<std::vector<std::string>>> by_provider;
+    std::vector<std::vector<std::string>> units;
+    std::map<std::string, std::size_t> seen; // provider -> its nodes so far
+    for (const auto& n : nodes) {
+        const NodeGroup* g = group_of(n);
+        const Provider* p = g ? provider(g->provider) : nullptr;
+        if (!p) {
+            units.push_back({n});
+            continue;
+        }
+        auto& of_provider = by_provider[g->provider];
+        const std::size_t ways = p->launch_batch_limit() > 1 ? 1 : std::max<std::size_t>(1, settings_.workers);
+        const std::size_t at = seen[g->provider]++ % ways;
+        if (at == of_provider.size())
+            of_provider.emplace_back();
+        of_provider[at].push_back(n);
+    }
+    for (auto& [name, of_provider] : by_provider)
+        for (auto& unit : of_provider)
+            units.push_back(std::move(unit));
+    return units;
 }
 
 std::vector<std::vector<std::string>> InstanceManager::resume_units(
@@ -442,7 +462,7 @@ std::optional<InstanceManager::NodeLaunch> InstanceManager::prepare_launch(const
     launch.provider = provider(group.provider);
     // An open record means an earlier request (perhaps before a crash) already
     // holds a token: launching with that same token cannot start a second one.
-    std::vector<LedgerRecord> open = open_for(ledger_, node);
+    std::vector<LedgerRecord> open = ledger_.open_for_node(node);
     for (const auto& r : open)
         if (r.state != InstanceState::Terminating) {
             launch.record = r;
@@ -694,58 +714,75 @@ void InstanceManager::undo_partial_job(JobId job, const std::vector<NodeLaunch*>
 
 void InstanceManager::suspend_one(const std::string& node, bool after_failure)
 {
-    const NodeGroup* group = group_of(node);
-    if (!group) {
-        log_.error("suspend " + node + ": belongs to no node group");
+    suspend_nodes({node}, after_failure);
+}
+
+void InstanceManager::suspend_nodes(const std::vector<std::string>& nodes, bool after_failure)
+{
+    const NodeGroup* first = group_of(nodes.front());
+    if (!first) {
+        log_.error("suspend " + nodes.front() + ": belongs to no node group");
         return;
     }
-    Provider* p = provider(group->provider);
-    std::string reason = after_failure ? "Slurm gave up resuming the node" : "Slurm powered the node down";
-    std::vector<LedgerRecord> open = open_for(ledger_, node);
-    // Launched but never seen up in Slurm: the instance did not boot into a node.
-    if (after_failure && std::any_of(open.begin(), open.end(), [](const LedgerRecord& r) {
-            return r.state == InstanceState::Launching;
-        }))
-        health_.boot_failed(group->name, node + " did not register within ResumeTimeout", clock_.now());
-    for (const auto& r : open)
-        if (r.state != InstanceState::Terminating)
-            ledger_.record_terminate_intent(r.token, reason, clock_.now());
+    Provider* p = provider(first->provider);
+    const std::string reason = after_failure ? "Slurm gave up resuming the node" : "Slurm powered the node down";
+    std::map<std::string, std::vector<LedgerRecord>> open;
+    for (const auto& node : nodes) {
+        std::vector<LedgerRecord>& of_node = open[node] = ledger_.open_for_node(node);
+        // Launched but never seen up in Slurm: the instance did not boot into a node.
+        if (after_failure && std::any_of(of_node.begin(), of_node.end(), [](const LedgerRecord& r) {
+                return r.state == InstanceState::Launching;
+            }))
+            health_.boot_failed(group_of(node)->name, node + " did not register within ResumeTimeout", clock_.now());
+        for (const auto& r : of_node)
+            if (r.state != InstanceState::Terminating)
+                ledger_.record_terminate_intent(r.token, reason, clock_.now());
+    }
     // The provider's own listing also finds an instance whose launch answer a
-    // crash lost (its record has no provider id yet).
-    std::set<std::string> ids;
-    for (const auto& r : open)
-        if (!r.provider_id.empty())
-            ids.insert(r.provider_id);
+    // crash lost (its record has no provider id yet) if it carries its node.
+    std::map<std::string, std::set<std::string>> ids; // node -> instances
+    for (const auto& [node, records] : open)
+        for (const auto& r : records)
+            if (!r.provider_id.empty())
+                ids[node].insert(r.provider_id);
     ListResult listed = p->list(settings_.owner);
     if (listed.error)
-        log_.error("suspend " + node + ": listing " + group->provider + " failed (" +
+        log_.error("suspend " + describe_nodes(nodes) + ": listing " + first->provider + " failed (" +
                    std::string(to_string(listed.error.kind)) + ": " + listed.error.message +
                    "); terminating the recorded instances only");
     for (const auto& inst : listed.instances)
-        if (inst.node == node && !inst.gone)
-            ids.insert(inst.provider_id);
-    std::vector<std::string> to_terminate(ids.begin(), ids.end());
+        if (!inst.gone && open.count(inst.node))
+            ids[inst.node].insert(inst.provider_id);
+    std::vector<std::string> to_terminate;
+    for (const auto& [node, of_node] : ids)
+        to_terminate.insert(to_terminate.end(), of_node.begin(), of_node.end());
     std::map<std::string, ProviderError> errors;
     if (!to_terminate.empty())
         errors = p->terminate(to_terminate);
-    if (settings_.outcomes)
-        for (const auto& id : to_terminate) {
+    for (const auto& node : nodes) {
+        const std::string& group = group_of(node)->name;
+        bool failed = false;
+        std::string ids_text;
+        for (const auto& id : ids[node]) {
             auto e = errors.find(id);
-            settings_.outcomes->terminate(group->name, e == errors.end() ? ProviderError{} : e->second);
+            if (settings_.outcomes)
+                settings_.outcomes->terminate(group, e == errors.end() ? ProviderError{} : e->second);
+            if (e != errors.end()) {
+                failed = true;
+                log_.error("terminate " + id + " (" + node + ") failed (" + std::string(to_string(e->second.kind)) +
+                           ": " + e->second.message + "); reconcile retries it");
+            }
+            ids_text += (ids_text.empty() ? "" : ",") + id;
         }
-    for (const auto& [id, err] : errors)
-        log_.error("terminate " + id + " (" + node + ") failed (" + std::string(to_string(err.kind)) + ": " +
-                   err.message + "); reconcile retries it");
-    if (errors.empty() && !listed.error)
-        for (const auto& r : open)
-            ledger_.mark_terminated(r.token, clock_.now());
-    std::string ids_text;
-    for (const auto& id : to_terminate)
-        ids_text += (ids_text.empty() ? "" : ",") + id;
-    if (after_failure)
-        log_.error("resume of " + node + " failed in Slurm; terminated " + (ids_text.empty() ? "nothing" : ids_text));
-    else
-        log_.info("retired " + node + ": terminated " + (ids_text.empty() ? "nothing (no instance)" : ids_text));
+        if (!failed && !listed.error)
+            for (const auto& r : open[node])
+                ledger_.mark_terminated(r.token, clock_.now());
+        if (after_failure)
+            log_.error("resume of " + node + " failed in Slurm; terminated " +
+                       (ids_text.empty() ? "nothing" : ids_text));
+        else
+            log_.info("retired " + node + ": terminated " + (ids_text.empty() ? "nothing (no instance)" : ids_text));
+    }
 }
 
 void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
@@ -762,7 +799,12 @@ void InstanceManager::observe_nodes(const std::vector<Node>& nodes)
         if (it == launching.end())
             continue;
         for (const auto& r : it->second) {
-            ledger_.mark_running(r.token, clock_.now());
+            try {
+                ledger_.mark_running(r.token, clock_.now());
+            } catch (const LedgerError& e) { // closed by a worker since it was read
+                log_.verbose("node " + n.name + " is up: " + e.what());
+                continue;
+            }
             health_.registered(r.node_group, clock_.now());
             resume_jobs(n.name, true);
             log_.info("node " + n.name + " is up in Slurm: instance " + r.provider_id + " running");
@@ -904,11 +946,21 @@ void InstanceManager::reconcile_now(const std::vector<Node>& nodes, const std::s
     // makes this idempotent when the first launch did get through.
     std::set<std::string> listed_nodes, powered_down;
     bool complete = true;
+    // A listed instance backs its node by its node tag, or (an EC2 fleet's,
+    // which carry none) by the id an open record of the node holds.
+    std::map<std::string, std::string> node_of_id;
+    for (const auto& r : input.records)
+        if (r.open() && !r.provider_id.empty())
+            node_of_id[r.provider_id] = r.node;
     for (const auto& l : input.listings) {
         complete = complete && l.complete;
-        for (const auto& i : l.instances)
-            if (!i.gone)
-                listed_nodes.insert(i.node);
+        for (const auto& i : l.instances) {
+            if (i.gone)
+                continue;
+            listed_nodes.insert(i.node);
+            if (auto it = node_of_id.find(i.provider_id); it != node_of_id.end())
+                listed_nodes.insert(it->second);
+        }
     }
     for (const auto& a : actions)
         if (a.kind == RepairKind::PowerDownNode || a.kind == RepairKind::TerminateInstance)

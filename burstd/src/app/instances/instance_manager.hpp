@@ -179,6 +179,10 @@ private:
     // Locks the nodes' mutexes in the one order every multi-node lock uses.
     std::vector<std::unique_lock<std::mutex>> lock_nodes(const std::vector<std::string>& nodes);
     void suspend_one(const std::string& node, bool after_failure);
+    // Nodes of one provider (locked by the caller): one listing, one terminate call.
+    void suspend_nodes(const std::vector<std::string>& nodes, bool after_failure);
+    // A suspend request's nodes in the units suspend_nodes takes.
+    std::vector<std::vector<std::string>> suspend_units(const std::vector<std::string>& nodes) const;
     // `only` = the providers to list; empty = all.  Records of providers not
     // listed are not judged.
     void reconcile_now(const std::vector<Node>& nodes, const std::set<std::string>& only = {});

@@ -788,6 +788,40 @@ std::set<std::string> all_calls(const FakeActuator& actuator)
 
 } // namespace
 
+TEST(InstanceManager, OneSuspendOfABatchingProvidersNodesListsItOnceAndTerminatesInOneCall)
+{
+    BatchFixture f;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3", "g1", "g2"});
+        drain(m);
+        const int lists_before = f.cloud.lists.load();
+        m.request(PowerRequestKind::Suspend, {"c1", "g1", "c2", "c3", "g2"});
+        drain(m);
+        LONGS_EQUAL(lists_before + 1, f.cloud.lists.load());
+    });
+    LONGS_EQUAL(1, f.cloud.terminations.size());
+    LONGS_EQUAL(5, f.cloud.terminations.front().size());
+    CHECK(f.cloud.live.empty());
+    for (const char* node : {"c1", "c2", "c3", "g1", "g2"})
+        CHECK(states(f.ledger, node) == std::vector<InstanceState>{InstanceState::Terminated});
+}
+
+TEST(InstanceManager, ASuspendOfAnUnbatchedProvidersNodesTakesOneListingPerWorker)
+{
+    Fixture f; // batch limit 1: its calls run side by side instead
+    f.settings.workers = 2;
+    f.run([&](InstanceManager& m) {
+        m.request(PowerRequestKind::Resume, {"c1", "c2", "c3"});
+        drain(m);
+        const int lists_before = f.cloud.lists.load();
+        m.request(PowerRequestKind::Suspend, {"c1", "c2", "c3"});
+        drain(m);
+        LONGS_EQUAL(lists_before + 2, f.cloud.lists.load());
+    });
+    LONGS_EQUAL(2, f.cloud.terminations.size());
+    CHECK(f.cloud.live.empty());
+}
+
 TEST(InstanceManager, OneResumeBecomesOneLaunchCallPerGroupTypeAndZoneWithResultsMappedBackToNodes)
 {
     BatchFixture f;
