@@ -41,7 +41,6 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
-[ -n "${KEEP_WORK:-}" ] && trap "for p in \"\${pids[@]}\"; do kill \$p; done; echo work: $work" EXIT
 umask 077
 make_test_ca "$work" || { echo "openssl failed: $(cat "$work/openssl.log")" >&2; exit 1; }
 wait_port() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "server did not start: $(cat "$2")" >&2; exit 1; }
@@ -54,45 +53,22 @@ python3 "$top/tests/providers/ec2_tls_server.py" --cert "$work/server.pem" --key
 pids+=($!)
 wait_port "$work/ec2-port" "$work/ec2.err"
 
-az_tenant=77777777-7777-7777-7777-777777777777 az_client=11111111-2222-3333-4444-555555555555
-az_secret='az-Secret~value.1' az_sub=99999999-9999-9999-9999-999999999999 os_password='os-Secret-pass'
-sa_key() { # PEM-FILE TOKEN-URI
-    python3 -c 'import json,sys; print(json.dumps({"type": "service_account", "project_id": "p",
-        "private_key_id": "kid-bench-1", "private_key": open(sys.argv[1]).read(),
-        "client_email": "burstd@p.iam.gserviceaccount.com", "client_id": "1", "token_uri": sys.argv[2]}))' "$1" "$2"
-}
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/sa.pem" 2>/dev/null || exit 1
-sa_key "$work/sa.pem" https://unknown/token >"$work/server-key.json"
-python3 "$top/tests/providers/cloud_tls_server.py" --cert "$work/server.pem" --key "$work/server.key" \
-    --fixtures "$fixtures" --port-file "$work/cloud-port" --log "$work/cloud.log" --gcp-key "$work/server-key.json" \
-    --azure-tenant $az_tenant --azure-client $az_client --azure-secret "$az_secret" --azure-subscription $az_sub \
-    --os-user burstd --os-password "$os_password" --os-project hpc --gce-page-size 500 \
-    --latency "$latency" --stamps "$work/cloud.stamps" 2>"$work/cloud.err" &
-pids+=($!)
-wait_port "$work/cloud-port" "$work/cloud.err"
+# shellcheck source=../tests/providers/lib/cloud_server.sh
+. "$top/tests/providers/lib/cloud_server.sh"
+start_cloud_server "$work" cloud --gce-page-size 500 --latency "$latency" --stamps "$work/cloud.stamps" || exit 1
+pids+=("$CLOUD_PID")
 ec2=https://127.0.0.1:$(cat "$work/ec2-port")
-origin=https://127.0.0.1:$(cat "$work/cloud-port")
-sa_key "$work/sa.pem" "$origin/token" >"$work/gcp-key.json"
-printf 'TenantId=%s\nClientId=%s\nClientSecret=%s\n' $az_tenant $az_client "$az_secret" >"$work/azure.cred"
-printf 'AuthUrl=%s/v3\nUsername=burstd\nUserDomainName=Default\nPassword=%s\nProjectName=hpc\nProjectDomainName=Default\n' \
-    "$origin" "$os_password" >"$work/openstack.cred"
-subnet=/subscriptions/$az_sub/resourceGroups/hpc/providers/Microsoft.Network/virtualNetworks/v/subnets/burst
 cat >"$work/burstd.conf" <<EOF
 ClusterName=hpc1
 StateDir=$work/state
 Provider=aws Type=aws Region=us-east-1 Endpoint=$ec2 CaFile=$work/ca.pem LaunchTemplateId=lt-0123456789abcdef0 \
     SubnetIds=subnet-a,subnet-b
 NodeGroup=aws Provider=aws Nodes=e-[1-$nodes] Partition=cloud InstanceTypes=c5.large Cpus=2 PricePerHour=0.1
-Provider=gcp Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=us-central1-a \
-    Template=global/instanceTemplates/burst OperationWait=600 PollInterval=0.5 Endpoint=$origin CaFile=$work/ca.pem
+Provider=gcp $CLOUD_GCP OperationWait=600 PollInterval=0.5
 NodeGroup=gcp Provider=gcp Nodes=g-[1-$nodes] Partition=cloud InstanceTypes=n2-standard-2 Cpus=2 PricePerHour=0.1
-Provider=openstack Type=openstack CredentialsFile=$work/openstack.cred Region=RegionOne \
-    Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PollInterval=0.5 CaFile=$work/ca.pem
+Provider=openstack $CLOUD_OPENSTACK PollInterval=0.5
 NodeGroup=openstack Provider=openstack Nodes=n-[1-$nodes] Partition=cloud InstanceTypes=m1.small Cpus=2 PricePerHour=0.1
-Provider=azure Type=azure CredentialsFile=$work/azure.cred Subscription=$az_sub ResourceGroup=hpc Location=eastus \
-    Image=Canonical:ubuntu:22_04-lts:latest Subnet=$subnet VmSize=Standard_D4s_v5 \
-    SshPublicKey="ssh-ed25519 AAAAC3Nza burstd" OperationWait=600 PollInterval=0.5 Endpoint=$origin \
-    LoginEndpoint=$origin CaFile=$work/ca.pem
+Provider=azure $CLOUD_AZURE OperationWait=600 PollInterval=0.5
 NodeGroup=azure Provider=azure Nodes=a-[1-$nodes] Partition=cloud InstanceTypes=Standard_D4s_v5 Cpus=2 PricePerHour=0.1
 EOF
 

@@ -18,8 +18,8 @@ an error:
   quota-*     GCE: operation error QUOTA_EXCEEDED; Azure: 409 OperationNotAllowed
               (quota); Nova: 403 "Quota exceeded for instances"
   throttle-*  GCE: 403 rateLimitExceeded; Azure: 429 + Retry-After: 7; Nova: 429 + Retry-After: 7
-  once-*      the first create is throttled (GCE: 403 userRateLimitExceeded; Azure and
-              Nova: 429 + Retry-After: 1), the next one succeeds
+  once-*      the first create (GCE: also a bulkInsert naming it) is throttled (GCE: 403
+              userRateLimitExceeded; Azure and Nova: 429 + Retry-After: 1), the next one succeeds
   flaky-*     503 from every API
   invalid-*   GCE: 400 invalid; Azure: 400 InvalidParameter; Nova: 400 badRequest
 Azure zone "1" has no capacity (ZonalAllocationFailed), and a deleted Azure
@@ -115,8 +115,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f.write("%.6f %s %s\n" % (time.monotonic(), api, what))
 
     def reply(self, status, doc=None, headers=()):
-        if self.state.cfg.latency:
-            time.sleep(self.state.cfg.latency)
         data = b"" if doc is None else (doc if isinstance(doc, bytes) else json.dumps(doc).encode())
         self.send_response(status)
         for k, v in headers:
@@ -151,6 +149,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.state.cfg.wire:  # every request as sent: method, path?query, body
             with self.state.lock, open(self.state.cfg.wire, "a") as f:
                 f.write("%s %s %s\n" % (method, self.path, body.decode("utf-8", "replace")))
+        if self.state.cfg.latency:  # received, then worked on: calls overlap as at a cloud
+            time.sleep(self.state.cfg.latency)
         path, _, query = self.path.partition("?")
         q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
         try:
@@ -305,6 +305,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if not isinstance(minimum, int) or not 1 <= minimum <= len(names) or \
                         doc.get("count") != len(names) or not q.get("requestId"):
                     return self.gce_error(400, "invalid", "count/minCount/requestId")
+                if any(self.state.throttle_first(n) for n in names):
+                    return self.gce_error(403, "userRateLimitExceeded", "User Rate Limit Exceeded")
                 labels = doc["instanceProperties"].get("labels", {})
                 made = [n for n in names if not n.startswith("capacity") and not zone_is_full(zone)]
                 if len(made) < minimum:  # GCE deletes what it made short of minCount
