@@ -13,15 +13,31 @@ constexpr std::uint64_t kMinSamples = 3;
 
 std::string user_job_name(const std::string& user, const std::string& name)
 {
-    return user + '\n' + name;
+    return user.empty() ? std::string() : user + '\n' + name;
 }
 
-std::string user_job_kind(const std::string& user, const std::string& name, Seconds limit)
+std::string user_job_kind(const std::string& name_key, Seconds limit)
 {
-    return user + '\n' + name + '\n' + std::to_string(std::int64_t(limit));
+    return name_key.empty() ? std::string() : name_key + '\n' + std::to_string(std::int64_t(limit));
 }
 
 } // namespace
+
+RuntimeRatioModel::Seen::Seen(const std::string& user, const std::string& name, const std::string& category,
+                              Seconds limit)
+    : user(user), name(name), category(category), limit(limit), name_key(user_job_name(user, name)),
+      kind_key(user_job_kind(name_key, limit))
+{
+}
+
+void RuntimeRatioModel::Seen::update(const Job& job)
+{
+    if (job.category != category)
+        category = job.category;
+    if (job.user == user && job.name == name && job.time_limit == limit)
+        return;
+    *this = Seen(job.user, job.name, job.category, job.time_limit);
+}
 
 void RuntimeRatioModel::begin_cycle(Time now)
 {
@@ -34,14 +50,22 @@ void RuntimeRatioModel::begin_cycle(Time now)
 
 void RuntimeRatioModel::note(const Job& job)
 {
-    auto [it, fresh] = seen_.try_emplace(job.id);
-    if (!fresh)
+    if (seen_.count(job.id))
         return;
-    it->second = Seen{job.user, job.name, job.category, job.time_limit};
+    // Most jobs were noted last cycle too: their entry moves over, and its
+    // strings are assigned only where the job changed.
+    auto node = previous_.extract(job.id);
+    const Seen* info = nullptr;
+    if (node.empty()) {
+        info = &seen_.emplace(job.id, Seen(job.user, job.name, job.category, job.time_limit)).first->second;
+    } else {
+        node.mapped().update(job);
+        info = &seen_.insert(std::move(node)).position->second;
+    }
     if (job.running() && !job.user.empty() && job.time_limit > 0) {
-        running_elapsed_[user_job_kind(job.user, job.name, job.time_limit)].push_back(
-            std::max<Seconds>(0, now_ - job.start_time));
-        running_floor_.clear();
+        running_elapsed_[info->kind_key].push_back(std::max<Seconds>(0, now_ - job.start_time));
+        if (!running_floor_.empty()) // clear() zeroes every bucket, empty or not
+            running_floor_.clear();
     }
 }
 
@@ -58,20 +82,21 @@ Seconds RuntimeRatioModel::running_floor(const std::string& kind) const
     return it == running_floor_.end() ? 0 : it->second;
 }
 
-RuntimeRatioModel::Chain RuntimeRatioModel::chain(const std::string& user, const std::string& name,
-                                                 const std::string& category, Seconds limit, double unknown) const
+RuntimeRatioModel::Chain RuntimeRatioModel::chain(const Seen& job, double unknown) const
 {
     Chain c;
     c.all = all_ratio_.count > 0 ? all_ratio_.value : unknown;
-    c.category = category_level_.estimate(category, c.all);
-    c.name = name_level_.estimate(user_job_name(user, name), c.category);
-    c.kind = kind_level_.estimate(user_job_kind(user, name, limit), c.name);
+    c.category = category_level_.estimate(job.category, c.all);
+    c.name = name_level_.estimate(job.name_key, c.category);
+    c.kind = kind_level_.estimate(job.kind_key, c.name);
     return c;
 }
 
-Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& name, const std::string& category,
-                                   Seconds limit) const
+Seconds RuntimeRatioModel::predict(const Seen& job) const
 {
+    const std::string& user = job.user;
+    const std::string& category = job.category;
+    const Seconds limit = job.limit;
     Seconds e = 0;
     // The mean of the last two runs filed under `key`, once there are two.
     auto last_two = [&e](const auto& runs, const std::string& key) {
@@ -81,10 +106,9 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
         e = (last->a + last->b) / 2;
         return true;
     };
-    const std::string kind = user.empty() ? std::string() : user_job_kind(user, name, limit);
     if (limit > 0 && !user.empty()) {
-        e = std::min(chain(user, name, category, limit, 1).kind, 1.0) * limit; // knowing nothing: the limit
-    } else if (!user.empty() && (last_two(user_kind_last_, kind) || last_two(user_name_last_, user_job_name(user, name)) ||
+        e = std::min(chain(job, 1).kind, 1.0) * limit; // knowing nothing: the limit
+    } else if (!user.empty() && (last_two(user_kind_last_, job.kind_key) || last_two(user_name_last_, job.name_key) ||
                                  last_two(user_last_, user))) {
         // e is the user's own history
     } else if (limit > 0) {
@@ -105,20 +129,25 @@ Seconds RuntimeRatioModel::predict(const std::string& user, const std::string& n
     // Not without a limit: jobs sharing user and name but no limit are less
     // alike, and the running ones are a length-biased sample of them.
     if (!user.empty() && limit > 0)
-        e = std::max(e, running_floor(kind));
+        e = std::max(e, running_floor(job.kind_key));
     return limit > 0 ? std::min(e, limit) : e;
 }
 
 Seconds RuntimeRatioModel::expected(const Job& job) const
 {
-    return predict(job.user, job.name, job.category, job.time_limit);
+    // A job noted this cycle has its keys already.
+    if (auto it = seen_.find(job.id); it != seen_.end() && it->second.user == job.user &&
+                                      it->second.name == job.name && it->second.limit == job.time_limit &&
+                                      it->second.category == job.category)
+        return predict(it->second);
+    return predict(Seen(job.user, job.name, job.category, job.time_limit));
 }
 
 void RuntimeRatioModel::observe(const JobEnd& end)
 {
     if (end.elapsed < 0)
         return;
-    Seen info{"", "", end.category, 0};
+    Seen info("", "", end.category, 0);
     if (auto it = seen_.find(end.id); it != seen_.end()) {
         info = std::move(it->second);
         seen_.erase(it);
@@ -126,7 +155,7 @@ void RuntimeRatioModel::observe(const JobEnd& end)
         info = std::move(jt->second);
         previous_.erase(jt);
     }
-    const Seconds predicted = predict(info.user, info.name, info.category, info.limit);
+    const Seconds predicted = predict(info);
     if (predicted > 0) {
         const double err = std::abs(end.elapsed - predicted) / predicted;
         if (errors_.size() < kErrorWindow)
@@ -139,18 +168,18 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     ++finished_;
     if (!info.user.empty()) {
         user_last_.write(info.user).add(end.elapsed);
-        user_name_last_.write(user_job_name(info.user, info.name)).add(end.elapsed);
+        user_name_last_.write(info.name_key).add(end.elapsed);
         if (info.limit <= 0) // with a limit, the credibility levels predict the kind
-            user_kind_last_.write(user_job_kind(info.user, info.name, info.limit)).add(end.elapsed);
+            user_kind_last_.write(info.kind_key).add(end.elapsed);
     }
     if (info.limit > 0) {
         const double ratio = std::min(1.0, end.elapsed / info.limit);
         if (!info.user.empty()) {
             // The first ratio learned is no offset from anything.
-            const Chain c = chain(info.user, info.name, info.category, info.limit, ratio);
+            const Chain c = chain(info, ratio);
             category_level_.observe(info.category, c.all, ratio);
-            name_level_.observe(user_job_name(info.user, info.name), c.category, ratio);
-            kind_level_.observe(user_job_kind(info.user, info.name, info.limit), c.name, ratio);
+            name_level_.observe(info.name_key, c.category, ratio);
+            kind_level_.observe(info.kind_key, c.name, ratio);
         }
         all_ratio_.add(ratio);
         if (!info.category.empty())

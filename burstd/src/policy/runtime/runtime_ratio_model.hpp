@@ -61,6 +61,15 @@ private:
         std::string name;
         std::string category;
         Seconds limit = 0;
+        // The keys of its user's levels, "" without a user: user '\n' name,
+        // and that '\n' limit.  Built once a job, not at every prediction.
+        std::string name_key;
+        std::string kind_key;
+
+        Seen() = default;
+        Seen(const std::string& user, const std::string& name, const std::string& category, Seconds limit);
+        // Brings a job noted before up to date; the keys only if they changed.
+        void update(const Job& job);
     };
     struct Mean {
         std::uint64_t count = 0;
@@ -86,10 +95,8 @@ private:
     struct Chain {
         double all, category, name, kind;
     };
-    Chain chain(const std::string& user, const std::string& name, const std::string& category, Seconds limit,
-                double unknown) const;
-    Seconds predict(const std::string& user, const std::string& name, const std::string& category,
-                    Seconds limit) const;
+    Chain chain(const Seen& job, double unknown) const;
+    Seconds predict(const Seen& job) const;
     // Twice the median elapsed time of this cycle's running jobs of `kind`; 0 without any.
     Seconds running_floor(const std::string& kind) const;
 
