@@ -70,6 +70,8 @@ struct exporter {
 	size_t nends_at_watermark, cap_ends_at_watermark;
 	struct rate_limit rl_connect, rl_drop, rl_advice;
 	uint64_t advice_ok, advice_bad;
+	/* Passes put off while burstd still read the last message. */
+	uint64_t passes_waited;
 	double max_lock_ms;
 	/* Reused every pass: its arrays and string arena keep their size, so
 	 * a pass like the last one allocates nothing under the locks. */
@@ -986,7 +988,25 @@ static void *exporter_main(void *arg)
 		if (burst_link_connected(&ex->link)) {
 			bool changed = last_job_update != seen_job_update ||
 				       last_node_update != seen_node_update;
-			if (now >= next_export || (changed && now > last_export)) {
+			/*
+			 * While burstd still reads the last message (a whole
+			 * snapshot of many megabytes takes it seconds), a pass
+			 * waits: its state message would be dropped, and a
+			 * dropped one is followed by a whole snapshot, the
+			 * largest message there is, so a burstd slower than
+			 * ExportInterval would get nothing else.  The pass
+			 * after the write carries every change since the last
+			 * message.
+			 */
+			bool due = now >= next_export || (changed && now > last_export);
+			if (due && burst_link_wants_write(&ex->link)) {
+				unsigned suppressed;
+
+				ex->passes_waited++;
+				if (rate_ok(&ex->rl_drop, now, &suppressed))
+					info(LOG_PREFIX "burstd is still reading the last message; %" PRIu64 " passes waited for it so far",
+					     ex->passes_waited);
+			} else if (due) {
 				seen_job_update = last_job_update;
 				seen_node_update = last_node_update;
 				export_once(now);
@@ -1013,8 +1033,9 @@ static void *exporter_main(void *arg)
 				     strerror(ex->link.last_errno));
 		}
 	}
-	info(LOG_PREFIX "exporter stopping: %" PRIu64 " messages sent, %" PRIu64 " dropped, %" PRIu64 " advice accepted, %" PRIu64 " rejected, longest lock hold %.3f ms",
-	     ex->link.sent, ex->link.dropped, ex->advice_ok, ex->advice_bad, ex->max_lock_ms);
+	info(LOG_PREFIX "exporter stopping: %" PRIu64 " messages sent, %" PRIu64 " dropped, %" PRIu64 " passes waited for burstd, %" PRIu64 " advice accepted, %" PRIu64 " rejected, longest lock hold %.3f ms",
+	     ex->link.sent, ex->link.dropped, ex->passes_waited, ex->advice_ok, ex->advice_bad,
+	     ex->max_lock_ms);
 	pthread_mutex_lock(&ex->mutex);
 	ex->exited = true;
 	abandoned = ex->abandoned;

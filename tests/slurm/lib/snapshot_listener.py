@@ -9,7 +9,10 @@ and the file is removed, which is how tests inject advice.  With --deltas it
 answers each hello that offers protocol version 2 with a resync, as burstd
 does, so that the plugin sends deltas (and applies none of them: it only logs).
 
-    snapshot_listener.py SOCKET LOG OUTBOX [--deltas]
+With --read-rate BYTES it reads at most that many bytes a second, as a
+burstd busy parsing would.
+
+    snapshot_listener.py SOCKET LOG OUTBOX [--deltas] [--read-rate BYTES]
 """
 import json
 import os
@@ -22,6 +25,7 @@ import time
 def main():
     path, log_path, outbox = sys.argv[1:4]
     deltas = "--deltas" in sys.argv[4:]
+    rate = int(sys.argv[sys.argv.index("--read-rate") + 1]) if "--read-rate" in sys.argv else 0
     if os.path.exists(path):
         os.unlink(path)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -49,9 +53,11 @@ def main():
                     log.write(json.dumps({"listener": "connect", "n": connects}).encode() + b"\n")
                 else:
                     try:
-                        data = client.recv(1 << 20)
+                        data = client.recv(max(1, rate // 10) if rate else 1 << 20)
                     except BlockingIOError:
                         continue
+                    if rate:
+                        time.sleep(0.1)
                     if not data:
                         sel.unregister(client)
                         client.close()
