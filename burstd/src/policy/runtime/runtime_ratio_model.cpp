@@ -41,8 +41,9 @@ void RuntimeRatioModel::Seen::update(const Job& job)
 
 void RuntimeRatioModel::begin_cycle(Time now)
 {
-    previous_.swap(seen_);
-    seen_.clear();
+    ++cycle_;
+    for (auto it = seen_.begin(); it != seen_.end();)
+        it = it->second.cycle + 1 < cycle_ ? seen_.erase(it) : std::next(it);
     now_ = now;
     running_elapsed_.clear();
     running_floor_.clear();
@@ -50,20 +51,18 @@ void RuntimeRatioModel::begin_cycle(Time now)
 
 void RuntimeRatioModel::note(const Job& job)
 {
-    if (seen_.count(job.id))
+    auto [it, fresh] = seen_.try_emplace(job.id);
+    Seen& info = it->second;
+    if (!fresh && info.cycle == cycle_)
         return;
-    // Most jobs were noted last cycle too: their entry moves over, and its
-    // strings are assigned only where the job changed.
-    auto node = previous_.extract(job.id);
-    const Seen* info = nullptr;
-    if (node.empty()) {
-        info = &seen_.emplace(job.id, Seen(job.user, job.name, job.category, job.time_limit)).first->second;
-    } else {
-        node.mapped().update(job);
-        info = &seen_.insert(std::move(node)).position->second;
-    }
+    // Most jobs were noted last cycle too: their strings change only where the job did.
+    if (fresh)
+        info = Seen(job.user, job.name, job.category, job.time_limit);
+    else
+        info.update(job);
+    info.cycle = cycle_;
     if (job.running() && !job.user.empty() && job.time_limit > 0) {
-        running_elapsed_[info->kind_key].push_back(std::max<Seconds>(0, now_ - job.start_time));
+        running_elapsed_[info.kind_key].push_back(std::max<Seconds>(0, now_ - job.start_time));
         if (!running_floor_.empty()) // clear() zeroes every bucket, empty or not
             running_floor_.clear();
     }
@@ -151,9 +150,6 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     if (auto it = seen_.find(end.id); it != seen_.end()) {
         info = std::move(it->second);
         seen_.erase(it);
-    } else if (auto jt = previous_.find(end.id); jt != previous_.end()) {
-        info = std::move(jt->second);
-        previous_.erase(jt);
     }
     const Seconds predicted = predict(info);
     if (predicted > 0) {

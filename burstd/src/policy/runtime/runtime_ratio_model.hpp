@@ -65,6 +65,7 @@ private:
         // and that '\n' limit.  Built once a job, not at every prediction.
         std::string name_key;
         std::string kind_key;
+        std::uint64_t cycle = 0; // the last cycle that noted it
 
         Seen() = default;
         Seen(const std::string& user, const std::string& name, const std::string& category, Seconds limit);
@@ -100,7 +101,8 @@ private:
     // Twice the median elapsed time of this cycle's running jobs of `kind`; 0 without any.
     Seconds running_floor(const std::string& kind) const;
 
-    std::unordered_map<JobId, Seen> seen_, previous_;
+    std::unordered_map<JobId, Seen> seen_; // noted this cycle or the last
+    std::uint64_t cycle_ = 0;
     RecentKeys<LastTwo> user_last_;
     RecentKeys<LastTwo> user_name_last_; // user '\n' job name
     RecentKeys<LastTwo> user_kind_last_; // user '\n' job name '\n' limit
