@@ -222,7 +222,7 @@ for n in "${sizes[@]}"; do
     pct_jobs() { snap_lines "$mark" | field 'delta: \([0-9]*\) jobs.*' | awk '{ s += $1 } END { print s + 0 }'; }
     wait_for "[ \$(pct_jobs) -ge $want ]" 120 || echo "warning: deltas carried $(pct_jobs) of the $want changed jobs" >&2
     pct=$(snap_lines "$mark" | grep -v 'delta: 0 jobs')
-    echo "#   1%: $want jobs changed, carried by $(wc -l <<<"$pct") deltas: jobs $(field 'delta: \([0-9]*\) jobs.*' <<<"$pct" | paste -sd' '); pass cpu ms $(field 'pass cpu \([0-9.]*\) ms.*' <<<"$pct" | paste -sd' '); lock holds cpu ms $(field 'in all [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$pct" | paste -sd' '); bytes $(field 'serialized \([0-9]*\) bytes.*' <<<"$pct" | paste -sd' ')"
+    echo "#   1%: $want jobs changed, carried by $(wc -l <<<"$pct") deltas: jobs $(field 'delta: \([0-9]*\) jobs.*' <<<"$pct" | paste -sd' '); pass cpu ms $(field '; pass cpu \([0-9.]*\) ms; socket.*' <<<"$pct" | paste -sd' '); lock holds cpu ms $(field 'in all [0-9.]* ms (cpu \([0-9.]*\) ms).*' <<<"$pct" | paste -sd' '); bytes $(field 'serialized \([0-9]*\) bytes.*' <<<"$pct" | paste -sd' ')"
     # burstd's side of this size's stream
     sleep 2
     cp "$record" "$CLUSTER_DIR/stream-$have.ndjson"
