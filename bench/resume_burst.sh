@@ -55,8 +55,10 @@ wait_port "$work/ec2-port" "$work/ec2.err"
 
 # shellcheck source=../tests/providers/lib/cloud_server.sh
 . "$top/tests/providers/lib/cloud_server.sh"
-start_cloud_server "$work" cloud --gce-page-size 500 --latency "$latency" --stamps "$work/cloud.stamps" || exit 1
+start_cloud_server "$work" cloud --gce-page-size 500 --latency "$latency" --stamps "$work/cloud.stamps"
+rc=$?
 pids+=("$CLOUD_PID")
+((rc == 0)) || exit 1
 ec2=https://127.0.0.1:$(cat "$work/ec2-port")
 cat >"$work/burstd.conf" <<EOF
 ClusterName=hpc1

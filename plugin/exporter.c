@@ -68,10 +68,12 @@ struct exporter {
 	time_t end_watermark;
 	uint32_t *ends_at_watermark;
 	size_t nends_at_watermark, cap_ends_at_watermark;
-	struct rate_limit rl_connect, rl_drop, rl_advice;
+	struct rate_limit rl_connect, rl_drop, rl_advice, rl_wait;
 	uint64_t advice_ok, advice_bad;
-	/* Passes put off while burstd still read the last message. */
+	/* Passes put off while burstd still read the last message, and
+	 * whether the due one is. */
 	uint64_t passes_waited;
+	bool pass_waiting;
 	double max_lock_ms;
 	/* Reused every pass: its arrays and string arena keep their size, so
 	 * a pass like the last one allocates nothing under the locks. */
@@ -801,6 +803,20 @@ static void check_jobs_text(const struct snapshot *snap, const struct jobs_text 
 
 static void flush_link(time_t now);
 
+/* A due pass waits for burstd to read what the link still holds. */
+static void wait_for_reader(time_t now)
+{
+	unsigned suppressed;
+
+	if (ex->pass_waiting)
+		return;
+	ex->pass_waiting = true;
+	ex->passes_waited++;
+	if (rate_ok(&ex->rl_wait, now, &suppressed))
+		info(LOG_PREFIX "burstd is still reading the last message; %" PRIu64 " passes waited for it so far",
+		     ex->passes_waited);
+}
+
 static void export_once(time_t now)
 {
 	struct snapshot *snap = &ex->snap;
@@ -826,9 +842,18 @@ static void export_once(time_t now)
 					     now, expand_hostlist, &len);
 		queue_line(line, len, 0);
 	}
-	/* A snapshot is only queued behind nothing: the ends go out first. */
-	if (snap->nends)
+	/* A snapshot is only queued behind nothing: the ends go out first.
+	 * Ends the socket does not take at once make the state message wait
+	 * for the next pass rather than be dropped (and the next one whole);
+	 * the jobs copied now are copied again then (jobs_valid is unset). */
+	if (snap->nends) {
 		flush_link(now);
+		if (burst_link_wants_write(&ex->link)) {
+			wait_for_reader(now);
+			return;
+		}
+	}
+	ex->pass_waiting = false;
 	cost_start(&serialize_cost);
 	len = state_stream_write(&ex->stream, snap, jobs_copied, ex->cluster, ex->link.seq + 1, now,
 				 expand_hostlist, &stats);
@@ -1000,12 +1025,7 @@ static void *exporter_main(void *arg)
 			 */
 			bool due = now >= next_export || (changed && now > last_export);
 			if (due && burst_link_wants_write(&ex->link)) {
-				unsigned suppressed;
-
-				ex->passes_waited++;
-				if (rate_ok(&ex->rl_drop, now, &suppressed))
-					info(LOG_PREFIX "burstd is still reading the last message; %" PRIu64 " passes waited for it so far",
-					     ex->passes_waited);
+				wait_for_reader(now);
 			} else if (due) {
 				seen_job_update = last_job_update;
 				seen_node_update = last_node_update;

@@ -305,7 +305,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if not isinstance(minimum, int) or not 1 <= minimum <= len(names) or \
                         doc.get("count") != len(names) or not q.get("requestId"):
                     return self.gce_error(400, "invalid", "count/minCount/requestId")
-                if any(self.state.throttle_first(n) for n in names):
+                if any([self.state.throttle_first(n) for n in names]):  # each once-* name: this call only
                     return self.gce_error(403, "userRateLimitExceeded", "User Rate Limit Exceeded")
                 labels = doc["instanceProperties"].get("labels", {})
                 made = [n for n in names if not n.startswith("capacity") and not zone_is_full(zone)]

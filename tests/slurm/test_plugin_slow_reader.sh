@@ -8,6 +8,8 @@
 #    (a dropped one would be followed by another whole snapshot, and so on);
 #  - the first message after the whole snapshot is a delta that carries the
 #    job changed while it was being read;
+#  - jobs that end meanwhile arrive as job_end, and their lines, queued
+#    ahead of a pass's state message, make it wait too;
 #  - nothing was dropped.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +51,8 @@ printf '{"v":2,"type":"resync","cluster":"plugslow","seq":900,"time":%d,"reason"
 wait_for "tail -n +$ctld_mark '$ctld_log' | grep -q 'snapshot seq [0-9]*: 2000 jobs'" 60 ||
     { tap_fail "the plugin sends a whole snapshot after the resync"; exit 1; }
 scontrol update JobId="$changed" TimeLimit=20
+# jobs that end meanwhile: their job_end lines queue ahead of the passes' state messages
+for i in 1 2 3 4; do sbatch -Q -p local -J "short$i" -t 1 --wrap true >/dev/null; done
 if wait_for "tail -n +$((mark + 1)) '$log' | grep '\"type\":\"delta\"' | grep -q '\"id\":$changed,'" 120; then
     tap_ok "the job changed while the whole snapshot was read arrives in a delta"
 else
@@ -57,13 +61,19 @@ else
 fi
 after=$(tail -n +$((mark + 1)) "$log")
 tap_is "exactly one whole snapshot after the resync" "$(grep -c '"type":"snapshot"' <<<"$after")" 1
-first_after_whole=$(awk '/"type":"snapshot"/ { seen = 1; next } seen { print; exit }' <<<"$after")
-tap_like "the next message is a delta" "$first_after_whole" '"type":"delta"'
+first_after_whole=$(awk '/"type":"snapshot"/ { seen = 1; next } seen && !/"type":"job_end"/ { print; exit }' <<<"$after")
+tap_like "the next state message is a delta" "$first_after_whole" '"type":"delta"'
 waited=$(sed -n 's/.*burstd is still reading the last message; \([0-9]*\) passes waited.*/\1/p' "$ctld_log" | tail -1)
 if [ "${waited:-0}" -gt 0 ]; then
     tap_ok "the exporter waited with its passes while the listener read ($waited so far)"
 else
     tap_fail "the exporter waited with its passes while the listener read" "$(grep 'job_submit/burst' "$ctld_log" | tail -5)"
 fi
-tap_is "no state message was dropped" "$(grep -c 'messages dropped' "$ctld_log")" 0
+if wait_for "[ \$(grep -c '\"type\":\"job_end\"' '$log') -ge 4 ]" 120; then
+    tap_ok "the jobs that ended meanwhile arrive as job_end"
+else
+    tap_fail "the jobs that ended meanwhile arrive as job_end" "$(grep -c '"type":"job_end"' "$log") of 4"
+fi
+tap_is "... and still no state message was dropped, nor another whole snapshot sent" \
+    "$(grep -c 'messages dropped' "$ctld_log") $(tail -n +$((mark + 1)) "$log" | grep -c '"type":"snapshot"')" "0 1"
 tap_finish

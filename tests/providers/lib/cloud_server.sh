@@ -6,7 +6,8 @@
 # on loopback) with the test CA in DIR (make_test_ca DIR first) and the
 # SERVER-ARGS, logging to DIR/NAME.log, and writes the credentials it accepts:
 # DIR/NAME-gcp-key.json, DIR/NAME-azure.cred, DIR/NAME-openstack.cred.  Sets
-# CLOUD_ORIGIN (https://127.0.0.1:PORT), CLOUD_PID, and CLOUD_GCP,
+# CLOUD_ORIGIN (https://127.0.0.1:PORT), CLOUD_PID (set even when it fails:
+# stop it), and CLOUD_GCP,
 # CLOUD_OPENSTACK and CLOUD_AZURE: the keys of a burstd.conf Provider= line
 # for each cloud of that server ("Provider=NAME $CLOUD_GCP MoreKeys=...").
 # Returns non-zero, with the server's errors on stderr, when it does not start.

@@ -238,7 +238,10 @@ std::vector<std::vector<std::string>> InstanceManager::suspend_units(const std::
     std::map<std::string, std::vector<std::vector<std::string>>> by_provider;
     std::vector<std::vector<std::string>> units;
     std::map<std::string, std::size_t> seen; // provider -> its nodes so far
+    std::set<std::string> once;
     for (const auto& n : nodes) {
+        if (!once.insert(n).second)
+            continue; // named twice
         const NodeGroup* g = group_of(n);
         const Provider* p = g ? provider(g->provider) : nullptr;
         if (!p) {
@@ -726,17 +729,25 @@ void InstanceManager::suspend_nodes(const std::vector<std::string>& nodes, bool 
     }
     Provider* p = provider(first->provider);
     const std::string reason = after_failure ? "Slurm gave up resuming the node" : "Slurm powered the node down";
+    // A node whose records the ledger cannot read or write is left to
+    // reconcile; the others are terminated all the same.
     std::map<std::string, std::vector<LedgerRecord>> open;
     for (const auto& node : nodes) {
-        std::vector<LedgerRecord>& of_node = open[node] = ledger_.open_for_node(node);
-        // Launched but never seen up in Slurm: the instance did not boot into a node.
-        if (after_failure && std::any_of(of_node.begin(), of_node.end(), [](const LedgerRecord& r) {
-                return r.state == InstanceState::Launching;
-            }))
-            health_.boot_failed(group_of(node)->name, node + " did not register within ResumeTimeout", clock_.now());
-        for (const auto& r : of_node)
-            if (r.state != InstanceState::Terminating)
-                ledger_.record_terminate_intent(r.token, reason, clock_.now());
+        try {
+            std::vector<LedgerRecord> of_node = ledger_.open_for_node(node);
+            // Launched but never seen up in Slurm: the instance did not boot into a node.
+            if (after_failure && std::any_of(of_node.begin(), of_node.end(), [](const LedgerRecord& r) {
+                    return r.state == InstanceState::Launching;
+                }))
+                health_.boot_failed(group_of(node)->name, node + " did not register within ResumeTimeout",
+                                    clock_.now());
+            for (const auto& r : of_node)
+                if (r.state != InstanceState::Terminating)
+                    ledger_.record_terminate_intent(r.token, reason, clock_.now());
+            open[node] = std::move(of_node);
+        } catch (const std::exception& e) {
+            log_.error("suspend " + node + ": " + e.what() + "; reconcile ends its instance");
+        }
     }
     // The provider's own listing also finds an instance whose launch answer a
     // crash lost (its record has no provider id yet) if it carries its node.
@@ -759,7 +770,7 @@ void InstanceManager::suspend_nodes(const std::vector<std::string>& nodes, bool 
     std::map<std::string, ProviderError> errors;
     if (!to_terminate.empty())
         errors = p->terminate(to_terminate);
-    for (const auto& node : nodes) {
+    for (const auto& [node, records] : open) {
         const std::string& group = group_of(node)->name;
         bool failed = false;
         std::string ids_text;
@@ -775,8 +786,12 @@ void InstanceManager::suspend_nodes(const std::vector<std::string>& nodes, bool 
             ids_text += (ids_text.empty() ? "" : ",") + id;
         }
         if (!failed && !listed.error)
-            for (const auto& r : open[node])
-                ledger_.mark_terminated(r.token, clock_.now());
+            for (const auto& r : records)
+                try {
+                    ledger_.mark_terminated(r.token, clock_.now());
+                } catch (const std::exception& e) {
+                    log_.error("suspend " + node + ": " + e.what() + "; reconcile closes its record");
+                }
         if (after_failure)
             log_.error("resume of " + node + " failed in Slurm; terminated " +
                        (ids_text.empty() ? "nothing" : ids_text));
