@@ -482,7 +482,7 @@ std::optional<InstanceManager::NodeLaunch> InstanceManager::prepare_launch(const
         }
         if (!open.empty()) {
             log_.info("resume " + node + ": finishing the termination of its previous instance first");
-            suspend_one(node, false);
+            suspend_nodes({node}, false);
         }
     }
     // Placements (instance type x zone) to try, in order (PlacementBackoff);
@@ -713,11 +713,6 @@ void InstanceManager::undo_partial_job(JobId job, const std::vector<NodeLaunch*>
     if (hold)
         if (auto err = actuator_.hold_job(job, reason))
             log_.error("job " + std::to_string(job) + ": cannot hold it: " + err.message);
-}
-
-void InstanceManager::suspend_one(const std::string& node, bool after_failure)
-{
-    suspend_nodes({node}, after_failure);
 }
 
 void InstanceManager::suspend_nodes(const std::vector<std::string>& nodes, bool after_failure)

@@ -178,7 +178,6 @@ private:
     void undo_partial_job(JobId job, const std::vector<NodeLaunch*>& nodes);
     // Locks the nodes' mutexes in the one order every multi-node lock uses.
     std::vector<std::unique_lock<std::mutex>> lock_nodes(const std::vector<std::string>& nodes);
-    void suspend_one(const std::string& node, bool after_failure);
     // Nodes of one provider (locked by the caller): one listing, one terminate call.
     void suspend_nodes(const std::vector<std::string>& nodes, bool after_failure);
     // A suspend request's nodes in the units suspend_nodes takes.
