@@ -68,7 +68,7 @@ Provider=aws Type=aws Region=us-east-1 Endpoint=$ec2 CaFile=$work/ca.pem LaunchT
 NodeGroup=aws Provider=aws Nodes=e-[1-$nodes] Partition=cloud InstanceTypes=c5.large Cpus=2 PricePerHour=0.1
 Provider=gcp $CLOUD_GCP OperationWait=600 PollInterval=0.5
 NodeGroup=gcp Provider=gcp Nodes=g-[1-$nodes] Partition=cloud InstanceTypes=n2-standard-2 Cpus=2 PricePerHour=0.1
-Provider=openstack $CLOUD_OPENSTACK PollInterval=0.5
+Provider=openstack $CLOUD_OPENSTACK PollInterval=0.5 BatchSize=100
 NodeGroup=openstack Provider=openstack Nodes=n-[1-$nodes] Partition=cloud InstanceTypes=m1.small Cpus=2 PricePerHour=0.1
 Provider=azure $CLOUD_AZURE OperationWait=600 PollInterval=0.5
 NodeGroup=azure Provider=azure Nodes=a-[1-$nodes] Partition=cloud InstanceTypes=Standard_D4s_v5 Cpus=2 PricePerHour=0.1

@@ -2,14 +2,17 @@
 // integration test (tests/openstack/test_openstack_provider.sh):
 //
 //   openstack-provider-check [options] launch CLUSTER BURSTD_ID FLAVOR NODE:TOKEN...
-//       one line per node: "NODE launched ID ADDRESS" or "NODE error KIND MESSAGE"
+//       one line per node: "NODE launched ID ADDRESS" or "NODE error KIND MESSAGE";
+//       several nodes are one batch (one POST /servers)
 //   openstack-provider-check [options] list CLUSTER BURSTD_ID
-//       one line per live server: "NODE ID STATE" (+ " error KIND MESSAGE")
+//       one line per live server: "NODE ID STATE" (+ " error KIND MESSAGE"); NODE is "-" when none is known
 //   openstack-provider-check [options] terminate ID...
 //       one line per id: "ID terminated" or "ID error KIND MESSAGE"
 //
 //   options: --credentials FILE (required), --image ID, --network none|auto|UUID,
-//            --region NAME, --interface NAME, --schedule-wait SECONDS
+//            --region NAME, --interface NAME, --schedule-wait SECONDS,
+//            --all-or-nothing yes (the nodes are one job's: all of them or none),
+//            --batch-size N (nodes per POST, default 1)
 // Exit status: 0 all ok, 1 a provider error, 2 bad usage or credentials.
 
 #include "provider/http/curl_transport.hpp"
@@ -32,7 +35,8 @@ int usage(const std::string& why)
 {
     std::cerr << "openstack-provider-check: " << why << "\n"
               << "usage: openstack-provider-check --credentials FILE [--image ID] [--network none|auto|UUID]\n"
-              << "         [--region NAME] [--interface NAME] [--schedule-wait SECONDS]\n"
+              << "         [--region NAME] [--interface NAME] [--schedule-wait SECONDS] [--all-or-nothing yes]\n"
+              << "         [--batch-size N]\n"
               << "         launch CLUSTER BURSTD_ID FLAVOR NODE:TOKEN... | list CLUSTER BURSTD_ID | terminate ID...\n";
     return 2;
 }
@@ -49,6 +53,7 @@ int main(int argc, char** argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     std::string credentials_file;
     OpenStackSettings settings;
+    bool all_or_nothing = false;
     size_t i = 0;
     for (; i < args.size() && args[i].rfind("--", 0) == 0; i += 2) {
         if (i + 1 >= args.size())
@@ -64,6 +69,14 @@ int main(int argc, char** argv)
             settings.region = v;
         else if (args[i] == "--interface")
             settings.interface = v;
+        else if (args[i] == "--batch-size") {
+            char* end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < 1)
+                return usage("--batch-size: expected a positive number, got '" + v + "'");
+            settings.batch_size = static_cast<std::size_t>(n);
+        } else if (args[i] == "--all-or-nothing")
+            all_or_nothing = v == "yes";
         else if (args[i] == "--schedule-wait") {
             char* end = nullptr;
             settings.schedule_wait = std::strtod(v.c_str(), &end);
@@ -108,6 +121,7 @@ int main(int argc, char** argv)
             r.idempotency_token = rest[n].substr(colon + 1);
             r.instance_type = rest[2];
             r.tags = {rest[0], r.node, rest[1]};
+            r.all_or_nothing = all_or_nothing;
             requests.push_back(r);
         }
         for (const auto& r : provider.launch(requests)) {
@@ -128,7 +142,7 @@ int main(int argc, char** argv)
             return 1;
         }
         for (const auto& inst : l.instances)
-            std::cout << inst.node << " " << inst.provider_id << " " << inst.state
+            std::cout << (inst.node.empty() ? "-" : inst.node) << " " << inst.provider_id << " " << inst.state
                       << (inst.error ? " " + describe(inst.error) : "") << "\n";
     } else if (command == "terminate") {
         if (rest.empty())

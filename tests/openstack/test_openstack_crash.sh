@@ -68,7 +68,7 @@ owner=oscrash-$$-$RANDOM
 guests_pid=$!
 
 # "never": the cycle hires nothing, so every launch here is one Slurm asked for.
-BURSTD_PROVIDER="Type=openstack CredentialsFile=$OS_PROJECT_APPCRED_FILE Image=$OS_IMAGE_ID Network=none"
+BURSTD_PROVIDER="Type=openstack CredentialsFile=$OS_PROJECT_APPCRED_FILE Image=$OS_IMAGE_ID Network=none BatchSize=3"
 BURSTD_GROUP_EXTRA="InstanceTypes=$OS_FLAVOR"
 burstd_bring_up never 0 "BurstdId=$owner" || exit 1
 

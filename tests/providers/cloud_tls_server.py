@@ -22,6 +22,8 @@ an error:
               userRateLimitExceeded; Azure and Nova: 429 + Retry-After: 1), the next one succeeds
   flaky-*     503 from every API
   invalid-*   GCE: 400 invalid; Azure: 400 InvalidParameter; Nova: 400 badRequest
+Nova creates max_count servers per POST, named NAME-1..NAME-N as Nova does (no quota); a flavor
+named capacity-* sends all of a POST's servers to ERROR (No valid host).
 Azure zone "1" has no capacity (ZonalAllocationFailed), and a deleted Azure
 VM stays visible as Deleting until its delete operation has been polled to
 its end; a PUT on it meanwhile is a 409 Conflict.
@@ -492,15 +494,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         server = copy.deepcopy(self.state.nova_template)
         sid = "%08x-0000-4000-8000-%012x" % (next(counter), len(self.state.nova))
         server.update(id=sid, name=doc["name"], status="ACTIVE", metadata=doc["metadata"], tags=doc["tags"],
-                      addresses={"private": [{"addr": "10.1.0.%d" % (len(self.state.nova) + 5), "version": 4,
-                                              "OS-EXT-IPS:type": "fixed"}]})
+                      addresses={"private": [{"addr": "10.1.%d.%d" % divmod(len(self.state.nova) + 5, 250),
+                                              "version": 4, "OS-EXT-IPS:type": "fixed"}]})
         server["OS-EXT-STS:task_state"] = None
         server.pop("fault", None)
         if doc["name"].startswith("capacity"):
-            server["status"] = "ERROR"
-            server["fault"] = {"code": 500, "message": "No valid host was found. There are not enough hosts "
-                               "available.", "created": "2026-11-22T10:00:00Z"}
+            self.nova_no_valid_host(server)
         return server
+
+    @staticmethod
+    def nova_no_valid_host(server):
+        server["status"] = "ERROR"
+        server["fault"] = {"code": 500, "message": "No valid host was found. There are not enough hosts "
+                           "available.", "created": "2026-11-22T10:00:00Z"}
 
     def nova(self, method, rest, q, body):
         what = method + " " + rest
@@ -515,7 +521,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if rest == "/servers" and method == "POST":
                 doc = json.loads(body)["server"]
                 name = doc["name"]
-                if doc.get("min_count") != 1 or doc.get("max_count") != 1 or not doc["metadata"].get("burst-token"):
+                lo, hi = doc.get("min_count"), doc.get("max_count")
+                if (not isinstance(lo, int) or not isinstance(hi, int) or not 1 <= lo <= hi or
+                        not doc["metadata"].get("burst-token")):
                     return self.nova_error(400, "badRequest", "min_count/max_count/metadata")
                 if name.startswith("quota"):
                     return self.nova_error(403, "forbidden", "Quota exceeded for instances: Requested 1, but already "
@@ -528,10 +536,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     return self.nova_error(503, "computeFault", "The server is currently unavailable.")
                 if name.startswith("invalid"):
                     return self.nova_error(400, "badRequest", "Flavor's disk is too small for requested image.")
-                server = self.nova_server(doc)
-                self.state.nova[server["id"]] = server
+                first = None
+                for i in range(hi):
+                    server = self.nova_server(dict(doc, name=name if hi == 1 else "%s-%d" % (name, i + 1)))
+                    if doc["flavorRef"].startswith("capacity"):  # a batch's servers share one name: the flavor picks
+                        self.nova_no_valid_host(server)
+                    self.state.nova[server["id"]] = server
+                    first = first or server
                 created = self.state.fixture("openstack_v1.1/_servers_create.json")
-                created["server"]["id"] = server["id"]
+                created["server"]["id"] = first["id"]
                 return self.reply(202, created)
             if rest == "/servers/detail" and method == "GET":
                 want = set(q.get("tags", "").split(","))

@@ -82,7 +82,7 @@ Provider=azure-wrong Type=azure CredentialsFile=$work/azure-wrong.cred $azure_ke
     LoginEndpoint=$origin CaFile=$work/ca.pem
 Provider=openstack Type=openstack CredentialsFile=$work/openstack.cred Region=RegionOne \
     Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 PageSize=1 ScheduleWait=5 PollInterval=0.05 CaFile=$work/ca.pem \
-    ThrottleMaxWait=5
+    ThrottleMaxWait=5 BatchSize=100
 Provider=openstack-wrong Type=openstack CredentialsFile=$work/openstack-wrong.cred Region=RegionOne \
     Image=0b1e2e6e-62b1-4b36-8d73-1f2bd3c1c5a2 CaFile=$work/ca.pem
 Provider=gcp-zones Type=gcp CredentialsFile=$work/gcp-key.json Project=p Zones=full-central1-a,us-central1-b \
@@ -219,9 +219,10 @@ GET us-central1-b/instances"
 out=$(pc gcp-zones terminate $zid_b/gz-1 $zid_b/gz-2); all_out+=$out
 is "gcp zones: both instances deleted" "$out" "$zid_b/gz-1 terminated
 $zid_b/gz-2 terminated"
-is "gcp zones: delete goes to the zone in the instance's id, and so does its operation" "$(compute_calls)" \
-    "DELETE us-central1-b/instances/gz-1
-DELETE us-central1-b/instances/gz-2
+is "gcp zones: delete goes to the zone in the instance's id, and so does its operation; both deletes before any poll" \
+    "$(compute_calls | sed 's/gz-[12]$/gz-N/')" \
+    "DELETE us-central1-b/instances/gz-N
+DELETE us-central1-b/instances/gz-N
 GET us-central1-b/operations
 GET us-central1-b/operations"
 
@@ -282,9 +283,10 @@ else ok "gcp metadata: no access token appears in any output"; fi
 # -- Azure ------------------------------------------------------------------
 vid=/subscriptions/$az_sub/resourceGroups/hpc/providers/Microsoft.Compute/virtualMachines
 out=$(pc azure launch hpc1 burstd-7 - a-1:tok-a1 a-2:tok-a2); all_out+=$out
-is "azure: VM PUT with tags and NIC/disk deleteOption, Azure-AsyncOperation polled, NIC address read" "$out" \
-    "a-1 launched $vid/a-1 10.0.0.4
-a-2 launched $vid/a-2 10.0.0.5"
+is "azure: VM PUT with tags and NIC/disk deleteOption, Azure-AsyncOperation polled, NIC address read" \
+    "$(awk '{ print $1, $2, $3 }' <<<"$out") $(awk '{ print $4 }' <<<"$out" | sort | tr '\n' ' ')" \
+    "a-1 launched $vid/a-1
+a-2 launched $vid/a-2 10.0.0.4 10.0.0.5 "
 out=$(pc azure launch hpc1 burstd-7 - capacity-a3:t1 quota-a4:t2 throttle-a5:t3 flaky-a6:t4 invalid-a7:t5); all_out+=$out
 is "azure: every error kind (AllocationFailed, quota 409, 429, 503, 400)" "$(kinds "$out")" \
     "capacity-a3 error capacity
@@ -363,31 +365,48 @@ is "azure: a wrong client secret is refused by the token endpoint, classified au
     "error auth"
 
 # -- OpenStack --------------------------------------------------------------
+: >"$work/wire.log"
 out=$(pc openstack launch hpc1 burstd-7 m1.small o-1:tok-o1 o-2:tok-o2); all_out+=$out
 is "openstack: Keystone password token, catalog lookup, Nova POST /servers, scheduling awaited" \
     "$(awk '{ print $1, $2, $4 }' <<<"$out")" "o-1 launched 10.1.0.5
 o-2 launched 10.1.0.6"
 o1=$(awk '$1 == "o-1" { print $3 }' <<<"$out")
 o2=$(awk '$1 == "o-2" { print $3 }' <<<"$out")
-out=$(pc openstack launch hpc1 burstd-7 m1.small capacity-o3:t1 quota-o4:t2 throttle-o5:t3 flaky-o6:t4 invalid-o7:t5)
-all_out+=$out
-is "openstack: every error kind (No valid host, quota 403, 429, 503, 400)" "$(kinds "$out")" \
+post=$(grep '^POST /compute/v2.1/servers ' "$work/wire.log")
+is "openstack: two nodes of one flavor are one POST /servers (min_count 1, max_count 2, a batch tag)" \
+    "$(wc -l <<<"$post") $(grep -o '"min_count":[0-9]*,"max_count":[0-9]*' <<<"$post") $(grep -co 'burst-batch=' <<<"$post")" \
+    '1 "min_count":1,"max_count":2 1'
+is "... its servers are NAME-1 and NAME-2 of the burst-nodes hostlist: o-1 and o-2" \
+    "$(pc openstack list hpc1 burstd-7 | awk -v a="$o1" -v b="$o2" '$2 == a { x = $1 } $2 == b { y = $1 } END { print x, y }')" \
+    "o-1 o-2"
+kinds_out=
+for node in capacity-o3 quota-o4 throttle-o5 flaky-o6 invalid-o7; do
+    out=$(pc openstack launch hpc1 burstd-7 m1.small "$node:t-$node"); all_out+=$out
+    kinds_out+=$(kinds "$out")$'\n'
+    [ "$node" = capacity-o3 ] && capacity_out=$out
+done
+is "openstack: every error kind (No valid host, quota 403, 429, 503, 400)" "${kinds_out%$'\n'}" \
     "capacity-o3 error capacity
 quota-o4 error quota
 throttle-o5 error throttled
 flaky-o6 error transient
 invalid-o7 error invalid"
-has "openstack: the capacity error quotes Nova's fault" "$out" "^capacity-o3 .*No valid host was found"
-out=$(pc openstack launch hpc1 burstd-7 m1.small o-1:tok-o1); all_out+=$out
-is "openstack: a relaunch with the same token adopts the server (tag + metadata lookup), no second POST" \
-    "$(awk '{ print $1, $2, $3 }' <<<"$out")" "o-1 launched $o1"
-is "... Nova saw exactly 7 POST /servers" "$(grep -c '^nova POST /servers verified' "$work/requests.log")" 7
+has "openstack: the capacity error quotes Nova's fault" "$capacity_out" "^capacity-o3 .*No valid host was found"
+out=$(pc openstack launch hpc1 burstd-7 m1.small o-1:tok-o1 o-2:tok-o2); all_out+=$out
+is "openstack: a relaunch of the batch adopts its servers by the batch tag, in order, no second POST" \
+    "$(awk '{ print $1, $2, $3 }' <<<"$out")" "o-1 launched $o1
+o-2 launched $o2"
+is "... Nova saw exactly 6 POST /servers" "$(grep -c '^nova POST /servers verified' "$work/requests.log")" 6
+out=$(pc openstack launch hpc1 burstd-7 capacity-flavor b-1:tok-b1 b-2:tok-b2 b-3:tok-b3); all_out+=$out
+is "openstack: a batch Nova cannot place is capacity for every node" "$(kinds "$out")" "b-1 error capacity
+b-2 error capacity
+b-3 error capacity"
 out=$(pc openstack list hpc1 burstd-7); all_out+=$out
-is "openstack: list by tags follows the next links (PageSize=1); the ERROR server was deleted" \
+is "openstack: list by tags follows the next links (PageSize=1); the ERROR servers were deleted" \
     "$(sort <<<"$out")" "$(sort <<<"o-1 $o1 ACTIVE
 o-2 $o2 ACTIVE")"
 out=$(pc openstack terminate "$o1" "$o2" 00000000-0000-4000-8000-000000000000); all_out+=$out
-is "openstack: DELETE each server; one already gone counts as deleted" "$out" "$o1 terminated
+is "openstack: DELETE each server (several at once); one already gone counts as deleted" "$out" "$o1 terminated
 $o2 terminated
 00000000-0000-4000-8000-000000000000 terminated"
 is "openstack: nothing is left" "$(pc openstack list hpc1 burstd-7)" ""

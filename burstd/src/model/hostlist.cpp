@@ -56,9 +56,12 @@ std::string pad(std::uint64_t v, std::size_t width)
 }
 
 // Values of one bracket body "1-3,07,10-11", each already zero-padded.
+// A typo like [1-1000000000] (or a hostile r[0-999999]n[0-999999]) must not eat memory.
+constexpr std::uint64_t kMaxRange = 1u << 20;
+constexpr std::size_t kMaxNames = 1u << 20;
+
 std::vector<std::string> bracket_values(std::string_view body, std::string_view whole)
 {
-    constexpr std::uint64_t kMaxRange = 1u << 20; // a typo like [1-1000000000] must not eat memory
     std::vector<std::string> out;
     std::size_t start = 0;
     while (start <= body.size()) {
@@ -108,6 +111,8 @@ std::vector<std::string> expand_hostlist(std::string_view expr)
                 break;
             std::size_t close = part.find(']', open);
             auto values = bracket_values(part.substr(open + 1, close - open - 1), expr);
+            if (partial.size() * values.size() > kMaxNames - names.size())
+                throw HostlistError("more than " + std::to_string(kMaxNames) + " names in \"" + std::string(expr) + "\"");
             std::vector<std::string> next;
             next.reserve(partial.size() * values.size());
             for (const auto& p : partial)
@@ -116,6 +121,8 @@ std::vector<std::string> expand_hostlist(std::string_view expr)
             partial.swap(next);
             pos = close + 1;
         }
+        if (partial.size() > kMaxNames - names.size())
+            throw HostlistError("more than " + std::to_string(kMaxNames) + " names in \"" + std::string(expr) + "\"");
         for (auto& p : partial)
             names.push_back(std::move(p));
     }

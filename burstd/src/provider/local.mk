@@ -22,6 +22,7 @@ libburst_a_SOURCES += \
 	burstd/src/provider/cloud/oauth_token_response.cpp \
 	burstd/src/provider/cloud/oauth_token_response.hpp \
 	burstd/src/provider/cloud/param_reader.hpp \
+	burstd/src/provider/cloud/parallel_for.hpp \
 	burstd/src/provider/cloud/provider_params.hpp \
 	burstd/src/provider/cloud/secret_file.cpp \
 	burstd/src/provider/cloud/secret_file.hpp \

@@ -66,9 +66,10 @@ public:
     // so a partial success is visible.
     virtual std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) = 0;
     // How many requests of one instance type, zone and market one launch()
-    // carries in a single API call (CreateFleet, bulkInsert): burstd sends
-    // batches of up to this many.  1: the provider calls its API once per
-    // node anyway, so burstd launches its nodes in parallel instead.
+    // takes at once, in one API call (CreateFleet, bulkInsert, Nova's
+    // max_count) or in calls the provider makes in parallel itself (Azure):
+    // burstd sends batches of up to this many.  1: burstd launches the
+    // nodes in parallel itself, a launch() per node.
     virtual std::size_t launch_batch_limit() const { return 1; }
     // Every instance carrying these cluster and burstd_id tags, not yet gone.
     virtual ListResult list(const InstanceTags& owner) = 0;

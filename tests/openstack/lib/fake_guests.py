@@ -1,7 +1,8 @@
 # The guests of the fake virt driver's servers.  Nova's fake driver makes a
 # server ACTIVE without booting anything, so this plays what cloud-init does
 # on a real instance: every ACTIVE server tagged for a Slurm cluster boots
-# its node's slurmd (`slurmd -D -b -N NODE -f SLURM_CONF`, in a session of
+# its node's slurmd (its burst-node metadata; a batch's server, named
+# NAME-K, is the K-th node of its burst-nodes hostlist) (`slurmd -D -b -N NODE -f SLURM_CONF`, in a session of
 # its own), and a server that is deleted, going away or no longer ACTIVE
 # takes its slurmd down with it (SIGTERM to the session, SIGKILL after 5 s).
 # A slurmd belongs to one server id: a node whose server is replaced gets a
@@ -112,6 +113,28 @@ class Guests:
     def __init__(self, slurm_conf):
         self.slurm_conf = slurm_conf
         self.running = {}  # server id -> (node, Popen)
+        self.expanded = {}  # hostlist -> node names
+
+    def node_of(self, server):
+        """What a guest's boot reads to know which node it is."""
+        md = server.get('metadata') or {}
+        if 'burst-node' in md:
+            return md['burst-node']
+        nodes, token = md.get('burst-nodes'), md.get('burst-token', '')
+        if not nodes or len(token) < 12:
+            return server['name']
+        if nodes not in self.expanded:
+            out = subprocess.run(['scontrol', 'show', 'hostnames', nodes], capture_output=True, text=True,
+                                 env=dict(os.environ, SLURM_CONF=self.slurm_conf))
+            self.expanded[nodes] = out.stdout.split()
+        order = self.expanded[nodes]
+        base = 'burst-' + token[:12]
+        if server['name'] == base and order:
+            return order[0]
+        k = server['name'][len(base) + 1:]
+        if server['name'].startswith(base + '-') and k.isdigit() and 1 <= int(k) <= len(order):
+            return order[int(k) - 1]
+        return server['name']
 
     def boot(self, node, server):
         proc = subprocess.Popen(['slurmd', '-D', '-b', '-N', node, '-f', self.slurm_conf],
@@ -142,7 +165,7 @@ class Guests:
         by_node = {}
         for s in servers:
             if live(s):
-                by_node.setdefault(s['metadata'].get('burst-node', s['name']), []).append(s)
+                by_node.setdefault(self.node_of(s), []).append(s)
         active = {s['id']: node for node, ss in by_node.items() for s in ss if s['status'] == 'ACTIVE'}
         for node, ss in by_node.items():
             if len(ss) > 1:

@@ -11,6 +11,10 @@
 #                                    NAME, an application credential and an
 #                                    instance quota of QUOTA: a test of its own
 #                                    in a cloud that other tests share
+#   os_setup.py names STATE_DIR TAG  "ID NAME BATCH" of each server (any
+#                                    project) tagged TAG: the names burstd's
+#                                    provider never reads, and the burst-batch
+#                                    tag (one per POST) or "-"
 #
 # STATE_DIR/setup.json holds the ports and passwords (written by openstack.sh)
 # and gets the ids this script creates.
@@ -19,6 +23,7 @@ import os
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -155,7 +160,8 @@ def project(st, name, quota):
                                                'default_project_id': pid})
     call('PUT', '%s/v3/projects/%s/users/%s/roles/%s' % (ks, pid, uid, member_role), adm)
     call('PUT', '%s/os-quota-sets/%s' % (nova, pid), adm, {'quota_set': {
-        'instances': int(quota), 'cores': 100, 'ram': 1000000}}, {'OpenStack-API-Version': 'compute 2.79'})
+        'instances': int(quota), 'cores': max(100, int(quota)), 'ram': max(1000000, 512 * int(quota))}},
+        {'OpenStack-API-Version': 'compute 2.79'})
     tok = token(ks, name, password, name)
     _, _, d = call('POST', '%s/v3/users/%s/application_credentials' % (ks, uid), tok,
                    {'application_credential': {'name': 'burstd-test-%s' % os.urandom(4).hex()}})
@@ -164,10 +170,21 @@ def project(st, name, quota):
         'app_credential_secret': d['application_credential']['secret']}
 
 
+def names(st, tag):
+    ks = 'http://127.0.0.1:%d' % st['ports']['keystone']
+    nova = 'http://127.0.0.1:%d/v2.1' % st['ports']['nova']
+    adm = token(ks, 'admin', st['admin_password'], 'admin')
+    _, _, d = call('GET', '%s/servers/detail?all_tenants=1&limit=1000&tags=%s' % (nova, urllib.parse.quote(tag)), adm,
+                   headers={'OpenStack-API-Version': 'compute 2.79'})
+    for s in d['servers']:
+        batch = [t for t in s.get('tags', []) if t.startswith('burst-batch=')]
+        print(s['id'], s['name'], batch[0] if batch else '-')
+
+
 def main():
-    commands = {'identity': (identity, 0), 'compute': (compute, 0), 'project': (project, 2)}
+    commands = {'identity': (identity, 0), 'compute': (compute, 0), 'project': (project, 2), 'names': (names, 1)}
     if len(sys.argv) < 3 or sys.argv[1] not in commands or len(sys.argv) != 3 + commands[sys.argv[1]][1]:
-        die('usage: os_setup.py identity|compute STATE_DIR | project STATE_DIR NAME QUOTA')
+        die('usage: os_setup.py identity|compute STATE_DIR | project STATE_DIR NAME QUOTA | names STATE_DIR TAG')
     path = os.path.join(sys.argv[2], 'setup.json')
     with open(path) as f:
         st = json.load(f)

@@ -60,3 +60,10 @@ TEST(Hostlist, CompressIsTheInverseOfExpand)
     for (const char* e : exprs)
         STRCMP_EQUAL(e, compress_hostlist(expand_hostlist(e)).c_str());
 }
+
+TEST(Hostlist, RefusesMoreThanAMillionNamesWhateverTheirForm)
+{
+    CHECK_THROWS(HostlistError, expand_hostlist("a[0-1048575]b[0-1048575]"));
+    CHECK_THROWS(HostlistError, expand_hostlist("a[0-1023]b[0-1023],c1"));
+    LONGS_EQUAL(1u << 20, expand_hostlist("a[0-1023]b[0-1023]").size());
+}

@@ -22,8 +22,8 @@
 // by node group, instance type, zone and market, every node's intent is in the
 // ledger before the call that carries it, and each node's result is handled
 // as a launch of its own (retries, next placement, breaker, hand-back).
-// Nodes of a provider that makes one call per node anyway are launched in
-// parallel, one unit of work each, as before.
+// Nodes of a provider that takes one node per launch() (a limit of 1) are
+// launched in parallel, one unit of work each.
 // All or nothing per job: the nodes SLURM_RESUME_FILE names for one job are
 // launched together, in a call of their own that asks the provider for all or
 // none of them where its API can; when one of them still gets no instance,

@@ -30,7 +30,7 @@ std::vector<std::string> AzureProviderConfig::keys()
 {
     return {"Subscription", "ResourceGroup", "Location",      "Image",        "Subnet",   "VmSize",
             "AdminUsername", "SshPublicKey", "OsDiskType",    "ApiVersion",   "OperationWait",
-            "PollInterval",  "Endpoint",     "LoginEndpoint", "Zones"};
+            "PollInterval",  "Endpoint",     "LoginEndpoint", "Zones",        "ParallelRequests"};
 }
 
 AzureProviderConfig AzureProviderConfig::from_params(const ProviderParams& params)
@@ -85,6 +85,7 @@ AzureProviderConfig AzureProviderConfig::from_params(const ProviderParams& param
     c.poll_interval = in.seconds("PollInterval", c.poll_interval);
     if (c.poll_interval <= 0)
         throw AzureConfigError("PollInterval= must be positive");
+    c.parallel_requests = in.count("ParallelRequests", 256, c.parallel_requests);
     return c;
 }
 

@@ -13,12 +13,15 @@
 //                              it Azure places the VM in the region)
 //   OsDiskType=StandardSSD_LRS  ApiVersion=2024-03-01
 //   OperationWait=300  PollInterval=5                                  seconds
+//   ParallelRequests=16        VMs created or deleted at once (each its own PUT or
+//                              DELETE and operation; ARM has no call for several)
 //   Endpoint=https://management.azure.com  LoginEndpoint=https://login.microsoftonline.com
 //         (another Azure cloud, a private endpoint or a test server)
 
 #include "model/clock.hpp"
 #include "provider/cloud/provider_params.hpp"
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,6 +52,7 @@ struct AzureProviderConfig {
     std::string api_version = "2024-03-01";
     Seconds operation_wait = 300;
     Seconds poll_interval = 5;
+    std::size_t parallel_requests = 16;
     std::string management_origin = "https://management.azure.com";
     std::string login_origin = "https://login.microsoftonline.com";
 

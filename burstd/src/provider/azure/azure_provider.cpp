@@ -2,9 +2,11 @@
 
 #include "common/json_ref.hpp"
 #include "provider/azure/arm_error_classifier.hpp"
+#include "provider/cloud/parallel_for.hpp"
 #include "common/json_text.hpp"
 #include "common/json_fields.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -90,7 +92,9 @@ HttpResponse AzureProvider::call(const std::string& method, const std::string& p
     req.body = body;
     HttpResponse response;
     for (int attempt = 0; attempt < 2; ++attempt) {
+        std::unique_lock<std::mutex> lock(tokens_mutex_);
         const std::string token = tokens_->token(error);
+        lock.unlock();
         if (error)
             return response;
         req.headers = {{"Authorization", "Bearer " + token}, {"Accept", "application/json"}};
@@ -99,6 +103,7 @@ HttpResponse AzureProvider::call(const std::string& method, const std::string& p
         response = transport_.perform(req);
         if (response.status != 401)
             break;
+        const std::lock_guard<std::mutex> relock(tokens_mutex_);
         tokens_->invalidate();
     }
     error = classify_arm_response(response, "ARM " + method + " " + req.path);
@@ -320,16 +325,14 @@ LaunchResult AzureProvider::launch_one(const LaunchRequest& request)
 
 std::vector<LaunchResult> AzureProvider::launch(const std::vector<LaunchRequest>& requests)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<LaunchResult> results;
-    for (const auto& r : requests)
-        results.push_back(launch_one(r));
+    std::vector<LaunchResult> results(requests.size());
+    parallel_for(requests.size(), config_.parallel_requests,
+                 [&](std::size_t i) { results[i] = launch_one(requests[i]); });
     return results;
 }
 
 ListResult AzureProvider::list(const InstanceTags& owner)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
     ListResult result;
     std::string next = "/subscriptions/" + config_.subscription + "/resourceGroups/" + config_.resource_group +
                        "/providers/Microsoft.Compute/virtualMachines";
@@ -375,30 +378,35 @@ ListResult AzureProvider::list(const InstanceTags& owner)
 
 std::map<std::string, ProviderError> AzureProvider::terminate(const std::vector<std::string>& provider_ids)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
     std::map<std::string, ProviderError> errors;
     const std::string prefix = vm_id("");
-    std::vector<std::pair<std::string, HttpResponse>> accepted;
+    struct Delete {
+        std::string id;
+        HttpResponse accepted;
+        bool gone = false;
+        ProviderError error;
+    };
+    std::vector<Delete> deletes;
     for (const auto& id : provider_ids) {
-        if (id.rfind(prefix, 0) != 0 || !is_vm_name(id.substr(prefix.size()))) {
-            errors[id] = {ProviderErrorKind::Invalid, "provider id " + id + " is not " + prefix + "<name>", 0};
-            continue;
-        }
-        ProviderError error;
-        const HttpResponse r = call("DELETE", id, "", error);
-        if (r.status == 404)
-            continue; // already gone
-        if (error)
-            errors[id] = error;
+        if (id.rfind(prefix, 0) == 0 && is_vm_name(id.substr(prefix.size())))
+            deletes.push_back({id, {}, false, {}});
         else
-            accepted.emplace_back(id, r);
+            errors[id] = {ProviderErrorKind::Invalid, "provider id " + id + " is not " + prefix + "<name>", 0};
     }
-    for (const auto& [id, r] : accepted) {
-        ProviderError error;
-        await(r, "delete VM " + id, error);
-        if (error)
-            errors[id] = error;
-    }
+    // Every delete is asked for before any is awaited: they run on Azure's side meanwhile.
+    parallel_for(deletes.size(), config_.parallel_requests, [&](std::size_t i) {
+        Delete& d = deletes[i];
+        d.accepted = call("DELETE", d.id, "", d.error);
+        d.gone = d.accepted.status == 404; // already gone
+    });
+    parallel_for(deletes.size(), config_.parallel_requests, [&](std::size_t i) {
+        Delete& d = deletes[i];
+        if (!d.gone && !d.error)
+            await(d.accepted, "delete VM " + d.id, d.error);
+    });
+    for (const auto& d : deletes)
+        if (!d.gone && d.error)
+            errors[d.id] = d.error;
     return errors;
 }
 

@@ -39,6 +39,9 @@ public:
     std::string_view name() const override { return kName; }
     std::vector<std::string> zones() const override { return config_.zones; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
+    // One launch() creates ParallelRequests VMs at once; its results wait
+    // for its slowest VM, so a launch() takes no more than that many.
+    std::size_t launch_batch_limit() const override { return config_.parallel_requests; }
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
 
@@ -69,7 +72,7 @@ private:
     AzureProviderConfig config_;
     const Clock& clock_;
     Sleep sleep_;
-    std::mutex mutex_;
+    std::mutex tokens_mutex_;
 };
 
 } // namespace burst

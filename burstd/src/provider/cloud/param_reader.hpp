@@ -7,6 +7,7 @@
 #include "provider/cloud/provider_params.hpp"
 
 #include <cctype>
+#include <cstddef>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -63,6 +64,18 @@ public:
         if (end == v.c_str() || *end != '\0' || d < 0)
             throw Error(key + "=" + v + ": expected a number of seconds");
         return d;
+    }
+    // A whole number from 1 to `most`.
+    std::size_t count(const std::string& key, std::size_t most, std::size_t fallback) const
+    {
+        const std::string v = optional(key);
+        if (v.empty())
+            return fallback;
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+        if (end == v.c_str() || *end != '\0' || v[0] == '-' || n < 1 || n > most)
+            throw Error(key + "=" + v + ": expected a number from 1 to " + std::to_string(most));
+        return static_cast<std::size_t>(n);
     }
     bool boolean(const std::string& key, bool fallback) const
     {

@@ -1,5 +1,6 @@
 #include "provider/gcp/gce_provider.hpp"
 
+#include "provider/cloud/parallel_for.hpp"
 #include "provider/cloud/uri_encoding.hpp"
 #include "provider/gcp/gce_error_classifier.hpp"
 #include "provider/gcp/gce_labels.hpp"
@@ -77,7 +78,9 @@ HttpResponse GceProvider::call(const std::string& method, const std::string& pat
     HttpResponse response;
     const std::string what = "compute " + method + " " + path;
     for (int attempt = 0; attempt < 2; ++attempt) {
+        std::unique_lock<std::mutex> lock(tokens_mutex_);
         const std::string token = tokens_->token(error);
+        lock.unlock();
         if (error)
             return response;
         HttpRequest req;
@@ -92,6 +95,7 @@ HttpResponse GceProvider::call(const std::string& method, const std::string& pat
         response = transport_.perform(req);
         if (response.status != 401)
             break;
+        const std::lock_guard<std::mutex> relock(tokens_mutex_);
         tokens_->invalidate(); // revoked or expired early: one fresh token, then it is an auth error
     }
     error = classify_gce_response(response, what);
@@ -238,7 +242,6 @@ bool GceProvider::owned_instances(const std::string& zone, const InstanceTags& o
 
 ListResult GceProvider::list(const InstanceTags& owner)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
     ListResult result;
     for (const auto& zone : config_.zones)
         if (!owned_instances(zone, owner, result.instances, result.error))
@@ -368,7 +371,6 @@ void GceProvider::bulk_insert(const std::vector<LaunchRequest>& requests, std::v
 
 std::vector<LaunchResult> GceProvider::launch(const std::vector<LaunchRequest>& requests)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
     std::vector<LaunchResult> results(requests.size());
     std::vector<std::size_t> valid;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -416,42 +418,45 @@ std::vector<LaunchResult> GceProvider::launch(const std::vector<LaunchRequest>& 
 
 std::map<std::string, ProviderError> GceProvider::terminate(const std::vector<std::string>& provider_ids)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
     std::map<std::string, ProviderError> errors;
     // The id names the zone: the delete and its operation go there.
     const std::string prefix = "projects/" + config_.project + "/zones/";
-    std::vector<std::pair<std::string, Operation>> pending;
+    struct Delete {
+        std::string id, zone;
+        Operation op;
+        bool gone = false;
+        ProviderError error;
+    };
+    std::vector<Delete> deletes;
     for (const auto& id : provider_ids) {
         std::string zone;
-        if (!split_instance_id(id, prefix, zone)) {
+        if (split_instance_id(id, prefix, zone))
+            deletes.push_back({id, zone, {}, false, {}});
+        else
             errors[id] = {ProviderErrorKind::Invalid,
                           "provider id " + id + " is not " + prefix + "<zone>/instances/<name>", 0};
-            continue;
-        }
-        ProviderError error;
-        const HttpResponse r = call("DELETE", id, "", "", error);
-        if (r.status == 404)
-            continue; // already gone: what we wanted
-        if (error) {
-            errors[id] = error;
-            continue;
-        }
-        Operation op = operation_from(zone, r, "instances.delete " + id, error);
-        if (error)
-            errors[id] = error;
-        else
-            pending.emplace_back(id, op);
     }
-    // Deletes run in parallel on GCE's side; polling them one after the
-    // other costs at most one OperationWait in total for the slowest.
-    for (auto& [id, op] : pending) {
-        ProviderError error;
-        op = await(op, "instances.delete " + id, error);
-        if (error)
-            errors[id] = error;
-        else if (op.error)
-            errors[id] = op.error;
-    }
+    // GCE deletes one instance per call, ParallelDeletes at a time; its
+    // deletes run on GCE's side meanwhile, so all are asked for before any is
+    // awaited, and the slowest costs at most one OperationWait in total.
+    parallel_for(deletes.size(), config_.parallel_deletes, [&](std::size_t i) {
+        Delete& d = deletes[i];
+        const HttpResponse r = call("DELETE", d.id, "", "", d.error);
+        d.gone = r.status == 404; // already gone: what we wanted
+        if (!d.gone && !d.error)
+            d.op = operation_from(d.zone, r, "instances.delete " + d.id, d.error);
+    });
+    parallel_for(deletes.size(), config_.parallel_deletes, [&](std::size_t i) {
+        Delete& d = deletes[i];
+        if (d.gone || d.error)
+            return;
+        d.op = await(d.op, "instances.delete " + d.id, d.error);
+        if (!d.error)
+            d.error = d.op.error;
+    });
+    for (const auto& d : deletes)
+        if (!d.gone && d.error)
+            errors[d.id] = d.error;
     return errors;
 }
 

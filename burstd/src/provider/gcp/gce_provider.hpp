@@ -16,7 +16,8 @@
 // carry a requestId derived from the idempotency token, and an insert that
 // meets an existing instance with our labels adopts it.  launch() and
 // terminate() poll the zonal operations (up to OperationWait) so capacity and
-// quota errors, which GCE reports only there, reach the caller.
+// quota errors, which GCE reports only there, reach the caller.  terminate()
+// deletes ParallelDeletes instances at a time (one per call).
 
 #include "common/json_ref.hpp"
 #include "model/clock.hpp"
@@ -89,7 +90,7 @@ private:
     GcpProviderConfig config_;
     const Clock& clock_;
     Sleep sleep_;
-    std::mutex mutex_;
+    std::mutex tokens_mutex_; // calls come from several threads; the token source is theirs to share
 };
 
 } // namespace burst

@@ -34,7 +34,7 @@ std::vector<std::string> GcpProviderConfig::keys()
 {
     return {"Project",     "Zone",        "Zones",       "Template",      "Image",        "Network", "Subnetwork",
             "MachineType", "BulkInsert",  "TokenSource",   "OperationWait", "PollInterval", "Endpoint",
-            "MetadataEndpoint"};
+            "MetadataEndpoint", "ParallelDeletes"};
 }
 
 GcpProviderConfig GcpProviderConfig::from_params(const ProviderParams& params)
@@ -56,6 +56,7 @@ GcpProviderConfig GcpProviderConfig::from_params(const ProviderParams& params)
     c.bulk_insert = in.boolean("BulkInsert", c.bulk_insert);
     c.operation_wait = in.seconds("OperationWait", c.operation_wait);
     c.poll_interval = in.seconds("PollInterval", c.poll_interval);
+    c.parallel_deletes = in.count("ParallelDeletes", 64, c.parallel_deletes);
     if (!in.optional("Endpoint").empty()) {
         const std::string v = in.optional("Endpoint");
         if (v.rfind("https://", 0) != 0 || v.size() <= 8 || v.find_first_of(" \t?#") != std::string::npos ||

@@ -17,12 +17,14 @@
 //   MetadataEndpoint=http://metadata.google.internal   with TokenSource=metadata; only that
 //                               host or a loopback address (a test server) is accepted
 //   OperationWait=120  PollInterval=2      seconds
+//   ParallelDeletes=8           instances deleted at once (one per call)
 //   Endpoint=https://compute.googleapis.com   API origin (a private endpoint or a test server)
 
 #include "model/clock.hpp"
 #include "provider/cloud/provider_params.hpp"
 
 #include <stdexcept>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,7 @@ struct GcpProviderConfig {
     GcpTokenSource token_source = GcpTokenSource::ServiceAccount;
     Seconds operation_wait = 120;
     Seconds poll_interval = 2;
+    std::size_t parallel_deletes = 8;
     std::string api_origin = "https://compute.googleapis.com";
     std::string metadata_origin = "http://metadata.google.internal";
 

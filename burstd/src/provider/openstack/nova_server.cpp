@@ -2,9 +2,13 @@
 
 #include "common/json_ref.hpp"
 #include "common/json_fields.hpp"
+#include "model/hostlist.hpp"
+#include "provider/cloud/sha256.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace burst {
 
@@ -101,36 +105,135 @@ std::string node_tag(const std::string& node)
     return checked_tag("burst-node=" + node);
 }
 
-std::string create_server_body(const LaunchRequest& request, const OpenStackSettings& settings)
+namespace {
+
+JsonRef server_body(const std::string& name, const LaunchRequest& first, const std::string& node,
+                    const std::string& token, const std::vector<std::string>& tag_list, json_int_t min_count,
+                    json_int_t max_count, const OpenStackSettings& settings)
 {
-    if (request.node.empty() || request.instance_type.empty() || settings.image.empty())
+    if (name.empty() || first.instance_type.empty() || settings.image.empty())
         throw std::invalid_argument("a server needs a node name, a flavor and an image");
-    for (const std::string* v : {&request.tags.cluster, &request.tags.burstd_id, &request.idempotency_token})
+    for (const std::string* v : {&first.tags.cluster, &first.tags.burstd_id, &token})
         if (v->size() > 255)
             throw std::invalid_argument("'" + *v + "' is longer than Nova's 255-character metadata values");
     JsonRef tags(json_array());
-    for (const auto& t : owner_tags(request.tags))
+    for (const auto& t : tag_list)
         json_array_append_new(tags.get(), json_string(t.c_str()));
-    json_array_append_new(tags.get(), json_string(node_tag(request.node).c_str()));
     json_t* networks = (settings.network == "none" || settings.network == "auto")
                            ? json_string(settings.network.c_str())
                            : json_pack("[{s:s}]", "uuid", settings.network.c_str());
-    JsonRef body(json_pack("{s:{s:s, s:s, s:s, s:o, s:i, s:i, s:{s:s, s:s, s:s, s:s}, s:O}}", "server", "name",
-                           request.node.c_str(), "flavorRef", request.instance_type.c_str(), "imageRef",
-                           settings.image.c_str(), "networks", networks, "min_count", 1, "max_count", 1, "metadata",
-                           kMetaCluster, request.tags.cluster.c_str(), kMetaNode, request.node.c_str(), kMetaOwner,
-                           request.tags.burstd_id.c_str(), kMetaToken, request.idempotency_token.c_str(), "tags",
+    JsonRef metadata(json_object());
+    const std::pair<const char*, const std::string*> entries[] = {
+        {kMetaCluster, &first.tags.cluster}, {kMetaNode, &node}, {kMetaOwner, &first.tags.burstd_id}, {kMetaToken, &token}};
+    for (const auto& [key, value] : entries)
+        if ((value != &node || !node.empty()) &&
+            json_object_set_new(metadata.get(), key, json_string(value->c_str())) != 0) // NULL: not UTF-8
+            throw std::invalid_argument(std::string("cannot build the server body (metadata ") + key + " is not valid UTF-8)");
+    JsonRef body(json_pack("{s:{s:s, s:s, s:s, s:o, s:I, s:I, s:O, s:O}}", "server", "name", name.c_str(), "flavorRef",
+                           first.instance_type.c_str(), "imageRef", settings.image.c_str(), "networks", networks,
+                           "min_count", min_count, "max_count", max_count, "metadata", metadata.get(), "tags",
                            tags.get()));
     if (!body)
         throw std::invalid_argument("cannot build the server body (a field is not valid UTF-8)");
+    json_t* server = json_object_get(body.get(), "server");
     // "No valid host" then means none in this zone: burstd tries the next.
-    const std::string zone = request.zone.empty() && !settings.zones.empty() ? settings.zones.front() : request.zone;
+    const std::string zone = first.zone.empty() && !settings.zones.empty() ? settings.zones.front() : first.zone;
     if (!zone.empty())
-        json_object_set_new(json_object_get(body.get(), "server"), "availability_zone", json_string(zone.c_str()));
+        json_object_set_new(server, "availability_zone", json_string(zone.c_str()));
+    return body;
+}
+
+std::string dumped(const JsonRef& body)
+{
     char* text = json_dumps(body.get(), JSON_COMPACT);
     std::string out = text ? text : "";
     std::free(text);
     return out;
+}
+
+} // namespace
+
+std::string create_server_body(const LaunchRequest& request, const OpenStackSettings& settings)
+{
+    std::vector<std::string> tags = owner_tags(request.tags);
+    tags.push_back(node_tag(request.node));
+    return dumped(server_body(request.node, request, request.node, request.idempotency_token, tags, 1, 1, settings));
+}
+
+NovaBatch nova_batch(const std::vector<LaunchRequest>& requests)
+{
+    std::string joined = requests.empty() ? "" : requests.front().instance_type + '\n' + requests.front().zone;
+    std::vector<std::string> nodes;
+    for (const auto& r : requests) {
+        joined += '\n' + r.idempotency_token;
+        nodes.push_back(r.node);
+    }
+    const std::string digest = hex_lower(sha256(joined));
+    NovaBatch batch{digest, "burst-batch=" + digest.substr(0, 32), "burst-" + digest.substr(0, 12), "", {}};
+    try {
+        std::string hostlist = compress_hostlist(nodes);
+        std::vector<std::string> order = expand_hostlist(hostlist);
+        std::vector<std::string> sorted_order = order;
+        std::sort(sorted_order.begin(), sorted_order.end());
+        std::sort(nodes.begin(), nodes.end());
+        if (hostlist.size() <= 255 && sorted_order == nodes) {
+            batch.nodes = std::move(hostlist);
+            batch.order = std::move(order);
+        }
+    } catch (const HostlistError&) {
+        // not a batch: the caller launches these nodes in smaller ones
+    }
+    return batch;
+}
+
+long batch_index(const std::string& batch_name, const std::string& server_name, std::size_t size)
+{
+    if (size == 0)
+        return -1;
+    if (server_name == batch_name)
+        return 0; // Nova names a request's servers NAME-1.. only when its quota left it more than one
+    const std::string prefix = batch_name + "-";
+    const std::string digits = server_name.size() > prefix.size() ? server_name.substr(prefix.size()) : "";
+    if (server_name.compare(0, prefix.size(), prefix) != 0 || digits.empty() || digits.size() > 9 ||
+        digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+    const unsigned long n = std::stoul(digits);
+    return n > size ? -1 : static_cast<long>(n - 1);
+}
+
+std::string server_node(const NovaServer& server)
+{
+    if (auto node = server.metadata.find(kMetaNode); node != server.metadata.end())
+        return node->second;
+    auto nodes = server.metadata.find(kMetaNodes);
+    auto token = server.metadata.find(kMetaToken);
+    if (nodes == server.metadata.end() || token == server.metadata.end() || token->second.size() < 12)
+        return "";
+    // Anyone in the project can set metadata: a list longer than a batch is no batch's.
+    try {
+        const std::vector<std::string> order = expand_hostlist(nodes->second);
+        const long i = order.size() > kMaxNovaBatch ? -1 : batch_index("burst-" + token->second.substr(0, 12), server.name, order.size());
+        return i < 0 ? "" : order[static_cast<std::size_t>(i)];
+    } catch (const HostlistError&) {
+        return "";
+    }
+}
+
+std::string create_batch_body(const std::vector<LaunchRequest>& requests, const NovaBatch& batch,
+                              const OpenStackSettings& settings)
+{
+    if (requests.empty())
+        throw std::invalid_argument("a batch needs at least one server");
+    if (batch.nodes.empty() || batch.order.size() != requests.size())
+        throw std::invalid_argument("the nodes cannot be one batch (their hostlist is longer than 255 characters)");
+    const LaunchRequest& first = requests.front();
+    std::vector<std::string> tags = owner_tags(first.tags);
+    tags.push_back(checked_tag(batch.tag));
+    const auto n = static_cast<json_int_t>(requests.size());
+    JsonRef body = server_body(batch.name, first, "", batch.token, tags, first.all_or_nothing ? n : 1, n, settings);
+    json_object_set_new(json_object_get(json_object_get(body.get(), "server"), "metadata"), kMetaNodes,
+                        json_string(batch.nodes.c_str()));
+    return dumped(body);
 }
 
 bool parse_created_server_id(const std::string& body, std::string& id, std::string& why)

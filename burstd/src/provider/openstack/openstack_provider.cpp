@@ -1,9 +1,13 @@
 #include "provider/openstack/openstack_provider.hpp"
 
+#include "provider/cloud/parallel_for.hpp"
 #include "provider/cloud/uri_encoding.hpp"
 #include "provider/openstack/openstack_error.hpp"
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 namespace burst {
 
@@ -42,13 +46,16 @@ HttpResponse OpenStackProvider::call(const std::string& method, const std::strin
 {
     HttpResponse response;
     for (int attempt = 0; attempt < 2; ++attempt) {
+        std::unique_lock<std::mutex> lock(session_mutex_);
         const std::string token = session_.token(error);
+        const ServiceUrl compute = session_.compute_endpoint();
+        lock.unlock();
         if (error)
             return response;
         HttpRequest req;
-        req.origin = session_.compute_endpoint().origin;
+        req.origin = compute.origin;
         req.method = method;
-        req.path = session_.compute_endpoint().path + path;
+        req.path = compute.path + path;
         req.query = query;
         req.headers = {{"X-Auth-Token", token}, {"Accept", "application/json"}, {"OpenStack-API-Version", kMicroversion}};
         if (!body.empty())
@@ -57,6 +64,7 @@ HttpResponse OpenStackProvider::call(const std::string& method, const std::strin
         response = transport_.perform(req);
         if (response.status != 401)
             break;
+        const std::lock_guard<std::mutex> relock(session_mutex_);
         session_.invalidate(); // revoked or expired early: one fresh token, then it is an auth error
     }
     error = classify_openstack_response(response, "nova " + method + " " + path);
@@ -92,12 +100,143 @@ bool OpenStackProvider::servers_tagged(const std::vector<std::string>& tags, std
 
 std::vector<LaunchResult> OpenStackProvider::launch(const std::vector<LaunchRequest>& requests)
 {
-    const std::lock_guard<std::mutex> lock(mutex_);
+    bool uniform = requests.size() > 1;
+    for (std::size_t i = 1; uniform && i < requests.size(); ++i) {
+        const LaunchRequest& a = requests.front();
+        const LaunchRequest& b = requests[i];
+        uniform = a.instance_type == b.instance_type && a.zone == b.zone && a.all_or_nothing == b.all_or_nothing &&
+                  a.tags.cluster == b.tags.cluster && a.tags.burstd_id == b.tags.burstd_id;
+    }
     std::vector<LaunchResult> results;
     results.reserve(requests.size());
+    if (uniform) {
+        for (const auto& req : requests)
+            results.push_back(LaunchResult{req.node, "", "", {}});
+        for (std::size_t from = 0; from < requests.size(); from += settings_.batch_size)
+            launch_range(requests, results, from, std::min(requests.size(), from + settings_.batch_size));
+        return results;
+    }
     for (const auto& req : requests)
         results.push_back(launch_one(req));
     return results;
+}
+
+void OpenStackProvider::launch_batch(const std::vector<LaunchRequest>& requests, std::vector<LaunchResult>& results)
+{
+    if (requests.size() == 1) {
+        results[0] = launch_one(requests[0]);
+        return;
+    }
+    const NovaBatch batch = nova_batch(requests);
+    if (batch.nodes.empty()) {
+        // Their hostlist does not fit one metadata value: two smaller batches.
+        launch_range(requests, results, 0, requests.size() / 2);
+        launch_range(requests, results, requests.size() / 2, requests.size());
+        return;
+    }
+    const std::string what = "nova POST /servers (" + batch.nodes + " as " + batch.name + ")";
+    auto fail_all = [&](const ProviderError& error) {
+        for (auto& r : results)
+            r.error = error;
+    };
+    std::string body;
+    std::vector<std::string> tags;
+    try {
+        body = create_batch_body(requests, batch, settings_);
+        tags = owner_tags(requests.front().tags);
+        tags.push_back(batch.tag);
+    } catch (const std::invalid_argument& e) {
+        fail_all({ProviderErrorKind::Invalid, what + ": " + e.what(), 0});
+        return;
+    }
+    ProviderError error;
+    std::vector<NovaServer> servers;
+    if (!servers_tagged(tags, servers, error))
+        return fail_all(error);
+    const bool adopted = std::any_of(servers.begin(), servers.end(), [](const NovaServer& s) { return !is_gone(s); });
+    if (!adopted) {
+        call("POST", "/servers", "", body, error);
+        if (error)
+            return fail_all(error);
+    }
+    servers.clear();
+    if (!await_batch(batch, tags, servers, error)) {
+        // Nova has the request: relaunching the same nodes adopts its servers.
+        return fail_all(error);
+    }
+    std::map<std::string, const NovaServer*> by_node;
+    for (const auto& s : servers) {
+        auto token = s.metadata.find(kMetaToken);
+        if (token != s.metadata.end() && token->second == batch.token)
+            by_node[server_node(s)] = &s;
+    }
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        LaunchResult& r = results[i];
+        auto found = by_node.find(requests[i].node);
+        if (found == by_node.end()) {
+            // Nova creates fewer than max_count only when its quota allows no
+            // more.  A batch adopted from an earlier call may have lost a
+            // server since: that node is launched again, in a batch of its own.
+            r.error = adopted ? ProviderError{ProviderErrorKind::Transient,
+                                              what + ": the batch sent earlier has no server for " + r.node +
+                                                  " any more",
+                                              0}
+                              : ProviderError{ProviderErrorKind::Quota,
+                                              what + ": no server for " + r.node +
+                                                  " (Nova creates fewer than asked when its quota allows no more)",
+                                              0};
+            continue;
+        }
+        const NovaServer& s = *found->second;
+        if (s.status == "ERROR") {
+            r.error = server_fault_error(s.fault_message.empty() ? with_fault(s) : s);
+            ProviderError ignored;
+            call("DELETE", "/servers/" + s.id, "", "", ignored);
+            continue;
+        }
+        r.provider_id = s.id;
+        r.address = s.address;
+    }
+}
+
+void OpenStackProvider::launch_range(const std::vector<LaunchRequest>& requests, std::vector<LaunchResult>& results,
+                                     std::size_t from, std::size_t to)
+{
+    const auto first = static_cast<std::ptrdiff_t>(from);
+    const auto last = static_cast<std::ptrdiff_t>(to);
+    std::vector<LaunchResult> part(results.begin() + first, results.begin() + last);
+    launch_batch({requests.begin() + first, requests.begin() + last}, part);
+    std::copy(part.begin(), part.end(), results.begin() + first);
+}
+
+bool OpenStackProvider::await_batch(const NovaBatch& batch, const std::vector<std::string>& tags,
+                                    std::vector<NovaServer>& servers, ProviderError& error)
+{
+    const Time deadline = clock_.now() + settings_.schedule_wait;
+    while (true) {
+        std::vector<NovaServer> listed;
+        ProviderError list_error;
+        if (!servers_tagged(tags, listed, list_error)) {
+            const bool retry = list_error.kind == ProviderErrorKind::Transient ||
+                               list_error.kind == ProviderErrorKind::Throttled;
+            if (!retry || clock_.now() >= deadline) {
+                error = list_error;
+                return false;
+            }
+            sleep_(settings_.poll_interval);
+            continue;
+        }
+        servers.clear();
+        for (auto& s : listed)
+            if (!is_gone(s) && s.name.compare(0, batch.name.size(), batch.name) == 0)
+                servers.push_back(std::move(s));
+        const bool scheduling = std::any_of(servers.begin(), servers.end(), [](const NovaServer& s) {
+            return s.status == "BUILD" && s.task_state == "scheduling";
+        });
+        if (!scheduling || clock_.now() >= deadline)
+            return true;
+        sleep_(settings_.poll_interval);
+    }
 }
 
 LaunchResult OpenStackProvider::launch_one(const LaunchRequest& request)
@@ -183,7 +322,6 @@ NovaServer OpenStackProvider::with_fault(const NovaServer& server)
 
 ListResult OpenStackProvider::list(const InstanceTags& owner)
 {
-    const std::lock_guard<std::mutex> lock(mutex_);
     ListResult result;
     std::vector<NovaServer> servers;
     try {
@@ -198,8 +336,7 @@ ListResult OpenStackProvider::list(const InstanceTags& owner)
             continue;
         ProviderInstance inst;
         inst.provider_id = s.id;
-        auto node = s.metadata.find(kMetaNode);
-        inst.node = node != s.metadata.end() ? node->second : s.name;
+        inst.node = server_node(s);
         inst.state = s.status;
         inst.address = s.address;
         if (s.status == "ERROR")
@@ -211,18 +348,24 @@ ListResult OpenStackProvider::list(const InstanceTags& owner)
 
 std::map<std::string, ProviderError> OpenStackProvider::terminate(const std::vector<std::string>& provider_ids)
 {
-    const std::lock_guard<std::mutex> lock(mutex_);
     std::map<std::string, ProviderError> errors;
+    std::vector<std::string> ids;
     for (const auto& id : provider_ids) {
-        if (id.empty() || id.find_first_of("/?#% ") != std::string::npos) {
+        if (id.empty() || id.find_first_of("/?#% ") != std::string::npos)
             errors[id] = {ProviderErrorKind::Invalid, "'" + id + "' is not a Nova server id", 0};
-            continue;
-        }
-        ProviderError error;
-        const HttpResponse r = call("DELETE", "/servers/" + id, "", "", error);
-        if (error && r.status != 404) // 404: already gone, which is what was asked
-            errors[id] = error;
+        else
+            ids.push_back(id);
     }
+    // Nova deletes one server per call: up to ParallelDeletes of them at once.
+    std::vector<ProviderError> outcome(ids.size());
+    parallel_for(ids.size(), settings_.parallel_deletes, [&](std::size_t i) {
+        const HttpResponse r = call("DELETE", "/servers/" + ids[i], "", "", outcome[i]);
+        if (r.status == 404) // already gone, which is what was asked
+            outcome[i] = {};
+    });
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (outcome[i])
+            errors[ids[i]] = outcome[i];
     return errors;
 }
 

@@ -6,8 +6,12 @@
 // adopts it instead of creating a second one.  After creating, launch() waits
 // (up to schedule_wait) for the scheduler's verdict: a server that goes ERROR
 // with "No valid host was found" is a capacity error, and is deleted so that
-// it holds no quota.  Calls are serialized: the token cache and the
-// transport's connection belong to one caller at a time.
+// it holds no quota.  Several nodes of one flavor and zone are one POST
+// (min_count/max_count, NovaBatch): Nova schedules a request's servers all or
+// none, and for one job's nodes min_count makes its quota check all or none
+// too.  Servers are deleted ParallelDeletes at a time (Nova deletes one per
+// call); the transport is thread-safe and the Keystone session is shared
+// behind a mutex.
 
 #include "model/clock.hpp"
 #include "provider/http/http_transport.hpp"
@@ -31,6 +35,7 @@ public:
     std::string_view name() const override { return "openstack"; }
     std::vector<std::string> zones() const override { return settings_.zones; }
     std::vector<LaunchResult> launch(const std::vector<LaunchRequest>& requests) override;
+    std::size_t launch_batch_limit() const override { return settings_.batch_size; }
     ListResult list(const InstanceTags& owner) override;
     std::map<std::string, ProviderError> terminate(const std::vector<std::string>& provider_ids) override;
 
@@ -46,13 +51,22 @@ private:
     LaunchResult launch_one(const LaunchRequest& request);
     // Waits for Nova's scheduler to place the server or give up on it.
     void await_schedule(LaunchResult& result);
+    // One POST for requests of one flavor, zone and owner; fills results.
+    void launch_batch(const std::vector<LaunchRequest>& requests, std::vector<LaunchResult>& results);
+    // launch_batch() of requests [from, to), into the same results.
+    void launch_range(const std::vector<LaunchRequest>& requests, std::vector<LaunchResult>& results,
+                      std::size_t from, std::size_t to);
+    // Lists the batch's live servers until none is being scheduled or
+    // ScheduleWait has passed; false with error set if listing failed.
+    bool await_batch(const NovaBatch& batch, const std::vector<std::string>& tags, std::vector<NovaServer>& servers,
+                     ProviderError& error);
 
     HttpTransport& transport_;
     OpenStackSettings settings_;
     const Clock& clock_;
     Sleep sleep_;
     KeystoneSession session_;
-    std::mutex mutex_;
+    std::mutex session_mutex_;
 };
 
 // The error a server in ERROR stands for: capacity for "No valid host",

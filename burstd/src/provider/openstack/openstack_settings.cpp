@@ -1,6 +1,7 @@
 #include "provider/openstack/openstack_settings.hpp"
 
 #include "provider/cloud/param_reader.hpp"
+#include "provider/openstack/nova_server.hpp"
 
 #include <cstdlib>
 
@@ -8,7 +9,7 @@ namespace burst {
 
 std::vector<std::string> openstack_settings_keys()
 {
-    return {"Image", "Network", "Interface", "ScheduleWait", "PollInterval", "PageSize", "Zones"};
+    return {"Image", "Network", "Interface", "ScheduleWait", "PollInterval", "PageSize", "BatchSize", "ParallelDeletes", "Zones"};
 }
 
 OpenStackSettings openstack_settings_from_params(const ProviderParams& params, const std::string& region)
@@ -43,6 +44,8 @@ OpenStackSettings openstack_settings_from_params(const ProviderParams& params, c
             throw OpenStackSettingsError("PageSize=" + page + ": expected a number from 1 to 1000");
         s.page_size = static_cast<int>(n);
     }
+    s.batch_size = in.count("BatchSize", kMaxNovaBatch, s.batch_size);
+    s.parallel_deletes = in.count("ParallelDeletes", 64, s.parallel_deletes);
     return s;
 }
 

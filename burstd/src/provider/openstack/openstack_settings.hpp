@@ -7,6 +7,9 @@
 //   Interface=public          catalog interface of the compute endpoint
 //   ScheduleWait=60  PollInterval=1   seconds
 //   PageSize=100              servers per list page
+//   BatchSize=1               servers one POST /servers asks for (1: a server per node,
+//                             named after it; more: see NovaBatch)
+//   ParallelDeletes=8         servers deleted at once
 //   Zones=az1,az2             availability zones, preferred first (optional; without
 //                             it Nova's default zone)
 // plus the section's Region= (catalog region).
@@ -15,6 +18,7 @@
 #include "provider/cloud/provider_params.hpp"
 
 #include <stdexcept>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -29,6 +33,8 @@ struct OpenStackSettings {
     Seconds poll_interval = 1;
     std::vector<std::string> zones; // availability zones, preferred first
     int page_size = 100;            // servers per list page
+    std::size_t batch_size = 1;     // nodes one POST /servers creates (min_count/max_count)
+    std::size_t parallel_deletes = 8;
 };
 
 class OpenStackSettingsError : public std::invalid_argument {

@@ -1,10 +1,12 @@
 #include "provider/azure/azure_provider.hpp"
 
 #include "../aws/fixture.hpp"
+#include "../http/gathering_transport.hpp"
 #include "../http/queued_transport.hpp"
 #include "common/json_ref.hpp"
 #include "common/json_text.hpp"
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -86,6 +88,18 @@ std::string tagged_page(const std::string& fixture)
     }
     return json_text(page.get());
 }
+
+// ARM from several threads at once: a VM's GET is 404 (and so is its NIC), its PUT creates it.
+HttpResponse arm_answer(const HttpRequest& request)
+{
+    HttpResponse r;
+    r.status = request.method == "PUT" ? 201 : 404;
+    r.body = request.method == "PUT" ? vm_answer(request.path.substr(request.path.rfind('/') + 1), "Succeeded")
+                                     : not_found();
+    return r;
+}
+
+bool is_put(const HttpRequest& request) { return request.method == "PUT"; }
 
 } // namespace
 
@@ -368,6 +382,7 @@ TEST(AzureProvider, ContinuationUrlsOffTheManagementOriginAreRefused)
 
 TEST(AzureProvider, TerminatePollsDeletesAndTreats404AsGone)
 {
+    config.parallel_requests = 1; // the queued answers come in order
     transport.answer(202, "", {{"Azure-AsyncOperation", kAsync}})
         .answer(404, not_found())
         .answer(202, "", {{"Location", "https://management.azure.com/subscriptions/x/operationResults/r1"}})
@@ -427,4 +442,36 @@ TEST(AzureProvider, ARegionalVmHasNoZones)
     transport.answer(404, not_found()).answer(200, vm_answer("cloud-1"));
     CHECK(!provider()->launch({request("cloud-1")})[0].error);
     CHECK(!json_object_get(parse(transport.sent.at(1).body).get(), "zones"));
+}
+
+TEST(AzureProvider, OneLaunchCreatesParallelRequestsVmsAtOnceAndAnswersInRequestOrder)
+{
+    config.parallel_requests = 4;
+    GatheringTransport arm(arm_answer, is_put, 4, std::chrono::seconds(5));
+    AzureProvider azure(arm, std::make_unique<FixedTokenSource>(invalidations), config, clock, [](Seconds) {});
+    std::vector<LaunchRequest> requests;
+    for (int i = 1; i <= 12; ++i)
+        requests.push_back(request("cloud-" + std::to_string(i)));
+    const auto results = azure.launch(requests);
+    LONGS_EQUAL(12, results.size());
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        CHECK(!results[i].error);
+        STRCMP_EQUAL(requests[i].node.c_str(), results[i].node.c_str());
+        STRCMP_EQUAL((kVms + "/" + requests[i].node).c_str(), results[i].provider_id.c_str());
+    }
+    LONGS_EQUAL(12, arm.picked);
+    LONGS_EQUAL(4, arm.most_in_flight);
+    LONGS_EQUAL(4, azure.launch_batch_limit());
+}
+
+TEST(AzureProvider, ParallelRequestsOfOneCreatesVmsOneAfterAnother)
+{
+    config.parallel_requests = 1;
+    GatheringTransport arm(arm_answer, is_put, 2, std::chrono::milliseconds(200));
+    AzureProvider azure(arm, std::make_unique<FixedTokenSource>(invalidations), config, clock, [](Seconds) {});
+    const auto results = azure.launch({request("cloud-1"), request("cloud-2"), request("cloud-3")});
+    for (const auto& r : results)
+        CHECK(!r.error);
+    LONGS_EQUAL(1, arm.most_in_flight);
+    LONGS_EQUAL(1, azure.launch_batch_limit());
 }

@@ -5,6 +5,7 @@
 #include "../aws/fixture.hpp"
 #include "common/json_ref.hpp"
 #include "common/json_text.hpp"
+#include "../http/gathering_transport.hpp"
 #include "../http/queued_transport.hpp"
 
 #include <memory>
@@ -349,6 +350,7 @@ TEST(GceProvider, ListRefusesARepeatingPageToken)
 
 TEST(GceProvider, TerminateDeletesAndWaitsForTheOperations)
 {
+    config.parallel_deletes = 1; // the queued answers come in order
     transport.answer(200, provider_fixture("gce/zones_us-central1-a_instances_node-name_delete.json"))
         .answer(404, R"({"error": {"code": 404, "message": "not found"}})")
         .answer(429, "", {{"Retry-After", "5"}})
@@ -470,4 +472,24 @@ TEST(GceProvider, ABulkInsertGoesToOneZoneAndARequestWithoutZoneToTheFirst)
     STRCMP_EQUAL("projects/proj/zones/europe-west1-b/instances/cloud-2", results[1].provider_id.c_str());
     check_call(0, "POST", std::string(kZone) + "/instances");
     check_call(2, "POST", "/compute/v1/projects/proj/zones/europe-west1-b/instances");
+}
+
+TEST(GceProvider, TerminateDeletesParallelDeletesInstancesAtOnce)
+{
+    config.parallel_deletes = 4;
+    GatheringTransport gce_api(
+        [](const HttpRequest& r) {
+            HttpResponse answer;
+            answer.status = 200;
+            answer.body = operation("op-" + r.path.substr(r.path.rfind('/') + 1), r.method == "DELETE" ? "RUNNING" : "DONE");
+            return answer;
+        },
+        [](const HttpRequest& r) { return r.method == "DELETE"; }, 4, std::chrono::seconds(5));
+    GceProvider gce(gce_api, std::make_unique<FixedTokenSource>(invalidations), config, clock, [](Seconds) {});
+    std::vector<std::string> ids;
+    for (int i = 1; i <= 9; ++i)
+        ids.push_back("projects/proj/zones/us-central1-a/instances/cloud-" + std::to_string(i));
+    CHECK(gce.terminate(ids).empty());
+    LONGS_EQUAL(9, gce_api.picked);
+    LONGS_EQUAL(4, gce_api.most_in_flight);
 }
