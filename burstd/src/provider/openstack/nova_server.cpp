@@ -2,11 +2,11 @@
 
 #include "common/json_ref.hpp"
 #include "common/json_fields.hpp"
+#include "common/json_text.hpp"
 #include "model/hostlist.hpp"
 #include "provider/cloud/sha256.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
@@ -107,9 +107,12 @@ std::string node_tag(const std::string& node)
 
 namespace {
 
-JsonRef server_body(const std::string& name, const LaunchRequest& first, const std::string& node,
-                    const std::string& token, const std::vector<std::string>& tag_list, json_int_t min_count,
-                    json_int_t max_count, const OpenStackSettings& settings)
+// `whose` is the metadata saying which node(s) the servers are: burst-node
+// for one node's server, burst-nodes for a batch's.
+std::string server_body(const std::string& name, const LaunchRequest& first,
+                        const std::pair<const char*, std::string>& whose, const std::string& token,
+                        const std::vector<std::string>& tag_list, json_int_t min_count, json_int_t max_count,
+                        const OpenStackSettings& settings)
 {
     if (name.empty() || first.instance_type.empty() || settings.image.empty())
         throw std::invalid_argument("a server needs a node name, a flavor and an image");
@@ -124,10 +127,10 @@ JsonRef server_body(const std::string& name, const LaunchRequest& first, const s
                            : json_pack("[{s:s}]", "uuid", settings.network.c_str());
     JsonRef metadata(json_object());
     const std::pair<const char*, const std::string*> entries[] = {
-        {kMetaCluster, &first.tags.cluster}, {kMetaNode, &node}, {kMetaOwner, &first.tags.burstd_id}, {kMetaToken, &token}};
+        {kMetaCluster, &first.tags.cluster}, {whose.first, &whose.second}, {kMetaOwner, &first.tags.burstd_id},
+        {kMetaToken, &token}};
     for (const auto& [key, value] : entries)
-        if ((value != &node || !node.empty()) &&
-            json_object_set_new(metadata.get(), key, json_string(value->c_str())) != 0) // NULL: not UTF-8
+        if (json_object_set_new(metadata.get(), key, json_string(value->c_str())) != 0) // NULL: not UTF-8
             throw std::invalid_argument(std::string("cannot build the server body (metadata ") + key + " is not valid UTF-8)");
     JsonRef body(json_pack("{s:{s:s, s:s, s:s, s:o, s:I, s:I, s:O, s:O}}", "server", "name", name.c_str(), "flavorRef",
                            first.instance_type.c_str(), "imageRef", settings.image.c_str(), "networks", networks,
@@ -140,15 +143,7 @@ JsonRef server_body(const std::string& name, const LaunchRequest& first, const s
     const std::string zone = first.zone.empty() && !settings.zones.empty() ? settings.zones.front() : first.zone;
     if (!zone.empty())
         json_object_set_new(server, "availability_zone", json_string(zone.c_str()));
-    return body;
-}
-
-std::string dumped(const JsonRef& body)
-{
-    char* text = json_dumps(body.get(), JSON_COMPACT);
-    std::string out = text ? text : "";
-    std::free(text);
-    return out;
+    return json_text(body.get());
 }
 
 } // namespace
@@ -157,7 +152,8 @@ std::string create_server_body(const LaunchRequest& request, const OpenStackSett
 {
     std::vector<std::string> tags = owner_tags(request.tags);
     tags.push_back(node_tag(request.node));
-    return dumped(server_body(request.node, request, request.node, request.idempotency_token, tags, 1, 1, settings));
+    return server_body(request.node, request, {kMetaNode, request.node}, request.idempotency_token, tags, 1, 1,
+                       settings);
 }
 
 NovaBatch nova_batch(const std::vector<LaunchRequest>& requests)
@@ -230,10 +226,8 @@ std::string create_batch_body(const std::vector<LaunchRequest>& requests, const 
     std::vector<std::string> tags = owner_tags(first.tags);
     tags.push_back(checked_tag(batch.tag));
     const auto n = static_cast<json_int_t>(requests.size());
-    JsonRef body = server_body(batch.name, first, "", batch.token, tags, first.all_or_nothing ? n : 1, n, settings);
-    json_object_set_new(json_object_get(json_object_get(body.get(), "server"), "metadata"), kMetaNodes,
-                        json_string(batch.nodes.c_str()));
-    return dumped(body);
+    return server_body(batch.name, first, {kMetaNodes, batch.nodes}, batch.token, tags, first.all_or_nothing ? n : 1, n,
+                       settings);
 }
 
 bool parse_created_server_id(const std::string& body, std::string& id, std::string& why)
