@@ -14,8 +14,10 @@ libburst_a_SOURCES += \
 	burstd/src/policy/policy_params.hpp \
 	burstd/src/policy/policy_registry.cpp \
 	burstd/src/policy/policy_registry.hpp \
+	burstd/src/policy/site/node_group_index.cpp \
 	burstd/src/policy/site/site_view.cpp \
 	burstd/src/policy/site/site_view.hpp \
+	burstd/src/policy/site/node_group_index.hpp \
 	burstd/src/policy/expander/expander.hpp \
 	burstd/src/policy/expander/expander_registry.cpp \
 	burstd/src/policy/site/group_choice.hpp \
@@ -143,6 +145,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_registry_test.cpp \
 	tests/unit/man/registry_pages_test.cpp \
 	tests/unit/policy/site/site_view_test.cpp \
+	tests/unit/policy/site/node_group_index_test.cpp \
 	tests/unit/policy/site/node_needs_routing_test.cpp \
 	tests/unit/policy/budget/budget_cap_test.cpp \
 	tests/unit/policy/budget/budget_spend_test.cpp \

@@ -18,7 +18,21 @@ double CredibilityLevel::prior_weight() const
 
 double CredibilityLevel::estimate(const std::string& key, double parent) const
 {
-    const Node* node = nodes_.find(key);
+    return estimate(nodes_.find(key), parent);
+}
+
+double CredibilityLevel::estimate(const std::string& key, double parent, Place& place) const
+{
+    const std::uint64_t stamp = place.node_ ? nodes_.drops() : nodes_.additions();
+    if (place.stamp_ != stamp) {
+        place.node_ = nodes_.find(key);
+        place.stamp_ = place.node_ ? nodes_.drops() : nodes_.additions();
+    }
+    return estimate(place.node_, parent);
+}
+
+double CredibilityLevel::estimate(const Node* node, double parent) const
+{
     if (!node)
         return parent;
     const double k = prior_weight();

@@ -27,10 +27,22 @@ namespace burst {
 inline constexpr double kRecentRuns = 50;
 
 class CredibilityLevel {
+    struct Node;
+
 public:
+    // Where a key's mean is kept, remembered by a caller that estimates the
+    // same key again and again: found again only when the level's keys
+    // changed since.  A place belongs to the level that filled it in.
+    class Place {
+        friend class CredibilityLevel;
+        const Node* node_ = nullptr;
+        std::uint64_t stamp_ = UINT64_MAX;
+    };
+
     explicit CredibilityLevel(std::size_t key_capacity = kRecentKeys) : nodes_(key_capacity) {}
     // The estimate for `key` given its parent's estimate `parent`.
     double estimate(const std::string& key, double parent) const;
+    double estimate(const std::string& key, double parent, Place& place) const;
     // `key` took value `x` where its parent estimated `parent` (before
     // learning x).
     void observe(const std::string& key, double parent, double x);
@@ -41,6 +53,8 @@ public:
     std::size_t keys() const { return nodes_.size(); }
 
 private:
+    double estimate(const Node* node, double parent) const;
+
     struct Node {
         std::uint64_t n = 0;
         double recent = 0; // recent-weighted mean value

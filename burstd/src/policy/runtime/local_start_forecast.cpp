@@ -8,30 +8,64 @@
 
 namespace burst {
 
-std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::vector<ForecastRunning>& running,
-                                           const std::vector<ForecastPending>& pending,
-                                           std::uint32_t backfill_window, Seconds horizon)
+LocalStartForecast::LocalStartForecast(std::uint64_t free_now, const std::vector<ForecastRunning>& running)
+    : free_now_(free_now)
+{
+    std::vector<std::pair<Seconds, std::size_t>> by_end; // planned end, slot
+    by_end.reserve(running.size());
+    releases_.reserve(running.size());
+    for (const auto& r : running)
+        if (r.expected_left < kNotForeseen) {
+            // A job is never expected to outlast the scheduler's view of it.
+            by_end.emplace_back(std::max(r.expected_left, r.limit_left), slots_.size());
+            releases_.emplace_back(r.expected_left, slots_.size());
+            slots_.push_back(RunningSlot{0, r.cores});
+        }
+    std::sort(by_end.begin(), by_end.end());
+    ends_.reserve(by_end.size());
+    for (const auto& [end, slot] : by_end) {
+        slots_[slot].end = ends_.size();
+        ends_.emplace_back(end, slots_[slot].cores);
+    }
+    std::make_heap(releases_.begin(), releases_.end(), std::greater<Release>());
+}
+
+std::vector<Seconds> LocalStartForecast::starts(const std::vector<ForecastPending>& pending,
+                                                std::uint32_t backfill_window, Seconds horizon) const
 {
     const std::size_t n = pending.size();
     std::vector<Seconds> start(n, kNotForeseen);
-    using Slot = std::multimap<Seconds, std::uint64_t>::iterator;
-    std::multimap<Seconds, std::uint64_t> planned; // the scheduler's view of ends → cores
-    using Release = std::pair<Seconds, std::size_t>; // expected end, slot index
-    std::priority_queue<Release, std::vector<Release>, std::greater<Release>> releases;
-    std::vector<Slot> slots;
-    slots.reserve(running.size() + n);
-    std::vector<std::uint64_t> slot_cores;
-    slot_cores.reserve(running.size() + n);
-    auto occupy = [&](Seconds expected_end, Seconds planned_end, std::uint64_t cores) {
-        // A job is never expected to outlast the scheduler's view of it.
-        slots.push_back(planned.emplace(std::max(expected_end, planned_end), cores));
-        slot_cores.push_back(cores);
-        releases.emplace(std::min(expected_end, planned_end), slots.size() - 1);
+    // The scheduler's view of when cores come back: ends -> cores.  The
+    // running jobs' ends are sorted (once a decision) and a released one
+    // keeps its place with no cores, so that finding a reservation reads an
+    // array rather than chases thousands of tree nodes at every pass; the
+    // ends of jobs the play starts come in any order, and fewer: a multimap.
+    std::vector<PlannedEnd> running_ends = ends_;
+    std::multimap<Seconds, std::uint64_t> started_ends;
+    struct StartedSlot {
+        std::multimap<Seconds, std::uint64_t>::iterator end;
+        std::uint64_t cores;
     };
-    std::uint64_t free = free_now;
-    for (const auto& r : running)
-        if (r.expected_left < kNotForeseen)
-            occupy(r.expected_left, std::max(r.expected_left, r.limit_left), r.cores);
+    std::vector<StartedSlot> started; // slot slots_.size() + k
+    started.reserve(n);
+    std::priority_queue<Release, std::vector<Release>, std::greater<Release>> releases(std::greater<Release>(),
+                                                                                       releases_);
+    auto occupy = [&](Seconds expected_end, Seconds planned_end, std::uint64_t cores) {
+        started.push_back(StartedSlot{started_ends.emplace(std::max(expected_end, planned_end), cores), cores});
+        releases.emplace(std::min(expected_end, planned_end), slots_.size() + started.size() - 1);
+    };
+    // The cores of slot `s`, given back.
+    auto release = [&](std::size_t s) {
+        if (s < slots_.size()) {
+            running_ends[slots_[s].end].second = 0;
+            return slots_[s].cores;
+        }
+        const StartedSlot& slot = started[s - slots_.size()];
+        started_ends.erase(slot.end);
+        return slot.cores;
+    };
+    std::size_t first_running_end = 0; // before it, every running end is released
+    std::uint64_t free = free_now_;
 
     // Unstarted jobs as a linked list in priority order behind a sentinel.
     const std::size_t head = n, end = n + 1;
@@ -54,14 +88,24 @@ std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::ve
                 } else {
                     blocked = true;
                     std::uint64_t avail = free;
-                    for (auto it = planned.begin(); it != planned.end(); ++it) {
-                        avail += it->second;
+                    while (first_running_end < running_ends.size() && running_ends[first_running_end].second == 0)
+                        ++first_running_end;
+                    // The two lists of ends merged in time order.
+                    std::size_t r = first_running_end;
+                    auto s = started_ends.begin();
+                    while (r < running_ends.size() || s != started_ends.end()) {
+                        const bool from_running =
+                            r < running_ends.size() && (s == started_ends.end() || running_ends[r].first <= s->first);
+                        const Seconds when = from_running ? running_ends[r].first : s->first;
+                        avail += from_running ? running_ends[r++].second : (s++)->second;
                         if (avail >= job.cores) {
                             // Every job planned to end then frees its cores
                             // then: spare for backfill too.
-                            for (auto same = std::next(it); same != planned.end() && same->first == it->first; ++same)
-                                avail += same->second;
-                            shadow = std::max(it->first, t);
+                            for (; r < running_ends.size() && running_ends[r].first == when; ++r)
+                                avail += running_ends[r].second;
+                            for (; s != started_ends.end() && s->first == when; ++s)
+                                avail += s->second;
+                            shadow = std::max(when, t);
                             extra = avail - job.cores;
                             break;
                         }
@@ -98,14 +142,20 @@ std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::ve
         if (t > horizon)
             break;
         while (!releases.empty() && releases.top().first == t) {
-            const std::size_t s = releases.top().second;
+            const std::size_t slot = releases.top().second;
             releases.pop();
-            free += slot_cores[s];
-            planned.erase(slots[s]);
+            free += release(slot);
         }
         pass(t);
     }
     return start;
+}
+
+std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::vector<ForecastRunning>& running,
+                                           const std::vector<ForecastPending>& pending,
+                                           std::uint32_t backfill_window, Seconds horizon)
+{
+    return LocalStartForecast(free_now, running).starts(pending, backfill_window, horizon);
 }
 
 } // namespace burst

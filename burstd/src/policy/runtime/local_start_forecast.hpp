@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace burst {
@@ -35,9 +36,31 @@ struct ForecastPending {
 
 constexpr Seconds kNotForeseen = std::numeric_limits<Seconds>::infinity();
 
-// Start offsets (seconds from now) of `pending`, given in priority order;
-// kNotForeseen for jobs not started by `horizon`.  Only `free_now` and the
-// running jobs' cores ever free up: a job wider than they are never starts.
+// The play with the running jobs' side of it prepared once, for a decision
+// that plays several queues against the same running jobs.
+class LocalStartForecast {
+public:
+    LocalStartForecast(std::uint64_t free_now, const std::vector<ForecastRunning>& running);
+    // Start offsets (seconds from now) of `pending`, given in priority order;
+    // kNotForeseen for jobs not started by `horizon`.  Only `free_now` and the
+    // running jobs' cores ever free up: a job wider than they are never starts.
+    std::vector<Seconds> starts(const std::vector<ForecastPending>& pending, std::uint32_t backfill_window,
+                                Seconds horizon = kNotForeseen) const;
+
+private:
+    using PlannedEnd = std::pair<Seconds, std::uint64_t>; // the scheduler's view of its end, cores
+    using Release = std::pair<Seconds, std::size_t>;      // expected end, slot
+    struct RunningSlot {
+        std::size_t end; // in ends_
+        std::uint64_t cores;
+    };
+    std::uint64_t free_now_;
+    std::vector<PlannedEnd> ends_;    // of the running jobs, in time order
+    std::vector<RunningSlot> slots_;  // a slot per running job that ends
+    std::vector<Release> releases_;   // their expected ends, a min-heap
+};
+
+// LocalStartForecast(free_now, running).starts(pending, ...).
 std::vector<Seconds> forecast_local_starts(std::uint64_t free_now, const std::vector<ForecastRunning>& running,
                                            const std::vector<ForecastPending>& pending,
                                            std::uint32_t backfill_window, Seconds horizon = kNotForeseen);

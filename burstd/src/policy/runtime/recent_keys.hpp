@@ -40,6 +40,7 @@ public:
             if (entries_.size() >= 2 * capacity_)
                 drop_oldest();
             it = entries_.emplace(key, Entry{}).first;
+            ++additions_;
         }
         it->second.written = ++clock_;
         return it->second.value;
@@ -52,6 +53,11 @@ public:
     }
 
     std::size_t size() const { return entries_.size(); }
+    // What find() answered stays true while these are unchanged: a value it
+    // found stays where it is until keys are dropped, and a key it did not
+    // find stays absent until keys are added.
+    std::uint64_t additions() const { return additions_; }
+    std::uint64_t drops() const { return drops_; }
 
 private:
     struct Entry {
@@ -69,12 +75,15 @@ private:
         const auto cut = stamps.end() - std::ptrdiff_t(capacity_);
         std::nth_element(stamps.begin(), cut, stamps.end());
         const std::uint64_t oldest_kept = *cut;
+        ++drops_;
         for (auto it = entries_.begin(); it != entries_.end();)
             it = it->second.written < oldest_kept ? entries_.erase(it) : std::next(it);
     }
 
     std::unordered_map<std::string, Entry> entries_;
     std::uint64_t clock_ = 0;
+    std::uint64_t additions_ = 0;
+    std::uint64_t drops_ = 0;
     std::size_t capacity_;
 };
 

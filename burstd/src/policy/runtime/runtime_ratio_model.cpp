@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace burst {
@@ -23,20 +24,16 @@ std::string user_job_kind(const std::string& name_key, Seconds limit)
 
 } // namespace
 
-RuntimeRatioModel::Seen::Seen(const std::string& user, const std::string& name, const std::string& category,
-                              Seconds limit)
+RuntimeRatioModel::Identity::Identity(const std::string& user, const std::string& name, const std::string& category,
+                                      Seconds limit)
     : user(user), name(name), category(category), limit(limit), name_key(user_job_name(user, name)),
       kind_key(user_job_kind(name_key, limit))
 {
 }
 
-void RuntimeRatioModel::Seen::update(const Job& job)
+bool RuntimeRatioModel::Identity::differs(const Job& job) const
 {
-    if (job.category != category)
-        category = job.category;
-    if (job.user == user && job.name == name && job.time_limit == limit)
-        return;
-    *this = Seen(job.user, job.name, job.category, job.time_limit);
+    return job.time_limit != limit || job.user != user || job.name != name || job.category != category;
 }
 
 void RuntimeRatioModel::begin_cycle(Time now)
@@ -45,53 +42,109 @@ void RuntimeRatioModel::begin_cycle(Time now)
     for (auto it = seen_.begin(); it != seen_.end();)
         it = it->second.cycle + 1 < cycle_ ? seen_.erase(it) : std::next(it);
     now_ = now;
-    running_elapsed_.clear();
-    running_floor_.clear();
-}
-
-void RuntimeRatioModel::note(const Job& job)
-{
-    auto [it, fresh] = seen_.try_emplace(job.id);
-    Seen& info = it->second;
-    if (!fresh && info.cycle == cycle_)
-        return;
-    // Most jobs were noted last cycle too: their strings change only where the job did.
-    if (fresh)
-        info = Seen(job.user, job.name, job.category, job.time_limit);
-    else
-        info.update(job);
-    info.cycle = cycle_;
-    if (job.running() && !job.user.empty() && job.time_limit > 0) {
-        running_elapsed_[info.kind_key].push_back(std::max<Seconds>(0, now_ - job.start_time));
-        if (!running_floor_.empty()) // clear() zeroes every bucket, empty or not
-            running_floor_.clear();
+    // Identities of forgotten jobs linger until they outnumber the jobs
+    // remembered; then the tables start afresh from those.  Kinds' running
+    // jobs are the last cycle's: nothing of them is lost.
+    if (identities_.size() > 2 * seen_.size() + 1024) {
+        std::vector<Identity> old = std::move(identities_);
+        identities_.clear();
+        identity_ids_.clear();
+        kind_ids_.clear();
+        kinds_.clear();
+        std::vector<std::uint32_t> moved(old.size(), kNotInterned);
+        for (auto& [id, info] : seen_) {
+            std::uint32_t& to = moved[info.identity];
+            if (to == kNotInterned)
+                to = intern(std::move(old[info.identity]));
+            info.identity = to;
+        }
     }
 }
 
-Seconds RuntimeRatioModel::running_floor(const std::string& kind) const
+std::uint32_t RuntimeRatioModel::intern(Identity identity)
 {
-    if (running_floor_.empty() && !running_elapsed_.empty())
-        for (const auto& [k, elapsed] : running_elapsed_) {
-            std::vector<Seconds> e = elapsed;
-            const auto mid = e.begin() + std::ptrdiff_t(e.size() / 2);
-            std::nth_element(e.begin(), mid, e.end());
-            running_floor_.emplace(k, 2 * *mid);
-        }
-    auto it = running_floor_.find(kind);
-    return it == running_floor_.end() ? 0 : it->second;
+    // Each field behind its length, and the limit's exact bits: no two
+    // identities share a key, whatever their strings hold.
+    std::string key;
+    auto append_bits = [&key](auto value) {
+        char bytes[sizeof value];
+        std::memcpy(bytes, &value, sizeof value);
+        key.append(bytes, sizeof bytes);
+    };
+    for (const std::string* part : {&identity.category, &identity.user, &identity.name}) {
+        append_bits(std::uint64_t(part->size()));
+        key += *part;
+    }
+    append_bits(identity.limit);
+    const auto [it, fresh] = identity_ids_.try_emplace(std::move(key), std::uint32_t(identities_.size()));
+    if (!fresh)
+        return it->second;
+    if (!identity.kind_key.empty()) {
+        const auto [kind, fresh_kind] = kind_ids_.try_emplace(identity.kind_key, std::uint32_t(kinds_.size()));
+        if (fresh_kind)
+            kinds_.emplace_back();
+        identity.kind = kind->second;
+    }
+    identities_.push_back(std::move(identity));
+    return it->second;
 }
 
-RuntimeRatioModel::Chain RuntimeRatioModel::chain(const Seen& job, double unknown) const
+RuntimeRatioModel::Noted RuntimeRatioModel::note(const Job& job)
+{
+    auto [it, fresh] = seen_.try_emplace(job.id);
+    Seen& info = it->second;
+    if (fresh || (info.cycle != cycle_ && identities_[info.identity].differs(job)))
+        info.identity = intern(Identity(job.user, job.name, job.category, job.time_limit));
+    Noted noted;
+    noted.identity_ = info.identity;
+    if (!fresh && info.cycle == cycle_)
+        return noted;
+    info.cycle = cycle_;
+    const std::uint32_t kind = identities_[info.identity].kind;
+    if (job.running() && kind != kNotInterned && job.time_limit > 0) {
+        KindRunning& running = kinds_[kind];
+        if (running.cycle != cycle_) {
+            running.elapsed.clear();
+            running.cycle = cycle_;
+        }
+        running.elapsed.push_back(std::max<Seconds>(0, now_ - job.start_time));
+        running.floor = -1;
+    }
+    return noted;
+}
+
+Seconds RuntimeRatioModel::running_floor(const Identity& job) const
+{
+    std::uint32_t id = job.kind;
+    if (id == kNotInterned) {
+        const auto it = kind_ids_.find(job.kind_key);
+        if (it == kind_ids_.end())
+            return 0;
+        id = it->second;
+    }
+    KindRunning& kind = kinds_[id];
+    if (kind.cycle != cycle_ || kind.elapsed.empty())
+        return 0;
+    if (kind.floor < 0) {
+        std::vector<Seconds>& e = kind.elapsed; // only its order changes
+        const auto mid = e.begin() + std::ptrdiff_t(e.size() / 2);
+        std::nth_element(e.begin(), mid, e.end());
+        kind.floor = 2 * *mid;
+    }
+    return kind.floor;
+}
+
+RuntimeRatioModel::Chain RuntimeRatioModel::chain(const Identity& job, double unknown) const
 {
     Chain c;
     c.all = all_ratio_.count > 0 ? all_ratio_.value : unknown;
-    c.category = category_level_.estimate(job.category, c.all);
-    c.name = name_level_.estimate(job.name_key, c.category);
-    c.kind = kind_level_.estimate(job.kind_key, c.name);
+    c.category = category_level_.estimate(job.category, c.all, job.category_place);
+    c.name = name_level_.estimate(job.name_key, c.category, job.name_place);
+    c.kind = kind_level_.estimate(job.kind_key, c.name, job.kind_place);
     return c;
 }
 
-Seconds RuntimeRatioModel::predict(const Seen& job) const
+Seconds RuntimeRatioModel::learned_prediction(const Identity& job) const
 {
     const std::string& user = job.user;
     const std::string& category = job.category;
@@ -125,32 +178,42 @@ Seconds RuntimeRatioModel::predict(const Seen& job) const
         else if (all_runtime_.count >= kMinSamples)
             e = all_runtime_.value;
     }
+    return e;
+}
+
+Seconds RuntimeRatioModel::predict(const Identity& job) const
+{
+    if (job.learned_at != learned_) {
+        job.learned_prediction = learned_prediction(job);
+        job.learned_at = learned_;
+    }
+    Seconds e = job.learned_prediction;
     // Not without a limit: jobs sharing user and name but no limit are less
     // alike, and the running ones are a length-biased sample of them.
-    if (!user.empty() && limit > 0)
-        e = std::max(e, running_floor(job.kind_key));
-    return limit > 0 ? std::min(e, limit) : e;
+    if (!job.user.empty() && job.limit > 0)
+        e = std::max(e, running_floor(job));
+    return job.limit > 0 ? std::min(e, job.limit) : e;
 }
 
 Seconds RuntimeRatioModel::expected(const Job& job) const
 {
-    // A job noted this cycle has its keys already.
-    if (auto it = seen_.find(job.id); it != seen_.end() && it->second.user == job.user &&
-                                      it->second.name == job.name && it->second.limit == job.time_limit &&
-                                      it->second.category == job.category)
-        return predict(it->second);
-    return predict(Seen(job.user, job.name, job.category, job.time_limit));
+    // A job noted this cycle has its identity already.
+    if (auto it = seen_.find(job.id); it != seen_.end() && !identities_[it->second.identity].differs(job))
+        return predict(identities_[it->second.identity]);
+    return predict(Identity(job.user, job.name, job.category, job.time_limit));
 }
 
 void RuntimeRatioModel::observe(const JobEnd& end)
 {
     if (end.elapsed < 0)
         return;
-    Seen info("", "", end.category, 0);
+    const Identity unknown("", "", end.category, 0);
+    const Identity* known = &unknown;
     if (auto it = seen_.find(end.id); it != seen_.end()) {
-        info = std::move(it->second);
+        known = &identities_[it->second.identity];
         seen_.erase(it);
     }
+    const Identity& info = *known;
     const Seconds predicted = predict(info);
     if (predicted > 0) {
         const double err = std::abs(end.elapsed - predicted) / predicted;
@@ -162,6 +225,7 @@ void RuntimeRatioModel::observe(const JobEnd& end)
         max_error_cache_ = -1;
     }
     ++finished_;
+    ++learned_;
     if (!info.user.empty()) {
         user_last_.write(info.user).add(end.elapsed);
         user_name_last_.write(info.name_key).add(end.elapsed);

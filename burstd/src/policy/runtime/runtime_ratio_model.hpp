@@ -30,15 +30,27 @@ namespace burst {
 
 class RuntimeRatioModel {
 public:
+    // A job noted this cycle, predicted without being looked up again:
+    // valid until the next begin_cycle() or observe().
+    class Noted {
+        friend class RuntimeRatioModel;
+        Noted() = default;
+        std::uint32_t identity_ = 0;
+    };
+
     // A max_error in [0, 1] fixes it; a negative one means learn it.
     explicit RuntimeRatioModel(double max_error = -1) : fixed_max_error_(max_error) {}
+    // Its identities remember places inside its own levels.
+    RuntimeRatioModel(const RuntimeRatioModel&) = delete;
+    RuntimeRatioModel& operator=(const RuntimeRatioModel&) = delete;
     // A new decision cycle at `now`: jobs noted two cycles ago and not since
     // are forgotten, and running jobs are noted afresh.
     void begin_cycle(Time now);
-    void note(const Job& job);
+    Noted note(const Job& job);
     void observe(const JobEnd& end);
 
     Seconds expected(const Job& job) const;
+    Seconds expected(Noted job) const { return predict(identities_[job.identity_]); }
     double max_error() const;
     // Expected seconds left for a job that has run `elapsed` of an expected
     // `expected` (0 = unknown) with `limit` (0 = none), ending uniformly in
@@ -56,21 +68,32 @@ public:
     }
 
 private:
-    struct Seen {
+    static constexpr std::uint32_t kNotInterned = UINT32_MAX;
+    // What a prediction depends on: jobs alike in user, name, category and
+    // limit are predicted alike, and the thousands of jobs of a decision
+    // share a few hundred identities.  Each keeps its learned prediction
+    // until the model learns again.
+    struct Identity {
         std::string user;
         std::string name;
         std::string category;
         Seconds limit = 0;
         // The keys of its user's levels, "" without a user: user '\n' name,
-        // and that '\n' limit.  Built once a job, not at every prediction.
+        // and that '\n' limit.
         std::string name_key;
         std::string kind_key;
-        std::uint64_t cycle = 0; // the last cycle that noted it
+        std::uint32_t kind = kNotInterned; // in kinds_; kNotInterned without a user or not interned
+        // Where its keys are in the levels.
+        mutable CredibilityLevel::Place category_place, name_place, kind_place;
+        mutable Seconds learned_prediction = 0;
+        mutable std::uint64_t learned_at = UINT64_MAX; // learned_ when it was computed
 
-        Seen() = default;
-        Seen(const std::string& user, const std::string& name, const std::string& category, Seconds limit);
-        // Brings a job noted before up to date; the keys only if they changed.
-        void update(const Job& job);
+        Identity(const std::string& user, const std::string& name, const std::string& category, Seconds limit);
+        bool differs(const Job& job) const;
+    };
+    struct Seen {
+        std::uint32_t identity = 0;
+        std::uint64_t cycle = 0; // the last cycle that noted it
     };
     struct Mean {
         std::uint64_t count = 0;
@@ -96,19 +119,32 @@ private:
     struct Chain {
         double all, category, name, kind;
     };
-    Chain chain(const Seen& job, double unknown) const;
-    Seconds predict(const Seen& job) const;
-    // Twice the median elapsed time of this cycle's running jobs of `kind`; 0 without any.
-    Seconds running_floor(const std::string& kind) const;
+    Chain chain(const Identity& job, double unknown) const;
+    Seconds predict(const Identity& job) const;
+    // What the learned levels predict, before the running floor.
+    Seconds learned_prediction(const Identity& job) const;
+    // Twice the median elapsed time of this cycle's running jobs of the job's kind; 0 without any.
+    Seconds running_floor(const Identity& job) const;
+    std::uint32_t intern(Identity identity);
 
     std::unordered_map<JobId, Seen> seen_; // noted this cycle or the last
     std::uint64_t cycle_ = 0;
+    std::unordered_map<std::string, std::uint32_t> identity_ids_; // by category, user, name and limit
+    std::vector<Identity> identities_;
+    std::uint64_t learned_ = 0; // job ends observed
+    // Elapsed times of a kind's (user, name, limit) running jobs, and the
+    // floor computed from them on first use.
+    struct KindRunning {
+        std::vector<Seconds> elapsed;
+        std::uint64_t cycle = 0; // the cycle `elapsed` belongs to
+        Seconds floor = -1;      // -1: not computed since the last note
+    };
+    std::unordered_map<std::string, std::uint32_t> kind_ids_;
+    mutable std::vector<KindRunning> kinds_;
     RecentKeys<LastTwo> user_last_;
     RecentKeys<LastTwo> user_name_last_; // user '\n' job name
     RecentKeys<LastTwo> user_kind_last_; // user '\n' job name '\n' limit
     Time now_ = 0;
-    std::unordered_map<std::string, std::vector<Seconds>> running_elapsed_; // per kind, this cycle
-    mutable std::unordered_map<std::string, Seconds> running_floor_;          // computed from it on first use
     RecentKeys<Mean> category_ratio_, category_runtime_;
     // runtime/limit ratios of jobs with a user and a limit, by level
     CredibilityLevel category_level_, name_level_, kind_level_;

@@ -159,46 +159,49 @@ std::vector<std::string> SiteView::needs_notes() const
 
 SiteView SiteView::of(const ClusterState& state)
 {
+    NodeGroupIndex index;
+    return of(state, index);
+}
+
+SiteView SiteView::of(const ClusterState& state, NodeGroupIndex& index)
+{
     SiteView view;
-    std::unordered_map<std::string, int> node_group;
     view.groups.resize(state.groups.size());
     for (std::size_t g = 0; g < state.groups.size(); ++g) {
         const NodeGroup& group = state.groups[g];
         view.groups[g].group = &group;
         view.groups[g].index = g;
         view.partition_group_.emplace_back(group_partition(group), int(g));
-        for (const auto& n : group.nodes)
-            node_group.emplace(n, int(g));
     }
+    view.node_group = index.of(state);
     std::vector<std::uint32_t> down(state.groups.size(), 0);
     std::vector<const std::vector<std::string>*> first_features(state.groups.size(), nullptr);
     std::vector<const std::string*> first_gres_text(state.groups.size(), nullptr);
     std::vector<char> gres_listed(state.groups.size(), 0);
-    view.node_group.reserve(state.snapshot.nodes.size());
-    for (const auto& node : state.snapshot.nodes) {
-        auto it = node_group.find(node.name);
-        view.node_group.push_back(it != node_group.end() ? it->second : -1);
-        if (it != node_group.end()) {
+    for (std::size_t i = 0; i < state.snapshot.nodes.size(); ++i) {
+        const Node& node = state.snapshot.nodes[i];
+        const int g = view.node_group[i];
+        if (g >= 0) {
             // A group's offer is what every one of its nodes has: a job
             // routed there may get any of them.  Its nodes mostly list the
             // same features in the same order as its first node, which
             // costs one comparison.
-            NodeOffer& offer = view.groups[std::size_t(it->second)].offer;
+            NodeOffer& offer = view.groups[std::size_t(g)].offer;
             // A node listing no gres has none: the group then offers none.
-            const std::string*& first_gres = first_gres_text[std::size_t(it->second)];
+            const std::string*& first_gres = first_gres_text[std::size_t(g)];
             if (first_gres == nullptr || node.gres != *first_gres) {
                 const std::vector<GresCount> gres = readable_gres(node.gres);
                 offer.gres = first_gres == nullptr ? gres : common_gres(offer.gres, gres);
                 if (first_gres == nullptr)
                     first_gres = &node.gres;
             }
-            gres_listed[std::size_t(it->second)] |= !node.gres.empty();
+            gres_listed[std::size_t(g)] |= !node.gres.empty();
             if (node.cpus > 0)
                 offer.cpus = offer.cpus ? std::min(offer.cpus, node.cpus) : node.cpus;
             if (node.memory_mb > 0)
                 offer.memory_mb = offer.memory_mb ? std::min(offer.memory_mb, node.memory_mb) : node.memory_mb;
             auto& offered = offer.features;
-            const std::vector<std::string>*& first_listed = first_features[std::size_t(it->second)];
+            const std::vector<std::string>*& first_listed = first_features[std::size_t(g)];
             const bool first = first_listed == nullptr;
             if (first)
                 first_listed = &node.features;
@@ -215,7 +218,7 @@ SiteView SiteView::of(const ClusterState& state)
                 }
             }
         }
-        if (it == node_group.end()) {
+        if (g < 0) {
             if (node.cloud() || !node.usable())
                 continue;
             view.local_cpus += node.cpus;
@@ -223,10 +226,10 @@ SiteView SiteView::of(const ClusterState& state)
             view.local_free_cpus += node.free_cpus();
             continue;
         }
-        GroupView& gv = view.groups[std::size_t(it->second)];
+        GroupView& gv = view.groups[std::size_t(g)];
         if (node.has(kNodePoweredDown) || node.has(kNodePoweringDown)) {
             if (!node.has(kNodeDrain) && !node.has(kNodeFail))
-                ++down[std::size_t(it->second)];
+                ++down[std::size_t(g)];
         } else if (node.has(kNodePoweringUp)) {
             ++gv.booting_nodes;
             gv.alloc_cpus += node.alloc_cpus;

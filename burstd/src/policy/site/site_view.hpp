@@ -7,6 +7,7 @@
 
 #include "model/cluster_state.hpp"
 #include "model/node_needs.hpp"
+#include "policy/site/node_group_index.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -44,6 +45,8 @@ struct GroupView {
 class SiteView {
 public:
     static SiteView of(const ClusterState& state);
+    // The same, with nodes' groups remembered in `index` across decisions.
+    static SiteView of(const ClusterState& state, NodeGroupIndex& index);
 
     std::uint64_t local_cpus = 0;
     std::uint64_t local_free_cpus = 0;

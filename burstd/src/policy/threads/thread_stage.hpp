@@ -32,6 +32,7 @@
 #include "policy/threads/scaling_book.hpp"
 #include "policy/site/site_view.hpp"
 #include "policy/threads/thread_allocator.hpp"
+#include "policy/site/node_group_index.hpp"
 
 #include <cstdint>
 #include <map>
@@ -94,6 +95,7 @@ public:
     const ThreadAdvice& advice() const { return advice_; }
 
 private:
+    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
     // What a new job's question depends on besides its category's fit.
     struct AdviceInputs {
         std::vector<std::uint64_t> free_tasks; // by allowed count, capped where the sharing factor stops

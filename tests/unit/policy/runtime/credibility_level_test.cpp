@@ -93,3 +93,18 @@ TEST(CredibilityLevel, ADroppedKeyStillTellsHowFarTheLevelTrustsItsKeys)
     // Σ n·mean² = 8 + 8, four keys, σ² = 2: τ² = (16 − 4·2) / 6, k = 2 / (8/6) = 1.5.
     DOUBLES_EQUAL(1.5, level.prior_weight(), 1e-12);
 }
+
+TEST(CredibilityLevel, AKeysRememberedPlaceEstimatesAsFindingItAgain)
+{
+    // A level that keeps one key (up to two): keys come, go and come back,
+    // and a place remembered for each key answers as a fresh lookup does.
+    CredibilityLevel level(1);
+    const char* keys[] = {"a", "b", "c"};
+    CredibilityLevel::Place places[3];
+    const double values[] = {1.5, 3.5, -0.5, -2.5, 0.5, 2.0, 4.0, -1.0};
+    for (int step = 0; step < 40; ++step) {
+        for (int k = 0; k < 3; ++k)
+            DOUBLES_EQUAL(level.estimate(keys[k], 0.5), level.estimate(keys[k], 0.5, places[k]), 0);
+        level.observe(keys[(step * 7) % 3 == 0 ? 0 : step % 3], 0.5, values[step % 8]);
+    }
+}

@@ -60,3 +60,39 @@ TEST(LocalStartForecast, EveryJobEndingAtTheReservationLeavesItsCoresSpare)
     DOUBLES_EQUAL(100, start[0], 0);
     DOUBLES_EQUAL(0, start[1], 0);
 }
+
+TEST(LocalStartForecast, AReservationCountsTheEndsOfJobsThePlayStartedWithTheRunningOnes)
+{
+    // 2 of 4 cores free; R runs 500 s of a 1000 s limit.  A (2 cores, 100 s)
+    // starts now.  Head B (4 cores) waits for A's end and R's; C (2 cores,
+    // 50 s) backfills when A's cores come back, ending before B's
+    // reservation at 1000 s, and B starts when R's cores are back at 500 s.
+    const std::vector<ForecastRunning> running = {{500, 1000, 2}};
+    const std::vector<ForecastPending> pending = {{2, 100, 100}, {4, 10, 10}, {2, 50, 50}};
+    const auto start = forecast_local_starts(2, running, pending, 100);
+    DOUBLES_EQUAL(0, start[0], 0);
+    DOUBLES_EQUAL(500, start[1], 0);
+    DOUBLES_EQUAL(100, start[2], 0);
+}
+
+TEST(LocalStartForecast, OnePreparationServesEveryPlayOfADecision)
+{
+    // Running jobs with equal planned ends, and some never expected back.
+    const std::vector<ForecastRunning> running = {
+        {300, 300, 2}, {100, 400, 1}, {kNotForeseen, kNotForeseen, 1}, {200, 300, 3}, {50, 50, 1}};
+    const std::vector<std::vector<ForecastPending>> queues = {
+        {{4, 100, 200}, {1, 20, 20}, {3, 500, 600}, {1, 1000, 1000}},
+        {{8, 10, 10}, {1, 30, 30}},
+        {},
+        {{2, 60, 60}, {2, 60, 60}, {6, 10, 10}, {1, 5, 5}},
+    };
+    const LocalStartForecast prepared(1, running);
+    for (int round = 0; round < 2; ++round)
+        for (const auto& queue : queues) {
+            const auto once = prepared.starts(queue, 2, 700);
+            const auto fresh = forecast_local_starts(1, running, queue, 2, 700);
+            CHECK_EQUAL(fresh.size(), once.size());
+            for (std::size_t i = 0; i < once.size(); ++i)
+                DOUBLES_EQUAL(fresh[i], once[i], 0);
+        }
+}

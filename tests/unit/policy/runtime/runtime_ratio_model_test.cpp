@@ -1,5 +1,9 @@
 #include "policy/runtime/runtime_ratio_model.hpp"
 
+#include <map>
+#include <random>
+#include <string>
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
@@ -236,4 +240,91 @@ TEST(RuntimeRatioModel, RemainingUsesTheWindowThenTheLimit)
     DOUBLES_EQUAL(400, m.remaining(200, 100, 1000), 1e-9); // past it: midway to the limit
     DOUBLES_EQUAL(200, m.remaining(200, 100, 0), 1e-9);    // no limit: as long again
     DOUBLES_EQUAL(10, m.remaining(20, 100, 30), 1e-9);     // never past the limit
+}
+
+TEST(RuntimeRatioModel, AJobNotedAgainAfterItChangedIsPredictedAsWhatItIsNow)
+{
+    RuntimeRatioModel m;
+    finish(m, named(1, "hal", "short", 1200), 100);
+    finish(m, named(2, "hal", "short", 1200), 100);
+    finish(m, named(3, "hal", "long", 1200), 1100);
+    finish(m, named(4, "hal", "long", 1200), 1100);
+    m.begin_cycle(1000);
+    Job j = named(10, "hal", "short", 1200);
+    const RuntimeRatioModel::Noted before = m.note(j);
+    DOUBLES_EQUAL(m.expected(named(99, "hal", "short", 1200)), m.expected(before), 0);
+    m.begin_cycle(1060);
+    j.name = "long"; // scontrol update name=long, and its category with it
+    j.category = "acct/long";
+    const RuntimeRatioModel::Noted after = m.note(j);
+    DOUBLES_EQUAL(m.expected(named(99, "hal", "long", 1200)), m.expected(after), 0);
+    DOUBLES_EQUAL(m.expected(named(99, "hal", "long", 1200)), m.expected(j), 0);
+    CHECK(m.expected(after) > m.expected(before));
+}
+
+TEST(RuntimeRatioModel, WhatItKeepsOfNotedJobsPredictsAsAJobItNeverSaw)
+{
+    // Random churn over many cycles: jobs of a few users, names and limits
+    // start, run and end, thousands of one-off names pass through (so that
+    // what the model keeps per job is dropped and rebuilt), and at every
+    // cycle each noted job is predicted exactly as the same job under an id
+    // the model never saw, which it works out from scratch.
+    std::mt19937 rng(29);
+    RuntimeRatioModel m;
+    std::map<JobId, Job> live;
+    JobId next = 1;
+    Time now = 0;
+    for (int cycle = 0; cycle < 400; ++cycle) {
+        now += 60;
+        m.begin_cycle(now);
+        for (int k = 0; k < 12; ++k) {
+            const JobId id = next++;
+            const std::string user = "u" + std::to_string(rng() % 4);
+            const bool one_off = rng() % 2 == 0;
+            const std::string name = one_off ? "once" + std::to_string(id) : "n" + std::to_string(rng() % 5);
+            live.emplace(id, named(id, user, name, Seconds(rng() % 3) * 3600));
+        }
+        std::vector<std::pair<Job, RuntimeRatioModel::Noted>> noted;
+        for (auto& [id, j] : live) {
+            if (j.pending() && rng() % 3 == 0) {
+                j.state = JobState::Running;
+                j.start_time = now;
+            }
+            if (rng() % 50 == 0)
+                j.time_limit += 600; // the limit raised while it waits or runs
+            noted.emplace_back(j, m.note(j));
+        }
+        for (const auto& [j, handle] : noted) {
+            Job stranger = j;
+            stranger.id = 1000000 + j.id;
+            DOUBLES_EQUAL(m.expected(stranger), m.expected(handle), 0);
+            DOUBLES_EQUAL(m.expected(stranger), m.expected(j), 0);
+        }
+        for (auto it = live.begin(); it != live.end();) {
+            if (it->second.running() && rng() % 4 == 0) {
+                JobEnd e;
+                e.id = it->first;
+                e.category = it->second.category;
+                e.elapsed = double(rng() % 3000);
+                m.observe(e);
+                it = live.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+}
+
+TEST(RuntimeRatioModel, LimitsThatDifferBySecondsFractionsAreNotOneJobsKind)
+{
+    // Trace limits are numbers, not whole seconds: a job is predicted with
+    // its own limit whatever was noted before it.
+    RuntimeRatioModel m;
+    m.begin_cycle(100);
+    m.note(named(1, "u", "n", 100.75));
+    m.note(named(2, "u", "n", 0));
+    const Job b = named(3, "u", "n", 100.25), c = named(4, "u", "n", 0.5);
+    DOUBLES_EQUAL(100.25, m.expected(m.note(b)), 0);
+    DOUBLES_EQUAL(0.5, m.expected(m.note(c)), 0);
+    DOUBLES_EQUAL(m.expected(b), m.expected(m.note(b)), 0);
 }

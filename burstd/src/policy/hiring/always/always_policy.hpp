@@ -2,6 +2,7 @@
 #include "policy/expander/expander.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
+#include "policy/site/node_group_index.hpp"
 
 #include <memory>
 
@@ -19,6 +20,7 @@ public:
     Decision decide(const ClusterState& state, const Clock& clock) override;
 
 private:
+    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
     std::unique_ptr<Expander> expander_;
 };
 

@@ -5,6 +5,7 @@
 #include "policy/policy_params.hpp"
 #include "policy/runtime/runtime_estimator.hpp"
 #include "policy/cost/waiting_cost_gate.hpp"
+#include "policy/site/node_group_index.hpp"
 
 #include <memory>
 
@@ -33,6 +34,7 @@ public:
     }
 
 private:
+    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
     WaitingCostGate gate_; // and its record of the groups' boot times

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace burst {
@@ -126,7 +127,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     model_.begin_cycle(now);
     if (state.groups.empty())
         return d;
-    SiteView view = SiteView::of(state);
+    SiteView view = SiteView::of(state, node_groups_);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (retention_)
@@ -134,14 +135,16 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
 
     std::vector<ForecastRunning> running;
     running.reserve(view.running.size());
+    std::vector<RuntimeRatioModel::Noted> noted;
+    noted.reserve(view.running.size());
     for (const Job* job : view.running) // all of them before any prediction: they are evidence
-        model_.note(*job);
+        noted.push_back(model_.note(*job));
     for (std::size_t r = 0; r < view.running.size(); ++r) {
         if (view.running_group[r] >= 0)
             continue;
         const Job* job = view.running[r];
         const Seconds elapsed = now - job->start_time;
-        const Seconds expected = model_.expected(*job);
+        const Seconds expected = model_.expected(noted[r]);
         const Seconds left = model_.remaining(elapsed, expected, job->time_limit);
         const Seconds limit_left =
             job->time_limit > 0 ? std::max<Seconds>(0, job->time_limit - elapsed) : left;
@@ -208,10 +211,10 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     std::vector<Burstable> fresh;   // new since the last decision (slots=arrivals)
     for (std::size_t i = 0; i < n; ++i) {
         const Job* job = view.pending[i];
-        model_.note(*job);
+        const RuntimeRatioModel::Noted noted_job = model_.note(*job);
         if (view.pending_group[i] >= 0)
             continue;
-        const Seconds expected = model_.expected(*job);
+        const Seconds expected = model_.expected(noted_job);
         const std::uint64_t cores = job->total_cpus();
         // displacement=bounded looks back as far as a held job would run:
         // keep that much, and as far as its limit (later predictions of
@@ -283,6 +286,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     // `also`, when given); routed jobs' entries are left at 0.
     std::vector<bool> routed(queue.size(), false);
     std::uint32_t plays = 0;
+    std::optional<LocalStartForecast> local; // prepared at the first play
     auto play = [&](std::size_t also, Seconds reach) {
         std::vector<ForecastPending> rest;
         std::vector<std::size_t> index;
@@ -298,7 +302,9 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         if (cores <= view.local_free_cpus)
             return out; // everything starts in this scheduling pass
         ++plays;
-        const auto s = forecast_local_starts(view.local_free_cpus, running, rest, backfill_window_, reach);
+        if (!local)
+            local.emplace(view.local_free_cpus, running);
+        const auto s = local->starts(rest, backfill_window_, reach);
         for (std::size_t k = 0; k < index.size(); ++k)
             out[index[k]] = s[k];
         return out;

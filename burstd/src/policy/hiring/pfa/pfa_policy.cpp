@@ -84,7 +84,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         d.notes.push_back("pfa: no node groups");
         return d;
     }
-    SiteView view = SiteView::of(state);
+    SiteView view = SiteView::of(state, node_groups_);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (!gate_.off())

@@ -3,6 +3,7 @@
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime/runtime_estimator.hpp"
+#include "policy/site/node_group_index.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -36,6 +37,7 @@ public:
     double reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const;
 
 private:
+    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
     double lambda_;
     bool throughput_;
     double reward_scale_;

@@ -43,7 +43,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 {
     Decision d;
     const Time now = d.time = clock.now();
-    SiteView view = SiteView::of(state);
+    SiteView view = SiteView::of(state, node_groups_);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (!gate_.off()) {
