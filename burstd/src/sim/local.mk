@@ -79,6 +79,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/workload/gatk_workload.hpp \
 	burstd/src/sim/workload/blast_workload.cpp \
 	burstd/src/sim/workload/blast_workload.hpp \
+	burstd/src/sim/workload/htc_workload.cpp \
+	burstd/src/sim/workload/htc_workload.hpp \
 	burstd/src/sim/workload/generated_workload.cpp \
 	burstd/src/sim/workload/generated_workload.hpp \
 	burstd/src/sim/scenario/smowton_scenario.cpp \
@@ -139,6 +141,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/tools/burstsim/burstsim_threads_cli_test.cpp \
 	tests/unit/tools/burstsim/burstsim_forecast_cli_test.cpp \
 	tests/unit/sim/workload/workload_generator_test.cpp \
+	tests/unit/sim/workload/htc_workload_test.cpp \
 	tests/unit/sim/scenario/paper_reproduction_test.cpp \
 	tests/unit/sim/report/svg_plot_test.cpp \
 	tests/unit/sim/report/forecast_evaluation_test.cpp

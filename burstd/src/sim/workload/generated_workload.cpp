@@ -2,12 +2,13 @@
 
 #include "sim/workload/blast_workload.hpp"
 #include "sim/workload/gatk_workload.hpp"
+#include "sim/workload/htc_workload.hpp"
 
 namespace burst {
 
 std::vector<std::string> workload_names()
 {
-    return {"gatk", "blast"};
+    return {"gatk", "blast", "htc"};
 }
 
 Trace generate_workload(const std::string& spec, std::uint64_t seed)
@@ -20,6 +21,8 @@ Trace generate_workload(const std::string& spec, std::uint64_t seed)
         trace.jobs = generate_gatk(parse_gatk_spec(keys, seed)).jobs;
     else if (name == "blast")
         trace.jobs = generate_blast(parse_blast_spec(keys, seed));
+    else if (name == "htc")
+        trace.jobs = generate_htc(parse_htc_spec(keys, seed));
     else {
         std::string known;
         for (const auto& n : workload_names())

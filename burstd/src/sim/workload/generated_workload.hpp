@@ -1,7 +1,8 @@
 #pragma once
 // burstsim --workload NAME[:key=value,...]: the paper workloads as a Trace,
 // so every burstsim option (--compare, --plot, ...) works on them as on a
-// trace file.  Known names: gatk (Smowton et al.), blast (Zheng et al.).
+// trace file.  Known names: gatk (Smowton et al.), blast (Zheng et al.),
+// htc (a high-throughput site).
 
 #include "sim/trace/trace.hpp"
 #include "sim/workload/workload_spec.hpp"
