@@ -1,14 +1,16 @@
 #include "ingest/snapshot_server.hpp"
 
-#include "ingest/message_parser.hpp"
 #include "ingest/unix_listener.hpp"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
 #include <array>
 #include <deque>
+#include <exception>
+#include <vector>
 
 namespace burst {
 
@@ -22,6 +24,12 @@ constexpr std::size_t kMaxQueuedAdvice = 16;
 } // namespace
 
 class SnapshotServer::Session : public std::enable_shared_from_this<Session> {
+    // A line as framed: its text, or the size of one over the limit.
+    struct Framed {
+        std::string line;
+        std::size_t oversized = 0;
+    };
+
 public:
     Session(SnapshotServer& server, stream_protocol::socket socket, std::uint64_t id)
         : server_(server), alive_(server.alive_), socket_(std::move(socket)), framer_(server.options_.max_line), id_(id)
@@ -62,14 +70,57 @@ private:
                     server_.observer_.disconnected(ec == asio::error::eof ? "closed by peer" : ec.message());
                 return;
             }
+            std::vector<Framed> framed;
             framer_.feed(
-                std::string_view(chunk_.data(), n), [this](std::string_view line) { handle(line); },
-                [this](std::size_t size) {
-                    ++server_.counters_.oversized;
-                    reject("line of " + std::to_string(size) + " bytes exceeds the limit of " +
-                           std::to_string(server_.options_.max_line) + " bytes");
-                });
-            read();
+                std::string_view(chunk_.data(), n),
+                [&framed](std::string_view line) {
+                    if (!line.empty() && line != "\r")
+                        framed.push_back(Framed{std::string(line), 0});
+                },
+                [&framed](std::size_t size) { framed.push_back(Framed{{}, size}); });
+            if (framed.empty())
+                read();
+            else
+                decode_then_handle(std::move(framed));
+        });
+    }
+
+    // The lines are decoded on the server's decoder thread: a snapshot of
+    // 100,000 jobs takes seconds to decode, which burstctl, the timers and
+    // the actuator on the io thread must not wait for.  The connection is
+    // read again only once they are handled: its lines are handled in order,
+    // and a plugin that sends faster than burstd decodes is held back by its
+    // socket, as before.
+    void decode_then_handle(std::vector<Framed> framed)
+    {
+        auto io = socket_.get_executor();
+        asio::post(server_.decoder_, [self = shared_from_this(), io, framed = std::move(framed)]() mutable {
+            std::vector<ParsedMessage> parsed(framed.size());
+            // What cannot be decoded for want of memory is as fatal to burstd
+            // as it was on the io thread: it is thrown there.
+            std::exception_ptr failed;
+            try {
+                for (std::size_t i = 0; i < framed.size() && !self->alive_.expired(); ++i)
+                    if (framed[i].oversized == 0) {
+                        parsed[i] = self->server_.options_.decode(framed[i].line);
+                        framed[i].line = std::string(); // the text is not needed again
+                    }
+            } catch (...) {
+                failed = std::current_exception();
+            }
+            asio::post(io, [self = std::move(self), framed = std::move(framed), parsed = std::move(parsed),
+                            failed]() mutable {
+                if (failed)
+                    std::rethrow_exception(failed);
+                if (self->alive_.expired())
+                    return;
+                for (std::size_t i = 0; i < framed.size(); ++i)
+                    if (framed[i].oversized > 0)
+                        self->oversized(framed[i].oversized);
+                    else
+                        self->handle(std::move(parsed[i]));
+                self->read();
+            });
         });
     }
 
@@ -85,17 +136,21 @@ private:
         });
     }
 
+    void oversized(std::size_t size)
+    {
+        ++server_.counters_.oversized;
+        reject("line of " + std::to_string(size) + " bytes exceeds the limit of " +
+               std::to_string(server_.options_.max_line) + " bytes");
+    }
+
     void reject(const std::string& why)
     {
         ++server_.counters_.bad_messages;
         server_.observer_.rejected(why);
     }
 
-    void handle(std::string_view line)
+    void handle(ParsedMessage parsed)
     {
-        if (line.empty() || line == "\r")
-            return;
-        ParsedMessage parsed = parse_message(line);
         if (!parsed.message) {
             reject(parsed.error);
             return;
@@ -135,7 +190,14 @@ SnapshotServer::SnapshotServer(asio::io_context& io, Options options, IngestObse
     accept();
 }
 
-SnapshotServer::~SnapshotServer() { close(); }
+SnapshotServer::~SnapshotServer()
+{
+    close();
+    // Lines queued for it are dropped, the one it decodes now is finished:
+    // the server has closed, and the observer is not called again.
+    decoder_.stop();
+    decoder_.join();
+}
 
 void SnapshotServer::close()
 {

@@ -2,20 +2,25 @@
 // The plugin's side door into burstd: accepts connections on SocketPath, cuts
 // each stream into NDJSON lines with a bounded buffer, decodes and checks every
 // line, and hands good messages to an observer.  A bad line is counted and
-// reported, never fatal to the connection.  Runs on one io_context thread.
+// reported, never fatal to the connection.  Runs on one io_context thread;
+// lines are decoded on a thread of its own, and every observer call is made
+// on the io_context's thread, in the order the lines came.
 
 #include "ingest/line_framer.hpp"
+#include "ingest/message_parser.hpp"
 #include "ingest/peer_credentials.hpp"
 #include "ingest/protocol_message.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace burst {
 
@@ -46,6 +51,9 @@ public:
         std::string cluster;                       // messages for another cluster are rejected
         std::size_t max_line = kMaxMessageBytes;
         std::function<bool(uid_t)> admit;          // which peers may connect
+        // Decodes a line, on the decoder thread: parse_message, or what a
+        // test puts in its place.
+        std::function<ParsedMessage(std::string_view)> decode = parse_message;
     };
 
     // Starts listening at once; throws std::runtime_error if it cannot.
@@ -76,6 +84,7 @@ private:
     // outlives it (close() then destruction) finds it expired and does nothing.
     std::shared_ptr<int> alive_ = std::make_shared<int>(0);
     std::list<std::weak_ptr<Session>> sessions_;
+    boost::asio::thread_pool decoder_{1}; // last: joined first
 };
 
 } // namespace burst
