@@ -4,7 +4,6 @@
 #include <array>
 #include <iterator>
 #include <stdexcept>
-#include <unordered_map>
 #include <utility>
 
 namespace burst {
