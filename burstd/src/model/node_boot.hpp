@@ -20,6 +20,12 @@ struct NodeBoot {
     bool plausible() const { return running_since > 0 && running_since >= requested_at; }
 };
 
+inline bool operator==(const NodeBoot& a, const NodeBoot& b)
+{
+    return a.node_group == b.node_group && a.requested_at == b.requested_at && a.running_since == b.running_since;
+}
+inline bool operator!=(const NodeBoot& a, const NodeBoot& b) { return !(a == b); }
+
 // How many of each group's latest boots ClusterState carries (ClusterState::boots).
 constexpr std::size_t kRecentBoots = 8;
 

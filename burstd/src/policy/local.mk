@@ -15,8 +15,12 @@ libburst_a_SOURCES += \
 	burstd/src/policy/policy_registry.cpp \
 	burstd/src/policy/policy_registry.hpp \
 	burstd/src/policy/site/node_group_index.cpp \
+	burstd/src/policy/site/site_activity.cpp \
+	burstd/src/policy/site/site_activity.hpp \
 	burstd/src/policy/site/site_view.cpp \
 	burstd/src/policy/site/site_view.hpp \
+	burstd/src/policy/site/site_view_builder.cpp \
+	burstd/src/policy/site/site_view_builder.hpp \
 	burstd/src/policy/site/node_group_index.hpp \
 	burstd/src/policy/expander/expander.hpp \
 	burstd/src/policy/expander/expander_registry.cpp \
@@ -144,6 +148,9 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/policy_params_test.cpp \
 	tests/unit/policy/policy_registry_test.cpp \
 	tests/unit/man/registry_pages_test.cpp \
+	tests/unit/policy/cycle/decision_cycle_test.cpp \
+	tests/unit/policy/site/site_activity_test.cpp \
+	tests/unit/policy/site/site_view_builder_test.cpp \
 	tests/unit/policy/site/site_view_test.cpp \
 	tests/unit/policy/site/node_group_index_test.cpp \
 	tests/unit/policy/site/node_needs_routing_test.cpp \

@@ -7,6 +7,7 @@
 #include "model/cluster_state.hpp"
 #include "model/job.hpp"
 #include "policy/decision.hpp"
+#include "policy/site/site_activity.hpp"
 
 #include <string_view>
 
@@ -19,6 +20,12 @@ public:
     virtual Decision decide(const ClusterState& state, const Clock& clock) = 0;
     // A job finished: update runtime/resource models.  Default: learns nothing.
     virtual void observe(const JobEnd&) {}
+    // False where decide() would return a decision with nothing in it and
+    // change nothing it reads later, so that the decision cycle need not ask
+    // it: a policy that acts only for waiting jobs has nothing to do while
+    // none waits.  A policy that hires ahead of demand, or whose memory
+    // advances with every decision, keeps the default.
+    virtual bool wants_decision(const SiteActivity&) const { return true; }
 };
 
 } // namespace burst

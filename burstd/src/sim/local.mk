@@ -121,6 +121,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/priority/priority_spec_test.cpp \
 	tests/unit/sim/engine/simulator_fairshare_test.cpp \
 	tests/unit/tools/burstsim/burstsim_priority_cli_test.cpp \
+	tests/unit/sim/engine/simulator_activity_test.cpp \
 	tests/unit/sim/engine/simulator_budget_test.cpp \
 	tests/unit/sim/report/reward_profit_test.cpp \
 	tests/unit/sim/report/sim_metrics_test.cpp \

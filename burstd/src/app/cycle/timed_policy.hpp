@@ -23,6 +23,7 @@ public:
         return d;
     }
     void observe(const JobEnd& end) override { policy_->observe(end); }
+    bool wants_decision(const SiteActivity& activity) const override { return policy_->wants_decision(activity); }
 
 private:
     std::unique_ptr<Policy> policy_;

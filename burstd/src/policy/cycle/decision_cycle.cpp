@@ -1,5 +1,6 @@
 #include "policy/cycle/decision_cycle.hpp"
 
+#include "policy/site/site_activity.hpp"
 #include "policy/site/site_view.hpp"
 
 #include <algorithm>
@@ -41,7 +42,11 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
         cap.emplace(budget->limits, budget->suspend_times, state, budget->spent, clock.now());
     for (auto& policy : chain_) {
         const std::string name(policy->name());
-        Decision d = policy->decide(state, clock);
+        // Asked of the state as the links before left it.
+        Decision d;
+        d.time = out.time;
+        if (policy->wants_decision(site_activity(state)))
+            d = policy->decide(state, clock);
         if (cap) {
             const std::vector<JobId> asked = routed_jobs(d.actions);
             for (auto& note : cap->filter(d))

@@ -7,7 +7,8 @@
 //      it is counted into it (policy/warm/buckets/bucket_series.hpp).
 //   1. Jobs routed to a node group that may not launch and has no room for
 //      them are unrouted, so that they can start elsewhere.
-//   2. Each policy of the chain decides on the state; the budget cap drops
+//   2. Each policy of the chain decides on the state (unless it has
+//      nothing to do on such a site: Policy::wants_decision); the budget cap drops
 //      or cuts what would break a Budget= line (what one link is allowed
 //      counts against the next); the sink applies what is left, in order.
 //   3. With a thread policy, pending --threads=auto jobs get their CPUs per

@@ -7,6 +7,10 @@ namespace burst {
 
 void MeasuredBootTimes::observe(const ClusterState& state)
 {
+    // Boots change far less often than decisions come.
+    if (state.boots == observed_)
+        return;
+    observed_ = state.boots;
     by_group_.clear();
     const std::vector<NodeBoot> boots = latest_boots(state.boots, kRecent);
     std::vector<Seconds> times;

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace burst {
 
@@ -38,6 +39,7 @@ private:
         Seconds latest = 0;
         Seconds median = 0;
     };
+    std::vector<NodeBoot> observed_; // what by_group_ was worked out from
     std::unordered_map<std::string, Measured> by_group_;
 };
 

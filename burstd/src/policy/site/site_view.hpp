@@ -7,7 +7,6 @@
 
 #include "model/cluster_state.hpp"
 #include "model/node_needs.hpp"
-#include "policy/site/node_group_index.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -44,9 +43,9 @@ struct GroupView {
 
 class SiteView {
 public:
+    // A policy deciding again and again builds its views with a
+    // SiteViewBuilder (site_view_builder.hpp), which keeps their storage.
     static SiteView of(const ClusterState& state);
-    // The same, with nodes' groups remembered in `index` across decisions.
-    static SiteView of(const ClusterState& state, NodeGroupIndex& index);
 
     std::uint64_t local_cpus = 0;
     std::uint64_t local_free_cpus = 0;
@@ -100,6 +99,7 @@ public:
     std::vector<std::string> needs_notes() const;
 
 private:
+    friend class SiteViewBuilder;
     static constexpr std::uint32_t kNoRow = ~std::uint32_t(0);
     // The row SiteView::of filled for `needs`; kNoRow for needs interned
     // since, which are then answered from the offers directly.
@@ -115,7 +115,7 @@ private:
 
     // Index into `groups` of the group a job with these partitions may run
     // in (routed or running there), or -1 when it is local-only: the group
-    // of its first partition that holds one.  SiteView::of asks it once per
+    // of its first partition that holds one.  SiteViewBuilder asks it once per
     // distinct list, not per job (model/partition_set.hpp).
     int group_of(const PartitionSet& partitions) const;
 

@@ -275,7 +275,7 @@ std::string change_reason(const Job& job, const ThreadTier& tier, const ScalingF
 ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingBook& book)
 {
     ThreadStageOutcome out;
-    const SiteView view = SiteView::of(state, node_groups_);
+    const SiteView& view = site_.build(state);
     SiteTiers tiers(state, view, settings_);
     ChainIndex chains(state, view);
     ThreadQuestion q;

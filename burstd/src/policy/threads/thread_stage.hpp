@@ -32,7 +32,7 @@
 #include "policy/threads/scaling_book.hpp"
 #include "policy/site/site_view.hpp"
 #include "policy/threads/thread_allocator.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <cstdint>
 #include <map>
@@ -95,7 +95,7 @@ public:
     const ThreadAdvice& advice() const { return advice_; }
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     // What a new job's question depends on besides its category's fit.
     struct AdviceInputs {
         std::vector<std::uint64_t> free_tasks; // by allowed count, capped where the sharing factor stops

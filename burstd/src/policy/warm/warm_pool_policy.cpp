@@ -42,7 +42,7 @@ Decision WarmPoolPolicy::decide(const ClusterState& state, const Clock& clock)
 {
     Decision d;
     d.time = clock.now();
-    const SiteView view = SiteView::of(state, node_groups_);
+    const SiteView& view = site_.build(state);
     const std::vector<std::uint32_t> counts = cloud_demand_buckets(view, order_);
     boots_.observe(state);
     const std::int64_t tick = std::int64_t(std::floor(d.time / tick_));

@@ -18,7 +18,7 @@
 #include "policy/runtime/measured_boot_times.hpp"
 #include "policy/warm/buckets/resource_vector.hpp"
 #include "policy/warm/forecasters/forecaster.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -37,7 +37,7 @@ public:
     Decision decide(const ClusterState& state, const Clock& clock) override;
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     struct GroupForecast {
         std::string group;
         std::unique_ptr<Forecaster> forecaster;

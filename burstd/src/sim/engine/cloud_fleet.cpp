@@ -165,6 +165,7 @@ void CloudFleet::power_up(std::uint32_t n)
     CloudNode& node = nodes_[n];
     const Time now = clock_.now();
     node.power = Power::Booting;
+    powered_changed_ = true;
     up_cores_ += node.cpus;
     ++up_nodes_;
     node.launched = now;
@@ -241,6 +242,7 @@ void CloudFleet::retire(std::uint32_t n)
 {
     CloudNode& node = nodes_[n];
     node.power = Power::Down;
+    powered_changed_ = true;
     up_cores_ -= node.cpus;
     --up_nodes_;
     node.draining = false;
@@ -253,6 +255,7 @@ std::vector<std::uint32_t> CloudFleet::node_ready(std::uint32_t n)
 {
     CloudNode& node = nodes_[n];
     node.power = Power::Up;
+    powered_changed_ = true;
     node.ready = clock_.now();
     launches_->registered(node.group, node.ready);
     std::deque<NodeBoot>& boots = boots_[node.group];
@@ -376,27 +379,32 @@ std::vector<BilledSpan> CloudFleet::billed_spans(Time now, Time earliest)
     return spans;
 }
 
-void CloudFleet::show(ClusterState& state) const
+void CloudFleet::show(ClusterState& state)
 {
     for (const auto& group : boots_)
         state.boots.insert(state.boots.end(), group.begin(), group.end());
-    for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
-        const CloudNode& node = nodes_[n];
-        if (node.power == Power::Down)
-            continue;
-        const NodeGroup& g = site_.groups[node.group];
-        Instance inst;
-        inst.node = name(n);
-        inst.node_group = g.name;
-        inst.provider_id = "sim-" + inst.node;
-        inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
-        inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
-        inst.requested_at = node.launched;
-        inst.launched_at = node.launched;
-        inst.running_since = node.power == Power::Up ? node.ready : 0;
-        inst.spot = g.spot;
-        state.instances.push_back(std::move(inst));
+    if (powered_changed_) {
+        powered_.clear();
+        for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+            const CloudNode& node = nodes_[n];
+            if (node.power == Power::Down)
+                continue;
+            const NodeGroup& g = site_.groups[node.group];
+            Instance inst;
+            inst.node = name(n);
+            inst.node_group = g.name;
+            inst.provider_id = "sim-" + inst.node;
+            inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
+            inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
+            inst.requested_at = node.launched;
+            inst.launched_at = node.launched;
+            inst.running_since = node.power == Power::Up ? node.ready : 0;
+            inst.spot = g.spot;
+            powered_.push_back(std::move(inst));
+        }
+        powered_changed_ = false;
     }
+    state.instances.insert(state.instances.end(), powered_.begin(), powered_.end());
 }
 
 bool CloudFleet::take_changes()

@@ -120,7 +120,7 @@ public:
     bool unbooked_spend() const { return unbooked_spend_; }
 
     // Each decision cycle: the instances and the recent boots into `state`.
-    void show(ClusterState& state) const;
+    void show(ClusterState& state);
     // Groups that may not hire freely now -> how many nodes they may.
     std::map<std::string, std::uint32_t> hire_limits(Time now) const { return launches_->hire_limits(now); }
     // Whether a node went down or came up since the last call: the
@@ -189,6 +189,10 @@ private:
     std::uint64_t up_cores_ = 0;
     std::uint32_t up_nodes_ = 0;
     bool changed_ = false;
+    // The instances show() hands each cycle, worked out again only after a
+    // node powered up, came up or powered down.
+    std::vector<Instance> powered_;
+    bool powered_changed_ = false;
 
     std::deque<ClosedSpan> closed_spans_; // powered down, in that order (kept with budget lines)
     bool unbooked_spend_ = false;         // cloud instances billed since the last booking

@@ -550,6 +550,7 @@ public:
     std::string_view name() const override { return policy_.name(); }
     Decision decide(const ClusterState& state, const Clock& clock) override { return policy_.decide(state, clock); }
     void observe(const JobEnd& end) override { policy_.observe(end); }
+    bool wants_decision(const SiteActivity& activity) const override { return policy_.wants_decision(activity); }
 
 private:
     Policy& policy_;

@@ -56,6 +56,12 @@ TEST(MeasuredBootTimes, EachGroupHasItsOwnBootsAndEachCallTakesTheStatesBoots)
     boots.observe(state);
     DOUBLES_EQUAL(100, boots.expected(group("g", 60)), 0);
     DOUBLES_EQUAL(60, boots.expected(group("h", 60)), 0); // no boots of h now: configured
+    state.boots = {boot("g", 2000, 2150)}; // as many boots as before, one time changed
+    boots.observe(state);
+    DOUBLES_EQUAL(150, boots.expected(group("g", 60)), 0);
+    state.boots.clear();
+    boots.observe(state);
+    DOUBLES_EQUAL(60, boots.expected(group("g", 60)), 0);
 }
 
 TEST(MeasuredBootTimes, LatestIsTheNodeThatCameUpLastNotTheOneListedLast)

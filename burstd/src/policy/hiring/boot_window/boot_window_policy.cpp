@@ -50,7 +50,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     const Time now = d.time = clock.now();
     if (state.groups.empty())
         return d;
-    SiteView view = SiteView::of(state, node_groups_);
+    SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     gate_.observe(state); // the boot times of the window too
@@ -181,7 +181,10 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             unserved.push_back(i);
     }
 
-    if (shortage == 0 && avail == 0)
+    // Nothing short and no cloud node on: nothing to hire or drain.
+    const bool any_on = std::any_of(view.groups.begin(), view.groups.end(),
+                                    [](const GroupView& g) { return g.up_nodes + g.booting_nodes > 0; });
+    if (shortage == 0 && (avail == 0 || !any_on))
         return d;
     if (now < next_resize_) {
         d.notes.push_back("last resize less than one boot time (" + std::to_string(int(window)) + " s) ago");

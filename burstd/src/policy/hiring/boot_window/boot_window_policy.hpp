@@ -5,7 +5,7 @@
 #include "policy/policy_params.hpp"
 #include "policy/runtime/runtime_estimator.hpp"
 #include "policy/cost/waiting_cost_gate.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <memory>
 
@@ -27,6 +27,13 @@ public:
     explicit BootWindowPolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
+    // It hires for waiting jobs and drains cloud nodes that are on; the boot
+    // times and runtimes it plays with are worked out afresh each decision,
+    // or learned from job ends.
+    bool wants_decision(const SiteActivity& activity) const override
+    {
+        return activity.jobs_waiting || activity.cloud_on;
+    }
     void observe(const JobEnd& end) override
     {
         runtimes_.observe(end);
@@ -34,7 +41,7 @@ public:
     }
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     std::unique_ptr<Expander> expander_;
     RuntimeEstimator runtimes_;
     WaitingCostGate gate_; // and its record of the groups' boot times

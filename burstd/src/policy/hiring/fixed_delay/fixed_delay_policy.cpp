@@ -17,7 +17,7 @@ Decision FixedDelayPolicy::decide(const ClusterState& state, const Clock& clock)
 {
     Decision d;
     const Time now = d.time = clock.now();
-    SiteView view = SiteView::of(state, node_groups_);
+    SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     std::uint64_t local_free = view.local_free_cpus;

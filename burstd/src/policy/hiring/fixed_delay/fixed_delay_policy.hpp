@@ -2,7 +2,7 @@
 #include "policy/expander/expander.hpp"
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <memory>
 
@@ -19,9 +19,11 @@ public:
     explicit FixedDelayPolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
+    // It routes waiting jobs, and does nothing else.
+    bool wants_decision(const SiteActivity& activity) const override { return activity.jobs_waiting; }
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     Seconds delay_;
     std::unique_ptr<Expander> expander_;
 };

@@ -127,7 +127,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
     model_.begin_cycle(now);
     if (state.groups.empty())
         return d;
-    SiteView view = SiteView::of(state, node_groups_);
+    SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (retention_)

@@ -8,7 +8,7 @@
 #include "policy/site/routed_work.hpp"
 #include "policy/runtime/runtime_ratio_model.hpp"
 #include "policy/hiring/forecast/slot_scarcity.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -42,7 +42,7 @@ public:
     }
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     void release_idle(Decision& d, const SiteView& view, const std::vector<Instance>& instances);
 
     double lambda_;

@@ -11,6 +11,7 @@ public:
     explicit NeverPolicy(PolicyParams&) {}
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
+    bool wants_decision(const SiteActivity&) const override { return false; }
 };
 
 } // namespace burst

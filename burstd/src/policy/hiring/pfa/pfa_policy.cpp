@@ -17,12 +17,16 @@
 namespace burst {
 namespace {
 
-std::string counts(const std::vector<std::uint32_t>& n, const std::vector<std::string>& names)
+// "name=value" per group, as the notes word them.
+void append_counts(std::string& s, const std::vector<std::uint32_t>& n, const std::vector<std::string>& names)
 {
-    std::string s;
-    for (std::size_t i = 0; i < n.size(); ++i)
-        s += (i ? " " : "") + names[i] + "=" + std::to_string(n[i]);
-    return s;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        if (i)
+            s += ' ';
+        s += names[i];
+        s += '=';
+        s += std::to_string(n[i]);
+    }
 }
 
 } // namespace
@@ -84,7 +88,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         d.notes.push_back("pfa: no node groups");
         return d;
     }
-    SiteView view = SiteView::of(state, node_groups_);
+    SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (!gate_.off())
@@ -178,6 +182,14 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     // S2 and S4 per account; local cores serve each account in proportion
     // to its demand.
     std::vector<std::uint32_t> target(G, 0);
+    std::string ratios; // every account's note words the same ratios
+    for (std::size_t g = 0; g < G && !accounts.empty(); ++g) {
+        if (g)
+            ratios += ' ';
+        ratios += names[g];
+        ratios += '=';
+        ratios += money(prof.ratios()[g]);
+    }
     for (const auto& a : accounts) {
         const double local = sigma_total > 0 ? double(view.local_cpus) * sigma[a] / sigma_total : 0;
         const double cloud = std::max(0.0, sigma[a] - local);
@@ -185,12 +197,19 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         const auto mu = fit_to_demand(base, cloud, budgets[a], types);
         for (std::size_t g = 0; g < G; ++g)
             target[g] += mu[g];
-        std::string ratios;
-        for (std::size_t g = 0; g < G; ++g)
-            ratios += (g ? " " : "") + names[g] + "=" + money(prof.ratios()[g]);
-        d.notes.push_back("pfa: account " + a + " budget " + money(budgets[a]) + " ratios " + ratios +
-                          " profile " + counts(base, names) + " demand " + money(cloud) + " cloud cores → " +
-                          counts(mu, names));
+        std::string note = "pfa: account ";
+        note += a;
+        note += " budget ";
+        note += money(budgets[a]);
+        note += " ratios ";
+        note += ratios;
+        note += " profile ";
+        append_counts(note, base, names);
+        note += " demand ";
+        note += money(cloud);
+        note += " cloud cores → ";
+        append_counts(note, mu, names);
+        d.notes.push_back(std::move(note));
     }
     for (std::size_t g = 0; g < G; ++g)
         target[g] = std::min(target[g], state.groups[g].capacity());

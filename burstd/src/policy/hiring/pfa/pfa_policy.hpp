@@ -6,7 +6,7 @@
 #include "policy/policy_params.hpp"
 #include "policy/hiring/pfa/throughput_profile.hpp"
 #include "policy/cost/waiting_cost_gate.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <map>
 #include <memory>
@@ -40,7 +40,7 @@ public:
     void observe(const JobEnd& end) override;
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     void close_interval(const std::vector<double>& on_cores);
 
     double budget_;

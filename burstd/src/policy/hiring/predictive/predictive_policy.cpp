@@ -155,7 +155,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
     const Time now = d.time = clock.now();
     if (state.groups.empty())
         return d;
-    SiteView view = SiteView::of(state, node_groups_);
+    SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
 

@@ -3,7 +3,7 @@
 #include "policy/policy.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/runtime/runtime_estimator.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -27,6 +27,8 @@ public:
     explicit PredictivePolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
+    // It routes waiting jobs, and does nothing else; its runtimes learn from job ends.
+    bool wants_decision(const SiteActivity& activity) const override { return activity.jobs_waiting; }
     void observe(const JobEnd& end) override { runtimes_.observe(end); }
 
     // Expected seconds until a running job ends, given it has run `elapsed`
@@ -37,7 +39,7 @@ public:
     double reward_loss(std::uint64_t cores, Seconds runtime, Seconds wait, Seconds advance) const;
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     double lambda_;
     bool throughput_;
     double reward_scale_;

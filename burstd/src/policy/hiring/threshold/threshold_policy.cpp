@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <numeric>
 
@@ -43,7 +44,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
 {
     Decision d;
     const Time now = d.time = clock.now();
-    SiteView view = SiteView::of(state, node_groups_);
+    SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (!gate_.off()) {
@@ -79,7 +80,8 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     }
     const std::uint64_t supply = view.local_cpus + cloud_cpus;
     std::uint64_t desired_now = 0;
-    std::string why;
+    // Written only for a hire: most decisions hire nothing.
+    std::function<std::string()> why;
     switch (metric_) {
     case Metric::Queue: {
         std::uint64_t cloud_alloc = 0, node_cpus = 0;
@@ -89,7 +91,9 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         const std::uint64_t queued = waiting.size();
         desired_now = cloud_alloc + (queued + target_queue_ - 1) / target_queue_ * node_cpus;
-        why = std::to_string(queued) + " jobs waiting, target " + std::to_string(target_queue_) + " per node";
+        why = [queued, this] {
+            return std::to_string(queued) + " jobs waiting, target " + std::to_string(target_queue_) + " per node";
+        };
         break;
     }
     case Metric::Hpa: {
@@ -103,19 +107,22 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
         const double wanted_total =
             std::fabs(ratio - 1) <= kHpaTolerance ? double(supply) : std::ceil(double(running) / target_);
         desired_now = wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
-        why = "utilization " + std::to_string(int(std::lround(100 * ratio * target_))) + "% of " +
-              std::to_string(supply) + " cores exceeds target " + std::to_string(int(std::lround(100 * target_))) +
-              "%";
+        why = [ratio, supply, this] {
+            return "utilization " + std::to_string(int(std::lround(100 * ratio * target_))) + "% of " +
+                   std::to_string(supply) + " cores exceeds target " +
+                   std::to_string(int(std::lround(100 * target_))) + "%";
+        };
         break;
     }
     case Metric::Utilization: {
         const double wanted_total = std::ceil(double(busy + waiting_cpus) / target_);
         desired_now = wanted_total > double(view.local_cpus) ? std::uint64_t(wanted_total) - view.local_cpus : 0;
-        why = "busy and waiting cores are " +
-              std::to_string(int(std::lround(100 * double(busy + waiting_cpus) /
-                                             double(std::max<std::uint64_t>(1, supply))))) +
-              "% of " + std::to_string(supply) + " cores, above target " +
-              std::to_string(int(std::lround(100 * target_))) + "%";
+        why = [wanted = busy + waiting_cpus, supply, this] {
+            return "busy and waiting cores are " +
+                   std::to_string(int(std::lround(100 * double(wanted) / double(std::max<std::uint64_t>(1, supply))))) +
+                   "% of " + std::to_string(supply) + " cores, above target " +
+                   std::to_string(int(std::lround(100 * target_))) + "%";
+        };
         break;
     }
     }
@@ -193,7 +200,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                                   " nodes wanted cost more than their jobs' expected local wait at lambda " +
                                   std::to_string(gate_.lambda()));
             if (nodes > 0) {
-                d.add(HireNodes{chosen->group->name, nodes}, why);
+                d.add(HireNodes{chosen->group->name, nodes}, why());
                 chosen->free_booting_cpus += std::uint64_t(nodes) * per_node;
                 chosen->hireable_nodes -= nodes;
             }

@@ -4,7 +4,7 @@
 #include "policy/runtime/local_wait_estimator.hpp"
 #include "policy/policy_params.hpp"
 #include "policy/cost/waiting_cost_gate.hpp"
-#include "policy/site/node_group_index.hpp"
+#include "policy/site/site_view_builder.hpp"
 
 #include <deque>
 #include <memory>
@@ -31,7 +31,7 @@ public:
     void observe(const JobEnd& end) override { waits_.observe(end); }
 
 private:
-    NodeGroupIndex node_groups_; // kept across decisions for SiteView::of
+    SiteViewBuilder site_; // each decision's view, in storage kept from the last
     enum class Metric { Utilization, Hpa, Queue };
     static Metric metric_named(const std::string& name);
 

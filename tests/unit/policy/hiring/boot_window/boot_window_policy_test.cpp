@@ -326,3 +326,25 @@ TEST(BootWindowPolicy, BootingNodesAreReadyAfterTheMeasuredBootTime)
     Decision d = policy.decide(b.state, clock);
     CHECK(actions<HireNodes>(d).empty());
 }
+
+// Asked on a quiet site (nothing waits, no cloud node on), it has nothing
+// to say, even within a boot time of its last resize: the decision cycle
+// does not ask it there (Policy::wants_decision), and this is why nothing
+// is lost.
+TEST(BootWindowPolicy, DecidesNothingOnAQuietSite)
+{
+    PolicyParams p;
+    BootWindowPolicy policy(p);
+    ManualClock clock(1000);
+    StateBuilder b;
+    b.local("n1", 4, 4).group("g", 4, 4, 1.0, 100).running(1, 4, 900, "long").pending(2, 4);
+    CHECK(!actions<HireNodes>(policy.decide(b.state, clock)).empty());
+    StateBuilder quiet;
+    quiet.local("n1", 4, 1).group("g", 4, 4, 1.0, 100).running(1, 1, 900, "long");
+    CHECK_FALSE(policy.wants_decision(site_activity(quiet.state)));
+    clock.set(1050); // within a boot time of the resize
+    const Decision d = policy.decide(quiet.state, clock);
+    CHECK(d.actions.empty());
+    CHECK(d.notes.empty());
+    CHECK(d.verdicts.empty());
+}

@@ -1,0 +1,80 @@
+#include "policy/site/site_activity.hpp"
+
+#include "policy/policy_test_state.hpp"
+
+#include <CppUTest/TestHarness.h>
+
+using namespace burst;
+using burst::test::StateBuilder;
+
+namespace {
+
+// Local jobs running, a group's nodes all powered down, nothing waiting.
+StateBuilder quiet_site()
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 4, 2, 1.0);
+    b.running(1, 8, 0);
+    return b;
+}
+
+} // namespace
+
+TEST_GROUP(SiteActivity){};
+
+TEST(SiteActivity, RunningLocalWorkAndPoweredDownCloudNodesAreQuiet)
+{
+    StateBuilder b = quiet_site();
+    b.booted_once("g", 90); // a boot of the past is not a node on
+    const SiteActivity a = site_activity(b.state);
+    CHECK_FALSE(a.jobs_waiting);
+    CHECK_FALSE(a.cloud_on);
+}
+
+TEST(SiteActivity, AJobFreeToStartIsWaitingAndHeldOrDependentOnesAreNot)
+{
+    StateBuilder b = quiet_site();
+    b.pending(2, 1);
+    b.state.snapshot.jobs.back().reason = PendingReason("Dependency");
+    b.pending(3, 1);
+    b.state.snapshot.jobs.back().reason = PendingReason("JobHeldUser");
+    CHECK_FALSE(site_activity(b.state).jobs_waiting);
+    b.pending(4, 1);
+    b.state.snapshot.jobs.back().reason = PendingReason("Resources");
+    CHECK(site_activity(b.state).jobs_waiting);
+    CHECK_FALSE(site_activity(b.state).cloud_on);
+}
+
+TEST(SiteActivity, ACloudNodeUpBootingOrPoweringDownIsOn)
+{
+    for (const std::uint32_t flags : {std::uint32_t(kNodeCloud), kNodeCloud | kNodePoweringUp,
+                                      kNodeCloud | kNodePoweredDown | kNodePoweringDown}) {
+        StateBuilder b = quiet_site();
+        b.node("g-2").flags = flags;
+        CHECK(site_activity(b.state).cloud_on);
+        CHECK_FALSE(site_activity(b.state).jobs_waiting);
+    }
+}
+
+TEST(SiteActivity, AnInstanceNotYetEndedIsOnThoughSlurmShowsNoNodeOn)
+{
+    for (const InstanceState s : {InstanceState::Requested, InstanceState::Launching, InstanceState::Running,
+                                  InstanceState::Terminating}) {
+        StateBuilder b = quiet_site();
+        Instance i;
+        i.node = "g-1";
+        i.node_group = "g";
+        i.state = s;
+        b.state.instances.push_back(i);
+        CHECK(site_activity(b.state).cloud_on);
+    }
+    for (const InstanceState s : {InstanceState::Terminated, InstanceState::Failed}) {
+        StateBuilder b = quiet_site();
+        Instance i;
+        i.node = "g-1";
+        i.node_group = "g";
+        i.state = s;
+        b.state.instances.push_back(i);
+        CHECK_FALSE(site_activity(b.state).cloud_on);
+    }
+}
