@@ -35,6 +35,12 @@ struct ClusterState {
     // Groups that may not hire freely now (their launches keep failing) ->
     // how many more nodes they may hire; absent groups are unlimited.
     std::map<std::string, std::uint32_t> hire_limits;
+    // Nonzero when the builder of the state vouches for its node layout:
+    // states with the same nonzero value list the same nodes in the same
+    // order in `snapshot.nodes` and in each group's `nodes`.  burstsim draws
+    // a new value (new_node_layout) whenever it lists a node; burstd leaves
+    // 0, and readers then compare the names (NodeGroupIndex).
+    std::uint64_t node_layout = 0;
 
     const NodeGroup* group(const std::string& name) const
     {
@@ -44,5 +50,8 @@ struct ClusterState {
         return nullptr;
     }
 };
+
+// A node layout value no state of this process had before; thread-safe.
+std::uint64_t new_node_layout();
 
 } // namespace burst

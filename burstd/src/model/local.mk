@@ -1,6 +1,7 @@
 libburst_a_SOURCES += \
 	burstd/src/model/billed_span.hpp \
 	burstd/src/model/clock.hpp \
+	burstd/src/model/cluster_state.cpp \
 	burstd/src/model/cluster_state.hpp \
 	burstd/src/model/feature_constraint.cpp \
 	burstd/src/model/feature_constraint.hpp \

@@ -45,7 +45,7 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
         // Asked of the state as the links before left it.
         Decision d;
         d.time = out.time;
-        if (policy->wants_decision(site_activity(state)))
+        if (policy->wants_decision(SiteActivity(state)))
             d = policy->decide(state, clock);
         if (cap) {
             const std::vector<JobId> asked = routed_jobs(d.actions);

@@ -4,6 +4,9 @@ namespace burst {
 
 const std::vector<int>& NodeGroupIndex::of(const ClusterState& state)
 {
+    if (state.node_layout != 0 && state.node_layout == layout_)
+        return groups_;
+    layout_ = state.node_layout;
     bool same_groups = group_nodes_.size() == state.groups.size();
     for (std::size_t g = 0; same_groups && g < state.groups.size(); ++g)
         same_groups = group_nodes_[g] == state.groups[g].nodes;

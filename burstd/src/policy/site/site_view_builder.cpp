@@ -54,6 +54,16 @@ std::vector<GresCount> readable_gres(const std::string& text)
 // Marks a partition list whose group this decision has not worked out yet.
 constexpr int kUnresolved = -2;
 
+// Kept storage more than four times what this build needs (and beyond a
+// few thousand entries) goes back to the heap: a queue of a million jobs,
+// once drained, should not pin some 90 MB per policy.
+template <class T>
+void release_excess(std::vector<T>& kept, std::size_t needed)
+{
+    if (kept.capacity() > 4 * needed + 4096)
+        std::vector<T>().swap(kept);
+}
+
 } // namespace
 
 // Stable LSD radix sort of keys_ on descending priority.  Passes whose byte
@@ -77,6 +87,18 @@ void SiteViewBuilder::sort_by_priority()
 SiteView& SiteViewBuilder::build(const ClusterState& state)
 {
     SiteView& view = view_;
+    const std::size_t jobs = state.snapshot.jobs.size();
+    release_excess(keys_, jobs);
+    release_excess(spare_keys_, jobs);
+    release_excess(slots_, jobs);
+    release_excess(view.pending, jobs);
+    release_excess(view.pending_group, jobs);
+    release_excess(view.pending_cpus, jobs);
+    release_excess(view.pending_since, jobs);
+    release_excess(view.pending_burst, jobs);
+    release_excess(view.pending_needs, jobs);
+    release_excess(view.running, jobs);
+    release_excess(view.running_group, jobs);
     view.local_cpus = view.local_free_cpus = view.local_alloc_cpus = 0;
     view.unservable_jobs = view.unchecked_jobs = 0;
     view.first_unservable = NodeNeeds();
@@ -192,8 +214,8 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
     // compared on (submit, id).
     keys_.clear();
     slots_.clear();
-    keys_.reserve(state.snapshot.jobs.size());
-    slots_.reserve(state.snapshot.jobs.size());
+    keys_.reserve(jobs);
+    slots_.reserve(jobs);
     count_ = {};
     bool submit_order = true;
     // The group of each partition list, by its id, worked out the first

@@ -3,7 +3,8 @@
 // Decisions come every cycle, most of them on a site that changed little:
 // built afresh, a view and its working arrays were some twenty allocations
 // a decision, more than the rest of a small site's decision cost.  A policy
-// keeps one builder and asks it for the view of every decision.
+// keeps one builder and asks it for the view of every decision.  What a
+// much longer queue once needed is given back when the queue shrinks.
 
 #include "model/cluster_state.hpp"
 #include "model/node_needs.hpp"

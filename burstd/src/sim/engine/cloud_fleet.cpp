@@ -165,11 +165,11 @@ void CloudFleet::power_up(std::uint32_t n)
     CloudNode& node = nodes_[n];
     const Time now = clock_.now();
     node.power = Power::Booting;
-    powered_changed_ = true;
     up_cores_ += node.cpus;
     ++up_nodes_;
     node.launched = now;
     node.ready = 0;
+    show_powered_up(n);
     node.draining = false;
     ++node.idle_epoch;
     ++node.life;
@@ -242,7 +242,11 @@ void CloudFleet::retire(std::uint32_t n)
 {
     CloudNode& node = nodes_[n];
     node.power = Power::Down;
-    powered_changed_ = true;
+    if (const std::size_t at = shown_at(n); at < shown_.size() && shown_[at] == n) {
+        auto& instances = snapshot_.state().instances;
+        instances.erase(instances.begin() + std::ptrdiff_t(at));
+        shown_.erase(shown_.begin() + std::ptrdiff_t(at));
+    }
     up_cores_ -= node.cpus;
     --up_nodes_;
     node.draining = false;
@@ -255,13 +259,18 @@ std::vector<std::uint32_t> CloudFleet::node_ready(std::uint32_t n)
 {
     CloudNode& node = nodes_[n];
     node.power = Power::Up;
-    powered_changed_ = true;
     node.ready = clock_.now();
+    if (const std::size_t at = shown_at(n); at < shown_.size() && shown_[at] == n) {
+        Instance& shown = snapshot_.state().instances[at];
+        shown.state = InstanceState::Running;
+        shown.running_since = node.ready;
+    }
     launches_->registered(node.group, node.ready);
     std::deque<NodeBoot>& boots = boots_[node.group];
     boots.push_back(NodeBoot{site_.groups[node.group].name, node.launched, node.ready});
     if (boots.size() > kRecentBoots)
         boots.pop_front();
+    boots_changed_ = true;
     std::vector<std::uint32_t> started;
     for (auto j : node.configuring)
         if (--jobs_[j].booting == 0)
@@ -379,32 +388,41 @@ std::vector<BilledSpan> CloudFleet::billed_spans(Time now, Time earliest)
     return spans;
 }
 
-void CloudFleet::show(ClusterState& state)
+void CloudFleet::show()
 {
+    // The snapshot's state keeps the boots shown last: most cycles, none
+    // came up since.
+    if (!boots_changed_)
+        return;
+    ClusterState& state = snapshot_.state();
+    state.boots.clear();
     for (const auto& group : boots_)
         state.boots.insert(state.boots.end(), group.begin(), group.end());
-    if (powered_changed_) {
-        powered_.clear();
-        for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
-            const CloudNode& node = nodes_[n];
-            if (node.power == Power::Down)
-                continue;
-            const NodeGroup& g = site_.groups[node.group];
-            Instance inst;
-            inst.node = name(n);
-            inst.node_group = g.name;
-            inst.provider_id = "sim-" + inst.node;
-            inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
-            inst.state = node.power == Power::Up ? InstanceState::Running : InstanceState::Launching;
-            inst.requested_at = node.launched;
-            inst.launched_at = node.launched;
-            inst.running_since = node.power == Power::Up ? node.ready : 0;
-            inst.spot = g.spot;
-            powered_.push_back(std::move(inst));
-        }
-        powered_changed_ = false;
-    }
-    state.instances.insert(state.instances.end(), powered_.begin(), powered_.end());
+    boots_changed_ = false;
+}
+
+std::size_t CloudFleet::shown_at(std::uint32_t n) const
+{
+    return std::size_t(std::lower_bound(shown_.begin(), shown_.end(), n) - shown_.begin());
+}
+
+void CloudFleet::show_powered_up(std::uint32_t n)
+{
+    const CloudNode& node = nodes_[n];
+    const NodeGroup& g = site_.groups[node.group];
+    Instance inst;
+    inst.node = name(n);
+    inst.node_group = g.name;
+    inst.provider_id = "sim-" + inst.node;
+    inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
+    inst.state = InstanceState::Launching;
+    inst.requested_at = node.launched;
+    inst.launched_at = node.launched;
+    inst.spot = g.spot;
+    const std::size_t at = shown_at(n);
+    auto& instances = snapshot_.state().instances;
+    instances.insert(instances.begin() + std::ptrdiff_t(at), std::move(inst));
+    shown_.insert(shown_.begin() + std::ptrdiff_t(at), n);
 }
 
 bool CloudFleet::take_changes()

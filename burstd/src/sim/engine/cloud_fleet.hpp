@@ -119,8 +119,10 @@ public:
     // Cloud instances were billed since the last billed_spans().
     bool unbooked_spend() const { return unbooked_spend_; }
 
-    // Each decision cycle: the instances and the recent boots into `state`.
-    void show(ClusterState& state);
+    // The instances of the nodes powered on are kept in the snapshot's
+    // state (SimSnapshot::state()) as they power up, come up and go down;
+    // each decision cycle shows the recent boots there too.
+    void show();
     // Groups that may not hire freely now -> how many nodes they may.
     std::map<std::string, std::uint32_t> hire_limits(Time now) const { return launches_->hire_limits(now); }
     // Whether a node went down or came up since the last call: the
@@ -154,6 +156,11 @@ private:
         BilledSpan span;
         Time billed_until = 0;
     };
+
+    // Where node n's instance is (or would be) among the state's instances.
+    std::size_t shown_at(std::uint32_t n) const;
+    // Shows the instance of node n, just powered up, among the state's.
+    void show_powered_up(std::uint32_t n);
 
     // The group's nodes never powered up (NodeGroup::kUnlimited: no end).
     std::uint32_t never_used(std::uint32_t g) const;
@@ -189,10 +196,10 @@ private:
     std::uint64_t up_cores_ = 0;
     std::uint32_t up_nodes_ = 0;
     bool changed_ = false;
-    // The instances show() hands each cycle, worked out again only after a
-    // node powered up, came up or powered down.
-    std::vector<Instance> powered_;
-    bool powered_changed_ = false;
+    // The nodes whose instances the snapshot's state shows, in the order
+    // it shows them (ascending).
+    std::vector<std::uint32_t> shown_;
+    bool boots_changed_ = true; // since show() last showed them
 
     std::deque<ClosedSpan> closed_spans_; // powered down, in that order (kept with budget lines)
     bool unbooked_spend_ = false;         // cloud instances billed since the last booking

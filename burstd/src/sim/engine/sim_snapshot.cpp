@@ -55,6 +55,7 @@ SimSnapshot::SimSnapshot(const SimConfig& site, std::uint32_t jobs)
         g.nodes.clear();
         g.longest_boot = g.boot_time * (1 + boot_jitter_of(site, g)); // the longest boot the fleet draws
     }
+    state_.node_layout = new_node_layout();
 }
 
 std::uint32_t SimSnapshot::list_cloud_node(std::size_t group, const std::string& name)
@@ -70,6 +71,7 @@ std::uint32_t SimSnapshot::list_cloud_node(std::size_t group, const std::string&
     g.nodes.push_back(name);
     if (g.unlisted_nodes != NodeGroup::kUnlimited)
         --g.unlisted_nodes;
+    state_.node_layout = new_node_layout();
     return std::uint32_t(state_.snapshot.nodes.size() - 1);
 }
 
@@ -202,9 +204,7 @@ ClusterState& SimSnapshot::begin_cycle(Time now, std::uint32_t local_busy, const
         local_busy -= n.alloc_cpus;
         n.base = base_of(n.alloc_cpus, n.cpus);
     }
-    state_.instances.clear();
     state_.ended_but_billed = spans_billed_past_end(state_.ended_but_billed, groups, now);
-    state_.boots.clear();
     return state_;
 }
 

@@ -76,8 +76,8 @@ public:
 
     // Before a decision cycle at `now`: its time and number, the use of the
     // local nodes (`local_busy` cores, filled node by node), the spans of
-    // ended instances that `groups` still bill; instances and boots are
-    // left empty for the fleet to show.
+    // ended instances that `groups` still bill.  Instances and boots are the
+    // fleet's to show (CloudFleet::show).
     ClusterState& begin_cycle(Time now, std::uint32_t local_busy, const std::vector<NodeGroup>& groups);
 
 private:

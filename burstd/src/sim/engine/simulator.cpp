@@ -496,7 +496,7 @@ void SimRun::decide()
 {
     const Time now = clock_.now();
     ClusterState& state = snapshot_.begin_cycle(now, config_.local_cores - sched_.local_free(), config_.groups);
-    fleet_.show(state);
+    fleet_.show();
     sched_.fill_shares(state.snapshot.shares);
 
     result_.provisioning.add(double(demand_cores_), double(config_.local_cores + fleet_.up_cores()));

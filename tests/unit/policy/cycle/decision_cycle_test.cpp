@@ -35,9 +35,9 @@ public:
     {
         switch (wants_) {
         case Wants::WaitingJobs:
-            return a.jobs_waiting;
+            return a.jobs_waiting();
         case Wants::WaitingJobsOrCloud:
-            return a.jobs_waiting || a.cloud_on;
+            return a.jobs_waiting() || a.cloud_on();
         case Wants::Always:
             break;
         }

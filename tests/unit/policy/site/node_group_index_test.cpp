@@ -68,3 +68,22 @@ TEST(NodeGroupIndex, AnswersAsAFreshLookupWhateverChangedSinceTheLastCall)
     CHECK((kept.of(state) == std::vector<int>{-1, -1}));
     CHECK((kept.of(state) == fresh(state)));
 }
+
+TEST(NodeGroupIndex, AStateVouchingForTheLastCallsLayoutIsNotComparedAgain)
+{
+    NodeGroupIndex kept;
+    ClusterState state = site({"n1", "a1"}, {{"a1"}});
+    state.node_layout = new_node_layout();
+    CHECK((kept.of(state) == std::vector<int>{-1, 0}));
+    // Its builder broke its word: the index takes it.
+    state.groups[0].nodes = {"n1"};
+    CHECK((kept.of(state) == std::vector<int>{-1, 0}));
+    // A new layout is looked at, as is a state that vouches for none.
+    state.node_layout = new_node_layout();
+    CHECK((kept.of(state) == std::vector<int>{0, -1}));
+    state.node_layout = 0;
+    state.groups[0].nodes = {"a1"};
+    CHECK((kept.of(state) == std::vector<int>{-1, 0}));
+    state.groups[0].nodes = {"n1", "a1"};
+    CHECK((kept.of(state) == std::vector<int>{0, 0}));
+}

@@ -26,9 +26,9 @@ TEST(SiteActivity, RunningLocalWorkAndPoweredDownCloudNodesAreQuiet)
 {
     StateBuilder b = quiet_site();
     b.booted_once("g", 90); // a boot of the past is not a node on
-    const SiteActivity a = site_activity(b.state);
-    CHECK_FALSE(a.jobs_waiting);
-    CHECK_FALSE(a.cloud_on);
+    const SiteActivity a(b.state);
+    CHECK_FALSE(a.jobs_waiting());
+    CHECK_FALSE(a.cloud_on());
 }
 
 TEST(SiteActivity, AJobFreeToStartIsWaitingAndHeldOrDependentOnesAreNot)
@@ -38,11 +38,11 @@ TEST(SiteActivity, AJobFreeToStartIsWaitingAndHeldOrDependentOnesAreNot)
     b.state.snapshot.jobs.back().reason = PendingReason("Dependency");
     b.pending(3, 1);
     b.state.snapshot.jobs.back().reason = PendingReason("JobHeldUser");
-    CHECK_FALSE(site_activity(b.state).jobs_waiting);
+    CHECK_FALSE(SiteActivity(b.state).jobs_waiting());
     b.pending(4, 1);
     b.state.snapshot.jobs.back().reason = PendingReason("Resources");
-    CHECK(site_activity(b.state).jobs_waiting);
-    CHECK_FALSE(site_activity(b.state).cloud_on);
+    CHECK(SiteActivity(b.state).jobs_waiting());
+    CHECK_FALSE(SiteActivity(b.state).cloud_on());
 }
 
 TEST(SiteActivity, ACloudNodeUpBootingOrPoweringDownIsOn)
@@ -51,8 +51,8 @@ TEST(SiteActivity, ACloudNodeUpBootingOrPoweringDownIsOn)
                                       kNodeCloud | kNodePoweredDown | kNodePoweringDown}) {
         StateBuilder b = quiet_site();
         b.node("g-2").flags = flags;
-        CHECK(site_activity(b.state).cloud_on);
-        CHECK_FALSE(site_activity(b.state).jobs_waiting);
+        CHECK(SiteActivity(b.state).cloud_on());
+        CHECK_FALSE(SiteActivity(b.state).jobs_waiting());
     }
 }
 
@@ -66,7 +66,7 @@ TEST(SiteActivity, AnInstanceNotYetEndedIsOnThoughSlurmShowsNoNodeOn)
         i.node_group = "g";
         i.state = s;
         b.state.instances.push_back(i);
-        CHECK(site_activity(b.state).cloud_on);
+        CHECK(SiteActivity(b.state).cloud_on());
     }
     for (const InstanceState s : {InstanceState::Terminated, InstanceState::Failed}) {
         StateBuilder b = quiet_site();
@@ -75,6 +75,6 @@ TEST(SiteActivity, AnInstanceNotYetEndedIsOnThoughSlurmShowsNoNodeOn)
         i.node_group = "g";
         i.state = s;
         b.state.instances.push_back(i);
-        CHECK_FALSE(site_activity(b.state).cloud_on);
+        CHECK_FALSE(SiteActivity(b.state).cloud_on());
     }
 }

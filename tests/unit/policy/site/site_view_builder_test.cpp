@@ -76,7 +76,7 @@ void check_same(const SiteView& fresh, const SiteView& reused)
         CHECK(a.group == b.group);
         LONGS_EQUAL(a.index, b.index);
         CHECK(a.offer.features == b.offer.features);
-        LONGS_EQUAL(a.offer.gres.size(), b.offer.gres.size());
+        CHECK(a.offer.gres == b.offer.gres);
         LONGS_EQUAL(a.offer.cpus, b.offer.cpus);
         LONGS_EQUAL(a.offer.memory_mb, b.offer.memory_mb);
         LONGS_EQUAL(a.up_nodes, b.up_nodes);
@@ -134,4 +134,18 @@ TEST(SiteViewBuilder, TheBusySiteIsSeenWhole)
     LONGS_EQUAL(2, v.groups[0].up_nodes);
     LONGS_EQUAL(1, v.groups[1].booting_nodes);
     CHECK((std::vector<std::string>{"a100"}) == v.groups[0].offer.features);
+}
+
+TEST(SiteViewBuilder, GivesBackWhatALongQueueOnceNeeded)
+{
+    StateBuilder longq;
+    longq.local("n1", 4, 4);
+    for (JobId id = 1; id <= 20000; ++id)
+        longq.pending(id, 1);
+    SiteViewBuilder builder;
+    LONGS_EQUAL(20000, builder.build(longq.state).pending.size());
+    const StateBuilder small = small_site();
+    const SiteView& view = builder.build(small.state);
+    check_same(SiteView::of(small.state), view);
+    CHECK(view.pending.capacity() < 20000);
 }

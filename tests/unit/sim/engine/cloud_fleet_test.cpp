@@ -223,14 +223,34 @@ TEST(CloudFleet, AJobReleasedFromABootingNodeNoLongerWaitsForIt)
 
 TEST(CloudFleet, ChargesJobsAtThePerCorePriceAndShowsItsInstancesAndBoots)
 {
-    Fixture f(1);
+    Fixture f(2);
     f.fleet.hire(0, 1);
     f.events_until(30);
     f.fleet.node_ready(0);
     DOUBLES_EQUAL(0.02, f.fleet.charge(0, 40), 1e-12); // 3.6 per hour for 2 cores
     ClusterState& state = f.snapshot.begin_cycle(100, 0, f.site.groups);
-    f.fleet.show(state);
+    f.fleet.show();
     LONGS_EQUAL(1, state.instances.size());
     STRCMP_EQUAL("g-1", state.instances[0].node.c_str());
+    CHECK(InstanceState::Running == state.instances[0].state);
     LONGS_EQUAL(1, state.boots.size());
+    // Shown again each cycle, with what changed since.
+    f.snapshot.begin_cycle(160, 0, f.site.groups);
+    f.fleet.show();
+    LONGS_EQUAL(1, state.instances.size());
+    LONGS_EQUAL(1, state.boots.size());
+    f.fleet.hire(0, 1);
+    f.snapshot.begin_cycle(220, 0, f.site.groups);
+    f.fleet.show();
+    LONGS_EQUAL(2, state.instances.size());
+    CHECK(InstanceState::Launching == state.instances[1].state);
+    LONGS_EQUAL(1, state.boots.size());
+    f.events_until(300);
+    f.fleet.node_ready(1);
+    f.fleet.take_back(0); // powered down
+    f.snapshot.begin_cycle(400, 0, f.site.groups);
+    f.fleet.show();
+    LONGS_EQUAL(1, state.instances.size());
+    STRCMP_EQUAL("g-2", state.instances[0].node.c_str());
+    LONGS_EQUAL(2, state.boots.size());
 }

@@ -36,7 +36,13 @@ TEST(SimSnapshot, ShowsTheLocalPoolAsNodesThenTheCloudNodesAsTheyAreListed)
     LONGS_EQUAL(2, view.partitions.size());
     CHECK(view.partitions[0].is_default);
     LONGS_EQUAL(2, group.unlisted_nodes);
+    const std::uint64_t layout = snap.state().node_layout;
+    CHECK(layout != 0); // vouched for: policies' node indexes need not compare names
+    snap.begin_cycle(60, 0, s.groups);
+    CHECK_EQUAL(layout, snap.state().node_layout);
     LONGS_EQUAL(3, snap.list_cloud_node(0, "g-1"));
+    CHECK(snap.state().node_layout != layout); // a node more: a new layout
+    CHECK(SimSnapshot(s, 0).state().node_layout != snap.state().node_layout); // another replay's
     STRCMP_EQUAL("g-1", view.nodes[3].name.c_str());
     LONGS_EQUAL(4, view.nodes[3].cpus);
     CHECK((view.partitions[1].nodes == std::vector<std::string>{"g-1"}));

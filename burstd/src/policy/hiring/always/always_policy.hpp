@@ -19,7 +19,7 @@ public:
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
     // It routes waiting jobs, and does nothing else.
-    bool wants_decision(const SiteActivity& activity) const override { return activity.jobs_waiting; }
+    bool wants_decision(const SiteActivity& activity) const override { return activity.jobs_waiting(); }
 
 private:
     SiteViewBuilder site_; // each decision's view, in storage kept from the last

@@ -11,7 +11,6 @@
 #include <queue>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 namespace burst {
@@ -91,25 +90,27 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         releases.emplace(std::max<Seconds>(0, ready), gv.free_booting_cpus);
     }
     // Cores of draining nodes never come back: their jobs release nothing.
-    std::unordered_set<std::string_view> draining;
+    // Sorted names: few, and searched without hashing every one each decision.
+    std::vector<std::string_view> draining;
     for (const auto& node : state.snapshot.nodes)
         if (node.cloud() && node.has(kNodeDrain))
-            draining.insert(node.name);
-    // Cores each cloud node keeps busy past the window: draining such a
-    // node costs the ready-time estimate only the cores it would have freed.
-    std::unordered_map<std::string_view, double> busy_past_window;
+            draining.push_back(node.name);
+    std::sort(draining.begin(), draining.end());
+    // Cloud jobs running past the window: draining their nodes costs the
+    // ready-time estimate only the cores the nodes would have freed.
+    std::vector<const Job*> past_window;
     for (std::size_t r = 0; r < view.running.size(); ++r) {
         const Job* job = view.running[r];
         const Seconds left = remaining(*job, runtimes_.estimate(*job), now);
-        const bool drains = !draining.empty() && std::any_of(job->nodes.begin(), job->nodes.end(), [&](const auto& n) {
-            return draining.count(n) != 0;
-        });
+        const bool drains = !draining.empty() &&
+                            std::any_of(job->nodes.begin(), job->nodes.end(), [&](const std::string& n) {
+                                return std::binary_search(draining.begin(), draining.end(), std::string_view(n));
+                            });
         if (left >= 0 && left < window) {
             if (!drains)
                 releases.emplace(left, job->total_cpus());
         } else if (view.running_group[r] >= 0) {
-            for (const auto& n : job->nodes)
-                busy_past_window[n] += double(job->total_cpus()) / double(job->nodes.size());
+            past_window.push_back(job);
         }
     }
     // Greedy first fit in priority order, as Slurm's backfill without
@@ -181,10 +182,18 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             unserved.push_back(i);
     }
 
-    // Nothing short and no cloud node on: nothing to hire or drain.
-    const bool any_on = std::any_of(view.groups.begin(), view.groups.end(),
-                                    [](const GroupView& g) { return g.up_nodes + g.booting_nodes > 0; });
-    if (shortage == 0 && (avail == 0 || !any_on))
+    // Nothing short and no node the drain below could take: nothing to do.
+    auto drainable = [&view, &state](std::size_t n) {
+        const Node& node = state.snapshot.nodes[n];
+        return view.node_group[n] >= 0 && node.cloud() && node.usable();
+    };
+    auto any_drainable = [&] {
+        for (std::size_t n = 0; n < state.snapshot.nodes.size(); ++n)
+            if (drainable(n))
+                return true;
+        return false;
+    };
+    if (shortage == 0 && (avail == 0 || !any_drainable()))
         return d;
     if (now < next_resize_) {
         d.notes.push_back("last resize less than one boot time (" + std::to_string(int(window)) + " s) ago");
@@ -291,6 +300,11 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     // ready time, so nodes busy past the window go first (they cost
     // nothing: they power down when their jobs end), then the least busy,
     // and the site never drains below what the estimate needs.
+    // Cores each cloud node keeps busy past the window.
+    std::unordered_map<std::string_view, double> busy_past_window;
+    for (const Job* job : past_window)
+        for (const auto& n : job->nodes)
+            busy_past_window[n] += double(job->total_cpus()) / double(job->nodes.size());
     std::vector<const GroupView*> by_price;
     for (const auto& g : view.groups)
         by_price.push_back(&g);
@@ -302,8 +316,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
     for (const GroupView* g : by_price) {
         std::vector<std::pair<std::uint64_t, const Node*>> up; // (cores freed by ready time, node)
         for (std::size_t n = 0; n < state.snapshot.nodes.size(); ++n)
-            if (const Node& node = state.snapshot.nodes[n];
-                view.node_group[n] == int(g->index) && node.cloud() && node.usable()) {
+            if (const Node& node = state.snapshot.nodes[n]; view.node_group[n] == int(g->index) && drainable(n)) {
                 auto it = busy_past_window.find(node.name);
                 const double busy = it == busy_past_window.end() ? 0 : std::min<double>(it->second, node.cpus);
                 up.emplace_back(node.cpus - std::uint64_t(std::floor(busy)), &node);

@@ -27,12 +27,14 @@ public:
     explicit BootWindowPolicy(PolicyParams& params);
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
-    // It hires for waiting jobs and drains cloud nodes that are on; the boot
-    // times and runtimes it plays with are worked out afresh each decision,
-    // or learned from job ends.
+    // It hires for waiting jobs and drains cloud nodes that are on; its boot
+    // times are worked out afresh each decision and its runtimes learned
+    // from job ends.  With the gate, every decision shows its runtime model
+    // the jobs running (LocalWaitEstimator::begin), whose ends it then
+    // learns more from: it is asked at every one.
     bool wants_decision(const SiteActivity& activity) const override
     {
-        return activity.jobs_waiting || activity.cloud_on;
+        return !gate_.off() || activity.jobs_waiting() || activity.cloud_on();
     }
     void observe(const JobEnd& end) override
     {

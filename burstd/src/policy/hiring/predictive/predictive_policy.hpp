@@ -28,7 +28,7 @@ public:
     std::string_view name() const override { return kName; }
     Decision decide(const ClusterState& state, const Clock& clock) override;
     // It routes waiting jobs, and does nothing else; its runtimes learn from job ends.
-    bool wants_decision(const SiteActivity& activity) const override { return activity.jobs_waiting; }
+    bool wants_decision(const SiteActivity& activity) const override { return activity.jobs_waiting(); }
     void observe(const JobEnd& end) override { runtimes_.observe(end); }
 
     // Expected seconds until a running job ends, given it has run `elapsed`

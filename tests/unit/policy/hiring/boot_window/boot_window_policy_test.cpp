@@ -341,7 +341,7 @@ TEST(BootWindowPolicy, DecidesNothingOnAQuietSite)
     CHECK(!actions<HireNodes>(policy.decide(b.state, clock)).empty());
     StateBuilder quiet;
     quiet.local("n1", 4, 1).group("g", 4, 4, 1.0, 100).running(1, 1, 900, "long");
-    CHECK_FALSE(policy.wants_decision(site_activity(quiet.state)));
+    CHECK_FALSE(policy.wants_decision(SiteActivity(quiet.state)));
     clock.set(1050); // within a boot time of the resize
     const Decision d = policy.decide(quiet.state, clock);
     CHECK(d.actions.empty());
