@@ -6,7 +6,7 @@
 # it, with one 8-core group of max(20, cores/8) nodes at 0.40 per node-hour
 # booting in 120 s, every policy at its defaults (pfa with trace_table's
 # budget and scope).  Throughput is jobs replayed per CPU second of burstsim
-# (user + system), the best of REPS runs (default 3): this machine's speed
+# (user + system), the best of REPS runs (default 5): this machine's speed
 # varies by up to 1.5x from one minute to the next.  /usr/bin/time counts in
 # hundredths of a second, so a row of a small trace is good to ~10%.
 #
@@ -15,7 +15,7 @@ set -eu
 
 BURSTSIM=${1:-./burstsim}
 TRACES=${2:-$(cd "$(dirname "$0")/.." && pwd)/tests/data/traces/swf}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 POLICIES="never always threshold boot-window predictive fixed-delay pfa forecast"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

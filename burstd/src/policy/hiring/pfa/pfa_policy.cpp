@@ -94,12 +94,14 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     if (!gate_.off())
         gate_.observe(state);
     const std::size_t G = state.groups.size();
-    std::vector<std::string> names;
-    for (const auto& g : state.groups)
-        names.push_back(g.name);
-    if (names != group_names_) {
+    const bool same_groups = std::equal(group_names_.begin(), group_names_.end(), state.groups.begin(),
+                                        state.groups.end(),
+                                        [](const std::string& name, const NodeGroup& g) { return name == g.name; });
+    if (!same_groups) {
         // New or reordered groups (a reload): old throughputs no longer line up.
-        group_names_ = names;
+        group_names_.clear();
+        for (const auto& g : state.groups)
+            group_names_.push_back(g.name);
         profile_.emplace(G, smoothing_, depth_, alpha_);
         started_ = false;
         group_of_node_.clear();
@@ -131,18 +133,26 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
 
     // S3: demand per account from token propagation.
     const auto waves = token_waves(state.snapshot, [&view](NodeNeeds needs) { return view.served_somewhere(needs); });
-    std::vector<std::string> accounts;
+    // The accounts with demand, in name order, and their waves; what is
+    // worked out per account below is at the same index.
+    std::vector<const std::string*> accounts;
+    std::vector<const std::vector<double>*> account_waves;
     for (const auto& [account, w] : waves)
-        if (std::accumulate(w.begin(), w.end(), 0.0) > 0)
-            accounts.push_back(account);
-    std::map<std::string, double> budgets;
+        if (std::accumulate(w.begin(), w.end(), 0.0) > 0) {
+            accounts.push_back(&account);
+            account_waves.push_back(&w);
+        }
+    std::vector<double> budgets(accounts.size(), budget_);
     double total_budget = 0;
     if (per_account_) {
-        for (const auto& a : accounts)
-            budgets[a] = budget_;
         total_budget = budget_ * double(accounts.size());
     } else {
-        budgets = split_budget(budget_, accounts, state.snapshot.shares, split_);
+        std::vector<std::string> names;
+        for (const std::string* a : accounts)
+            names.push_back(*a);
+        std::map<std::string, double> split = split_budget(budget_, names, state.snapshot.shares, split_);
+        for (std::size_t a = 0; a < accounts.size(); ++a)
+            budgets[a] = split[*accounts[a]];
         total_budget = budget_;
     }
     std::vector<ProfileGroup> types(G);
@@ -171,10 +181,10 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         if (served_cores[g] == 0 && view.groups[g].routed_pending_cpus == 0)
             types[g].capacity = 0;
     const ThroughputProfile& prof = *profile_;
-    std::map<std::string, double> sigma;
+    std::vector<double> sigma(accounts.size());
     double sigma_total = 0;
-    for (const auto& a : accounts) {
-        const auto& w = waves.at(a);
+    for (std::size_t a = 0; a < accounts.size(); ++a) {
+        const auto& w = *account_waves[a];
         const double depth = prof.lookup_depth();
         sigma[a] = prof.demand(visited_cores(w, depth), widest_wave(w, depth));
         sigma_total += sigma[a];
@@ -186,29 +196,31 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t g = 0; g < G && !accounts.empty(); ++g) {
         if (g)
             ratios += ' ';
-        ratios += names[g];
+        ratios += group_names_[g];
         ratios += '=';
         ratios += money(prof.ratios()[g]);
     }
-    for (const auto& a : accounts) {
+    for (std::size_t a = 0; a < accounts.size(); ++a) {
         const double local = sigma_total > 0 ? double(view.local_cpus) * sigma[a] / sigma_total : 0;
         const double cloud = std::max(0.0, sigma[a] - local);
         const auto base = budget_profile(budgets[a], prof.ratios(), types);
         const auto mu = fit_to_demand(base, cloud, budgets[a], types);
         for (std::size_t g = 0; g < G; ++g)
             target[g] += mu[g];
-        std::string note = "pfa: account ";
-        note += a;
+        std::string note;
+        note.reserve(96 + ratios.size() + 2 * G * (group_names_.front().size() + 8));
+        note += "pfa: account ";
+        note += *accounts[a];
         note += " budget ";
         note += money(budgets[a]);
         note += " ratios ";
         note += ratios;
         note += " profile ";
-        append_counts(note, base, names);
+        append_counts(note, base, group_names_);
         note += " demand ";
         note += money(cloud);
         note += " cloud cores → ";
-        append_counts(note, mu, names);
+        append_counts(note, mu, group_names_);
         d.notes.push_back(std::move(note));
     }
     for (std::size_t g = 0; g < G; ++g)
