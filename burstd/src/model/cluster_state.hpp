@@ -39,7 +39,8 @@ struct ClusterState {
     // states with the same nonzero value list the same nodes in the same
     // order in `snapshot.nodes` and in each group's `nodes`.  burstsim draws
     // a new value (new_node_layout) whenever it lists a node; burstd leaves
-    // 0, and readers then compare the names (NodeGroupIndex).
+    // 0, and readers then compare the names (NodeGroupIndex).  Whoever
+    // changes the nodes of a copy draws a new value for it, or sets 0.
     std::uint64_t node_layout = 0;
 
     const NodeGroup* group(const std::string& name) const

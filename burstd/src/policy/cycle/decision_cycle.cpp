@@ -62,7 +62,6 @@ CycleOutcome DecisionCycle::run(ClusterState& state, const Clock& clock, const C
             std::string error = sink.apply(action, state);
             out.actions.push_back(CycleAction{name, std::move(action), std::move(error)});
         }
-        out.notes.reserve(out.notes.size() + d.notes.size());
         for (auto& note : d.notes)
             out.notes.push_back(CycleNote{name, std::move(note), false});
         for (auto& verdict : d.verdicts)

@@ -169,7 +169,7 @@ void CloudFleet::power_up(std::uint32_t n)
     ++up_nodes_;
     node.launched = now;
     node.ready = 0;
-    show_powered_up(n);
+    show_change(Shown::PoweredUp, n);
     node.draining = false;
     ++node.idle_epoch;
     ++node.life;
@@ -242,11 +242,7 @@ void CloudFleet::retire(std::uint32_t n)
 {
     CloudNode& node = nodes_[n];
     node.power = Power::Down;
-    if (const std::size_t at = shown_at(n); at < shown_.size() && shown_[at] == n) {
-        auto& instances = snapshot_.state().instances;
-        instances.erase(instances.begin() + std::ptrdiff_t(at));
-        shown_.erase(shown_.begin() + std::ptrdiff_t(at));
-    }
+    show_change(Shown::WentDown, n);
     up_cores_ -= node.cpus;
     --up_nodes_;
     node.draining = false;
@@ -260,11 +256,7 @@ std::vector<std::uint32_t> CloudFleet::node_ready(std::uint32_t n)
     CloudNode& node = nodes_[n];
     node.power = Power::Up;
     node.ready = clock_.now();
-    if (const std::size_t at = shown_at(n); at < shown_.size() && shown_[at] == n) {
-        Instance& shown = snapshot_.state().instances[at];
-        shown.state = InstanceState::Running;
-        shown.running_since = node.ready;
-    }
+    show_change(Shown::CameUp, n);
     launches_->registered(node.group, node.ready);
     std::deque<NodeBoot>& boots = boots_[node.group];
     boots.push_back(NodeBoot{site_.groups[node.group].name, node.launched, node.ready});
@@ -401,28 +393,60 @@ void CloudFleet::show()
     boots_changed_ = false;
 }
 
-std::size_t CloudFleet::shown_at(std::uint32_t n) const
+void CloudFleet::begin_decision()
 {
-    return std::size_t(std::lower_bound(shown_.begin(), shown_.end(), n) - shown_.begin());
+    deciding_ = true;
 }
 
-void CloudFleet::show_powered_up(std::uint32_t n)
+void CloudFleet::end_decision()
 {
-    const CloudNode& node = nodes_[n];
-    const NodeGroup& g = site_.groups[node.group];
-    Instance inst;
-    inst.node = name(n);
-    inst.node_group = g.name;
-    inst.provider_id = "sim-" + inst.node;
-    inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
-    inst.state = InstanceState::Launching;
-    inst.requested_at = node.launched;
-    inst.launched_at = node.launched;
-    inst.spot = g.spot;
-    const std::size_t at = shown_at(n);
+    deciding_ = false;
+    for (const auto& [change, n] : deferred_)
+        show_change(change, n);
+    deferred_.clear();
+}
+
+void CloudFleet::show_change(Shown change, std::uint32_t n)
+{
+    if (deciding_) {
+        deferred_.emplace_back(change, n);
+        return;
+    }
     auto& instances = snapshot_.state().instances;
-    instances.insert(instances.begin() + std::ptrdiff_t(at), std::move(inst));
-    shown_.insert(shown_.begin() + std::ptrdiff_t(at), n);
+    const std::size_t at = std::size_t(std::lower_bound(shown_.begin(), shown_.end(), n) - shown_.begin());
+    const bool shown = at < shown_.size() && shown_[at] == n;
+    const CloudNode& node = nodes_[n];
+    switch (change) {
+    case Shown::PoweredUp: {
+        if (shown)
+            return;
+        const NodeGroup& g = site_.groups[node.group];
+        Instance inst;
+        inst.node = name(n);
+        inst.node_group = g.name;
+        inst.provider_id = "sim-" + inst.node;
+        inst.instance_type = g.instance_types.empty() ? g.name : g.instance_types.front();
+        inst.state = InstanceState::Launching;
+        inst.requested_at = node.launched;
+        inst.launched_at = node.launched;
+        inst.spot = g.spot;
+        instances.insert(instances.begin() + std::ptrdiff_t(at), std::move(inst));
+        shown_.insert(shown_.begin() + std::ptrdiff_t(at), n);
+        break;
+    }
+    case Shown::CameUp:
+        if (shown) {
+            instances[at].state = InstanceState::Running;
+            instances[at].running_since = node.ready;
+        }
+        break;
+    case Shown::WentDown:
+        if (shown) {
+            instances.erase(instances.begin() + std::ptrdiff_t(at));
+            shown_.erase(shown_.begin() + std::ptrdiff_t(at));
+        }
+        break;
+    }
 }
 
 bool CloudFleet::take_changes()

@@ -123,6 +123,12 @@ public:
     // state (SimSnapshot::state()) as they power up, come up and go down;
     // each decision cycle shows the recent boots there too.
     void show();
+    // Between the two, what the decision's actions power up or down is
+    // shown only after it: every link of a chain sees the instances the
+    // cycle began with, as burstd's ledger shows them (a hired node is
+    // powering up in the snapshot, with no instance yet).
+    void begin_decision();
+    void end_decision();
     // Groups that may not hire freely now -> how many nodes they may.
     std::map<std::string, std::uint32_t> hire_limits(Time now) const { return launches_->hire_limits(now); }
     // Whether a node went down or came up since the last call: the
@@ -157,10 +163,10 @@ private:
         Time billed_until = 0;
     };
 
-    // Where node n's instance is (or would be) among the state's instances.
-    std::size_t shown_at(std::uint32_t n) const;
-    // Shows the instance of node n, just powered up, among the state's.
-    void show_powered_up(std::uint32_t n);
+    enum class Shown { PoweredUp, CameUp, WentDown };
+    // Shows what happened to node n's instance in the state's instances, or
+    // once the decision under way ends.
+    void show_change(Shown change, std::uint32_t n);
 
     // The group's nodes never powered up (NodeGroup::kUnlimited: no end).
     std::uint32_t never_used(std::uint32_t g) const;
@@ -199,6 +205,8 @@ private:
     // The nodes whose instances the snapshot's state shows, in the order
     // it shows them (ascending).
     std::vector<std::uint32_t> shown_;
+    bool deciding_ = false;
+    std::vector<std::pair<Shown, std::uint32_t>> deferred_; // during a decision
     bool boots_changed_ = true; // since show() last showed them
 
     std::deque<ClosedSpan> closed_spans_; // powered down, in that order (kept with budget lines)

@@ -513,7 +513,9 @@ void SimRun::decide()
         if (config_.enforce_budgets)
             budget = CycleBudget{config_.budgets, suspend_times_, std::move(spent)};
     }
+    fleet_.begin_decision();
     CycleOutcome outcome = cycle_.run(state, clock_, budget ? &*budget : nullptr, sink_);
+    fleet_.end_decision();
     ++result_.decisions;
     for (auto& note : outcome.notes) {
         if (!note.budget)

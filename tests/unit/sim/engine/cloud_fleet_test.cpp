@@ -254,3 +254,26 @@ TEST(CloudFleet, ChargesJobsAtThePerCorePriceAndShowsItsInstancesAndBoots)
     STRCMP_EQUAL("g-2", state.instances[0].node.c_str());
     LONGS_EQUAL(2, state.boots.size());
 }
+
+// Every link of a decision's chain sees the instances the cycle began with,
+// as burstd's ledger shows them: what the decision hires or powers down is
+// shown once it is over.
+TEST(CloudFleet, ShowsWhatADecisionPowersUpOrDownOnceItIsOver)
+{
+    Fixture f(2);
+    f.fleet.hire(0, 1);
+    f.events_until(30);
+    f.fleet.node_ready(0);
+    ClusterState& state = f.snapshot.begin_cycle(100, 0, f.site.groups);
+    f.fleet.show();
+    LONGS_EQUAL(1, state.instances.size());
+    f.fleet.begin_decision();
+    LONGS_EQUAL(0, f.fleet.hire(0, 1)); // none short
+    f.fleet.take_back(0);
+    LONGS_EQUAL(1, state.instances.size());
+    STRCMP_EQUAL("g-1", state.instances[0].node.c_str());
+    f.fleet.end_decision();
+    LONGS_EQUAL(1, state.instances.size());
+    STRCMP_EQUAL("g-2", state.instances[0].node.c_str());
+    CHECK(InstanceState::Launching == state.instances[0].state);
+}
