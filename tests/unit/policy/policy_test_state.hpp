@@ -100,6 +100,16 @@ public:
     ClusterState state;
 };
 
+// A quiet site: local work running, a group of two 4-core nodes all
+// powered down, nothing waiting (SiteActivity says neither).
+inline StateBuilder quiet_site()
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("g", 4, 2, 1.0);
+    b.running(1, 8, 0);
+    return b;
+}
+
 // A decision's actions of one kind, in order.
 template <class T>
 std::vector<T> actions(const Decision& d)

@@ -2,10 +2,6 @@
 
 #include "policy/site/site_view_builder.hpp"
 
-#include <algorithm>
-#include <array>
-#include <iterator>
-#include <stdexcept>
 #include <utility>
 
 namespace burst {

@@ -11,6 +11,7 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::quiet_site;
 using burst::test::StateBuilder;
 
 namespace {
@@ -86,14 +87,6 @@ struct Cycle {
     ManualClock clock{600};
     LedgerSink sink;
 };
-
-StateBuilder quiet_site()
-{
-    StateBuilder b;
-    b.local("n1", 8, 8).group("g", 4, 2, 1.0);
-    b.running(1, 8, 0);
-    return b;
-}
 
 } // namespace
 

@@ -2,23 +2,13 @@
 
 #include "policy/policy_test_state.hpp"
 
+#include <utility>
+
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::quiet_site;
 using burst::test::StateBuilder;
-
-namespace {
-
-// Local jobs running, a group's nodes all powered down, nothing waiting.
-StateBuilder quiet_site()
-{
-    StateBuilder b;
-    b.local("n1", 8, 8).group("g", 4, 2, 1.0);
-    b.running(1, 8, 0);
-    return b;
-}
-
-} // namespace
 
 TEST_GROUP(SiteActivity){};
 
@@ -58,23 +48,17 @@ TEST(SiteActivity, ACloudNodeUpBootingOrPoweringDownIsOn)
 
 TEST(SiteActivity, AnInstanceNotYetEndedIsOnThoughSlurmShowsNoNodeOn)
 {
-    for (const InstanceState s : {InstanceState::Requested, InstanceState::Launching, InstanceState::Running,
-                                  InstanceState::Terminating}) {
+    const std::pair<InstanceState, bool> cases[] = {
+        {InstanceState::Requested, true},   {InstanceState::Launching, true}, {InstanceState::Running, true},
+        {InstanceState::Terminating, true}, {InstanceState::Terminated, false}, {InstanceState::Failed, false},
+    };
+    for (const auto& [s, on] : cases) {
         StateBuilder b = quiet_site();
         Instance i;
         i.node = "g-1";
         i.node_group = "g";
         i.state = s;
         b.state.instances.push_back(i);
-        CHECK(SiteActivity(b.state).cloud_on());
-    }
-    for (const InstanceState s : {InstanceState::Terminated, InstanceState::Failed}) {
-        StateBuilder b = quiet_site();
-        Instance i;
-        i.node = "g-1";
-        i.node_group = "g";
-        i.state = s;
-        b.state.instances.push_back(i);
-        CHECK_FALSE(SiteActivity(b.state).cloud_on());
+        CHECK_EQUAL(on, SiteActivity(b.state).cloud_on());
     }
 }
