@@ -49,7 +49,10 @@ chmod 755 "$work/slurmd"
 BURSTD_PROVIDER_EXTRA="SlurmdPath=$work/slurmd"
 
 ## Type=notify ##############################################################
-burstd_write_conf always 1
+# A slurmd up within a second of Slurm's boot request may report a boot time
+# before it, and Slurm then waits for a boot until ResumeTimeout
+# (burstd.conf(5), EarlyLaunch): CI's c1 did, and its job ran on c2.
+burstd_write_conf always 1 EarlyLaunch=0
 # WatchdogSec=0.4 s asks for a ping every 0.2 s.
 NOTIFY_SOCKET=$work/notify WATCHDOG_USEC=400000 "$BURSTD_BIN" -f "$work/burstd.conf" >>"$work/burstd.log" 2>&1 &
 BURSTD_PID=$!
