@@ -26,6 +26,16 @@ public:
     // none waits.  A policy that hires ahead of demand, or whose memory
     // advances with every decision, keeps the default.
     virtual bool wants_decision(const SiteActivity&) const { return true; }
+    // Whether anyone reads the notes of its decisions: burstd logs them and
+    // shows the last in `burstctl status`, a replay reads none.  A policy may
+    // then leave out those that cost to word.  Default: read.
+    virtual void set_notes_read(bool read) { notes_read_ = read; }
+
+protected:
+    bool notes_read() const { return notes_read_; }
+
+private:
+    bool notes_read_ = true;
 };
 
 } // namespace burst

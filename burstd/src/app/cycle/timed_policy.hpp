@@ -24,6 +24,7 @@ public:
     }
     void observe(const JobEnd& end) override { policy_->observe(end); }
     bool wants_decision(const SiteActivity& activity) const override { return policy_->wants_decision(activity); }
+    void set_notes_read(bool read) override { policy_->set_notes_read(read); }
 
 private:
     std::unique_ptr<Policy> policy_;

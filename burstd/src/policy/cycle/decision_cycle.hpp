@@ -97,6 +97,15 @@ public:
     {
         chain_ = std::move(chain);
         threads_ = std::move(threads);
+        set_notes_read(notes_read_);
+    }
+    // Whether the caller reads the policies' notes in run()'s outcome
+    // (Policy::set_notes_read); the budget cap's are always there.
+    void set_notes_read(bool read)
+    {
+        notes_read_ = read;
+        for (auto& policy : chain_)
+            policy->set_notes_read(read);
     }
     const PolicyChain& chain() const { return chain_; }
     const ThreadStage* threads() const { return threads_.get(); }
@@ -120,6 +129,7 @@ private:
     std::unique_ptr<ThreadStage> threads_;
     ScalingBook scaling_; // each category's thread scaling, from its completed runs
     std::optional<BucketSeries> buckets_;
+    bool notes_read_ = true;
 };
 
 } // namespace burst

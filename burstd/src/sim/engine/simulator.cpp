@@ -145,6 +145,8 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
                                      : std::optional<Seconds>(suspend_time_of(config_, g));
     result_.budget_limits = config_.budgets;
     result_.provisioning.capacity = site_capacity(config_);
+    // A replay keeps the budget cap's notes alone.
+    cycle_.set_notes_read(false);
 }
 
 SimResult SimRun::run()
@@ -553,6 +555,7 @@ public:
     Decision decide(const ClusterState& state, const Clock& clock) override { return policy_.decide(state, clock); }
     void observe(const JobEnd& end) override { policy_.observe(end); }
     bool wants_decision(const SiteActivity& activity) const override { return policy_.wants_decision(activity); }
+    void set_notes_read(bool read) override { policy_.set_notes_read(read); }
 
 private:
     Policy& policy_;

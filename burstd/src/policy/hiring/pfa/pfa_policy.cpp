@@ -67,6 +67,55 @@ void PfaPolicy::observe(const JobEnd& end)
         completed_[group] += double(end.cpus);
 }
 
+void PfaPolicy::follow_groups(const ClusterState& state)
+{
+    const bool same_groups = std::equal(group_names_.begin(), group_names_.end(), state.groups.begin(),
+                                        state.groups.end(),
+                                        [](const std::string& name, const NodeGroup& g) { return name == g.name; });
+    if (same_groups)
+        return;
+    // New or reordered groups (a reload): old throughputs no longer line up.
+    group_names_.clear();
+    for (const auto& g : state.groups)
+        group_names_.push_back(g.name);
+    profile_.emplace(state.groups.size(), smoothing_, depth_, alpha_);
+    started_ = false;
+    group_of_node_.clear();
+    for (const auto& g : state.groups)
+        for (const auto& n : g.nodes)
+            group_of_node_.emplace(n, g.name);
+}
+
+bool PfaPolicy::quiet(const ClusterState& state)
+{
+    if (!gate_.off())
+        return false;
+    for (const auto& inst : state.instances)
+        if (inst.open())
+            return false;
+    const std::vector<int>& group_of = group_index_.of(state);
+    std::uint64_t local_cpus = 0;
+    for (std::size_t i = 0; i < state.snapshot.nodes.size(); ++i) {
+        const Node& node = state.snapshot.nodes[i];
+        if (group_of[i] >= 0) {
+            // On as SiteView counts it: booting, or up.
+            if (!node.has(kNodePoweredDown) && !node.has(kNodePoweringDown) &&
+                (node.has(kNodePoweringUp) || node.usable()))
+                return false;
+        } else if (!node.cloud() && node.usable()) {
+            local_cpus += node.cpus;
+        }
+    }
+    std::uint64_t running_cpus = 0;
+    for (const Job& job : state.snapshot.jobs) {
+        if (job.pending() && (!job.blocked() || job.awaiting_dependency()))
+            return false;
+        if (job.running())
+            running_cpus += job.total_cpus();
+    }
+    return running_cpus <= local_cpus;
+}
+
 void PfaPolicy::close_interval(const std::vector<double>& on_cores)
 {
     // Eq. 5 over the interval (the mean of its two ends' powered-on cores).
@@ -88,27 +137,26 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         d.notes.push_back("pfa: no node groups");
         return d;
     }
+    const std::size_t G = state.groups.size();
+    follow_groups(state);
+    if (quiet(state)) {
+        // What the steps below would come to, without their bookkeeping:
+        // the demand of jobs running locally is met by local cores, so no
+        // account's profile wants a cloud core; nothing is on to release or
+        // to route to.  The interval still closes.
+        quiet_on_cores_.assign(G, 0.0);
+        if (started_)
+            close_interval(quiet_on_cores_);
+        started_ = true;
+        last_on_cores_ = quiet_on_cores_;
+        idle_since_.clear();
+        return d;
+    }
     SiteView& view = site_.build(state);
     for (auto& note : view.needs_notes())
         d.notes.push_back(std::move(note));
     if (!gate_.off())
         gate_.observe(state);
-    const std::size_t G = state.groups.size();
-    const bool same_groups = std::equal(group_names_.begin(), group_names_.end(), state.groups.begin(),
-                                        state.groups.end(),
-                                        [](const std::string& name, const NodeGroup& g) { return name == g.name; });
-    if (!same_groups) {
-        // New or reordered groups (a reload): old throughputs no longer line up.
-        group_names_.clear();
-        for (const auto& g : state.groups)
-            group_names_.push_back(g.name);
-        profile_.emplace(G, smoothing_, depth_, alpha_);
-        started_ = false;
-        group_of_node_.clear();
-        for (const auto& g : state.groups)
-            for (const auto& n : g.nodes)
-                group_of_node_.emplace(n, g.name);
-    }
 
     // What is powered on (and billed) per group: Slurm's view, or burstd's
     // ledger when it knows of launches Slurm does not show yet.
@@ -193,7 +241,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     // to its demand.
     std::vector<std::uint32_t> target(G, 0);
     std::string ratios; // every account's note words the same ratios
-    for (std::size_t g = 0; g < G && !accounts.empty(); ++g) {
+    for (std::size_t g = 0; g < G && !accounts.empty() && notes_read(); ++g) {
         if (g)
             ratios += ' ';
         ratios += group_names_[g];
@@ -207,6 +255,8 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         const auto mu = fit_to_demand(base, cloud, budgets[a], types);
         for (std::size_t g = 0; g < G; ++g)
             target[g] += mu[g];
+        if (!notes_read())
+            continue;
         std::string note;
         note.reserve(96 + ratios.size() + 2 * G * (group_names_.front().size() + 8));
         note += "pfa: account ";

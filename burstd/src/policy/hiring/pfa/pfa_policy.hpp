@@ -6,6 +6,7 @@
 #include "policy/policy_params.hpp"
 #include "policy/hiring/pfa/throughput_profile.hpp"
 #include "policy/cost/waiting_cost_gate.hpp"
+#include "policy/site/node_group_index.hpp"
 #include "policy/site/site_view_builder.hpp"
 
 #include <map>
@@ -41,6 +42,13 @@ public:
 
 private:
     SiteViewBuilder site_; // each decision's view, in storage kept from the last
+    NodeGroupIndex group_index_; // for quiet()
+    void follow_groups(const ClusterState& state);
+    // Nothing to hire, release or route, whatever the profile says: no
+    // lambda gate; nothing of a group on; no job waiting, nor one awaiting a
+    // dependency (token propagation counts those); and the jobs running fit
+    // the local cores, which then meet every account's demand.
+    bool quiet(const ClusterState& state);
     void close_interval(const std::vector<double>& on_cores);
 
     double budget_;
@@ -61,6 +69,7 @@ private:
     // Cores of jobs that ended per node group since the last decision.
     std::map<std::string, double> completed_;
     std::vector<double> last_on_cores_; // per group at the last decision
+    std::vector<double> quiet_on_cores_; // all zero, kept across quiet decisions
     bool started_ = false;
     // When each node idle at the last decision was first seen idle (nodes
     // idle at the first decision count from then).

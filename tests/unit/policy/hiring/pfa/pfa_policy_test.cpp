@@ -566,6 +566,95 @@ TEST(PfaPolicy, ThroughputFeedbackShiftsTheProfileToTheGroupThatDeliversMore)
     LONGS_EQUAL(2, hired(pfa.decide(b.state, clock), "fast"));
 }
 
+namespace {
+
+// pfa's ratios as its account notes word them.
+std::string noted_ratios(const Decision& d)
+{
+    for (const auto& note : d.notes)
+        if (const auto at = note.find(" ratios "); note.rfind("pfa: account ", 0) == 0 && at != std::string::npos)
+            return note.substr(at + 8, note.find(" profile ") - at - 8);
+    return "none";
+}
+
+} // namespace
+
+TEST(PfaPolicy, AQuietSiteDecidesNothingAndStillClosesAnInterval)
+{
+    // A window of two intervals (depth 1).
+    PfaPolicy pfa = make({{"budget", "8"}, {"depth", "1"}, {"release_window", "0"}});
+    StateBuilder b;
+    b.local("l1", 2, 0).group("fast", 1, 10, 1.0).group("slow", 1, 10, 1.0);
+    for (int i = 1; i <= 4; ++i) {
+        b.up("fast-" + std::to_string(i), 1);
+        b.up("slow-" + std::to_string(i), 1);
+    }
+    queue(b, 1, 20);
+    ManualClock clock(0);
+    pfa.decide(b.state, clock);
+    for (int i = 0; i < 6; ++i)
+        pfa.observe(ended("a", "fast", 1));
+    for (int i = 0; i < 2; ++i)
+        pfa.observe(ended("a", "slow", 1));
+    clock.set(60);
+    STRCMP_EQUAL("fast=0.75 slow=0.25", noted_ratios(pfa.decide(b.state, clock)).c_str());
+
+    // Quiet: every cloud node down, no job waiting, a job running locally.
+    for (auto& n : b.state.snapshot.nodes)
+        if (n.cloud())
+            n.flags = kNodeCloud | kNodePoweredDown;
+    const std::vector<Job> busy = b.state.snapshot.jobs;
+    b.state.snapshot.jobs.clear();
+    b.running(100, 2, 0);
+    b.state.snapshot.jobs.back().nodes = {"l1"};
+    clock.set(120);
+    const Decision quiet = pfa.decide(b.state, clock);
+    CHECK(quiet.actions.empty());
+    CHECK(quiet.notes.empty());
+
+    // The quiet decision closed an interval without throughput, and this
+    // one closes another: the window no longer holds the measured one.
+    b.state.snapshot.jobs = busy;
+    clock.set(180);
+    const Decision after = pfa.decide(b.state, clock);
+    STRCMP_EQUAL("fast=0.50 slow=0.50", noted_ratios(after).c_str());
+    CHECK(hired(after, "fast") + hired(after, "slow") > 0);
+}
+
+TEST(PfaPolicy, AJobAwaitingItsDependencyIsDemandWhileNoJobWaits)
+{
+    PfaPolicy pfa = make({{"budget", "100"}});
+    StateBuilder b;
+    b.local("l1", 1, 1).group("g", 1, 20, 1.0);
+    b.running(1, 1, 0);
+    b.state.snapshot.jobs.back().account = "a";
+    b.state.snapshot.jobs.back().nodes = {"l1"};
+    queue(b, 2, 4);
+    for (JobId id = 2; id <= 5; ++id)
+        depends(b, id, "afterok:1");
+    ManualClock clock(0);
+    // Token propagation: the running job's wave, then its four children,
+    // the widest wave (no throughput measured yet); the local core takes one.
+    LONGS_EQUAL(3, hired(pfa.decide(b.state, clock), "g"));
+}
+
+TEST(PfaPolicy, LeavesOutItsAccountNotesWhenNobodyReadsThemAndDecidesTheSame)
+{
+    PfaPolicy read = make({{"budget", "12"}});
+    PfaPolicy unread = make({{"budget", "12"}});
+    unread.set_notes_read(false);
+    StateBuilder b = two_groups();
+    queue(b, 2, 8);
+    ManualClock clock(0);
+    const Decision a = read.decide(b.state, clock);
+    const Decision u = unread.decide(b.state, clock);
+    STRCMP_EQUAL("8.00", noted_demand(a, "a").c_str());
+    STRCMP_EQUAL("none", noted_demand(u, "a").c_str());
+    LONGS_EQUAL(a.actions.size(), u.actions.size());
+    for (std::size_t i = 0; i < a.actions.size(); ++i)
+        STRCMP_EQUAL(action_text(a.actions[i]).c_str(), action_text(u.actions[i]).c_str());
+}
+
 TEST(PfaPolicy, LambdaHiresOnlyNodesTheWaitingWorksExpectedWaitPaysFor)
 {
     // 8 busy local cores come back at `back` (the running job's limit; no
