@@ -107,6 +107,7 @@ public:
         for (auto& policy : chain_)
             policy->set_notes_read(read);
     }
+    bool notes_read() const { return notes_read_; }
     const PolicyChain& chain() const { return chain_; }
     const ThreadStage* threads() const { return threads_.get(); }
     ThreadStage* threads() { return threads_.get(); }

@@ -69,6 +69,9 @@ double site_capacity(const SimConfig& site)
 class SimRun final : private LocalScheduler::Starts, private JobThreads {
 public:
     SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
+    ~SimRun() { cycle_.set_notes_read(notes_read_before_); }
+    SimRun(const SimRun&) = delete;
+    SimRun& operator=(const SimRun&) = delete;
     SimResult run();
 
 private:
@@ -112,6 +115,7 @@ private:
 
     SimConfig config_;
     DecisionCycle& cycle_;
+    bool notes_read_before_ = true; // the cycle's, given back at the end
     ManualClock clock_;
     SimJobs jobs_;
     SimSnapshot snapshot_;
@@ -146,6 +150,7 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
     result_.budget_limits = config_.budgets;
     result_.provisioning.capacity = site_capacity(config_);
     // A replay keeps the budget cap's notes alone.
+    notes_read_before_ = cycle_.notes_read();
     cycle_.set_notes_read(false);
 }
 

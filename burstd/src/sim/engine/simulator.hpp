@@ -147,8 +147,8 @@ struct SimResult {
 
 // Throws SimConfigError for an unusable site (no local cores, bad group) or
 // a trace with duplicate job ids, a parent that is not in the trace, or a
-// dependency cycle.  The cycle's policies are told that nobody reads their
-// notes (Policy::set_notes_read).
+// dependency cycle.  While it runs, the cycle's policies are told that nobody
+// reads their notes (Policy::set_notes_read).
 SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, DecisionCycle& cycle);
 // One policy as a chain of one.
 SimResult simulate(const SimConfig& config, const std::vector<TraceJob>& trace, Policy& policy);

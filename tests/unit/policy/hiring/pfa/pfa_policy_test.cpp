@@ -612,8 +612,12 @@ TEST(PfaPolicy, AQuietSiteDecidesNothingAndStillClosesAnInterval)
     CHECK(quiet.actions.empty());
     CHECK(quiet.notes.empty());
 
-    // The quiet decision closed an interval without throughput, and this
-    // one closes another: the window no longer holds the measured one.
+    // The quiet decision closed an interval and saw no cores on, so jobs
+    // ending since weigh against none; this decision closes another
+    // interval, and the window no longer holds the measured one.
+    for (int i = 0; i < 3; ++i)
+        pfa.observe(ended("a", "fast", 1));
+    pfa.observe(ended("a", "slow", 1));
     b.state.snapshot.jobs = busy;
     clock.set(180);
     const Decision after = pfa.decide(b.state, clock);
@@ -650,6 +654,7 @@ TEST(PfaPolicy, LeavesOutItsAccountNotesWhenNobodyReadsThemAndDecidesTheSame)
     const Decision u = unread.decide(b.state, clock);
     STRCMP_EQUAL("8.00", noted_demand(a, "a").c_str());
     STRCMP_EQUAL("none", noted_demand(u, "a").c_str());
+    CHECK(!a.actions.empty());
     LONGS_EQUAL(a.actions.size(), u.actions.size());
     for (std::size_t i = 0; i < a.actions.size(); ++i)
         STRCMP_EQUAL(action_text(a.actions[i]).c_str(), action_text(u.actions[i]).c_str());
