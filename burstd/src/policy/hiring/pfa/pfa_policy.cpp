@@ -29,6 +29,14 @@ void append_counts(std::string& s, const std::vector<std::uint32_t>& n, const st
     }
 }
 
+// The cores of a local node that serve the site's demand: all of a usable
+// one's, and those its running jobs hold on one Slurm drained or lost under
+// them (they count in the demand as the jobs they run).
+std::uint64_t serving_cores(const Node& node)
+{
+    return node.usable() ? node.cpus : std::min(node.alloc_cpus, node.cpus);
+}
+
 } // namespace
 
 PfaPolicy::PfaPolicy(PolicyParams& params)
@@ -102,8 +110,8 @@ bool PfaPolicy::quiet(const ClusterState& state)
             if (!node.has(kNodePoweredDown) && !node.has(kNodePoweringDown) &&
                 (node.has(kNodePoweringUp) || node.usable()))
                 return false;
-        } else if (!node.cloud() && node.usable()) {
-            local_cpus += node.cpus;
+        } else if (!node.cloud()) {
+            local_cpus += serving_cores(node);
         }
     }
     std::uint64_t running_cpus = 0;
@@ -239,6 +247,10 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     }
     // S2 and S4 per account; local cores serve each account in proportion
     // to its demand.
+    std::uint64_t local_cores = 0;
+    for (std::size_t i = 0; i < state.snapshot.nodes.size(); ++i)
+        if (view.node_group[i] < 0 && !state.snapshot.nodes[i].cloud())
+            local_cores += serving_cores(state.snapshot.nodes[i]);
     std::vector<std::uint32_t> target(G, 0);
     std::string ratios; // every account's note words the same ratios
     for (std::size_t g = 0; g < G && !accounts.empty() && notes_read(); ++g) {
@@ -249,7 +261,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
         ratios += money(prof.ratios()[g]);
     }
     for (std::size_t a = 0; a < accounts.size(); ++a) {
-        const double local = sigma_total > 0 ? double(view.local_cpus) * sigma[a] / sigma_total : 0;
+        const double local = sigma_total > 0 ? double(local_cores) * sigma[a] / sigma_total : 0;
         const double cloud = std::max(0.0, sigma[a] - local);
         const auto base = budget_profile(budgets[a], prof.ratios(), types);
         const auto mu = fit_to_demand(base, cloud, budgets[a], types);

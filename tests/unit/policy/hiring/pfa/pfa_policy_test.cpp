@@ -642,6 +642,25 @@ TEST(PfaPolicy, AJobAwaitingItsDependencyIsDemandWhileNoJobWaits)
     LONGS_EQUAL(3, hired(pfa.decide(b.state, clock), "g"));
 }
 
+TEST(PfaPolicy, JobsRunningOnALocalNodeDrainedUnderThemAreServedLocally)
+{
+    // Slurm drained l1 under its running job (maintenance): the job still
+    // holds its cores there and needs no cloud core.
+    PfaPolicy pfa = make({{"budget", "100"}});
+    StateBuilder b;
+    b.local("l1", 2, 2).local("l2", 1, 0).group("g", 1, 20, 1.0);
+    b.node("l1").flags |= kNodeDrain;
+    b.running(1, 2, 0);
+    b.state.snapshot.jobs.back().account = "a";
+    b.state.snapshot.jobs.back().nodes = {"l1"};
+    ManualClock clock(0);
+    LONGS_EQUAL(0, hired(pfa.decide(b.state, clock), "g"));
+    // Three more one-core jobs: the free local core takes one, the cloud two.
+    queue(b, 2, 3);
+    clock.set(60);
+    LONGS_EQUAL(2, hired(pfa.decide(b.state, clock), "g"));
+}
+
 TEST(PfaPolicy, LeavesOutItsAccountNotesWhenNobodyReadsThemAndDecidesTheSame)
 {
     PfaPolicy read = make({{"budget", "12"}});
