@@ -30,8 +30,8 @@ void append_counts(std::string& s, const std::vector<std::uint32_t>& n, const st
 }
 
 // The cores of a local node that serve the site's demand: all of a usable
-// one's, and those its running jobs hold on one Slurm drained or lost under
-// them (they count in the demand as the jobs they run).
+// one's, and those Slurm counts allocated on one it drained or lost under
+// its jobs (the running ones count in the demand).
 std::uint64_t serving_cores(const Node& node)
 {
     return node.usable() ? node.cpus : std::min(node.alloc_cpus, node.cpus);
