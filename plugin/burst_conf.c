@@ -120,7 +120,21 @@ static int parse_line(char *line, const char *path, int lineno,
 		}
 		return 0;
 	}
-	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock, ExportSelfCheck, FullSnapshotEvery)",
+	if (!strcasecmp(key, "InteractiveQOS")) {
+		size_t len = strlen(value), i;
+
+		for (i = 0; i < len; i++)
+			if (!isalnum((unsigned char) value[i]) && !strchr("-_.", value[i]))
+				break;
+		if (!len || i < len || len > BURST_CONF_MAX_QOS) {
+			warnf(warn, ctx, "%s:%d: InteractiveQOS: expected a QOS name (up to %d letters, digits, '-', '_', '.'), got \"%s\"",
+			      path, lineno, BURST_CONF_MAX_QOS, value);
+			return 1;
+		}
+		strcpy(conf->interactive_qos, value);
+		return 0;
+	}
+	warnf(warn, ctx, "%s:%d: unknown key \"%s\" (known: SocketPath, ExportInterval, ExportJobsPerLock, ExportSelfCheck, FullSnapshotEvery, InteractiveQOS)",
 	      path, lineno, key);
 	return 1;
 }

@@ -25,12 +25,17 @@ extern "C" {
 #define BURST_CONF_DEFAULT_DELTAS 60
 #define BURST_CONF_MAX_DELTAS 1000000
 
+#define BURST_CONF_MAX_QOS 63
+
 struct burst_conf {
 	char socket_path[sizeof(((struct sockaddr_un *) 0)->sun_path)];
 	unsigned export_interval; /* seconds, 1..BURST_CONF_MAX_INTERVAL */
 	unsigned jobs_per_lock;   /* jobs copied per read-lock hold */
 	int self_check;           /* compare kept job texts with a fresh dump */
 	unsigned full_snapshot_every; /* deltas between whole snapshots; 0 = no deltas */
+	/* The QOS given to interactive jobs (no batch script) that name
+	 * none; "" = none given. */
+	char interactive_qos[BURST_CONF_MAX_QOS + 1];
 };
 
 /* Receives one complete diagnostic line (already naming file:line). */

@@ -8,6 +8,10 @@
  * ("burst:prefer threads:auto category:<16 hex>"), which the exporter reads
  * back.  --threads=N sets CPUs per task; --threads=auto takes burstd's cached
  * advice for the category when there is some.
+ * A job without a batch script (salloc, srun outside an allocation) that
+ * names no QOS gets burst.conf's InteractiveQOS, when its association may use
+ * it: the QOS that may preempt burstd's interactive holds (burstd.conf
+ * Interactive=), with a priority that puts it first in line for their cores.
  * At update: a new --comment changes the burst/threads words; an
  * AdminComment of "why:" words only is burstd's reason for a pending job.
  * At init: reads burst.conf and starts the exporter thread.
@@ -22,6 +26,8 @@
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/slurm_xlator.h"
+#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
 #include "src/common/log.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -44,6 +50,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* Static mutex: an exporter abandoned by an earlier fini() may still use it. */
 static struct burst_advice_cache advice_cache = { PTHREAD_MUTEX_INITIALIZER, { NULL, 0, 0 } };
+
+/* burst.conf's InteractiveQOS, "" for none; set by init() before any job_submit(). */
+static char interactive_qos[BURST_CONF_MAX_QOS + 1];
 
 static void conf_warning(void *ctx, const char *msg)
 {
@@ -69,6 +78,7 @@ extern int init(void)
 		error(LOG_PREFIX "%s has problems (logged above); those settings keep their defaults",
 		      path);
 	}
+	strcpy(interactive_qos, conf.interactive_qos);
 	burst_advice_cache_clear(&advice_cache);
 	/* Tagging jobs does not need burstd, so a failed start is logged, not fatal. */
 	if (exporter_start(&conf, slurm_conf.cluster_name, &advice_cache))
@@ -179,6 +189,113 @@ static int record_tags(char **admin_comment, const struct burst_tags *t)
 	return 0;
 }
 
+static bool qos_listed(bitstr_t *qos_ids, const slurmdb_qos_rec_t *qos)
+{
+	return qos->id < bit_size(qos_ids) && bit_test(qos_ids, qos->id);
+}
+
+static bool partition_allows_qos(const part_record_t *part, const slurmdb_qos_rec_t *qos)
+{
+	if (part->allow_qos_bitstr)
+		return qos_listed(part->allow_qos_bitstr, qos);
+	if (part->deny_qos_bitstr)
+		return !qos_listed(part->deny_qos_bitstr, qos);
+	return true;
+}
+
+/*
+ * Whether each partition the job names (the default one when it names none)
+ * lets the QOS in: AllowQOS lists it, or DenyQOS does not (slurmctld's
+ * part_policy_valid_qos).  Called under slurmctld's partition read lock.
+ */
+static bool partitions_allow_qos(const job_desc_msg_t *d, const slurmdb_qos_rec_t *qos)
+{
+	char *names, *name, *save = NULL;
+	bool allowed = true;
+
+	if (!d->partition || !d->partition[0])
+		return !default_part_loc || partition_allows_qos(default_part_loc, qos);
+	names = xstrdup(d->partition);
+	for (name = strtok_r(names, ",", &save); name && allowed; name = strtok_r(NULL, ",", &save)) {
+		part_record_t *part = find_part_record(name);
+
+		allowed = !part || partition_allows_qos(part, qos);
+	}
+	xfree(names);
+	return allowed;
+}
+
+/*
+ * Whether slurmctld will accept the QOS for the job: it exists, the job's
+ * partitions let it in, and where AccountingStorageEnforce has qos, the
+ * association slurmctld validates it against (the job's account or the
+ * user's default, in its first partition or the default one) lists it, as
+ * job_mgr.c's _determine_and_validate_qos checks after this plugin.  What
+ * this cannot find is left to slurmctld to judge.
+ */
+static bool qos_allowed(const job_desc_msg_t *d, const char *name)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK, .user = READ_LOCK };
+	slurmdb_qos_rec_t qos_rec, *qos = NULL;
+	slurmdb_assoc_rec_t assoc_rec, *assoc = NULL;
+	char *first_partition = NULL;
+	bool allowed = true;
+
+	memset(&qos_rec, 0, sizeof(qos_rec));
+	memset(&assoc_rec, 0, sizeof(assoc_rec));
+	qos_rec.name = (char *) name;
+	assoc_rec.uid = d->user_id;
+	assoc_rec.acct = d->account;
+	if (d->partition && d->partition[0]) {
+		first_partition = xstrdup(d->partition);
+		if (strchr(first_partition, ','))
+			*strchr(first_partition, ',') = '\0';
+		assoc_rec.partition = first_partition;
+	} else {
+		assoc_rec.partition = default_part_name;
+	}
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_fill_in_qos(acct_db_conn, &qos_rec, accounting_enforce, &qos, true) != SLURM_SUCCESS ||
+	    !qos || !partitions_allow_qos(d, qos))
+		allowed = false;
+	else if ((accounting_enforce & ACCOUNTING_ENFORCE_QOS) &&
+		 assoc_mgr_fill_in_assoc(acct_db_conn, &assoc_rec, accounting_enforce, &assoc, true) ==
+			 SLURM_SUCCESS &&
+		 assoc && assoc->usage &&
+		 (!assoc->usage->valid_qos || !qos_listed(assoc->usage->valid_qos, qos)))
+		allowed = false;
+	assoc_mgr_unlock(&locks);
+	xfree(first_partition);
+	return allowed;
+}
+
+/*
+ * An interactive job (no batch script) naming no QOS gets InteractiveQOS,
+ * and one in that QOS a priority above every other job's: Slurm gives the
+ * cores a preempted hold frees to the highest-priority job that fits, not to
+ * the preemptor (measured on 22.05: a waiting batch job took them), and a
+ * new hold of burstd's must not take them either.
+ */
+#define BURST_INTERACTIVE_PRIORITY 0xFFFF0001u /* above burstd's holds (kInteractiveHoldPriority) */
+
+static void set_interactive_qos(job_desc_msg_t *d)
+{
+	if (!interactive_qos[0] || d->script)
+		return;
+	if (!d->qos) {
+		if (!qos_allowed(d, interactive_qos)) {
+			debug(LOG_PREFIX "interactive job of uid %u keeps its default QOS: QOS %s does not exist or its association may not use it",
+			      d->user_id, interactive_qos);
+			return;
+		}
+		d->qos = xstrdup(interactive_qos);
+	} else if (strcmp(d->qos, interactive_qos)) {
+		return;
+	}
+	if (d->priority == NO_VAL)
+		d->priority = BURST_INTERACTIVE_PRIORITY;
+}
+
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
 	struct burst_tags t;
@@ -186,6 +303,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_
 	(void) submit_uid;
 	if (user_tags(job_desc, &t, err_msg))
 		return SLURM_ERROR;
+	set_interactive_qos(job_desc);
 	t.category = burst_category(job_desc->account, job_desc->name, job_desc->script);
 	t.has_category = 1;
 	if (apply_threads(job_desc, &t, t.category, err_msg))

@@ -71,8 +71,11 @@ libburst_a_SOURCES += \
 	burstd/src/app/service_notifier.hpp \
 	burstd/src/app/state_dir_lock.cpp \
 	burstd/src/app/state_dir_lock.hpp \
+	burstd/src/app/warm/interactive_holds.cpp \
+	burstd/src/app/warm/interactive_holds.hpp \
 	burstd/src/app/warm/placeholder_pool.cpp \
-	burstd/src/app/warm/placeholder_pool.hpp
+	burstd/src/app/warm/placeholder_pool.hpp \
+	burstd/src/app/warm/settling_jobs.hpp
 
 sbin_PROGRAMS += burstd/burstd
 burstd_burstd_SOURCES = burstd/src/app/burstd_main.cpp
@@ -82,6 +85,7 @@ dist_man_MANS += man/burstd.8 man/burstd.conf.5
 
 tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/config/config_parser_test.cpp \
+	tests/unit/app/warm/interactive_holds_test.cpp \
 	tests/unit/app/warm/placeholder_pool_test.cpp \
 	tests/unit/app/config/node_group_zones_test.cpp \
 	tests/unit/app/config/reload_scope_test.cpp \

@@ -7,6 +7,7 @@
 #include "model/partition_set.hpp"
 #include "model/pending_reason.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -94,6 +95,10 @@ struct alignas(64) Job {
     // for.  SiteView::of asks this of every waiting job: it reads the Job's
     // first line only (model/pending_reason.hpp).
     bool blocked() const { return pending() && reason.blocks_start(); }
+    bool may_run_in(const std::string& partition) const
+    {
+        return std::find(partitions.begin(), partitions.end(), partition) != partitions.end();
+    }
 };
 
 // A finished job as reported by the exporter's job_end event (and by traces):

@@ -20,15 +20,20 @@ void free_node(Node& node, std::uint32_t cpus, std::uint64_t memory_mb)
 StandbyJobs set_aside_standby_jobs(Snapshot& snapshot, const StandbyQos& qos)
 {
     StandbyJobs standby;
-    if (qos.placeholder.empty() && qos.scavenger.empty())
+    if (qos.placeholder.empty() && qos.scavenger.empty() && qos.interactive_hold.empty())
         return standby;
     std::unordered_map<std::string, Node*> nodes;
     for (auto& n : snapshot.nodes)
         nodes.emplace(n.name, &n);
     auto kept = std::stable_partition(snapshot.jobs.begin(), snapshot.jobs.end(), [&](const Job& job) {
-        return job.qos.empty() || (job.qos != qos.placeholder && job.qos != qos.scavenger);
+        return job.qos.empty() ||
+               (job.qos != qos.placeholder && job.qos != qos.scavenger && job.qos != qos.interactive_hold);
     });
     for (auto it = kept; it != snapshot.jobs.end(); ++it) {
+        if (it->qos == qos.interactive_hold) {
+            standby.interactive_holds.push_back(std::move(*it));
+            continue;
+        }
         const bool placeholder = it->qos == qos.placeholder;
         if (it->running() && !it->nodes.empty()) {
             const bool whole_node = placeholder && it->name == kPlaceholderName;

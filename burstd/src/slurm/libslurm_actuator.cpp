@@ -187,10 +187,16 @@ ActuatorError LibslurmActuator::submit_placeholder(const PlaceholderJob& job, st
     for (const auto& [kind, word] : {std::pair{"partition", &job.partition}, {"QOS", &job.qos}, {"job", &job.name}})
         if (auto bad = check_slurm_name(kind, *word); !bad.empty())
             return {"placeholder: " + bad};
+    for (const auto& node : job.excluded_nodes)
+        if (auto bad = check_slurm_name("excluded node", node); !bad.empty())
+            return {"placeholder: " + bad};
     // What `sbatch -p P --qos Q -J NAME -N1 --exclusive --nice=<most>
-    // --no-requeue -o /dev/null` sends, with a script that only waits.
+    // --no-requeue -o /dev/null` sends, with a script that only waits; an
+    // interactive hold instead of --exclusive --nice: -n1 -c CPUS
+    // --priority=<highest> --exclude=NODES.
     std::string script = "#!/bin/sh\nexec sleep infinity\n";
     std::string partition = job.partition, qos = job.qos, name = job.name;
+    std::string excluded = job.excluded_nodes.empty() ? "" : compress_hostlist(job.excluded_nodes);
     std::string work_dir = "/", out = "/dev/null";
     std::string env_entry = "SLURM_BURST_PLACEHOLDER=1";
     char* environment[] = {env_entry.data(), nullptr};
@@ -202,8 +208,17 @@ ActuatorError LibslurmActuator::submit_placeholder(const PlaceholderJob& job, st
     desc.name = name.data();
     desc.min_nodes = 1;
     desc.max_nodes = 1;
-    desc.shared = 0; // --exclusive: the whole node is warm, or none of it
-    desc.nice = NICE_OFFSET + kLowestNice;
+    if (job.cpus == 0) {
+        desc.shared = 0; // --exclusive: the whole node is warm, or none of it
+        desc.nice = NICE_OFFSET + kLowestNice;
+    } else {
+        desc.num_tasks = 1;
+        desc.cpus_per_task = std::uint16_t(std::min<std::uint32_t>(job.cpus, UINT16_MAX - 2));
+        desc.min_cpus = desc.cpus_per_task;
+        desc.priority = kInteractiveHoldPriority;
+    }
+    if (!excluded.empty())
+        desc.exc_nodes = excluded.data();
     desc.requeue = 0;
     desc.user_id = ::getuid();
     desc.group_id = ::getgid();

@@ -8,6 +8,7 @@
 #include "slurm/job_cpu_change.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,13 +36,21 @@ struct NodeInstance {
     std::string instance_type; // "" when the launch named none
 };
 
-// A job that holds one whole node of a partition warm, doing nothing, at
-// the lowest priority, until burstd cancels it or a real job preempts it.
+// A job that does nothing until burstd cancels it or a job of a QOS that
+// may preempt it does: a warm pool's placeholder holds one whole node of a
+// partition at the lowest priority, an interactive hold holds `cpus` of
+// its local nodes for interactive jobs, ahead of every other job.
 struct PlaceholderJob {
     std::string partition;
-    std::string qos;  // PlaceholderQOS=
-    std::string name; // how burstd tells its own placeholders from any other job of the QOS
+    std::string qos;  // PlaceholderQOS= or InteractiveHoldQOS=
+    std::string name; // how burstd tells its own jobs from any other job of the QOS
+    std::uint32_t cpus = 0; // 0: a whole node (--exclusive) at the lowest priority
+    std::vector<std::string> excluded_nodes; // nodes it must not run on
 };
+
+// The priority of an interactive hold: above what any priority plugin
+// gives a job, so that a hold takes the next cores to come free.
+constexpr std::uint32_t kInteractiveHoldPriority = 0xFFFF0000u;
 
 struct ActuatorError {
     std::string message; // empty = success

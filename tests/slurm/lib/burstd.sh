@@ -70,10 +70,12 @@ SH
     done
 }
 
+# burst.conf for the plugin, with BURST_CONF_EXTRA's lines, and JobSubmitPlugins=burst.
 burstd_enable_plugin() {
     cat >"$CLUSTER_DIR/burst.conf" <<CONF
 SocketPath=$BURSTD_DIR/snapshot.sock
 ExportInterval=1
+${BURST_CONF_EXTRA:-}
 CONF
     sed -i '/^JobSubmitPlugins=/d' "$SLURM_CONF"
     echo "JobSubmitPlugins=burst" >>"$SLURM_CONF"

@@ -50,7 +50,7 @@ TEST(StandbyJobs, PlaceholdersAndScavengersLeaveTheJobListAndRealJobsKeepTheirOr
     Snapshot s;
     s.jobs = {job(1, "normal", JobState::Pending), job(2, "hold", JobState::Pending),
               job(3, "", JobState::Pending), job(4, "scav", JobState::Pending), job(5, "normal", JobState::Pending)};
-    StandbyJobs standby = set_aside_standby_jobs(s, StandbyQos{"hold", "scav"});
+    StandbyJobs standby = set_aside_standby_jobs(s, StandbyQos{"hold", "scav", ""});
     LONGS_EQUAL(3, s.jobs.size());
     LONGS_EQUAL(1, s.jobs[0].id);
     LONGS_EQUAL(3, s.jobs[1].id);
@@ -68,7 +68,7 @@ TEST(StandbyJobs, APlaceholdersNodeIsWhollyFreeWhateverItsJobRecordSays)
     // --exclusive: Slurm allocates the whole node though the job asked one CPU.
     s.jobs = {job(7, "hold", JobState::Running, {"c1"}, 1, 100)};
     s.jobs[0].name = kPlaceholderName;
-    set_aside_standby_jobs(s, StandbyQos{"hold", ""});
+    set_aside_standby_jobs(s, StandbyQos{"hold", "", ""});
     LONGS_EQUAL(0, s.nodes[0].alloc_cpus);
     LONGS_EQUAL(0, s.nodes[0].alloc_memory_mb);
     CHECK(s.nodes[0].base == NodeBaseState::Idle);
@@ -80,7 +80,7 @@ TEST(StandbyJobs, AJobOfThePlaceholderQosBurstdDidNotSubmitGivesBackOnlyItsOwnCp
     Snapshot s;
     s.nodes = {node("c1", 8, 8)};
     s.jobs = {job(7, "hold", JobState::Running, {"c1"}, 2)};
-    set_aside_standby_jobs(s, StandbyQos{"hold", ""});
+    set_aside_standby_jobs(s, StandbyQos{"hold", "", ""});
     LONGS_EQUAL(6, s.nodes[0].alloc_cpus);
 }
 
@@ -89,7 +89,7 @@ TEST(StandbyJobs, AnUnevenShareComesBackWhole)
     Snapshot s;
     s.nodes = {node("n1", 4, 2), node("n2", 4, 1)};
     s.jobs = {job(8, "scav", JobState::Running, {"n1", "n2"}, 3)};
-    set_aside_standby_jobs(s, StandbyQos{"", "scav"});
+    set_aside_standby_jobs(s, StandbyQos{"", "scav", ""});
     LONGS_EQUAL(0, s.nodes[0].alloc_cpus);
     LONGS_EQUAL(0, s.nodes[1].alloc_cpus);
 }
@@ -100,7 +100,7 @@ TEST(StandbyJobs, AScavengerGivesBackItsShareOfEachNodeAndNoMore)
     s.nodes = {node("n1", 16, 12, 64000, 40000), node("n2", 16, 4, 64000, 8000)};
     s.jobs = {job(8, "scav", JobState::Running, {"n1", "n2"}, 8, 16000),
               job(9, "normal", JobState::Running, {"n1"}, 8, 32000)};
-    set_aside_standby_jobs(s, StandbyQos{"", "scav"});
+    set_aside_standby_jobs(s, StandbyQos{"", "scav", ""});
     LONGS_EQUAL(8, s.nodes[0].alloc_cpus);
     LONGS_EQUAL(32000, s.nodes[0].alloc_memory_mb);
     CHECK(s.nodes[0].base == NodeBaseState::Mixed);
@@ -115,6 +115,23 @@ TEST(StandbyJobs, APendingStandbyJobFreesNothing)
     Snapshot s;
     s.nodes = {node("c1", 8, 8)};
     s.jobs = {job(7, "hold", JobState::Pending)};
-    set_aside_standby_jobs(s, StandbyQos{"hold", ""});
+    set_aside_standby_jobs(s, StandbyQos{"hold", "", ""});
     LONGS_EQUAL(8, s.nodes[0].alloc_cpus);
+}
+
+TEST(StandbyJobs, InteractiveHoldsAreSetAsideYetTheirCoresStayBusy)
+{
+    Snapshot s;
+    s.nodes = {node("n1", 8, 3)};
+    s.jobs = {job(1, "normal", JobState::Running, {"n1"}, 2), job(2, "ihold", JobState::Running, {"n1"}, 1),
+              job(3, "ihold", JobState::Pending), job(4, "normal", JobState::Pending)};
+    StandbyJobs standby = set_aside_standby_jobs(s, StandbyQos{"", "", "ihold"});
+    LONGS_EQUAL(2, standby.interactive_holds.size());
+    LONGS_EQUAL(2, standby.interactive_holds[0].id);
+    LONGS_EQUAL(3, standby.interactive_holds[1].id);
+    CHECK(standby.placeholders.empty() && standby.scavengers.empty());
+    LONGS_EQUAL(2, s.jobs.size());
+    LONGS_EQUAL(1, s.jobs[0].id);
+    LONGS_EQUAL(4, s.jobs[1].id);
+    LONGS_EQUAL(3, s.nodes[0].alloc_cpus); // only interactive jobs may take a hold's core
 }

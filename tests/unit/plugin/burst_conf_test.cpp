@@ -125,3 +125,19 @@ TEST(BurstConf, PathIsNextToSlurmConf)
     STRCMP_EQUAL("/etc/slurm/burst.conf", out);
     LONGS_EQUAL(-1, burst_conf_path_for("/etc/slurm/slurm.conf", out, 8));
 }
+
+TEST(BurstConf, InteractiveQosIsAQosNameAndNoneByDefault)
+{
+    STRCMP_EQUAL("", conf.interactive_qos);
+    LONGS_EQUAL(0, burst_conf_parse("InteractiveQOS = interactive\n", "b.conf", &conf, collect, nullptr));
+    STRCMP_EQUAL("interactive", conf.interactive_qos);
+    const std::string long_name(64, 'q');
+    LONGS_EQUAL(3, burst_conf_parse(("InteractiveQOS=a,b\nInteractiveQOS=\nInteractiveQOS=" + long_name + "\n").c_str(),
+                                    "b.conf", &conf, collect, nullptr));
+    STRCMP_EQUAL("interactive", conf.interactive_qos);
+    LONGS_EQUAL(3, warnings.size());
+    STRCMP_CONTAINS("b.conf:1: InteractiveQOS: expected a QOS name (up to 63 letters, digits, '-', '_', '.'), got "
+                    "\"a,b\"",
+                    warnings[0].c_str());
+    STRCMP_CONTAINS("b.conf:3: InteractiveQOS", warnings[2].c_str());
+}

@@ -51,8 +51,12 @@ struct BurstdConfig {
     std::string burstd_id;                           // default: ClusterName
     std::string slurm_conf = "/etc/slurm/slurm.conf";
     std::string slurm_user = "slurm";                // admitted on the control socket besides root
-    // PlaceholderQOS=, ScavengerQOS=: jobs of these QOS are never demand.
+    // PlaceholderQOS=, ScavengerQOS=, InteractiveHoldQOS=: jobs of these QOS are never demand.
     StandbyQos standby_qos;
+    // Interactive=: cores of partitions kept for interactive jobs, which
+    // job_submit/burst puts in InteractiveQOS=.
+    std::vector<InteractiveReserve> interactive;
+    std::string interactive_qos;
     // A multi-node job not all of whose nodes got an instance: requeued or held.
     PartialJobLaunch partial_job_launch = PartialJobLaunch::Requeue;
 

@@ -24,6 +24,7 @@ const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
     "ReconcileEvery", "ObjectiveLambda", "PlaceholderQOS", "ScavengerQOS", "PartialJobLaunch",
+    "Interactive", "InteractiveQOS", "InteractiveHoldQOS",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "ThreadPolicy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -251,14 +252,47 @@ private:
                 config_.partial_job_launch = *what;
             else
                 expected("requeue or hold");
-        } else if (canonical == "PlaceholderQOS" || canonical == "ScavengerQOS") {
-            std::string& qos =
-                canonical == "PlaceholderQOS" ? config_.standby_qos.placeholder : config_.standby_qos.scavenger;
+        } else if (canonical == "PlaceholderQOS" || canonical == "ScavengerQOS" ||
+                   canonical == "InteractiveQOS" || canonical == "InteractiveHoldQOS") {
+            std::string& qos = canonical == "PlaceholderQOS"   ? config_.standby_qos.placeholder
+                               : canonical == "ScavengerQOS"   ? config_.standby_qos.scavenger
+                               : canonical == "InteractiveQOS" ? config_.interactive_qos
+                                                               : config_.standby_qos.interactive_hold;
             if (!valid_name(v))
                 expected("a QOS name (letters, digits, '-', '_', '.')");
             else
                 qos = v;
+        } else if (canonical == "Interactive") {
+            parse_interactive(v, expected);
         }
+    }
+
+    // PARTITION:CORES[,PARTITION:CORES...], each partition once.
+    template <class Expected>
+    void parse_interactive(const std::string& v, const Expected& expected)
+    {
+        std::vector<InteractiveReserve> reserves;
+        std::size_t start = 0;
+        while (start <= v.size()) {
+            const std::size_t end = std::min(v.find(',', start), v.size());
+            const std::string entry = v.substr(start, end - start);
+            const std::size_t colon = entry.find(':');
+            const std::string partition = entry.substr(0, colon);
+            const auto cores = colon == std::string::npos ? std::nullopt
+                                                          : parse_unsigned(entry.substr(colon + 1), 1000000);
+            if (!valid_name(partition) || !cores || *cores == 0) {
+                expected("PARTITION:CORES[,PARTITION:CORES...] with at least one core each (e.g. debug:4)");
+                return;
+            }
+            for (const auto& r : reserves)
+                if (r.partition == partition) {
+                    expected("each partition once (" + partition + " twice)");
+                    return;
+                }
+            reserves.push_back(InteractiveReserve{partition, std::uint32_t(*cores)});
+            start = end + 1;
+        }
+        config_.interactive = std::move(reserves);
     }
 
     // Checks the section's own name; returns the "file:line: Section=name: " prefix.
@@ -530,9 +564,21 @@ private:
             errors_.push_back(file_ + ": SocketPath and ControlSocket: expected two different paths, got " +
                               in_quotes(config_.socket_path) + " for both");
         const StandbyQos& standby = config_.standby_qos;
-        if (!standby.placeholder.empty() && standby.placeholder == standby.scavenger)
-            errors_.push_back(file_ + ": PlaceholderQOS and ScavengerQOS: expected two different QOS, got " +
-                              in_quotes(standby.placeholder) + " for both");
+        const std::pair<const char*, const std::string*> qos_keys[] = {
+            {"PlaceholderQOS", &standby.placeholder},
+            {"ScavengerQOS", &standby.scavenger},
+            {"InteractiveHoldQOS", &standby.interactive_hold},
+            {"InteractiveQOS", &config_.interactive_qos}};
+        for (std::size_t i = 0; i < std::size(qos_keys); ++i)
+            for (std::size_t j = i + 1; j < std::size(qos_keys); ++j)
+                if (!qos_keys[i].second->empty() && *qos_keys[i].second == *qos_keys[j].second)
+                    errors_.push_back(file_ + ": " + qos_keys[i].first + " and " + qos_keys[j].first +
+                                      ": expected two different QOS, got " + in_quotes(*qos_keys[i].second) +
+                                      " for both");
+        if (!config_.interactive.empty() && (standby.interactive_hold.empty() || config_.interactive_qos.empty()))
+            errors_.push_back(where(global_lines_.at("Interactive")) +
+                              ": Interactive= keeps cores with hold jobs that only interactive jobs preempt: "
+                              "InteractiveHoldQOS= and InteractiveQOS= are required");
         for (const auto& policy : config_.policies)
             if (policy.name == WarmPoolPolicy::kName && standby.placeholder.empty())
                 errors_.push_back(policy.origin + ": Policy=warm holds warm nodes with placeholder jobs: "

@@ -123,6 +123,13 @@ void write_status_text(std::ostream& out, json_t* s)
                 << " scavenger job(s) running\n";
         }
     }
+    const char* partition;
+    json_t* reserve;
+    json_object_foreach(json_object_get(s, "interactive"), partition, reserve) {
+        out << "interactive " << partition << ": keep " << integer(reserve, "keep") << " core(s) ready, "
+            << integer(reserve, "held") << " held, " << integer(reserve, "queued") << " hold(s) queued, "
+            << integer(reserve, "waiting") << " interactive core(s) waiting\n";
+    }
     json_t* instances = json_object_get(s, "instances");
     if (json_is_array(instances)) {
         out << "instances: " << json_array_size(instances) << " open, " << integer(s, "closed_instances")

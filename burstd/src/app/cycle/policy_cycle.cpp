@@ -89,7 +89,7 @@ PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actua
                          std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads)
     : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), ledger_window_(ledger, kRecentBoots),
       actuator_(actuator), instances_(instances), reconcile_every_(reconcile_every ? reconcile_every : 1),
-      placeholders_(actuator)
+      placeholders_(actuator), interactive_(actuator)
 {
     // What the last run learned of thread scaling, before any job end of this one.
     try {
@@ -147,6 +147,9 @@ void PolicyCycle::run(const CycleContext& ctx)
     placeholders_.set_qos(ctx.config.standby_qos.placeholder);
     StandbyQos standby_qos = ctx.config.standby_qos;
     standby_qos.placeholder = placeholders_.qos(); // the last one, should a reload have taken it out
+    if (!standby_qos.interactive_hold.empty())
+        interactive_hold_qos_ = standby_qos.interactive_hold;
+    standby_qos.interactive_hold = interactive_hold_qos_;
     state.standby = set_aside_standby_jobs(state.snapshot, standby_qos);
     state.groups = ctx.config.node_groups;
     for (auto& g : state.groups)
@@ -221,6 +224,7 @@ void PolicyCycle::run(const CycleContext& ctx)
     CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
     release_orphaned_placeholders(state, ctx);
     keep_scavengers_off_cloud(state, ctx);
+    keep_interactive_holds(state, ctx);
     count_warm_pools(state);
     stats_.decide_seconds_sum += stats_.last_decide_seconds;
     whys_.publish(job_whys(outcome, state.snapshot, state.groups), state.snapshot, ctx.now, actuator_, ctx.log);
@@ -296,6 +300,43 @@ void PolicyCycle::keep_scavengers_off_cloud(const ClusterState& state, const Cyc
     }
     for (auto it = scavengers_handled_.begin(); it != scavengers_handled_.end();)
         it = still_waiting.count(*it) ? std::next(it) : scavengers_handled_.erase(it);
+}
+
+void PolicyCycle::keep_interactive_holds(const ClusterState& state, const CycleContext& ctx)
+{
+    const InteractiveHolds::Settings settings{ctx.config.interactive, ctx.config.interactive_qos,
+                                              interactive_hold_qos_};
+    std::vector<std::string> errors;
+    for (auto& did : interactive_.keep(settings, state, ctx.now, errors)) {
+        ctx.log.info("decision: " + did);
+        AppliedAction done;
+        done.time = ctx.now;
+        done.action = std::move(did);
+        done.reason = "Interactive=";
+        ++stats_.actions[{"interactive_holds", "applied"}];
+        remember(std::move(done));
+    }
+    for (auto& error : errors) {
+        ctx.log.error("decision: " + error);
+        ++stats_.actions[{"interactive_holds", "failed"}];
+        AppliedAction failed;
+        failed.time = ctx.now;
+        failed.action = "interactive holds";
+        failed.reason = "Interactive=";
+        failed.error = std::move(error);
+        remember(std::move(failed));
+    }
+    stats_.interactive.clear();
+    const std::vector<JobId> none;
+    for (const auto& r : ctx.config.interactive)
+        stats_.interactive[r.partition] =
+            InteractiveStats{r.cores, interactive_readiness(r.partition, state, ctx.config.interactive_qos, none)};
+    for (const auto& h : state.standby.interactive_holds)
+        if (h.name == kInteractiveHoldName)
+            for (const auto& p : h.partitions)
+                if (!stats_.interactive.count(p))
+                    stats_.interactive[p] =
+                        InteractiveStats{0, interactive_readiness(p, state, ctx.config.interactive_qos, none)};
 }
 
 void PolicyCycle::count_warm_pools(const ClusterState& state)
@@ -681,6 +722,15 @@ void PolicyCycle::report(json_t* status, std::optional<double> objective_lambda)
         json_object_set(warm.get(), name.c_str(), group.get());
     }
     json_object_set(status, "warm", warm.get());
+
+    // Each partition's cores kept for interactive jobs.
+    JsonRef interactive(json_object());
+    for (const auto& [name, p] : stats_.interactive)
+        json_object_set_new(interactive.get(), name.c_str(),
+                            json_pack("{s:I, s:I, s:I, s:I}", "keep", json_int_t(p.keep), "held",
+                                      json_int_t(p.readiness.held), "queued", json_int_t(p.readiness.queued),
+                                      "waiting", json_int_t(p.readiness.waiting)));
+    json_object_set(status, "interactive", interactive.get());
 
     JsonRef instances(json_array());
     for (const auto& r : ledger_.open_records()) {

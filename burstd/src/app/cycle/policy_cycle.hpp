@@ -13,6 +13,7 @@
 #include "app/cycle/job_why.hpp"
 #include "app/cycle/launch_fence.hpp"
 #include "app/metrics/run_metrics_feed.hpp"
+#include "app/warm/interactive_holds.hpp"
 #include "app/warm/placeholder_pool.hpp"
 #include "app/config/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
@@ -53,16 +54,24 @@ struct WarmPoolStats {
     std::size_t scavengers_running = 0; // on the group's nodes
 };
 
+// A partition's cores kept for interactive jobs (Interactive=), as of the last cycle.
+struct InteractiveStats {
+    std::uint32_t keep = 0;
+    InteractiveReadiness readiness;
+};
+
 // What the cycles have done so far, for metrics.
 struct PolicyCycleStats {
     std::uint64_t runs = 0;          // cycles with a snapshot (the policy chain ran)
     double decide_seconds_sum = 0;   // time inside the policies' decide() (wall)
     double last_decide_seconds = 0;
-    // (kind: route|hire|release|threads|placeholders, outcome: applied|failed) -> count
+    // (kind: route|hire|release|threads|placeholders|interactive_holds, outcome: applied|failed) -> count
     std::map<std::pair<std::string, std::string>, std::uint64_t> actions;
     std::size_t fenced_nodes = 0; // drained by the launch fence (launch_fence.hpp), as of the last cycle
     // Groups with a warm pool target, placeholders or scavenger work.
     std::map<std::string, WarmPoolStats> warm;
+    // Partitions with an Interactive= reserve or holds of burstd.
+    std::map<std::string, InteractiveStats> interactive;
 };
 
 class PolicyCycle {
@@ -137,6 +146,8 @@ private:
     // have others, and holds those that have none.
     void keep_scavengers_off_cloud(const ClusterState& state, const CycleContext& ctx);
     void count_warm_pools(const ClusterState& state);
+    // Keeps the cores Interactive= names held for interactive jobs.
+    void keep_interactive_holds(const ClusterState& state, const CycleContext& ctx);
     // Drains the resumable nodes of groups that may not launch (LaunchFence).
     void fence_stopped_groups(ClusterState& state, const CycleContext& ctx);
     void remember(AppliedAction a);
@@ -172,6 +183,8 @@ private:
     LaunchFence fence_;
     RunMetricsFeed run_metrics_;
     PlaceholderPool placeholders_;
+    InteractiveHolds interactive_;
+    std::string interactive_hold_qos_; // the last InteractiveHoldQOS=, should a reload have taken it out
     std::set<JobId> scavengers_handled_; // moved off the cloud or held, while they wait
 };
 

@@ -191,6 +191,16 @@ std::string render_metrics(const BurstdMetricsInput& in)
     for (const auto& [group, pool] : in.policy.warm)
         m.sample(double(pool.scavengers_running), {{"group", group}});
 
+    m.family("burstd_interactive_cores",
+             "Cores of the partition kept for interactive jobs (Interactive=), held by hold jobs now, and "
+             "asked for by interactive jobs waiting there.",
+             T::Gauge);
+    for (const auto& [partition, p] : in.policy.interactive) {
+        m.sample(double(p.keep), {{"partition", partition}, {"state", "kept"}});
+        m.sample(double(p.readiness.held), {{"partition", partition}, {"state", "held"}});
+        m.sample(double(p.readiness.waiting), {{"partition", partition}, {"state", "waiting"}});
+    }
+
     std::map<std::pair<std::string, std::string>, std::size_t> instances;
     for (const auto& r : in.open_records)
         ++instances[{r.node_group, std::string(to_string(r.state))}];

@@ -11,13 +11,6 @@ namespace burst {
 
 namespace {
 
-bool listed(const std::vector<JobId>& ids, JobId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }
-
-bool in_partition(const Job& job, const std::string& partition)
-{
-    return std::find(job.partitions.begin(), job.partitions.end(), partition) != job.partitions.end();
-}
-
 // The group's placeholders still standing: running ones, those on nodes
 // that are up first, then by age; queued ones newest first (the last asked
 // for go first).
@@ -76,21 +69,13 @@ GroupNodes group_nodes(const NodeGroup& group, const ClusterState& state, const 
     return out;
 }
 
-std::string ids_text(const std::vector<JobId>& ids)
-{
-    std::string text;
-    for (JobId id : ids)
-        text += (text.empty() ? "" : ",") + std::to_string(id);
-    return text;
-}
-
 } // namespace
 
 std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterState& state)
 {
     std::vector<const Job*> found;
     for (const auto& job : state.standby.placeholders)
-        if (job.name == kPlaceholderName && in_partition(job, group_partition(group)))
+        if (job.name == kPlaceholderName && job.may_run_in(group_partition(group)))
             found.push_back(&job);
     return found;
 }
@@ -108,7 +93,7 @@ std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state
 {
     std::uint64_t nodes = 0, narrow_cpus = 0;
     for (const auto& job : state.snapshot.jobs) {
-        if (!job.pending() || job.blocked() || !in_partition(job, group_partition(group)))
+        if (!job.pending() || job.blocked() || !job.may_run_in(group_partition(group)))
             continue;
         if (job.node_count > 1 || group.cpus == 0)
             nodes += std::uint64_t(job.node_count) * job.array_task_count;
@@ -176,23 +161,7 @@ void PlaceholderPool::forget_settled(const ClusterState& state)
     std::unordered_set<JobId> shown;
     for (const auto& p : state.standby.placeholders)
         shown.insert(p.id);
-    const Time taken = state.snapshot.time;
-    // Settled: shown, or a snapshot taken after the submission does not
-    // show it (it ran and ended already).  A snapshot from before shows
-    // nothing either way.
-    for (auto it = submitted_.begin(); it != submitted_.end();)
-        it = shown.count(it->first) || taken > it->second.second + kSettleMargin ? submitted_.erase(it)
-                                                                                 : std::next(it);
-    for (auto it = cancelled_.begin(); it != cancelled_.end();)
-        it = !shown.count(it->first) || taken > it->second + kCancelRetry ? cancelled_.erase(it) : std::next(it);
-}
-
-std::vector<JobId> PlaceholderPool::cancelled_ids() const
-{
-    std::vector<JobId> ids;
-    for (const auto& [id, when] : cancelled_)
-        ids.push_back(id);
-    return ids;
+    settling_.settle(shown, state.snapshot.time);
 }
 
 std::string PlaceholderPool::cancel(const std::vector<JobId>& ids, Time now, std::string_view reason,
@@ -204,7 +173,7 @@ std::string PlaceholderPool::cancel(const std::vector<JobId>& ids, Time now, std
             error = e.message;
             break;
         }
-        cancelled_[id] = now;
+        settling_.cancelled(id, now);
         done.push_back(id);
     }
     return done.empty() ? "" : "cancel placeholder job(s) " + ids_text(done);
@@ -215,10 +184,8 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
 {
     targets_[group.name] = Target{keep, std::string(reason)};
     forget_settled(state);
-    std::uint32_t in_flight = 0;
-    for (const auto& [id, sent] : submitted_)
-        in_flight += sent.first == group.name;
-    const PlaceholderPlan plan = plan_placeholders(group, keep, state, in_flight, cancelled_ids());
+    const PlaceholderPlan plan =
+        plan_placeholders(group, keep, state, settling_.in_flight(group.name), settling_.cancelled_ids());
     std::vector<std::string> done;
     if (std::string cancelled = cancel(plan.cancel, now, reason, error); !cancelled.empty())
         done.push_back(cancelled);
@@ -231,12 +198,12 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
     std::uint32_t submitted = 0;
     for (std::uint32_t i = 0; error.empty() && i < plan.submit; ++i) {
         JobId id = 0;
-        if (ActuatorError e = actuator_.submit_placeholder(PlaceholderJob{group_partition(group), qos_, kPlaceholderName},
+        if (ActuatorError e = actuator_.submit_placeholder(PlaceholderJob{group_partition(group), qos_, kPlaceholderName, 0, {}},
                                                           reason, id)) {
             error = e.message;
             break;
         }
-        submitted_[id] = {group.name, now};
+        settling_.submitted(id, group.name, now);
         ++submitted;
     }
     if (submitted)
@@ -254,7 +221,7 @@ std::string PlaceholderPool::free_for_waiting(const NodeGroup& group, const Clus
     const std::uint32_t waiting = nodes_waited_for(group, state);
     if (waiting == 0)
         return "";
-    return cancel(placeholders_to_free(waiting, group, state, cancelled_ids()), now,
+    return cancel(placeholders_to_free(waiting, group, state, settling_.cancelled_ids()), now,
                   "real jobs wait in " + group_partition(group), error);
 }
 
@@ -265,7 +232,7 @@ std::string PlaceholderPool::make_room(const Job& job, const NodeGroup& group, c
     const std::uint32_t nodes = job.node_count > 1 || group.cpus == 0
                                     ? job.node_count
                                     : std::uint32_t((job.cpus + group.cpus - 1) / group.cpus);
-    const std::string done = cancel(placeholders_to_free(nodes, group, state, cancelled_ids()), now,
+    const std::string done = cancel(placeholders_to_free(nodes, group, state, settling_.cancelled_ids()), now,
                                     "job " + std::to_string(job.id) + " takes its warm node", error);
     return done.empty() ? "" : done + " for job " + std::to_string(job.id);
 }

@@ -13,10 +13,9 @@
 //
 // Placeholders are found in each snapshot by QOS and name
 // (model/standby_jobs.hpp), so a restart of burstd picks up the ones it
-// left.  A submission or cancellation stays in mind until a snapshot taken
-// after it shows it took effect, so that a lagging or stalled snapshot
-// stream never makes the pool do it twice.
+// left; what it did since the last snapshot is kept as SettlingJobs.
 
+#include "app/warm/settling_jobs.hpp"
 #include "model/clock.hpp"
 #include "model/cluster_state.hpp"
 #include "model/job.hpp"
@@ -80,7 +79,7 @@ public:
     std::string make_room(const Job& job, const NodeGroup& group, const ClusterState& state, Time now,
                           std::string& error);
     // Cancelled, though a snapshot may still show it.
-    bool cancelled(JobId job) const { return cancelled_.count(job) != 0; }
+    bool cancelled(JobId job) const { return settling_.is_cancelled(job); }
     // What the warm pool last asked of each group, and why.
     struct Target {
         std::uint32_t keep = 0;
@@ -90,23 +89,15 @@ public:
     // No warm pool any more: no target either.
     void forget_targets() { targets_.clear(); }
 
-    // How much later than a submission or cancellation a snapshot must be
-    // taken to show it (slurmctld's and burstd's clocks may differ a little).
-    static constexpr Seconds kSettleMargin = 2;
-    // A cancellation a snapshot this much later still shows is tried again.
-    static constexpr Seconds kCancelRetry = 60;
-
 private:
     void forget_settled(const ClusterState& state);
-    std::vector<JobId> cancelled_ids() const;
     // Cancels `ids` in order; the ones done in words, "" for none.
     std::string cancel(const std::vector<JobId>& ids, Time now, std::string_view reason, std::string& error);
 
     SlurmActuator& actuator_;
     std::string qos_;
     std::map<std::string, Target> targets_;
-    std::map<JobId, std::pair<std::string, Time>> submitted_; // not yet in a snapshot: id -> (group, when)
-    std::map<JobId, Time> cancelled_;                         // still in the snapshot
+    SettlingJobs settling_; // owners: node groups
 };
 
 } // namespace burst

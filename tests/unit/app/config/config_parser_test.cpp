@@ -422,3 +422,38 @@ TEST(ConfigParser, AWarmPoolNeedsAPlaceholderQosAndItsOwn)
     r = parse_config("ClusterName=lab PlaceholderQOS=a,b\n", "f");
     CHECK_TRUE(has_error(r, "f:1: PlaceholderQOS: expected a QOS name"));
 }
+
+TEST(ConfigParser, InteractiveKeepsCoresOfPartitionsWithItsTwoQos)
+{
+    auto r = parse_config("ClusterName=lab Interactive=debug:4,gpu:1\n"
+                          "InteractiveQOS=interactive InteractiveHoldQOS=ihold\n",
+                          "f");
+    CHECK_TRUE(r.errors.empty());
+    LONGS_EQUAL(2, r.config.interactive.size());
+    STRCMP_EQUAL("debug", r.config.interactive[0].partition.c_str());
+    LONGS_EQUAL(4, r.config.interactive[0].cores);
+    STRCMP_EQUAL("gpu", r.config.interactive[1].partition.c_str());
+    LONGS_EQUAL(1, r.config.interactive[1].cores);
+    STRCMP_EQUAL("interactive", r.config.interactive_qos.c_str());
+    STRCMP_EQUAL("ihold", r.config.standby_qos.interactive_hold.c_str());
+}
+
+TEST(ConfigParser, ABadInteractiveLineSaysWhatIsWrong)
+{
+    const char* shape = "expected PARTITION:CORES[,PARTITION:CORES...] with at least one core each";
+    for (const char* v : {"debug", "debug:0", "debug:x", "debug:4,", ":4", "debug:4:5"}) {
+        auto r = parse_config(std::string("ClusterName=lab InteractiveQOS=i InteractiveHoldQOS=h\nInteractive=") +
+                                  v + "\n",
+                              "f");
+        CHECK_TRUE(has_error(r, std::string("f:2: Interactive: ") + shape));
+    }
+    auto r = parse_config("ClusterName=lab InteractiveQOS=i InteractiveHoldQOS=h Interactive=a:1,a:2\n", "f");
+    CHECK_TRUE(has_error(r, "f:1: Interactive: expected each partition once (a twice)"));
+    r = parse_config("ClusterName=lab\nInteractive=debug:2\n", "f");
+    CHECK_TRUE(has_error(r, "f:2: Interactive= keeps cores with hold jobs that only interactive jobs preempt: "
+                            "InteractiveHoldQOS= and InteractiveQOS= are required"));
+    r = parse_config("ClusterName=lab PlaceholderQOS=low InteractiveHoldQOS=low\n", "f");
+    CHECK_TRUE(has_error(r, "f: PlaceholderQOS and InteractiveHoldQOS: expected two different QOS, got \"low\""));
+    r = parse_config("ClusterName=lab InteractiveQOS=i InteractiveHoldQOS=i\n", "f");
+    CHECK_TRUE(has_error(r, "f: InteractiveHoldQOS and InteractiveQOS: expected two different QOS, got \"i\""));
+}

@@ -80,3 +80,12 @@ TEST(StatusText, ShowsTheRunMetricsBurstsimReports)
     CHECK_TEXT(has(without_lambda, "  cloud cost 1.0000, waiting 0.00 core-h, waste 0.00 core-h\n"),
                without_lambda.c_str());
 }
+
+TEST(StatusText, ShowsTheCoresKeptForInteractiveJobsPerPartition)
+{
+    const std::string t = render(R"({"cluster": "hpc", "uptime": 5, "cycles": 2, "cycle_interval": 10,
+        "interactive": {"debug": {"keep": 4, "held": 3, "queued": 1, "waiting": 0},
+                        "old": {"keep": 0, "held": 1, "queued": 0, "waiting": 2}}})");
+    CHECK(has(t, "interactive debug: keep 4 core(s) ready, 3 held, 1 hold(s) queued, 0 interactive core(s) waiting\n"
+                 "interactive old: keep 0 core(s) ready, 1 held, 0 hold(s) queued, 2 interactive core(s) waiting\n"));
+}

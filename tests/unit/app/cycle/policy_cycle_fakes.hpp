@@ -79,8 +79,12 @@ public:
     ActuatorError submit_placeholder(const PlaceholderJob& job, std::string_view, JobId& id) override
     {
         id = next_job_id++;
-        calls.push_back("submit " + job.name + " partition=" + job.partition + " qos=" + job.qos + " -> " +
-                        std::to_string(id));
+        std::string excluded;
+        for (const auto& n : job.excluded_nodes)
+            excluded += (excluded.empty() ? "" : ",") + n;
+        calls.push_back("submit " + job.name + " partition=" + job.partition + " qos=" + job.qos +
+                        (job.cpus ? " cpus=" + std::to_string(job.cpus) : "") +
+                        (excluded.empty() ? "" : " exclude=" + excluded) + " -> " + std::to_string(id));
         return {};
     }
     ActuatorError cancel_job(JobId job, std::string_view) override

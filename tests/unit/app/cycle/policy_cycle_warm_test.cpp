@@ -154,3 +154,44 @@ TEST(PolicyCycleWarm, RealJobsWaitingInTheGroupsPartitionTakeWarmNodesBeforeAnyF
     CHECK(actuator.calls == std::vector<std::string>{"cancel 50"});
     CHECK(out.str().find("decision: cancel placeholder job(s) 50: real jobs wait in cloud") != std::string::npos);
 }
+
+TEST(PolicyCycleWarm, InteractiveHoldsAreNeverRoutedAndTheCycleKeepsTheirCount)
+{
+    config.standby_qos.interactive_hold = "ihold";
+    config.interactive_qos = "interactive";
+    config.interactive = {InteractiveReserve{"local", 2}};
+    Snapshot s;
+    s.time = 900;
+    Node n1;
+    n1.name = "n1";
+    n1.cpus = 4;
+    n1.alloc_cpus = 1;
+    n1.base = NodeBaseState::Mixed;
+    s.nodes = {n1, cloud_node("c1", kNodePoweredDown), cloud_node("c2", kNodePoweredDown)};
+    s.partitions = {Partition{"local", {"n1", "c1"}}, Partition{"cloud", {"c1", "c2"}}};
+    Job running_hold;
+    running_hold.id = 60;
+    running_hold.name = kInteractiveHoldName;
+    running_hold.qos = "ihold";
+    running_hold.state = JobState::Running;
+    running_hold.partitions = {"local"};
+    running_hold.nodes = {"n1"};
+    running_hold.cpus = 1;
+    Job queued_hold = running_hold;
+    queued_hold.id = 61;
+    queued_hold.state = JobState::Pending;
+    queued_hold.nodes.clear();
+    s.jobs = {running_hold, queued_hold};
+    cycle(s, {Action{RouteToCloud{61, "cloud"}, "a policy that misread it"}});
+    // Two cores kept, two holds already: nothing submitted; the queued hold is no job to route.
+    CHECK(actuator.calls.empty());
+    CHECK(out.str().find("route job 61 to group cloud (a policy that misread it) failed: job is not in the snapshot") !=
+          std::string::npos);
+    // One hold shown: one more, off the partition's node group nodes.
+    s.jobs = {running_hold};
+    cycle(s, {});
+    CHECK(actuator.calls ==
+          std::vector<std::string>{"submit burst-interactive-hold partition=local qos=ihold cpus=1 exclude=c1 -> 9000"});
+    CHECK(out.str().find("decision: submit 1 interactive hold(s) in local: Interactive= keeps 2 core(s) there") !=
+          std::string::npos);
+}

@@ -207,6 +207,21 @@ TEST(BurstdMetrics, RendersEachGroupsWarmPool)
     CHECK(has(t, "burstd_scavenger_jobs_running{group=\"gpu\"} 4\n"));
 }
 
+TEST(BurstdMetrics, RendersEachPartitionsInteractiveCores)
+{
+    BurstdMetricsInput in;
+    InteractiveStats debug;
+    debug.keep = 4;
+    debug.readiness.held = 3;
+    debug.readiness.waiting = 1;
+    in.policy.interactive["debug"] = debug;
+    const std::string t = render_metrics(in);
+    CHECK(has(t, "# TYPE burstd_interactive_cores gauge\n"
+                 "burstd_interactive_cores{partition=\"debug\",state=\"kept\"} 4\n"
+                 "burstd_interactive_cores{partition=\"debug\",state=\"held\"} 3\n"
+                 "burstd_interactive_cores{partition=\"debug\",state=\"waiting\"} 1\n"));
+}
+
 TEST(BurstdMetrics, RendersTheRunMetricsAsHistogramCountersAndGauges)
 {
     BurstdMetricsInput in;
