@@ -114,7 +114,6 @@ if wait_for "[ \"\$(job_field $batch2 JobState)\" = RUNNING ]" 20; then
 else
     tap_fail "the batch job took the core the interactive job left" "$(squeue)"
 fi
-batch3=$(sbatch --parsable -p local -n1 --comment burst:never -o /dev/null --wrap 'sleep 600')
 
 # A restart of burstd neither loses nor duplicates the hold.
 burstd_stop
@@ -128,6 +127,23 @@ tap_like "burstctl status shows the partition's interactive cores" \
 tap_is "the status JSON has them" "$(python3 -c 'import json,sys; s=json.load(sys.stdin); s=s.get("status", s); print(s["interactive"]["local"])' <<<"$status")" \
     "{'keep': 1, 'held': 1, 'queued': 0, 'waiting': 0}"
 
+# A batch job first in line that needs the held core too is not starved: the
+# hold yields to it and comes back after it started.
+scancel "$batch2"
+wide=$(sbatch --parsable -p local -n2 --comment burst:never -o /dev/null --wrap 'sleep 5')
+if wait_for "[ \"\$(job_field $wide JobState)\" = RUNNING ]" 30; then
+    tap_ok "a 2-CPU batch job, first in line, got the held core"
+else
+    tap_fail "the 2-CPU batch job started" "$(squeue; grep -i 'interactive hold' "$work/burstd.log" | tail -3)"
+fi
+if wait_for "[ \"\$(holds R)\" = 1 ]" 30; then
+    tap_ok "the hold came back after it"
+else
+    tap_fail "the hold came back" "$(squeue)"
+fi
+batch3=$(sbatch --parsable -p local -n1 --comment burst:never -o /dev/null --wrap 'sleep 600')
+wait_for "[ \"\$(job_field $batch3 JobState)\" = RUNNING ]" 15 || tap_fail "batch job $batch3 runs" "$(squeue)"
+
 # A reload without Interactive= cancels the hold; a salloc then waits for batch work.
 burstd_write_conf always 1 "${conf_lines[@]}"
 kill -HUP "$BURSTD_PID"
@@ -136,7 +152,8 @@ if wait_for "[ \"\$(holds)\" = 0 ]" 20; then
 else
     tap_fail "the reload cancelled the hold" "$(squeue; tail -5 "$work/burstd.log")"
 fi
-wait_for "[ \"\$(job_field $batch3 JobState)\" = RUNNING ]" 15 || tap_fail "batch job $batch3 took the freed core" "$(squeue)"
+batch4=$(sbatch --parsable -p local -n1 --comment burst:never -o /dev/null --wrap 'sleep 600')
+wait_for "[ \"\$(job_field $batch4 JobState)\" = RUNNING ]" 15 || tap_fail "batch job $batch4 took the freed core" "$(squeue)"
 out=$(salloc --no-shell --immediate=3 -p local -n1 --comment burst:never -J probe-unheld 2>&1)
 tap_unlike() { if [[ $2 =~ $3 ]]; then tap_fail "$1" "$2"; else tap_ok "$1"; fi; }
 tap_unlike "without a hold, salloc is not granted within 3 s" "$out" 'Granted job allocation'
@@ -144,5 +161,5 @@ tap_unlike "without a hold, salloc is not granted within 3 s" "$out" 'Granted jo
 tap_is "no hold ran on a CLOUD node" "$(sacct -n -X --name burst-interactive-hold -o NodeList%20 | grep -c c1)" 0
 tap_is "no instance was launched" "$(grep -c 'launched c[0-9]* as' "$work/burstd.log")" 0
 tap_is "burstd logged no failed decision" "$(grep -c 'failed:' "$work/burstd.log")" 0
-scancel "$batch2" "$batch3"
+scancel "$batch3" "$batch4"
 tap_finish

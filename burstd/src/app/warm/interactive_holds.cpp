@@ -39,18 +39,38 @@ const Partition* find_partition(const std::string& name, const ClusterState& sta
     return nullptr;
 }
 
-// The free CPUs of the partition's local nodes that are up.
-std::uint64_t idle_local_cpus(const std::string& partition, const ClusterState& state)
+// The CPUs of the partition's local nodes that are up: all, and free.
+struct LocalCpus {
+    std::uint64_t total = 0;
+    std::uint64_t idle = 0;
+};
+
+LocalCpus local_cpus(const std::string& partition, const ClusterState& state)
 {
+    LocalCpus cpus;
     const Partition* p = find_partition(partition, state);
     if (!p)
-        return 0;
+        return cpus;
     const std::set<std::string> members(p->nodes.begin(), p->nodes.end());
-    std::uint64_t cpus = 0;
     for (const auto& n : state.snapshot.nodes)
-        if (members.count(n.name) && n.usable() && !in_a_group(n.name, state))
-            cpus += n.cpus - std::min(n.cpus, n.alloc_cpus);
+        if (members.count(n.name) && n.usable() && !in_a_group(n.name, state)) {
+            cpus.total += n.cpus;
+            cpus.idle += n.cpus - std::min(n.cpus, n.alloc_cpus);
+        }
     return cpus;
+}
+
+// Gives up running holds, newest first, until `wanted` CPUs are free
+// beyond `freed`.
+void give_up(const std::vector<const Job*>& running, std::uint64_t wanted, std::uint64_t freed,
+             std::vector<JobId>& cancel)
+{
+    for (const Job* r : running) {
+        if (freed >= wanted)
+            break;
+        cancel.push_back(r->id);
+        freed += std::max<std::uint32_t>(r->cpus, 1);
+    }
 }
 
 } // namespace
@@ -111,17 +131,32 @@ InteractiveHoldPlan plan_interactive_holds(const InteractiveReserve& reserve, co
                 wanted += j->total_cpus();
                 plan.served.push_back(j->id);
             }
-        std::uint64_t freed = idle_local_cpus(reserve.partition, state);
+        std::uint64_t freed = local_cpus(reserve.partition, state).idle;
         for (const auto& h : state.standby.interactive_holds)
             if (h.name == kInteractiveHoldName && h.may_run_in(reserve.partition) && !h.pending() &&
                 (h.state != JobState::Running || listed(cancelled, h.id)))
                 freed += hold_cpus(h);
-        for (const Job* r : running) {
-            if (freed >= wanted)
-                break;
-            plan.cancel.push_back(r->id);
-            freed += hold_cpus(*r);
-        }
+        give_up(running, wanted, freed, plan.cancel);
+        return plan;
+    }
+    // The first batch job in line, if too wide to start beside the reserve,
+    // would wait for ever: the running holds it needs are given up (Slurm
+    // keeps cores coming free for the first job in line), no hold is queued
+    // while it waits, and they come back as cores come free after it started.
+    std::uint64_t held = 0;
+    for (const Job* r : running)
+        held += hold_cpus(*r);
+    const Job* first = nullptr;
+    for (const auto& job : state.snapshot.jobs)
+        if (job.pending() && !job.blocked() && job.qos != interactive_qos && job.may_run_in(reserve.partition) &&
+            (!first || job.priority > first->priority))
+            first = &job;
+    const LocalCpus local = local_cpus(reserve.partition, state);
+    if (first && first->cpus <= local.total &&
+        first->cpus + std::max<std::uint64_t>(held, reserve.cores) > local.total) {
+        for (const Job* q : queued)
+            plan.cancel.push_back(q->id);
+        give_up(running, first->cpus + held > local.total ? first->cpus + held - local.total : 0, 0, plan.cancel);
         return plan;
     }
     // A hold near its time limit is replaced ahead of time: the queued one

@@ -292,3 +292,33 @@ TEST(InteractiveHoldPlan, AHoldWellPastItsLimitIsCancelledAndAPendingOneWithoutC
     CHECK(p.cancel == std::vector<JobId>({10}));
     LONGS_EQUAL(0, p.submit);
 }
+
+TEST(InteractiveHoldPlan, HoldsYieldToABatchJobTooWideToStartBesideTheReserve)
+{
+    StateBuilder b = site(); // 8 local cores in debug
+    hold(b, 10, "n2");
+    hold(b, 11, "n2");
+    hold(b, 12);
+    b.pending(52, 7); // fits beside one hold, not the reserve of three
+    b.state.snapshot.jobs.back().partitions = {"debug"};
+    b.state.snapshot.jobs.back().reason = PendingReason("Resources");
+    b.pending(53, 9); // wider than the partition: no hold helps it
+    b.state.snapshot.jobs.back().partitions = {"debug"};
+    b.pending(55, 7); // after 52 in line: 52 gets the cores first
+    b.state.snapshot.jobs.back().partitions = {"debug"};
+    InteractiveHoldPlan p = plan(b, 3);
+    CHECK(p.cancel == std::vector<JobId>({12, 11}));
+    LONGS_EQUAL(0, p.submit);
+    // Still waiting (for batch work to end): no hold is queued ahead of it, none more given up.
+    b.state.standby.interactive_holds.resize(1);
+    InteractiveHoldPlan later = plan(b, 3);
+    CHECK(later.cancel.empty());
+    LONGS_EQUAL(0, later.submit);
+    // First in line, a job that fits beside the whole reserve changes nothing.
+    b.state.snapshot.jobs.clear();
+    b.pending(54, 5);
+    b.state.snapshot.jobs.back().partitions = {"debug"};
+    b.pending(56, 7);
+    b.state.snapshot.jobs.back().partitions = {"debug"};
+    LONGS_EQUAL(2, plan(b, 3).submit);
+}
