@@ -48,6 +48,7 @@ else
 fi
 hold=$(running_hold)
 tap_is "it holds one core of n1" "$(squeue -h -j "$hold" -o '%N %C %q')" "n1 1 ihold"
+tap_is "and 1 MB of memory (never a whole node's)" "$(job_field "$hold" MinMemoryNode)" 1M
 
 # Batch work fills the other core; the second batch job waits: the held core is not its.
 batch1=$(sbatch --parsable -p local -n1 --comment burst:never -o /dev/null --wrap 'sleep 600')

@@ -192,7 +192,7 @@ ActuatorError LibslurmActuator::submit_placeholder(const PlaceholderJob& job, st
             return {"placeholder: " + bad};
     // What `sbatch -p P --qos Q -J NAME -N1 --exclusive --nice=<most>
     // --no-requeue -o /dev/null` sends, with a script that only waits; an
-    // interactive hold instead of --exclusive --nice: -n1 -c CPUS
+    // interactive hold instead of --exclusive --nice: -n1 -c CPUS --mem=1M
     // --priority=<highest> --exclude=NODES.
     std::string script = "#!/bin/sh\nexec sleep infinity\n";
     std::string partition = job.partition, qos = job.qos, name = job.name;
@@ -215,6 +215,9 @@ ActuatorError LibslurmActuator::submit_placeholder(const PlaceholderJob& job, st
         desc.num_tasks = 1;
         desc.cpus_per_task = std::uint16_t(std::min<std::uint32_t>(job.cpus, UINT16_MAX - 2));
         desc.min_cpus = desc.cpus_per_task;
+        // --mem=1M: with memory a consumable resource and no DefMemPerCPU,
+        // Slurm would give a job asking none the whole node's memory.
+        desc.pn_min_memory = 1;
         desc.priority = kInteractiveHoldPriority;
     }
     if (!excluded.empty())
