@@ -137,6 +137,8 @@ if wait_for "[ \"\$(job_field $wide JobState)\" = RUNNING ]" 30; then
 else
     tap_fail "the 2-CPU batch job started" "$(squeue; grep -i 'interactive hold' "$work/burstd.log" | tail -3)"
 fi
+tap_like "burstd said why the hold yielded" "$(grep 'cancel interactive hold' "$work/burstd.log" | tail -1)" \
+    "job $wide, first in line, needs the held cores too"
 if wait_for "[ \"\$(holds R)\" = 1 ]" 30; then
     tap_ok "the hold came back after it"
 else

@@ -69,7 +69,7 @@ void give_up(const std::vector<const Job*>& running, std::uint64_t wanted, std::
         if (freed >= wanted)
             break;
         cancel.push_back(r->id);
-        freed += std::max<std::uint32_t>(r->cpus, 1);
+        freed += hold_cpus(*r);
     }
 }
 
@@ -123,6 +123,7 @@ InteractiveHoldPlan plan_interactive_holds(const InteractiveReserve& reserve, co
         // are given up for its cores, beyond the idle ones and those of
         // holds ending already (preempted, suspended or cancelled); once: a
         // job that still waits then waits for something else.
+        plan.why = "interactive jobs wait there";
         for (const Job* q : queued)
             plan.cancel.push_back(q->id);
         std::uint64_t wanted = 0;
@@ -154,6 +155,7 @@ InteractiveHoldPlan plan_interactive_holds(const InteractiveReserve& reserve, co
     const LocalCpus local = local_cpus(reserve.partition, state);
     if (first && first->cpus <= local.total &&
         first->cpus + std::max<std::uint64_t>(held, reserve.cores) > local.total) {
+        plan.why = "job " + std::to_string(first->id) + ", first in line, needs the held cores too";
         for (const Job* q : queued)
             plan.cancel.push_back(q->id);
         give_up(running, first->cpus + held > local.total ? first->cpus + held - local.total : 0, 0, plan.cancel);
@@ -252,9 +254,10 @@ std::vector<std::string> InteractiveHolds::keep(const Settings& settings, const 
                                    settling_.cancelled_ids(), served_);
         served_.insert(plan.served.begin(), plan.served.end());
         std::string error;
-        const std::string did = apply(plan, reserve.partition, settings.hold_qos, state, now, reason, error);
+        const std::string why = plan.why.empty() ? reason : plan.why;
+        const std::string did = apply(plan, reserve.partition, settings.hold_qos, state, now, why, error);
         if (!did.empty())
-            done.push_back(did + " in " + reserve.partition + ": " + reason);
+            done.push_back(did + " in " + reserve.partition + ": " + why);
         if (!error.empty())
             errors.push_back("keep " + std::to_string(reserve.cores) + " core(s) of " + reserve.partition +
                              " for interactive jobs" + (did.empty() ? "" : " (" + did + ")") + ": " + error);
@@ -273,10 +276,7 @@ std::vector<std::string> InteractiveHolds::keep(const Settings& settings, const 
             continue;
         }
         partitions.erase(reserve.partition);
-        const InteractiveReadiness r =
-            interactive_readiness(reserve.partition, state, settings.interactive_qos, settling_.cancelled_ids());
-        act(reserve, r.waiting ? "interactive jobs wait there" : "Interactive= keeps " +
-                                                                    std::to_string(reserve.cores) + " core(s) there");
+        act(reserve, "Interactive= keeps " + std::to_string(reserve.cores) + " core(s) there");
     }
     for (const auto& partition : partitions)
         act(InteractiveReserve{partition, 0}, "Interactive= no longer names the partition");

@@ -33,6 +33,7 @@ struct InteractiveHoldPlan {
     std::uint32_t submit = 0;  // one-core holds
     std::vector<JobId> cancel; // in the order to cancel
     std::vector<JobId> served; // waiting interactive jobs held cores were (or needed not be) given up for
+    std::string why;           // why holds yield now ("" when they keep the reserve)
 };
 
 // A partition's reserve as of a snapshot.
