@@ -24,11 +24,13 @@ std::vector<const Job*> waiting_interactive_jobs(const std::string& partition, c
 // What a hold holds: one CPU, whatever a pending record without details says.
 std::uint64_t hold_cpus(const Job& hold) { return std::max<std::uint32_t>(hold.cpus, 1); }
 
-bool in_a_group(const std::string& node, const ClusterState& state)
+// The nodes of every node group, to look a node up by name in one step.
+std::unordered_set<std::string> group_nodes(const ClusterState& state)
 {
-    return std::any_of(state.groups.begin(), state.groups.end(), [&](const NodeGroup& g) {
-        return std::find(g.nodes.begin(), g.nodes.end(), node) != g.nodes.end();
-    });
+    std::unordered_set<std::string> nodes;
+    for (const auto& g : state.groups)
+        nodes.insert(g.nodes.begin(), g.nodes.end());
+    return nodes;
 }
 
 const Partition* find_partition(const std::string& name, const ClusterState& state)
@@ -51,9 +53,10 @@ LocalCpus local_cpus(const std::string& partition, const ClusterState& state)
     const Partition* p = find_partition(partition, state);
     if (!p)
         return cpus;
-    const std::set<std::string> members(p->nodes.begin(), p->nodes.end());
+    const std::unordered_set<std::string> members(p->nodes.begin(), p->nodes.end());
+    const std::unordered_set<std::string> cloud = group_nodes(state);
     for (const auto& n : state.snapshot.nodes)
-        if (members.count(n.name) && n.usable() && !in_a_group(n.name, state)) {
+        if (members.count(n.name) && n.usable() && !cloud.count(n.name)) {
             cpus.total += n.cpus;
             cpus.idle += n.cpus - std::min(n.cpus, n.alloc_cpus);
         }
@@ -206,10 +209,12 @@ std::string InteractiveHolds::apply(const InteractiveHoldPlan& plan, const std::
     std::uint32_t submitted = 0;
     if (error.empty() && plan.submit > 0) {
         PlaceholderJob hold{partition, hold_qos, kInteractiveHoldName, 1, {}};
-        if (const Partition* p = find_partition(partition, state))
+        if (const Partition* p = find_partition(partition, state)) {
+            const std::unordered_set<std::string> cloud = group_nodes(state);
             for (const auto& node : p->nodes)
-                if (in_a_group(node, state))
+                if (cloud.count(node))
                     hold.excluded_nodes.push_back(node);
+        }
         for (std::uint32_t i = 0; i < plan.submit; ++i) {
             JobId id = 0;
             if (ActuatorError e = actuator_.submit_placeholder(hold, reason, id)) {
@@ -262,6 +267,7 @@ std::vector<std::string> InteractiveHolds::keep(const Settings& settings, const 
             errors.push_back("keep " + std::to_string(reserve.cores) + " core(s) of " + reserve.partition +
                              " for interactive jobs" + (did.empty() ? "" : " (" + did + ")") + ": " + error);
     };
+    const std::unordered_set<std::string> cloud = group_nodes(state);
     for (const auto& reserve : settings.reserves) {
         const Partition* p = find_partition(reserve.partition, state);
         if (!p) {
@@ -269,7 +275,7 @@ std::vector<std::string> InteractiveHolds::keep(const Settings& settings, const 
                              ", so no core of it is kept for interactive jobs");
             continue;
         }
-        if (std::all_of(p->nodes.begin(), p->nodes.end(), [&](const std::string& n) { return in_a_group(n, state); })) {
+        if (std::all_of(p->nodes.begin(), p->nodes.end(), [&](const std::string& n) { return cloud.count(n) != 0; })) {
             errors.push_back("Interactive=: partition " + reserve.partition +
                              " has no local node (holds never run on node groups' nodes), so no core of it is "
                              "kept for interactive jobs");
