@@ -88,7 +88,7 @@ std::vector<const NodeGroup*> routed_groups(const Job& job, const std::vector<No
 {
     std::vector<const NodeGroup*> out;
     for (const auto& g : groups)
-        if (std::find(job.partitions.begin(), job.partitions.end(), group_partition(g)) != job.partitions.end())
+        if (job.may_run_in(group_partition(g)))
             out.push_back(&g);
     return out;
 }

@@ -1,6 +1,5 @@
 #include "app/cycle/job_why.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
@@ -31,7 +30,7 @@ std::unordered_map<JobId, std::string> job_whys(const CycleOutcome& outcome, con
             continue;
         std::string word;
         for (const auto& g : groups)
-            if (std::find(job.partitions.begin(), job.partitions.end(), group_partition(g)) != job.partitions.end()) {
+            if (job.may_run_in(group_partition(g))) {
                 word = "cloud:" + g.name;
                 break;
             }

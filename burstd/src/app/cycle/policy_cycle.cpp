@@ -560,7 +560,7 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
                 std::vector<Node> eligible;
                 for (const auto& n : state.snapshot.nodes)
                     for (const auto& p : n.partitions)
-                        if (std::find(job->partitions.begin(), job->partitions.end(), p) != job->partitions.end()) {
+                        if (job->may_run_in(p)) {
                             eligible.push_back(n);
                             break;
                         }

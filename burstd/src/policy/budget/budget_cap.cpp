@@ -178,7 +178,7 @@ void BudgetCap::commit_routed(const Job& job)
     bool routed = false;
     Account* capacity = account("");
     for (const auto& g : state_.groups) {
-        if (std::find(job.partitions.begin(), job.partitions.end(), group_partition(g)) == job.partitions.end())
+        if (!job.may_run_in(group_partition(g)))
             continue;
         if (!job.blocked())
             awaited_.insert(g.name);
