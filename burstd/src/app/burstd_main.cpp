@@ -66,8 +66,11 @@ BuiltParts build_parts(const burst::BurstdConfig& config, const burst::ProviderE
     for (auto& e : burst::node_group_zone_errors(config, parts.providers))
         parts.errors.push_back(std::move(e));
     parts.chain = burst::make_policy_chain(config.policies, parts.errors);
-    if (config.thread_policy)
+    if (config.thread_policy) {
         parts.threads = burst::make_thread_stage(*config.thread_policy, parts.errors);
+        if (parts.threads)
+            parts.threads->set_decision_interval(config.cycle_interval);
+    }
     return parts;
 }
 

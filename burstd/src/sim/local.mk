@@ -12,6 +12,8 @@ libburst_a_SOURCES += \
 	burstd/src/sim/trace/trace_loader.cpp \
 	burstd/src/sim/trace/trace_scaling.cpp \
 	burstd/src/sim/trace/trace_scaling.hpp \
+	burstd/src/sim/trace/trace_interactive.cpp \
+	burstd/src/sim/trace/trace_interactive.hpp \
 	burstd/src/sim/trace/trace_loader.hpp \
 	burstd/src/sim/engine/sim_config.hpp \
 	burstd/src/sim/priority/priority_config.hpp \
@@ -114,6 +116,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/engine/simulator_test.cpp \
 	tests/unit/sim/engine/event_queue_test.cpp \
 	tests/unit/sim/engine/local_scheduler_test.cpp \
+	tests/unit/sim/trace/trace_interactive_test.cpp \
 	tests/unit/sim/engine/cloud_fleet_test.cpp \
 	tests/unit/sim/engine/sim_snapshot_test.cpp \
 	tests/unit/sim/priority/priority_model_test.cpp \
@@ -140,6 +143,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/sim/engine/simulator_threads_test.cpp \
 	tests/unit/tools/burstsim/burstsim_workflow_cli_test.cpp \
 	tests/unit/tools/burstsim/burstsim_threads_cli_test.cpp \
+	tests/unit/tools/burstsim/burstsim_interactive_cli_test.cpp \
 	tests/unit/tools/burstsim/burstsim_forecast_cli_test.cpp \
 	tests/unit/sim/workload/workload_generator_test.cpp \
 	tests/unit/sim/workload/htc_workload_test.cpp \

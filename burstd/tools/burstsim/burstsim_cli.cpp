@@ -24,6 +24,7 @@
 #include "sim/report/svg_plot.hpp"
 #include "sim/report/workflow_metrics.hpp"
 #include "sim/scenario/smowton_scenario.hpp"
+#include "sim/trace/trace_interactive.hpp"
 #include "sim/trace/trace_scaling.hpp"
 #include "policy/threads/thread_allocator_registry.hpp"
 #include "policy/warm/forecasters/forecaster_registry.hpp"
@@ -73,6 +74,7 @@ const char* const kUsage =
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
     "                [--thread-policy NAME[,key=value...]] [--auto-threads SHARE]\n"
+    "                [--interactive-jobs SHARE] [--interactive CORES]\n"
     "                [--forecast-eval [--forecaster NAME[,key=value...]...] [--forecast-tick S]\n"
     "                 [--forecast-training S] [--bucket-order gpus,memory,cpus]]\n"
     "       burstsim --snapshots FILE --config BURSTD.CONF [--policy NAME] [--param [policy:]key=value...]\n"
@@ -187,6 +189,7 @@ struct Options {
     // --thread-policy, else --config's ThreadPolicy=: the cycle's thread step.
     std::optional<PolicySpec> thread_policy;
     double auto_threads = 0; // --auto-threads: share of a trace's jobs made --threads=auto
+    double interactive_jobs = 0; // --interactive-jobs: share of a trace's session-shaped jobs made interactive
     bool tune_delay = false;
     bool clairvoyant = false;
     unsigned clairvoyant_iterations = 3;
@@ -290,7 +293,14 @@ Options parse(const std::vector<std::string>& args)
             o.auto_threads = parse_double(a, value(), 0);
             if (o.auto_threads > 1)
                 throw UsageError("--auto-threads '" + plain_number(o.auto_threads) + "': expected a share in [0, 1]");
-        } else if (a == "--seed")
+        } else if (a == "--interactive-jobs") {
+            o.interactive_jobs = parse_double(a, value(), 0);
+            if (o.interactive_jobs > 1)
+                throw UsageError("--interactive-jobs '" + plain_number(o.interactive_jobs) +
+                                 "': expected a share in [0, 1]");
+        } else if (a == "--interactive")
+            o.config.interactive_cores = std::uint32_t(parse_uint(a, value(), 0, 100000000));
+        else if (a == "--seed")
             o.config.seed = parse_uint(a, value(), 0, UINT64_MAX);
         else if (a == "--lambda") {
             o.lambdas = number_list(a, value(), 0);
@@ -381,6 +391,9 @@ Options parse(const std::vector<std::string>& args)
         throw UsageError("--shares needs --priority multifactor (FIFO has no fair-share)");
     if (const std::string problem = shares_needing_fair_tree(o.config.priority); !problem.empty())
         throw UsageError("--shares: " + problem);
+    if (o.clairvoyant && o.interactive_jobs > 0)
+        throw UsageError("--clairvoyant plans the queue in submission order, which interactive jobs "
+                         "(--interactive-jobs) do not keep: give one or the other");
     if (!o.config.enforce_budgets && o.site_config.empty())
         throw UsageError("--uncapped reports against the Budget= lines of --config: give --config too");
     if (!o.snapshots.empty()) {
@@ -825,6 +838,24 @@ int apply_site_config(Options& o, std::ostream& err)
         o.lambdas = {*site.objective_lambda};
     if (site.thread_policy && !given("--thread-policy"))
         o.thread_policy = site.thread_policy;
+    if (!site.interactive.empty() && !given("--interactive")) {
+        std::uint32_t cores = 0, partitions = 0;
+        for (const auto& reserve : site.interactive) {
+            // burstd keeps no hold where no local node is (it says so).
+            if (std::any_of(site.node_groups.begin(), site.node_groups.end(),
+                            [&](const NodeGroup& g) { return group_partition(g) == reserve.partition; })) {
+                warn(o.site_config, "Interactive=" + reserve.partition + ":" + std::to_string(reserve.cores) +
+                                        ": a node group's partition, where burstd keeps no hold");
+                continue;
+            }
+            cores += reserve.cores;
+            ++partitions;
+        }
+        o.config.interactive_cores = cores;
+        if (partitions > 1)
+            warn(o.site_config, "Interactive=: burstsim's local cores are one pool, which keeps the " +
+                                    std::to_string(cores) + " cores of every partition named");
+    }
     if (site.early_launch == 0)
         warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
                             "EarlyLaunch above 0");
@@ -852,6 +883,19 @@ int apply_site_config(Options& o, std::ostream& err)
             o.policies.push_back(link.name);
     }
     return 0;
+}
+
+// Interactive jobs' time to start against the batch jobs' waits, and what
+// the holds kept idle; empty when the run has neither.
+std::string interactive_text(const SimMetrics& m, const SimConfig& site)
+{
+    if (m.interactive_jobs == 0 && site.interactive_cores == 0)
+        return {};
+    return "interactive jobs " + std::to_string(m.interactive_jobs) + ": time to start median " +
+           fixed(m.median_interactive_start, 0) + " s, p95 " + fixed(m.p95_interactive_start, 0) +
+           " s; batch jobs' wait mean " + hours(m.mean_batch_wait) + ", median " + hours(m.median_batch_wait) +
+           "; Interactive= holds " + std::to_string(site.interactive_cores) + " core(s), kept " +
+           fixed(m.held_core_hours, 1) + " core-hours";
 }
 
 // The row name of a chain: its links' names joined by '+'.
@@ -1085,6 +1129,12 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             << " categories made --threads=auto, each category's c drawn from Beta(2, 2) and taught to the "
                "thread policy\n";
     }
+    if (o.interactive_jobs > 0) {
+        const TraceInteractiveReport given = give_interactive(trace.jobs, o.interactive_jobs);
+        err << "interactive jobs: " << given.interactive << " of the " << given.candidates
+            << " job(s) shaped like a session (at most " << kInteractiveMaxCpus << " CPUs, "
+            << plain_number(kInteractiveMaxRuntime / 3600) << " h, no parents) made interactive\n";
+    }
     if (o.thread_policy && std::none_of(trace.jobs.begin(), trace.jobs.end(), [](const TraceJob& j) {
             return j.scaling && j.scaling->automatic;
         }))
@@ -1099,6 +1149,17 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
             << "; give --local-cores\n";
         return 2;
     }
+    if (o.config.interactive_cores >= o.config.local_cores) {
+        err << "burstsim: " << (std::find(o.given.begin(), o.given.end(), "--interactive") != o.given.end() ? "--interactive " : "--config's Interactive= ")
+            << o.config.interactive_cores << ": holds must leave some of the " << o.config.local_cores
+            << " local cores to batch work\n";
+        return 2;
+    }
+    if (o.config.interactive_cores > 0 &&
+        std::none_of(trace.jobs.begin(), trace.jobs.end(), [](const TraceJob& j) { return j.interactive; }))
+        err << "burstsim: warning: Interactive= holds " << o.config.interactive_cores
+            << " core(s) and no job of the trace is interactive: the holds only keep cores idle "
+               "(--interactive-jobs SHARE makes some)\n";
     auto wf = [&](const SimResult& result) {
         return o.workflows.empty() ? WorkflowMetrics{} : workflow_metrics(trace.jobs, result, o.tau);
     };
@@ -1177,6 +1238,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         if (o.compare && result.cloud_runs_cut > 0)
             account_costs << "cloud runs cut at their limit on slower nodes, " << label << ": "
                           << result.cloud_runs_cut << "\n";
+        if (const std::string interactive = interactive_text(m, o.config); o.compare && !interactive.empty())
+            account_costs << label << ": " << interactive << "\n";
         if (o.clairvoyant)
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
@@ -1251,6 +1314,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << result.provisioning.beyond_capacity
                 << " with demand beyond every core, left out of a_U, a_O, t_U, t_O)\n"
                 << dropped;
+            if (const std::string interactive = interactive_text(m, o.config); !interactive.empty())
+                out << interactive << "\n";
             if (result.cloud_runs_cut > 0)
                 out << "cloud runs cut at their limit on slower nodes " << result.cloud_runs_cut
                     << " (Slurm ends them unfinished)\n";

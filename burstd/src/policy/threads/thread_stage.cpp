@@ -177,7 +177,7 @@ class ChainIndex {
 public:
     static constexpr std::size_t kMaxStages = 16;
 
-    ChainIndex(const ClusterState& state, const SiteView& view)
+    ChainIndex(const ClusterState& state, const SiteView& view, const ScalingBook& book)
     {
         std::unordered_set<JobId> awaited;
         for (const Job& job : state.snapshot.jobs) {
@@ -187,7 +187,8 @@ public:
             for (JobId p : parents)
                 next_.emplace(p, &job);
             if (job.threads.automatic && !job.category.empty() && !parents.empty()) {
-                held_.push_back(HeldJob{&job, parents});
+                // afterok:a?afterok:b waits for either parent, a,b for both.
+                held_.push_back(HeldJob{&job, parents, job.dependency.find('?') != std::string::npos});
                 awaited.insert(parents.begin(), parents.end());
             }
         }
@@ -195,9 +196,22 @@ public:
             return;
         for (std::size_t i = 0; i < view.running.size(); ++i)
             if (awaited.count(view.running[i]->id))
-                running_.emplace(view.running[i]->id, RunningParent{view.running[i]->cpus, view.running_group[i]});
-        std::stable_sort(held_.begin(), held_.end(),
-                         [](const HeldJob& a, const HeldJob& b) { return a.job->priority > b.job->priority; });
+                running_.emplace(view.running[i]->id,
+                                 RunningParent{view.running[i]->cpus, view.running_group[i],
+                                               expected_end(*view.running[i], book, state.snapshot.time)});
+        for (HeldJob& held : held_) {
+            held.expected_start = held.any_parent ? kUnknownEnd : 0;
+            for (JobId p : held.parents) {
+                const auto it = running_.find(p);
+                const Time end = it == running_.end() ? kUnknownEnd : it->second.expected_end;
+                held.expected_start = held.any_parent ? std::min(held.expected_start, end)
+                                                      : std::max(held.expected_start, end);
+            }
+        }
+        std::stable_sort(held_.begin(), held_.end(), [](const HeldJob& a, const HeldJob& b) {
+            return a.expected_start != b.expected_start ? a.expected_start < b.expected_start
+                                                        : a.job->priority > b.job->priority;
+        });
     }
 
     // The jobs after `job` in its chain, with their categories' fits.
@@ -217,8 +231,11 @@ public:
     struct HeldJob {
         const Job* job;
         std::vector<JobId> parents;
+        bool any_parent = false;  // waits for one of them ('?'), not all
+        Time expected_start = 0;  // its parents' expected end (latest, or earliest for any_parent)
     };
-    // Held auto jobs, highest priority first.
+    // Held auto jobs, those expected to start first first, then highest
+    // priority first.
     const std::vector<HeldJob>& held() const { return held_; }
     // The cores of `parents` no earlier held job has claimed, if every one
     // of them is running on local nodes; none otherwise.
@@ -246,10 +263,32 @@ public:
     }
 
 private:
+    static constexpr Time kUnknownEnd = std::numeric_limits<Time>::infinity();
+
+    // When a running job is expected to end: now when it is completing;
+    // after its category's fitted run time at its CPUs per task, or now
+    // when it has run past that (runs scatter around their fit), unless it
+    // has run twice that (a sized category's job without a size hint, one
+    // that was suspended: a long one); else at its time limit; unknown
+    // without either.
+    static Time expected_end(const Job& job, const ScalingBook& book, Time now)
+    {
+        if (job.state == JobState::Completing)
+            return now;
+        if (const ScalingFit fit = book.fit(job.category); fit.known) {
+            const double per_task = std::max<std::uint32_t>(job.cpus_per_task, 1);
+            const Seconds run = single_threaded_time(fit, job.size) * (fit.c / per_task + 1 - fit.c);
+            if (now <= job.start_time + 2 * run)
+                return std::max(job.start_time + run, now);
+        }
+        return job.time_limit > 0 ? std::max(now, job.start_time + job.time_limit) : kUnknownEnd;
+    }
+
     std::unordered_map<JobId, const Job*> next_; // the first job found waiting for it
     struct RunningParent {
         std::uint32_t cpus; // less what held jobs have claimed
         int group;          // -1: local nodes
+        Time expected_end;
     };
     std::unordered_map<JobId, RunningParent> running_;
     std::vector<HeldJob> held_;
@@ -277,7 +316,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     ThreadStageOutcome out;
     const SiteView& view = site_.build(state);
     SiteTiers tiers(state, view, settings_);
-    ChainIndex chains(state, view);
+    ChainIndex chains(state, view, book);
     ThreadQuestion q;
     q.lambda = settings_.lambda;
     q.reward = settings_.reward;
@@ -319,7 +358,11 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
             out.actions.push_back(std::move(*change));
     }
     // Held jobs whose parents all run locally start on the cores those
-    // leave, and on what the queue leaves.
+    // leave, and on what the queue leaves; those expected to start before
+    // the next cycle take what they choose from the held jobs after them
+    // and from the advice (this cycle's choice is the one they start with).
+    // The later ones claim nothing: each is sized for what is idle now, the
+    // best guess for a parent that ends earlier than its fit says.
     FreeTaskSlots& local = tiers.local_free();
     for (const auto& held : chains.held()) {
         if (out.actions.size() >= settings_.max_changes)
@@ -328,6 +371,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         if (!parents_cores)
             continue;
         const Job& job = *held.job;
+        const bool due = held.expected_start <= now + decision_interval_;
         FreeTaskSlots free = local;
         free.add_node(*parents_cores);
         ThreadTier tier = tiers.local(job, job.burst);
@@ -339,7 +383,8 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
             std::uint64_t(change ? std::get<SetJobThreads>(change->what).cpus : job.cpus) *
             std::max<std::uint32_t>(job.array_task_count, 1);
         chains.claim_parents_cores(held.parents, cores);
-        local.take(cores > *parents_cores ? cores - *parents_cores : 0);
+        if (due)
+            local.take(cores > *parents_cores ? cores - *parents_cores : 0);
         if (change)
             out.actions.push_back(std::move(*change));
     }

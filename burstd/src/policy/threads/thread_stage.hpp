@@ -13,9 +13,14 @@
 // allocator follows a plan made earlier), and at most max_changes jobs are
 // changed per cycle (each is a job update in slurmctld), the first in
 // priority order.  Jobs whose user gave a count keep it.  An auto job held
-// by a dependency on jobs that are all running is weighed too, on local
-// nodes with the cores its parents will leave it: when they end it may start
-// at once, before the next cycle.  Each job is weighed with the chain of jobs
+// by a dependency on jobs that are all running locally is weighed too, on
+// local nodes with the cores its parents will leave it and the free ones:
+// when they end it may start at once, before the next cycle.  Held jobs are
+// weighed in the order their parents are expected to end (their fitted run
+// time, else their time limit), and only those expected to start before the
+// next cycle take free cores from the held jobs after them and from the
+// advice: a job that starts in hours would otherwise keep today's idle cores
+// from the stage that starts in seconds.  Each job is weighed with the chain of jobs
 // that wait for it (their dependencies name it), which the allocators that
 // plan over chains read.  Auto jobs of a
 // category not known yet keep one CPU per task, but for a share of them
@@ -89,6 +94,9 @@ public:
     static constexpr std::size_t kMaxAdvice = 32768;
 
     std::string_view name() const { return allocator_->name(); }
+    // The time to the next decision cycle (CycleInterval; burstd's default
+    // until told): held jobs expected to start within it claim free cores.
+    void set_decision_interval(Seconds interval) { decision_interval_ = interval; }
     const ThreadStageSettings& settings() const { return settings_; }
     ThreadStageOutcome decide(const ClusterState& state, const ScalingBook& book);
     // Up to kMaxAdvice categories, those first advised.
@@ -118,6 +126,7 @@ private:
 
     std::unique_ptr<ThreadAllocator> allocator_;
     ThreadStageSettings settings_;
+    Seconds decision_interval_ = 30;
     ThreadAdvice advice_;
     AdviceInputs advice_inputs_;
     std::uint64_t advice_version_ = 0; // the book's, when advice_ was last brought up to date

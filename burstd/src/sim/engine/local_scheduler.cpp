@@ -11,6 +11,9 @@ namespace burst {
 namespace {
 
 constexpr Time kNever = std::numeric_limits<Time>::infinity();
+// Above every batch job's, FCFS or multifactor, as the plugin's 4294901761
+// is above every batch job's and hold's in Slurm.
+constexpr std::uint32_t kInteractivePriority = std::numeric_limits<std::uint32_t>::max();
 
 } // namespace
 
@@ -44,9 +47,14 @@ void LocalScheduler::use_multifactor(std::uint64_t site_cores, std::uint32_t sit
 
 std::uint32_t LocalScheduler::submitted(std::uint32_t j, Time now)
 {
-    // Jobs are replayed in submit order, so FCFS is "earlier is higher".
+    if (interactive(j)) {
+        priorities_[j] = kInteractivePriority;
+        return kInteractivePriority;
+    }
+    // Jobs are replayed in submit order, so FCFS is "earlier is higher",
+    // every batch job below the interactive ones.
     if (!priority_)
-        return std::numeric_limits<std::uint32_t>::max() - j;
+        return kInteractivePriority - 1 - j;
     priorities_[j] = priority_->priority(now, now, associations_[j], jobs_[j].cpus);
     return priorities_[j];
 }
@@ -82,7 +90,7 @@ void LocalScheduler::priority_pass(Time now, const std::vector<std::uint32_t>& l
     priority_->end_charges();
     for (std::uint32_t j : live) {
         const SimJob& job = jobs_[j];
-        if (job.phase == Phase::Pending || job.phase == Phase::Blocked)
+        if ((job.phase == Phase::Pending || job.phase == Phase::Blocked) && !interactive(j))
             priorities_[j] =
                 priority_->priority(now, job.phase == Phase::Pending ? job.eligible : now, associations_[j], job.cpus);
     }
@@ -171,17 +179,34 @@ void LocalScheduler::requeue(std::uint32_t j, std::uint32_t g)
         add_routed(j);
 }
 
-void LocalScheduler::reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const
+void LocalScheduler::reservation(std::uint32_t j, std::uint32_t free, Time now, Time& shadow,
+                                  std::uint64_t& extra) const
 {
+    // Held cores come free for an interactive head now (it preempts
+    // holds); for a batch head the holds would starve, those it needs at
+    // burstd's next cycle, which gives them up to it; for any other job
+    // never.
+    const SimJob& head = jobs_[j];
+    const std::uint32_t given = interactive(j) ? held_ : yielded_to(head);
+    const Time held_free_at = interactive(j) ? now : std::max(now, next_cycle_);
+    bool held_counted = given == 0;
     std::uint64_t avail = free;
-    for (auto it = local_ends_.begin(); it != local_ends_.end(); ++it) {
-        avail += it->second;
+    auto it = local_ends_.begin();
+    // Every core coming free at `at` counts: it is spare for backfill too.
+    const auto add_all_at = [&](Time at) {
+        for (; it != local_ends_.end() && it->first == at; ++it)
+            avail += it->second;
+        if (!held_counted && held_free_at == at) {
+            avail += given;
+            held_counted = true;
+        }
+    };
+    while (it != local_ends_.end() || !held_counted) {
+        const Time at = !held_counted && (it == local_ends_.end() || held_free_at < it->first) ? held_free_at
+                                                                                               : it->first;
+        add_all_at(at);
         if (avail >= head.cpus) {
-            // Every job ending at the shadow time frees its cores then:
-            // they are spare for backfill too, not only the first ones.
-            shadow = it->first;
-            for (auto same = std::next(it); same != local_ends_.end() && same->first == shadow; ++same)
-                avail += same->second;
+            shadow = at;
             extra = avail - head.cpus;
             return;
         }
@@ -204,6 +229,10 @@ void LocalScheduler::backfill_pass(Time now, Starts& starts)
 {
     std::uint32_t free = local_free_;
     bool blocked = false;
+    // Queued holds come after the interactive jobs (all at the head of the
+    // queue) and before every batch job; none takes a core an interactive
+    // job waits for.
+    bool holds_placed = holds_queued_ == 0;
     Time shadow = kNever;
     std::uint64_t extra = 0;
     std::uint32_t tested = 0;
@@ -212,10 +241,24 @@ void LocalScheduler::backfill_pass(Time now, Starts& starts)
         const SimJob& job = jobs_[j];
         if (job.phase != Phase::Pending)
             continue;
+        if (!holds_placed && !interactive(j)) {
+            holds_placed = true;
+            if (!blocked)
+                take_queued_holds(now, free);
+        }
         if (!blocked) {
             if (job.cpus <= free) {
                 start_local(j, now, starts);
                 free -= job.cpus;
+                continue;
+            }
+            if (interactive(j) && job.cpus <= free + held_) {
+                // Slurm preempts as many holds as the job needs.
+                const std::uint32_t preempted = job.cpus - free;
+                set_held(held_ - preempted, now);
+                local_free_ += preempted;
+                start_local(j, now, starts);
+                free = 0;
                 continue;
             }
             if (routes_[j] >= 0 && starts.start_in_group(j)) {
@@ -223,7 +266,7 @@ void LocalScheduler::backfill_pass(Time now, Starts& starts)
                 continue;
             }
             blocked = true;
-            reservation(job, free, shadow, extra);
+            reservation(j, free, now, shadow, extra);
             continue;
         }
         if (free == 0 || ++tested > site_.bf_max_job_test)
@@ -238,6 +281,79 @@ void LocalScheduler::backfill_pass(Time now, Starts& starts)
                 extra -= job.cpus;
         }
     }
+    if (!holds_placed && !blocked)
+        take_queued_holds(now, free);
+}
+
+void LocalScheduler::take_queued_holds(Time now, std::uint32_t& free)
+{
+    const std::uint32_t taken = std::min(holds_queued_, free);
+    if (taken == 0)
+        return;
+    holds_queued_ -= taken;
+    set_held(held_ + taken, now);
+    local_free_ -= taken;
+    free -= taken;
+}
+
+void LocalScheduler::set_held(std::uint32_t held, Time now)
+{
+    held_core_seconds_ += double(held_) * (now - held_since_);
+    held_since_ = now;
+    held_ = held;
+}
+
+bool LocalScheduler::starved_by_holds(const SimJob& job) const
+{
+    return job.cpus + std::max(held_, site_.interactive_cores) > site_.local_cores;
+}
+
+std::uint32_t LocalScheduler::yielded_to(const SimJob& job) const
+{
+    if (!starved_by_holds(job))
+        return 0;
+    // It can wait for running work to end; what it cannot wait for is the
+    // holds beyond the cores it leaves.
+    return std::min<std::uint32_t>(held_, job.cpus + held_ > site_.local_cores ? job.cpus + held_ - site_.local_cores : 0);
+}
+
+void LocalScheduler::keep_holds(Time now)
+{
+    const std::uint32_t reserve = site_.interactive_cores;
+    if (reserve == 0)
+        return;
+    next_cycle_ = now + site_.cycle;
+    // burstd gives holds up once per waiting interactive job; here no hold
+    // is queued while one waits, so one given up for it is never replaced
+    // and the held cores it needs beyond the free ones are all given at once.
+    bool interactive_waits = false;
+    std::uint64_t waiting = 0;
+    const SimJob* first_batch = nullptr;
+    for (std::uint32_t j : queue_) {
+        if (jobs_[j].phase != Phase::Pending)
+            continue;
+        if (!interactive(j)) {
+            first_batch = &jobs_[j];
+            break;
+        }
+        interactive_waits = true;
+        waiting += jobs_[j].cpus;
+    }
+    std::uint32_t given_up = 0;
+    if (interactive_waits) {
+        holds_queued_ = 0;
+        given_up = std::uint32_t(std::min<std::uint64_t>(held_, waiting > local_free_ ? waiting - local_free_ : 0));
+    } else if (first_batch && starved_by_holds(*first_batch)) {
+        holds_queued_ = 0;
+        given_up = yielded_to(*first_batch);
+    } else {
+        holds_queued_ = reserve > held_ ? reserve - held_ : 0;
+    }
+    if (given_up > 0) {
+        set_held(held_ - given_up, now);
+        local_free_ += given_up;
+    }
+    request_pass();
 }
 
 void LocalScheduler::group_pass(Starts& starts)

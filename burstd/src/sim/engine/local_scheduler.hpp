@@ -18,6 +18,15 @@
 // priority order.  What a start means to the rest of the site the replay
 // does (Starts); a pass runs only when something changed since the last
 // one (request_pass()).
+//
+// Interactive jobs (TraceJob::interactive) are ahead of every batch job, as
+// job_submit/burst's priority puts them in Slurm.  With Interactive= cores
+// (SimConfig::interactive_cores) the pool keeps burstd's holds: one-core jobs
+// of the hold QOS that only interactive jobs preempt.  burstd queues them at
+// its decision cycle (keep_holds, the rules of app/warm/interactive_holds);
+// a queued hold takes the next free core before any batch job, and an
+// interactive job that does not fit in the free cores takes held ones at
+// once (preemption at submission).
 
 #include "model/clock.hpp"
 #include "model/share.hpp"
@@ -85,6 +94,18 @@ public:
     // A job that ran on the local pool ended: its cores are free.
     void end_local(std::uint32_t j);
 
+    // burstd's cycle keeps the Interactive= holds: none queued while an
+    // interactive job waits, and the running ones it needs beyond the free
+    // cores given up; none queued either while the first batch job in line
+    // and the reserve do not fit the pool together, and the running holds
+    // beyond the cores it leaves given up to it (holds never starve a wide
+    // job); else holds queued up to the reserve.
+    void keep_holds(Time now);
+    // Cores running holds keep (not free: policies see them busy).
+    std::uint32_t held() const { return held_; }
+    // Cores × time holds kept, up to `now`.
+    double held_core_seconds(Time now) const { return held_core_seconds_ + double(held_) * (now - held_since_); }
+
     // The group the job is routed to (-1: none).
     int route(std::uint32_t j) const { return routes_[j]; }
     // Routed to `g`: queued in its partition too, at its priority's place.
@@ -105,9 +126,19 @@ private:
     void group_pass(Starts& starts);
     void sweep_queue();
     void start_local(std::uint32_t j, Time now, Starts& starts);
+    bool interactive(std::uint32_t j) const { return jobs_[j].trace->interactive; }
+    void set_held(std::uint32_t held, Time now);
+    // The job and the reserve (or the holds, if more) do not fit the pool
+    // together: first in line, it would wait behind the holds for ever.
+    bool starved_by_holds(const SimJob& job) const;
+    // The running holds burstd gives up to a batch job first in line that
+    // the reserve would starve (0 for any other job).
+    std::uint32_t yielded_to(const SimJob& job) const;
+    // Queued holds take what they can of `free` (the pass's free cores).
+    void take_queued_holds(Time now, std::uint32_t& free);
     // The head's reservation: when the local pool will have room for it
     // (`shadow`) and the cores spare then (`extra`).
-    void reservation(const SimJob& head, std::uint32_t free, Time& shadow, std::uint64_t& extra) const;
+    void reservation(std::uint32_t j, std::uint32_t free, Time now, Time& shadow, std::uint64_t& extra) const;
 
     const SimConfig& site_;
     const SimJobs& jobs_;
@@ -119,6 +150,11 @@ private:
     std::vector<std::uint32_t> routed_; // routed jobs that may still be pending
     std::vector<int> routes_;           // per job: the group it may also run in
     bool pass_due_ = false;
+    std::uint32_t held_ = 0;         // cores of running holds
+    std::uint32_t holds_queued_ = 0; // holds burstd queued that have no core yet
+    Time held_since_ = 0;
+    Time next_cycle_ = 0;            // when keep_holds runs next
+    double held_core_seconds_ = 0;   // until held_since_
 
     std::unique_ptr<MultifactorPriority> priority_; // null for FCFS
     std::vector<std::uint32_t> associations_; // per job: its user association in the multifactor model

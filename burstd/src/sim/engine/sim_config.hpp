@@ -63,6 +63,9 @@ struct SimConfig {
     // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
     // the head, which bounds the cost of a pass on deep queues.
     std::uint32_t bf_max_job_test = 500;
+    // burstd.conf's Interactive= on the local pool: cores burstd keeps held
+    // for interactive jobs (TraceJob::interactive), 0 = none.
+    std::uint32_t interactive_cores = 0;
     // Queue order: FCFS unless multifactor is asked for.
     PriorityConfig priority;
     std::string cluster = "sim";

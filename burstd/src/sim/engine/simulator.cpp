@@ -126,6 +126,7 @@ private:
     SimActionSink sink_;
     std::size_t next_submit_ = 0;
     std::size_t finished_ = 0;
+    Time last_end_ = 0;
     std::uint64_t demand_cores_ = 0;  // submitted, not finished
 
     SuspendTimes suspend_times_;
@@ -149,6 +150,8 @@ SimRun::SimRun(const SimConfig& config, const std::vector<TraceJob>& trace, Deci
                                      : std::optional<Seconds>(suspend_time_of(config_, g));
     result_.budget_limits = config_.budgets;
     result_.provisioning.capacity = site_capacity(config_);
+    if (ThreadStage* threads = cycle_.threads())
+        threads->set_decision_interval(config_.cycle);
     // A replay keeps the budget cap's notes alone.
     notes_read_before_ = cycle_.notes_read();
     cycle_.set_notes_read(false);
@@ -199,6 +202,7 @@ SimResult SimRun::run()
         }
     }
     result_.booked = booking_.booked();
+    result_.held_core_seconds = sched_.held_core_seconds(last_end_);
     fleet_.report(result_, clock_.now());
     sink_.report(result_);
     return std::move(result_);
@@ -461,6 +465,7 @@ void SimRun::finish(std::uint32_t j)
     const Time now = clock_.now();
     job.phase = Phase::Done;
     ++finished_;
+    last_end_ = now;
     demand_cores_ -= job.cpus;
     JobEnd end;
     end.id = job.trace->id;
@@ -483,7 +488,7 @@ void SimRun::finish(std::uint32_t j)
         fleet_.release(j);
     }
     result_.jobs.push_back(JobOutcome{job.trace->id, job.trace->account, job.cpus, job.trace->submit, job.eligible,
-                                      job.start, now, job.group});
+                                      job.start, now, job.group, job.trace->interactive});
     snapshot_.remove(j);
     for (auto c : job.children)
         if (--jobs_[c].waiting_parents == 0 && jobs_[c].phase == Phase::Blocked)
@@ -523,6 +528,8 @@ void SimRun::decide()
     fleet_.begin_decision();
     CycleOutcome outcome = cycle_.run(state, clock_, budget ? &*budget : nullptr, sink_);
     fleet_.end_decision();
+    // After the chain, as burstd's PolicyCycle keeps them.
+    sched_.keep_holds(now);
     ++result_.decisions;
     for (auto& note : outcome.notes) {
         if (!note.budget)

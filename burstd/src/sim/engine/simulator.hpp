@@ -22,6 +22,11 @@
 // instance-hour: their jobs are requeued (progress lost, queue position
 // kept) and the node retired until hired again.
 //
+// Interactive jobs (TraceJob::interactive) are queued ahead of every batch
+// job; with SimConfig::interactive_cores the local pool keeps burstd's
+// Interactive= holds for them, kept at every decision cycle after the chain
+// (local_scheduler.hpp).
+//
 // Launches can fail for capacity (SimConfig::shortages) and each group's
 // GroupHealth backs off as in burstd (GroupLaunches): a failed or refused
 // launch leaves the node down and requeues the jobs allocated to it, and
@@ -66,6 +71,7 @@ struct JobOutcome {
     Time start = 0; // began running (after any cloud boot)
     Time end = 0;
     int group = -1; // index into SimConfig::groups; -1 = local
+    bool interactive = false;
 };
 
 // One cloud instance's life: powered up at `launched`, down at `down`,
@@ -129,6 +135,9 @@ struct SimResult {
     // than with new work.
     double idle_core_seconds = 0;
     double idle_before_down_core_seconds = 0;
+    // Cores × time Interactive= holds kept on the local pool, until the
+    // last job ended.
+    double held_core_seconds = 0;
     Time first_submit = 0;
     std::vector<InstanceSpan> instances;
     // Demand = cores of submitted, unfinished jobs (running or pending);

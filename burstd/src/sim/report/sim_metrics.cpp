@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 namespace burst {
@@ -72,7 +73,7 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
     if (result.jobs.empty())
         return m;
     run.submitted(result.first_submit);
-    std::vector<double> cloud_waits;
+    std::vector<double> cloud_waits, interactive_waits, batch_waits;
     for (const auto& j : result.jobs) {
         const double wait = j.start - j.eligible;
         const double run_time = j.end - j.start;
@@ -83,9 +84,17 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
             run.cloud_busy(double(j.cpus) * run_time);
             cloud_waits.push_back(wait);
         }
+        (j.interactive ? interactive_waits : batch_waits).push_back(wait);
     }
     m.median_cloud_wait = nearest_rank(cloud_waits, 0.5);
     m.p95_cloud_wait = nearest_rank(cloud_waits, 0.95);
+    m.interactive_jobs = interactive_waits.size();
+    m.median_interactive_start = nearest_rank(interactive_waits, 0.5);
+    m.p95_interactive_start = nearest_rank(interactive_waits, 0.95);
+    m.mean_batch_wait = batch_waits.empty() ? 0 : std::accumulate(batch_waits.begin(), batch_waits.end(), 0.0) /
+                                                       double(batch_waits.size());
+    m.median_batch_wait = nearest_rank(batch_waits, 0.5);
+    m.held_core_hours = result.held_core_seconds / 3600;
     m.mean_wait = run.mean_wait();
     m.median_wait = run.wait_quantile(0.5);
     m.p95_wait = run.wait_quantile(0.95);

@@ -42,6 +42,14 @@ struct SimMetrics {
     // The same of the jobs that ran in the cloud (boot waits included): what a warm pool shortens.
     double median_cloud_wait = 0;
     double p95_cloud_wait = 0;
+    // Interactive jobs (TraceJob::interactive): their time to start, as a
+    // wait; the batch jobs' waits; what Interactive= holds kept idle.
+    std::size_t interactive_jobs = 0;
+    double median_interactive_start = 0;
+    double p95_interactive_start = 0;
+    double mean_batch_wait = 0;
+    double median_batch_wait = 0;
+    double held_core_hours = 0;
     double mean_bounded_slowdown = 0; // max(1, (wait + run) / max(run, tau))
     double makespan = 0;              // last end − first submit
     double cloud_core_seconds = 0;

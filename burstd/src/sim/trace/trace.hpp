@@ -62,6 +62,10 @@ struct TraceJob {
     // reason BeginTime, no demand, and keeps its submission's place.
     std::optional<Time> eligible;
     std::optional<TraceScaling> scaling; // none: it runs with what it asked for
+    // An interactive allocation (salloc, srun outside one): job_submit/burst
+    // puts it in InteractiveQOS, ahead of every batch job, and it may take
+    // the cores burstd's Interactive= holds keep.
+    bool interactive = false;
 
     // When it may start at the earliest (its parents' ends aside).
     Time release() const { return eligible ? std::max(submit, *eligible) : submit; }

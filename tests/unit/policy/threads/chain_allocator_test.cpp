@@ -271,6 +271,83 @@ TEST(ChainThreads, JobsHeldOnOneParentShareItsCores)
     LONGS_EQUAL(4, v.at(4));
 }
 
+// 14 idle local cores.  Job 2, first in priority, waits for a parent that
+// started 10 s ago (its fit says 1000 s); job 4 for one due 10 s from now,
+// within the cycle: job 4 starts first and gets the idle cores; job 2 is
+// weighed on what job 4 leaves, and its claim leaves the advice for new
+// jobs alone (it is weighed again when its start comes close).
+TEST(ChainThreads, TheHeldJobThatStartsFirstTakesTheIdleCores)
+{
+    StateBuilder b;
+    b.state.snapshot.time = 10000;
+    b.local("n1", 16, 2).running(1, 1, 9990, "scal").running(3, 1, 9010, "scal");
+    b.node("n1").partitions = {"local"};
+    held_job(b, 2, "scal", 1);
+    held_job(b, 4, "scal", 3);
+    const auto stage_30 = stage("greedy");
+    stage_30->set_decision_interval(30);
+    const auto v = chosen(stage_30->decide(b.state, book));
+    LONGS_EQUAL(8, v.at(4));
+    LONGS_EQUAL(4, v.at(2));
+    LONGS_EQUAL(4, stage_30->advice().at("scal")); // 7 idle cores left
+
+    // Decided every 5 s, job 4 is not due before the next cycle: neither
+    // claims, each is sized for the 14 idle cores, and so is a new job.
+    const auto stage_5 = stage("greedy");
+    stage_5->set_decision_interval(5);
+    const auto w = chosen(stage_5->decide(b.state, book));
+    LONGS_EQUAL(8, w.at(4));
+    LONGS_EQUAL(8, w.at(2));
+    LONGS_EQUAL(8, stage_5->advice().at("scal"));
+}
+
+// Job 3's parent is completing: its child is due now, ahead of job 2's,
+// whose parent's fit ends in 990 s.  Job 5's parent has run five times its
+// fit (1000 s) and has no limit: a long one, its child not due.  Job 7's
+// has run 1500 s: it ends any moment.
+TEST(ChainThreads, CompletingAndOverrunParentsAreDueButNotLongOnes)
+{
+    StateBuilder b;
+    b.state.snapshot.time = 10000;
+    b.local("n1", 16, 4)
+        .running(1, 1, 9990, "scal")
+        .running(3, 1, 9500, "scal")
+        .running(5, 1, 5000, "scal")
+        .running(7, 1, 8500, "scal");
+    b.node("n1").partitions = {"local"};
+    b.state.snapshot.jobs[1].state = JobState::Completing;
+    held_job(b, 2, "scal", 1);
+    held_job(b, 4, "scal", 3);
+    held_job(b, 6, "scal", 5);
+    held_job(b, 8, "scal", 7);
+    const auto greedy = stage("greedy");
+    const auto v = chosen(greedy->decide(b.state, book));
+    LONGS_EQUAL(8, v.at(4)); // 12 idle and its parent's core
+    LONGS_EQUAL(4, v.at(8)); // 5 left and its parent's
+    LONGS_EQUAL(2, v.at(2)); // 2 left and its parent's; not due: claims none
+    LONGS_EQUAL(2, v.at(6));
+    LONGS_EQUAL(2, greedy->advice().at("scal")); // jobs 4 and 8 are due
+}
+
+// afterok:1?afterok:3 waits for either: due when the first ends.
+TEST(ChainThreads, AJobWaitingForEitherParentIsDueWhenTheFirstEnds)
+{
+    const auto advice = [&](const std::string& dependency) {
+        StateBuilder b;
+        b.state.snapshot.time = 10000;
+        b.local("n1", 16, 4).running(1, 1, 9990, "scal").running(3, 1, 9010, "scal");
+        b.node("n1").partitions = {"local"};
+        held_job(b, 2, "scal", 1);
+        b.state.snapshot.jobs.back().dependency = dependency;
+        const auto greedy = stage("greedy");
+        greedy->decide(b.state, book);
+        return greedy->advice().at("scal");
+    };
+    // 12 idle cores: job 2 takes 8 with its parents' 2 and, due, leaves 6.
+    LONGS_EQUAL(4, advice("afterok:1(unfulfilled)?afterok:3(unfulfilled)"));
+    LONGS_EQUAL(8, advice("afterok:1(unfulfilled),afterok:3(unfulfilled)")); // due in 990 s: claims nothing
+}
+
 TEST(ChainThreads, OnlyJobsThatWaitForAnEndAreTheChain)
 {
     StateBuilder b;

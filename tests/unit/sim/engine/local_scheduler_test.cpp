@@ -48,19 +48,27 @@ SimConfig site(std::uint32_t cores)
     return c;
 }
 
-// A scheduler over `trace` with every job eligible from the start, in
-// submit order.
+// A scheduler over `trace` with its first `submitted` jobs (all by
+// default) eligible from the start, in submit order.
 struct Fixture {
-    Fixture(SimConfig config, const std::vector<TraceJob>& trace)
+    Fixture(SimConfig config, const std::vector<TraceJob>& trace, std::uint32_t submitted = ~0u)
         : site(std::move(config)), jobs(trace, site.local_cores), sched(site, jobs, site.local_cores, 1),
           starts(jobs)
     {
-        for (std::uint32_t j = 0; j < jobs.size(); ++j) {
-            sched.submitted(j, 0);
-            jobs[j].phase = Phase::Pending;
-            sched.enqueue(j);
-        }
+        for (std::uint32_t j = 0; j < jobs.size() && j < submitted; ++j)
+            submit(j);
         sched.request_pass();
+    }
+    void submit(std::uint32_t j)
+    {
+        sched.submitted(j, 0);
+        jobs[j].phase = Phase::Pending;
+        sched.enqueue(j);
+    }
+    void end(std::uint32_t j)
+    {
+        jobs[j].phase = Phase::Done;
+        sched.end_local(j);
     }
     void pass(Time now)
     {
@@ -75,16 +83,152 @@ struct Fixture {
 
 using Ids = std::vector<std::uint32_t>;
 
+// `cores` local cores of which Interactive= keeps `held`.
+SimConfig reserving(std::uint32_t cores, std::uint32_t held)
+{
+    SimConfig c = site(cores);
+    c.interactive_cores = held;
+    return c;
+}
+
+TraceJob interactive(TraceJob job)
+{
+    job.interactive = true;
+    return job;
+}
+
 } // namespace
 
 TEST_GROUP(LocalScheduler){};
 
-TEST(LocalScheduler, FcfsShowsEarlierJobsHigher)
+TEST(LocalScheduler, FcfsShowsEarlierJobsHigherAndInteractiveJobsAboveEvery)
 {
-    Fixture f(site(4), {trace_job(1, 0, 1, 10), trace_job(2, 1, 1, 10)});
-    LONGS_EQUAL(std::numeric_limits<std::uint32_t>::max(), f.sched.submitted(0, 0));
-    LONGS_EQUAL(std::numeric_limits<std::uint32_t>::max() - 1, f.sched.submitted(1, 0));
+    Fixture f(site(4), {trace_job(1, 0, 1, 10), trace_job(2, 1, 1, 10), interactive(trace_job(3, 2, 1, 10))});
+    const std::uint32_t top = std::numeric_limits<std::uint32_t>::max();
+    LONGS_EQUAL(top - 1, f.sched.submitted(0, 0));
+    LONGS_EQUAL(top - 2, f.sched.submitted(1, 0));
+    LONGS_EQUAL(top, f.sched.submitted(2, 0));
     CHECK(std::isinf(f.sched.next_priority_pass(true))); // no multifactor passes
+}
+
+// The pool is full: the interactive job, submitted last, takes the first
+// core to come free.
+TEST(LocalScheduler, AnInteractiveJobGoesAheadOfEveryBatchJob)
+{
+    Fixture f(site(2),
+              {trace_job(1, 0, 1, 100, 100), trace_job(2, 0, 1, 1000, 1000), trace_job(3, 1, 1, 10, 10),
+               interactive(trace_job(4, 2, 1, 10, 10))},
+              2);
+    f.pass(0);
+    f.submit(2);
+    f.submit(3);
+    f.pass(2);
+    CHECK((f.starts.local == Ids{0, 1}));
+    f.end(0);
+    f.pass(100);
+    CHECK((f.starts.local == Ids{0, 1, 3}));
+}
+
+// Reserve 1 of 2 cores: the hold burstd queues takes a core before the
+// batch jobs; only an interactive job gets it, at once; the hold queued
+// again takes the next core to come free, ahead of the waiting batch job.
+TEST(LocalScheduler, HoldsKeepCoresThatOnlyInteractiveJobsTake)
+{
+    Fixture f(reserving(2, 1),
+              {trace_job(1, 0, 1, 100, 100), trace_job(2, 1, 1, 100, 100), interactive(trace_job(3, 2, 1, 10, 10))},
+              2);
+    f.sched.keep_holds(0);
+    f.pass(0);
+    CHECK((f.starts.local == Ids{0})); // job 1 waits beside the hold
+    LONGS_EQUAL(1, f.sched.held());
+    LONGS_EQUAL(0, f.sched.local_free());
+    f.submit(2);
+    f.pass(10);
+    CHECK((f.starts.local == Ids{0, 2})); // the hold preempted
+    LONGS_EQUAL(0, f.sched.held());
+    f.sched.keep_holds(60); // nothing interactive waits: one hold queued
+    f.pass(60);
+    CHECK((f.starts.local == Ids{0, 2})); // no core came free
+    f.end(0);
+    f.pass(100);
+    CHECK((f.starts.local == Ids{0, 2})); // the hold took job 0's core, not job 1
+    LONGS_EQUAL(1, f.sched.held());
+    // Held 0-10 s and 100-160 s.
+    DOUBLES_EQUAL(70, f.sched.held_core_seconds(160), 1e-9);
+}
+
+// An interactive job wider than the free and held cores waits: no hold is
+// queued while it waits, the running one is given up for it, and it starts
+// when the cores it waits for come free.
+TEST(LocalScheduler, AWaitingInteractiveJobGetsTheHeldCoresAndNoNewHold)
+{
+    Fixture f(reserving(4, 1),
+              {trace_job(1, 0, 3, 100, 100), interactive(trace_job(2, 1, 3, 10, 10)), trace_job(3, 2, 1, 10, 10)},
+              1);
+    f.sched.keep_holds(0);
+    f.pass(0);
+    LONGS_EQUAL(1, f.sched.held());
+    f.submit(1);
+    f.submit(2);
+    f.pass(1);
+    CHECK((f.starts.local == Ids{0})); // 1 held core is not 3
+    f.sched.keep_holds(60);
+    LONGS_EQUAL(0, f.sched.held());
+    LONGS_EQUAL(1, f.sched.local_free());
+    f.end(0);
+    f.pass(100);
+    CHECK((f.starts.local == Ids{0, 1, 2}));
+    LONGS_EQUAL(0, f.sched.held());
+}
+
+// 8 cores, 2 held, 4 running until 30 s.  A 7-core batch job first in
+// line needs 1 of the holds: burstd gives it up at its next cycle (60 s),
+// so the job's reservation is at 60 s with no core spare.  A job ending by
+// then is backfilled; one running past it is not (counting both holds, or
+// none, as coming free would let it).
+TEST(LocalScheduler, AWideHeadReservesTheHeldCoresItNeedsAtTheNextCycle)
+{
+    Fixture f(reserving(8, 2),
+              {trace_job(1, 0, 4, 30, 30), trace_job(2, 1, 7, 1000, 1000), trace_job(3, 2, 1, 20, 20),
+               trace_job(4, 3, 1, 100, 100)},
+              1);
+    f.sched.keep_holds(0);
+    f.pass(0);
+    LONGS_EQUAL(2, f.sched.held());
+    f.submit(1);
+    f.submit(2);
+    f.submit(3);
+    f.pass(10);
+    CHECK((f.starts.local == Ids{0, 2}));
+    f.end(0);
+    f.end(2);
+    f.pass(30);
+    CHECK((f.starts.local == Ids{0, 2})); // 6 free cores, and job 3 would run past 60 s
+    f.sched.keep_holds(60);
+    LONGS_EQUAL(1, f.sched.held()); // the other is kept
+    f.pass(60);
+    CHECK((f.starts.local == Ids{0, 2, 1}));
+}
+
+// 4 cores, 2 of them held: a 4-core batch job first in line would wait
+// behind holds for ever; they yield to it and come back after it started.
+TEST(LocalScheduler, HoldsYieldToTheFirstBatchJobTheyWouldStarve)
+{
+    Fixture f(reserving(4, 2), {trace_job(1, 0, 4, 100, 100)}, 0);
+    f.sched.keep_holds(0);
+    f.pass(0);
+    LONGS_EQUAL(2, f.sched.held());
+    f.submit(0);
+    f.pass(1);
+    CHECK(f.starts.local.empty());
+    f.sched.keep_holds(60);
+    LONGS_EQUAL(0, f.sched.held());
+    f.pass(60);
+    CHECK((f.starts.local == Ids{0}));
+    f.sched.keep_holds(120); // the wide job runs: holds are queued again
+    f.end(0);
+    f.pass(160);
+    LONGS_EQUAL(2, f.sched.held());
 }
 
 TEST(LocalScheduler, APassRunsOnlyWhenOneIsDue)

@@ -532,3 +532,30 @@ TEST(Simulator, AJobHeldPastItsSubmissionIsNoDemandUntilReleasedAndKeepsItsPlace
     DOUBLES_EQUAL(10, outcome(r, 2).submit, 0);
     DOUBLES_EQUAL(250, outcome(r, 3).start, 0);
 }
+
+// Two batch jobs fill the 2 cores for 1000 s; an interactive job comes at
+// 50 s.  Without Interactive= it waits for the first of them to end; with
+// one core kept it preempts the hold at once, and the hold queued again at
+// the next cycle takes the next core to come free.
+TEST(Simulator, InteractiveHoldsStartAnInteractiveJobAtOnce)
+{
+    TraceJob session = job(3, 50, 1, 100, 100);
+    session.interactive = true;
+    const std::vector<TraceJob> trace{job(1, 0, 1, 1000, 1000), job(2, 1, 1, 1000, 1000), session};
+    PolicyParams none;
+    NeverPolicy never(none);
+    SimResult without = simulate(site(2), trace, never);
+    DOUBLES_EQUAL(1000, outcome(without, 3).start, 0);
+    DOUBLES_EQUAL(1, outcome(without, 2).start, 0);
+    DOUBLES_EQUAL(0, without.held_core_seconds, 0);
+
+    SimConfig reserve = site(2);
+    reserve.interactive_cores = 1;
+    SimResult with = simulate(reserve, trace, never);
+    DOUBLES_EQUAL(50, outcome(with, 3).start, 0);
+    CHECK(outcome(with, 3).interactive);
+    CHECK(!outcome(with, 2).interactive);
+    DOUBLES_EQUAL(1000, outcome(with, 2).start, 0); // the held core was not its to take
+    // Held 0-50 s, then from job 3's end (150 s) to the last end (2000 s).
+    DOUBLES_EQUAL(50 + 1850, with.held_core_seconds, 1e-9);
+}

@@ -109,3 +109,22 @@ TEST(SimMetrics, BilledTimePastTheLastJobFallsInItsOwnIntervals)
     LONGS_EQUAL(2, m.budget_violations); // 3.6 and 3.4
     DOUBLES_EQUAL(3.6, m.max_interval_spend, 1e-9);
 }
+
+TEST(SimMetrics, InteractiveTimeToStartApartFromBatchWaitsAndHeldCoreHours)
+{
+    SimResult r;
+    r.first_submit = 0;
+    JobOutcome batch{1, "a", 1, 0, 0, 3600, 7200, -1};
+    JobOutcome late_batch{2, "a", 1, 0, 0, 7200, 9000, -1};
+    JobOutcome session{3, "a", 1, 100, 100, 100, 200, -1, true};
+    JobOutcome slow_session{4, "a", 1, 100, 100, 160, 300, -1, true};
+    r.jobs = {batch, late_batch, session, slow_session};
+    r.held_core_seconds = 5400;
+    const SimMetrics m = compute_metrics(r, 1, 10);
+    LONGS_EQUAL(2, m.interactive_jobs);
+    DOUBLES_EQUAL(0, m.median_interactive_start, 1e-9);
+    DOUBLES_EQUAL(60, m.p95_interactive_start, 1e-9);
+    DOUBLES_EQUAL(5400, m.mean_batch_wait, 1e-9);
+    DOUBLES_EQUAL(3600, m.median_batch_wait, 1e-9);
+    DOUBLES_EQUAL(1.5, m.held_core_hours, 1e-12);
+}
