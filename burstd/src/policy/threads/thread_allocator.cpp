@@ -23,6 +23,8 @@ void FreeTaskSlots::add_node(std::uint64_t free_cores)
 
 void FreeTaskSlots::take(std::uint64_t cores)
 {
+    if (cores_ == 0) // a long queue's jobs after the free cores ran out
+        return;
     cores_ = cores < cores_ ? cores_ - cores : 0;
     for (std::size_t i = 0; i < widths_.size(); ++i) {
         const std::uint64_t from_spare = std::min(spare_[i], cores);
@@ -36,6 +38,8 @@ void FreeTaskSlots::take(std::uint64_t cores)
 
 std::uint64_t FreeTaskSlots::tasks(std::uint32_t width) const
 {
+    if (cores_ == 0)
+        return 0;
     for (std::size_t i = 0; i < widths_.size(); ++i)
         if (widths_[i] == width)
             return slots_[i];
@@ -97,7 +101,8 @@ std::uint32_t ThreadAllocator::choose(const ThreadQuestion& q)
 {
     std::uint32_t best = q.counts.front();
     double best_cost = cost(q, best);
-    for (std::uint32_t t : q.counts) {
+    for (auto t_it = q.counts.begin() + 1; t_it != q.counts.end(); ++t_it) {
+        const std::uint32_t t = *t_it;
         const double c = cost(q, t);
         if (c < best_cost - std::abs(best_cost) * kNoise)
             best = t, best_cost = c;

@@ -441,13 +441,15 @@ std::optional<Action> ThreadStage::weigh(const Job& job, const ThreadTier& tier,
     q.dear_price = tier.group ? tier.dear_price : std::min(tier.dear_price, waiting_price(q));
     q.free = tier.free;
     const std::uint32_t chosen = allocator_->choose(q);
+    if (chosen == per_task)
+        return std::nullopt;
     const double chosen_cost = allocator_->cost(q, chosen);
     const double current_cost = allocator_->cost(q, per_task);
     const bool allowed = std::find(q.counts.begin(), q.counts.end(), per_task) != q.counts.end();
     // Costs may be negative (a throughput reward): the gain is measured
     // against the choice's magnitude.
     const bool worth_it = current_cost - chosen_cost > settings_.min_gain * std::abs(chosen_cost);
-    if (chosen == per_task || (allowed && !allocator_->committed(q) && !worth_it))
+    if (allowed && !allocator_->committed(q) && !worth_it)
         return std::nullopt;
     return Action{SetJobThreads{job.id, chosen, tasks * chosen},
                   change_reason(job, tier, fit, chosen, chosen_cost, per_task, current_cost)};
