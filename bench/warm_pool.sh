@@ -4,29 +4,35 @@
 # is bench/trace_table.sh's (same local cores, one group of 8-core nodes at
 # 0.40 per node-hour, 120 s boot, as large as the site); each base policy
 # (always, and forecast at λ) runs alone and with Policy=warm after it, once
-# per forecaster.  λ = 0.1 per waiting core-hour (the middle of the trace
-# table's).  Columns: the run's cost, waiting core-hours, J = cost + λ ×
+# per forecaster, at each λ of the trace table (LAMBDAS, default 0.025
+# 0.05 0.1 0.25 per waiting core-hour).  Columns: the run's cost, waiting core-hours, J = cost + λ ×
 # waiting core-hours, the median and p95 wait of the jobs that ran in the
 # cloud (s; boots included), idle core-hours of cloud nodes; then against
 # the same base without the pool: the cost it added, the waiting cost it
 # saved (λ × core-hours), ΔJ (negative: the pool pays) and λ*, the price of
 # a waiting core-hour above which it would pay (cost added / core-hours
 # saved; "never" where it saved none).
+# Last, per trace and λ, the lowest J without the pool (always or forecast)
+# and with it (any base and forecaster), and how many of the pool's chains
+# lower their base's J: where none does, the pool cannot change that cell of
+# bench/trace_table.sh's aims either.
 # Also writes OUT_DIR/warm_pool.svg: waiting cost saved against cost added,
-# one point per trace × base × forecaster; above the diagonal the pool pays.
+# one point per trace × λ × base × forecaster; above the diagonal the pool pays.
 #
-# usage: [ONLY="NAME..."] bench/warm_pool.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]] > bench/results/warm_pool.txt
+# usage: [ONLY="NAME..."] [LAMBDAS="L..."] bench/warm_pool.sh [BURSTSIM [TRACE_DIR [OUT_DIR]]] > bench/results/warm_pool.txt
 set -eu
 
 BURSTSIM=${1:-./burstsim}
 TRACES=${2:-$(cd "$(dirname "$0")/.." && pwd)/tests/data/traces/swf}
 OUT=${3:-bench/results}
-LAMBDA=0.1
+LAMBDAS=${LAMBDAS:-0.025 0.05 0.1 0.25}
 FORECASTERS="last-value ewma holt-winters quantile quantile,quantile=0.99"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 points="$work/points"
+summary="$work/summary"
 : >"$points"
+: >"$summary"
 
 # chain... -> burstd.conf lines
 conf() {
@@ -58,6 +64,14 @@ replay() {
 run() {
     name=$1 file=$2 cores=$3
     case " ${ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
+    for LAMBDA in $LAMBDAS; do
+        run_at_lambda "$name" "$file" "$cores"
+    done
+}
+
+# name file cores, at $LAMBDA
+run_at_lambda() {
+    name=$1 file=$2 cores=$3
     echo "== $name: $cores local cores, λ $LAMBDA"
     printf "  %-36s %10s %10s %10s %7s %7s %10s %10s %10s %10s %8s\n" chain cost wait_ch J burst_med burst_p95 idle_ch \
         +cost saved ΔJ λ*
@@ -67,6 +81,8 @@ run() {
         replay "$name" "$file" "$cores" "$base_name" "$base"
         echo
         read -r base_cost base_wait <"$work/row"
+        awk -v c="$base_cost" -v w="$base_wait" -v l="$LAMBDA" -v cell="$name $LAMBDA" \
+            'BEGIN { printf "%s\tbase\t%.4f\n", cell, c + l * w }' >>"$summary"
         for f in $FORECASTERS; do
             replay "$name" "$file" "$cores" "$base_name+warm $f" "$base" "warm forecaster=$f"
             read -r cost wait <"$work/row"
@@ -74,7 +90,9 @@ run() {
                 'BEGIN { printf " %10.2f %10.2f %10.2f", c - bc, l * (bw - w), (c + l * w) - (bc + l * bw)
                          if (bw > w) printf " %8.2f\n", (c - bc) / (bw - w); else printf " %8s\n", "never" }'
             awk -v c="$cost" -v w="$wait" -v bc="$base_cost" -v bw="$base_wait" -v l="$LAMBDA" \
-                -v label="$name $base_name $f" 'BEGIN { printf "%s\t%.4f\t%.4f\n", label, c - bc, l * (bw - w) }' >>"$points"
+                -v label="$name λ$LAMBDA $base_name $f" 'BEGIN { printf "%s\t%.4f\t%.4f\n", label, c - bc, l * (bw - w) }' >>"$points"
+            awk -v c="$cost" -v w="$wait" -v bc="$base_cost" -v bw="$base_wait" -v l="$LAMBDA" -v cell="$name $LAMBDA" \
+                'BEGIN { printf "%s\tpool\t%.4f\t%d\n", cell, c + l * w, (c + l * w) < (bc + l * bw) }' >>"$summary"
         done
     done
     echo "($(($(date +%s) - start)) s wall)"
@@ -86,6 +104,20 @@ run HPC2N "$TRACES/HPC2N-2002-2.2-cln.alea-subset3170.swf" 240
 run NASA-iPSC "$TRACES/NASA-iPSC-1993-3.1-cln.swf" 64
 run lublin-256 "$TRACES/synthetic/lublin_256.swf" 256
 run LCG "$TRACES/LCG-2005-1.first-part.swf" 1500
+
+echo "== per trace and λ: lowest J without the pool and with it"
+printf "  %-11s %6s %12s %12s %s\n" trace λ J_no_pool J_pool "chains that lower their base's J"
+awk -F'\t' '
+    { split($1, k, " "); cell = $1; if (!(cell in seen)) { seen[cell] = 1; order[++n] = cell } }
+    $2 == "base" && (!(cell in base) || $3 + 0 < base[cell]) { base[cell] = $3 + 0 }
+    $2 == "pool" { if (!(cell in pool) || $3 + 0 < pool[cell]) pool[cell] = $3 + 0; chains[cell]++; lower[cell] += $4 }
+    END {
+        for (i = 1; i <= n; i++) {
+            c = order[i]; split(c, k, " ")
+            printf "  %-11s %6s %12.2f %12.2f %d of %d\n", k[1], k[2], base[c], pool[c], lower[c], chains[c]
+        }
+    }' "$summary"
+echo
 
 python3 - "$points" "$OUT/warm_pool.svg" <<'PY'
 import sys
@@ -102,7 +134,7 @@ colours = {}
 palette = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
 out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
        f'<rect width="{w}" height="{h}" fill="white"/>',
-       f'<text x="{w/2}" y="20" text-anchor="middle" font-size="14">Warm pool: waiting cost saved vs. cost added (λ from bench/warm_pool.sh)</text>',
+       f'<text x="{w/2}" y="20" text-anchor="middle" font-size="14">Warm pool: waiting cost saved vs. cost added (each λ of bench/warm_pool.sh)</text>',
        f'<line x1="{sx(lo)}" y1="{sy(lo)}" x2="{sx(hi)}" y2="{sy(hi)}" stroke="#999" stroke-dasharray="4 4"/>',
        f'<text x="{sx(hi) - 4}" y="{sy(hi) + 14}" text-anchor="end" fill="#666">pays above this line</text>',
        f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="black"/>',
