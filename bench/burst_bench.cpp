@@ -210,10 +210,6 @@ void add_local_node(ClusterState& s, std::string name, std::uint32_t cpus, std::
     s.snapshot.nodes.push_back(std::move(n));
 }
 
-// Thread-scaling learning at 100k categories: every category's runs at
-// thread counts 1, 2, 4, 8 with 5% noise, fed as job ends; then a fit of
-// every category, as burstctl status and a thread choice for every pending
-// auto job would need.
 // ThreadPolicy=greedy's step over N pending --threads=auto jobs, on 1,000
 // local 64-core nodes half busy and one cloud group: every job's choice, and
 // the advice for every known category.  The first step changes every job
@@ -331,6 +327,11 @@ void bench_chain_choice(const ScalingBook& book, const std::vector<std::string>&
         }
 }
 
+// Thread-scaling learning at 100k categories: every category's runs at
+// thread counts 1, 2, 4, 8 with 5% noise, fed as job ends, and how close
+// each fit comes to the category's true c after every fourth run; then a
+// fit of every category, as burstctl status and a thread choice for every
+// pending auto job would need.
 void bench_thread_scaling()
 {
     std::printf("\n== thread scaling: 100k categories, 20 runs each ==\n");
@@ -347,9 +348,14 @@ void bench_thread_scaling()
     const double heap_before = heap_in_use_mib();
     ScalingBook book;
     const std::uint32_t counts[] = {1, 2, 4, 8};
-    const double cpu = cpu_seconds();
+    double learn_cpu = 0;
     std::size_t runs = 0;
-    for (int round = 0; round < 20; ++round)
+    // How close each category's fitted c is to its truth after every
+    // fourth run: rows of (runs, known, within 0.05, p95 error, max error).
+    std::vector<std::string> convergence;
+    std::vector<double> errors;
+    for (int round = 0; round < 20; ++round) {
+        const double cpu = cpu_seconds();
         for (std::size_t i = 0; i < kCategories; ++i) {
             JobEnd e;
             e.category = names[i];
@@ -358,13 +364,39 @@ void bench_thread_scaling()
             e.state = "COMPLETED";
             runs += book.observe(e) ? 1 : 0;
         }
-    const double per_end = (cpu_seconds() - cpu) / double(runs) * 1e6;
+        learn_cpu += cpu_seconds() - cpu;
+        if ((round + 1) % 4 != 0)
+            continue;
+        errors.clear();
+        std::size_t known = 0, close = 0;
+        for (std::size_t i = 0; i < kCategories; ++i) {
+            const ScalingFit fit = book.fit(names[i]);
+            if (!fit.known)
+                continue;
+            ++known;
+            errors.push_back(std::abs(fit.c - scalable[i]));
+            close += errors.back() <= 0.05 ? 1 : 0;
+        }
+        std::sort(errors.begin(), errors.end());
+        char row[160];
+        std::snprintf(row, sizeof row, "%12d %12zu %16.4f %16.4f %12.4f", round + 1, known,
+                      known ? double(close) / double(known) : 0.0, errors.empty() ? 0.0 : errors[errors.size() * 95 / 100],
+                      errors.empty() ? 0.0 : errors.back());
+        convergence.emplace_back(row);
+    }
+    std::vector<double>().swap(errors); // not the book's memory
+    const double per_end = learn_cpu / double(runs) * 1e6;
     const double heap = (heap_in_use_mib() - heap_before) * 1024 * 1024 / double(kCategories);
     const double summary_cpu = cpu_seconds();
     const ScalingBook::Summary summary = book.summary();
     std::printf("%12zu %12zu %18.0f %16.3f %20.1f\n", summary.categories, runs, heap, per_end,
                 (cpu_seconds() - summary_cpu) * 1e3);
     std::printf("known: %zu of %zu\n", summary.known, summary.categories);
+    std::printf("\n== thread scaling: the fitted c against each category's true c (uniform in [0, 1]; runs at 1, 2, 4, 8 "
+                "CPUs per task in turn, each within 5%% of T(t)) ==\n");
+    std::printf("%12s %12s %16s %16s %12s\n", "runs_each", "known", "share<=0.05", "p95_error", "max_error");
+    for (const auto& row : convergence)
+        std::printf("%s\n", row.c_str());
     bench_thread_choice(book, names);
     bench_chain_choice(book, names);
 }
