@@ -82,7 +82,7 @@ run_at_lambda() {
         echo
         read -r base_cost base_wait <"$work/row"
         awk -v c="$base_cost" -v w="$base_wait" -v l="$LAMBDA" -v cell="$name $LAMBDA" \
-            'BEGIN { printf "%s\tbase\t%.4f\n", cell, c + l * w }' >>"$summary"
+            'BEGIN { printf "%s\tbase\t%.17g\n", cell, c + l * w }' >>"$summary"
         for f in $FORECASTERS; do
             replay "$name" "$file" "$cores" "$base_name+warm $f" "$base" "warm forecaster=$f"
             read -r cost wait <"$work/row"
@@ -92,7 +92,7 @@ run_at_lambda() {
             awk -v c="$cost" -v w="$wait" -v bc="$base_cost" -v bw="$base_wait" -v l="$LAMBDA" \
                 -v label="$name λ$LAMBDA $base_name $f" 'BEGIN { printf "%s\t%.4f\t%.4f\n", label, c - bc, l * (bw - w) }' >>"$points"
             awk -v c="$cost" -v w="$wait" -v bc="$base_cost" -v bw="$base_wait" -v l="$LAMBDA" -v cell="$name $LAMBDA" \
-                'BEGIN { printf "%s\tpool\t%.4f\t%d\n", cell, c + l * w, (c + l * w) < (bc + l * bw) }' >>"$summary"
+                'BEGIN { printf "%s\tpool\t%.17g\t%d\n", cell, c + l * w, (c + l * w) < (bc + l * bw) }' >>"$summary"
         done
     done
     echo "($(($(date +%s) - start)) s wall)"
