@@ -254,9 +254,7 @@ void LocalScheduler::backfill_pass(Time now, Starts& starts)
             }
             if (interactive(j) && job.cpus <= free + held_) {
                 // Slurm preempts as many holds as the job needs.
-                const std::uint32_t preempted = job.cpus - free;
-                set_held(held_ - preempted, now);
-                local_free_ += preempted;
+                give_up_holds(job.cpus - free, now);
                 start_local(j, now, starts);
                 free = 0;
                 continue;
@@ -294,6 +292,12 @@ void LocalScheduler::take_queued_holds(Time now, std::uint32_t& free)
     set_held(held_ + taken, now);
     local_free_ -= taken;
     free -= taken;
+}
+
+void LocalScheduler::give_up_holds(std::uint32_t cores, Time now)
+{
+    set_held(held_ - cores, now);
+    local_free_ += cores;
 }
 
 void LocalScheduler::set_held(std::uint32_t held, Time now)
@@ -349,10 +353,7 @@ void LocalScheduler::keep_holds(Time now)
     } else {
         holds_queued_ = reserve > held_ ? reserve - held_ : 0;
     }
-    if (given_up > 0) {
-        set_held(held_ - given_up, now);
-        local_free_ += given_up;
-    }
+    give_up_holds(given_up, now);
     request_pass();
 }
 

@@ -128,6 +128,8 @@ private:
     void start_local(std::uint32_t j, Time now, Starts& starts);
     bool interactive(std::uint32_t j) const { return jobs_[j].trace->interactive; }
     void set_held(std::uint32_t held, Time now);
+    // Running holds end (preempted or cancelled): their cores are free.
+    void give_up_holds(std::uint32_t cores, Time now);
     // The job and the reserve (or the holds, if more) do not fit the pool
     // together: first in line, it would wait behind the holds for ever.
     bool starved_by_holds(const SimJob& job) const;

@@ -42,6 +42,15 @@ struct TraceScaling {
     double stretch(std::uint32_t t) const { return (c / t + 1 - c) / (c / threads + 1 - c); }
 };
 
+// Where a job id falls in [0, 1) under a multiplicative hash by this odd
+// multiplier: consecutive ids spread evenly and two multipliers pick
+// independently, so a share of a trace's jobs picked by id is the same
+// share in every run.
+inline double id_spread(JobId id, std::uint32_t multiplier)
+{
+    return double(std::uint32_t(id * multiplier)) / 4294967296.0;
+}
+
 struct TraceJob {
     JobId id = 0;
     Time submit = 0;

@@ -11,10 +11,7 @@ TraceInteractiveReport give_interactive(std::vector<TraceJob>& jobs, double shar
         if (!session_shaped)
             continue;
         ++report.candidates;
-        // A multiplicative hash (by xxHash32's second prime) spreads
-        // consecutive ids over [0, 1).
-        const double pick = double(std::uint32_t(job.id * 2246822519u)) / 4294967296.0;
-        if (pick < share) {
+        if (id_spread(job.id, 2246822519u) < share) { // xxHash32's second prime
             job.interactive = true;
             ++report.interactive;
         }

@@ -33,9 +33,7 @@ TraceScalingReport give_trace_scaling(std::vector<TraceJob>& jobs, double share,
     for (TraceJob& job : jobs) {
         if (job.scaling || job.category.empty())
             continue;
-        // Knuth's multiplicative hash spreads consecutive ids over [0, 1).
-        const double pick = double(std::uint32_t(job.id * 2654435761u)) / 4294967296.0;
-        if (!(pick < share))
+        if (!(id_spread(job.id, 2654435761u) < share)) // Knuth's multiplier
             continue;
         auto [it, fresh] = c_of.try_emplace(job.category, 0);
         if (fresh) {
