@@ -50,6 +50,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace burst {
@@ -173,6 +174,10 @@ struct Options {
     bool compare = false;
     std::vector<std::string> params;
     std::vector<std::string> given; // every option on the command line, in order
+    bool was_given(std::string_view option) const
+    {
+        return std::find(given.begin(), given.end(), option) != given.end();
+    }
     std::vector<double> lambdas{1.0};
     bool lambda_gates = false;
     double tau = 10;
@@ -416,9 +421,6 @@ Options parse(const std::vector<std::string>& args)
     if (int(!o.trace.empty()) + int(!o.workload.empty()) + int(!o.workflows.empty()) != 1)
         throw UsageError("give one of --trace FILE, --workload NAME or --workflow FILE (one or more)");
     // An option that acts only with another would otherwise be dropped in silence.
-    const auto given = [&](const char* option) {
-        return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
-    };
     for (const auto& [option, needs] : {std::pair<const char*, const char*>{"--format", "--trace"},
                                         {"--all-problems", "--trace"},
                                         {"--skip-malformed", "--trace"},
@@ -432,11 +434,11 @@ Options parse(const std::vector<std::string>& args)
                                         {"--forecast-tick", "--forecast-eval"},
                                         {"--forecast-training", "--forecast-eval"},
                                         {"--bucket-order", "--forecast-eval"}})
-        if (given(option) && !given(needs))
+        if (o.was_given(option) && !o.was_given(needs))
             throw UsageError(std::string(option) + " applies only with " + needs);
     if (o.forecast_eval) {
         for (const char* option : {"--compare", "--tune-delay", "--clairvoyant", "--plot"})
-            if (given(option))
+            if (o.was_given(option))
                 throw UsageError(std::string("--forecast-eval scores forecasters on one run (--policy or --config's "
                                              "chain): ") +
                                  option + " does not apply");
@@ -795,9 +797,6 @@ int apply_site_config(Options& o, std::ostream& err)
         return 2;
     }
     const BurstdConfig& site = loaded.config;
-    const auto given = [&](const char* option) {
-        return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
-    };
     const auto warn = [&](const std::string& where, const std::string& what) {
         err << "burstsim: warning: " << where << ": " << what << "\n";
     };
@@ -832,13 +831,13 @@ int apply_site_config(Options& o, std::ostream& err)
         err << "burstsim: --uncapped: " << o.site_config << " has no Budget= line to report against\n";
         return 2;
     }
-    if (!given("--cycle"))
+    if (!o.was_given("--cycle"))
         o.config.cycle = site.cycle_interval;
-    if (!given("--lambda") && site.objective_lambda)
+    if (!o.was_given("--lambda") && site.objective_lambda)
         o.lambdas = {*site.objective_lambda};
-    if (site.thread_policy && !given("--thread-policy"))
+    if (site.thread_policy && !o.was_given("--thread-policy"))
         o.thread_policy = site.thread_policy;
-    if (!site.interactive.empty() && !given("--interactive")) {
+    if (!site.interactive.empty() && !o.was_given("--interactive")) {
         std::uint32_t cores = 0, partitions = 0;
         for (const auto& reserve : site.interactive) {
             // burstd keeps no hold where no local node is (it says so).
@@ -859,7 +858,7 @@ int apply_site_config(Options& o, std::ostream& err)
     if (site.early_launch == 0)
         warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
                             "EarlyLaunch above 0");
-    if (!given("--suspend-time")) {
+    if (!o.was_given("--suspend-time")) {
         const SlurmConfTimeouts slurm = read_slurm_conf_timeouts(site.slurm_conf);
         if (!slurm.error.empty()) {
             warn(o.site_config, "SlurmConf: " + slurm.error + "; idle nodes are suspended after " +
@@ -1150,7 +1149,7 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
         return 2;
     }
     if (o.config.interactive_cores >= o.config.local_cores) {
-        err << "burstsim: " << (std::find(o.given.begin(), o.given.end(), "--interactive") != o.given.end() ? "--interactive " : "--config's Interactive= ")
+        err << "burstsim: " << (o.was_given("--interactive") ? "--interactive " : "--config's Interactive= ")
             << o.config.interactive_cores << ": holds must leave some of the " << o.config.local_cores
             << " local cores to batch work\n";
         return 2;
