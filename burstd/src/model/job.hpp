@@ -3,6 +3,7 @@
 // (see doc/protocol.md, the snapshot protocol), in Slurm's units.
 
 #include "model/clock.hpp"
+#include "model/job_category.hpp"
 #include "model/node_needs.hpp"
 #include "model/partition_set.hpp"
 #include "model/pending_reason.hpp"
@@ -70,7 +71,7 @@ struct alignas(64) Job {
 
     // Stable key shared by repeated runs of the same pipeline stage (account,
     // job name, batch command); runtime models are learned per category.
-    std::string category;
+    JobCategory category;
     std::vector<std::string> nodes; // allocated nodes (running jobs)
     ThreadOption threads;
     // The why: word of its AdminComment: the reason burstd last gave users.
@@ -105,7 +106,7 @@ struct alignas(64) Job {
 // what runtime and thread-count models learn from.
 struct JobEnd {
     JobId id = 0;
-    std::string category;
+    JobCategory category;
     std::string account;
     std::uint32_t cpus = 0;
     std::uint32_t cpus_per_task = 1; // 1 from older plugins

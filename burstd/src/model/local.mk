@@ -12,6 +12,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/hostlist.hpp \
 	burstd/src/model/instance.hpp \
 	burstd/src/model/job.hpp \
+	burstd/src/model/job_category.cpp \
+	burstd/src/model/job_category.hpp \
 	burstd/src/model/job_dependency.cpp \
 	burstd/src/model/job_dependency.hpp \
 	burstd/src/model/run_metrics.cpp \
@@ -43,6 +45,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/model/job_dependency_test.cpp \
 	tests/unit/model/job_layout_test.cpp \
 	tests/unit/model/node_needs_test.cpp \
+	tests/unit/model/job_category_test.cpp \
 	tests/unit/model/partition_set_test.cpp \
 	tests/unit/model/pending_reason_test.cpp \
 	tests/unit/model/run_metrics_test.cpp \

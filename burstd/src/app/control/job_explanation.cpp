@@ -208,7 +208,7 @@ std::string explain_job(JobId id, const ExplanationInput& in, json_t* out)
     if (in.scaling && !job->category.empty()) {
         const ScalingFit f = in.scaling->fit(job->category);
         JsonRef threads(json_object());
-        json_object_set_new(threads.get(), "category", json_string(job->category.c_str()));
+        json_object_set_new(threads.get(), "category", json_string(job->category.text().c_str()));
         json_object_set_new(threads.get(), "runs", json_real(f.runs));
         json_object_set_new(threads.get(), "thread_counts", json_integer(json_int_t(f.thread_counts)));
         json_object_set_new(threads.get(), "known", json_boolean(f.known));

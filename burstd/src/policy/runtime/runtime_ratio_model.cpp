@@ -33,7 +33,7 @@ RuntimeRatioModel::Identity::Identity(const std::string& user, const std::string
 
 bool RuntimeRatioModel::Identity::differs(const Job& job) const
 {
-    return job.time_limit != limit || job.user != user || job.name != name || job.category != category;
+    return job.time_limit != limit || job.user != user || job.name != name || job.category.text() != category;
 }
 
 void RuntimeRatioModel::begin_cycle(Time now)
@@ -94,7 +94,7 @@ RuntimeRatioModel::Noted RuntimeRatioModel::note(const Job& job)
     auto [it, fresh] = seen_.try_emplace(job.id);
     Seen& info = it->second;
     if (fresh || (info.cycle != cycle_ && identities_[info.identity].differs(job)))
-        info.identity = intern(Identity(job.user, job.name, job.category, job.time_limit));
+        info.identity = intern(Identity(job.user, job.name, job.category.text(), job.time_limit));
     Noted noted;
     noted.identity_ = info.identity;
     if (!fresh && info.cycle == cycle_)
@@ -200,14 +200,14 @@ Seconds RuntimeRatioModel::expected(const Job& job) const
     // A job noted this cycle has its identity already.
     if (auto it = seen_.find(job.id); it != seen_.end() && !identities_[it->second.identity].differs(job))
         return predict(identities_[it->second.identity]);
-    return predict(Identity(job.user, job.name, job.category, job.time_limit));
+    return predict(Identity(job.user, job.name, job.category.text(), job.time_limit));
 }
 
 void RuntimeRatioModel::observe(const JobEnd& end)
 {
     if (end.elapsed < 0)
         return;
-    const Identity unknown("", "", end.category, 0);
+    const Identity unknown("", "", end.category.text(), 0);
     const Identity* known = &unknown;
     if (auto it = seen_.find(end.id); it != seen_.end()) {
         known = &identities_[it->second.identity];
@@ -247,7 +247,7 @@ void RuntimeRatioModel::observe(const JobEnd& end)
     }
     all_runtime_.add(end.elapsed);
     if (!end.category.empty())
-        category_runtime_.write(end.category).add(end.elapsed);
+        category_runtime_.write(end.category.text()).add(end.elapsed);
 }
 
 double RuntimeRatioModel::max_error() const

@@ -29,7 +29,7 @@ private:
     // The ideal plan's count for the job and the time it gives the rest.
     struct Ideal {
         JobId job = 0;
-        std::string category;
+        JobCategory category;
         Seconds elapsed = -1;
         std::size_t stages = 0;
         double c = -1, size = -1;

@@ -86,7 +86,7 @@ const std::vector<ChainPlan>& LongTermAllocator::shortlist(const ThreadQuestion&
     std::ostringstream key;
     key << std::setprecision(17);
     std::vector<double> fits;
-    const auto add = [&](std::string_view category, const ScalingFit& fit, double size, std::uint32_t tasks,
+    const auto add = [&](const JobCategory& category, const ScalingFit& fit, double size, std::uint32_t tasks,
                          std::uint32_t fixed) {
         const long bucket = size_bucket(size);
         key << category << '@' << bucket << 'x' << tasks << '/' << fixed << ';';

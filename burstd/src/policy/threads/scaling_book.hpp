@@ -7,7 +7,7 @@
 // hint, its runs without one are not learned from (they would count as size
 // 0).  Each category's fit is kept beside its
 // sums and redone when it learns, so that a decision reads fits without
-// solving anything.
+// solving anything; they are found by the category's interned id.
 
 #include "model/job.hpp"
 #include "policy/threads/scaling_model.hpp"
@@ -16,8 +16,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace burst {
@@ -28,8 +26,12 @@ public:
 
     // True when the run was learned from.
     bool observe(const JobEnd& end);
-    // A category never seen has an empty fit, not known.
-    ScalingFit fit(const std::string& category) const;
+    // A category never learned from has an empty fit, not known.
+    const ScalingFit& fit(const JobCategory& category) const
+    {
+        const std::uint32_t id = category.id();
+        return id < slot_.size() && slot_[id] ? fits_[slot_[id] - 1] : kNoFit;
+    }
     // Counts every run learned and every category restored: a decision's
     // view of the fits is current while this has not moved.
     std::uint64_t version() const { return version_; }
@@ -38,9 +40,9 @@ public:
     template <class Visit>
     void for_each_changed_since(std::uint64_t since, Visit visit) const
     {
-        for (const auto& [category, entry] : entries_)
-            if (entry.changed_at > since)
-                visit(category, entry.fit);
+        for (std::size_t k = 0; k < entries_.size(); ++k)
+            if (entries_[k].changed_at > since)
+                visit(entries_[k].category, fits_[k]);
     }
 
     struct Summary {
@@ -57,14 +59,24 @@ public:
     std::vector<std::string> restore(const std::map<std::string, std::string>& kept);
 
 private:
+    static const ScalingFit kNoFit;
+
     struct Entry {
+        JobCategory category;
         ScalingModel model;
-        ScalingFit fit;
         std::uint64_t changed_at = 0; // version_ when it last learned
+        bool unsaved = false;         // learned from since take_changed
     };
+    // The entry of `category`, added if it has none.
+    std::size_t entry_of(const JobCategory& category);
+
     ScalingSettings settings_;
-    std::unordered_map<std::string, Entry> entries_;
-    std::unordered_set<std::string> changed_;
+    // Fits apart from the sums, so that the decisions' reads of them stay
+    // in few cache lines.
+    std::vector<Entry> entries_;       // in the order first learned from
+    std::vector<ScalingFit> fits_;     // entries_[k]'s fit
+    std::vector<std::uint32_t> slot_;  // by category id: 1 + its entry's index, 0 = none
+    std::vector<std::uint32_t> unsaved_; // indices of the entries learned from since take_changed
     std::uint64_t version_ = 0;
 };
 

@@ -333,15 +333,10 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         if (fit.known && chains_matter)
             chains.rest_of(job, book, q.rest);
     };
-    const std::string* fit_category = nullptr;
-    ScalingFit fit;
     for (std::size_t i = 0; i < view.pending.size(); ++i) {
         const Job& job = *view.pending[i];
         ThreadTier tier = tiers.of(i);
-        if (job.threads.automatic && !job.category.empty() && (!fit_category || *fit_category != job.category)) {
-            fit = book.fit(job.category);
-            fit_category = &job.category;
-        }
+        const ScalingFit& fit = book.fit(job.category);
         const bool may_change = job.threads.automatic && !job.category.empty() &&
                                 out.actions.size() < settings_.max_changes;
         if (may_change)
@@ -376,7 +371,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
         free.add_node(*parents_cores);
         ThreadTier tier = tiers.local(job, job.burst);
         tier.free = &free;
-        const ScalingFit held_fit = book.fit(job.category);
+        const ScalingFit& held_fit = book.fit(job.category);
         ask_about(job, held_fit);
         std::optional<Action> change = weigh(job, tier, held_fit, q);
         const std::uint64_t cores =
@@ -498,7 +493,8 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
     if (!redo && advice_version_ == book.version())
         return false;
     bool changed = false;
-    book.for_each_changed_since(redo ? 0 : advice_version_, [&](const std::string& category, const ScalingFit& fit) {
+    book.for_each_changed_since(redo ? 0 : advice_version_, [&](const JobCategory& of, const ScalingFit& fit) {
+        const std::string& category = of.text();
         auto it = advice_.find(category);
         if (!fit.known || q.counts.empty()) {
             if (it != advice_.end())
@@ -506,7 +502,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
             return;
         }
         q.fit = fit;
-        q.category = category;
+        q.category = of;
         q.dear_price = std::min(inputs.dear_price, waiting_price(q));
         const std::uint32_t t = allocator_->choose(q);
         if (it != advice_.end()) {

@@ -355,7 +355,7 @@ void SimRun::take_advice(std::uint32_t j)
     const ThreadStage* stage = cycle_.threads();
     if (!stage || !job.trace->scaling || !job.trace->scaling->automatic)
         return;
-    const auto it = stage->advice().find(job.trace->category);
+    const auto it = stage->advice().find(job.trace->category.text());
     if (it != stage->advice().end() && it->second != job.cpus_per_task && set_threads(j, it->second).empty())
         ++result_.threads_advised;
 }

@@ -61,7 +61,7 @@ struct TraceJob {
     std::string account;
     std::string partition;
     std::string name;
-    std::string category; // runtime models are learned per category
+    JobCategory category; // runtime models are learned per category
     // Jobs that must end before this one may start (a workflow's edges);
     // Slurm's afterany dependencies.
     std::vector<JobId> parents;

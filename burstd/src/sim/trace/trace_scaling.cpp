@@ -35,9 +35,9 @@ TraceScalingReport give_trace_scaling(std::vector<TraceJob>& jobs, double share,
             continue;
         if (!(id_spread(job.id, 2654435761u) < share)) // Knuth's multiplier
             continue;
-        auto [it, fresh] = c_of.try_emplace(job.category, 0);
+        auto [it, fresh] = c_of.try_emplace(job.category.text(), 0);
         if (fresh) {
-            std::mt19937_64 rng(name_hash(job.category) ^ (seed * 0x9e3779b97f4a7c15ull));
+            std::mt19937_64 rng(name_hash(job.category.text()) ^ (seed * 0x9e3779b97f4a7c15ull));
             it->second = beta22(rng);
         }
         job.scaling = TraceScaling{it->second, 1, true, 0};
@@ -58,7 +58,7 @@ void teach_trace_scaling(ScalingBook& book, const std::vector<TraceJob>& jobs)
     // Jobs with a size hint are learned by size, from their own runs.
     for (const TraceJob& job : jobs)
         if (job.scaling && job.scaling->automatic && !(job.scaling->size > 0) && job.true_runtime() > 0) {
-            Category& c = categories[job.category];
+            Category& c = categories[job.category.text()];
             c.c = job.scaling->c;
             c.seconds += job.true_runtime() * job.scaling->stretch(1);
             ++c.jobs;

@@ -83,3 +83,33 @@ TEST(ScalingBook, AKeptLineItCannotReadIsNamedAndSkipped)
     STRCMP_CONTAINS("category bbbb: expected a line starting with scaling1, got 'other'", errors[1].c_str());
     LONGS_EQUAL(0, book.summary().categories);
 }
+
+TEST(ScalingBook, AKeptRowWithoutACategoryIsRefused)
+{
+    ScalingBook book;
+    for (std::uint32_t t : {1u, 2u, 4u, 8u})
+        book.observe(end_of("aaaa", t, t_of(t)));
+    const auto kept = book.take_changed();
+    const auto errors = book.restore({{"", kept.at("aaaa")}});
+    LONGS_EQUAL(1, errors.size());
+    STRCMP_CONTAINS("a row without a category", errors[0].c_str());
+    CHECK(!book.fit(JobCategory()).known);
+}
+
+// Each category's run is learned into its own entry, whatever order the
+// categories arrive in, and one learned from saves once per take_changed.
+TEST(ScalingBook, CategoriesLearnApartAndSaveOnce)
+{
+    ScalingBook book;
+    for (int round = 0; round < 2; ++round)
+        for (std::uint32_t t : {1u, 2u, 4u, 8u}) {
+            book.observe(end_of("sb-serial", t, 10));
+            book.observe(end_of("sb-parallel", t, t_of(t)));
+        }
+    CHECK(book.fit("sb-parallel").known);
+    CHECK(book.fit("sb-serial").c < 0.05);
+    DOUBLES_EQUAL(0.5, book.fit("sb-parallel").c, 0.01); // t_of's c
+    CHECK(!book.fit("sb-never-run").known);
+    LONGS_EQUAL(2, book.take_changed().size());
+    LONGS_EQUAL(2, book.summary().categories);
+}

@@ -293,7 +293,7 @@ TEST(Simulator, ShowsPoliciesTheSiteAndReportsFinishedJobs)
     LONGS_EQUAL(1, pending_seen); // job 2 waits behind job 1
     LONGS_EQUAL(2, nodes_seen);   // two local nodes of 2 cores; no cloud node was ever powered up
     LONGS_EQUAL(2, p.ends.size());
-    STRCMP_EQUAL("acct/x", p.ends[0].category.c_str());
+    STRCMP_EQUAL("acct/x", p.ends[0].category.text().c_str());
     DOUBLES_EQUAL(50, p.ends[0].elapsed, 0);
 }
 

@@ -70,7 +70,7 @@ TEST(SacctParser, ReadsJobsAndSkipsSteps)
     DOUBLES_EQUAL(3600, j.runtime, 0);
     DOUBLES_EQUAL(7200, j.time_limit, 0);
     LONGS_EQUAL(8, j.cpus);
-    STRCMP_EQUAL("bio/align", j.category.c_str());
+    STRCMP_EQUAL("bio/align", j.category.text().c_str());
     LONGS_EQUAL(0, t.report.problem_count());
 }
 

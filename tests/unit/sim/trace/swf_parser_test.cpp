@@ -39,7 +39,7 @@ TEST(SwfParser, ReadsHeaderAndEveryFieldItUses)
     STRCMP_EQUAL("u12", j.user.c_str());
     STRCMP_EQUAL("g3", j.account.c_str());
     STRCMP_EQUAL("p2", j.partition.c_str());
-    STRCMP_EQUAL("g3/x4", j.category.c_str());
+    STRCMP_EQUAL("g3/x4", j.category.text().c_str());
     LONGS_EQUAL(4, t.report.comment_lines);
     LONGS_EQUAL(0, t.report.problem_count());
 }
@@ -54,7 +54,7 @@ TEST(SwfParser, NamesJobsByExecutableElseQueueElsePartition)
     LONGS_EQUAL(3, t.jobs.size());
     STRCMP_EQUAL("q7", t.jobs[0].name.c_str());
     STRCMP_EQUAL("p2", t.jobs[1].name.c_str());
-    STRCMP_EQUAL("g3/p2", t.jobs[1].category.c_str());
+    STRCMP_EQUAL("g3/p2", t.jobs[1].category.text().c_str());
     STRCMP_EQUAL("job", t.jobs[2].name.c_str());
 }
 

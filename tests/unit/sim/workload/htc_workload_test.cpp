@@ -36,7 +36,7 @@ TEST(HtcWorkload, MostlyOneCoreJobsOfHoursArrivingInADailyCycle)
         DOUBLES_EQUAL(0, std::fmod(j.time_limit, 3600), 0);
         auto [known, fresh] = limit_of.emplace(j.user, j.time_limit);
         DOUBLES_EQUAL(known->second, j.time_limit, 0);
-        CHECK_EQUAL("htc/" + j.user, j.category);
+        CHECK_EQUAL("htc/" + j.user, j.category.text());
         const double hour = std::fmod(j.submit, 86400) / 3600;
         peak_hours += hour >= 12 && hour < 16;   // around the peak at 14:00
         trough_hours += hour >= 0 && hour < 4;   // around the trough at 02:00

@@ -44,7 +44,7 @@ TEST(WorkflowArrivals, EveryArrivalBecomesJobsWithParentsAccountsAndCategories)
         DOUBLES_EQUAL(20, b.runtime, 0);
         DOUBLES_EQUAL(a.submit, b.submit, 0);
         STRCMP_EQUAL(k % 2 ? "u2" : "u1", a.account.c_str());
-        STRCMP_EQUAL("f:tb", b.category.c_str());
+        STRCMP_EQUAL("f:tb", b.category.text().c_str());
         STRCMP_EQUAL((std::to_string(k + 1) + ":f").c_str(), a.workflow.c_str());
     }
     DOUBLES_EQUAL(0, t.jobs[0].submit, 0);
@@ -61,7 +61,7 @@ TEST(WorkflowArrivals, GapsArePoissonAtTheRateAndDeterministicForASeed)
     DOUBLES_EQUAL(300, mean_gap, 15); // ≈ 3 standard errors of 300/sqrt(4000)
     std::size_t g = 0;
     for (std::size_t k = 0; k < o.count; ++k)
-        g += t.jobs[3 * k].category[0] == 'g';
+        g += t.jobs[3 * k].category.text()[0] == 'g';
     CHECK(g > 1800 && g < 2200); // both workflows drawn about equally
     Trace again = workflow_trace({fork("f"), fork("g")}, o);
     DOUBLES_EQUAL(t.jobs.back().submit, again.jobs.back().submit, 0);

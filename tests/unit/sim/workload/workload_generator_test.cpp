@@ -62,7 +62,7 @@ TEST(GatkWorkload, PipelinesAreSevenChainedStagesArrivingInPoissonBatches)
         ++batches[p.arrival];
         for (std::size_t s = 0; s < 7; ++s) {
             const TraceJob& stage = *by_id.at(p.stages[s]);
-            STRCMP_EQUAL(("gatk/stage" + std::to_string(s + 1)).c_str(), stage.category.c_str());
+            STRCMP_EQUAL(("gatk/stage" + std::to_string(s + 1)).c_str(), stage.category.text().c_str());
             DOUBLES_EQUAL(p.arrival, stage.submit, 0);
             // error=0: the runtime is the model's prediction, in seconds of 60 per TU.
             DOUBLES_EQUAL(std::round(gatk_stage_time(kGatkStages[s], p.size, 1) * 60), stage.runtime, 0);
@@ -204,16 +204,16 @@ TEST(BlastWorkload, ThreeStagesOfSplitAlignReduceChainedByBarriers)
     LONGS_EQUAL(200 + 34 + 164 + 6, jobs.size());
     std::map<std::string, int> count;
     for (const auto& j : jobs)
-        ++count[j.category];
+        ++count[j.category.text()];
     LONGS_EQUAL(200, count["blast/stage1-align"]);
     LONGS_EQUAL(34, count["blast/stage2-align"]);
     LONGS_EQUAL(164, count["blast/stage3-align"]);
     // Stage 1's reduce waits for all 200 alignments; stage 2's split for that reduce.
     const TraceJob& reduce1 = jobs[201];
-    STRCMP_EQUAL("blast/stage1-reduce", reduce1.category.c_str());
+    STRCMP_EQUAL("blast/stage1-reduce", reduce1.category.text().c_str());
     LONGS_EQUAL(200, reduce1.parents.size());
     const TraceJob& split2 = jobs[202];
-    STRCMP_EQUAL("blast/stage2-split", split2.category.c_str());
+    STRCMP_EQUAL("blast/stage2-split", split2.category.text().c_str());
     LONGS_EQUAL(1, split2.parents.size());
     LONGS_EQUAL(reduce1.id, split2.parents.front());
     for (const auto& j : jobs)

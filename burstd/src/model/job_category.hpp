@@ -1,0 +1,70 @@
+#pragma once
+// A job's category (the plugin's: account, job name, batch command hashed
+// to 16 hex digits; a trace's: account and job name), as one interned
+// value.  Every distinct category is stored once for the life of the
+// process and a Job holds a pointer to it, with a dense id.
+//
+// Why: the thread step reads the learned scaling of every pending auto
+// job's category on every decision (100k of them at the largest sites).
+// Looked up by text that was a string hash and three cache misses per job
+// (the job's heap text, the table's node, the entry); by id it is one read
+// of a table indexed by it (policy/threads/scaling_book.hpp).
+//
+// A category is interned where the job enters the model (ingest's parser,
+// the trace parsers and workload generators), so decisions read ids only.
+// The table never shrinks: a long-running burstd keeps about 100 bytes per
+// distinct category it has seen, a quarter of what the scaling book keeps
+// per category it has learned from.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace burst {
+
+class JobCategory {
+public:
+    // No category (id 0): the job is learned from by no model.
+    JobCategory() = default;
+    // Interns `text` (the empty text is no category); thread-safe.
+    // Implicit: a category is its text, as a literal is a std::string.
+    JobCategory(std::string_view text);
+    JobCategory(const std::string& text) : JobCategory(std::string_view(text)) {}
+    JobCategory(const char* text) : JobCategory(std::string_view(text)) {}
+
+    const std::string& text() const;
+    // 0 for no category, then 1, 2, ... in the order categories were first
+    // interned: equal texts, equal ids; always below id_bound().
+    std::uint32_t id() const { return id_; }
+    // One above the largest id interned so far: the size of a table indexed
+    // by id() (categories interned later get larger ids).
+    static std::uint32_t id_bound();
+
+    bool empty() const { return entry_ == nullptr; }
+
+    friend bool operator==(const JobCategory& a, const JobCategory& b) { return a.entry_ == b.entry_; }
+    friend bool operator!=(const JobCategory& a, const JobCategory& b) { return a.entry_ != b.entry_; }
+
+    struct Entry {
+        std::string text;
+        std::uint32_t id;
+    };
+
+private:
+    const Entry* entry_ = nullptr; // owned by the process-wide table, never moved
+    // entry_->id, kept here so that a table indexed by it is read without
+    // another cache miss.
+    std::uint32_t id_ = 0;
+};
+
+std::ostream& operator<<(std::ostream& out, const JobCategory& category);
+
+} // namespace burst
+
+template <>
+struct std::hash<burst::JobCategory> {
+    std::size_t operator()(const burst::JobCategory& c) const noexcept { return c.id(); }
+};
