@@ -45,21 +45,68 @@ TEST(JobCategory, NoCategoryIsIdZeroAndEmpty)
     CHECK(!JobCategory("jc-x").empty());
 }
 
-// Parsers intern from several threads at once (burstsim's replays run side
-// by side): every thread must get the one id of each text.
+// Parsers may intern from several threads at once: every thread must get
+// the one entry of each text.
 TEST(JobCategory, InterningFromThreadsAgreesOnIds)
 {
     constexpr int kThreads = 4, kTexts = 2000;
-    std::vector<std::vector<std::uint32_t>> ids(kThreads, std::vector<std::uint32_t>(kTexts));
+    std::vector<std::vector<JobCategory>> got(kThreads, std::vector<JobCategory>(kTexts));
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
-        threads.emplace_back([t, &ids] {
+        threads.emplace_back([t, &got] {
             for (int i = 0; i < kTexts; ++i)
-                ids[t][i] = JobCategory("jc-threaded-" + std::to_string(i)).id();
+                got[t][i] = JobCategory("jc-threaded-" + std::to_string(i));
         });
     for (auto& th : threads)
         th.join();
-    for (int t = 1; t < kThreads; ++t)
-        CHECK(ids[t] == ids[0]);
-    LONGS_EQUAL(kTexts, std::set<std::uint32_t>(ids[0].begin(), ids[0].end()).size());
+    std::set<std::uint32_t> ids;
+    for (int i = 0; i < kTexts; ++i) {
+        ids.insert(got[0][i].id());
+        for (int t = 1; t < kThreads; ++t)
+            CHECK(got[t][i] == got[0][i]);
+    }
+    LONGS_EQUAL(kTexts, ids.size());
+}
+
+// A site whose job names never repeat has a new category per job: the
+// table keeps only the categories something still holds, and gives their
+// ids to new ones.
+TEST(JobCategory, ACategoryNoLongerHeldIsForgottenAndItsIdReused)
+{
+    const std::size_t before = JobCategory::held();
+    std::uint32_t bound = 0;
+    {
+        std::vector<JobCategory> jobs;
+        for (int i = 0; i < 1000; ++i)
+            jobs.emplace_back("jc-once-" + std::to_string(i));
+        LONGS_EQUAL(before + 1000, JobCategory::held());
+        JobCategory copy = jobs[7];
+        jobs.clear();
+        LONGS_EQUAL(before + 1, JobCategory::held()); // the copy holds its one
+        STRCMP_EQUAL("jc-once-7", copy.text().c_str());
+        bound = JobCategory::id_bound();
+    }
+    LONGS_EQUAL(before, JobCategory::held());
+    for (int i = 0; i < 1000; ++i) {
+        const JobCategory again("jc-again-" + std::to_string(i));
+        CHECK(again.id() < bound);
+    }
+    LONGS_EQUAL(before, JobCategory::held());
+}
+
+// Copies and moves keep the count right whatever the order.
+TEST(JobCategory, CopiesAndMovesHoldTheirEntry)
+{
+    const std::size_t before = JobCategory::held();
+    JobCategory a("jc-moved");
+    JobCategory b = a, c = std::move(a);
+    CHECK(a.empty());
+    CHECK(b == c);
+    a = b;
+    b = JobCategory();
+    CHECK(a == c);
+    LONGS_EQUAL(before + 1, JobCategory::held());
+    a = JobCategory();
+    c = JobCategory();
+    LONGS_EQUAL(before, JobCategory::held());
 }

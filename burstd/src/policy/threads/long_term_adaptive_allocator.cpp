@@ -12,10 +12,10 @@ LongTermAdaptiveAllocator::LongTermAdaptiveAllocator(PolicyParams& params)
 const LongTermAdaptiveAllocator::Ideal& LongTermAdaptiveAllocator::ideal(const ThreadQuestion& q) const
 {
     // ThreadStage asks choose() and, for a change, cost() twice about the same job.
-    if (!(memo_.job == q.job && memo_.category == q.category && memo_.elapsed == q.elapsed &&
+    if (!(memo_.job == q.job && memo_.category == *q.category && memo_.elapsed == q.elapsed &&
           memo_.stages == q.rest.size() && memo_.c == q.fit.c && memo_.size == q.size && memo_.counts == q.counts)) {
         ChainPlan plan = ideal_plan(q);
-        memo_ = Ideal{q.job,  q.category, q.elapsed, q.rest.size(), q.fit.c, q.size, q.counts,
+        memo_ = Ideal{q.job,  *q.category, q.elapsed, q.rest.size(), q.fit.c, q.size, q.counts,
                       plan.front(), plan_rest_time(q, plan)};
     }
     return memo_;

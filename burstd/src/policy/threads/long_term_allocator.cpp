@@ -93,9 +93,9 @@ const std::vector<ChainPlan>& LongTermAllocator::shortlist(const ThreadQuestion&
         fits.push_back(fit.c);
         fits.push_back(fit.known ? single_threaded_time(fit, size > 0 ? std::pow(kSizeStep, double(bucket)) : 0) : 0);
     };
-    add(q.category, q.fit, q.size, q.tasks, 0);
+    add(*q.category, q.fit, q.size, q.tasks, 0);
     for (const ChainStage& s : q.rest)
-        add(s.category, s.fit, s.size, s.tasks, s.plannable() ? 0 : s.threads);
+        add(*s.category, s.fit, s.size, s.tasks, s.plannable() ? 0 : s.threads);
     for (std::uint32_t t : q.counts)
         key << ',' << t;
     key << '|' << q.local_price << '|' << q.lambda << '|' << q.reward_scale << '|' << int(q.reward);

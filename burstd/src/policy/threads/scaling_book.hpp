@@ -73,7 +73,7 @@ private:
     ScalingSettings settings_;
     // Fits apart from the sums, so that the decisions' reads of them stay
     // in few cache lines.
-    std::vector<Entry> entries_;       // in the order first learned from
+    std::vector<Entry> entries_;       // in the order first learned from or restored
     std::vector<ScalingFit> fits_;     // entries_[k]'s fit
     std::vector<std::uint32_t> slot_;  // by category id: 1 + its entry's index, 0 = none
     std::vector<std::uint32_t> unsaved_; // indices of the entries learned from since take_changed

@@ -58,7 +58,7 @@ enum class ThreadReward { Time, Throughput };
 // A job of the chain that waits for the one asked about, in order.
 struct ChainStage {
     JobId job = 0;
-    JobCategory category;
+    const JobCategory* category = nullptr; // the job's own: a copy would touch the interned entry
     ScalingFit fit; // its category's
     std::uint32_t tasks = 1;
     double size = 0;
@@ -71,7 +71,7 @@ struct ChainStage {
 
 struct ThreadQuestion {
     JobId job = 0;
-    JobCategory category;
+    const JobCategory* category = nullptr; // the job's own or the book's: a copy would touch the interned entry
     ScalingFit fit;                // the job's category's, known
     std::uint32_t tasks = 1;
     std::uint64_t copies = 1;      // a pending array's tasks not yet started, each a job like it

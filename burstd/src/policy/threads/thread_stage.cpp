@@ -222,7 +222,7 @@ public:
         for (auto it = next_.find(at); it != next_.end() && rest.size() < kMaxStages; it = next_.find(at)) {
             const Job& n = *it->second;
             const std::uint32_t per_task = std::max<std::uint32_t>(n.cpus_per_task, 1);
-            rest.push_back(ChainStage{n.id, n.category, book.fit(n.category), std::max<std::uint32_t>(n.cpus / per_task, 1),
+            rest.push_back(ChainStage{n.id, &n.category, book.fit(n.category), std::max<std::uint32_t>(n.cpus / per_task, 1),
                                       n.size, per_task, n.threads.automatic, n.time_limit});
             at = n.id;
         }
@@ -327,7 +327,7 @@ ThreadStageOutcome ThreadStage::decide(const ClusterState& state, const ScalingB
     const bool chains_matter = allocator_->plans_chains() || settings_.reward == ThreadReward::Throughput;
     const auto ask_about = [&](const Job& job, const ScalingFit& fit) {
         q.job = job.id;
-        q.category = job.category;
+        q.category = &job.category;
         q.elapsed = std::max<Seconds>(0, now - job.submit_time);
         q.rest.clear();
         if (fit.known && chains_matter)
@@ -502,7 +502,7 @@ bool ThreadStage::update_advice(const ScalingBook& book, ThreadQuestion& q, cons
             return;
         }
         q.fit = fit;
-        q.category = of;
+        q.category = &of;
         q.dear_price = std::min(inputs.dear_price, waiting_price(q));
         const std::uint32_t t = allocator_->choose(q);
         if (it != advice_.end()) {

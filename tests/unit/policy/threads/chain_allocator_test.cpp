@@ -65,16 +65,23 @@ std::map<JobId, std::uint32_t> chosen(const ThreadStageOutcome& out)
     return v;
 }
 
+// A question points at its categories, as the stage's point at its jobs'.
+const JobCategory* category_of(const std::string& name)
+{
+    static std::map<std::string, JobCategory> held;
+    return &held.try_emplace(name, name).first->second;
+}
+
 ThreadQuestion chain_question(const ScalingBook& book, std::vector<std::string> stages)
 {
     ThreadQuestion q;
     q.fit = book.fit(stages.front());
-    q.category = stages.front();
+    q.category = category_of(stages.front());
     q.counts = {1, 2, 4, 8, 16};
     q.lambda = 1;
     q.local_price = 0.1 / 3600;
     for (std::size_t s = 1; s < stages.size(); ++s)
-        q.rest.push_back(ChainStage{JobId(s + 1), stages[s], book.fit(stages[s]), 1, 0, 1, true, 0});
+        q.rest.push_back(ChainStage{JobId(s + 1), category_of(stages[s]), book.fit(stages[s]), 1, 0, 1, true, 0});
     return q;
 }
 
