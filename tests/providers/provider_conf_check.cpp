@@ -78,11 +78,6 @@ public:
     ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
     ActuatorError hold_job(JobId, std::string_view) override { return {"jobs are not held here"}; }
     ActuatorError requeue_job(JobId, std::string_view) override { return {"jobs are not requeued here"}; }
-    ActuatorError place_job(JobId, const std::vector<std::string>&, const std::vector<std::string>&,
-                            std::string_view) override
-    {
-        return {"jobs are not placed here"};
-    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)

@@ -100,5 +100,49 @@ else
     tap_fail "the scavenger job finished later" "$(scontrol show job "$either" | grep -E 'JobState|BeginTime|Reason')"
 fi
 tap_is "no instance was ever launched" "$(launches)" 0
+
+# A scavenger on a CLOUD node that is up: Slurm starts one released onto it
+# before burstd's next cycle can hold it (released again once burstd has:
+# burstd holds a waiting job once).  Beside real work the node is up for
+# that work; alone on it, the scavenger would keep it up, so with no warm
+# pool wanting the node burstd requeues it and powers the node down.
+real=$(sbatch --parsable -p cloud -n1 -o /dev/null --wrap 'sleep 25')
+if wait_for "[ \"\$(job_field $real JobState)\" = RUNNING ]" 60; then
+    tap_ok "a real job runs on cloud node $(job_field "$real" NodeList)"
+else
+    tap_fail "a real job runs on a cloud node" "$(squeue; tail -5 "$work/burstd.log")"
+fi
+node=$(job_field "$real" NodeList)
+up_scavenger=$(sbatch --parsable --hold -p cloud -w "$node" -q scavenger -n1 -o /dev/null --wrap 'sleep 300')
+for _ in 1 2 3; do
+    scontrol release "$up_scavenger" 2>/dev/null
+    wait_for "[ \"\$(job_field $up_scavenger JobState)\" = RUNNING ]" 4 && break
+done
+if [ "$(job_field "$up_scavenger" JobState)" = RUNNING ]; then
+    tap_ok "scavenger job $up_scavenger runs beside it on $node"
+else
+    tap_fail "scavenger job $up_scavenger runs beside the real job" "$(scontrol show job "$up_scavenger" | grep -E 'JobState|Reason')"
+fi
+sleep 3
+tap_is "beside real work it is left alone" "$(grep -c "requeue scavenger job(s) $up_scavenger" "$work/burstd.log")" 0
+wait_job_done "$real" 40 >/dev/null
+if wait_for "grep -q 'requeue scavenger job(s) $up_scavenger' '$work/burstd.log'" 15; then
+    tap_like "alone on $node it is requeued and the node powered down" \
+        "$(grep "requeue scavenger job(s) $up_scavenger" "$work/burstd.log" | head -1)" "power down $node"
+else
+    tap_fail "alone on $node it is requeued" "$(scontrol show job "$up_scavenger" | grep -E 'JobState|Reason'; tail -5 "$work/burstd.log")"
+fi
+if wait_for "scontrol show node $node | grep -qE 'State=[A-Z+]*POWER(ING_DOWN|ED_DOWN)'" 30; then
+    tap_ok "$node powers down"
+else
+    tap_fail "$node powers down" "$(scontrol show node "$node" | grep -E 'State=')"
+fi
+if wait_for "[ \"\$(job_field $up_scavenger Reason)\" = JobHeldAdmin ]" 30; then
+    tap_ok "the requeued scavenger waits held (it has only the cloud partition)"
+else
+    tap_fail "the requeued scavenger waits held" "$(scontrol show job "$up_scavenger" | grep -E 'JobState|Reason')"
+fi
+tap_is "one instance was launched, for the real job" "$(launches)" 1
+scancel "$up_scavenger"
 tap_is "burstd logged no failed decision" "$(grep -c 'failed:' "$work/burstd.log")" 0
 tap_finish

@@ -258,30 +258,6 @@ ActuatorError LibslurmActuator::requeue_job(JobId job, std::string_view reason)
     return outcome(slurm_requeue(job, 0), "requeue job " + std::to_string(job), reason);
 }
 
-ActuatorError LibslurmActuator::place_job(JobId job, const std::vector<std::string>& partitions,
-                                          const std::vector<std::string>& nodes, std::string_view reason)
-{
-    std::string list;
-    for (const auto& p : partitions) {
-        if (auto bad = check_slurm_name("partition", p); !bad.empty())
-            return {"job " + std::to_string(job) + " partitions: " + bad};
-        list += (list.empty() ? "" : ",") + p;
-    }
-    if (list.empty())
-        return {"job " + std::to_string(job) + ": an empty partition list"};
-    for (const auto& n : nodes)
-        if (auto bad = check_slurm_name("node", n); !bad.empty())
-            return {"job " + std::to_string(job) + " required nodes: " + bad};
-    std::string required = compress_hostlist(nodes); // "" clears ReqNodeList, as `scontrol update ReqNodeList=` does
-    job_desc_msg_t desc;
-    slurm_init_job_desc_msg(&desc);
-    desc.job_id = job;
-    desc.partition = list.data();
-    desc.req_nodes = required.data();
-    return outcome(repeat_unsent([&] { return slurm_update_job(&desc); }),
-                   "job " + std::to_string(job) + " Partition=" + list + " ReqNodeList=" + required, reason);
-}
-
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
                                       std::string_view reason)
 {

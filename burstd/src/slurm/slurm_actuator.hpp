@@ -77,11 +77,6 @@ public:
     virtual ActuatorError hold_job(JobId job, std::string_view reason) = 0;
     // Requeues a running batch job as `scontrol requeue` does.
     virtual ActuatorError requeue_job(JobId job, std::string_view reason) = 0;
-    // Sets a pending job's partitions and the nodes it must run on
-    // (ReqNodeList; none: any node of its partitions) in one update, so that
-    // it is never in a partition without its nodes.
-    virtual ActuatorError place_job(JobId job, const std::vector<std::string>& partitions,
-                                    const std::vector<std::string>& nodes, std::string_view reason) = 0;
     virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                                 std::string_view reason) = 0;
     // Where slurmctld reaches a launched CLOUD node, and which instance it

@@ -361,7 +361,7 @@ void PolicyCycle::count_warm_pools(const ClusterState& state)
 void PolicyCycle::free_warm_nodes_for_waiting_jobs(const ClusterState& state, const CycleContext& ctx)
 {
     for (const auto& g : state.groups) {
-        if (placeholders_of(g, state).empty())
+        if (placeholders_of(g, state).empty() && scavengers_holding(g, state).empty())
             continue;
         AppliedAction done;
         done.time = ctx.now;
@@ -386,7 +386,7 @@ void PolicyCycle::release_orphaned_placeholders(const ClusterState& state, const
         return;
     placeholders_.forget_targets();
     for (const auto& g : state.groups) {
-        if (placeholders_of(g, state).empty())
+        if (placeholders_of(g, state).empty() && scavengers_holding(g, state).empty())
             continue;
         AppliedAction done;
         done.time = ctx.now;

@@ -49,12 +49,6 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.requeue_job(job, reason);
     }
-    ActuatorError place_job(JobId job, const std::vector<std::string>& partitions,
-                            const std::vector<std::string>& nodes, std::string_view reason) override
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return inner_.place_job(job, partitions, nodes, reason);
-    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view reason) override
     {
         std::lock_guard<std::mutex> lock(mutex_);

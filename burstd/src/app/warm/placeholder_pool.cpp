@@ -36,6 +36,9 @@ Standing standing(const NodeGroup& group, const ClusterState& state, const std::
             continue;
         (p->pending() ? s.queued : s.running).push_back(p);
     }
+    for (const Job* j : scavengers_holding(group, state))
+        if (!listed(cancelled, j->id))
+            s.running.push_back(j);
     std::sort(s.running.begin(), s.running.end(), [&](const Job* a, const Job* b) {
         const bool a_up = up(a), b_up = up(b);
         return a_up != b_up ? a_up : a->id < b->id;
@@ -76,6 +79,21 @@ std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterSta
     std::vector<const Job*> found;
     for (const auto& job : state.standby.placeholders)
         if (job.name == kPlaceholderName && job.may_run_in(group_partition(group)))
+            found.push_back(&job);
+    return found;
+}
+
+std::vector<const Job*> scavengers_holding(const NodeGroup& group, const ClusterState& state)
+{
+    const std::unordered_set<std::string> members(group.nodes.begin(), group.nodes.end());
+    std::unordered_map<std::string, const Node*> alone; // the group's nodes no real job runs on
+    for (const auto& n : state.snapshot.nodes)
+        if (members.count(n.name) && n.alloc_cpus == 0)
+            alone.emplace(n.name, &n);
+    std::vector<const Job*> found;
+    for (const auto& job : state.standby.scavengers)
+        if (job.state == JobState::Running && !job.nodes.empty() &&
+            std::all_of(job.nodes.begin(), job.nodes.end(), [&](const std::string& n) { return alone.count(n) > 0; }))
             found.push_back(&job);
     return found;
 }
@@ -161,22 +179,30 @@ void PlaceholderPool::forget_settled(const ClusterState& state)
     std::unordered_set<JobId> shown;
     for (const auto& p : state.standby.placeholders)
         shown.insert(p.id);
+    for (const auto& s : state.standby.scavengers)
+        if (s.running()) // requeued: waiting again
+            shown.insert(s.id);
     settling_.settle(shown, state.snapshot.time);
 }
 
-std::string PlaceholderPool::cancel(const std::vector<JobId>& ids, Time now, std::string_view reason,
-                                    std::string& error)
+std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now,
+                                     std::string_view reason, std::string& error)
 {
-    std::vector<JobId> done;
+    std::vector<JobId> cancelled, requeued;
     for (JobId id : ids) {
-        if (ActuatorError e = actuator_.cancel_job(id, reason)) {
+        const bool scavenger = std::any_of(state.standby.scavengers.begin(), state.standby.scavengers.end(),
+                                           [&](const Job& j) { return j.id == id; });
+        if (ActuatorError e = scavenger ? actuator_.requeue_job(id, reason) : actuator_.cancel_job(id, reason)) {
             error = e.message;
             break;
         }
         settling_.cancelled(id, now);
-        done.push_back(id);
+        (scavenger ? requeued : cancelled).push_back(id);
     }
-    return done.empty() ? "" : "cancel placeholder job(s) " + ids_text(done);
+    std::string text = cancelled.empty() ? "" : "cancel placeholder job(s) " + ids_text(cancelled);
+    if (!requeued.empty())
+        text += (text.empty() ? "" : ", ") + std::string("requeue scavenger job(s) ") + ids_text(requeued);
+    return text;
 }
 
 std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, const ClusterState& state, Time now,
@@ -187,7 +213,7 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
     const PlaceholderPlan plan =
         plan_placeholders(group, keep, state, settling_.in_flight(group.name), settling_.cancelled_ids());
     std::vector<std::string> done;
-    if (std::string cancelled = cancel(plan.cancel, now, reason, error); !cancelled.empty())
+    if (std::string cancelled = give_up(plan.cancel, state, now, reason, error); !cancelled.empty())
         done.push_back(cancelled);
     if (error.empty() && !plan.power_down.empty()) {
         if (ActuatorError e = actuator_.power(plan.power_down, PowerAction::Down, reason))
@@ -221,7 +247,7 @@ std::string PlaceholderPool::free_for_waiting(const NodeGroup& group, const Clus
     const std::uint32_t waiting = nodes_waited_for(group, state);
     if (waiting == 0)
         return "";
-    return cancel(placeholders_to_free(waiting, group, state, settling_.cancelled_ids()), now,
+    return give_up(placeholders_to_free(waiting, group, state, settling_.cancelled_ids()), state, now,
                   "real jobs wait in " + group_partition(group), error);
 }
 
@@ -232,7 +258,7 @@ std::string PlaceholderPool::make_room(const Job& job, const NodeGroup& group, c
     const std::uint32_t nodes = job.node_count > 1 || group.cpus == 0
                                     ? job.node_count
                                     : std::uint32_t((job.cpus + group.cpus - 1) / group.cpus);
-    const std::string done = cancel(placeholders_to_free(nodes, group, state, settling_.cancelled_ids()), now,
+    const std::string done = give_up(placeholders_to_free(nodes, group, state, settling_.cancelled_ids()), state, now,
                                     "job " + std::to_string(job.id) + " takes its warm node", error);
     return done.empty() ? "" : done + " for job " + std::to_string(job.id);
 }

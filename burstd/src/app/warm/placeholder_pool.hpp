@@ -9,7 +9,10 @@
 // them their nodes at once (Slurm 22.05 powers up another node rather than
 // preempt one; bench/results/warm_node_start.txt).  When the forecast
 // drops, queued placeholders go first, then running ones, whose nodes are
-// powered down.
+// powered down.  A scavenger job running alone on a group's node holds it
+// the same way (ScavengeWarmNodes= puts them there; Slurm may start one on
+// a node that is up): it counts as one of the nodes kept, and gives the node
+// up, requeued, for real work or a lower forecast.
 //
 // Placeholders are found in each snapshot by QOS and name
 // (model/standby_jobs.hpp), so a restart of burstd picks up the ones it
@@ -53,6 +56,11 @@ std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& gr
 // group's nodes by its CPUs, multi-node jobs at their node count.
 std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state);
 
+// The scavenger jobs running alone on nodes of `group` (no real job beside
+// them): they keep those nodes up as placeholders do, and give them up the
+// same way, requeued rather than cancelled.
+std::vector<const Job*> scavengers_holding(const NodeGroup& group, const ClusterState& state);
+
 // The placeholders burstd submitted, in `state`, of `group`.
 std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterState& state);
 
@@ -91,8 +99,11 @@ public:
 
 private:
     void forget_settled(const ClusterState& state);
-    // Cancels `ids` in order; the ones done in words, "" for none.
-    std::string cancel(const std::vector<JobId>& ids, Time now, std::string_view reason, std::string& error);
+    // Gives up the nodes of the holders `ids`, in order: cancels
+    // placeholders, requeues scavenger jobs.  What was done in words, "" for
+    // nothing.
+    std::string give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now, std::string_view reason,
+                        std::string& error);
 
     SlurmActuator& actuator_;
     std::string qos_;

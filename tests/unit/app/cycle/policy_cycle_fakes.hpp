@@ -102,18 +102,6 @@ public:
         calls.push_back("requeue " + std::to_string(job));
         return {};
     }
-    ActuatorError place_job(JobId job, const std::vector<std::string>& partitions,
-                            const std::vector<std::string>& nodes, std::string_view) override
-    {
-        std::string text = "place " + std::to_string(job) + " partitions=";
-        for (std::size_t i = 0; i < partitions.size(); ++i)
-            text += (i ? "," : "") + partitions[i];
-        text += " nodes=";
-        for (std::size_t i = 0; i < nodes.size(); ++i)
-            text += (i ? "," : "") + nodes[i];
-        calls.push_back(text);
-        return {};
-    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)

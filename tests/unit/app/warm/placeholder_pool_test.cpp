@@ -54,6 +54,21 @@ void waiting_for_aws(StateBuilder& b, JobId id, std::uint32_t nodes = 1)
     b.state.snapshot.jobs.back().node_count = nodes;
 }
 
+// A scavenger job (set aside at ingest, its cores given back) running on
+// `node` of group aws.
+void scavenger_on(StateBuilder& b, JobId id, const std::string& node)
+{
+    Job j;
+    j.id = id;
+    j.qos = "scavenger";
+    j.partitions = {"aws"};
+    j.state = JobState::Running;
+    j.nodes = {node};
+    j.cpus = 2;
+    b.state.standby.scavengers.push_back(j);
+    b.up(node, 0);
+}
+
 const NodeGroup& aws(const StateBuilder& b) { return b.state.groups[0]; }
 
 PlaceholderPlan plan(const StateBuilder& b, std::uint32_t keep, std::uint32_t in_flight = 0,
@@ -238,4 +253,57 @@ TEST(PlaceholderPool, SubmitsThroughSlurmOnceThoughTheSnapshotLagsThenCancelsWhe
     STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 115, "warm", error).c_str());
     LONGS_EQUAL(calls, slurm.calls.size());
     LONGS_EQUAL(0, pool.targets().at("aws").keep);
+}
+
+// A scavenger job alone on a warm node keeps it up as a placeholder would:
+// the pool counts it, and gives the node up by requeueing it, for a real job
+// or for a lower forecast (it never keeps a node the forecast does not want).
+TEST(PlaceholderPlan, AScavengerAloneOnAGroupNodeHoldsItLikeAPlaceholder)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    LONGS_EQUAL(1, scavengers_holding(aws(b), b.state).size());
+    LONGS_EQUAL(1, plan(b, 2).submit); // one more node wanted, not two
+    LONGS_EQUAL(0, plan(b, 1).submit);
+    PlaceholderPlan drop = plan(b, 0);
+    LONGS_EQUAL(1, drop.cancel.size());
+    LONGS_EQUAL(50, drop.cancel[0]);
+    LONGS_EQUAL(1, drop.power_down.size());
+    STRCMP_EQUAL("aws-1", drop.power_down[0].c_str());
+    // A real job waits: the scavenger's node is freed for it.
+    waiting_for_aws(b, 7);
+    LONGS_EQUAL(1, placeholders_to_free(1, aws(b), b.state, {}).size());
+}
+
+// Beside real work the node is up for that work: the scavenger holds
+// nothing, and no forecast drop powers the node down under the real job.
+TEST(PlaceholderPlan, AScavengerBesideRealWorkHoldsNothing)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    real_job_on(b, 7, "aws-1");
+    CHECK(scavengers_holding(aws(b), b.state).empty());
+    PlaceholderPlan drop = plan(b, 0);
+    CHECK(drop.cancel.empty());
+    CHECK(drop.power_down.empty());
+}
+
+TEST(PlaceholderPool, GivesUpAScavengersNodeByRequeueingItOnce)
+{
+    test::RecordingActuator slurm;
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = site();
+    placeholder(b, 9000, "aws-2");
+    scavenger_on(b, 50, "aws-1");
+    std::string error;
+    STRCMP_EQUAL("cancel placeholder job(s) 9000, requeue scavenger job(s) 50, power down aws-[1-2]",
+                 pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
+    STRCMP_EQUAL("", error.c_str());
+    CHECK(std::find(slurm.calls.begin(), slurm.calls.end(), "requeue 50") != slurm.calls.end());
+    CHECK(std::find(slurm.calls.begin(), slurm.calls.end(), "cancel 50") == slurm.calls.end());
+    // The snapshot still shows it running: not requeued twice.
+    const std::size_t calls = slurm.calls.size();
+    STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 115, "warm", error).c_str());
+    LONGS_EQUAL(calls, slurm.calls.size());
 }
