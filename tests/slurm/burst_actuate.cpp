@@ -22,7 +22,7 @@ namespace {
 int usage()
 {
     std::cerr << "usage: burst_actuate partitions JOBID P1,P2 | cpus JOBID TASKS CPT NODECPUS,... [JOB_NODES] |\n"
-                 "       power up|down|down-force|down-asap HOSTLIST | addr NODE ADDRESS [HOSTNAME]\n";
+                 "       requeue JOBID | power up|down|down-force|down-asap HOSTLIST | addr NODE ADDRESS [HOSTNAME]\n";
     return 2;
 }
 
@@ -84,6 +84,8 @@ int main(int argc, char** argv)
             auto change = JobCpuChange::validated(job, number(a[2], "TASKS"), number(a[3], "CPUS_PER_TASK"), eligible);
             return report(act.set_job_cpus(change, reason));
         }
+        if (a[0] == "requeue" && a.size() == 2)
+            return report(act.requeue_job(number(a[1], "JOBID"), reason));
         if (a[0] == "power" && a.size() == 3) {
             static const std::map<std::string, PowerAction> kActions = {
                 {"up", PowerAction::Up}, {"down", PowerAction::Down},

@@ -2,7 +2,8 @@
 # The Slurm actuator (LibslurmActuator through tests/slurm/burst_actuate)
 # against a real slurmctld: a pending job's partition list and CPU shape are
 # changed, an impossible shape is refused before Slurm sees it, a running job's
-# refusal comes back with Slurm's own words, CLOUD nodes are powered up and
+# refusal comes back with Slurm's own words, a running job is requeued (one
+# submitted --no-requeue refused), CLOUD nodes are powered up and
 # force-powered down, and a node's address is set.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,7 +52,26 @@ if wait_for "[ \"\$(job_field $running JobState)\" = RUNNING ]" 30; then
 else
     tap_fail "job $running started within 30 s"
 fi
+
+# --- requeue: the job waits again; one submitted --no-requeue is refused
+if "$act" requeue "$running" >/dev/null && wait_for "[ \"\$(job_field $running Restarts)\" = 1 ]" 15; then
+    tap_like "running job $running requeued" "$(job_field "$running" JobState)" '^(PENDING|REQUEUED|COMPLETING)$'
+else
+    tap_fail "running job $running requeued" "$(scontrol show job "$running" | grep -E 'JobState|Restarts')"
+fi
 scancel "$running"
+kept=$(sbatch --parsable --no-requeue -p local -n1 -o /dev/null --wrap 'sleep 60')
+if wait_for "[ \"\$(job_field $kept JobState)\" = RUNNING ]" 30; then
+    if out=$("$act" requeue "$kept" 2>&1); then
+        tap_fail "requeue of --no-requeue job $kept is refused" "$out"
+    else
+        tap_like "requeue of a --no-requeue job is refused with Slurm's reason" "$out" 'presently disabled'
+        tap_is "it keeps running" "$(job_field "$kept" JobState)" RUNNING
+    fi
+else
+    tap_fail "job $kept started within 30 s"
+fi
+scancel "$kept"
 
 # --- power saving driven from outside
 if "$act" power up c1 >/dev/null && wait_node_state c1 '^IDLE\+CLOUD$' 30; then

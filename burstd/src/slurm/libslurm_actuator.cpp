@@ -255,7 +255,7 @@ ActuatorError LibslurmActuator::hold_job(JobId job, std::string_view reason)
 
 ActuatorError LibslurmActuator::requeue_job(JobId job, std::string_view reason)
 {
-    return outcome(slurm_requeue(job, 0), "requeue job " + std::to_string(job), reason);
+    return outcome(repeat_unsent([&] { return slurm_requeue(job, 0); }), "requeue job " + std::to_string(job), reason);
 }
 
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,

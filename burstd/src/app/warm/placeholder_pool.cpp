@@ -4,6 +4,7 @@
 #include "policy/site/site_view.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -11,11 +12,23 @@ namespace burst {
 
 namespace {
 
-// The group's placeholders still standing: running ones, those on nodes
-// that are up first, then by age; queued ones newest first (the last asked
-// for go first).
+// What holds one warm node of the group: a running placeholder, or the
+// scavenger jobs running alone on it.
+struct Holder {
+    const Job* placeholder = nullptr;
+    std::vector<JobId> scavengers;
+    std::vector<std::string> nodes;
+    bool up = false;
+
+    JobId first_id() const { return placeholder ? placeholder->id : scavengers.front(); }
+    std::vector<JobId> ids() const { return placeholder ? std::vector<JobId>{placeholder->id} : scavengers; }
+};
+
+// The group's holders still standing: those on nodes that are up first,
+// placeholders before scavenger work, then by age; queued placeholders
+// newest first (the last asked for go first).
 struct Standing {
-    std::vector<const Job*> running;
+    std::vector<Holder> running;
     std::vector<const Job*> queued;
 };
 
@@ -24,24 +37,40 @@ Standing standing(const NodeGroup& group, const ClusterState& state, const std::
     std::unordered_map<std::string, const Node*> nodes;
     for (const auto& n : state.snapshot.nodes)
         nodes.emplace(n.name, &n);
-    const auto up = [&](const Job* p) {
-        return std::all_of(p->nodes.begin(), p->nodes.end(), [&](const std::string& name) {
-            auto n = nodes.find(name);
-            return n != nodes.end() && n->second->usable();
-        });
+    const auto usable = [&](const std::string& name) {
+        auto n = nodes.find(name);
+        return n != nodes.end() && n->second->usable();
     };
     Standing s;
     for (const Job* p : placeholders_of(group, state)) {
         if (listed(cancelled, p->id) || p->state == JobState::Completing)
             continue;
-        (p->pending() ? s.queued : s.running).push_back(p);
+        if (p->pending()) {
+            s.queued.push_back(p);
+            continue;
+        }
+        Holder h;
+        h.placeholder = p;
+        h.nodes = p->nodes;
+        h.up = std::all_of(p->nodes.begin(), p->nodes.end(), usable);
+        s.running.push_back(std::move(h));
     }
+    std::map<std::string, Holder> by_node;
     for (const Job* j : scavengers_holding(group, state))
-        if (!listed(cancelled, j->id))
-            s.running.push_back(j);
-    std::sort(s.running.begin(), s.running.end(), [&](const Job* a, const Job* b) {
-        const bool a_up = up(a), b_up = up(b);
-        return a_up != b_up ? a_up : a->id < b->id;
+        if (!listed(cancelled, j->id)) {
+            Holder& h = by_node[j->nodes.front()];
+            h.scavengers.push_back(j->id);
+            h.nodes = j->nodes;
+            h.up = true;
+        }
+    for (auto& [node, h] : by_node)
+        s.running.push_back(std::move(h));
+    std::sort(s.running.begin(), s.running.end(), [&](const Holder& a, const Holder& b) {
+        if (a.up != b.up)
+            return a.up;
+        if ((a.placeholder != nullptr) != (b.placeholder != nullptr))
+            return a.placeholder != nullptr;
+        return a.first_id() < b.first_id();
     });
     std::sort(s.queued.begin(), s.queued.end(), [](const Job* a, const Job* b) { return a->id > b->id; });
     return s;
@@ -58,8 +87,8 @@ GroupNodes group_nodes(const NodeGroup& group, const ClusterState& state, const 
 {
     const std::unordered_set<std::string> members(group.nodes.begin(), group.nodes.end());
     std::unordered_set<std::string> held;
-    for (const Job* p : standing.running)
-        held.insert(p->nodes.begin(), p->nodes.end());
+    for (const Holder& h : standing.running)
+        held.insert(h.nodes.begin(), h.nodes.end());
     GroupNodes out;
     for (const auto& n : state.snapshot.nodes) {
         if (!members.count(n.name) || n.has(kNodePoweredDown) || n.has(kNodePoweringDown))
@@ -86,14 +115,22 @@ std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterSta
 std::vector<const Job*> scavengers_holding(const NodeGroup& group, const ClusterState& state)
 {
     const std::unordered_set<std::string> members(group.nodes.begin(), group.nodes.end());
-    std::unordered_map<std::string, const Node*> alone; // the group's nodes no real job runs on
+    std::unordered_set<std::string> up; // the group's nodes that are up and take work
     for (const auto& n : state.snapshot.nodes)
-        if (members.count(n.name) && n.alloc_cpus == 0)
-            alone.emplace(n.name, &n);
+        if (members.count(n.name) && n.usable())
+            up.insert(n.name);
+    // A node any other job runs on is up for that job.  Read from the jobs'
+    // node lists, not from the node's allocated CPUs: those are the
+    // exporter's count less what set-aside jobs were given back.
+    std::unordered_set<std::string> in_use;
+    for (const auto* jobs : {&state.snapshot.jobs, &state.standby.placeholders, &state.standby.interactive_holds})
+        for (const auto& job : *jobs)
+            if (job.running())
+                in_use.insert(job.nodes.begin(), job.nodes.end());
     std::vector<const Job*> found;
     for (const auto& job : state.standby.scavengers)
-        if (job.state == JobState::Running && !job.nodes.empty() &&
-            std::all_of(job.nodes.begin(), job.nodes.end(), [&](const std::string& n) { return alone.count(n) > 0; }))
+        if (job.state == JobState::Running && job.nodes.size() == 1 && up.count(job.nodes.front()) &&
+            !in_use.count(job.nodes.front()))
             found.push_back(&job);
     return found;
 }
@@ -104,6 +141,9 @@ std::vector<std::string> held_nodes(const ClusterState& state)
     for (const auto& job : state.standby.placeholders)
         if (job.name == kPlaceholderName && job.running())
             nodes.insert(nodes.end(), job.nodes.begin(), job.nodes.end());
+    for (const auto& g : state.groups)
+        for (const Job* job : scavengers_holding(g, state))
+            nodes.push_back(job->nodes.front());
     return nodes;
 }
 
@@ -134,7 +174,8 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
     const std::uint32_t wanted_by_real = waiting > nodes.idle_free ? waiting - nodes.idle_free : 0;
     const std::size_t freed = std::min<std::size_t>(s.running.size(), wanted_by_real);
     for (std::size_t i = 0; i < freed; ++i)
-        plan.cancel.push_back(s.running[i]->id);
+        for (JobId id : s.running[i].ids())
+            plan.cancel.push_back(id);
     const std::uint64_t real = std::uint64_t(nodes.busy) + waiting;
     const std::uint64_t target = keep > real ? keep - real : 0;
     const std::uint64_t have = (s.running.size() - freed) + s.queued.size() + in_flight;
@@ -148,11 +189,20 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
             plan.cancel.push_back(q->id);
             --excess;
         }
-    for (std::size_t i = s.running.size(); i > freed && excess > 0; --i, --excess) {
-        const Job* r = s.running[i - 1];
-        plan.cancel.push_back(r->id);
-        plan.power_down.insert(plan.power_down.end(), r->nodes.begin(), r->nodes.end());
-    }
+    // Placeholders go before scavenger work, which would lose what it has
+    // done.  A placeholder's node is powered down; a scavenger's is left to
+    // idle as any node would (SuspendTime, the hiring policies' release).
+    for (const bool placeholders : {true, false})
+        for (std::size_t i = s.running.size(); i > freed && excess > 0; --i) {
+            const Holder& h = s.running[i - 1];
+            if ((h.placeholder != nullptr) != placeholders)
+                continue;
+            for (JobId id : h.ids())
+                plan.cancel.push_back(id);
+            if (h.placeholder)
+                plan.power_down.insert(plan.power_down.end(), h.nodes.begin(), h.nodes.end());
+            --excess;
+        }
     return plan;
 }
 
@@ -163,8 +213,9 @@ std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& gr
     const GroupNodes free = group_nodes(group, state, s);
     const std::uint32_t wanted = nodes > free.idle_free ? nodes - free.idle_free : 0;
     std::vector<JobId> ids;
-    for (std::size_t i = 0; i < s.running.size() && ids.size() < wanted; ++i)
-        ids.push_back(s.running[i]->id);
+    for (std::size_t i = 0; i < s.running.size() && i < wanted; ++i)
+        for (JobId id : s.running[i].ids())
+            ids.push_back(id);
     return ids;
 }
 
@@ -179,10 +230,21 @@ void PlaceholderPool::forget_settled(const ClusterState& state)
     std::unordered_set<JobId> shown;
     for (const auto& p : state.standby.placeholders)
         shown.insert(p.id);
+    std::unordered_set<JobId> running_scavengers;
     for (const auto& s : state.standby.scavengers)
         if (s.running()) // requeued: waiting again
-            shown.insert(s.id);
+            running_scavengers.insert(s.id);
+    shown.insert(running_scavengers.begin(), running_scavengers.end());
+    for (auto it = not_requeueable_.begin(); it != not_requeueable_.end();)
+        it = running_scavengers.count(*it) ? std::next(it) : not_requeueable_.erase(it);
     settling_.settle(shown, state.snapshot.time);
+}
+
+std::vector<JobId> PlaceholderPool::given_up() const
+{
+    std::vector<JobId> ids = settling_.cancelled_ids();
+    ids.insert(ids.end(), not_requeueable_.begin(), not_requeueable_.end());
+    return ids;
 }
 
 std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now,
@@ -192,12 +254,25 @@ std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const Cluste
     for (JobId id : ids) {
         const bool scavenger = std::any_of(state.standby.scavengers.begin(), state.standby.scavengers.end(),
                                            [&](const Job& j) { return j.id == id; });
-        if (ActuatorError e = scavenger ? actuator_.requeue_job(id, reason) : actuator_.cancel_job(id, reason)) {
-            error = e.message;
-            break;
+        if (scavenger) {
+            // Slurm refuses to requeue a job submitted with --no-requeue, one
+            // srun started, or any where JobRequeue=0: it holds its node
+            // until it ends, as before, and is not asked again.
+            if (ActuatorError e = actuator_.requeue_job(id, reason)) {
+                not_requeueable_.insert(id);
+                error += (error.empty() ? "" : "; ") + e.message + " (left to run)";
+                continue;
+            }
+            requeued.push_back(id);
+        } else {
+            if (ActuatorError e = actuator_.cancel_job(id, reason)) {
+                error += (error.empty() ? "" : "; ") + e.message;
+                placeholder_refused_ = true;
+                break;
+            }
+            cancelled.push_back(id);
         }
         settling_.cancelled(id, now);
-        (scavenger ? requeued : cancelled).push_back(id);
     }
     std::string text = cancelled.empty() ? "" : "cancel placeholder job(s) " + ids_text(cancelled);
     if (!requeued.empty())
@@ -211,11 +286,13 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
     targets_[group.name] = Target{keep, std::string(reason)};
     forget_settled(state);
     const PlaceholderPlan plan =
-        plan_placeholders(group, keep, state, settling_.in_flight(group.name), settling_.cancelled_ids());
+        plan_placeholders(group, keep, state, settling_.in_flight(group.name), given_up());
     std::vector<std::string> done;
+    placeholder_refused_ = false;
     if (std::string cancelled = give_up(plan.cancel, state, now, reason, error); !cancelled.empty())
         done.push_back(cancelled);
-    if (error.empty() && !plan.power_down.empty()) {
+    // After a refused cancellation the placeholders after it still run.
+    if (!placeholder_refused_ && !plan.power_down.empty()) {
         if (ActuatorError e = actuator_.power(plan.power_down, PowerAction::Down, reason))
             error = e.message;
         else
@@ -247,7 +324,7 @@ std::string PlaceholderPool::free_for_waiting(const NodeGroup& group, const Clus
     const std::uint32_t waiting = nodes_waited_for(group, state);
     if (waiting == 0)
         return "";
-    return give_up(placeholders_to_free(waiting, group, state, settling_.cancelled_ids()), state, now,
+    return give_up(placeholders_to_free(waiting, group, state, given_up()), state, now,
                   "real jobs wait in " + group_partition(group), error);
 }
 
@@ -258,7 +335,7 @@ std::string PlaceholderPool::make_room(const Job& job, const NodeGroup& group, c
     const std::uint32_t nodes = job.node_count > 1 || group.cpus == 0
                                     ? job.node_count
                                     : std::uint32_t((job.cpus + group.cpus - 1) / group.cpus);
-    const std::string done = give_up(placeholders_to_free(nodes, group, state, settling_.cancelled_ids()), state, now,
+    const std::string done = give_up(placeholders_to_free(nodes, group, state, given_up()), state, now,
                                     "job " + std::to_string(job.id) + " takes its warm node", error);
     return done.empty() ? "" : done + " for job " + std::to_string(job.id);
 }

@@ -9,10 +9,10 @@
 // them their nodes at once (Slurm 22.05 powers up another node rather than
 // preempt one; bench/results/warm_node_start.txt).  When the forecast
 // drops, queued placeholders go first, then running ones, whose nodes are
-// powered down.  A scavenger job running alone on a group's node holds it
-// the same way (ScavengeWarmNodes= puts them there; Slurm may start one on
-// a node that is up): it counts as one of the nodes kept, and gives the node
-// up, requeued, for real work or a lower forecast.
+// powered down.  Scavenger jobs running alone on a group's node that is up
+// (Slurm may start one there before burstd keeps it off the cloud) hold it
+// the same way: the node counts as one of those kept, and they give it up,
+// requeued, for real work or a lower forecast; then it idles as any node.
 //
 // Placeholders are found in each snapshot by QOS and name
 // (model/standby_jobs.hpp), so a restart of burstd picks up the ones it
@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,9 +57,9 @@ std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& gr
 // group's nodes by its CPUs, multi-node jobs at their node count.
 std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state);
 
-// The scavenger jobs running alone on nodes of `group` (no real job beside
-// them): they keep those nodes up as placeholders do, and give them up the
-// same way, requeued rather than cancelled.
+// The single-node scavenger jobs running on nodes of `group` that are up
+// and that no other job runs on: they keep those nodes up as placeholders
+// do, and give them up the same way, requeued rather than cancelled.
 std::vector<const Job*> scavengers_holding(const NodeGroup& group, const ClusterState& state);
 
 // The placeholders burstd submitted, in `state`, of `group`.
@@ -104,11 +105,15 @@ private:
     // nothing.
     std::string give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now, std::string_view reason,
                         std::string& error);
+    // Holders no longer counted: cancelled or requeued, or refused a requeue.
+    std::vector<JobId> given_up() const;
 
     SlurmActuator& actuator_;
     std::string qos_;
     std::map<std::string, Target> targets_;
     SettlingJobs settling_; // owners: node groups
+    std::set<JobId> not_requeueable_; // running scavenger jobs Slurm would not requeue
+    bool placeholder_refused_ = false; // by the last give_up
 };
 
 } // namespace burst

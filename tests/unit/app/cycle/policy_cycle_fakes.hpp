@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,6 +101,8 @@ public:
     ActuatorError requeue_job(JobId job, std::string_view) override
     {
         calls.push_back("requeue " + std::to_string(job));
+        if (std::find(not_requeueable.begin(), not_requeueable.end(), job) != not_requeueable.end())
+            return {"requeue job " + std::to_string(job) + ": Requeue of this job is disabled"};
         return {};
     }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
@@ -135,6 +138,7 @@ public:
         return {};
     }
     std::vector<std::string> calls;
+    std::vector<JobId> not_requeueable; // requeue_job refuses these, as Slurm does --no-requeue jobs
     JobId next_job_id = 9000; // submit_placeholder's ids
     std::vector<std::string> whys; // set_job_why, apart: most tests compare `calls` whole
     std::map<std::string, std::string> reasons; // drained node -> reason

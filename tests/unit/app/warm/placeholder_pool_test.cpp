@@ -256,8 +256,9 @@ TEST(PlaceholderPool, SubmitsThroughSlurmOnceThoughTheSnapshotLagsThenCancelsWhe
 }
 
 // A scavenger job alone on a warm node keeps it up as a placeholder would:
-// the pool counts it, and gives the node up by requeueing it, for a real job
-// or for a lower forecast (it never keeps a node the forecast does not want).
+// the pool counts the node, and gives it up by requeueing the job, for a
+// real job or for a lower forecast; then the node idles as any node does
+// (no power-down: SuspendTime and the hiring policies decide).
 TEST(PlaceholderPlan, AScavengerAloneOnAGroupNodeHoldsItLikeAPlaceholder)
 {
     StateBuilder b = site();
@@ -268,24 +269,62 @@ TEST(PlaceholderPlan, AScavengerAloneOnAGroupNodeHoldsItLikeAPlaceholder)
     PlaceholderPlan drop = plan(b, 0);
     LONGS_EQUAL(1, drop.cancel.size());
     LONGS_EQUAL(50, drop.cancel[0]);
-    LONGS_EQUAL(1, drop.power_down.size());
-    STRCMP_EQUAL("aws-1", drop.power_down[0].c_str());
+    CHECK(drop.power_down.empty());
     // A real job waits: the scavenger's node is freed for it.
     waiting_for_aws(b, 7);
     LONGS_EQUAL(1, placeholders_to_free(1, aws(b), b.state, {}).size());
 }
 
+// Two scavenger jobs on one node hold one node, and both give it up.
+TEST(PlaceholderPlan, ScavengersSharingANodeHoldOneNode)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    scavenger_on(b, 51, "aws-1");
+    LONGS_EQUAL(1, plan(b, 2).submit);
+    PlaceholderPlan drop = plan(b, 0);
+    LONGS_EQUAL(2, drop.cancel.size());
+    waiting_for_aws(b, 7);
+    LONGS_EQUAL(2, placeholders_to_free(1, aws(b), b.state, {}).size());
+}
+
 // Beside real work the node is up for that work: the scavenger holds
-// nothing, and no forecast drop powers the node down under the real job.
+// nothing, whatever the node's count of allocated CPUs says (set-aside
+// jobs' CPUs are taken off it), and no forecast drop touches the node.
 TEST(PlaceholderPlan, AScavengerBesideRealWorkHoldsNothing)
 {
     StateBuilder b = site();
     scavenger_on(b, 50, "aws-1");
     real_job_on(b, 7, "aws-1");
+    b.up("aws-1", 0);
     CHECK(scavengers_holding(aws(b), b.state).empty());
     PlaceholderPlan drop = plan(b, 0);
     CHECK(drop.cancel.empty());
     CHECK(drop.power_down.empty());
+}
+
+// On a node still booting the scavenger is one Slurm resumed the node
+// for: the instance workers refuse that node; the pool leaves it be.
+TEST(PlaceholderPlan, AScavengerOnANodeNotUpHoldsNothing)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    b.node("aws-1").flags = kNodeCloud | kNodePoweringUp;
+    CHECK(scavengers_holding(aws(b), b.state).empty());
+}
+
+// The forecast drops below what is held: placeholders go first (a
+// scavenger would lose its work), their nodes powered down.
+TEST(PlaceholderPlan, AForecastDropGivesUpPlaceholdersBeforeScavengers)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    placeholder(b, 9000, "aws-2");
+    PlaceholderPlan drop = plan(b, 1);
+    LONGS_EQUAL(1, drop.cancel.size());
+    LONGS_EQUAL(9000, drop.cancel[0]);
+    LONGS_EQUAL(1, drop.power_down.size());
+    STRCMP_EQUAL("aws-2", drop.power_down[0].c_str());
 }
 
 TEST(PlaceholderPool, GivesUpAScavengersNodeByRequeueingItOnce)
@@ -297,7 +336,7 @@ TEST(PlaceholderPool, GivesUpAScavengersNodeByRequeueingItOnce)
     placeholder(b, 9000, "aws-2");
     scavenger_on(b, 50, "aws-1");
     std::string error;
-    STRCMP_EQUAL("cancel placeholder job(s) 9000, requeue scavenger job(s) 50, power down aws-[1-2]",
+    STRCMP_EQUAL("cancel placeholder job(s) 9000, requeue scavenger job(s) 50, power down aws-2",
                  pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
     STRCMP_EQUAL("", error.c_str());
     CHECK(std::find(slurm.calls.begin(), slurm.calls.end(), "requeue 50") != slurm.calls.end());
@@ -305,5 +344,28 @@ TEST(PlaceholderPool, GivesUpAScavengersNodeByRequeueingItOnce)
     // The snapshot still shows it running: not requeued twice.
     const std::size_t calls = slurm.calls.size();
     STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 115, "warm", error).c_str());
+    LONGS_EQUAL(calls, slurm.calls.size());
+}
+
+// A job Slurm will not requeue (--no-requeue, JobRequeue=0, srun) is left
+// to run and not asked again; the placeholders are still given up.
+TEST(PlaceholderPool, AScavengerSlurmWillNotRequeueIsLeftToRun)
+{
+    test::RecordingActuator slurm;
+    slurm.not_requeueable = {50};
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    placeholder(b, 9000, "aws-2");
+    std::string error;
+    STRCMP_EQUAL("cancel placeholder job(s) 9000, power down aws-2",
+                 pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
+    STRCMP_CONTAINS("Requeue of this job is disabled (left to run)", error.c_str());
+    error.clear();
+    const std::size_t calls = slurm.calls.size();
+    b.state.standby.placeholders.clear();
+    STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 111, "warm", error).c_str());
+    STRCMP_EQUAL("", error.c_str());
     LONGS_EQUAL(calls, slurm.calls.size());
 }
