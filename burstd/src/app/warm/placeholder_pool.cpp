@@ -19,20 +19,24 @@ struct Holder {
     std::vector<JobId> scavengers;
     std::vector<std::string> nodes;
     bool up = false;
+    bool stuck = false; // a scavenger job on it Slurm would not requeue: it stays held
 
     JobId first_id() const { return placeholder ? placeholder->id : scavengers.front(); }
     std::vector<JobId> ids() const { return placeholder ? std::vector<JobId>{placeholder->id} : scavengers; }
 };
 
-// The group's holders still standing: those on nodes that are up first,
-// placeholders before scavenger work, then by age; queued placeholders
-// newest first (the last asked for go first).
+// The group's holders still standing: those that can be given up first
+// (stuck ones last), those on nodes that are up first, placeholders before
+// scavenger work, then by age; queued placeholders newest first (the last
+// asked for go first).
 struct Standing {
     std::vector<Holder> running;
+    std::size_t givable = 0; // the first ones of `running`
     std::vector<const Job*> queued;
 };
 
-Standing standing(const NodeGroup& group, const ClusterState& state, const std::vector<JobId>& cancelled)
+Standing standing(const NodeGroup& group, const ClusterState& state, const std::vector<JobId>& cancelled,
+                  const std::vector<JobId>& not_requeueable)
 {
     std::unordered_map<std::string, const Node*> nodes;
     for (const auto& n : state.snapshot.nodes)
@@ -62,16 +66,20 @@ Standing standing(const NodeGroup& group, const ClusterState& state, const std::
             h.scavengers.push_back(j->id);
             h.nodes = j->nodes;
             h.up = true;
+            h.stuck = h.stuck || listed(not_requeueable, j->id);
         }
     for (auto& [node, h] : by_node)
         s.running.push_back(std::move(h));
     std::sort(s.running.begin(), s.running.end(), [&](const Holder& a, const Holder& b) {
+        if (a.stuck != b.stuck)
+            return b.stuck;
         if (a.up != b.up)
             return a.up;
         if ((a.placeholder != nullptr) != (b.placeholder != nullptr))
             return a.placeholder != nullptr;
         return a.first_id() < b.first_id();
     });
+    s.givable = std::size_t(std::count_if(s.running.begin(), s.running.end(), [](const Holder& h) { return !h.stuck; }));
     std::sort(s.queued.begin(), s.queued.end(), [](const Job* a, const Job* b) { return a->id > b->id; });
     return s;
 }
@@ -125,8 +133,11 @@ std::vector<const Job*> scavengers_holding(const NodeGroup& group, const Cluster
     std::unordered_set<std::string> in_use;
     for (const auto* jobs : {&state.snapshot.jobs, &state.standby.placeholders, &state.standby.interactive_holds})
         for (const auto& job : *jobs)
-            if (job.running())
+            if (job.running() || job.state == JobState::Suspended)
                 in_use.insert(job.nodes.begin(), job.nodes.end());
+    for (const auto& job : state.standby.scavengers)
+        if (job.nodes.size() > 1)
+            in_use.insert(job.nodes.begin(), job.nodes.end());
     std::vector<const Job*> found;
     for (const auto& job : state.standby.scavengers)
         if (job.state == JobState::Running && job.nodes.size() == 1 && up.count(job.nodes.front()) &&
@@ -164,15 +175,16 @@ std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state
 }
 
 PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, const ClusterState& state,
-                                  std::uint32_t in_flight, const std::vector<JobId>& cancelled)
+                                  std::uint32_t in_flight, const std::vector<JobId>& cancelled,
+                                  const std::vector<JobId>& not_requeueable)
 {
     PlaceholderPlan plan;
-    const Standing s = standing(group, state, cancelled);
+    const Standing s = standing(group, state, cancelled, not_requeueable);
     const GroupNodes nodes = group_nodes(group, state, s);
     const std::uint32_t waiting = nodes_waited_for(group, state);
     // Real work first: what waits beyond the idle nodes takes held ones.
     const std::uint32_t wanted_by_real = waiting > nodes.idle_free ? waiting - nodes.idle_free : 0;
-    const std::size_t freed = std::min<std::size_t>(s.running.size(), wanted_by_real);
+    const std::size_t freed = std::min<std::size_t>(s.givable, wanted_by_real);
     for (std::size_t i = 0; i < freed; ++i)
         for (JobId id : s.running[i].ids())
             plan.cancel.push_back(id);
@@ -193,7 +205,7 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
     // done.  A placeholder's node is powered down; a scavenger's is left to
     // idle as any node would (SuspendTime, the hiring policies' release).
     for (const bool placeholders : {true, false})
-        for (std::size_t i = s.running.size(); i > freed && excess > 0; --i) {
+        for (std::size_t i = s.givable; i > freed && excess > 0; --i) {
             const Holder& h = s.running[i - 1];
             if ((h.placeholder != nullptr) != placeholders)
                 continue;
@@ -207,13 +219,13 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
 }
 
 std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& group, const ClusterState& state,
-                                        const std::vector<JobId>& cancelled)
+                                        const std::vector<JobId>& cancelled, const std::vector<JobId>& not_requeueable)
 {
-    const Standing s = standing(group, state, cancelled);
+    const Standing s = standing(group, state, cancelled, not_requeueable);
     const GroupNodes free = group_nodes(group, state, s);
     const std::uint32_t wanted = nodes > free.idle_free ? nodes - free.idle_free : 0;
     std::vector<JobId> ids;
-    for (std::size_t i = 0; i < s.running.size() && i < wanted; ++i)
+    for (std::size_t i = 0; i < s.givable && i < wanted; ++i)
         for (JobId id : s.running[i].ids())
             ids.push_back(id);
     return ids;
@@ -240,11 +252,9 @@ void PlaceholderPool::forget_settled(const ClusterState& state)
     settling_.settle(shown, state.snapshot.time);
 }
 
-std::vector<JobId> PlaceholderPool::given_up() const
+std::vector<JobId> PlaceholderPool::not_requeueable() const
 {
-    std::vector<JobId> ids = settling_.cancelled_ids();
-    ids.insert(ids.end(), not_requeueable_.begin(), not_requeueable_.end());
-    return ids;
+    return std::vector<JobId>(not_requeueable_.begin(), not_requeueable_.end());
 }
 
 std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now,
@@ -286,24 +296,30 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
     targets_[group.name] = Target{keep, std::string(reason)};
     forget_settled(state);
     const PlaceholderPlan plan =
-        plan_placeholders(group, keep, state, settling_.in_flight(group.name), given_up());
+        plan_placeholders(group, keep, state, settling_.in_flight(group.name), settling_.cancelled_ids(),
+                          not_requeueable());
     std::vector<std::string> done;
     placeholder_refused_ = false;
     if (std::string cancelled = give_up(plan.cancel, state, now, reason, error); !cancelled.empty())
         done.push_back(cancelled);
-    // After a refused cancellation the placeholders after it still run.
-    if (!placeholder_refused_ && !plan.power_down.empty()) {
-        if (ActuatorError e = actuator_.power(plan.power_down, PowerAction::Down, reason))
-            error = e.message;
-        else
+    // After a refused cancellation the placeholders after it still run.  A
+    // scavenger job Slurm would not requeue stops nothing: its node stays
+    // held, and the plan already counts it so.
+    bool failed = placeholder_refused_;
+    if (!failed && !plan.power_down.empty()) {
+        if (ActuatorError e = actuator_.power(plan.power_down, PowerAction::Down, reason)) {
+            error += (error.empty() ? "" : "; ") + e.message;
+            failed = true;
+        } else {
             done.push_back("power down " + compress_hostlist(plan.power_down));
+        }
     }
     std::uint32_t submitted = 0;
-    for (std::uint32_t i = 0; error.empty() && i < plan.submit; ++i) {
+    for (std::uint32_t i = 0; !failed && i < plan.submit; ++i) {
         JobId id = 0;
         if (ActuatorError e = actuator_.submit_placeholder(PlaceholderJob{group_partition(group), qos_, kPlaceholderName, 0, {}},
                                                           reason, id)) {
-            error = e.message;
+            error += (error.empty() ? "" : "; ") + e.message;
             break;
         }
         settling_.submitted(id, group.name, now);
@@ -324,7 +340,7 @@ std::string PlaceholderPool::free_for_waiting(const NodeGroup& group, const Clus
     const std::uint32_t waiting = nodes_waited_for(group, state);
     if (waiting == 0)
         return "";
-    return give_up(placeholders_to_free(waiting, group, state, given_up()), state, now,
+    return give_up(placeholders_to_free(waiting, group, state, settling_.cancelled_ids(), not_requeueable()), state, now,
                   "real jobs wait in " + group_partition(group), error);
 }
 
@@ -335,7 +351,8 @@ std::string PlaceholderPool::make_room(const Job& job, const NodeGroup& group, c
     const std::uint32_t nodes = job.node_count > 1 || group.cpus == 0
                                     ? job.node_count
                                     : std::uint32_t((job.cpus + group.cpus - 1) / group.cpus);
-    const std::string done = give_up(placeholders_to_free(nodes, group, state, given_up()), state, now,
+    const std::string done = give_up(placeholders_to_free(nodes, group, state, settling_.cancelled_ids(), not_requeueable()),
+                                     state, now,
                                     "job " + std::to_string(job.id) + " takes its warm node", error);
     return done.empty() ? "" : done + " for job " + std::to_string(job.id);
 }

@@ -41,16 +41,20 @@ struct PlaceholderPlan {
 
 // The pool of `group` in `state` (standby jobs set aside), with `in_flight`
 // placeholders submitted that the snapshot does not show yet and
-// `cancelled` ones it still shows: what to do to keep `keep` nodes
-// powered on.
+// `cancelled` ones (placeholders cancelled, scavenger jobs requeued) it
+// still shows: what to do to keep `keep` nodes powered on.  The nodes of
+// `not_requeueable` scavenger jobs count as held and are never given up.
 PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, const ClusterState& state,
-                                  std::uint32_t in_flight, const std::vector<JobId>& cancelled);
+                                  std::uint32_t in_flight, const std::vector<JobId>& cancelled,
+                                  const std::vector<JobId>& not_requeueable = {});
 
-// The running placeholders of `group` to cancel so that `nodes` more nodes
-// are free for real work now, beyond the group's idle ones: those on nodes
-// that are up first (a node still booting would make the job wait).
+// The holders of `group` to give up (placeholders to cancel, scavenger jobs
+// to requeue) so that `nodes` more nodes are free for real work now, beyond
+// the group's idle ones: those on nodes that are up first (a node still
+// booting would make the job wait), placeholders before scavenger work.
 std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& group, const ClusterState& state,
-                                        const std::vector<JobId>& cancelled);
+                                        const std::vector<JobId>& cancelled,
+                                        const std::vector<JobId>& not_requeueable = {});
 
 // The nodes real jobs wait for in the group's partition now (not held back
 // by a dependency, a hold or a limit): single-node work packed into the
@@ -65,7 +69,8 @@ std::vector<const Job*> scavengers_holding(const NodeGroup& group, const Cluster
 // The placeholders burstd submitted, in `state`, of `group`.
 std::vector<const Job*> placeholders_of(const NodeGroup& group, const ClusterState& state);
 
-// The nodes burstd's running placeholders hold, in `state`.
+// The nodes burstd's running placeholders and scavenger jobs hold (see
+// scavengers_holding), in `state`.
 std::vector<std::string> held_nodes(const ClusterState& state);
 
 class PlaceholderPool {
@@ -105,8 +110,8 @@ private:
     // nothing.
     std::string give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now, std::string_view reason,
                         std::string& error);
-    // Holders no longer counted: cancelled or requeued, or refused a requeue.
-    std::vector<JobId> given_up() const;
+    // Running scavenger jobs Slurm refused to requeue: their nodes stay held.
+    std::vector<JobId> not_requeueable() const;
 
     SlurmActuator& actuator_;
     std::string qos_;

@@ -284,8 +284,39 @@ TEST(PlaceholderPlan, ScavengersSharingANodeHoldOneNode)
     LONGS_EQUAL(1, plan(b, 2).submit);
     PlaceholderPlan drop = plan(b, 0);
     LONGS_EQUAL(2, drop.cancel.size());
+    scavenger_on(b, 52, "aws-3");
+    LONGS_EQUAL(2, placeholders_to_free(1, aws(b), b.state, {}).size()); // aws-1's two
+    LONGS_EQUAL(3, placeholders_to_free(2, aws(b), b.state, {}).size()); // and aws-3's
+}
+
+// For real work placeholders go first: a scavenger would lose its work.
+TEST(PlaceholderPlan, RealWorkTakesAPlaceholdersNodeBeforeAScavengers)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    placeholder(b, 9000, "aws-2");
+    const auto ids = placeholders_to_free(1, aws(b), b.state, {});
+    LONGS_EQUAL(1, ids.size());
+    LONGS_EQUAL(9000, ids[0]);
+}
+
+// A scavenger job Slurm would not requeue keeps its node held: the node is
+// neither given up again nor free for a waiting job, which takes the
+// placeholder's node instead.
+TEST(PlaceholderPlan, ANodeOfAScavengerSlurmWillNotRequeueStaysHeld)
+{
+    StateBuilder b = site();
+    scavenger_on(b, 50, "aws-1");
+    scavenger_on(b, 51, "aws-1");
+    placeholder(b, 9000, "aws-2");
     waiting_for_aws(b, 7);
-    LONGS_EQUAL(2, placeholders_to_free(1, aws(b), b.state, {}).size());
+    const auto ids = placeholders_to_free(1, aws(b), b.state, {}, {50});
+    LONGS_EQUAL(1, ids.size());
+    LONGS_EQUAL(9000, ids[0]);
+    PlaceholderPlan p = plan_placeholders(aws(b), 0, b.state, 0, {}, {50});
+    LONGS_EQUAL(1, p.cancel.size()); // the placeholder, for job 7
+    LONGS_EQUAL(9000, p.cancel[0]);
+    LONGS_EQUAL(0, plan_placeholders(aws(b), 2, b.state, 0, {}, {50}).submit); // job 7 on aws-2, aws-1 held
 }
 
 // Beside real work the node is up for that work: the scavenger holds
@@ -348,7 +379,8 @@ TEST(PlaceholderPool, GivesUpAScavengersNodeByRequeueingItOnce)
 }
 
 // A job Slurm will not requeue (--no-requeue, JobRequeue=0, srun) is left
-// to run and not asked again; the placeholders are still given up.
+// to run and not asked again; the jobs after it are still given up, and the
+// placeholders' nodes powered down.
 TEST(PlaceholderPool, AScavengerSlurmWillNotRequeueIsLeftToRun)
 {
     test::RecordingActuator slurm;
@@ -357,14 +389,16 @@ TEST(PlaceholderPool, AScavengerSlurmWillNotRequeueIsLeftToRun)
     pool.set_qos("hold");
     StateBuilder b = site();
     scavenger_on(b, 50, "aws-1");
+    scavenger_on(b, 52, "aws-3");
     placeholder(b, 9000, "aws-2");
     std::string error;
-    STRCMP_EQUAL("cancel placeholder job(s) 9000, power down aws-2",
+    STRCMP_EQUAL("cancel placeholder job(s) 9000, requeue scavenger job(s) 52, power down aws-2",
                  pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
     STRCMP_CONTAINS("Requeue of this job is disabled (left to run)", error.c_str());
     error.clear();
     const std::size_t calls = slurm.calls.size();
     b.state.standby.placeholders.clear();
+    b.state.standby.scavengers.pop_back(); // 52 requeued
     STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 111, "warm", error).c_str());
     STRCMP_EQUAL("", error.c_str());
     LONGS_EQUAL(calls, slurm.calls.size());
