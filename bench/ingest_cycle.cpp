@@ -103,6 +103,7 @@ public:
     ActuatorError cancel_job(JobId, std::string_view) override { return count("cancel"); }
     ActuatorError hold_job(JobId, std::string_view) override { return count("hold"); }
     ActuatorError requeue_job(JobId, std::string_view) override { return count("requeue"); }
+    ActuatorError place_job(const JobPlacement&, std::string_view) override { return count("place"); }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction, std::string_view) override
     {
         calls["power(nodes)"] += nodes.size();

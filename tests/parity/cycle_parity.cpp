@@ -38,6 +38,7 @@ public:
     ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
     ActuatorError hold_job(JobId, std::string_view) override { return {"jobs are not held here"}; }
     ActuatorError requeue_job(JobId, std::string_view) override { return {"jobs are not requeued here"}; }
+    ActuatorError place_job(const JobPlacement&, std::string_view) override { return {"jobs are not placed here"}; }
     ActuatorError power(const std::vector<std::string>&, PowerAction, std::string_view) override { return {}; }
     ActuatorError set_node_instance(const NodeInstance&, std::string_view) override { return {}; }
     ActuatorError hand_back_node(const std::string&, std::string_view, const std::vector<JobId>&,

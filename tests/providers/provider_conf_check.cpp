@@ -78,6 +78,7 @@ public:
     ActuatorError cancel_job(JobId, std::string_view) override { return {"jobs are not cancelled here"}; }
     ActuatorError hold_job(JobId, std::string_view) override { return {"jobs are not held here"}; }
     ActuatorError requeue_job(JobId, std::string_view) override { return {"jobs are not requeued here"}; }
+    ActuatorError place_job(const JobPlacement&, std::string_view) override { return {"jobs are not placed here"}; }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)

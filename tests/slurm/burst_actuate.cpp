@@ -1,6 +1,8 @@
 // Command-line front of LibslurmActuator for tests/slurm/test_actuator.sh.
 //   burst_actuate partitions JOBID P1,P2,...
 //   burst_actuate cpus JOBID TASKS CPUS_PER_TASK NODECPUS[,NODECPUS...] [JOB_NODES]
+//   burst_actuate requeue JOBID
+//   burst_actuate place JOBID P1,P2,... [NODE|-] [hold|release|now[,...]]
 //   burst_actuate power up|down|down-force|down-asap NODE[,NODE...]
 //   burst_actuate addr NODE ADDRESS [HOSTNAME]
 // Exit 0 on success, 1 when Slurm or validation refused (message on stderr),
@@ -22,7 +24,8 @@ namespace {
 int usage()
 {
     std::cerr << "usage: burst_actuate partitions JOBID P1,P2 | cpus JOBID TASKS CPT NODECPUS,... [JOB_NODES] |\n"
-                 "       requeue JOBID | power up|down|down-force|down-asap HOSTLIST | addr NODE ADDRESS [HOSTNAME]\n";
+                 "       requeue JOBID | place JOBID P1,P2 [NODE|-] [hold|release|now,...] |\n"
+                 "       power up|down|down-force|down-asap HOSTLIST | addr NODE ADDRESS [HOSTNAME]\n";
     return 2;
 }
 
@@ -86,6 +89,26 @@ int main(int argc, char** argv)
         }
         if (a[0] == "requeue" && a.size() == 2)
             return report(act.requeue_job(number(a[1], "JOBID"), reason));
+        if (a[0] == "place" && a.size() >= 3 && a.size() <= 5) {
+            // place JOBID PARTITIONS [NODE|-] [hold|release|now]...
+            JobPlacement placement;
+            placement.job = number(a[1], "JOBID");
+            placement.partitions = split(a[2]);
+            if (a.size() >= 4 && a[3] != "-")
+                placement.node = a[3];
+            if (a.size() == 5) {
+                for (const auto& word : split(a[4]))
+                    if (word == "hold")
+                        placement.hold = JobPlacement::Hold::Hold;
+                    else if (word == "release")
+                        placement.hold = JobPlacement::Hold::Release;
+                    else if (word == "now")
+                        placement.start_now = true;
+                    else
+                        return usage();
+            }
+            return report(act.place_job(placement, reason));
+        }
         if (a[0] == "power" && a.size() == 3) {
             static const std::map<std::string, PowerAction> kActions = {
                 {"up", PowerAction::Up}, {"down", PowerAction::Down},

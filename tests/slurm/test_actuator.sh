@@ -2,7 +2,9 @@
 # The Slurm actuator (LibslurmActuator through tests/slurm/burst_actuate)
 # against a real slurmctld: a pending job's partition list and CPU shape are
 # changed, an impossible shape is refused before Slurm sees it, a running job's
-# refusal comes back with Slurm's own words, a running job is requeued (one
+# refusal comes back with Slurm's own words, a pending job is placed on one
+# node of another partition and released, then put back and held, a running
+# job is requeued (one
 # submitted --no-requeue refused), CLOUD nodes are powered up and
 # force-powered down, and a node's address is set.
 set -euo pipefail
@@ -39,6 +41,25 @@ else
     tap_like "2 tasks x 2 CPUs for a one-node job is refused before Slurm" "$out" 'hold only 1'
 fi
 tap_is "the refused shapes left NumCPUs alone" "$(job_field "$job" NumCPUs)" 2
+
+# --- place: partitions, one node, hold and release in one update; then
+# undone.  A BeginTime an hour ahead keeps Slurm from starting (and resuming
+# c1 for) the released job.
+job=$(sbatch --parsable --hold --begin=now+1hour -p local -n1 -o /dev/null --wrap 'true')
+tap_check "held job $job placed on c1 in cloud and released" "$act" place "$job" cloud c1 release
+tap_is "job $job Partition" "$(job_field "$job" Partition)" cloud
+tap_is "job $job ReqNodeList" "$(job_field "$job" ReqNodeList)" c1
+tap_like "job $job no longer held (it waits for its BeginTime)" "$(job_field "$job" Reason)" '^(None|BeginTime)$'
+tap_check "job $job back to local on any node, held, StartTime now" "$act" place "$job" local - hold,now
+tap_is "job $job Partition" "$(job_field "$job" Partition)" local
+tap_is "job $job ReqNodeList cleared" "$(job_field "$job" ReqNodeList)" '(null)'
+tap_is "job $job held again" "$(job_field "$job" Reason)" JobHeldAdmin
+if out=$("$act" place "$job" cloud nosuchnode release 2>&1); then
+    tap_fail "a job placed on an unknown node is refused" "$out"
+else
+    tap_like "a job placed on an unknown node is refused with Slurm's reason" "$out" '[Ii]nvalid|not available'
+fi
+tap_is "the refused update changed nothing" "$(job_field "$job" Partition) $(job_field "$job" Reason)" "local JobHeldAdmin"
 scancel "$job"
 
 # --- a running job: Slurm's refusal comes back as the error

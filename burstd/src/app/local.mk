@@ -75,6 +75,8 @@ libburst_a_SOURCES += \
 	burstd/src/app/warm/interactive_holds.hpp \
 	burstd/src/app/warm/placeholder_pool.cpp \
 	burstd/src/app/warm/placeholder_pool.hpp \
+	burstd/src/app/warm/scavenger_placement.cpp \
+	burstd/src/app/warm/scavenger_placement.hpp \
 	burstd/src/app/warm/settling_jobs.hpp
 
 sbin_PROGRAMS += burstd/burstd
@@ -87,6 +89,7 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/app/config/config_parser_test.cpp \
 	tests/unit/app/warm/interactive_holds_test.cpp \
 	tests/unit/app/warm/placeholder_pool_test.cpp \
+	tests/unit/app/warm/scavenger_placement_test.cpp \
 	tests/unit/app/config/node_group_zones_test.cpp \
 	tests/unit/app/config/reload_scope_test.cpp \
 	tests/unit/app/config/slurm_conf_timeouts_test.cpp \

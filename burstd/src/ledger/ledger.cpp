@@ -186,6 +186,17 @@ CREATE TABLE IF NOT EXISTS thread_scaling (
   model TEXT NOT NULL);
 )";
 
+// Schema version 6: the scavenger jobs' own partitions and pins
+// (ScavengerRecord; `asked` comma-separated).  Only a table is added.
+constexpr std::string_view kScavengerTable = R"(
+CREATE TABLE IF NOT EXISTS scavenger_jobs (
+  job_id INTEGER PRIMARY KEY,
+  asked TEXT NOT NULL,
+  held INTEGER NOT NULL,
+  node TEXT NOT NULL DEFAULT '',
+  pinned_at REAL NOT NULL DEFAULT 0);
+)";
+
 // Indexes for reading a window of the history instead of all of it (the
 // records that ended lately, those of the instances a provider lists).  Any
 // schema version may have them; a burstd that does not use them ignores them.
@@ -242,6 +253,7 @@ CREATE INDEX instances_state ON instances(state);
             db_.exec(std::string(kZoneColumn));
             db_.exec(kSpendTables);
             db_.exec(kThreadScalingTable);
+            db_.exec(kScavengerTable);
             db_.prepare("INSERT INTO schema_version(version) VALUES (?)")
                 .bind(1, std::int64_t{kSchemaVersion})
                 .run();
@@ -268,6 +280,8 @@ CREATE INDEX instances_state ON instances(state);
                 db_.exec(kSpendTables);
             if (version < 5)
                 db_.exec(kThreadScalingTable);
+            if (version < 6)
+                db_.exec(kScavengerTable);
             if (version < kSchemaVersion)
                 db_.prepare("UPDATE schema_version SET version = ?").bind(1, std::int64_t{kSchemaVersion}).run();
         }
@@ -648,6 +662,80 @@ std::map<std::string, std::string> Ledger::thread_scaling()
     auto q = db_.prepare("SELECT category, model FROM thread_scaling");
     while (q.step())
         out[q.text(0)] = q.text(1);
+    return out;
+}
+
+void Ledger::save_scavenger(const ScavengerRecord& record)
+{
+    save_scavengers({record});
+}
+
+void Ledger::save_scavengers(const std::vector<ScavengerRecord>& records)
+{
+    if (records.empty())
+        return;
+    std::vector<std::string> asked(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+        for (const auto& p : records[i].asked) {
+            if (p.empty() || p.find(',') != std::string::npos)
+                throw LedgerError("ledger " + path() + ": scavenger job " + std::to_string(records[i].job) +
+                                  " has an invalid partition name '" + p + "'");
+            asked[i] += (asked[i].empty() ? "" : ",") + p;
+        }
+    std::lock_guard lock(mutex_);
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+        for (std::size_t i = 0; i < records.size(); ++i)
+            db_.prepare("INSERT OR REPLACE INTO scavenger_jobs(job_id, asked, held, node, pinned_at) "
+                        "VALUES (?, ?, ?, ?, ?)")
+                .bind(1, std::int64_t{records[i].job})
+                .bind(2, asked[i])
+                .bind(3, std::int64_t{records[i].held})
+                .bind(4, records[i].node)
+                .bind(5, records[i].pinned_at)
+                .run();
+        db_.exec("COMMIT");
+    } catch (...) {
+        db_.rollback();
+        throw;
+    }
+}
+
+void Ledger::forget_scavengers(const std::vector<std::uint32_t>& jobs)
+{
+    if (jobs.empty())
+        return;
+    std::lock_guard lock(mutex_);
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+        for (std::uint32_t job : jobs)
+            db_.prepare("DELETE FROM scavenger_jobs WHERE job_id = ?").bind(1, std::int64_t{job}).run();
+        db_.exec("COMMIT");
+    } catch (...) {
+        db_.rollback();
+        throw;
+    }
+}
+
+std::vector<ScavengerRecord> Ledger::scavengers()
+{
+    std::lock_guard lock(mutex_);
+    std::vector<ScavengerRecord> out;
+    auto q = db_.prepare("SELECT job_id, asked, held, node, pinned_at FROM scavenger_jobs ORDER BY job_id");
+    while (q.step()) {
+        ScavengerRecord r;
+        r.job = std::uint32_t(q.integer(0));
+        const std::string asked = q.text(1);
+        for (std::size_t start = 0; start < asked.size();) {
+            const std::size_t comma = std::min(asked.find(',', start), asked.size());
+            r.asked.push_back(asked.substr(start, comma - start));
+            start = comma + 1;
+        }
+        r.held = q.integer(2) != 0;
+        r.node = q.text(3);
+        r.pinned_at = q.real(4);
+        out.push_back(std::move(r));
+    }
     return out;
 }
 

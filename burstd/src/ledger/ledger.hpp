@@ -99,11 +99,22 @@ struct BreakerRecord {
     std::int64_t probes = 0;
 };
 
+// A waiting scavenger job whose node groups' partitions burstd took away,
+// and the warm node it may have put the job on since.
+struct ScavengerRecord {
+    std::uint32_t job = 0;
+    std::vector<std::string> asked; // the partitions the job was submitted to
+    bool held = false;              // burstd held it: it asked for no other partition
+    std::string node;               // the warm node it is pinned to; "" = none
+    Time pinned_at = 0;
+};
+
 class Ledger {
 public:
     // 2: group_breakers; 3: instances.zone; 4: spend_intervals and
-    // spend_accounts (older ledgers are migrated on open).
-    static constexpr int kSchemaVersion = 5;
+    // spend_accounts; 5: thread_scaling; 6: scavenger_jobs (older ledgers
+    // are migrated on open).
+    static constexpr int kSchemaVersion = 6;
 
     // Opens or creates the ledger.  Throws naming `path` when the file is not a
     // SQLite database, not a burstd ledger, or from a newer burstd.
@@ -164,6 +175,13 @@ public:
     // never removed.
     void save_thread_scaling(const std::map<std::string, std::string>& by_category);
     std::map<std::string, std::string> thread_scaling();
+
+    // The scavenger jobs burstd keeps off the cloud or puts on warm nodes:
+    // a record is replaced whole, and forgotten when its job has ended.
+    void save_scavenger(const ScavengerRecord& record);
+    void save_scavengers(const std::vector<ScavengerRecord>& records); // in one transaction
+    void forget_scavengers(const std::vector<std::uint32_t>& jobs);
+    std::vector<ScavengerRecord> scavengers(); // by job
 
 private:
     void create_or_check_schema();

@@ -258,6 +258,39 @@ ActuatorError LibslurmActuator::requeue_job(JobId job, std::string_view reason)
     return outcome(repeat_unsent([&] { return slurm_requeue(job, 0); }), "requeue job " + std::to_string(job), reason);
 }
 
+ActuatorError LibslurmActuator::place_job(const JobPlacement& placement, std::string_view reason)
+{
+    const std::string job = "job " + std::to_string(placement.job);
+    std::string partitions;
+    for (const auto& p : placement.partitions) {
+        if (auto bad = check_slurm_name("partition", p); !bad.empty())
+            return {job + " partitions: " + bad};
+        partitions += (partitions.empty() ? "" : ",") + p;
+    }
+    if (partitions.empty())
+        return {job + ": an empty partition list"};
+    std::string node = placement.node;
+    if (!node.empty())
+        if (auto bad = check_slurm_name("node", node); !bad.empty())
+            return {job + " ReqNodeList: " + bad};
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc);
+    desc.job_id = placement.job;
+    desc.partition = partitions.data();
+    desc.req_nodes = node.data(); // "" clears it
+    std::string what = job + " Partition=" + partitions + " ReqNodeList=" + node;
+    if (placement.hold != JobPlacement::Hold::Unchanged) {
+        const bool hold = placement.hold == JobPlacement::Hold::Hold;
+        desc.priority = hold ? 0 : INFINITE; // what `scontrol hold` and `scontrol release` send
+        what += hold ? " (held)" : " (released)";
+    }
+    if (placement.start_now) {
+        desc.begin_time = ::time(nullptr);
+        what += " StartTime=now";
+    }
+    return outcome(repeat_unsent([&] { return slurm_update_job(&desc); }), what, reason);
+}
+
 ActuatorError LibslurmActuator::power(const std::vector<std::string>& nodes, PowerAction action,
                                       std::string_view reason)
 {

@@ -34,6 +34,7 @@ public:
     ActuatorError cancel_job(JobId job, std::string_view reason) override;
     ActuatorError hold_job(JobId job, std::string_view reason) override;
     ActuatorError requeue_job(JobId job, std::string_view reason) override;
+    ActuatorError place_job(const JobPlacement& placement, std::string_view reason) override;
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                         std::string_view reason) override;
     ActuatorError set_node_instance(const NodeInstance& instance, std::string_view reason) override;

@@ -52,6 +52,20 @@ struct PlaceholderJob {
 // gives a job, so that a hold takes the next cores to come free.
 constexpr std::uint32_t kInteractiveHoldPriority = 0xFFFF0000u;
 
+// Where a pending job may run, changed in one update: its partitions, the
+// one node it must run on ("" = any: ReqNodeList cleared), a hold
+// (priority 0, as `scontrol hold`) or its release (as `scontrol release`),
+// and a BeginTime in the future -- a requeued batch job's -- reset to now.
+struct JobPlacement {
+    enum class Hold { Unchanged, Hold, Release };
+
+    JobId job = 0;
+    std::vector<std::string> partitions;
+    std::string node;
+    Hold hold = Hold::Unchanged;
+    bool start_now = false;
+};
+
 struct ActuatorError {
     std::string message; // empty = success
 
@@ -77,6 +91,8 @@ public:
     virtual ActuatorError hold_job(JobId job, std::string_view reason) = 0;
     // Requeues a running batch job as `scontrol requeue` does.
     virtual ActuatorError requeue_job(JobId job, std::string_view reason) = 0;
+    // Moves a pending job as `placement` says, in one update.
+    virtual ActuatorError place_job(const JobPlacement& placement, std::string_view reason) = 0;
     virtual ActuatorError power(const std::vector<std::string>& nodes, PowerAction action,
                                 std::string_view reason) = 0;
     // Where slurmctld reaches a launched CLOUD node, and which instance it

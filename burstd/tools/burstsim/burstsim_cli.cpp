@@ -75,7 +75,7 @@ const char* const kUsage =
     "                [--tune-delay [--delay-grid S,S,...]] [--clairvoyant [--clairvoyant-iterations N]]\n"
     "                [--reward-max R] [--reward-scale S] [--local-price P] [--plot FILE.svg]\n"
     "                [--thread-policy NAME[,key=value...]] [--auto-threads SHARE]\n"
-    "                [--interactive-jobs SHARE] [--interactive CORES]\n"
+    "                [--interactive-jobs SHARE] [--interactive CORES] [--scavenge-warm-nodes S]\n"
     "                [--forecast-eval [--forecaster NAME[,key=value...]...] [--forecast-tick S]\n"
     "                 [--forecast-training S] [--bucket-order gpus,memory,cpus]]\n"
     "       burstsim --snapshots FILE --config BURSTD.CONF [--policy NAME] [--param [policy:]key=value...]\n"
@@ -342,6 +342,8 @@ Options parse(const std::vector<std::string>& args)
             o.config.cycle = parse_double(a, value(), 1);
         else if (a == "--suspend-time")
             o.config.suspend_time = parse_double(a, value(), 0);
+        else if (a == "--scavenge-warm-nodes")
+            o.config.scavenger_run = parse_double(a, value(), 1);
         else if (a == "--boot-jitter") {
             o.config.boot_jitter = parse_double(a, value(), 0);
             if (o.config.boot_jitter >= 1)
@@ -897,6 +899,18 @@ std::string interactive_text(const SimMetrics& m, const SimConfig& site)
            fixed(m.held_core_hours, 1) + " core-hours";
 }
 
+// What scavenger work did on the nodes the warm pool held; empty without
+// --scavenge-warm-nodes.
+std::string scavenger_text(const SimMetrics& m, const SimConfig& site)
+{
+    if (site.scavenger_run <= 0)
+        return {};
+    return "scavenger work on warm nodes (runs of " + fixed(site.scavenger_run, 0) + " s): " +
+           fixed(m.scavenger_done_core_hours, 1) + " core-hours done, " + fixed(m.scavenger_lost_core_hours, 1) +
+           " core-hours lost to requeues; cloud nodes idle " + fixed(m.waste_idle_core_seconds / 3600, 1) +
+           " core-hours";
+}
+
 // The row name of a chain: its links' names joined by '+'.
 std::string chain_label(const std::vector<PolicySpec>& chain)
 {
@@ -1239,6 +1253,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                           << result.cloud_runs_cut << "\n";
         if (const std::string interactive = interactive_text(m, o.config); o.compare && !interactive.empty())
             account_costs << label << ": " << interactive << "\n";
+        if (const std::string scavenging = scavenger_text(m, o.config); o.compare && !scavenging.empty())
+            account_costs << label << ": " << scavenging << "\n";
         if (o.clairvoyant)
             rows.push_back(RatioRow{label, lambda_index, m, cloud_work_bound(o.config, result)});
     };
@@ -1315,6 +1331,8 @@ int burstsim_main(const std::vector<std::string>& args, std::ostream& out, std::
                 << dropped;
             if (const std::string interactive = interactive_text(m, o.config); !interactive.empty())
                 out << interactive << "\n";
+            if (const std::string scavenging = scavenger_text(m, o.config); !scavenging.empty())
+                out << scavenging << "\n";
             if (result.cloud_runs_cut > 0)
                 out << "cloud runs cut at their limit on slower nodes " << result.cloud_runs_cut
                     << " (Slurm ends them unfinished)\n";

@@ -295,6 +295,7 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
         raw.exec("DROP TABLE spend_accounts");
         raw.exec("DROP TABLE spend_intervals");
         raw.exec("DROP TABLE thread_scaling");
+        raw.exec("DROP TABLE scavenger_jobs");
         raw.exec("UPDATE schema_version SET version = 1");
     }
     Ledger ledger(db());
@@ -309,11 +310,52 @@ TEST(Ledger, MigratesAVersionOneLedgerKeepingItsRecords)
     CHECK(ledger.thread_scaling().empty());
     ledger.save_thread_scaling({{"00000000000000aa", "model text"}});
     LONGS_EQUAL(1, ledger.thread_scaling().size());
+    CHECK(ledger.scavengers().empty());
+    ledger.save_scavenger(ScavengerRecord{42, {"local", "cloud"}, false, "", 0});
+    LONGS_EQUAL(1, ledger.scavengers().size());
     SqliteConnection raw(db(), false);
     auto v = raw.prepare("SELECT version FROM schema_version");
     CHECK(v.step());
     LONGS_EQUAL(Ledger::kSchemaVersion, v.integer(0));
-    LONGS_EQUAL(5, Ledger::kSchemaVersion);
+    LONGS_EQUAL(6, Ledger::kSchemaVersion);
+}
+
+TEST(Ledger, KeepsScavengerJobsPartitionsAndPinsAcrossAReopen)
+{
+    {
+        Ledger ledger(db());
+        ledger.save_scavenger(ScavengerRecord{7, {"local", "cloud"}, false, "", 0});
+        ledger.save_scavenger(ScavengerRecord{9, {"cloud"}, true, "", 0});
+        ledger.save_scavenger(ScavengerRecord{8, {"cloud", "gpu"}, false, "", 0});
+        ledger.save_scavenger(ScavengerRecord{9, {"cloud"}, true, "c3", 1234.5}); // pinned since
+        ledger.forget_scavengers({8, 99});
+    }
+    Ledger ledger(db());
+    const auto kept = ledger.scavengers();
+    LONGS_EQUAL(2, kept.size());
+    LONGS_EQUAL(7, kept[0].job);
+    LONGS_EQUAL(2, kept[0].asked.size());
+    STRCMP_EQUAL("local", kept[0].asked[0].c_str());
+    STRCMP_EQUAL("cloud", kept[0].asked[1].c_str());
+    CHECK_FALSE(kept[0].held);
+    STRCMP_EQUAL("", kept[0].node.c_str());
+    LONGS_EQUAL(9, kept[1].job);
+    CHECK(kept[1].held);
+    STRCMP_EQUAL("c3", kept[1].node.c_str());
+    DOUBLES_EQUAL(1234.5, kept[1].pinned_at, 0);
+}
+
+TEST(Ledger, RefusesAScavengerPartitionItCouldNotReadBack)
+{
+    Ledger ledger(db());
+    try {
+        ledger.save_scavenger(ScavengerRecord{7, {"a,b"}, false, "", 0});
+        FAIL("saved");
+    } catch (const LedgerError& e) {
+        CHECK(contains(e.what(), "scavenger job 7"));
+        CHECK(contains(e.what(), "'a,b'"));
+    }
+    CHECK(ledger.scavengers().empty());
 }
 
 TEST(Ledger, KeepsEachCategorysThreadScalingAcrossAReopen)

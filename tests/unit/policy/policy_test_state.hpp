@@ -100,6 +100,15 @@ public:
     ClusterState state;
 };
 
+// A full local node of 8 cores, and group "aws": 4 powered-down nodes of 8
+// cores that boot in 100 s (the warm pool's tests).
+inline StateBuilder aws_site()
+{
+    StateBuilder b;
+    b.local("n1", 8, 8).group("aws", 8, 4, 1.0, 100);
+    return b;
+}
+
 // A quiet site: local work running, a group of two 4-core nodes all
 // powered down, nothing waiting (SiteActivity says neither).
 inline StateBuilder quiet_site()

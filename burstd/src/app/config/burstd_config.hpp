@@ -53,6 +53,9 @@ struct BurstdConfig {
     std::string slurm_user = "slurm";                // admitted on the control socket besides root
     // PlaceholderQOS=, ScavengerQOS=, InteractiveHoldQOS=: jobs of these QOS are never demand.
     StandbyQos standby_qos;
+    // ScavengeWarmNodes=: waiting scavenger jobs may run on the warm nodes
+    // placeholders hold, in their place.
+    bool scavenge_warm_nodes = false;
     // Interactive=: cores of partitions kept for interactive jobs, which
     // job_submit/burst puts in InteractiveQOS=.
     std::vector<InteractiveReserve> interactive;

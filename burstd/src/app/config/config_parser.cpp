@@ -24,7 +24,7 @@ const std::vector<std::string> kGlobalKeys = {
     "ClusterName", "SocketPath", "ControlSocket", "StateDir",  "LedgerPath", "LogLevel",
     "MetricsPort", "CycleInterval", "BurstdId",   "SlurmConf", "SlurmUser", "EarlyLaunch",
     "ReconcileEvery", "ObjectiveLambda", "PlaceholderQOS", "ScavengerQOS", "PartialJobLaunch",
-    "Interactive", "InteractiveQOS", "InteractiveHoldQOS",
+    "Interactive", "InteractiveQOS", "InteractiveHoldQOS", "ScavengeWarmNodes",
 };
 const std::vector<std::string> kSectionKeys = {"Provider", "NodeGroup", "Policy", "ThreadPolicy", "Budget"};
 const std::vector<std::string> kProviderTypes = {"local", "aws", "gcp", "azure", "openstack"};
@@ -252,6 +252,11 @@ private:
                 config_.partial_job_launch = *what;
             else
                 expected("requeue or hold");
+        } else if (canonical == "ScavengeWarmNodes") {
+            if (auto b = parse_bool(v))
+                config_.scavenge_warm_nodes = *b;
+            else
+                expected("yes or no");
         } else if (canonical == "PlaceholderQOS" || canonical == "ScavengerQOS" ||
                    canonical == "InteractiveQOS" || canonical == "InteractiveHoldQOS") {
             std::string& qos = canonical == "PlaceholderQOS"   ? config_.standby_qos.placeholder
@@ -579,6 +584,10 @@ private:
             errors_.push_back(where(global_lines_.at("Interactive")) +
                               ": Interactive= keeps cores with hold jobs that only interactive jobs preempt: "
                               "InteractiveHoldQOS= and InteractiveQOS= are required");
+        if (config_.scavenge_warm_nodes && (standby.scavenger.empty() || standby.placeholder.empty()))
+            errors_.push_back(where(global_lines_.at("ScavengeWarmNodes")) +
+                              ": ScavengeWarmNodes=yes puts scavenger jobs on the nodes placeholders hold: "
+                              "ScavengerQOS= and PlaceholderQOS= are required");
         for (const auto& policy : config_.policies)
             if (policy.name == WarmPoolPolicy::kName && standby.placeholder.empty())
                 errors_.push_back(policy.origin + ": Policy=warm holds warm nodes with placeholder jobs: "

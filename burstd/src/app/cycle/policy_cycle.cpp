@@ -89,7 +89,7 @@ PolicyCycle::PolicyCycle(PolicyChain chain, Ledger& ledger, SlurmActuator& actua
                          std::uint32_t reconcile_every, std::unique_ptr<ThreadStage> threads)
     : cycle_(timed(std::move(chain)), std::move(threads)), ledger_(ledger), ledger_window_(ledger, kRecentBoots),
       actuator_(actuator), instances_(instances), reconcile_every_(reconcile_every ? reconcile_every : 1),
-      placeholders_(actuator), interactive_(actuator)
+      placeholders_(actuator), interactive_(actuator), scavengers_(actuator, ledger)
 {
     // What the last run learned of thread scaling, before any job end of this one.
     try {
@@ -218,12 +218,16 @@ void PolicyCycle::run(const CycleContext& ctx)
     ++stats_.runs;
     stats_.last_decide_seconds = 0;
     picked_.clear();
+    note_scavenger_steps(scavengers_.settle(state, ctx.config.scavenge_warm_nodes), ctx);
+    placeholders_.set_pinned(scavengers_.pinned(state, placeholders_));
     free_warm_nodes_for_waiting_jobs(state, ctx);
     ManualClock clock(ctx.now);
     SlurmSink sink(*this, ctx);
     CycleOutcome outcome = cycle_.run(state, clock, budget ? &*budget : nullptr, sink);
     release_orphaned_placeholders(state, ctx);
-    keep_scavengers_off_cloud(state, ctx);
+    if (ctx.config.scavenge_warm_nodes)
+        note_scavenger_steps(scavengers_.fill_warm_nodes(state, placeholders_, ctx.now), ctx);
+    note_scavenger_steps(scavengers_.keep_off_cloud(state, ctx.config.scavenge_warm_nodes), ctx);
     keep_interactive_holds(state, ctx);
     count_warm_pools(state);
     stats_.decide_seconds_sum += stats_.last_decide_seconds;
@@ -257,49 +261,20 @@ void PolicyCycle::run(const CycleContext& ctx)
     run_metrics_.budgets(last_budgets_, ctx.now);
 }
 
-void PolicyCycle::keep_scavengers_off_cloud(const ClusterState& state, const CycleContext& ctx)
+void PolicyCycle::note_scavenger_steps(std::vector<ScavengerPlacement::Step> steps, const CycleContext& ctx)
 {
-    std::set<JobId> still_waiting;
-    for (const auto& job : state.standby.scavengers) {
-        if (!job.pending())
-            continue;
-        still_waiting.insert(job.id);
-        std::vector<std::string> kept;
-        for (const auto& p : job.partitions)
-            if (std::none_of(state.groups.begin(), state.groups.end(),
-                             [&](const NodeGroup& g) { return group_partition(g) == p; }))
-                kept.push_back(p);
-        const bool held = job.reason == PendingReason("JobHeldAdmin") || job.reason == PendingReason("JobHeldUser");
-        if (kept.size() == job.partitions.size() || (kept.empty() && held) || scavengers_handled_.count(job.id))
-            continue;
+    for (auto& step : steps) {
         AppliedAction done;
         done.time = ctx.now;
-        done.reason = "jobs of ScavengerQOS never run on cloud nodes";
-        if (kept.empty()) {
-            // Each node Slurm resumed for it would be refused and the job
-            // requeued, again and again: it waits for someone to give it a
-            // partition of local nodes.
-            done.action = "hold scavenger job " + std::to_string(job.id) + " (only node groups' partitions)";
-            done.error = actuator_.hold_job(job.id, done.reason).message;
-            if (done.error.empty())
-                actuator_.set_job_why(job.id, "scavenger-job-only-for-cloud-nodes");
-        } else {
-            std::string list;
-            for (const auto& p : kept)
-                list += (list.empty() ? "" : ",") + p;
-            done.action = "keep scavenger job " + std::to_string(job.id) + " off the cloud (partitions " + list + ")";
-            done.error = actuator_.set_job_partitions(job.id, kept, done.reason).message;
-        }
-        if (done.error.empty()) {
-            scavengers_handled_.insert(job.id);
+        done.action = std::move(step.action);
+        done.reason = std::move(step.reason);
+        done.error = std::move(step.error);
+        if (done.error.empty())
             ctx.log.info("decision: " + done.action + ": " + done.reason);
-        } else {
+        else
             ctx.log.error("decision: " + done.action + " failed: " + done.error);
-        }
         remember(std::move(done));
     }
-    for (auto it = scavengers_handled_.begin(); it != scavengers_handled_.end();)
-        it = still_waiting.count(*it) ? std::next(it) : scavengers_handled_.erase(it);
 }
 
 void PolicyCycle::keep_interactive_holds(const ClusterState& state, const CycleContext& ctx)
@@ -534,7 +509,10 @@ std::string PolicyCycle::SlurmSink::apply(const Action& action, ClusterState& st
                 // stays up while the warm pool wants it: drained under a
                 // placeholder that never ends, it would be neither warm nor
                 // released.  The pool itself powers it down when it lets go.
-                const std::vector<std::string> held = held_nodes(state);
+                // So is one a pinned scavenger job is about to start on.
+                std::vector<std::string> held = held_nodes(state);
+                for (auto& n : cycle_.scavengers_.awaited_nodes(state))
+                    held.push_back(std::move(n));
                 std::vector<std::string> nodes;
                 for (const auto& n : what.nodes)
                     if (std::find(held.begin(), held.end(), n) == held.end())

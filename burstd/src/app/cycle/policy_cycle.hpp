@@ -15,6 +15,7 @@
 #include "app/metrics/run_metrics_feed.hpp"
 #include "app/warm/interactive_holds.hpp"
 #include "app/warm/placeholder_pool.hpp"
+#include "app/warm/scavenger_placement.hpp"
 #include "app/config/slurm_conf_timeouts.hpp"
 #include "ledger/ledger.hpp"
 #include "ledger/ledger_window.hpp"
@@ -142,9 +143,8 @@ private:
     // Without a warm link in the chain (a reload took it out), the
     // placeholders burstd left are cancelled and their nodes powered down.
     void release_orphaned_placeholders(const ClusterState& state, const CycleContext& ctx);
-    // Takes the node groups' partitions from waiting scavenger jobs that
-    // have others, and holds those that have none.
-    void keep_scavengers_off_cloud(const ClusterState& state, const CycleContext& ctx);
+    // Logs and remembers what ScavengerPlacement did.
+    void note_scavenger_steps(std::vector<ScavengerPlacement::Step> steps, const CycleContext& ctx);
     void count_warm_pools(const ClusterState& state);
     // Keeps the cores Interactive= names held for interactive jobs.
     void keep_interactive_holds(const ClusterState& state, const CycleContext& ctx);
@@ -185,7 +185,7 @@ private:
     PlaceholderPool placeholders_;
     InteractiveHolds interactive_;
     std::string interactive_hold_qos_; // the last InteractiveHoldQOS=, should a reload have taken it out
-    std::set<JobId> scavengers_handled_; // moved off the cloud or held, while they wait
+    ScavengerPlacement scavengers_;
 };
 
 } // namespace burst

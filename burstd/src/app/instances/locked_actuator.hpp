@@ -49,6 +49,11 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         return inner_.requeue_job(job, reason);
     }
+    ActuatorError place_job(const JobPlacement& placement, std::string_view reason) override
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return inner_.place_job(placement, reason);
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view reason) override
     {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -19,7 +19,8 @@ struct Holder {
     std::vector<JobId> scavengers;
     std::vector<std::string> nodes;
     bool up = false;
-    bool stuck = false; // a scavenger job on it Slurm would not requeue: it stays held
+    bool stuck = false;  // a scavenger job on it Slurm would not requeue: it stays held
+    bool pinned = false; // scavenger work burstd put there in a placeholder's place
 
     JobId first_id() const { return placeholder ? placeholder->id : scavengers.front(); }
     std::vector<JobId> ids() const { return placeholder ? std::vector<JobId>{placeholder->id} : scavengers; }
@@ -36,7 +37,7 @@ struct Standing {
 };
 
 Standing standing(const NodeGroup& group, const ClusterState& state, const std::vector<JobId>& cancelled,
-                  const std::vector<JobId>& not_requeueable)
+                  const std::vector<JobId>& not_requeueable, const std::vector<JobId>& pinned)
 {
     std::unordered_map<std::string, const Node*> nodes;
     for (const auto& n : state.snapshot.nodes)
@@ -63,6 +64,7 @@ Standing standing(const NodeGroup& group, const ClusterState& state, const std::
     for (const Job* j : scavengers_holding(group, state))
         if (!listed(cancelled, j->id)) {
             Holder& h = by_node[j->nodes.front()];
+            h.pinned = (h.scavengers.empty() || h.pinned) && listed(pinned, j->id);
             h.scavengers.push_back(j->id);
             h.nodes = j->nodes;
             h.up = true;
@@ -176,10 +178,10 @@ std::uint32_t nodes_waited_for(const NodeGroup& group, const ClusterState& state
 
 PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, const ClusterState& state,
                                   std::uint32_t in_flight, const std::vector<JobId>& cancelled,
-                                  const std::vector<JobId>& not_requeueable)
+                                  const std::vector<JobId>& not_requeueable, const std::vector<JobId>& pinned)
 {
     PlaceholderPlan plan;
-    const Standing s = standing(group, state, cancelled, not_requeueable);
+    const Standing s = standing(group, state, cancelled, not_requeueable, pinned);
     const GroupNodes nodes = group_nodes(group, state, s);
     const std::uint32_t waiting = nodes_waited_for(group, state);
     // Real work first: what waits beyond the idle nodes takes held ones.
@@ -202,7 +204,8 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
             --excess;
         }
     // Placeholders go before scavenger work, which would lose what it has
-    // done.  A placeholder's node is powered down; a scavenger's is left to
+    // done.  A placeholder's node is powered down, and so is the node of
+    // scavenger work burstd put there; one Slurm started there is left to
     // idle as any node would (SuspendTime, the hiring policies' release).
     for (const bool placeholders : {true, false})
         for (std::size_t i = s.givable; i > freed && excess > 0; --i) {
@@ -211,7 +214,7 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
                 continue;
             for (JobId id : h.ids())
                 plan.cancel.push_back(id);
-            if (h.placeholder)
+            if (h.placeholder || h.pinned)
                 plan.power_down.insert(plan.power_down.end(), h.nodes.begin(), h.nodes.end());
             --excess;
         }
@@ -221,7 +224,7 @@ PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, co
 std::vector<JobId> placeholders_to_free(std::uint32_t nodes, const NodeGroup& group, const ClusterState& state,
                                         const std::vector<JobId>& cancelled, const std::vector<JobId>& not_requeueable)
 {
-    const Standing s = standing(group, state, cancelled, not_requeueable);
+    const Standing s = standing(group, state, cancelled, not_requeueable, {});
     const GroupNodes free = group_nodes(group, state, s);
     const std::uint32_t wanted = nodes > free.idle_free ? nodes - free.idle_free : 0;
     std::vector<JobId> ids;
@@ -260,17 +263,26 @@ std::vector<JobId> PlaceholderPool::not_requeueable() const
 std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const ClusterState& state, Time now,
                                      std::string_view reason, std::string& error)
 {
-    std::vector<JobId> cancelled, requeued;
+    std::vector<JobId> cancelled, requeued, unrequeueable;
     for (JobId id : ids) {
         const bool scavenger = std::any_of(state.standby.scavengers.begin(), state.standby.scavengers.end(),
                                            [&](const Job& j) { return j.id == id; });
         if (scavenger) {
             // Slurm refuses to requeue a job submitted with --no-requeue, one
-            // srun started, or any where JobRequeue=0: it holds its node
-            // until it ends, as before, and is not asked again.
+            // srun started, or any where JobRequeue=0.  One that Slurm
+            // started there holds its node until it ends, as before, and is
+            // not asked again; one burstd put there is cancelled, as
+            // preemption (PreemptMode=REQUEUE) cancels such jobs.
             if (ActuatorError e = actuator_.requeue_job(id, reason)) {
-                not_requeueable_.insert(id);
-                error += (error.empty() ? "" : "; ") + e.message + " (left to run)";
+                ActuatorError c = listed(pinned_.jobs, id) ? actuator_.cancel_job(id, reason) : e;
+                if (c) {
+                    not_requeueable_.insert(id);
+                    error += (error.empty() ? "" : "; ") + e.message +
+                             (c.message == e.message ? "" : "; " + c.message) + " (left to run)";
+                    continue;
+                }
+                unrequeueable.push_back(id);
+                settling_.cancelled(id, now);
                 continue;
             }
             requeued.push_back(id);
@@ -287,6 +299,9 @@ std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const Cluste
     std::string text = cancelled.empty() ? "" : "cancel placeholder job(s) " + ids_text(cancelled);
     if (!requeued.empty())
         text += (text.empty() ? "" : ", ") + std::string("requeue scavenger job(s) ") + ids_text(requeued);
+    if (!unrequeueable.empty())
+        text += (text.empty() ? "" : ", ") + std::string("cancel scavenger job(s) ") + ids_text(unrequeueable) +
+                " (Slurm would not requeue them)";
     return text;
 }
 
@@ -295,9 +310,11 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
 {
     targets_[group.name] = Target{keep, std::string(reason)};
     forget_settled(state);
-    const PlaceholderPlan plan =
-        plan_placeholders(group, keep, state, settling_.in_flight(group.name), settling_.cancelled_ids(),
-                          not_requeueable());
+    const auto waiting = pinned_.waiting.find(group.name);
+    const std::uint32_t in_flight =
+        settling_.in_flight(group.name) + (waiting == pinned_.waiting.end() ? 0 : waiting->second);
+    const PlaceholderPlan plan = plan_placeholders(group, keep, state, in_flight, settling_.cancelled_ids(),
+                                                   not_requeueable(), pinned_.jobs);
     std::vector<std::string> done;
     placeholder_refused_ = false;
     if (std::string cancelled = give_up(plan.cancel, state, now, reason, error); !cancelled.empty())
@@ -331,6 +348,17 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
     for (const auto& d : done)
         text += (text.empty() ? "" : ", ") + d;
     return text;
+}
+
+std::string PlaceholderPool::hand_over(const Job& placeholder, JobId taker, Time now, std::string& error)
+{
+    if (ActuatorError e = actuator_.cancel_job(placeholder.id, "scavenger job " + std::to_string(taker) +
+                                                                   " takes its warm node")) {
+        error += (error.empty() ? "" : "; ") + e.message;
+        return "";
+    }
+    settling_.cancelled(placeholder.id, now);
+    return "cancel placeholder job " + std::to_string(placeholder.id);
 }
 
 std::string PlaceholderPool::free_for_waiting(const NodeGroup& group, const ClusterState& state, Time now,

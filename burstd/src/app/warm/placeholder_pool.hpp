@@ -14,6 +14,11 @@
 // the same way: the node counts as one of those kept, and they give it up,
 // requeued, for real work or a lower forecast; then it idles as any node.
 //
+// A scavenger job burstd pinned to a warm node in a placeholder's place
+// (ScavengerPlacement) is the warm pool's own: a lower forecast powers its
+// node down as a placeholder's, and one Slurm would not requeue is
+// cancelled, as preemption (PreemptMode=REQUEUE) does with such jobs.
+//
 // Placeholders are found in each snapshot by QOS and name
 // (model/standby_jobs.hpp), so a restart of burstd picks up the ones it
 // left; what it did since the last snapshot is kept as SettlingJobs.
@@ -43,10 +48,12 @@ struct PlaceholderPlan {
 // placeholders submitted that the snapshot does not show yet and
 // `cancelled` ones (placeholders cancelled, scavenger jobs requeued) it
 // still shows: what to do to keep `keep` nodes powered on.  The nodes of
-// `not_requeueable` scavenger jobs count as held and are never given up.
+// `not_requeueable` scavenger jobs count as held and are never given up;
+// those of `pinned` ones are powered down when given up for a lower count.
 PlaceholderPlan plan_placeholders(const NodeGroup& group, std::uint32_t keep, const ClusterState& state,
                                   std::uint32_t in_flight, const std::vector<JobId>& cancelled,
-                                  const std::vector<JobId>& not_requeueable = {});
+                                  const std::vector<JobId>& not_requeueable = {},
+                                  const std::vector<JobId>& pinned = {});
 
 // The holders of `group` to give up (placeholders to cancel, scavenger jobs
 // to requeue) so that `nodes` more nodes are free for real work now, beyond
@@ -92,6 +99,17 @@ public:
     // Frees nodes of `group` held by placeholders for `job`, before its route.
     std::string make_room(const Job& job, const NodeGroup& group, const ClusterState& state, Time now,
                           std::string& error);
+    // Cancels the running `placeholder` so that the waiting scavenger job
+    // `taker`, pinned to its node, runs there instead; the node stays up.
+    std::string hand_over(const Job& placeholder, JobId taker, Time now, std::string& error);
+    // The scavenger jobs pinned to warm nodes, as of this cycle: those of
+    // each group that wait to start where a placeholder was count as its
+    // holders.
+    struct Pinned {
+        std::vector<JobId> jobs;
+        std::map<std::string, std::uint32_t> waiting; // by group
+    };
+    void set_pinned(Pinned pinned) { pinned_ = std::move(pinned); }
     // Cancelled, though a snapshot may still show it.
     bool cancelled(JobId job) const { return settling_.is_cancelled(job); }
     // What the warm pool last asked of each group, and why.
@@ -118,6 +136,7 @@ private:
     std::map<std::string, Target> targets_;
     SettlingJobs settling_; // owners: node groups
     std::set<JobId> not_requeueable_; // running scavenger jobs Slurm would not requeue
+    Pinned pinned_;
     bool placeholder_refused_ = false; // by the last give_up
 };
 

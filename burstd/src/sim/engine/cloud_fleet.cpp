@@ -217,6 +217,26 @@ void CloudFleet::end_idle(std::uint32_t n, bool powering_down)
     if (powering_down)
         idle_before_down_core_seconds_ += idle;
     node.idle_since = -1;
+    stop_scavenging(n, clock_.now());
+}
+
+void CloudFleet::start_scavenging(std::uint32_t n)
+{
+    CloudNode& node = nodes_[n];
+    if (site_.scavenger_run > 0 && node.scavenging_since < 0)
+        node.scavenging_since = clock_.now();
+}
+
+void CloudFleet::stop_scavenging(std::uint32_t n, Time at)
+{
+    CloudNode& node = nodes_[n];
+    if (node.scavenging_since < 0)
+        return;
+    const Seconds ran = at - node.scavenging_since;
+    const double done = std::floor(ran / site_.scavenger_run) * site_.scavenger_run;
+    scavenger_done_core_seconds_ += double(node.cpus) * done;
+    scavenger_lost_core_seconds_ += double(node.cpus) * (ran - done);
+    node.scavenging_since = -1;
 }
 
 void CloudFleet::power_down(std::uint32_t n)
@@ -285,6 +305,10 @@ void CloudFleet::node_idle(std::uint32_t n)
         power_down(n);
         return;
     }
+    // Within what the pool keeps, a placeholder takes the node at once, and
+    // scavenger work takes the placeholder's place.
+    if (powered_on_in(node.group) <= warm_[node.group])
+        start_scavenging(n);
     const Seconds suspend = suspend_time_of(site_, site_.groups[node.group]);
     ++node.idle_epoch;
     if (!std::isinf(suspend)) // else Slurm never suspends it
@@ -305,11 +329,13 @@ void CloudFleet::suspend_check(std::uint32_t n, std::uint64_t token, bool worklo
     if (node.power != Power::Up || node.alloc != 0 || node.idle_epoch != token)
         return;
     // A placeholder holds the node warm while the workload lasts.
-    if (workload_lasts && powered_on_in(node.group) <= warm_[node.group])
+    if (workload_lasts && powered_on_in(node.group) <= warm_[node.group]) {
+        start_scavenging(n);
         events_.push(clock_.now() + std::max<Seconds>(suspend_time_of(site_, site_.groups[node.group]), 1),
                      EventKind::SuspendCheck, n, token);
-    else
+    } else {
         power_down(n);
+    }
 }
 
 std::uint32_t CloudFleet::hire(std::uint32_t g, std::uint32_t count)
@@ -343,6 +369,19 @@ bool CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
     bool changed = warm_[g] != count;
     warm_[g] = count;
     std::uint32_t in_use = powered_on_in(g);
+    // Fewer wanted: burstd requeues the scavenger work on the nodes let go,
+    // the latest started first; the nodes idle on to their SuspendTime.
+    if (in_use > count) {
+        std::vector<std::uint32_t> scavenging;
+        for (auto n : group_nodes_[g])
+            if (nodes_[n].scavenging_since >= 0)
+                scavenging.push_back(n);
+        std::sort(scavenging.begin(), scavenging.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return nodes_[a].scavenging_since > nodes_[b].scavenging_since;
+        });
+        for (std::size_t i = 0; i < scavenging.size() && i < in_use - count; ++i)
+            stop_scavenging(scavenging[i], clock_.now());
+    }
     for (auto n : group_nodes_[g])
         if (in_use < count && nodes_[n].power == Power::Down) {
             power_up(n);
@@ -458,11 +497,15 @@ bool CloudFleet::take_changes()
 
 void CloudFleet::report(SimResult& result, Time end)
 {
+    for (std::uint32_t n = 0; n < nodes_.size(); ++n)
+        stop_scavenging(n, end);
     result.cloud_cost = closed_cost_;
     result.instance_seconds = instance_seconds_;
     result.instances_launched = instances_launched_;
     result.idle_core_seconds = idle_core_seconds_;
     result.idle_before_down_core_seconds = idle_before_down_core_seconds_;
+    result.scavenger_done_core_seconds = scavenger_done_core_seconds_;
+    result.scavenger_lost_core_seconds = scavenger_lost_core_seconds_;
     result.instances = std::move(instances_);
     result.group_backoff = launches_->backoff(end);
 }

@@ -7,7 +7,9 @@
 // waiting for it; a spot instance may be taken back, a Poisson process of
 // interruptions_per_hour per instance-hour.  An idle node powers down after
 // its SuspendTime, unless placeholders keep it warm, and at once when a
-// release has it draining.  Instances are billed from launch to power-down,
+// release has it draining.  With ScavengeWarmNodes (SimConfig::scavenger_run)
+// scavenger jobs run on the idle nodes the warm pool holds, from the time
+// it holds them until real work takes the node or the pool lets it go.  Instances are billed from launch to power-down,
 // at least min_billed, per second or per started hour.
 //
 // A group's nodes are the ones ever powered up, named and shown from their
@@ -134,8 +136,8 @@ public:
     // Whether a node went down or came up since the last call: the
     // scheduler has a pass to make.
     bool take_changes();
-    // Billing, instances, idle time and back-off into `result`; back-off
-    // is cut at `end`.
+    // Billing, instances, idle time, scavenger work and back-off into
+    // `result`; back-off and scavenger work still running are cut at `end`.
     void report(SimResult& result, Time end);
 
 private:
@@ -149,6 +151,7 @@ private:
         bool draining = false;        // ReleaseNodes on a busy node: no new work
         std::uint64_t idle_epoch = 0; // invalidates stale suspend checks
         Time idle_since = -1;         // up with nothing allocated since then (-1: not idle)
+        Time scavenging_since = -1;   // idle, held warm, running scavenger work since then
         std::vector<std::uint32_t> configuring; // jobs waiting for this node to boot
         std::uint32_t view = 0;       // index of its view in the snapshot's node list
         std::uint64_t life = 0;       // power-ups so far: an interruption hits one life only
@@ -179,6 +182,10 @@ private:
     void power_down(std::uint32_t n);
     void retire(std::uint32_t n);
     void node_idle(std::uint32_t n);
+    // The warm pool holds idle node n from now: scavenger work starts on it.
+    void start_scavenging(std::uint32_t n);
+    // Scavenger work on node n ends at `at`: done in whole runs, the rest lost.
+    void stop_scavenging(std::uint32_t n, Time at);
     std::uint32_t powered_on_in(std::uint32_t g) const;
     Seconds sample_boot(const NodeGroup& g);
     double bill(const NodeGroup& g, Seconds up) const;
@@ -198,6 +205,8 @@ private:
     // Per group, its last kRecentBoots boots, oldest first (ClusterState::boots).
     std::vector<std::deque<NodeBoot>> boots_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
+    double scavenger_done_core_seconds_ = 0;
+    double scavenger_lost_core_seconds_ = 0;
     std::optional<GroupLaunches> launches_; // from the first submission on
     std::uint64_t up_cores_ = 0;
     std::uint32_t up_nodes_ = 0;

@@ -66,6 +66,10 @@ struct SimConfig {
     // burstd.conf's Interactive= on the local pool: cores burstd keeps held
     // for interactive jobs (TraceJob::interactive), 0 = none.
     std::uint32_t interactive_cores = 0;
+    // burstd.conf's ScavengeWarmNodes=yes, with a backlog of scavenger work
+    // that never runs dry: whole-node jobs of this length run on every node
+    // the warm pool holds idle, and start over when requeued (0 = none).
+    Seconds scavenger_run = 0;
     // Queue order: FCFS unless multifactor is asked for.
     PriorityConfig priority;
     std::string cluster = "sim";

@@ -50,6 +50,10 @@ struct SimMetrics {
     double mean_batch_wait = 0;
     double median_batch_wait = 0;
     double held_core_hours = 0;
+    // Scavenger work on warm nodes (SimConfig::scavenger_run): runs done,
+    // and runs requeued before their end.
+    double scavenger_done_core_hours = 0;
+    double scavenger_lost_core_hours = 0;
     double mean_bounded_slowdown = 0; // max(1, (wait + run) / max(run, tau))
     double makespan = 0;              // last end − first submit
     double cloud_core_seconds = 0;

@@ -423,6 +423,20 @@ TEST(ConfigParser, AWarmPoolNeedsAPlaceholderQosAndItsOwn)
     CHECK_TRUE(has_error(r, "f:1: PlaceholderQOS: expected a QOS name"));
 }
 
+TEST(ConfigParser, ScavengeWarmNodesNeedsTheScavengerAndPlaceholderQos)
+{
+    auto r = parse_config("ClusterName=lab PlaceholderQOS=low ScavengerQOS=scav\nScavengeWarmNodes=yes\n", "f");
+    CHECK_TRUE(r.errors.empty());
+    CHECK_TRUE(r.config.scavenge_warm_nodes);
+    r = parse_config("ClusterName=lab\n", "f");
+    CHECK_FALSE(r.config.scavenge_warm_nodes);
+    r = parse_config("ClusterName=lab PlaceholderQOS=low ScavengerQOS=scav\nScavengeWarmNodes=maybe\n", "f");
+    CHECK_TRUE(has_error(r, "f:2: ScavengeWarmNodes: expected yes or no"));
+    r = parse_config("ClusterName=lab PlaceholderQOS=low\nScavengeWarmNodes=yes\n", "f");
+    CHECK_TRUE(has_error(r, "f:2: ScavengeWarmNodes=yes puts scavenger jobs on the nodes placeholders hold: "
+                            "ScavengerQOS= and PlaceholderQOS= are required"));
+}
+
 TEST(ConfigParser, InteractiveKeepsCoresOfPartitionsWithItsTwoQos)
 {
     auto r = parse_config("ClusterName=lab Interactive=debug:4,gpu:1\n"

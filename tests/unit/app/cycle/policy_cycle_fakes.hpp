@@ -105,6 +105,21 @@ public:
             return {"requeue job " + std::to_string(job) + ": Requeue of this job is disabled"};
         return {};
     }
+    ActuatorError place_job(const JobPlacement& placement, std::string_view) override
+    {
+        std::string list;
+        for (const auto& p : placement.partitions)
+            list += (list.empty() ? "" : ",") + p;
+        calls.push_back("place " + std::to_string(placement.job) + " " + list + " node=" + placement.node +
+                        (placement.hold == JobPlacement::Hold::Hold      ? " held"
+                         : placement.hold == JobPlacement::Hold::Release ? " released"
+                                                                         : "") +
+                        (placement.start_now ? " now" : ""));
+        if (!placement.node.empty() &&
+            std::find(unplaceable.begin(), unplaceable.end(), placement.job) != unplaceable.end())
+            return {"job " + std::to_string(placement.job) + ": Requested node configuration is not available"};
+        return {};
+    }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         for (const auto& n : nodes)
@@ -139,6 +154,7 @@ public:
     }
     std::vector<std::string> calls;
     std::vector<JobId> not_requeueable; // requeue_job refuses these, as Slurm does --no-requeue jobs
+    std::vector<JobId> unplaceable; // place_job refuses to pin these to a node
     JobId next_job_id = 9000; // submit_placeholder's ids
     std::vector<std::string> whys; // set_job_why, apart: most tests compare `calls` whole
     std::map<std::string, std::string> reasons; // drained node -> reason

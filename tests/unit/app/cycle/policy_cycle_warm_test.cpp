@@ -131,6 +131,53 @@ TEST(PolicyCycleWarm, AWaitingScavengerJobLosesTheCloudPartitionsOnceAndIsNeverR
           std::string::npos);
 }
 
+TEST(PolicyCycleWarm, WithScavengeWarmNodesAWaitingScavengerTakesAPlaceholdersNodeAndNoOtherIsAskedFor)
+{
+    config.standby_qos.scavenger = "scav";
+    config.scavenge_warm_nodes = true;
+    Snapshot s;
+    s.nodes = {cloud_node("c1", 0, 2), cloud_node("c2", kNodePoweredDown)};
+    Job scavenger;
+    scavenger.id = 8;
+    scavenger.qos = "scav";
+    scavenger.partitions = {"local", "cloud"};
+    scavenger.reason = PendingReason("Resources");
+    s.jobs = {scavenger, placeholder_on(50, "c1")};
+    const std::vector<Action> warm = {Action{KeepPlaceholders{"cloud", 1}, "forecast 1"}};
+    cycle(s, warm, "warm");
+    // Unknown until its partitions are taken (what it asked for is kept then).
+    CHECK(actuator.calls == (std::vector<std::string>{"job 8 local"}));
+    actuator.calls.clear();
+    s.jobs[0].partitions = {"local"};
+    clock.advance(1);
+    cycle(s, warm, "warm");
+    CHECK(actuator.calls == (std::vector<std::string>{"place 8 cloud node=c1", "cancel 50"}));
+    CHECK(out.str().find("decision: put scavenger job 8 on warm node c1, cancel placeholder job 50: "
+                         "ScavengeWarmNodes=yes: it takes the place of placeholder job 50") != std::string::npos);
+    // The next cycles (each a restart here: the pin comes from the ledger)
+    // see the placeholder gone and the job waiting for c1: no placeholder
+    // is submitted for the pool's one node, and the job is not put back.
+    actuator.calls.clear();
+    s.jobs = {s.jobs[0]};
+    s.jobs[0].partitions = {"cloud"};
+    s.nodes[0] = cloud_node("c1", 0, 0);
+    clock.advance(1);
+    cycle(s, warm, "warm");
+    CHECK(actuator.calls.empty());
+    // Running there, it holds the node; a real job routed to the group takes it.
+    s.jobs[0].state = JobState::Running;
+    s.jobs[0].nodes = {"c1"};
+    s.nodes[0] = cloud_node("c1", 0, 2);
+    Job real;
+    real.id = 7;
+    real.cpus = 2;
+    real.partitions = {"local"};
+    s.jobs.push_back(real);
+    clock.advance(1);
+    cycle(s, {Action{RouteToCloud{7, "cloud"}, "the queue is long"}, warm[0]}, "warm");
+    CHECK(actuator.calls == (std::vector<std::string>{"requeue 8", "job 7 local,cloud"}));
+}
+
 TEST(PolicyCycleWarm, APolicyReleasingIdleNodesLeavesTheOnesPlaceholdersHold)
 {
     Snapshot s;

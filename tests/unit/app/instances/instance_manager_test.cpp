@@ -151,6 +151,7 @@ public:
         return {};
     }
     ActuatorError requeue_job(JobId, std::string_view) override { return {"jobs are not requeued here"}; }
+    ActuatorError place_job(const JobPlacement&, std::string_view) override { return {"jobs are not placed here"}; }
     ActuatorError power(const std::vector<std::string>& nodes, PowerAction action, std::string_view) override
     {
         std::lock_guard<std::mutex> lock(mutex);

@@ -10,17 +10,10 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::aws_site;
 using burst::test::StateBuilder;
 
 namespace {
-
-// Group "aws": 4 powered-down nodes of 8 cores.
-StateBuilder site()
-{
-    StateBuilder b;
-    b.local("n1", 8, 8).group("aws", 8, 4, 1.0, 100);
-    return b;
-}
 
 // A placeholder of group aws, running on `node` (its node up and, with the
 // placeholder set aside, idle) or queued.
@@ -83,7 +76,7 @@ TEST_GROUP(PlaceholderPlan){};
 
 TEST(PlaceholderPlan, SubmitsOnePlaceholderPerWarmNodeNoRealWorkHolds)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     LONGS_EQUAL(2, plan(b, 2).submit);
     real_job_on(b, 7, "aws-1");
     PlaceholderPlan p = plan(b, 2);
@@ -94,7 +87,7 @@ TEST(PlaceholderPlan, SubmitsOnePlaceholderPerWarmNodeNoRealWorkHolds)
 
 TEST(PlaceholderPlan, CountsSubmissionsTheSnapshotDoesNotShowYet)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     LONGS_EQUAL(0, plan(b, 3, 2).submit);
     LONGS_EQUAL(1, plan(b, 3, 1).submit);
@@ -102,7 +95,7 @@ TEST(PlaceholderPlan, CountsSubmissionsTheSnapshotDoesNotShowYet)
 
 TEST(PlaceholderPlan, ACancelledPlaceholderTheSnapshotStillShowsHoldsNothing)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     LONGS_EQUAL(0, plan(b, 1).submit);
     LONGS_EQUAL(1, plan(b, 1, 0, {50}).submit);
@@ -110,7 +103,7 @@ TEST(PlaceholderPlan, ACancelledPlaceholderTheSnapshotStillShowsHoldsNothing)
 
 TEST(PlaceholderPlan, AWaitingRealJobTakesARunningPlaceholdersNode)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     placeholder(b, 51, "aws-2");
     waiting_for_aws(b, 7);
@@ -124,7 +117,7 @@ TEST(PlaceholderPlan, AWaitingRealJobTakesARunningPlaceholdersNode)
 
 TEST(PlaceholderPlan, AnIdleNodeNothingHoldsIsTheWaitingJobsFirst)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     b.up("aws-2", 0);
     waiting_for_aws(b, 7);
@@ -135,7 +128,7 @@ TEST(PlaceholderPlan, AnIdleNodeNothingHoldsIsTheWaitingJobsFirst)
 
 TEST(PlaceholderPlan, AJobHeldBackByADependencyWaitsForNoNode)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     waiting_for_aws(b, 7);
     b.state.snapshot.jobs.back().reason = PendingReason("Dependency");
@@ -146,7 +139,7 @@ TEST(PlaceholderPlan, AJobHeldBackByADependencyWaitsForNoNode)
 
 TEST(PlaceholderPlan, AForecastDropCancelsQueuedPlaceholdersFirstThenPowersHeldNodesDown)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     placeholder(b, 51, "aws-2");
     placeholder(b, 52);
@@ -160,7 +153,7 @@ TEST(PlaceholderPlan, AForecastDropCancelsQueuedPlaceholdersFirstThenPowersHeldN
 
 TEST(PlaceholderPlan, LeavesJobsOfThePlaceholderQosThatBurstdDidNotSubmitAlone)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     b.state.standby.placeholders.back().name = "someone-elses";
     PlaceholderPlan p = plan(b, 0);
@@ -169,7 +162,7 @@ TEST(PlaceholderPlan, LeavesJobsOfThePlaceholderQosThatBurstdDidNotSubmitAlone)
 
 TEST(PlaceholderPlan, ARoutedJobFreesAsManyHeldNodesAsItAsksBeyondIdleOnes)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     placeholder(b, 51, "aws-2");
     placeholder(b, 52, "aws-3");
@@ -182,7 +175,7 @@ TEST(PlaceholderPlan, ARoutedJobFreesAsManyHeldNodesAsItAsksBeyondIdleOnes)
 
 TEST(PlaceholderPlan, APlaceholderOnANodeThatIsUpIsFreedBeforeOneOnANodeStillBooting)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 50, "aws-1");
     b.node("aws-1").flags |= kNodePoweringUp;
     placeholder(b, 51, "aws-2");
@@ -191,7 +184,7 @@ TEST(PlaceholderPlan, APlaceholderOnANodeThatIsUpIsFreedBeforeOneOnANodeStillBoo
 
 TEST(PlaceholderPlan, WaitingNarrowJobsArePackedIntoTheGroupsNodes)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     for (JobId id = 1; id <= 5; ++id)
         waiting_for_aws(b, id);
     for (auto& job : b.state.snapshot.jobs)
@@ -207,7 +200,7 @@ TEST(PlaceholderPool, AStalledSnapshotNeverMakesItSubmitTwice)
     test::RecordingActuator slurm;
     PlaceholderPool pool(slurm);
     pool.set_qos("hold");
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     b.state.snapshot.time = 90; // taken before the submission, and never renewed
     std::string error;
     pool.keep(aws(b), 1, b.state, 100, "warm", error);
@@ -233,7 +226,7 @@ TEST(PlaceholderPool, SubmitsThroughSlurmOnceThoughTheSnapshotLagsThenCancelsWhe
     test::RecordingActuator slurm;
     PlaceholderPool pool(slurm);
     pool.set_qos("hold");
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     std::string error;
     STRCMP_EQUAL("submit 2 placeholder job(s)", pool.keep(aws(b), 2, b.state, 100, "warm", error).c_str());
     STRCMP_EQUAL("", error.c_str());
@@ -261,7 +254,7 @@ TEST(PlaceholderPool, SubmitsThroughSlurmOnceThoughTheSnapshotLagsThenCancelsWhe
 // (no power-down: SuspendTime and the hiring policies decide).
 TEST(PlaceholderPlan, AScavengerAloneOnAGroupNodeHoldsItLikeAPlaceholder)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     LONGS_EQUAL(1, scavengers_holding(aws(b), b.state).size());
     LONGS_EQUAL(1, plan(b, 2).submit); // one more node wanted, not two
@@ -278,7 +271,7 @@ TEST(PlaceholderPlan, AScavengerAloneOnAGroupNodeHoldsItLikeAPlaceholder)
 // Two scavenger jobs on one node hold one node, and both give it up.
 TEST(PlaceholderPlan, ScavengersSharingANodeHoldOneNode)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     scavenger_on(b, 51, "aws-1");
     LONGS_EQUAL(1, plan(b, 2).submit);
@@ -292,7 +285,7 @@ TEST(PlaceholderPlan, ScavengersSharingANodeHoldOneNode)
 // For real work placeholders go first: a scavenger would lose its work.
 TEST(PlaceholderPlan, RealWorkTakesAPlaceholdersNodeBeforeAScavengers)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     placeholder(b, 9000, "aws-2");
     const auto ids = placeholders_to_free(1, aws(b), b.state, {});
@@ -305,7 +298,7 @@ TEST(PlaceholderPlan, RealWorkTakesAPlaceholdersNodeBeforeAScavengers)
 // placeholder's node instead.
 TEST(PlaceholderPlan, ANodeOfAScavengerSlurmWillNotRequeueStaysHeld)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     scavenger_on(b, 51, "aws-1");
     placeholder(b, 9000, "aws-2");
@@ -324,7 +317,7 @@ TEST(PlaceholderPlan, ANodeOfAScavengerSlurmWillNotRequeueStaysHeld)
 // jobs' CPUs are taken off it), and no forecast drop touches the node.
 TEST(PlaceholderPlan, AScavengerBesideRealWorkHoldsNothing)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     real_job_on(b, 7, "aws-1");
     b.up("aws-1", 0);
@@ -338,7 +331,7 @@ TEST(PlaceholderPlan, AScavengerBesideRealWorkHoldsNothing)
 // for: the instance workers refuse that node; the pool leaves it be.
 TEST(PlaceholderPlan, AScavengerOnANodeNotUpHoldsNothing)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     b.node("aws-1").flags = kNodeCloud | kNodePoweringUp;
     CHECK(scavengers_holding(aws(b), b.state).empty());
@@ -348,7 +341,7 @@ TEST(PlaceholderPlan, AScavengerOnANodeNotUpHoldsNothing)
 // scavenger would lose its work), their nodes powered down.
 TEST(PlaceholderPlan, AForecastDropGivesUpPlaceholdersBeforeScavengers)
 {
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     placeholder(b, 9000, "aws-2");
     PlaceholderPlan drop = plan(b, 1);
@@ -363,7 +356,7 @@ TEST(PlaceholderPool, GivesUpAScavengersNodeByRequeueingItOnce)
     test::RecordingActuator slurm;
     PlaceholderPool pool(slurm);
     pool.set_qos("hold");
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     placeholder(b, 9000, "aws-2");
     scavenger_on(b, 50, "aws-1");
     std::string error;
@@ -387,7 +380,7 @@ TEST(PlaceholderPool, AScavengerSlurmWillNotRequeueIsLeftToRun)
     slurm.not_requeueable = {50};
     PlaceholderPool pool(slurm);
     pool.set_qos("hold");
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     scavenger_on(b, 50, "aws-1");
     scavenger_on(b, 52, "aws-3");
     placeholder(b, 9000, "aws-2");
@@ -402,4 +395,39 @@ TEST(PlaceholderPool, AScavengerSlurmWillNotRequeueIsLeftToRun)
     STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 111, "warm", error).c_str());
     STRCMP_EQUAL("", error.c_str());
     LONGS_EQUAL(calls, slurm.calls.size());
+}
+
+// Scavenger work burstd pinned to a warm node is the pool's own: a lower
+// forecast powers its node down as a placeholder's, and one Slurm will not
+// requeue is cancelled, as preemption (PreemptMode=REQUEUE) would.
+TEST(PlaceholderPool, APinnedScavengerGoesAsAPlaceholderWhenTheForecastDrops)
+{
+    test::RecordingActuator slurm;
+    slurm.not_requeueable = {52};
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = aws_site();
+    scavenger_on(b, 50, "aws-1"); // Slurm started it there
+    scavenger_on(b, 51, "aws-2"); // burstd pinned it there
+    scavenger_on(b, 52, "aws-3"); // burstd pinned it there; --no-requeue
+    pool.set_pinned(PlaceholderPool::Pinned{{51, 52}, {}});
+    std::string error;
+    STRCMP_EQUAL("requeue scavenger job(s) 51,50, cancel scavenger job(s) 52 (Slurm would not requeue them), "
+                 "power down aws-[2-3]",
+                 pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
+    STRCMP_EQUAL("", error.c_str());
+    CHECK(std::find(slurm.calls.begin(), slurm.calls.end(), "POWER_DOWN aws-1") == slurm.calls.end());
+}
+
+TEST(PlaceholderPool, AScavengerPinnedToANodeCountsAsItsHolderUntilItStarts)
+{
+    test::RecordingActuator slurm;
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = aws_site();
+    b.up("aws-1", 0); // its placeholder cancelled, the pinned job about to start
+    pool.set_pinned(PlaceholderPool::Pinned{{51}, {{"aws", 1}}});
+    std::string error;
+    STRCMP_EQUAL("submit 1 placeholder job(s)", pool.keep(aws(b), 2, b.state, 110, "warm", error).c_str());
+    STRCMP_EQUAL("", error.c_str());
 }

@@ -9,17 +9,10 @@
 #include <CppUTest/TestHarness.h>
 
 using namespace burst;
+using burst::test::aws_site;
 using burst::test::StateBuilder;
 
 namespace {
-
-// Group "aws": 4 nodes of 8 cores that boot in 100 s; a full local node.
-StateBuilder site()
-{
-    StateBuilder b;
-    b.local("n1", 8, 8).group("aws", 8, 4, 1.0, 100);
-    return b;
-}
 
 // `count` 8-core jobs running in group aws, one per node.
 void running_in_aws(StateBuilder& b, std::uint32_t count)
@@ -49,7 +42,7 @@ TEST_GROUP(WarmPoolPolicy){};
 TEST(WarmPoolPolicy, KeepsThePoolAsFoundUntilItsFirstTickOfCountsCloses)
 {
     WarmPoolPolicy policy = last_value();
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     running_in_aws(b, 2);
     Decision d = policy.decide(b.state, ManualClock(10));
     CHECK(keeps(d).empty());
@@ -60,11 +53,11 @@ TEST(WarmPoolPolicy, KeepsThePoolAsFoundUntilItsFirstTickOfCountsCloses)
 TEST(WarmPoolPolicy, AsksForTheForecastDemandOneBootAheadInWholeNodes)
 {
     WarmPoolPolicy policy = last_value();
-    StateBuilder busy = site();
+    StateBuilder busy = aws_site();
     running_in_aws(busy, 2);
     policy.decide(busy.state, ManualClock(10));
     policy.decide(busy.state, ManualClock(200)); // the tick's largest count is what closes
-    StateBuilder quiet = site();
+    StateBuilder quiet = aws_site();
     Decision d = policy.decide(quiet.state, ManualClock(310));
     auto k = keeps(d);
     LONGS_EQUAL(1, k.size());
@@ -79,28 +72,28 @@ TEST(WarmPoolPolicy, AsksForTheForecastDemandOneBootAheadInWholeNodes)
 TEST(WarmPoolPolicy, ATickNoCycleSawRepeatsTheOneBefore)
 {
     WarmPoolPolicy policy = last_value();
-    StateBuilder busy = site();
+    StateBuilder busy = aws_site();
     running_in_aws(busy, 3);
     policy.decide(busy.state, ManualClock(10));
     // burstd heard nothing for three ticks; the first cycle after counts none.
-    StateBuilder quiet = site();
+    StateBuilder quiet = aws_site();
     LONGS_EQUAL(3, keeps(policy.decide(quiet.state, ManualClock(1000))).at(0).count);
 }
 
 TEST(WarmPoolPolicy, NeverAsksMoreThanTheGroupMayHaveUp)
 {
     WarmPoolPolicy policy = last_value();
-    StateBuilder b = site();
+    StateBuilder b = aws_site();
     running_in_aws(b, 4);
     b.pending(1, 8, BurstOption::Allow); // waits, may burst: a fifth node's worth, beyond the group
     policy.decide(b.state, ManualClock(10));
     LONGS_EQUAL(4, keeps(policy.decide(b.state, ManualClock(310))).at(0).count);
 
-    StateBuilder limited = site();
+    StateBuilder limited = aws_site();
     limited.up("aws-1", 0);
     limited.state.hire_limits["aws"] = 0; // backing off: no launches now
     WarmPoolPolicy fresh = last_value();
-    StateBuilder two = site();
+    StateBuilder two = aws_site();
     running_in_aws(two, 2);
     fresh.decide(two.state, ManualClock(10));
     Decision d = fresh.decide(limited.state, ManualClock(310));

@@ -17,16 +17,19 @@ namespace {
 
 // Three 2-core nodes booting in exactly 30 s, idle ones suspended after
 // 100 s; room for the allocations of 4 jobs.
+// `scavenger_run`: SimConfig's.
 struct Fixture {
-    explicit Fixture(std::uint32_t nodes = 3)
-        : site(replay_site(config(nodes))), snapshot(site, 4), fleet(site, 4, 0, clock, events, snapshot)
+    explicit Fixture(std::uint32_t nodes = 3, Seconds scavenger_run = 0)
+        : site(replay_site(config(nodes, scavenger_run))), snapshot(site, 4),
+          fleet(site, 4, 0, clock, events, snapshot)
     {
     }
-    static SimConfig config(std::uint32_t nodes)
+    static SimConfig config(std::uint32_t nodes, Seconds scavenger_run)
     {
         SimConfig c = local_site(2, 2, 60);
         c.suspend_time = 100;
         c.groups = {cloud_group("g", 2, 3.6, 30, nodes, 0)};
+        c.scavenger_run = scavenger_run;
         return c;
     }
     // The events due by `until`, each at its time: (kind, node).
@@ -91,7 +94,7 @@ TEST(CloudFleet, ANodePoweredDownAgainStaysListedAndIsResumedBeforeANewOne)
 
 TEST(CloudFleet, AnUnlimitedGroupHiresFromAPoolWithoutEnd)
 {
-    SimConfig c = Fixture::config(0);
+    SimConfig c = Fixture::config(0, 0);
     const SimConfig site = replay_site(c);
     ManualClock clock;
     EventQueue events;
@@ -108,7 +111,7 @@ TEST(CloudFleet, AnUnlimitedGroupHiresFromAPoolWithoutEnd)
 
 TEST(CloudFleet, RefusesANamedNodeThatAnotherGroupNamesItself)
 {
-    SimConfig c = Fixture::config(3);
+    SimConfig c = Fixture::config(3, 0);
     NodeGroup named = cloud_group("h", 2, 1, 30, 0, 0);
     named.nodes = {"h-1", "g-3"};
     c.groups.push_back(named);
@@ -190,6 +193,67 @@ TEST(CloudFleet, PlaceholdersKeepIdleNodesUpWhileTheWorkloadLasts)
     CHECK((f.events_until(230) == Kinds{{EventKind::SuspendCheck, 0}})); // checked again a SuspendTime on
     f.fleet.suspend_check(0, f.tokens.back(), false); // the last job has ended
     LONGS_EQUAL(0, f.fleet.up_nodes());
+}
+
+TEST(CloudFleet, ScavengerWorkRunsOnTheNodesTheWarmPoolHoldsUntilRealWorkTakesOne)
+{
+    Fixture f(2, 60);
+    CloudFleet& fleet = f.fleet;
+    ManualClock& clock = f.clock;
+    fleet.keep_warm(0, 1);
+    clock.set(30);
+    fleet.node_ready(0); // idle and held: scavenger work from now on
+    clock.set(200);
+    CHECK(fleet.allocate(0, 0, 2)); // a real job takes the node
+    clock.set(260);
+    SimResult r;
+    fleet.report(r, 260);
+    DOUBLES_EQUAL(2 * 120, r.scavenger_done_core_seconds, 1e-9); // two whole runs in 170 s
+    DOUBLES_EQUAL(2 * 50, r.scavenger_lost_core_seconds, 1e-9);
+    // Idle beyond what the pool keeps: no scavenger work there.
+    CHECK(fleet.allocate(1, 0, 2)); // resumes the second node
+    clock.set(230);
+    LONGS_EQUAL(1, fleet.node_ready(1).size());
+    clock.set(300);
+    fleet.release(0);
+    clock.set(400);
+    fleet.release(1);
+    clock.set(500);
+    SimResult later;
+    fleet.report(later, 500);
+    DOUBLES_EQUAL(2 * 120, later.scavenger_done_core_seconds, 1e-9);
+}
+
+TEST(CloudFleet, AForecastDropRequeuesTheScavengerWorkOnTheNodesLetGo)
+{
+    Fixture f(1, 60);
+    CloudFleet& fleet = f.fleet;
+    ManualClock& clock = f.clock;
+    fleet.keep_warm(0, 1);
+    clock.set(30);
+    fleet.node_ready(0);
+    clock.set(100);
+    fleet.keep_warm(0, 0);
+    clock.set(130);
+    SimResult r;
+    fleet.report(r, 130);
+    DOUBLES_EQUAL(2 * 60, r.scavenger_done_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 10, r.scavenger_lost_core_seconds, 1e-9);
+}
+
+TEST(CloudFleet, WithoutScavengerWorkWarmNodesOnlyIdle)
+{
+    Fixture f(1);
+    f.fleet.keep_warm(0, 1);
+    f.clock.set(30);
+    f.fleet.node_ready(0);
+    f.clock.set(200);
+    CHECK(f.fleet.allocate(0, 0, 2));
+    SimResult r;
+    f.fleet.report(r, 200);
+    DOUBLES_EQUAL(0, r.scavenger_done_core_seconds, 0);
+    DOUBLES_EQUAL(0, r.scavenger_lost_core_seconds, 0);
+    DOUBLES_EQUAL(2 * 170, r.idle_core_seconds, 1e-9);
 }
 
 TEST(CloudFleet, ADrainedNodeTakesNoWorkAndPowersDownOnceIdle)
