@@ -255,7 +255,11 @@ ActuatorError LibslurmActuator::hold_job(JobId job, std::string_view reason)
 
 ActuatorError LibslurmActuator::requeue_job(JobId job, std::string_view reason)
 {
-    return outcome(repeat_unsent([&] { return slurm_requeue(job, 0); }), "requeue job " + std::to_string(job), reason);
+    const int rc = repeat_unsent([&] { return slurm_requeue(job, 0); });
+    const int refusal = errno;
+    ActuatorError e = outcome(rc, "requeue job " + std::to_string(job), reason);
+    e.never_requeueable = rc != SLURM_SUCCESS && (refusal == ESLURM_DISABLED || refusal == ESLURM_BATCH_ONLY);
+    return e;
 }
 
 ActuatorError LibslurmActuator::place_job(const JobPlacement& placement, std::string_view reason)

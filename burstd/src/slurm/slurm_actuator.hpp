@@ -68,6 +68,9 @@ struct JobPlacement {
 
 struct ActuatorError {
     std::string message; // empty = success
+    // Slurm will never requeue this job (--no-requeue, JobRequeue=0, not a
+    // batch job), as opposed to a refusal that may pass.
+    bool never_requeueable = false;
 
     explicit operator bool() const { return !message.empty(); }
 };
@@ -89,7 +92,8 @@ public:
     virtual ActuatorError cancel_job(JobId job, std::string_view reason) = 0;
     // Holds a pending job as `scontrol hold` does (JobHeldAdmin).
     virtual ActuatorError hold_job(JobId job, std::string_view reason) = 0;
-    // Requeues a running batch job as `scontrol requeue` does.
+    // Requeues a running batch job as `scontrol requeue` does; a job Slurm
+    // never requeues is refused with never_requeueable set.
     virtual ActuatorError requeue_job(JobId job, std::string_view reason) = 0;
     // Moves a pending job as `placement` says, in one update.
     virtual ActuatorError place_job(const JobPlacement& placement, std::string_view reason) = 0;

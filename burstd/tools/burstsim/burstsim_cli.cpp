@@ -905,9 +905,10 @@ std::string scavenger_text(const SimMetrics& m, const SimConfig& site)
 {
     if (site.scavenger_run <= 0)
         return {};
-    return "scavenger work on warm nodes (runs of " + fixed(site.scavenger_run, 0) + " s): " +
-           fixed(m.scavenger_done_core_hours, 1) + " core-hours done, " + fixed(m.scavenger_lost_core_hours, 1) +
-           " core-hours lost to requeues; cloud nodes idle " + fixed(m.waste_idle_core_seconds / 3600, 1) +
+    return "scavenger work on warm nodes (runs of " + fixed(site.scavenger_run, 0) + " s): held " +
+           fixed(m.warm_held_core_hours, 1) + " core-hours, " + fixed(m.scavenger_done_core_hours, 1) +
+           " core-hours done, " + fixed(m.scavenger_lost_core_hours, 1) +
+           " core-hours cut short; cloud nodes idle " + fixed(m.waste_idle_core_seconds / 3600, 1) +
            " core-hours";
 }
 

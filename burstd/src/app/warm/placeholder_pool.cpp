@@ -268,21 +268,27 @@ std::string PlaceholderPool::give_up(const std::vector<JobId>& ids, const Cluste
         const bool scavenger = std::any_of(state.standby.scavengers.begin(), state.standby.scavengers.end(),
                                            [&](const Job& j) { return j.id == id; });
         if (scavenger) {
-            // Slurm refuses to requeue a job submitted with --no-requeue, one
+            // Slurm never requeues a job submitted with --no-requeue, one
             // srun started, or any where JobRequeue=0.  One that Slurm
             // started there holds its node until it ends, as before, and is
             // not asked again; one burstd put there is cancelled, as
-            // preemption (PreemptMode=REQUEUE) cancels such jobs.
+            // preemption (PreemptMode=REQUEUE) cancels such jobs.  Any
+            // other refusal (Slurm preempted it already, a timeout) is
+            // tried again next cycle.
             if (ActuatorError e = actuator_.requeue_job(id, reason)) {
-                ActuatorError c = listed(pinned_.jobs, id) ? actuator_.cancel_job(id, reason) : e;
-                if (c) {
-                    not_requeueable_.insert(id);
-                    error += (error.empty() ? "" : "; ") + e.message +
-                             (c.message == e.message ? "" : "; " + c.message) + " (left to run)";
+                const std::string sep = error.empty() ? "" : "; ";
+                if (e.never_requeueable && listed(pinned_.jobs, id)) {
+                    if (ActuatorError c = actuator_.cancel_job(id, reason)) {
+                        error += sep + e.message + "; " + c.message;
+                        continue;
+                    }
+                    unrequeueable.push_back(id);
+                    settling_.cancelled(id, now);
                     continue;
                 }
-                unrequeueable.push_back(id);
-                settling_.cancelled(id, now);
+                if (e.never_requeueable)
+                    not_requeueable_.insert(id);
+                error += sep + e.message + (e.never_requeueable ? " (left to run)" : "");
                 continue;
             }
             requeued.push_back(id);
@@ -321,14 +327,25 @@ std::string PlaceholderPool::keep(const NodeGroup& group, std::uint32_t keep, co
         done.push_back(cancelled);
     // After a refused cancellation the placeholders after it still run.  A
     // scavenger job Slurm would not requeue stops nothing: its node stays
-    // held, and the plan already counts it so.
+    // held, and the plan already counts it so.  Only nodes whose every
+    // holder went are powered down.
     bool failed = placeholder_refused_;
-    if (!failed && !plan.power_down.empty()) {
-        if (ActuatorError e = actuator_.power(plan.power_down, PowerAction::Down, reason)) {
+    std::vector<std::string> power_down;
+    for (const auto& node : plan.power_down) {
+        bool left = false;
+        for (const auto* jobs : {&state.standby.placeholders, &state.standby.scavengers})
+            for (const auto& job : *jobs)
+                left = left || (job.running() && !settling_.is_cancelled(job.id) &&
+                                std::find(job.nodes.begin(), job.nodes.end(), node) != job.nodes.end());
+        if (!left)
+            power_down.push_back(node);
+    }
+    if (!failed && !power_down.empty()) {
+        if (ActuatorError e = actuator_.power(power_down, PowerAction::Down, reason)) {
             error += (error.empty() ? "" : "; ") + e.message;
             failed = true;
         } else {
-            done.push_back("power down " + compress_hostlist(plan.power_down));
+            done.push_back("power down " + compress_hostlist(power_down));
         }
     }
     std::uint32_t submitted = 0;

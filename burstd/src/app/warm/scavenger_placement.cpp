@@ -159,28 +159,52 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::settle(const ClusterSt
                                  "they ended", e.what()});
         }
 
+    // Real work now (its QOS changed, or ScavengerQOS= went in a reload):
+    // it may run wherever it asked to, as burstd found it.
+    std::vector<JobId> real;
+    for (auto& [id, record] : records_) {
+        const auto found = jobs.find(id);
+        if (found == jobs.end() || scavengers.count(id))
+            continue;
+        if (found->second->pending() && (!record.node.empty() || record.held) &&
+            !give_back(*found->second, record, steps))
+            continue;
+        real.push_back(id);
+    }
+    if (!real.empty())
+        try {
+            ledger_.forget_scavengers(real);
+            for (JobId id : real) {
+                records_.erase(id);
+                started_.erase(id);
+                would_not_start_.erase(id);
+            }
+        } catch (const std::exception& e) {
+            steps.push_back(Step{"forget scavenger jobs " + ids_text(real) + " in the ledger",
+                                 "they are no jobs of ScavengerQOS any more", e.what()});
+        }
+
     std::unordered_map<std::string, const Node*> nodes;
     for (const auto& n : state.snapshot.nodes)
         nodes.emplace(n.name, &n);
     const NodeUse use = node_use(state);
     for (auto& [id, record] : records_) {
-        const auto found = jobs.find(id);
-        if (record.node.empty() || found == jobs.end())
+        const auto found = scavengers.find(id);
+        if (record.node.empty() || found == scavengers.end())
             continue;
         const Job& job = *found->second;
-        const bool scavenger = scavengers.count(id) > 0;
-        if (job.running() && scavenger)
+        if (job.running())
             started_.insert(id);
         if (!job.pending())
             continue;
-        // Slurm holds a requeued batch job back until its BeginTime.
-        const bool requeued = started_.count(id) || job.reason == PendingReason("BeginTime");
+        // Seen running since it was pinned: Slurm holds it back until its
+        // BeginTime.  (A restart forgets that: it is then put back when its
+        // time is up, and waits out that BeginTime.)
+        const bool requeued = started_.count(id) > 0;
         const auto node = nodes.find(record.node);
         const auto other = use.other.find(record.node);
         std::string why;
-        if (!scavenger)
-            why = "it is no job of ScavengerQOS any more";
-        else if (!enabled)
+        if (!enabled)
             why = "ScavengeWarmNodes=yes no more";
         else if (requeued)
             why = "it was requeued from " + record.node;
@@ -237,6 +261,25 @@ void ScavengerPlacement::put_back(JobId job, ScavengerRecord& record, const Clus
     started_.erase(job);
     handled_.insert(job);
     save(record, steps, "forget the pin of scavenger job " + std::to_string(job));
+}
+
+bool ScavengerPlacement::give_back(const Job& job, const ScavengerRecord& record, std::vector<Step>& steps)
+{
+    JobPlacement back;
+    back.job = job.id;
+    back.partitions = record.asked;
+    if (record.held)
+        back.hold = JobPlacement::Hold::Release;
+    Step step{"give job " + std::to_string(job.id) + " back its partitions " + joined(record.asked) +
+                  (record.node.empty() ? "" : " and any node") + (record.held ? ", released" : ""),
+              "it is no job of ScavengerQOS any more", ""};
+    if (ActuatorError e = actuator_.place_job(back, step.reason))
+        step.error = e.message;
+    else if (record.held)
+        actuator_.set_job_why(job.id, "");
+    const bool done = step.error.empty();
+    steps.push_back(std::move(step));
+    return done;
 }
 
 bool ScavengerPlacement::pin(const Job& job, ScavengerRecord& record, const NodeGroup& group,
@@ -332,6 +375,8 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
         // it yet); any other reason that keeps a job from starting keeps it off.
         if (job.blocked() && !(r->second.held && job.reason == PendingReason("JobHeldAdmin")))
             continue;
+        if (!job.dependency.empty()) // burstd's hold hides it
+            continue;
         waiting.push_back(&job);
     }
     std::sort(waiting.begin(), waiting.end(), [](const Job* a, const Job* b) { return a->id < b->id; });
@@ -383,7 +428,12 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::keep_off_cloud(const C
 {
     std::vector<Step> steps;
     std::set<JobId> still_waiting;
-    std::vector<ScavengerRecord> asked_for; // kept in one transaction
+    struct Move {
+        const Job* job;
+        std::vector<std::string> kept; // none: held
+    };
+    std::vector<Move> moves;
+    std::vector<ScavengerRecord> asked_for;
     for (const auto& job : state.standby.scavengers) {
         if (!job.pending())
             continue;
@@ -391,40 +441,44 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::keep_off_cloud(const C
         if (!pinned_node(job.id).empty() || handled_.count(job.id))
             continue;
         const std::vector<std::string> asked(job.partitions.begin(), job.partitions.end());
-        const std::vector<std::string> kept = partitions_of(state, asked, false);
+        std::vector<std::string> kept = partitions_of(state, asked, false);
         if (kept.size() == asked.size() || (kept.empty() && held(job)))
             continue;
-        // What it asked for, before it is taken away: where it may go on a
-        // warm node, and where it goes back from one.
         if (enabled && loaded_ && !records_.count(job.id)) {
             ScavengerRecord record{job.id, asked, kept.empty(), "", 0};
             asked_for.push_back(record);
             records_.emplace(job.id, std::move(record));
         }
-        Step step{"", std::string(kOffCloud), ""};
-        if (kept.empty()) {
-            // Each node Slurm resumed for it would be refused and the job
-            // requeued, again and again: it waits for a partition of local
-            // nodes, or a warm node.
-            step.action = "hold scavenger job " + std::to_string(job.id) + " (only node groups' partitions)";
-            step.error = actuator_.hold_job(job.id, step.reason).message;
-            if (step.error.empty())
-                actuator_.set_job_why(job.id, kOnlyCloudWhy);
-        } else {
-            step.action = "keep scavenger job " + std::to_string(job.id) + " off the cloud (partitions " +
-                          joined(kept) + ")";
-            step.error = actuator_.set_job_partitions(job.id, kept, step.reason).message;
-        }
-        if (step.error.empty())
-            handled_.insert(job.id);
-        steps.push_back(std::move(step));
+        moves.push_back(Move{&job, std::move(kept)});
     }
+    // What they asked for is kept before it is taken away: where each may go
+    // on a warm node, and where it goes back from one.  Known until a
+    // restart all the same should the ledger fail.
     try {
         ledger_.save_scavengers(asked_for);
     } catch (const std::exception& e) {
-        // Known until a restart all the same.
         steps.push_back(Step{"keep the partitions scavenger jobs asked for in the ledger",
                              "a restart would not know them", e.what()});
+    }
+    for (const Move& move : moves) {
+        const JobId id = move.job->id;
+        Step step{"", std::string(kOffCloud), ""};
+        if (move.kept.empty()) {
+            // Each node Slurm resumed for it would be refused and the job
+            // requeued, again and again: it waits for a partition of local
+            // nodes, or a warm node.
+            step.action = "hold scavenger job " + std::to_string(id) + " (only node groups' partitions)";
+            step.error = actuator_.hold_job(id, step.reason).message;
+            if (step.error.empty())
+                actuator_.set_job_why(id, kOnlyCloudWhy);
+        } else {
+            step.action = "keep scavenger job " + std::to_string(id) + " off the cloud (partitions " +
+                          joined(move.kept) + ")";
+            step.error = actuator_.set_job_partitions(id, move.kept, step.reason).message;
+        }
+        if (step.error.empty())
+            handled_.insert(id);
+        steps.push_back(std::move(step));
     }
     for (auto it = handled_.begin(); it != handled_.end();)
         it = still_waiting.count(*it) ? std::next(it) : handled_.erase(it);

@@ -9,10 +9,9 @@
 // it), then the placeholder is cancelled, so the node, already up, goes to
 // it.  Running there it holds the node as the placeholder did, until
 // PlaceholderPool requeues it for real work or a lower forecast.  Waiting
-// again, not started in time, its node no longer up, or no longer a
-// scavenger job, it is put back where it waited before.  What each job
-// asked for and where it is pinned are kept in the ledger, so a restart
-// picks them up.
+// again, not started in time, or its node no longer up, it is put back
+// where it waited before.  What each job asked for and where it is pinned
+// are kept in the ledger, so a restart picks them up.
 
 #include "app/warm/placeholder_pool.hpp"
 #include "ledger/ledger.hpp"
@@ -43,10 +42,11 @@ public:
         std::string error; // "" = done
     };
 
-    // First in each cycle: forgets the jobs that ended and puts back pinned
-    // ones that wait again, waited too long, whose node is no longer up or
-    // runs other work, or that are no scavenger jobs any more -- every
-    // pinned one when `enabled` is false.
+    // First in each cycle: forgets the jobs that ended, gives those that
+    // are no scavenger jobs any more back what they asked for, and puts back
+    // pinned ones that wait again, waited too long, or whose node is no
+    // longer up or runs other work -- every pinned one when `enabled` is
+    // false.
     std::vector<Step> settle(const ClusterState& state, bool enabled);
     // The pinned jobs, and those of each group that wait for a node no
     // placeholder holds any more: the pool counts them as holders on their
@@ -72,6 +72,9 @@ private:
     // Pins `job` to `node` of `group` (again, after a crash: the update is
     // the same).  Slurm may apply part of a refused update, so a refusal
     // puts the job back.
+    // A job that is no scavenger job any more gets back every partition it
+    // asked for, any node, and its release if burstd held it.
+    bool give_back(const Job& job, const ScavengerRecord& record, std::vector<Step>& steps);
     bool pin(const Job& job, ScavengerRecord& record, const NodeGroup& group, const ClusterState& state,
              std::string_view reason, std::vector<Step>& steps);
     // Puts the job back where it waited before it was pinned: its own

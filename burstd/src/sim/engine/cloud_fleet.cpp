@@ -232,10 +232,19 @@ void CloudFleet::stop_scavenging(std::uint32_t n, Time at)
     CloudNode& node = nodes_[n];
     if (node.scavenging_since < 0)
         return;
-    const Seconds ran = at - node.scavenging_since;
-    const double done = std::floor(ran / site_.scavenger_run) * site_.scavenger_run;
-    scavenger_done_core_seconds_ += double(node.cpus) * done;
-    scavenger_lost_core_seconds_ += double(node.cpus) * (ran - done);
+    // burstd pins the first job a cycle after the placeholder took the
+    // node, and the next about two cycles after a run ends (a new
+    // placeholder, then its pin).
+    warm_held_core_seconds_ += double(node.cpus) * (at - node.scavenging_since);
+    const Seconds run = site_.scavenger_run, gap = 2 * site_.cycle;
+    const Seconds t = at - node.scavenging_since - site_.cycle;
+    if (t > 0) {
+        const double periods = std::floor(t / (run + gap));
+        const Seconds rest = t - periods * (run + gap);
+        const double done = periods * run + (rest >= run ? run : 0);
+        scavenger_done_core_seconds_ += double(node.cpus) * done;
+        scavenger_lost_core_seconds_ += double(node.cpus) * (rest < run ? rest : 0);
+    }
     node.scavenging_since = -1;
 }
 
@@ -369,8 +378,9 @@ bool CloudFleet::keep_warm(std::uint32_t g, std::uint32_t count)
     bool changed = warm_[g] != count;
     warm_[g] = count;
     std::uint32_t in_use = powered_on_in(g);
-    // Fewer wanted: burstd requeues the scavenger work on the nodes let go,
-    // the latest started first; the nodes idle on to their SuspendTime.
+    // Fewer wanted: burstd requeues the scavenger work on the nodes let go
+    // (and powers them down; here they idle on to their SuspendTime, as a
+    // placeholder's node does), the latest started first.
     if (in_use > count) {
         std::vector<std::uint32_t> scavenging;
         for (auto n : group_nodes_[g])
@@ -504,6 +514,7 @@ void CloudFleet::report(SimResult& result, Time end)
     result.instances_launched = instances_launched_;
     result.idle_core_seconds = idle_core_seconds_;
     result.idle_before_down_core_seconds = idle_before_down_core_seconds_;
+    result.warm_held_core_seconds = warm_held_core_seconds_;
     result.scavenger_done_core_seconds = scavenger_done_core_seconds_;
     result.scavenger_lost_core_seconds = scavenger_lost_core_seconds_;
     result.instances = std::move(instances_);

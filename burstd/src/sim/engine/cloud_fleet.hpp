@@ -8,8 +8,9 @@
 // interruptions_per_hour per instance-hour.  An idle node powers down after
 // its SuspendTime, unless placeholders keep it warm, and at once when a
 // release has it draining.  With ScavengeWarmNodes (SimConfig::scavenger_run)
-// scavenger jobs run on the idle nodes the warm pool holds, from the time
-// it holds them until real work takes the node or the pool lets it go.  Instances are billed from launch to power-down,
+// scavenger jobs run on the idle nodes the warm pool holds, one cycle after
+// it holds them and two cycles apart (burstd's pins), until real work takes
+// the node or the pool lets it go.  Instances are billed from launch to power-down,
 // at least min_billed, per second or per started hour.
 //
 // A group's nodes are the ones ever powered up, named and shown from their
@@ -184,7 +185,8 @@ private:
     void node_idle(std::uint32_t n);
     // The warm pool holds idle node n from now: scavenger work starts on it.
     void start_scavenging(std::uint32_t n);
-    // Scavenger work on node n ends at `at`: done in whole runs, the rest lost.
+    // Scavenger work on node n ends at `at`: runs done, and the one cut
+    // short lost.
     void stop_scavenging(std::uint32_t n, Time at);
     std::uint32_t powered_on_in(std::uint32_t g) const;
     Seconds sample_boot(const NodeGroup& g);
@@ -205,6 +207,7 @@ private:
     // Per group, its last kRecentBoots boots, oldest first (ClusterState::boots).
     std::vector<std::deque<NodeBoot>> boots_;
     std::vector<std::uint32_t> warm_; // KeepPlaceholders per group
+    double warm_held_core_seconds_ = 0;
     double scavenger_done_core_seconds_ = 0;
     double scavenger_lost_core_seconds_ = 0;
     std::optional<GroupLaunches> launches_; // from the first submission on

@@ -138,8 +138,10 @@ struct SimResult {
     // Cores × time Interactive= holds kept on the local pool, until the
     // last job ended.
     double held_core_seconds = 0;
-    // With SimConfig::scavenger_run: cores × time of the scavenger jobs that
-    // ran to their end on warm nodes, and of the runs requeued before it.
+    // With SimConfig::scavenger_run: cores × time the warm pool held nodes
+    // idle, of the scavenger jobs that ran to their end there, and of the
+    // runs cut short.
+    double warm_held_core_seconds = 0;
     double scavenger_done_core_seconds = 0;
     double scavenger_lost_core_seconds = 0;
     Time first_submit = 0;

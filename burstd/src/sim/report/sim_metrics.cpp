@@ -95,6 +95,7 @@ SimMetrics compute_metrics(const SimResult& result, double lambda, double tau, d
                                                        double(batch_waits.size());
     m.median_batch_wait = nearest_rank(batch_waits, 0.5);
     m.held_core_hours = result.held_core_seconds / 3600;
+    m.warm_held_core_hours = result.warm_held_core_seconds / 3600;
     m.scavenger_done_core_hours = result.scavenger_done_core_seconds / 3600;
     m.scavenger_lost_core_hours = result.scavenger_lost_core_seconds / 3600;
     m.mean_wait = run.mean_wait();

@@ -50,8 +50,9 @@ struct SimMetrics {
     double mean_batch_wait = 0;
     double median_batch_wait = 0;
     double held_core_hours = 0;
-    // Scavenger work on warm nodes (SimConfig::scavenger_run): runs done,
-    // and runs requeued before their end.
+    // Scavenger work on warm nodes (SimConfig::scavenger_run): the time the
+    // pool held nodes idle, the runs done there, and those cut short.
+    double warm_held_core_hours = 0;
     double scavenger_done_core_hours = 0;
     double scavenger_lost_core_hours = 0;
     double mean_bounded_slowdown = 0; // max(1, (wait + run) / max(run, tau))

@@ -102,7 +102,9 @@ public:
     {
         calls.push_back("requeue " + std::to_string(job));
         if (std::find(not_requeueable.begin(), not_requeueable.end(), job) != not_requeueable.end())
-            return {"requeue job " + std::to_string(job) + ": Requeue of this job is disabled"};
+            return {"requeue job " + std::to_string(job) + ": Requested operation is presently disabled", true};
+        if (std::find(requeue_fails.begin(), requeue_fails.end(), job) != requeue_fails.end())
+            return {"requeue job " + std::to_string(job) + ": Job is pending execution"};
         return {};
     }
     ActuatorError place_job(const JobPlacement& placement, std::string_view) override
@@ -154,6 +156,7 @@ public:
     }
     std::vector<std::string> calls;
     std::vector<JobId> not_requeueable; // requeue_job refuses these, as Slurm does --no-requeue jobs
+    std::vector<JobId> requeue_fails;   // requeue_job fails for these, as for a job Slurm requeued already
     std::vector<JobId> unplaceable; // place_job refuses to pin these to a node
     JobId next_job_id = 9000; // submit_placeholder's ids
     std::vector<std::string> whys; // set_job_why, apart: most tests compare `calls` whole

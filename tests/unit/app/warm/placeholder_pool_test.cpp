@@ -387,7 +387,7 @@ TEST(PlaceholderPool, AScavengerSlurmWillNotRequeueIsLeftToRun)
     std::string error;
     STRCMP_EQUAL("cancel placeholder job(s) 9000, requeue scavenger job(s) 52, power down aws-2",
                  pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
-    STRCMP_CONTAINS("Requeue of this job is disabled (left to run)", error.c_str());
+    STRCMP_CONTAINS("presently disabled (left to run)", error.c_str());
     error.clear();
     const std::size_t calls = slurm.calls.size();
     b.state.standby.placeholders.clear();
@@ -429,5 +429,28 @@ TEST(PlaceholderPool, AScavengerPinnedToANodeCountsAsItsHolderUntilItStarts)
     pool.set_pinned(PlaceholderPool::Pinned{{51}, {{"aws", 1}}});
     std::string error;
     STRCMP_EQUAL("submit 1 placeholder job(s)", pool.keep(aws(b), 2, b.state, 110, "warm", error).c_str());
+    STRCMP_EQUAL("", error.c_str());
+}
+
+// A requeue that fails for another reason (Slurm preempted the job already,
+// a timeout) is no refusal for good: the job is neither cancelled nor held
+// stuck, and is asked again while it holds the node.
+TEST(PlaceholderPool, ARequeueThatFailsForAnotherReasonIsTriedAgain)
+{
+    test::RecordingActuator slurm;
+    slurm.requeue_fails = {51};
+    PlaceholderPool pool(slurm);
+    pool.set_qos("hold");
+    StateBuilder b = aws_site();
+    scavenger_on(b, 51, "aws-2");
+    pool.set_pinned(PlaceholderPool::Pinned{{51}, {}});
+    std::string error;
+    STRCMP_EQUAL("", pool.keep(aws(b), 0, b.state, 110, "warm", error).c_str());
+    STRCMP_CONTAINS("Job is pending execution", error.c_str());
+    CHECK(std::find(slurm.calls.begin(), slurm.calls.end(), "cancel 51") == slurm.calls.end());
+    slurm.requeue_fails.clear();
+    error.clear();
+    STRCMP_EQUAL("requeue scavenger job(s) 51, power down aws-2",
+                 pool.keep(aws(b), 0, b.state, 111, "warm", error).c_str());
     STRCMP_EQUAL("", error.c_str());
 }

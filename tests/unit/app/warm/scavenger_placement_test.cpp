@@ -332,17 +332,23 @@ TEST(ScavengerPlacement, APlaceholderThatIsCompletingHoldsTheNodeNoLonger)
     LONGS_EQUAL(1, waiting_for_nodes(placement, b));
 }
 
-TEST(ScavengerPlacement, PutsBackAPinnedJobThatIsNoScavengerJobAnyMore)
+TEST(ScavengerPlacement, GivesAJobThatIsNoScavengerJobAnyMoreBackWhatItAskedFor)
 {
     StateBuilder b = aws_site();
     ledger.save_scavenger(ScavengerRecord{9, {"local", "aws"}, false, "aws-1", 100});
     b.up("aws-1", 0);
     b.pending(9, 2); // its QOS changed (or ScavengerQOS= went in a reload)
     b.state.snapshot.jobs.back().partitions = {"aws"};
+    ledger.save_scavenger(ScavengerRecord{10, {"aws"}, true, "", 0}); // held by burstd, unpinned
+    b.pending(10, 2);
+    b.state.snapshot.jobs.back().partitions = {"aws"};
+    b.state.snapshot.jobs.back().reason = PendingReason("JobHeldAdmin");
     ScavengerPlacement placement(actuator, ledger);
     cycle(placement, b, 105);
-    CHECK(actuator.calls == (std::vector<std::string>{"place 9 local node="}));
-    LONGS_EQUAL(1, ledger.scavengers().size()); // kept while the job is there
+    // Real work now: every partition it asked for, any node, released.
+    CHECK(actuator.calls == (std::vector<std::string>{"place 9 local,aws node=", "place 10 aws node= released"}));
+    CHECK(actuator.whys == (std::vector<std::string>{"job 10 why:"}));
+    CHECK(ledger.scavengers().empty());
 }
 
 TEST(ScavengerPlacement, ForgetsJobsThatEnded)

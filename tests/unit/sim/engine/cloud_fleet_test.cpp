@@ -208,8 +208,11 @@ TEST(CloudFleet, ScavengerWorkRunsOnTheNodesTheWarmPoolHoldsUntilRealWorkTakesOn
     clock.set(260);
     SimResult r;
     fleet.report(r, 260);
-    DOUBLES_EQUAL(2 * 120, r.scavenger_done_core_seconds, 1e-9); // two whole runs in 170 s
-    DOUBLES_EQUAL(2 * 50, r.scavenger_lost_core_seconds, 1e-9);
+    // 170 s held: the first run from 90 s (a cycle on) to 150, the next
+    // from 270 (two cycles on) would have been.
+    DOUBLES_EQUAL(2 * 170, r.warm_held_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 60, r.scavenger_done_core_seconds, 1e-9);
+    DOUBLES_EQUAL(0, r.scavenger_lost_core_seconds, 1e-9);
     // Idle beyond what the pool keeps: no scavenger work there.
     CHECK(fleet.allocate(1, 0, 2)); // resumes the second node
     clock.set(230);
@@ -221,7 +224,8 @@ TEST(CloudFleet, ScavengerWorkRunsOnTheNodesTheWarmPoolHoldsUntilRealWorkTakesOn
     clock.set(500);
     SimResult later;
     fleet.report(later, 500);
-    DOUBLES_EQUAL(2 * 120, later.scavenger_done_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 170, later.warm_held_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 60, later.scavenger_done_core_seconds, 1e-9);
 }
 
 TEST(CloudFleet, AForecastDropRequeuesTheScavengerWorkOnTheNodesLetGo)
@@ -233,12 +237,15 @@ TEST(CloudFleet, AForecastDropRequeuesTheScavengerWorkOnTheNodesLetGo)
     clock.set(30);
     fleet.node_ready(0);
     clock.set(100);
-    fleet.keep_warm(0, 0);
+    fleet.keep_warm(0, 1); // no change: the run started at 90 goes on
     clock.set(130);
+    fleet.keep_warm(0, 0);
+    clock.set(200);
     SimResult r;
-    fleet.report(r, 130);
-    DOUBLES_EQUAL(2 * 60, r.scavenger_done_core_seconds, 1e-9);
-    DOUBLES_EQUAL(2 * 10, r.scavenger_lost_core_seconds, 1e-9);
+    fleet.report(r, 200);
+    DOUBLES_EQUAL(2 * 100, r.warm_held_core_seconds, 1e-9); // until the pool let it go
+    DOUBLES_EQUAL(0, r.scavenger_done_core_seconds, 1e-9);
+    DOUBLES_EQUAL(2 * 40, r.scavenger_lost_core_seconds, 1e-9);
 }
 
 TEST(CloudFleet, WithoutScavengerWorkWarmNodesOnlyIdle)

@@ -103,8 +103,8 @@ TEST(BurstsimInteractiveCli, ScavengeWarmNodesReportsTheScavengerWorkAndRefusesA
     Run r = invoke({"--trace", t.path(), "--policy", "never", "--scavenge-warm-nodes", "600"});
     LONGS_EQUAL(0, r.status);
     // No warm pool holds a node here: no scavenger work, and no cloud node idle.
-    CHECK(r.out.find("scavenger work on warm nodes (runs of 600 s): 0.0 core-hours done, 0.0 core-hours lost to "
-                     "requeues; cloud nodes idle 0.0 core-hours") != std::string::npos);
+    CHECK(r.out.find("scavenger work on warm nodes (runs of 600 s): held 0.0 core-hours, 0.0 core-hours done, "
+                     "0.0 core-hours cut short; cloud nodes idle 0.0 core-hours") != std::string::npos);
     Run bad = invoke({"--trace", t.path(), "--policy", "never", "--scavenge-warm-nodes", "0"});
     LONGS_EQUAL(2, bad.status);
     CHECK(bad.err.find("--scavenge-warm-nodes '0': expected a number >= 1") != std::string::npos);
