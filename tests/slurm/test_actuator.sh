@@ -14,7 +14,10 @@ source "$here/lib/cluster.sh"
 act=${BURST_BUILDDIR:?run through run-all.sh BUILDDIR}/tests/slurm/burst_actuate
 [ -x "$act" ] || { tap_fail "burst_actuate is built at $act (make check builds it)"; exit 1; }
 
-cluster_start --local 1 --cloud 2 --cpus 2 --name actuator
+# With slurmdbd, as sites run: without it, Slurm 24.11's partition update
+# takes a job's association from a lookup that finds none and fails with
+# whatever errno was left ("Resource temporarily unavailable", now and then).
+cluster_start --dbd --local 1 --cloud 2 --cpus 2 --name actuator
 tap_ok "cluster started in $CLUSTER_START_SECONDS s"
 
 # --- a held job stays pending while it is reshaped
