@@ -6,8 +6,8 @@
 # as soon as Slurm marks the node NOT_RESPONDING (SlurmdTimeout=6: a ping
 # every 2 s, failed after MessageTimeout=3), not at its periodic reconcile (ReconcileEvery=1000 here rules
 # that out), hands the node back to Slurm (DOWN, POWER_DOWN_FORCE)
-# so the job is requeued, and lifts the requeue's BeginTime (now + 1201 s on
-# 22.05) so the job runs again at once.  The job completes on its second run,
+# so the job is requeued, and lifts the requeue's BeginTime (now + 121 s by
+# default) so the job runs again at once.  The job completes on its second run,
 # the node is powered down (idle~, not DOWN), and nothing is left: no
 # instance, no slurmd, no open ledger record.
 set -uo pipefail

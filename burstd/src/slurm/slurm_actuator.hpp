@@ -108,7 +108,8 @@ public:
     // back to Slurm.  Measured on 22.05: POWER_DOWN_FORCE alone leaves a job
     // whose slurmd vanished COMPLETING until SlurmdTimeout (the kill RPC
     // waits for a dead slurmd), and every requeued batch job gets a BeginTime
-    // of now + the credential lifetime (1201 s by default).  So: the jobs
+    // of now + the credential lifetime + 1 (AuthInfo cred_expire, 121 s by
+    // default; job_mgr.c job_epilog_complete).  So: the jobs
     // running on it are noted, the node is set DOWN (requeue without a kill
     // RPC), then POWER_DOWN_FORCE (back to idle~ after SuspendTimeout, free
     // for Slurm to resume), then the noted jobs' BeginTime is reset to now,
