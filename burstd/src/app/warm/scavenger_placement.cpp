@@ -12,6 +12,8 @@ namespace {
 
 constexpr std::string_view kOffCloud = "jobs of ScavengerQOS never run on cloud nodes";
 constexpr std::string_view kOnlyCloudWhy = "scavenger-job-only-for-cloud-nodes";
+const PendingReason kHeldByAdmin("JobHeldAdmin");
+const PendingReason kHeldByUser("JobHeldUser");
 
 const NodeGroup* group_of_node(const ClusterState& state, const std::string& node)
 {
@@ -47,13 +49,21 @@ std::string joined(const std::vector<std::string>& words)
 
 bool held(const Job& job)
 {
-    return job.reason == PendingReason("JobHeldAdmin") || job.reason == PendingReason("JobHeldUser");
+    return job.reason == kHeldByAdmin || job.reason == kHeldByUser;
 }
 
 // Up, taking work, and not about to power down.
 bool up(const Node& node)
 {
     return node.usable() && !node.has(kNodePowerDownPending);
+}
+
+std::unordered_map<std::string, const Node*> nodes_by_name(const ClusterState& state)
+{
+    std::unordered_map<std::string, const Node*> nodes;
+    for (const auto& n : state.snapshot.nodes)
+        nodes.emplace(n.name, &n);
+    return nodes;
 }
 
 // Which job runs on each node, placeholders apart from the rest.
@@ -77,21 +87,26 @@ NodeUse node_use(const ClusterState& state)
     return use;
 }
 
-// Whether `job` can run on `node` alone, as far as the snapshot shows.
-bool fits(const Job& job, const Node& node)
+// What one node has, as the snapshot lists it (unreadable gres: none).
+NodeOffer offer_of(const Node& node)
 {
     NodeOffer offer;
     try {
         offer.gres = parse_node_gres(node.gres);
     } catch (const std::invalid_argument&) {
-        offer.gres.clear();
     }
     offer.features = node.features;
     std::sort(offer.features.begin(), offer.features.end());
     offer.cpus = node.cpus;
     offer.memory_mb = node.memory_mb;
-    return (node.cpus == 0 || job.cpus <= node.cpus) &&
-           (node.memory_mb == 0 || job.memory_mb <= node.memory_mb) && job.needs.met_by(offer);
+    return offer;
+}
+
+// Whether `job` can run alone on a node that has `offer`.
+bool fits(const Job& job, const NodeOffer& offer)
+{
+    return (offer.cpus == 0 || job.cpus <= offer.cpus) &&
+           (offer.memory_mb == 0 || job.memory_mb <= offer.memory_mb) && job.needs.met_by(offer);
 }
 
 } // namespace
@@ -121,6 +136,23 @@ bool ScavengerPlacement::save(const ScavengerRecord& record, std::vector<Step>& 
     }
 }
 
+void ScavengerPlacement::forget(const std::vector<JobId>& jobs, std::string_view why, std::vector<Step>& steps)
+{
+    if (jobs.empty())
+        return;
+    try {
+        ledger_.forget_scavengers(jobs);
+    } catch (const std::exception& e) {
+        steps.push_back(Step{"forget scavenger jobs " + ids_text(jobs) + " in the ledger", std::string(why), e.what()});
+        return;
+    }
+    for (JobId id : jobs) {
+        records_.erase(id);
+        started_.erase(id);
+        would_not_start_.erase(id);
+    }
+}
+
 std::string ScavengerPlacement::pinned_node(JobId id) const
 {
     auto r = records_.find(id);
@@ -146,18 +178,7 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::settle(const ClusterSt
     for (const auto& [id, record] : records_)
         if (!jobs.count(id))
             ended.push_back(id);
-    if (!ended.empty())
-        try {
-            ledger_.forget_scavengers(ended);
-            for (JobId id : ended) {
-                records_.erase(id);
-                started_.erase(id);
-                would_not_start_.erase(id);
-            }
-        } catch (const std::exception& e) {
-            steps.push_back(Step{"forget the ended scavenger jobs " + ids_text(ended) + " in the ledger",
-                                 "they ended", e.what()});
-        }
+    forget(ended, "they ended", steps);
 
     // Real work now (its QOS changed, or ScavengerQOS= went in a reload):
     // it may run wherever it asked to, as burstd found it.
@@ -171,22 +192,9 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::settle(const ClusterSt
             continue;
         real.push_back(id);
     }
-    if (!real.empty())
-        try {
-            ledger_.forget_scavengers(real);
-            for (JobId id : real) {
-                records_.erase(id);
-                started_.erase(id);
-                would_not_start_.erase(id);
-            }
-        } catch (const std::exception& e) {
-            steps.push_back(Step{"forget scavenger jobs " + ids_text(real) + " in the ledger",
-                                 "they are no jobs of ScavengerQOS any more", e.what()});
-        }
+    forget(real, "they are no jobs of ScavengerQOS any more", steps);
 
-    std::unordered_map<std::string, const Node*> nodes;
-    for (const auto& n : state.snapshot.nodes)
-        nodes.emplace(n.name, &n);
+    const auto nodes = nodes_by_name(state);
     const NodeUse use = node_use(state);
     for (auto& [id, record] : records_) {
         const auto found = scavengers.find(id);
@@ -339,9 +347,7 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
     if (!loaded_)
         return steps;
     const NodeUse use = node_use(state);
-    std::unordered_map<std::string, const Node*> nodes;
-    for (const auto& n : state.snapshot.nodes)
-        nodes.emplace(n.name, &n);
+    const auto nodes = nodes_by_name(state);
 
     // A pin made just before a crash, its placeholder still running: the
     // pin is sent again (Slurm may not have had it), then the placeholder goes.
@@ -369,11 +375,11 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
     for (const auto& job : state.standby.scavengers) {
         auto r = records_.find(job.id);
         if (!job.pending() || r == records_.end() || !r->second.node.empty() || would_not_start_.count(job.id) ||
-            job.array_task_count != 1 || job.node_count != 1 || job.reason == PendingReason("JobHeldUser"))
+            job.array_task_count != 1 || job.node_count != 1 || job.reason == kHeldByUser)
             continue;
         // burstd's own hold is lifted by the pin (the snapshot may not show
         // it yet); any other reason that keeps a job from starting keeps it off.
-        if (job.blocked() && !(r->second.held && job.reason == PendingReason("JobHeldAdmin")))
+        if (job.blocked() && !(r->second.held && job.reason == kHeldByAdmin))
             continue;
         if (!job.dependency.empty()) // burstd's hold hides it
             continue;
@@ -391,9 +397,10 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
             const auto n = nodes.find(node);
             if (taken.count(node) || n == nodes.end() || !up(*n->second) || use.other.count(node))
                 continue;
+            const NodeOffer offer = offer_of(*n->second);
             auto fit = std::find_if(waiting.begin(), waiting.end(), [&](const Job* job) {
                 const auto& asked = records_.at(job->id).asked;
-                return std::find(asked.begin(), asked.end(), partition) != asked.end() && fits(*job, *n->second);
+                return std::find(asked.begin(), asked.end(), partition) != asked.end() && fits(*job, offer);
             });
             if (fit == waiting.end())
                 continue;

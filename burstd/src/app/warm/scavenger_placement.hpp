@@ -69,6 +69,8 @@ public:
 private:
     void load(std::vector<Step>& steps);
     bool save(const ScavengerRecord& record, std::vector<Step>& steps, const std::string& action);
+    // Forgets the records of `jobs`, in the ledger first; `why` for the log.
+    void forget(const std::vector<JobId>& jobs, std::string_view why, std::vector<Step>& steps);
     // Pins `job` to `node` of `group` (again, after a crash: the update is
     // the same).  Slurm may apply part of a refused update, so a refusal
     // puts the job back.
