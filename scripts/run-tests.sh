@@ -73,19 +73,33 @@ for trs in $(find . -name '*.trs' -newer "$logs/build.log"); do
     fi
 done
 
+# The integration tests mostly wait on daemons, so the two other compiles —
+# slurm-burst against Slurm 24.11 and the Debian packages — run beside them
+# at the lowest CPU priority; their phases below find them built.
+debs=$(mktemp -d /tmp/slurm-burst-debs.XXXXXX)
+prebuild_t0=$SECONDS
+(
+    nice -n 19 tests/slurm/run-release.sh --build-only "$top" 24.11
+    nice -n 19 tests/package/build-debs.sh "$top" "$debs"
+) >"$logs/prebuild.log" 2>&1 &
+prebuild=$!
+
 # Plugin, actuator, local provider and burstd against a real slurmctld/slurmd.
 phase integration show tests/slurm/run-all.sh "$top"
 count_tap integration
+wait "$prebuild"
+durations+=("$(printf '%-14s %5d s (beside integration)' prebuild $((SECONDS - prebuild_t0)))")
 # The same plugin and burstd on Slurm 24.11 (Debian 13's source, built into
 # /opt/slurm-24.11 by scripts/build-slurm.sh; slurm-burst built against it in
 # /tmp/slurm-burst-24.11).
 phase slurm-24.11 show tests/slurm/run-release.sh "$top" 24.11
 count_tap slurm-24.11
-# The Debian packages: built with dpkg-buildpackage (a second full compile),
-# installed with apt, the end-to-end burst run from the installed files,
+# The Debian packages (built above with dpkg-buildpackage, a second full
+# compile): installed with apt, the end-to-end burst run from the installed files,
 # purged.
-phase package show tests/package/test_package_install.sh "$top"
+phase package show tests/package/test_package_install.sh "$top" "$debs"
 count_tap package
+grep -q '^not ok ' "$logs/package.log" || rm -rf "$debs"
 # Provider "aws" against the official AWS SDK for JavaScript (npm ci on first
 # use) and a local HTTPS EC2 endpoint that re-verifies every signature.
 phase providers show tests/providers/run-all.sh "$top"

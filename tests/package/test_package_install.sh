@@ -8,10 +8,14 @@
 # unit is installed but not enabled and passes systemd-analyze verify, and
 # lintian (when installed).  Purges both packages at the end, leaving the
 # machine as it found it; refuses to run if either is installed already.
-# Run as root: tests/package/test_package_install.sh [SRCDIR]
+# Run as root: tests/package/test_package_install.sh [SRCDIR [PREBUILT]]
+# PREBUILT is a build-debs.sh OUTDIR of the same sources (scripts/run-tests.sh
+# builds the packages while the integration tests run); without it the
+# packages are built here.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=${1:-$(cd "$here/../.." && pwd)}
+prebuilt=${2:-}
 top=$(cd "$top" && pwd)
 # shellcheck source=../slurm/lib/tap.sh
 source "$top/tests/slurm/lib/tap.sh"
@@ -44,33 +48,25 @@ trap cleanup EXIT
 
 ## Build #####################################################################
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -SVersion)
-src=$build/slurm-burst-$version
-mkdir -p "$src"
-# A copy, so the package build's clean never touches the caller's tree.
-if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-    (cd "$top" && git ls-files -co --exclude-standard | tar -cf - -T -) | tar -xf - -C "$src"
-else
-    cp -a "$top/." "$src" && { [ ! -f "$src/Makefile" ] || make -C "$src" distclean >/dev/null 2>&1; }
+if [ -z "$prebuilt" ]; then
+    "$here/build-debs.sh" "$top" "$build"
+    prebuilt=$build
 fi
-t0=$SECONDS
-# The unit tests are left to `make check` (scripts/run-tests.sh runs it on
-# the same sources); here the build is what counts.
-if (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b) \
-    >"$build/build.log" 2>&1; then
-    tap_ok "dpkg-buildpackage -us -uc -b built the packages in $((SECONDS - t0)) s"
+if [ "$(cat "$prebuilt/status" 2>/dev/null)" = 0 ]; then
+    tap_ok "dpkg-buildpackage -us -uc -b built the packages in $(cat "$prebuilt/seconds") s"
 else
-    tap_fail "dpkg-buildpackage -us -uc -b" "$(tail -n 30 "$build/build.log")"
+    tap_fail "dpkg-buildpackage -us -uc -b" "$(tail -n 30 "$prebuilt/build.log" 2>/dev/null || echo "no build in $prebuilt")"
     exit 1
 fi
 arch=$(dpkg --print-architecture)
-deb=$build/slurm-burst_${version}_$arch.deb
-plugins_deb=$build/slurm-burst-plugins_${version}_$arch.deb
+deb=$prebuilt/slurm-burst_${version}_$arch.deb
+plugins_deb=$prebuilt/slurm-burst-plugins_${version}_$arch.deb
 slurm_version=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins)
 tap_like "slurm-burst-plugins depends on exactly the Slurm it was built for" \
     "$(dpkg-deb -f "$plugins_deb" Depends)" "(^|, )slurm-wlm-basic-plugins \(= ${slurm_version//+/\\+}\)(,|$)"
 if command -v lintian >/dev/null; then
     # Errors and warnings fail; the rest is shown (debian/*.lintian-overrides explain what is overridden).
-    out=$(lintian --fail-on error,warning --info --pedantic "$build"/slurm-burst_*.changes 2>&1)
+    out=$(lintian --fail-on error,warning --info --pedantic "$prebuilt"/slurm-burst_*.changes 2>&1)
     rc=$?
     out=$(grep -v 'running with root privileges is not recommended' <<<"$out")
     if [ "$rc" = 0 ]; then

@@ -4,8 +4,11 @@
 # builds slurm-burst against it in a copy of the source tree, and runs the
 # named tests/slurm tests with BURST_SLURM_PREFIX set (lib/cluster.sh).
 #
-#   run-release.sh SRCDIR SERIES [test...]
+#   run-release.sh [--build-only] SRCDIR SERIES [test...]
 #
+# --build-only stops once both are built (scripts/run-tests.sh builds them in
+# the background while the Debian-Slurm integration tests run; the later run
+# finds the build up to date).
 # SRCDIR is the slurm-burst tree (tracked and untracked, not ignored, files are
 # copied; its own build is left alone); the copy is built in
 # ${BURST_RELEASE_BUILDDIR:-/tmp/slurm-burst-SERIES} and reused by later runs.
@@ -19,7 +22,9 @@
 # run-all.sh.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 2 ] || { echo "usage: $0 SRCDIR SERIES [test...]" >&2; exit 2; }
+build_only=0
+[ "${1:-}" = --build-only ] && { build_only=1; shift; }
+[ $# -ge 2 ] || { echo "usage: $0 [--build-only] SRCDIR SERIES [test...]" >&2; exit 2; }
 src=$(cd "$1" && pwd) series=$2
 shift 2
 tests=("$@") both_ways=0
@@ -70,6 +75,7 @@ rm -f "$slurm_log"
 step "slurm-burst copied to $build" copy_tree || exit 1
 step "slurm-burst built against Slurm $series in $build" build_burst || exit 1
 echo "# Slurm $series in $prefix"
+((build_only)) && exit 0
 (cd "$build" && SLURMCTLD=$prefix/sbin/slurmctld sh plugin/check-symbols.sh)
 native=${BURST_NATIVE_BUILDDIR:-$src}
 BURST_SLURM_PREFIX=$prefix "$here/run-all.sh" "$build" "${tests[@]}"
