@@ -12,17 +12,25 @@
 # waste over the reference's at that λ (waste/clv).  burstsim's whole
 # output goes to OUT (default /dev/null).
 #
-# usage: [SEED=N] [OUT=FILE] bench/htc_waste.sh [BURSTSIM] > bench/results/htc_waste.txt
+# CLOUD_GROUPS replaces the cloud: burstsim --group specs, space-separated (the
+# "after" of bench/results/htc_waste.txt gives narrow jobs narrow nodes:
+# CLOUD_GROUPS="aws,cpus=8,price=0.40,boot=120,max=60 small,cpus=2,price=0.10,boot=120,max=240").
+#
+# usage: [SEED=N] [OUT=FILE] [CLOUD_GROUPS=...] bench/htc_waste.sh [BURSTSIM] > bench/results/htc_waste.txt
 set -eu
 
 BURSTSIM=${1:-./burstsim}
 SEED=${SEED:-1}
 OUT=${OUT:-/dev/null}
+CLOUD_GROUPS=${CLOUD_GROUPS:-aws,cpus=8,price=0.40,boot=120,max=60}
+group_args=""
+for g in $CLOUD_GROUPS; do group_args="$group_args --group $g"; done
 LAMBDAS=0.025,0.05,0.1,0.25
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-"$BURSTSIM" --workload htc --seed "$SEED" --local-cores 300 --group aws,cpus=8,price=0.40,boot=120,max=60 \
+# shellcheck disable=SC2086 # one word per --group and spec
+"$BURSTSIM" --workload htc --seed "$SEED" --local-cores 300 $group_args \
     --compare never,always,threshold,boot-window,predictive,forecast,pfa \
     --param pfa:budget=24 --param pfa:scope=account --tune-delay --clairvoyant \
     --lambda "$LAMBDAS" --lambda-gates >"$scratch/out" 2>"$scratch/err"

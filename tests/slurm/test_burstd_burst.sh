@@ -6,8 +6,9 @@
 # instance), the job completes there, Slurm suspends the idle node through
 # `burstctl suspend` and the instance is terminated and closed in the ledger.
 # A job tagged burst:never stays local, and so do a held job and one whose
-# begin time is ahead (no node would start them), and one constrained to a
-# feature the CLOUD nodes lack.  Prints the time from the job
+# begin time is ahead (no node would start them), one constrained to a
+# feature the CLOUD nodes lack, and one whose time limit is beyond the cloud
+# partition's MaxTime.  Prints the time from the job
 # becoming cloud-eligible to RUNNING, minus the boot delay (from slurmctld's
 # log; bench/burst_overhead.sh measures it over many runs), checks that the
 # early launch and Slurm's later ResumeProgram call made one instance, and
@@ -40,7 +41,10 @@ later=$(sbatch --parsable -p local -n2 --begin=now+3600 -o /dev/null --wrap 'hos
 # (Feature=cloud) would start it.
 scontrol update NodeName="$CLUSTER_LOCAL_NODES" AvailableFeatures=onprem ActiveFeatures=onprem
 onprem=$(sbatch --parsable -p local -n2 --constraint=onprem -o /dev/null --wrap 'hostname')
-job=$(sbatch --parsable -p local -n2 -o "$work/job.out" --wrap 'hostname; sleep 1')
+# A job of an hour, where the cloud partition takes 30 minutes at most.
+scontrol update PartitionName=cloud MaxTime=30
+toolong=$(sbatch --parsable -p local -n2 --time=60 -o /dev/null --wrap 'hostname')
+job=$(sbatch --parsable -p local -n2 --time=5 -o "$work/job.out" --wrap 'hostname; sleep 1')
 t_submit=$(now)
 
 if wait_for "job_field $job Partition | grep -q cloud" 20; then
@@ -140,9 +144,15 @@ tap_is "the job that begins in an hour was never made cloud-eligible" \
 scancel "$held" "$later"
 tap_is "the job constrained to the local nodes' feature was never made cloud-eligible" \
     "$(job_field "$onprem" Partition)" local
-tap_like "burstctl status says why it stays local" "$("$BURSTCTL_BIN" --socket "$work/control.sock" status)" \
+status=$("$BURSTCTL_BIN" --socket "$work/control.sock" status)
+tap_like "burstctl status says why it stays local" "$status" \
     "note: always: 1 burstable job\(s\) ask for what no node group's nodes have \(e\.g\. constraint onprem\): they stay local"
 scancel "$onprem"
+tap_is "the job longer than the cloud partition's MaxTime was never made cloud-eligible" \
+    "$(job_field "$toolong" Partition)" local
+tap_like "burstctl status says why that one stays local" "$status" \
+    "note: always: 1 burstable job\(s\) have a time limit \(or none\) beyond every node group's partition MaxTime: they stay local"
+scancel "$toolong"
 # The burst:never job waits for the local nodes however long it takes.
 tap_is "the burst:never job was never made cloud-eligible" "$(job_field "$never" Partition)" local
 tap_is "it is still pending" "$(squeue -h -j "$never" -o %T)" PENDING

@@ -33,6 +33,8 @@ libburst_a_SOURCES += \
 	burstd/src/model/provider_error.hpp \
 	burstd/src/model/provider_instance.hpp \
 	burstd/src/model/share.hpp \
+	burstd/src/model/slurm_duration.cpp \
+	burstd/src/model/slurm_duration.hpp \
 	burstd/src/model/snapshot.hpp \
 	burstd/src/model/standby_jobs.cpp \
 	burstd/src/model/standby_jobs.hpp \

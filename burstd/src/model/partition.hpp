@@ -17,4 +17,11 @@ struct Partition {
     std::uint32_t priority_tier = 1;
 };
 
+// Whether Slurm starts a job of time limit `time_limit` (0: none) in a
+// partition of MaxTime `max_time` (0: none).
+inline bool within_max_time(Seconds time_limit, Seconds max_time)
+{
+    return max_time == 0 || (time_limit > 0 && time_limit <= max_time);
+}
+
 } // namespace burst

@@ -153,6 +153,8 @@ tests_unit_unit_tests_SOURCES += \
 	tests/unit/policy/site/site_view_builder_test.cpp \
 	tests/unit/policy/site/site_view_test.cpp \
 	tests/unit/policy/site/node_group_index_test.cpp \
+	tests/unit/policy/site/max_time_routing_test.cpp \
+	tests/unit/policy/site/routing_test_policies.hpp \
 	tests/unit/policy/site/node_needs_routing_test.cpp \
 	tests/unit/policy/budget/budget_cap_test.cpp \
 	tests/unit/policy/budget/budget_spend_test.cpp \

@@ -266,6 +266,8 @@ Options parse(const std::vector<std::string>& args)
                     o.config.shortages[spec.group.name] = spec.shortage;
                 if (spec.boot_jitter)
                     o.config.group_boot_jitter[spec.group.name] = *spec.boot_jitter;
+                if (spec.max_time > 0)
+                    o.config.group_max_time[spec.group.name] = spec.max_time;
                 o.config.groups.push_back(std::move(spec.group));
             } catch (const GroupSpecError& e) {
                 throw UsageError(std::string("--group: ") + e.what());
@@ -860,8 +862,13 @@ int apply_site_config(Options& o, std::ostream& err)
     if (site.early_launch == 0)
         warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
                             "EarlyLaunch above 0");
+    const SlurmConfTimeouts slurm = read_slurm_conf_timeouts(site.slurm_conf);
+    // A --group of the same name with max_time= takes its place.
+    for (const auto& g : o.config.groups)
+        if (auto max_time = slurm.partition_max_time.find(group_partition(g));
+            max_time != slurm.partition_max_time.end() && max_time->second > 0)
+            o.config.group_max_time.emplace(g.name, max_time->second);
     if (!o.was_given("--suspend-time")) {
-        const SlurmConfTimeouts slurm = read_slurm_conf_timeouts(site.slurm_conf);
         if (!slurm.error.empty()) {
             warn(o.site_config, "SlurmConf: " + slurm.error + "; idle nodes are suspended after " +
                                     plain_number(o.config.suspend_time) + " s (--suspend-time)");

@@ -75,6 +75,8 @@ GroupSpec parse_group_spec(const std::string& spec)
                 throw GroupSpecError("group '" + spec + "': speed must be > 0");
         } else if (key == "partition")
             g.partition = value;
+        else if (key == "max_time")
+            parsed.max_time = number(spec, key, value, 0);
         else if (key == "spot") {
             g.spot = true;
             g.interruptions_per_hour = number(spec, key, value, 0);
@@ -105,7 +107,7 @@ GroupSpec parse_group_spec(const std::string& spec)
                 throw GroupSpecError("group '" + spec + "': billing='" + value + "', expected second or hour");
         } else
             throw GroupSpecError("group '" + spec + "': unknown key '" + key +
-                                 "' (known: cpus, price, boot, jitter, max, billing, min_billed, speed, partition, spot, "
+                                 "' (known: cpus, price, boot, jitter, max, billing, min_billed, speed, partition, max_time, spot, "
                                  "stockout, stockout_rate, capacity_errors, cool_down, max_cool_down)");
     }
     // A forgotten price would replay a free cloud, a forgotten boot time one

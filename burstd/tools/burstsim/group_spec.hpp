@@ -30,6 +30,7 @@ struct GroupSpec {
     NodeGroup group;
     CapacityShortage shortage;
     std::optional<double> boot_jitter;
+    Seconds max_time = 0; // its partition's MaxTime, 0 = none
 };
 
 // Throws GroupSpecError naming the bad key or value and what was expected.

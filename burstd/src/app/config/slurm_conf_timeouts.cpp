@@ -2,6 +2,7 @@
 
 #include "common/config_values.hpp"
 #include "common/param_map.hpp"
+#include "model/slurm_duration.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -42,6 +43,7 @@ SlurmConfTimeouts read_slurm_conf_timeouts(const std::string& path)
     }
     // PartitionName=DEFAULT sets what the partitions after it get.
     std::optional<std::optional<Seconds>> partition_default;
+    std::optional<Seconds> max_time_default;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         line = line.substr(0, line.find('#'));
@@ -49,6 +51,7 @@ SlurmConfTimeouts read_slurm_conf_timeouts(const std::string& path)
         std::string word, partition;
         bool first = true, node_line = false;
         std::optional<std::optional<Seconds>> partition_suspend = partition_default;
+        std::optional<Seconds> partition_max_time = max_time_default;
         while (words >> word) {
             auto eq = word.find('=');
             if (eq == std::string::npos)
@@ -78,6 +81,15 @@ SlurmConfTimeouts read_slurm_conf_timeouts(const std::string& path)
                     partition_suspend = s;
                 continue;
             }
+            if (!partition.empty() && iequals(key, "MaxTime")) {
+                Seconds max_time = 0;
+                if (parse_slurm_duration(value, max_time))
+                    partition_max_time = max_time;
+                else
+                    t.error = path + ":" + std::to_string(number) + ": MaxTime=" + value +
+                              ": expected minutes, [days-]hours:minutes:seconds or the like, UNLIMITED or INFINITE";
+                continue;
+            }
             // A partition's own ResumeTimeout is not the one reconciliation uses.
             if (!partition.empty() || !iequals(key, "ResumeTimeout"))
                 continue;
@@ -88,10 +100,15 @@ SlurmConfTimeouts read_slurm_conf_timeouts(const std::string& path)
                 t.error = path + ":" + std::to_string(number) + ": ResumeTimeout=" + value +
                           ": expected whole seconds";
         }
-        if (iequals(partition, "DEFAULT"))
+        if (iequals(partition, "DEFAULT")) {
             partition_default = partition_suspend;
-        else if (!partition.empty() && partition_suspend)
+            max_time_default = partition_max_time;
+            continue;
+        }
+        if (!partition.empty() && partition_suspend)
             t.partition_suspend_time[partition] = *partition_suspend;
+        if (!partition.empty() && partition_max_time)
+            t.partition_max_time[partition] = *partition_max_time;
     }
     return t;
 }

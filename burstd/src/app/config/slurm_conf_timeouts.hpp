@@ -1,7 +1,9 @@
 #pragma once
 // The few slurm.conf values burstd needs to judge Slurm's node states during
 // reconciliation, and to bound what an idle cloud node costs (budget cap),
-// read from the file itself so they work while slurmctld is down.
+// read from the file itself so they work while slurmctld is down; and the
+// partitions' MaxTime, which burstsim --config replays (burstd has it from
+// the snapshot).
 
 #include "model/clock.hpp"
 
@@ -19,6 +21,9 @@ struct SlurmConfTimeouts {
     // to its nodes instead.
     std::optional<Seconds> suspend_time;
     std::map<std::string, std::optional<Seconds>> partition_suspend_time;
+    // A partition line's MaxTime= (PartitionName=DEFAULT's for the lines
+    // after it), 0 for UNLIMITED or INFINITE.
+    std::map<std::string, Seconds> partition_max_time;
     std::string error;           // "slurm.conf:12: ResumeTimeout=abc: expected seconds"; empty when fine
 
     std::optional<Seconds> suspend_time_of(const std::string& partition) const;

@@ -46,6 +46,10 @@ std::vector<std::string> SiteView::needs_notes() const
                         " waiting job(s) ask for gres, constraints, CPUs or memory in combinations beyond the "
                         "65534 burstd tells apart since it started: they are routed as if they asked nothing "
                         "(restart burstd to forget old combinations)");
+    if (too_long_jobs)
+        notes.push_back(std::to_string(too_long_jobs) +
+                        " burstable job(s) have a time limit (or none) beyond every node group's partition MaxTime: "
+                        "they stay local");
     if (!unservable_jobs)
         return notes;
     const NodeNeeds& n = first_unservable;

@@ -7,6 +7,7 @@
 
 #include "model/cluster_state.hpp"
 #include "model/node_needs.hpp"
+#include "model/partition.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +23,9 @@ struct GroupView {
     // What each of its nodes has, by what Slurm lists for all of them in
     // the snapshot (model/node_needs.hpp).
     NodeOffer offer;
+    // Its partition's MaxTime (0: none): Slurm starts no job with a longer
+    // time limit, or none, on its nodes.
+    Seconds max_time = 0;
     std::uint32_t up_nodes = 0;       // usable (idle, mixed or allocated)
     std::uint32_t booting_nodes = 0;  // powering up
     std::uint32_t hireable_nodes = 0; // powered down, within max_count and the group's hire limit
@@ -68,6 +72,9 @@ public:
     // group's nodes have (a GPU, a feature): kept local.
     std::size_t unservable_jobs = 0;
     NodeNeeds first_unservable;
+    // Waiting jobs, burstable otherwise, whose time limit (or none) is
+    // beyond the MaxTime of every group's partition: kept local.
+    std::size_t too_long_jobs = 0;
     // Waiting jobs whose needs burstd could not intern (NodeNeeds::unchecked).
     std::size_t unchecked_jobs = 0;
     std::vector<const Job*> running;
@@ -84,6 +91,17 @@ public:
             return true;
         const std::uint32_t row = row_of(needs);
         return row != kNoRow ? served_[row * groups.size() + group.index] != 0 : needs.met_by(group.offer);
+    }
+    // Whether Slurm could start waiting job pending[i] in `group`: its nodes
+    // have what it asks, and its time limit is within the partition's MaxTime.
+    bool serves(std::size_t i, const GroupView& group) const
+    {
+        return within_max_time(pending[i]->time_limit, group.max_time) && serves(pending_needs[i], group);
+    }
+    // Whether some group's partition takes a job of that time limit.
+    bool within_some_max_time(Seconds time_limit) const
+    {
+        return groups.empty() || within_max_time(time_limit, longest_max_time_);
     }
     // Whether any group's nodes have what a job with `needs` asks.
     bool served_somewhere(NodeNeeds needs) const
@@ -112,6 +130,7 @@ private:
     std::vector<std::uint32_t> needs_row_; // by NodeNeeds::id(): row in served_, or kNoRow
     std::vector<char> served_;             // row-major, one row per distinct needs, a column per group
     std::vector<char> served_anywhere_;    // per row
+    Seconds longest_max_time_ = 0;         // of the groups' partitions; 0 when one has none
 
     // Index into `groups` of the group a job with these partitions may run
     // in (routed or running there), or -1 when it is local-only: the group

@@ -100,7 +100,7 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
     release_excess(view.running, jobs);
     release_excess(view.running_group, jobs);
     view.local_cpus = view.local_free_cpus = view.local_alloc_cpus = 0;
-    view.unservable_jobs = view.unchecked_jobs = 0;
+    view.unservable_jobs = view.unchecked_jobs = view.too_long_jobs = 0;
     view.first_unservable = NodeNeeds();
     view.running.clear();
     view.running_group.clear();
@@ -115,7 +115,14 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
         view.groups[g].group = &group;
         view.groups[g].index = g;
         view.partition_group_.emplace_back(group_partition(group), int(g));
+        for (const Partition& p : state.snapshot.partitions)
+            if (p.name == group_partition(group))
+                view.groups[g].max_time = p.max_time;
     }
+    view.longest_max_time_ = 0;
+    if (std::none_of(view.groups.begin(), view.groups.end(), [](const GroupView& gv) { return gv.max_time == 0; }))
+        for (const GroupView& gv : view.groups)
+            view.longest_max_time_ = std::max(view.longest_max_time_, gv.max_time);
     view.node_group = node_groups_.of(state);
     down_.assign(groups, 0);
     first_features_.assign(groups, nullptr);
@@ -265,6 +272,9 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
             burst = BurstOption::Never;
             if (view.unservable_jobs++ == 0)
                 view.first_unservable = job.needs;
+        } else if (g < 0 && burst != BurstOption::Never && !view.within_some_max_time(job.time_limit)) {
+            burst = BurstOption::Never;
+            ++view.too_long_jobs;
         }
         slots_.push_back(Slot{&job, cpus, std::max(job.submit_time, job.eligible_time), g, burst, job.needs});
     }

@@ -1,5 +1,7 @@
 #include "sim/engine/sim_action_sink.hpp"
 
+#include "model/partition.hpp"
+
 #include <variant>
 
 namespace burst {
@@ -54,6 +56,9 @@ std::string SimActionSink::route(const RouteToCloud& route)
     const NodeGroup& group = groups_[std::size_t(g)];
     if (std::uint64_t(jobs_[j].cpus) > std::uint64_t(group.cpus) * group.capacity())
         return "job is wider than the group";
+    // Slurm would never start it there: the policy should not have asked.
+    if (!within_max_time(jobs_[j].trace->time_limit, snapshot_.max_time(std::size_t(g))))
+        return "its time limit is beyond the group's partition MaxTime";
     scheduler_.route_to(j, std::uint32_t(g));
     snapshot_.routed(j, std::size_t(g));
     scheduler_.request_pass();

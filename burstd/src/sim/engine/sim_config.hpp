@@ -59,6 +59,9 @@ struct SimConfig {
     double boot_jitter = 0.1;     // boot time is uniform in boot_time × (1 ± jitter)
     // By group name: its own jitter instead of boot_jitter.
     std::map<std::string, double> group_boot_jitter;
+    // By group name: its partition's MaxTime (none: no limit); a job with a
+    // longer time limit, or none, never starts there, as in Slurm.
+    std::map<std::string, Seconds> group_max_time;
     std::uint64_t seed = 1;
     // Slurm's bf_max_job_test: queued jobs the backfill pass looks at beyond
     // the head, which bounds the cost of a pass on deep queues.

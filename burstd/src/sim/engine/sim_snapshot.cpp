@@ -45,6 +45,8 @@ SimSnapshot::SimSnapshot(const SimConfig& site, std::uint32_t jobs)
     for (const auto& group : site.groups) {
         Partition p;
         p.name = group_partition(group);
+        if (auto max_time = site.group_max_time.find(group.name); max_time != site.group_max_time.end())
+            p.max_time = max_time->second;
         in_group_.push_back(PartitionSet{p.name});
         local_or_group_.push_back(PartitionSet{kLocalPartition, p.name});
         state_.snapshot.partitions.push_back(std::move(p));

@@ -32,6 +32,8 @@ public:
 
     ClusterState& state() { return state_; }
     const ClusterState& state() const { return state_; }
+    // Group `group`'s partition's MaxTime (0: none).
+    Seconds max_time(std::size_t group) const { return state_.snapshot.partitions[1 + group].max_time; }
 
     // The local pool's nodes come first; the cloud nodes' views follow in
     // the order they were first powered up.

@@ -1,6 +1,7 @@
 #include "sim/trace/sacct_parser.hpp"
 
 #include "common/text.hpp"
+#include "model/slurm_duration.hpp"
 
 #include <algorithm>
 #include <array>
@@ -35,20 +36,6 @@ unsigned days_in_month(unsigned year, unsigned month)
     constexpr unsigned kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     return month == 2 && leap ? 29 : kDays[month - 1];
-}
-
-// sacct prints a job's limit from a 32-bit count of minutes whose two
-// highest values print as UNLIMITED and Partition_Limit: a longer limit is
-// not sacct's output, and bounding the sum keeps it from wrapping.
-constexpr std::uint64_t kMaxLimitSeconds = (0xFFFFFFFFull - 2) * 60;
-
-// total += part × unit; false when that would pass kMaxLimitSeconds.
-bool add_scaled(std::uint64_t& total, std::uint64_t part, std::uint64_t unit)
-{
-    if (part > (kMaxLimitSeconds - total) / unit)
-        return false;
-    total += part * unit;
-    return true;
 }
 
 // The names sacct prints in its State column (sacct(1), JOB STATE CODES):
@@ -116,47 +103,6 @@ bool parse_slurm_timestamp(const std::string& text, Time& out, RepeatedHour read
     return true;
 }
 
-bool parse_slurm_duration(const std::string& text, Seconds& out)
-{
-    if (text == "UNLIMITED" || text == "Partition_Limit" || text == "INVALID") {
-        out = 0;
-        return text != "INVALID";
-    }
-    std::string_view v(text);
-    std::uint64_t days = 0;
-    bool has_days = false;
-    if (auto dash = v.find('-'); dash != std::string_view::npos) {
-        if (!parse_number(v.substr(0, dash), days))
-            return false;
-        has_days = true;
-        v.remove_prefix(dash + 1);
-    }
-    std::vector<std::uint64_t> parts;
-    std::size_t start = 0;
-    while (true) {
-        auto colon = v.find(':', start);
-        std::uint64_t part = 0;
-        if (!parse_number(v.substr(start, colon == std::string_view::npos ? v.npos : colon - start), part))
-            return false;
-        parts.push_back(part);
-        if (colon == std::string_view::npos)
-            break;
-        start = colon + 1;
-    }
-    if (parts.size() > 3)
-        return false;
-    // The unit of each part: D-H, D-H:M, D-H:M:S; M, M:S; H:M:S.
-    constexpr std::uint64_t kHms[] = {3600, 60, 1}, kMs[] = {60, 1};
-    const std::uint64_t* units = has_days || parts.size() == 3 ? kHms : kMs;
-    std::uint64_t seconds = 0;
-    if (!add_scaled(seconds, days, 86400))
-        return false;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        if (!add_scaled(seconds, parts[i], units[i]))
-            return false;
-    out = Seconds(seconds);
-    return true;
-}
 
 Trace parse_sacct(std::istream& in, const std::string& source, std::size_t kept_problems)
 {

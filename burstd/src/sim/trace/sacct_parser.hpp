@@ -30,11 +30,6 @@ namespace burst {
 Trace parse_sacct(std::istream& in, const std::string& source,
                   std::size_t kept_problems = TraceReport::kKeptProblems);
 
-// sacct's Timelimit: "UNLIMITED"/"Partition_Limit" (0), "M", "M:S", "H:M:S",
-// "D-H", "D-H:M", "D-H:M:S".  Returns false when the text is none of these,
-// or names a limit longer than Slurm can hold (2^32 - 3 minutes).
-bool parse_slurm_duration(const std::string& text, Seconds& out);
-
 // Which instant a wall-clock time in the hour repeated when DST ends names.
 enum class RepeatedHour { kEarlier, kLater };
 

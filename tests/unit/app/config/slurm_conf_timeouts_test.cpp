@@ -43,3 +43,22 @@ TEST(SlurmConfTimeouts, WithoutSuspendTimeIdleNodesNeverPowerDown)
     auto bad = read("SuspendTime=soon\n");
     STRCMP_CONTAINS("slurm.conf:1: SuspendTime=soon: expected whole seconds, NONE, INFINITE or -1", bad.error.c_str());
 }
+
+TEST(SlurmConfTimeouts, MaxTimeIsEachPartitionsOwnOrItsDefaults)
+{
+    auto t = read("MaxTime=5\n" // not a partition's: Slurm takes it on partition lines only
+                  "PartitionName=local Nodes=n1 MaxTime=INFINITE\n"
+                  "PartitionName=cloud Nodes=c[1-2] MaxTime=12:00:00\n"
+                  "PartitionName=DEFAULT MaxTime=1-00:00:00\n"
+                  "PartitionName=gpu Nodes=c[3-4]\n"
+                  "PartitionName=short Nodes=c[3-4] MaxTime=30\n");
+    CHECK(t.error.empty());
+    DOUBLES_EQUAL(0, t.partition_max_time.at("local"), 0);
+    DOUBLES_EQUAL(12 * 3600, t.partition_max_time.at("cloud"), 0);
+    DOUBLES_EQUAL(86400, t.partition_max_time.at("gpu"), 0);
+    DOUBLES_EQUAL(1800, t.partition_max_time.at("short"), 0);
+    CHECK(!t.partition_max_time.count("DEFAULT"));
+    auto bad = read("PartitionName=cloud Nodes=c1 MaxTime=soon\n");
+    STRCMP_CONTAINS("slurm.conf:1: MaxTime=soon: expected minutes", bad.error.c_str());
+    CHECK(!bad.partition_max_time.count("cloud"));
+}

@@ -8,6 +8,7 @@
 #include "policy/warm/warm_pool_policy.hpp"
 
 #include "policy/policy_test_state.hpp"
+#include "policy/site/routing_test_policies.hpp"
 
 #include <map>
 #include <string>
@@ -16,6 +17,8 @@
 
 using namespace burst;
 using burst::test::actions;
+using burst::test::hiring_policy;
+using burst::test::mentions;
 using burst::test::routes;
 using burst::test::StateBuilder;
 
@@ -47,24 +50,6 @@ StateBuilder site(bool with_gpu_group)
     b.state.snapshot.jobs[3].needs = NodeNeeds("", "", 16, 0);
     b.state.snapshot.jobs[4].needs = NodeNeeds("", "", 1, 20000);
     return b;
-}
-
-std::unique_ptr<Policy> hiring_policy(const std::string& name)
-{
-    PolicyParams p;
-    if (policy_has_parameter(name, "lambda") && !policy_lambda_is_gate(name))
-        p.set("lambda", "100"); // waiting is dear: bursting pays for whoever may burst
-    if (name == "threshold")
-        p.set("target_utilization", "1"); // no headroom: it hires for waiting work only
-    return make_policy(name, p);
-}
-
-bool mentions(const Decision& d, const std::string& text)
-{
-    for (const auto& n : d.notes)
-        if (n.find(text) != std::string::npos)
-            return true;
-    return false;
 }
 
 } // namespace

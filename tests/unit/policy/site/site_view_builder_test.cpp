@@ -39,13 +39,18 @@ StateBuilder busy_site()
     return b;
 }
 
-// A smaller site of other names and shapes.
+// A smaller site of other names and shapes, whose partition has a MaxTime.
 StateBuilder small_site()
 {
     StateBuilder b;
     b.local("m1", 4, 0).group("spot", 2, 2, 0.1);
+    Partition spot;
+    spot.name = "spot";
+    spot.max_time = 3600;
+    b.state.snapshot.partitions.push_back(spot);
     b.up("spot-2");
     b.pending(7, 3);
+    b.pending(9, 1, BurstOption::Allow, "c", 7200); // beyond the MaxTime
     b.state.snapshot.jobs.back().needs = NodeNeeds("", "nvme");
     b.running(8, 2, 0);
     return b;
@@ -65,6 +70,7 @@ void check_same(const SiteView& fresh, const SiteView& reused)
     LONGS_EQUAL(fresh.unservable_jobs, reused.unservable_jobs);
     CHECK(fresh.first_unservable == reused.first_unservable);
     LONGS_EQUAL(fresh.unchecked_jobs, reused.unchecked_jobs);
+    LONGS_EQUAL(fresh.too_long_jobs, reused.too_long_jobs);
     CHECK(fresh.running == reused.running);
     CHECK(fresh.running_group == reused.running_group);
     CHECK(fresh.node_group == reused.node_group);
@@ -79,6 +85,7 @@ void check_same(const SiteView& fresh, const SiteView& reused)
         CHECK(a.offer.gres == b.offer.gres);
         LONGS_EQUAL(a.offer.cpus, b.offer.cpus);
         LONGS_EQUAL(a.offer.memory_mb, b.offer.memory_mb);
+        DOUBLES_EQUAL(a.max_time, b.max_time, 0);
         LONGS_EQUAL(a.up_nodes, b.up_nodes);
         LONGS_EQUAL(a.booting_nodes, b.booting_nodes);
         LONGS_EQUAL(a.hireable_nodes, b.hireable_nodes);
@@ -90,6 +97,8 @@ void check_same(const SiteView& fresh, const SiteView& reused)
         CHECK(a.idle_nodes == b.idle_nodes);
         for (const NodeNeeds needs : fresh.pending_needs)
             CHECK_EQUAL(fresh.serves(needs, a), reused.serves(needs, b));
+        for (std::size_t i = 0; i < fresh.pending.size(); ++i)
+            CHECK_EQUAL(fresh.serves(i, a), reused.serves(i, b));
     }
     for (const NodeNeeds needs : fresh.pending_needs)
         CHECK_EQUAL(fresh.served_somewhere(needs), reused.served_somewhere(needs));

@@ -1,4 +1,6 @@
 #include "sim/trace/sacct_parser.hpp"
+
+#include "model/slurm_duration.hpp"
 #include "sim/trace/trace_loader.hpp"
 
 #include <cstdlib>
@@ -238,6 +240,8 @@ TEST(SacctParser, ParsesEverySlurmDurationForm)
     DOUBLES_EQUAL(2 * 86400 + 3 * 3600 + 240, s, 0);
     CHECK(parse_slurm_duration("1-00:00:05", s));
     DOUBLES_EQUAL(86405, s, 0);
+    CHECK(parse_slurm_duration("INFINITE", s)); // slurm.conf's word for it
+    DOUBLES_EQUAL(0, s, 0);
     CHECK(parse_slurm_duration("UNLIMITED", s));
     DOUBLES_EQUAL(0, s, 0);
     CHECK_FALSE(parse_slurm_duration("1:2:3:4", s));

@@ -535,6 +535,26 @@ TEST(BurstsimCli, GivesJobsWithoutALimitTheDefaultTime)
     LONGS_EQUAL(2, invoke({"--trace", t.path(), "--policy", "never", "--default-time", "0"}).status);
 }
 
+TEST(BurstsimCli, AGroupsMaxTimeKeepsLongerJobsLocal)
+{
+    // Job 1 fills the two local cores for 1000 s.  Job 2 (limit 200 s) and
+    // job 3 (limit 5000 s) wait; with the cloud partition's MaxTime 600 s
+    // only job 2 may burst, and job 3 waits for job 1.
+    TempTrace t("; MaxProcs: 2\n"
+                "1 0 0 1000 2 -1 -1 2 1000 -1 1 1 1 1 -1 -1 -1 -1\n"
+                "2 0 0 100 2 -1 -1 2 200 -1 1 1 1 1 -1 -1 -1 -1\n"
+                "3 0 0 100 2 -1 -1 2 5000 -1 1 1 1 1 -1 -1 -1 -1\n");
+    const std::string group = "aws,cpus=2,price=1,boot=10,max=4";
+    Run unlimited = invoke({"--trace", t.path(), "--policy", "always", "--group", group});
+    LONGS_EQUAL(0, unlimited.status);
+    DOUBLES_EQUAL(2, cell(unlimited.out, "always", "cloud"), 0);
+    Run limited = invoke({"--trace", t.path(), "--policy", "always", "--group", group + ",max_time=600"});
+    LONGS_EQUAL(0, limited.status);
+    DOUBLES_EQUAL(1, cell(limited.out, "always", "cloud"), 0);
+    // The policy did not ask for it either: no route was refused.
+    CHECK(limited.out.find("actions applied 1, rejected 0") != std::string::npos);
+}
+
 namespace {
 
 // A site whose two groups are cheap and dear; Slurm's file is beside it.
@@ -567,6 +587,29 @@ TEST(BurstsimCli, ConfigReplaysTheSitesGroupsAndItsChainAsOneRow)
                         "cheap,cpus=2,price=0.72,boot=30,max=4"});
     LONGS_EQUAL(0, flags.status);
     DOUBLES_EQUAL(0, cell(flags.out, "never", "cloud"), 1e-9);
+}
+
+TEST(BurstsimCli, ConfigTakesTheGroupsPartitionMaxTimeFromSlurmConf)
+{
+    // As AGroupsMaxTimeKeepsLongerJobsLocal: with MaxTime 10 minutes on both
+    // cloud partitions only job 2 (limit 200 s) bursts.
+    TempTrace t("; MaxProcs: 2\n"
+                "1 0 0 1000 2 -1 -1 2 1000 -1 1 1 1 1 -1 -1 -1 -1\n"
+                "2 0 0 100 2 -1 -1 2 200 -1 1 1 1 1 -1 -1 -1 -1\n"
+                "3 0 0 100 2 -1 -1 2 5000 -1 1 1 1 1 -1 -1 -1 -1\n");
+    TempTrace slurm("PartitionName=DEFAULT MaxTime=10\nPartitionName=cheap Nodes=c[1-4]\n"
+                    "PartitionName=dear Nodes=d[1-4]\n",
+                    ".conf");
+    TempTrace conf(site_conf(slurm.path(), "Policy=always\n"), ".conf");
+    Run r = invoke({"--trace", t.path(), "--config", conf.path()});
+    LONGS_EQUAL(0, r.status);
+    DOUBLES_EQUAL(1, cell(r.out, "always", "cloud"), 0);
+    // A --group of the same name with max_time= takes its place.
+    Run longer = invoke({"--trace", t.path(), "--config", conf.path(), "--group",
+                         "cheap,cpus=2,price=0.36,boot=30,max=4,max_time=86400", "--group",
+                         "dear,cpus=2,price=36,boot=30,max=4,max_time=86400"});
+    LONGS_EQUAL(0, longer.status);
+    DOUBLES_EQUAL(2, cell(longer.out, "always", "cloud"), 0);
 }
 
 TEST(BurstsimCli, ConfigNamesWhatItCannotReplayInAWarning)

@@ -26,6 +26,12 @@ TEST(GroupSpec, ReadsEveryKey)
     STRCMP_EQUAL("cloud", g.partition.c_str());
 }
 
+TEST(GroupSpec, MaxTimeIsThePartitionsMaxTime)
+{
+    DOUBLES_EQUAL(43200, parse_group_spec("aws,cpus=8,price=0.4,boot=90,max_time=43200").max_time, 0);
+    DOUBLES_EQUAL(0, parse_group_spec("aws,cpus=8,price=0.4,boot=90").max_time, 0); // none
+}
+
 TEST(GroupSpec, AGroupWithoutMaxHasNoQuota)
 {
     const NodeGroup g = parse_group_spec("aws,cpus=8,price=0.4,boot=90").group;
@@ -57,6 +63,7 @@ TEST(GroupSpec, RejectsBadSpecsNamingTheProblem)
     CHECK(message("aws,max=1,billing=month").find("second or hour") != std::string::npos);
     CHECK(message("aws,max=1,price=-1").find("price") != std::string::npos);
     CHECK(message("aws,max=1,speed=0").find("speed") != std::string::npos);
+    STRCMP_CONTAINS("max_time='-60' is not a number >= 0", message("aws,cpus=8,price=1,boot=60,max_time=-60").c_str());
 }
 
 TEST(GroupSpec, SpotTakesAnInterruptionRate)

@@ -50,9 +50,7 @@ Decision AlwaysPolicy::decide(const ClusterState& state, const Clock& clock)
         }
         GroupView* chosen = choose_group(
             *expander_, view.groups, cpus,
-            [&view, cpus, needs = view.pending_needs[i]](const GroupView& g) {
-                return g.free_capacity() >= cpus && view.serves(needs, g);
-            },
+            [&view, cpus, i](const GroupView& g) { return g.free_capacity() >= cpus && view.serves(i, g); },
             options);
         if (!chosen) {
             ++no_room;

@@ -159,7 +159,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         }
         for (auto& g : view.groups)
-            if (g.free_up_cpus >= g.routed_pending_cpus + cpus && view.serves(view.pending_needs[i], g)) {
+            if (g.free_up_cpus >= g.routed_pending_cpus + cpus && view.serves(i, g)) {
                 g.routed_pending_cpus += cpus;
                 view.pending_group[i] = int(&g - view.groups.data());
                 d.add(RouteToCloud{view.pending[i]->id, g.group->name}, "cloud cores are up and free for it");
@@ -224,7 +224,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
         // A group's nodes serve no job that asks for a GPU or a feature they lack.
         auto serves_any_left = [&](const GroupView& g) {
             return std::any_of(left.begin(), left.end(),
-                               [&](std::size_t i) { return view.serves(view.pending_needs[i], g); });
+                               [&](std::size_t i) { return view.serves(i, g); });
         };
         std::vector<std::size_t> served; // the jobs left that the chosen group's nodes could run
         while (!left.empty()) {
@@ -238,7 +238,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             offered[index(g)] = 0;
             served.clear();
             std::copy_if(left.begin(), left.end(), std::back_inserter(served),
-                         [&](std::size_t i) { return view.serves(view.pending_needs[i], g); });
+                         [&](std::size_t i) { return view.serves(i, g); });
             const std::uint64_t short_left = cores_of(served);
             const std::uint32_t per_node = g.group->cpus ? g.group->cpus : 1;
             const std::uint32_t wanted =
@@ -263,7 +263,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             for (std::size_t i : unserved) {
                 const std::uint64_t cpus = sizes[i];
                 if (view.pending_group[i] >= 0 || g.free_up_cpus + g.free_booting_cpus < g.routed_pending_cpus + cpus ||
-                    !view.serves(view.pending_needs[i], g))
+                    !view.serves(i, g))
                     continue;
                 g.routed_pending_cpus += cpus;
                 view.pending_group[i] = gi;
@@ -274,7 +274,7 @@ Decision BootWindowPolicy::decide(const ClusterState& state, const Clock& clock)
             uncovered.clear();
             for (std::size_t i : left) {
                 const int routed = view.pending_group[i];
-                if (routed == gi || (routed < 0 && sizes[i] <= free && view.serves(view.pending_needs[i], g)))
+                if (routed == gi || (routed < 0 && sizes[i] <= free && view.serves(i, g)))
                     free -= std::min(free, sizes[i]);
                 else
                     uncovered.push_back(i);

@@ -232,10 +232,9 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
         break_even.push_back(kNotForeseen);
         if (view.pending_burst[i] == BurstOption::Never)
             continue;
-        const NodeNeeds needs = view.pending_needs[i];
         options.clear();
         for (std::size_t g = 0; g < view.groups.size(); ++g) {
-            if (view.groups[g].free_capacity() < cores || !view.serves(needs, view.groups[g]))
+            if (view.groups[g].free_capacity() < cores || !view.serves(i, view.groups[g]))
                 continue;
             const auto [boot, cost, slots] = priced(g, rooms[g], cores, expected);
             options.push_back(ExpansionOption{&view.groups[g], cost, boot});
@@ -246,7 +245,7 @@ Decision ForecastPolicy::decide(const ClusterState& state, const Clock& clock)
                 for (std::size_t g = 0; g < view.groups.size(); ++g) {
                     const GroupView& gv = view.groups[g];
                     if (gv.free_capacity() < cores && cores <= std::uint64_t(gv.group->capacity()) * gv.group->cpus &&
-                        view.serves(needs, gv)) {
+                        view.serves(i, gv)) {
                         const auto [boot, cost, slots] = priced(g, Room{}, cores, expected);
                         blocked.push_back(
                             Burstable{queue.size() - 1, g, boot + cost * 3600 / (lambda_ * double(cores))});

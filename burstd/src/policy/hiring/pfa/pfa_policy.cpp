@@ -188,7 +188,9 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     last_on_cores_ = on_cores;
 
     // S3: demand per account from token propagation.
-    const auto waves = token_waves(state.snapshot, [&view](NodeNeeds needs) { return view.served_somewhere(needs); });
+    const auto waves = token_waves(state.snapshot, [&view](const Job& job) {
+        return view.served_somewhere(job.needs) && view.within_some_max_time(job.time_limit);
+    });
     // The accounts with demand, in name order, and their waves; what is
     // worked out per account below is at the same index.
     std::vector<const std::string*> accounts;
@@ -227,7 +229,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         waiting_jobs = true;
         for (std::size_t g = 0; g < G; ++g) {
-            if (view.serves(view.pending_needs[i], view.groups[g]))
+            if (view.serves(i, view.groups[g]))
                 served_cores[g] += view.pending_cpus[i];
             else
                 serves_all[g] = 0;
@@ -449,9 +451,7 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
             continue;
         GroupView* chosen = choose_group(
             *expander_, room, cpus,
-            [&view, cpus, needs = view.pending_needs[i]](const GroupView& r) {
-                return r.free_up_cpus >= cpus && view.serves(needs, r);
-            },
+            [&view, cpus, i](const GroupView& r) { return r.free_up_cpus >= cpus && view.serves(i, r); },
             options);
         if (!chosen)
             continue;

@@ -14,10 +14,9 @@ namespace {
 // A job held, or over a limit, runs in no wave a node could serve; it still
 // holds back the jobs that depend on it.  So does one no group has the
 // nodes for.
-double weight(const Job& j, const std::function<bool(NodeNeeds)>& served)
+double weight(const Job& j, const std::function<bool(const Job&)>& served)
 {
-    return j.burst == BurstOption::Never || (j.blocked() && !j.awaiting_dependency()) ||
-                   (served && !j.needs.empty() && !served(j.needs))
+    return j.burst == BurstOption::Never || (j.blocked() && !j.awaiting_dependency()) || (served && !served(j))
                ? 0.0
                : double(j.total_cpus());
 }
@@ -88,7 +87,7 @@ void add(std::vector<double>& waves, std::size_t level, double cores)
 } // namespace
 
 std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot,
-                                                       const std::function<bool(NodeNeeds)>& served)
+                                                       const std::function<bool(const Job&)>& served)
 {
     std::map<std::string, std::vector<double>> out;
     std::vector<const Job*> jobs;

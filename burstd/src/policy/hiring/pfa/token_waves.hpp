@@ -18,12 +18,12 @@
 namespace burst {
 
 // Cores per wave, per account, counting running and pending jobs that may
-// burst (burst=never jobs, and jobs asking for what `served` says no node
-// group has, only link the graph).  Jobs on a dependency cycle never run
+// burst (burst=never jobs, and jobs `served` says no node group could run,
+// only link the graph).  Jobs on a dependency cycle never run
 // and are left out.  O(jobs + edges); O(jobs) when no job has a dependency.
 // Without `served`, every node group serves every job.
 std::map<std::string, std::vector<double>> token_waves(const Snapshot& snapshot,
-                                                       const std::function<bool(NodeNeeds)>& served = {});
+                                                       const std::function<bool(const Job&)>& served = {});
 
 // θ: cores in the first `depth` waves (all of them when depth is infinite).
 double visited_cores(const std::vector<double>& waves, double depth);

@@ -231,7 +231,7 @@ Decision PredictivePolicy::decide(const ClusterState& state, const Clock& clock)
         // What bursting this job costs in each group that has room for it.
         options.clear();
         for (const auto& g : view.groups) {
-            if (g.free_capacity() < cores || !view.serves(view.pending_needs[h], g))
+            if (g.free_capacity() < cores || !view.serves(h, g))
                 continue;
             const NodeGroup& group = *g.group;
             const Seconds boot = g.free_up_cpus >= g.routed_pending_cpus + cores ? 0 : group.boot_time;

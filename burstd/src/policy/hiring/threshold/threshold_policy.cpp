@@ -162,7 +162,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
             served.clear();
             std::uint64_t cores = 0;
             for (std::size_t w : left)
-                if (view.serves(view.pending_needs[waiting_at[w]], g)) {
+                if (view.serves(waiting_at[w], g)) {
                     served.push_back(w);
                     cores += view.pending_cpus[waiting_at[w]];
                 }
@@ -175,7 +175,7 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
                 [&](const GroupView& g) {
                     return offered[g.index] && g.hireable_nodes > 0 &&
                            (left.empty() || std::any_of(left.begin(), left.end(), [&](std::size_t w) {
-                                return view.serves(view.pending_needs[waiting_at[w]], g);
+                                return view.serves(waiting_at[w], g);
                             }));
                 },
                 options);
@@ -242,17 +242,17 @@ Decision ThresholdPolicy::decide(const ClusterState& state, const Clock& clock)
     for (std::size_t w = 0; w < waiting.size() && groups_held < view.groups.size(); ++w) {
         const Job* job = waiting[w];
         const std::uint64_t cpus = job->total_cpus();
-        const NodeNeeds needs = view.pending_needs[waiting_at[w]];
+        const std::size_t i = waiting_at[w];
         GroupView* chosen = choose_group(
             *expander_, view.groups, cpus,
             [&](const GroupView& g) {
                 return !held_back[g.index] && g.free_up_cpus + g.free_booting_cpus >= g.routed_pending_cpus + cpus &&
-                       view.serves(needs, g);
+                       view.serves(i, g);
             },
             options);
         if (!chosen) {
             for (const auto& g : view.groups)
-                if (!held_back[g.index] && view.serves(needs, g)) {
+                if (!held_back[g.index] && view.serves(i, g)) {
                     held_back[g.index] = 1;
                     ++groups_held;
                 }

@@ -170,7 +170,7 @@ TEST(PfaTokenWaves, AJobNoGroupHasTheNodesForWeighsNothingAndStillHoldsBackItsDe
     StateBuilder b;
     queue(b, 1, 3, "a");
     b.state.snapshot.jobs[0].needs = NodeNeeds("gres:gpu:1", "");
-    auto no_gpus = [](NodeNeeds needs) { return needs.gres().empty(); };
+    auto no_gpus = [](const Job& job) { return job.needs.gres().empty(); };
     DOUBLES_EQUAL(3, token_waves(b.state.snapshot).at("a")[0], 0); // without a judge, every job counts
     DOUBLES_EQUAL(2, token_waves(b.state.snapshot, no_gpus).at("a")[0], 0);
     queue(b, 4, 1, "a");
