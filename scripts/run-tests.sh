@@ -78,17 +78,21 @@ done
 # at the lowest CPU priority; their phases below find them built.
 debs=$(mktemp -d /tmp/slurm-burst-debs.XXXXXX)
 prebuild_t0=$SECONDS
-(
-    nice -n 19 tests/slurm/run-release.sh --build-only "$top" 24.11
-    nice -n 19 tests/package/build-debs.sh "$top" "$debs"
-) >"$logs/prebuild.log" 2>&1 &
+# Its own session, so that an interrupted run stops the compiles too.
+setsid bash -c '
+    nice -n 19 tests/slurm/run-release.sh --build-only "$1" 24.11 || echo "prebuild: the Slurm 24.11 build failed"
+    nice -n 19 tests/package/build-debs.sh "$1" "$2" || echo "prebuild: the package build failed"
+' - "$top" "$debs" >"$logs/prebuild.log" 2>&1 &
 prebuild=$!
+trap 'kill -- "-$prebuild" 2>/dev/null' EXIT
 
 # Plugin, actuator, local provider and burstd against a real slurmctld/slurmd.
 phase integration show tests/slurm/run-all.sh "$top"
 count_tap integration
 wait "$prebuild"
 durations+=("$(printf '%-14s %5d s (beside integration)' prebuild $((SECONDS - prebuild_t0)))")
+# The phases below build again what failed here, and report it.
+grep '^prebuild: ' "$logs/prebuild.log" && echo "   (see $logs/prebuild.log)"
 # The same plugin and burstd on Slurm 24.11 (Debian 13's source, built into
 # /opt/slurm-24.11 by scripts/build-slurm.sh; slurm-burst built against it in
 # /tmp/slurm-burst-24.11).
@@ -97,9 +101,8 @@ count_tap slurm-24.11
 # The Debian packages (built above with dpkg-buildpackage, a second full
 # compile): installed with apt, the end-to-end burst run from the installed files,
 # purged.
-phase package show tests/package/test_package_install.sh "$top" "$debs"
+phase package show tests/package/test_package_install.sh "$top" "$debs" && rm -rf "$debs"
 count_tap package
-grep -q '^not ok ' "$logs/package.log" || rm -rf "$debs"
 # Provider "aws" against the official AWS SDK for JavaScript (npm ci on first
 # use) and a local HTTPS EC2 endpoint that re-verifies every signature.
 phase providers show tests/providers/run-all.sh "$top"

@@ -41,7 +41,7 @@ cleanup() {
     if [ "$TAP_FAILED" = 0 ] && [ "$rc" = 0 ]; then
         rm -rf "$build"
     else
-        echo "# package build kept in $build"
+        echo "# package test files kept in $build${prebuilt:+, the packages in $prebuilt}"
     fi
 }
 trap cleanup EXIT

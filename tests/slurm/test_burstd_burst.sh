@@ -33,14 +33,14 @@ wait_for "burstd_status_json | grep -q '\"seq\"'" 10 || tap_fail "burstd receive
 
 # Fill both local nodes, then queue work that only the cloud can start now.
 burstd_fill_local n1 n2
-never=$(sbatch --parsable -p local -n2 --comment burst:never -o /dev/null --wrap 'hostname')
+never=$(sbatch --parsable -p local -n2 --time=5 --comment burst:never -o /dev/null --wrap 'hostname')
 # Jobs no node would start: held, and one whose begin time is an hour ahead.
-held=$(sbatch --parsable -p local -n2 --hold -o /dev/null --wrap 'hostname')
-later=$(sbatch --parsable -p local -n2 --begin=now+3600 -o /dev/null --wrap 'hostname')
+held=$(sbatch --parsable -p local -n2 --time=5 --hold -o /dev/null --wrap 'hostname')
+later=$(sbatch --parsable -p local -n2 --time=5 --begin=now+3600 -o /dev/null --wrap 'hostname')
 # A job constrained to a feature only the local nodes have: no cloud node
 # (Feature=cloud) would start it.
 scontrol update NodeName="$CLUSTER_LOCAL_NODES" AvailableFeatures=onprem ActiveFeatures=onprem
-onprem=$(sbatch --parsable -p local -n2 --constraint=onprem -o /dev/null --wrap 'hostname')
+onprem=$(sbatch --parsable -p local -n2 --time=5 --constraint=onprem -o /dev/null --wrap 'hostname')
 # A job of an hour, where the cloud partition takes 30 minutes at most.
 scontrol update PartitionName=cloud MaxTime=30
 toolong=$(sbatch --parsable -p local -n2 --time=60 -o /dev/null --wrap 'hostname')
@@ -151,7 +151,7 @@ scancel "$onprem"
 tap_is "the job longer than the cloud partition's MaxTime was never made cloud-eligible" \
     "$(job_field "$toolong" Partition)" local
 tap_like "burstctl status says why that one stays local" "$status" \
-    "note: always: 1 burstable job\(s\) have a time limit \(or none\) beyond every node group's partition MaxTime: they stay local"
+    "note: always: 1 burstable job\(s\) have a time limit \(or none\) beyond the MaxTime of every node group's partition that could run them: they stay local"
 scancel "$toolong"
 # The burst:never job waits for the local nodes however long it takes.
 tap_is "the burst:never job was never made cloud-eligible" "$(job_field "$never" Partition)" local

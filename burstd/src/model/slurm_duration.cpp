@@ -1,5 +1,7 @@
 #include "model/slurm_duration.hpp"
 
+#include "common/text.hpp"
+
 #include <charconv>
 #include <cstdint>
 #include <vector>
@@ -32,7 +34,7 @@ bool add_scaled(std::uint64_t& total, std::uint64_t part, std::uint64_t unit)
 
 bool parse_slurm_duration(std::string_view text, Seconds& out)
 {
-    if (text == "UNLIMITED" || text == "INFINITE" || text == "Partition_Limit") {
+    if (iequals(text, "UNLIMITED") || iequals(text, "INFINITE") || iequals(text, "Partition_Limit") || text == "-1") {
         out = 0;
         return true;
     }

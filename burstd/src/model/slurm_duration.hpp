@@ -9,7 +9,8 @@
 namespace burst {
 
 // "M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S"; "UNLIMITED", "INFINITE"
-// and sacct's "Partition_Limit" are 0 (none).  Returns false when the text
+// (in any case, as Slurm reads them), "-1" and sacct's "Partition_Limit"
+// are 0 (none).  Returns false when the text
 // is none of these, or names a limit longer than Slurm can hold (2^32 - 3
 // minutes).
 bool parse_slurm_duration(std::string_view text, Seconds& out);

@@ -863,6 +863,8 @@ int apply_site_config(Options& o, std::ostream& err)
         warn(o.site_config, "EarlyLaunch=0: burstsim boots a routed job's nodes at once, as burstd does with "
                             "EarlyLaunch above 0");
     const SlurmConfTimeouts slurm = read_slurm_conf_timeouts(site.slurm_conf);
+    if (!slurm.max_time_error.empty())
+        warn(o.site_config, "SlurmConf: " + slurm.max_time_error + "; that partition is replayed without a MaxTime");
     // A --group of the same name with max_time= takes its place.
     for (const auto& g : o.config.groups)
         if (auto max_time = slurm.partition_max_time.find(group_partition(g));

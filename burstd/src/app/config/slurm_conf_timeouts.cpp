@@ -86,7 +86,7 @@ SlurmConfTimeouts read_slurm_conf_timeouts(const std::string& path)
                 if (parse_slurm_duration(value, max_time))
                     partition_max_time = max_time;
                 else
-                    t.error = path + ":" + std::to_string(number) + ": MaxTime=" + value +
+                    t.max_time_error = path + ":" + std::to_string(number) + ": MaxTime=" + value +
                               ": expected minutes, [days-]hours:minutes:seconds or the like, UNLIMITED or INFINITE";
                 continue;
             }

@@ -22,8 +22,11 @@ struct SlurmConfTimeouts {
     std::optional<Seconds> suspend_time;
     std::map<std::string, std::optional<Seconds>> partition_suspend_time;
     // A partition line's MaxTime= (PartitionName=DEFAULT's for the lines
-    // after it), 0 for UNLIMITED or INFINITE.
+    // after it), 0 for UNLIMITED or INFINITE; a value that cannot be read is
+    // left out and named in max_time_error (burstd takes MaxTime from the
+    // snapshot, so only burstsim warns of it).
     std::map<std::string, Seconds> partition_max_time;
+    std::string max_time_error;
     std::string error;           // "slurm.conf:12: ResumeTimeout=abc: expected seconds"; empty when fine
 
     std::optional<Seconds> suspend_time_of(const std::string& partition) const;

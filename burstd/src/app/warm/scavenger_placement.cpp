@@ -1,6 +1,7 @@
 #include "app/warm/scavenger_placement.hpp"
 
 #include "model/gres.hpp"
+#include "model/partition.hpp"
 #include "policy/site/site_view.hpp"
 
 #include <algorithm>
@@ -389,6 +390,10 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
 
     for (const auto& group : state.groups) {
         const std::string& partition = group_partition(group);
+        Seconds max_time = 0; // Slurm would not start a longer job there
+        for (const Partition& p : state.snapshot.partitions)
+            if (p.name == partition)
+                max_time = p.max_time;
         for (const Job* placeholder : placeholders_of(group, state)) {
             if (placeholder->state != JobState::Running || placeholder->nodes.size() != 1 ||
                 pool.cancelled(placeholder->id))
@@ -400,7 +405,8 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
             const NodeOffer offer = offer_of(*n->second);
             auto fit = std::find_if(waiting.begin(), waiting.end(), [&](const Job* job) {
                 const auto& asked = records_.at(job->id).asked;
-                return std::find(asked.begin(), asked.end(), partition) != asked.end() && fits(*job, offer);
+                return std::find(asked.begin(), asked.end(), partition) != asked.end() && fits(*job, offer) &&
+                       within_max_time(job->time_limit, max_time);
             });
             if (fit == waiting.end())
                 continue;

@@ -48,8 +48,8 @@ std::vector<std::string> SiteView::needs_notes() const
                         "(restart burstd to forget old combinations)");
     if (too_long_jobs)
         notes.push_back(std::to_string(too_long_jobs) +
-                        " burstable job(s) have a time limit (or none) beyond every node group's partition MaxTime: "
-                        "they stay local");
+                        " burstable job(s) have a time limit (or none) beyond the MaxTime of every node group's "
+                        "partition that could run them: they stay local");
     if (!unservable_jobs)
         return notes;
     const NodeNeeds& n = first_unservable;

@@ -73,7 +73,8 @@ public:
     std::size_t unservable_jobs = 0;
     NodeNeeds first_unservable;
     // Waiting jobs, burstable otherwise, whose time limit (or none) is
-    // beyond the MaxTime of every group's partition: kept local.
+    // beyond the MaxTime of every group's partition whose nodes could run
+    // them: kept local.
     std::size_t too_long_jobs = 0;
     // Waiting jobs whose needs burstd could not intern (NodeNeeds::unchecked).
     std::size_t unchecked_jobs = 0;

@@ -119,6 +119,8 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
             if (p.name == group_partition(group))
                 view.groups[g].max_time = p.max_time;
     }
+    const bool any_max_time =
+        std::any_of(view.groups.begin(), view.groups.end(), [](const GroupView& gv) { return gv.max_time > 0; });
     view.longest_max_time_ = 0;
     if (std::none_of(view.groups.begin(), view.groups.end(), [](const GroupView& gv) { return gv.max_time == 0; }))
         for (const GroupView& gv : view.groups)
@@ -257,7 +259,9 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
         }
         if (!job.pending() || job.blocked())
             continue; // cannot start anywhere yet, so it is nobody's demand
-        const int g = group(job.partitions);
+        int g = group(job.partitions);
+        if (g >= 0 && !within_max_time(job.time_limit, view.groups[std::size_t(g)].max_time))
+            g = -1; // routed where Slurm will not start it: still local work
         const std::uint64_t cpus = job.total_cpus();
         if (g >= 0)
             view.groups[std::size_t(g)].routed_pending_cpus += cpus;
@@ -272,7 +276,10 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
             burst = BurstOption::Never;
             if (view.unservable_jobs++ == 0)
                 view.first_unservable = job.needs;
-        } else if (g < 0 && burst != BurstOption::Never && !view.within_some_max_time(job.time_limit)) {
+        } else if (g < 0 && burst != BurstOption::Never && any_max_time &&
+                   std::none_of(view.groups.begin(), view.groups.end(), [&](const GroupView& gv) {
+                       return within_max_time(job.time_limit, gv.max_time) && view.serves(job.needs, gv);
+                   })) {
             burst = BurstOption::Never;
             ++view.too_long_jobs;
         }

@@ -1,5 +1,6 @@
 #include "sim/reference/clairvoyant_policy.hpp"
 
+#include "model/partition.hpp"
 #include "policy/cost/billing_boundary.hpp"
 #include "policy/site/node_instances.hpp"
 #include "policy/site/site_view.hpp"
@@ -179,7 +180,10 @@ BurstPlan plan_in_group(const SimConfig& config, const TraceJob& job, double lam
     const NodeGroup& g = config.groups[i];
     const std::uint64_t nodes = (job.cpus + g.cpus - 1) / g.cpus;
     const std::uint64_t capacity = simulated_node_count(g);
-    if (nodes > capacity)
+    // Slurm would not start it there.
+    const auto max_time = config.group_max_time.find(g.name);
+    if (nodes > capacity ||
+        (max_time != config.group_max_time.end() && !within_max_time(job.time_limit, max_time->second)))
         return best;
     const Seconds c = config.cycle;
     const Seconds run = runtime_in(g, job);

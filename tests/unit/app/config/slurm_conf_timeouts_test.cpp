@@ -58,7 +58,14 @@ TEST(SlurmConfTimeouts, MaxTimeIsEachPartitionsOwnOrItsDefaults)
     DOUBLES_EQUAL(86400, t.partition_max_time.at("gpu"), 0);
     DOUBLES_EQUAL(1800, t.partition_max_time.at("short"), 0);
     CHECK(!t.partition_max_time.count("DEFAULT"));
-    auto bad = read("PartitionName=cloud Nodes=c1 MaxTime=soon\n");
-    STRCMP_CONTAINS("slurm.conf:1: MaxTime=soon: expected minutes", bad.error.c_str());
+    auto slurm_words = read("PartitionName=a MaxTime=infinite\nPartitionName=b MaxTime=Unlimited\n"
+                            "PartitionName=c MaxTime=-1\n");
+    CHECK(slurm_words.max_time_error.empty());
+    DOUBLES_EQUAL(0, slurm_words.partition_max_time.at("a") + slurm_words.partition_max_time.at("b") +
+                         slurm_words.partition_max_time.at("c"), 0);
+    auto bad = read("SuspendTime=60\nPartitionName=cloud Nodes=c1 MaxTime=soon\n");
+    STRCMP_CONTAINS("slurm.conf:2: MaxTime=soon: expected minutes", bad.max_time_error.c_str());
+    CHECK(bad.error.empty()); // what burstd reads is fine
+    DOUBLES_EQUAL(60, *bad.suspend_time, 0);
     CHECK(!bad.partition_max_time.count("cloud"));
 }

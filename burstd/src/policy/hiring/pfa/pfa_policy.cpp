@@ -188,8 +188,10 @@ Decision PfaPolicy::decide(const ClusterState& state, const Clock& clock)
     last_on_cores_ = on_cores;
 
     // S3: demand per account from token propagation.
+    // A job already running is demand wherever it runs; a waiting one only
+    // where some group's partition takes its time limit.
     const auto waves = token_waves(state.snapshot, [&view](const Job& job) {
-        return view.served_somewhere(job.needs) && view.within_some_max_time(job.time_limit);
+        return view.served_somewhere(job.needs) && (job.running() || view.within_some_max_time(job.time_limit));
     });
     // The accounts with demand, in name order, and their waves; what is
     // worked out per account below is at the same index.
