@@ -68,6 +68,9 @@ public:
     // every policy it is local work.
     std::vector<BurstOption> pending_burst;
     std::vector<NodeNeeds> pending_needs;
+    // pending[i]->time_limit, only when some group's partition has a
+    // MaxTime (empty otherwise: serves() never asks).
+    std::vector<Seconds> pending_time_limit;
     // Waiting jobs, burstable but for what they ask of a node, that no
     // group's nodes have (a GPU, a feature): kept local.
     std::size_t unservable_jobs = 0;
@@ -97,7 +100,8 @@ public:
     // have what it asks, and its time limit is within the partition's MaxTime.
     bool serves(std::size_t i, const GroupView& group) const
     {
-        return within_max_time(pending[i]->time_limit, group.max_time) && serves(pending_needs[i], group);
+        return (group.max_time == 0 || within_max_time(pending_time_limit[i], group.max_time)) &&
+               serves(pending_needs[i], group);
     }
     // Whether some group's partition takes a job of that time limit.
     bool within_some_max_time(Seconds time_limit) const

@@ -97,6 +97,7 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
     release_excess(view.pending_since, jobs);
     release_excess(view.pending_burst, jobs);
     release_excess(view.pending_needs, jobs);
+    release_excess(view.pending_time_limit, jobs);
     release_excess(view.running, jobs);
     release_excess(view.running_group, jobs);
     view.local_cpus = view.local_free_cpus = view.local_alloc_cpus = 0;
@@ -304,6 +305,7 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
     view.pending_since.resize(n);
     view.pending_burst.resize(n);
     view.pending_needs.resize(n);
+    view.pending_time_limit.resize(any_max_time ? n : 0);
     for (std::size_t i = 0; i < n; ++i) {
         // Priority order is random order in `slots_`: 32 MB at a million
         // jobs, beyond the cache, so each slot is asked for ahead of time.
@@ -316,6 +318,8 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
         view.pending_since[i] = s.since;
         view.pending_burst[i] = s.burst;
         view.pending_needs[i] = s.needs;
+        if (any_max_time)
+            view.pending_time_limit[i] = s.job->time_limit;
     }
     return view;
 }

@@ -67,6 +67,7 @@ void check_same(const SiteView& fresh, const SiteView& reused)
     CHECK(fresh.pending_since == reused.pending_since);
     CHECK(fresh.pending_burst == reused.pending_burst);
     CHECK(fresh.pending_needs == reused.pending_needs);
+    CHECK(fresh.pending_time_limit == reused.pending_time_limit);
     LONGS_EQUAL(fresh.unservable_jobs, reused.unservable_jobs);
     CHECK(fresh.first_unservable == reused.first_unservable);
     LONGS_EQUAL(fresh.unchecked_jobs, reused.unchecked_jobs);
