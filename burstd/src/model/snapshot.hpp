@@ -21,6 +21,15 @@ struct Snapshot {
     std::vector<Node> nodes;
     std::vector<Partition> partitions;
     std::vector<Share> shares;
+
+    // Partition `name`'s MaxTime (0: none, or no such partition).
+    Seconds max_time_of(const std::string& name) const
+    {
+        for (const Partition& p : partitions)
+            if (p.name == name)
+                return p.max_time;
+        return 0;
+    }
 };
 
 } // namespace burst

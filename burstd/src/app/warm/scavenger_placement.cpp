@@ -390,10 +390,7 @@ std::vector<ScavengerPlacement::Step> ScavengerPlacement::fill_warm_nodes(const 
 
     for (const auto& group : state.groups) {
         const std::string& partition = group_partition(group);
-        Seconds max_time = 0; // Slurm would not start a longer job there
-        for (const Partition& p : state.snapshot.partitions)
-            if (p.name == partition)
-                max_time = p.max_time;
+        const Seconds max_time = state.snapshot.max_time_of(partition); // Slurm starts no longer job there
         for (const Job* placeholder : placeholders_of(group, state)) {
             if (placeholder->state != JobState::Running || placeholder->nodes.size() != 1 ||
                 pool.cancelled(placeholder->id))

@@ -116,9 +116,7 @@ SiteView& SiteViewBuilder::build(const ClusterState& state)
         view.groups[g].group = &group;
         view.groups[g].index = g;
         view.partition_group_.emplace_back(group_partition(group), int(g));
-        for (const Partition& p : state.snapshot.partitions)
-            if (p.name == group_partition(group))
-                view.groups[g].max_time = p.max_time;
+        view.groups[g].max_time = state.snapshot.max_time_of(group_partition(group));
     }
     const bool any_max_time =
         std::any_of(view.groups.begin(), view.groups.end(), [](const GroupView& gv) { return gv.max_time > 0; });
